@@ -1,0 +1,174 @@
+"""Editions (R1): an edition is data, a list of artists in board order and their card counts.
+
+Cards are small integers.  An edition numbers its cards artist by artist in board order and,
+within an artist, by auction type in the order of `AuctionType`; that numbering is also the
+canonical card order used for default actions.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import tomllib
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+
+class AuctionType(enum.IntEnum):
+    """The symbol on a card (R4)."""
+
+    OPEN = 0
+    ONCE_AROUND = 1
+    HIDDEN = 2
+    FIXED_PRICE = 3
+    DOUBLE = 4
+
+    @property
+    def label(self) -> str:
+        return AUCTION_LABELS[self]
+
+    @classmethod
+    def from_label(cls, label: str) -> AuctionType:
+        return cls(AUCTION_LABELS.index(label))
+
+
+AUCTION_LABELS: tuple[str, ...] = ("open", "once-around", "hidden", "fixed-price", "double")
+
+
+class EditionError(ValueError):
+    """A user's edition file is not valid; the message names the bad field."""
+
+
+@dataclass(frozen=True)
+class Edition:
+    """Artists in board order (left first) and, per artist, its card count per auction type."""
+
+    name: str
+    artists: tuple[str, ...]
+    counts: tuple[tuple[int, int, int, int, int], ...]
+    card_artist: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    card_type: tuple[AuctionType, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        artist: list[int] = []
+        kind: list[AuctionType] = []
+        for a, per_type in enumerate(self.counts):
+            for t, n in enumerate(per_type):
+                artist.extend([a] * n)
+                kind.extend([AuctionType(t)] * n)
+        object.__setattr__(self, "card_artist", tuple(artist))
+        object.__setattr__(self, "card_type", tuple(kind))
+
+    @property
+    def n_cards(self) -> int:
+        return len(self.card_artist)
+
+    @property
+    def n_artists(self) -> int:
+        return len(self.artists)
+
+    def card_label(self, card: int) -> str:
+        return f"{self.artists[self.card_artist[card]]} ({self.card_type[card].label})"
+
+    def cards_of(self, artist: int | str, kind: AuctionType | None = None) -> list[int]:
+        """All card ids of an artist (by index or name), optionally of one auction type."""
+        a = self.artists.index(artist) if isinstance(artist, str) else artist
+        return [
+            c
+            for c in range(self.n_cards)
+            if self.card_artist[c] == a and (kind is None or self.card_type[c] == kind)
+        ]
+
+    def to_data(self) -> dict[str, Any]:
+        """The edition in its file format (see `parse_edition`)."""
+        return {
+            "name": self.name,
+            "artists": [
+                {"name": name, **{AUCTION_LABELS[t]: n for t, n in enumerate(per_type)}}
+                for name, per_type in zip(self.artists, self.counts, strict=True)
+            ],
+        }
+
+
+class _ArtistModel(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    name: str = Field(min_length=1, max_length=60)
+    open: int = Field(ge=0, le=40)
+    once_around: int = Field(ge=0, le=40, alias="once-around")
+    hidden: int = Field(ge=0, le=40)
+    fixed_price: int = Field(ge=0, le=40, alias="fixed-price")
+    double: int = Field(ge=0, le=40)
+
+
+class _EditionModel(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=60)
+    artists: list[_ArtistModel] = Field(min_length=3, max_length=10)
+
+    @field_validator("artists")
+    @classmethod
+    def _distinct_names(cls, artists: list[_ArtistModel]) -> list[_ArtistModel]:
+        names = [a.name for a in artists]
+        for name in names:
+            if names.count(name) > 1:
+                raise ValueError(f"artist name {name!r} appears twice")
+        if sum(a.open + a.once_around + a.hidden + a.fixed_price + a.double for a in artists) < 1:
+            raise ValueError("the edition has no cards")
+        return artists
+
+
+def edition_from_data(data: Any) -> Edition:
+    """Validate parsed edition data; errors name the field, e.g. `artists.2.hidden`."""
+    try:
+        model = _EditionModel.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        raise EditionError(f"edition field {where}: {err['msg']}") from None
+    return Edition(
+        name=model.name,
+        artists=tuple(a.name for a in model.artists),
+        counts=tuple(
+            (a.open, a.once_around, a.hidden, a.fixed_price, a.double) for a in model.artists
+        ),
+    )
+
+
+def parse_edition(text: str, fmt: str) -> Edition:
+    """Parse an edition file's text; `fmt` is "toml" or "json".
+
+    The format: a `name` and a list `artists` (board order), each with `name` and a count for
+    each of `open`, `once-around`, `hidden`, `fixed-price` and `double`.
+    """
+    try:
+        data: Any = tomllib.loads(text) if fmt == "toml" else json.loads(text)
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
+        raise EditionError(f"edition file is not valid {fmt.upper()}: {exc}") from None
+    return edition_from_data(data)
+
+
+CMON = Edition(
+    name="cmon",
+    artists=(
+        "Manuel Carvalho",
+        "Sigrid Thaler",
+        "Daniel Melim",
+        "Ramon Martins",
+        "Rafael Silveira",
+    ),
+    # Totals 12/13/15/15/15 are the rulebook's; the per-type split follows the classic deck
+    # position by position (no public source gives CMON's own split), see RULES.md R1.
+    counts=((3, 3, 2, 2, 2), (3, 2, 3, 3, 2), (3, 3, 3, 3, 3), (3, 3, 3, 3, 3), (3, 3, 3, 3, 3)),
+)
+
+CLASSIC = Edition(
+    name="classic",
+    artists=("Lite Metal", "Yoko", "Christin P.", "Karl Gitter", "Krypto"),
+    counts=((3, 3, 2, 2, 2), (3, 2, 3, 3, 2), (3, 3, 3, 3, 2), (3, 3, 3, 3, 3), (4, 3, 3, 3, 3)),
+)
+
+BUILTIN_EDITIONS: dict[str, Edition] = {"cmon": CMON, "classic": CLASSIC}

@@ -1,0 +1,170 @@
+"""Events: every change of state, as the players see it.
+
+An event is public unless its `private_to` names a seat (only a seat's own deal is private,
+R8.1).  The protocol forwards them to bots as `{"type": ..., fields...}` objects; the bank is
+the payer or payee `None`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    type: ClassVar[str] = "event"
+
+    @property
+    def private_to(self) -> int | None:
+        return None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.type}
+        for name in _field_names(type(self)):
+            value = getattr(self, name)
+            out[name] = list(value) if isinstance(value, tuple) else value
+        return out
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
+@dataclass(frozen=True, slots=True)
+class RoundStarted(Event):
+    type: ClassVar[str] = "round_started"
+    round: int  # 1..4
+    first_seat: int  # who plays first (R2.4, R5.5)
+    hand_sizes: tuple[int, ...]
+    mystery_size: int  # cards in the mystery hand, 0 without the variant
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDealt(Event):
+    type: ClassVar[str] = "cards_dealt"
+    seat: int
+    cards: tuple[int, ...]
+
+    @property
+    def private_to(self) -> int | None:
+        return self.seat
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(Event):
+    """A card left a hand face up: to auction, as a double, or as a double's second card."""
+
+    type: ClassVar[str] = "card_played"
+    seat: int
+    card: int
+    count: int  # how many cards of its artist are now played this round (R5.1)
+
+
+@dataclass(frozen=True, slots=True)
+class SecondCardDeclined(Event):
+    """A seat did not add a second card to a double (also when it had none, R4.5)."""
+
+    type: ClassVar[str] = "second_card_declined"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionStarted(Event):
+    type: ClassVar[str] = "auction_started"
+    auctioneer: int
+    cards: tuple[int, ...]
+    auction_type: str
+
+
+@dataclass(frozen=True, slots=True)
+class BidMade(Event):
+    type: ClassVar[str] = "bid"
+    seat: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class Passed(Event):
+    """A pass; `forced` when the seat could not afford any bid or the price and was not asked."""
+
+    type: ClassVar[str] = "pass"
+    seat: int
+    forced: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PriceSet(Event):
+    type: ClassVar[str] = "price_set"
+    seat: int
+    price: int
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenBidsRevealed(Event):
+    type: ClassVar[str] = "hidden_bids_revealed"
+    amounts: tuple[int, ...]  # by seat
+
+
+@dataclass(frozen=True, slots=True)
+class AuctionWon(Event):
+    """The cards go to `winner` for `price` (0 and the auctioneer when nobody bid)."""
+
+    type: ClassVar[str] = "auction_won"
+    winner: int
+    cards: tuple[int, ...]
+    price: int
+    auctioneer: int
+
+
+@dataclass(frozen=True, slots=True)
+class Payment(Event):
+    type: ClassVar[str] = "payment"
+    payer: int | None  # None: the bank
+    payee: int | None  # None: the bank
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class MysteryRevealed(Event):
+    type: ClassVar[str] = "mystery_revealed"
+    seat: int
+    card: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEnded(Event):
+    """Scoring (R5.2-R5.4): counts, the ranked artists, tiles given and painting values."""
+
+    type: ClassVar[str] = "round_ended"
+    round: int
+    ender: int  # the seat that played or turned up the round-ending card
+    counts: tuple[int, ...]  # by artist
+    ranking: tuple[int, ...]  # artist indexes, first to third
+    tiles: tuple[int, ...]  # tiles given this round, by artist
+    values: tuple[int, ...]  # sale value of one painting, by artist
+    unsold: tuple[int, ...]  # cards played this round that nobody owns
+
+
+@dataclass(frozen=True, slots=True)
+class PaintingsSold(Event):
+    type: ClassVar[str] = "paintings_sold"
+    seat: int
+    cards: tuple[int, ...]
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameEnded(Event):
+    type: ClassVar[str] = "game_ended"
+    money: tuple[int, ...]
+    ranks: tuple[int, ...]  # 1 = best; tied seats share a rank (R6.1)
+    winners: tuple[int, ...]

@@ -1,0 +1,49 @@
+"""One seat's view of the game (R8): everything public plus its own hand, nothing else.
+
+This is the only function that turns a state into what a player is shown, so a bot can
+never be sent another seat's hand or, with `hidden-money`, another seat's money.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .state import GameState, Phase
+
+
+def seat_view(state: GameState, seat: int) -> dict[str, Any]:
+    """A JSON-ready view for `seat`; other seats' money is `None` under hidden-money."""
+    money: list[int | None] = list(state.money)
+    if state.config.hidden_money:
+        money = [m if s == seat else None for s, m in enumerate(money)]
+    auction = state.auction
+    auction_view: dict[str, Any] | None = None
+    if auction is not None and state.phase in _AUCTION_PHASES:
+        auction_view = {
+            "cards": list(auction.cards),
+            "type": auction.kind.label,
+            "auctioneer": auction.auctioneer,
+            "high_bid": auction.high,
+            "high_bidder": auction.high_bidder,
+            "price": auction.price if state.phase is Phase.BUY else None,
+        }
+    double = state.double
+    return {
+        "seat": seat,
+        "round": state.round,
+        "money": money,
+        "hand": list(state.hands[seat]),
+        "hand_sizes": [len(h) for h in state.hands],
+        "mystery_size": len(state.mystery_hand),
+        "deck_size": len(state.deck),
+        "tiles": [list(row) for row in state.tiles],
+        "played": list(state.counts),
+        "bought": [list(b) for b in state.bought],
+        "unsold": list(state.unsold),
+        "auction": auction_view,
+        "double": None if double is None else {"seat": double[0], "card": double[1]},
+        "turn": state.turn,
+    }
+
+
+_AUCTION_PHASES = (Phase.BID, Phase.HIDDEN, Phase.PRICE, Phase.BUY)
