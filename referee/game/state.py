@@ -262,7 +262,9 @@ class GameState:
                 raise IllegalAction(f"add a card or pass, not {_name(action)}", "R4.5")
         elif phase is Phase.PRICE:
             if kind is not Price:
-                raise IllegalAction(f"the auctioneer must name a price, not {_name(action)}", "R4.4")
+                raise IllegalAction(
+                    f"the auctioneer must name a price, not {_name(action)}", "R4.4"
+                )
             self._price(seat, action.amount)  # type: ignore[union-attr]
         elif phase is Phase.BUY:
             if kind is Buy:
@@ -545,10 +547,9 @@ class GameState:
         self.bought[winner].extend(auction.cards)
         self.events.append(AuctionWon(winner, auction.cards, price, auctioneer))
         if price:
+            shares: tuple[tuple[int, int], ...] = ((auctioneer, price),)
             if self.config.split_double and auction.partner is not None:
                 shares = ((auctioneer, price - price // 2), (auction.partner, price // 2))
-            else:
-                shares = ((auctioneer, price),)
             for seller, amount in shares:
                 if amount:
                     self._pay(winner, None if seller == winner else seller, amount)
@@ -670,6 +671,18 @@ class GameState:
         )
 
     # ----------------------------------------------------------------- bookkeeping for checks
+
+    def all_cards(self) -> list[int]:
+        """Every card in every place, once each if the bookkeeping is right."""
+        cards = self.deck + self.box + self.discard + self.unsold + self.mystery_hand
+        for seat in range(self.n):
+            cards += self.hands[seat]
+            cards += self.bought[seat]
+        if self.double is not None:
+            cards.append(self.double[1])
+        if self.auction is not None and self.phase is not Phase.MYSTERY:
+            cards += self.auction.cards
+        return cards
 
     def card_locations(self) -> dict[int, str]:
         """Where every card is; each card of the edition is in exactly one place."""
