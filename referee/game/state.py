@@ -222,8 +222,15 @@ class GameState:
 
     def apply(self, action: Action) -> list[Event]:
         """Apply a legal action and return its events; raise `IllegalAction` otherwise."""
-        if self.events:
-            self.events = []
+        held = self.events
+        self.events = []
+        try:
+            return self._apply(action)
+        except IllegalAction:
+            self.events = held  # rejected: nothing happened, nothing is lost
+            raise
+
+    def _apply(self, action: Action) -> list[Event]:
         phase = self.phase
         if phase is Phase.OVER:
             raise IllegalAction("the game is over", "R6.1")

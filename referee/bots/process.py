@@ -1,0 +1,283 @@
+"""One bot process, owned by one `open_bot` context for its whole life.
+
+The process runs in its own session (so its whole process group can be signalled), reads
+requests on stdin and answers on stdout; its stderr is drained into a size-capped log so a
+noisy bot never blocks.  On every way out of the context, cancellation included, it is sent
+`goodbye`, given a grace period, then SIGTERM and SIGKILL to its process group, and reaped.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import subprocess
+import tempfile
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+
+import trio
+
+
+@dataclass(frozen=True)
+class ProcessLimits:
+    max_line: int = 64 * 1024  # bytes in one line from the bot
+    stderr_per_game: int = 1 << 20  # bytes of stderr kept in the log per game
+    goodbye_grace: float = 0.5  # seconds to exit after goodbye before SIGTERM
+    term_grace: float = 0.5  # seconds after SIGTERM before SIGKILL
+
+
+class BotGone(Exception):
+    """The bot process exited or closed its stdout."""
+
+
+class ReplyTimeout(Exception):
+    """No complete line before the deadline."""
+
+
+class LineTooLong(Exception):
+    """The bot sent a line longer than the limit; the rest of it is skipped."""
+
+
+class StartError(Exception):
+    """The bot's command could not be started at all."""
+
+
+def split_command(command: str) -> list[str]:
+    """A command line split like a shell would, without running a shell."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise StartError(f"cannot parse command {command!r}: {exc}") from None
+    if not argv:
+        raise StartError("empty bot command")
+    return argv
+
+
+class StderrLog:
+    """A bot's stderr file, capped per game by truncation so the bot never blocks on it.
+
+    The bot writes straight to the file (append mode).  `check` trims what a game wrote past
+    the cap, keeping the last few KiB so a crash still shows its traceback.
+    """
+
+    TAIL = 4096
+
+    def __init__(self, path: Path | None, per_game: int) -> None:
+        if path is None:
+            fd, name = tempfile.mkstemp(prefix="bot-stderr-")
+            os.close(fd)
+            path = Path(name)
+            self.temporary = True
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.temporary = False
+        self.path = path
+        self.per_game = per_game
+        self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        self.game_start = os.fstat(self.fd).st_size
+        self.cut = 0  # bytes trimmed this game
+
+    def start_game(self, game_id: str) -> None:
+        self.check()
+        os.write(self.fd, f"=== game {game_id} ===\n".encode())
+        self.game_start = os.fstat(self.fd).st_size
+        self.cut = 0
+
+    def check(self) -> int:
+        """Trim this game's stderr to the cap; return the bytes cut so far this game."""
+        size = os.fstat(self.fd).st_size
+        limit = self.game_start + self.per_game
+        if size > limit + 2 * self.TAIL:
+            tail = self._read_tail(size)
+            os.ftruncate(self.fd, limit)
+            self.cut += size - limit - len(tail) if self.cut else size - limit
+            os.write(self.fd, b"\n[stderr cut: over the per-game limit; its end follows]\n" + tail)
+        return self.cut
+
+    def _read_tail(self, size: int) -> bytes:
+        with open(self.path, "rb") as f:
+            f.seek(max(0, size - self.TAIL))
+            return f.read(self.TAIL)
+
+    def last_lines(self, count: int = 8) -> str:
+        """The last lines the bot wrote to stderr, for a crash's reason."""
+        tail = self._read_tail(os.fstat(self.fd).st_size)
+        lines = tail.decode("utf-8", "replace").rstrip("\n").splitlines()
+        return "\n".join(lines[-count:])
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+            if self.temporary:
+                self.path.unlink(missing_ok=True)
+
+
+class BotProcess:
+    """A running bot: write lines, read bounded lines with a deadline."""
+
+    def __init__(self, process: trio.Process, stderr: StderrLog, limits: ProcessLimits) -> None:
+        self.process = process
+        self.stderr = stderr
+        self.limits = limits
+        self._stdin = process.stdin
+        self._stdout = process.stdout
+        self._buf = bytearray()
+        self._skipping = False  # inside an over-long line, dropping bytes to its newline
+        self.closed_stdout = False
+        self._closed = False
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    async def send(self, data: bytes) -> None:
+        """Write and flush; a bot that stopped reading its stdin counts as gone."""
+        assert self._stdin is not None
+        try:
+            await self._stdin.send_all(data)
+        except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+            raise BotGone("stopped reading its input") from exc
+
+    async def read_line(self, deadline: float) -> bytes:
+        """The next line without its newline; raise ReplyTimeout, BotGone or LineTooLong."""
+        assert self._stdout is not None
+        buf = self._buf
+        max_line = self.limits.max_line
+        while True:
+            if not self._skipping:
+                end = buf.find(b"\n")
+                if end >= 0:
+                    line = bytes(buf[:end])
+                    del buf[: end + 1]
+                    return line
+                if len(buf) > max_line:
+                    buf.clear()
+                    self._skipping = True
+                    raise LineTooLong(f"a line longer than {max_line} bytes")
+            if self.closed_stdout:
+                raise BotGone("closed its output")
+            with trio.move_on_at(deadline):
+                try:
+                    data = await self._stdout.receive_some(65536)
+                except (trio.BrokenResourceError, trio.ClosedResourceError):
+                    data = b""
+                if not data:
+                    self.closed_stdout = True
+                    raise BotGone("closed its output")
+                if self._skipping:
+                    end = data.find(b"\n")
+                    if end < 0:
+                        continue
+                    self._skipping = False
+                    data = data[end + 1 :]
+                buf += data
+                continue
+            partial = f" ({len(buf)} bytes without a newline)" if buf else ""
+            raise ReplyTimeout(f"no complete line in time{partial}")
+
+    async def aclose(self, goodbye: bytes | None = None) -> None:
+        """Stop the process and its group and reap it; shielded, so it also runs when
+        the caller is being cancelled (Ctrl-C)."""
+        if self._closed:
+            return
+        self._closed = True
+        with trio.CancelScope(shield=True):
+            await _shutdown(self, goodbye)
+        self.stderr.check()
+
+    def close_log(self) -> None:
+        self.stderr.close()
+
+    def exit_description(self) -> str:
+        """How the process ended ("exit status 3", "killed by SIGSEGV") or "running"."""
+        code = self.process.returncode
+        if code is None:
+            return "still running"
+        if code < 0:
+            try:
+                return f"killed by {signal.Signals(-code).name}"
+            except ValueError:
+                return f"killed by signal {-code}"
+        return f"exit status {code}"
+
+
+def _signal_group(pid: int, sig: signal.Signals) -> None:
+    with suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, sig)
+
+
+async def _shutdown(bot: BotProcess, goodbye: bytes | None) -> None:
+    """Goodbye, grace, SIGTERM to the group, grace, SIGKILL to the group, reap."""
+    process = bot.process
+    limits = bot.limits
+    if process.returncode is None and goodbye is not None:
+        with trio.move_on_after(limits.goodbye_grace):
+            try:
+                await bot.send(goodbye)
+                assert process.stdin is not None
+                await process.stdin.aclose()
+            except (BotGone, trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                pass
+            await process.wait()
+    if process.returncode is None:
+        _signal_group(process.pid, signal.SIGTERM)
+        with trio.move_on_after(limits.term_grace):
+            await process.wait()
+    # Always kill the group: a grandchild may outlive the bot and ignore SIGTERM.
+    _signal_group(process.pid, signal.SIGKILL)
+    await process.wait()
+    for stream in (process.stdin, process.stdout):
+        if stream is not None:
+            with suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                await stream.aclose()
+
+
+async def start_bot(
+    argv: list[str],
+    *,
+    cwd: Path | None = None,
+    stderr_path: Path | None = None,
+    limits: ProcessLimits = ProcessLimits(),
+    env: dict[str, str] | None = None,
+) -> BotProcess:
+    """Start a bot in its own session with piped stdin/stdout and stderr to its log.
+
+    The caller owns the result and must `aclose` it on every path (`open_bot` does that).
+    """
+    log = StderrLog(stderr_path, limits.stderr_per_game)
+    try:
+        process = await trio.lowlevel.open_process(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=log.fd,
+            cwd=cwd,
+            env=env,
+            start_new_session=True,
+        )
+    except OSError as exc:
+        log.close()
+        raise StartError(f"cannot start {shlex.join(argv)}: {exc.strerror or exc}") from None
+    return BotProcess(process, log, limits)
+
+
+@asynccontextmanager
+async def open_bot(
+    argv: list[str],
+    *,
+    cwd: Path | None = None,
+    stderr_path: Path | None = None,
+    limits: ProcessLimits = ProcessLimits(),
+    goodbye: bytes | None = None,
+    env: dict[str, str] | None = None,
+) -> AsyncIterator[BotProcess]:
+    """Own a bot process for the length of a block; on any exit it is stopped and reaped."""
+    bot = await start_bot(argv, cwd=cwd, stderr_path=stderr_path, limits=limits, env=env)
+    try:
+        yield bot
+    finally:
+        await bot.aclose(goodbye)

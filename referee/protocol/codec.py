@@ -1,0 +1,191 @@
+"""Pure encode/decode between protocol messages and bytes (one JSON object per line).
+
+Outgoing messages are built as plain dicts (their shapes are the models in `messages`; a test
+checks every one) and encoded with orjson, because this runs on every decision.  Incoming lines
+are parsed and validated in one step by pydantic; any failure is a `ProtocolError` that says
+what was wrong, which the referee records as the bot's fault.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import orjson
+from pydantic import ValidationError
+
+from referee.game import (
+    Action,
+    Bid,
+    Buy,
+    Decision,
+    DecisionKind,
+    Edition,
+    Event,
+    Offer,
+    Pass,
+    Play,
+    Price,
+    Reveal,
+)
+
+from .messages import PROTOCOL_VERSION, ActionReply, BotHello
+
+FaultKind = Literal["timeout", "malformed", "wrong_id", "illegal", "crash"]
+
+
+class ProtocolError(ValueError):
+    """A line from a bot that is not a valid message; `kind` is the fault it counts as."""
+
+    def __init__(self, kind: FaultKind, reason: str) -> None:
+        super().__init__(reason)
+        self.kind: FaultKind = kind
+        self.reason = reason
+
+
+def encode(message: dict[str, Any]) -> bytes:
+    return orjson.dumps(message) + b"\n"
+
+
+# ---------------------------------------------------------------- referee to bot
+
+
+def hello(referee: str) -> dict[str, Any]:
+    return {"type": "hello", "protocol": PROTOCOL_VERSION, "referee": referee}
+
+
+def edition_info(edition: Edition) -> dict[str, Any]:
+    return {
+        "name": edition.name,
+        "artists": list(edition.artists),
+        "cards": [
+            {"id": c, "artist": edition.card_artist[c], "type": edition.card_type[c].label}
+            for c in range(edition.n_cards)
+        ],
+    }
+
+
+def new_game(
+    game_id: str,
+    seat: int,
+    names: list[str],
+    edition: dict[str, Any],
+    variants: list[str],
+    move_time: float,
+    time_bank: float,
+) -> dict[str, Any]:
+    return {
+        "type": "new_game",
+        "game_id": game_id,
+        "seat": seat,
+        "players": len(names),
+        "names": names,
+        "edition": edition,
+        "variants": variants,
+        "time": {"move": move_time, "bank": time_bank},
+    }
+
+
+def event(ev: Event) -> dict[str, Any]:
+    return {"type": "event", "event": ev.to_dict()}
+
+
+def legal(decision: Decision) -> dict[str, Any]:
+    kind = decision.kind
+    if kind is DecisionKind.PLAY or kind is DecisionKind.OFFER:
+        return {"cards": list(decision.cards), "can_pass": decision.can_pass}
+    if kind is DecisionKind.BUY:
+        return {"price": decision.price, "can_pass": True}
+    if kind is DecisionKind.MYSTERY:
+        return {"can_pass": True}
+    return {"min": decision.min_amount, "max": decision.max_amount, "can_pass": decision.can_pass}
+
+
+def request(
+    request_id: int, decision: Decision, view: dict[str, Any], move_left: float, bank_left: float
+) -> dict[str, Any]:
+    return {
+        "type": "request",
+        "id": request_id,
+        "decision": decision.kind.value,
+        "view": view,
+        "legal": legal(decision),
+        "time": {"move": round(move_left, 3), "bank": round(bank_left, 3)},
+    }
+
+
+def warning(request_id: int, fault: str, reason: str, applied: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "warning", "id": request_id, "fault": fault, "reason": reason,
+            "applied": applied}
+
+
+def game_end(
+    game_id: str, money: list[int], ranks: list[int], retired: list[int]
+) -> dict[str, Any]:
+    return {"type": "game_end", "game_id": game_id, "money": money, "ranks": ranks,
+            "retired": retired}
+
+
+GOODBYE: dict[str, Any] = {"type": "goodbye"}
+
+
+# ---------------------------------------------------------------- bot to referee
+
+
+def _describe(exc: ValidationError) -> str:
+    err = exc.errors(include_url=False)[0]
+    where = ".".join(str(p) for p in err["loc"])
+    text = f"{where}: {err['msg']}" if where else err["msg"]
+    return text[:300]
+
+
+def decode_hello(line: bytes) -> BotHello:
+    try:
+        return BotHello.model_validate_json(line)
+    except ValidationError as exc:
+        raise ProtocolError("malformed", f"bad hello: {_describe(exc)}") from None
+
+
+def decode_reply(line: bytes) -> ActionReply:
+    try:
+        return ActionReply.model_validate_json(line)
+    except ValidationError as exc:
+        raise ProtocolError("malformed", f"bad reply: {_describe(exc)}") from None
+
+
+def reply_to_action(reply: ActionReply, seat: int) -> Action:
+    """The engine action a reply asks for; a missing or stray card/amount is malformed."""
+    name = reply.action
+    if name in ("play", "offer"):
+        if reply.card is None or reply.amount is not None:
+            raise ProtocolError("malformed", f"action {name!r} takes a card and no amount")
+        return Play(seat, reply.card) if name == "play" else Offer(seat, reply.card)
+    if name in ("bid", "price"):
+        if reply.amount is None or reply.card is not None:
+            raise ProtocolError("malformed", f"action {name!r} takes an amount and no card")
+        return Bid(seat, reply.amount) if name == "bid" else Price(seat, reply.amount)
+    if reply.card is not None or reply.amount is not None:
+        raise ProtocolError("malformed", f"action {name!r} takes no card and no amount")
+    if name == "buy":
+        return Buy(seat)
+    if name == "reveal":
+        return Reveal(seat)
+    return Pass(seat)
+
+
+def action_to_dict(action: Action) -> dict[str, Any]:
+    """An engine action in reply form (without id), for warnings and records."""
+    if isinstance(action, Play):
+        return {"action": "play", "card": action.card}
+    if isinstance(action, Offer):
+        return {"action": "offer", "card": action.card}
+    if isinstance(action, Bid):
+        return {"action": "bid", "amount": action.amount}
+    if isinstance(action, Price):
+        return {"action": "price", "amount": action.amount}
+    if isinstance(action, Buy):
+        return {"action": "buy"}
+    if isinstance(action, Reveal):
+        return {"action": "reveal"}
+    if isinstance(action, Pass):
+        return {"action": "pass"}
+    return {"action": "hidden_bids", "amounts": list(action.amounts)}
