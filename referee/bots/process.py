@@ -77,25 +77,27 @@ class StderrLog:
         self.path = path
         self.per_game = per_game
         self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-        self.game_start = os.fstat(self.fd).st_size
-        self.cut = 0  # bytes trimmed this game
+        self.game_start = self.seen = os.fstat(self.fd).st_size
+        self.written = 0  # bytes the bot wrote to stderr this game
 
     def start_game(self, game_id: str) -> None:
         self.check()
         os.write(self.fd, f"=== game {game_id} ===\n".encode())
-        self.game_start = os.fstat(self.fd).st_size
-        self.cut = 0
+        self.game_start = self.seen = os.fstat(self.fd).st_size
+        self.written = 0
 
     def check(self) -> int:
-        """Trim this game's stderr to the cap; return the bytes cut so far this game."""
+        """Trim this game's stderr to the cap; return the bytes dropped so far this game."""
         size = os.fstat(self.fd).st_size
+        self.written += max(0, size - self.seen)
         limit = self.game_start + self.per_game
         if size > limit + 2 * self.TAIL:
             tail = self._read_tail(size)
             os.ftruncate(self.fd, limit)
-            self.cut += size - limit - len(tail) if self.cut else size - limit
             os.write(self.fd, b"\n[stderr cut: over the per-game limit; its end follows]\n" + tail)
-        return self.cut
+            size = os.fstat(self.fd).st_size
+        self.seen = size
+        return max(0, self.written - self.per_game)
 
     def _read_tail(self, size: int) -> bytes:
         with open(self.path, "rb") as f:
@@ -106,6 +108,7 @@ class StderrLog:
         """The last lines the bot wrote to stderr, for a crash's reason."""
         tail = self._read_tail(os.fstat(self.fd).st_size)
         lines = tail.decode("utf-8", "replace").rstrip("\n").splitlines()
+        lines = [line for line in lines if not line.startswith("=== game ")]
         return "\n".join(lines[-count:])
 
     def close(self) -> None:

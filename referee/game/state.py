@@ -488,6 +488,17 @@ class GameState:
         else:
             self._settle(auction.high_bidder, auction.high)
 
+    def check_hidden_bid(self, seat: int, amount: object) -> None:
+        """Raise `IllegalAction` unless `amount` is a legal hidden bid for `seat` (R4.3)."""
+        if self.phase is not Phase.HIDDEN:
+            raise IllegalAction("no hidden auction is running", "R4.3")
+        _check_amount(amount, allow_zero=True)
+        if amount > self.money[seat]:  # type: ignore[operator]
+            raise IllegalAction(
+                f"hidden bid {amount} of seat {seat} is more than its money {self.money[seat]}",
+                "R4.3",
+            )
+
     def _hidden(self, amounts: tuple[int, ...]) -> None:
         """R4.3: all bids at once; ties go to the first seat clockwise from the auctioneer."""
         auction = self.auction

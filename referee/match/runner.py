@@ -1,0 +1,237 @@
+"""Play one game: the engine plus one `Player` per seat, faults turned into outcomes.
+
+The runner asks the pending seat (every seat at once for a hidden bid), checks the answer with
+the engine, and applies it; a fault of the bot (no answer, a malformed or illegal one, a crash)
+is recorded and the decision's default action applied instead.  After `max_faults` faults in a
+game, or a crash, the seat is retired: its defaults are played without asking, and it ranks
+below every seat that was not retired.  Any other exception is the referee's own failure: the
+game is void (`RefereeError`), not a loss for anyone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+import trio
+
+from referee.game import (
+    Bid,
+    Decision,
+    Event,
+    GameState,
+    HiddenBids,
+    IllegalAction,
+    Phase,
+    seat_view,
+)
+from referee.game.actions import Action
+from referee.player import HARMLESS_FAULTS, Answer, Fault, GameInfo, Player
+from referee.protocol import codec
+
+from .spec import GameSpec
+
+
+class RefereeError(Exception):
+    """The referee itself failed during a game; the game is void."""
+
+
+@dataclass
+class GameRecord:
+    """Every step of one game as JSON-ready lines, and the result.
+
+    Lines: `spec`, then per step the `answer`s (with timings), any `fault`/`retired`, the
+    `apply`ed action and its `event`s, and last the `result`.  `to_jsonl` writes them.
+    """
+
+    spec: GameSpec
+    lines: list[dict[str, Any]] = field(default_factory=list)
+    result: dict[str, Any] = field(default_factory=dict)
+
+    def to_jsonl(self) -> bytes:
+        return b"".join(orjson.dumps(line) + b"\n" for line in self.lines)
+
+
+def final_ranks(money: Sequence[int], retired: Sequence[bool]) -> list[int]:
+    """1 = best; retired seats below all others; equal standing shares a rank (R6.1)."""
+    keys = [(r, -m) for m, r in zip(money, retired, strict=True)]
+    return [1 + sum(1 for other in keys if other < key) for key in keys]
+
+
+class _Table:
+    """The seats of one game, their faults and retirements, and the record being written."""
+
+    def __init__(self, spec: GameSpec, players: Sequence[Player], record: GameRecord) -> None:
+        self.spec = spec
+        self.players = players
+        self.record = record
+        self.faults: list[list[Fault]] = [[] for _ in players]
+        self.counted = [0] * len(players)
+        self.retired = [False] * len(players)
+
+    async def fault(self, seat: int, fault: Fault) -> None:
+        self.faults[seat].append(fault)
+        self.record.lines.append({"type": "fault", "seat": seat, **fault.to_dict()})
+        if fault.kind in HARMLESS_FAULTS:
+            return
+        self.counted[seat] += 1
+        if not self.retired[seat] and (
+            fault.kind in ("crash", "start") or self.counted[seat] >= self.spec.max_faults
+        ):
+            self.retired[seat] = True
+            why = fault.kind if fault.kind in ("crash", "start") else (
+                f"{self.counted[seat]} faults")
+            self.record.lines.append({"type": "retired", "seat": seat, "reason": why})
+            await self.players[seat].retire()
+
+    def deliver(self, events: list[Event]) -> None:
+        lines = self.record.lines
+        for ev in events:
+            lines.append({"type": "event", "event": ev.to_dict()})
+        private = any(ev.private_to is not None for ev in events)
+        for seat, player in enumerate(self.players):
+            if self.retired[seat]:
+                continue
+            if private:
+                player.notify([ev for ev in events if ev.private_to in (None, seat)])
+            else:
+                player.notify(events)
+
+    def answered(self, seat: int, answer: Answer, source: str) -> None:
+        self.record.lines.append({
+            "type": "answer", "seat": seat, "source": source,
+            "action": None if answer.action is None else codec.action_to_dict(answer.action),
+            "seconds": round(answer.seconds, 6),
+        })
+
+
+async def play_game(spec: GameSpec, players: Sequence[Player]) -> GameRecord:
+    """Play one game to its end; bot faults are outcomes, referee failures raise RefereeError."""
+    if len(players) != spec.players:
+        raise ValueError(f"{spec.players} names but {len(players)} players")
+    record = GameRecord(spec)
+    record.lines.append({"type": "spec", **spec.model_dump()})
+    try:
+        await _play(spec, players, record)
+    except (trio.Cancelled, KeyboardInterrupt):
+        raise
+    except Exception as exc:
+        raise RefereeError(f"game {spec.game_id} is void: {type(exc).__name__}: {exc}") from exc
+    return record
+
+
+async def _play(spec: GameSpec, players: Sequence[Player], record: GameRecord) -> None:
+    config = spec.config()
+    state = GameState(config, seed=spec.seed)
+    table = _Table(spec, players, record)
+    edition_info = codec.edition_info(config.edition)
+    start_faults: list[Fault | None] = [None] * spec.players
+
+    async def begin(seat: int) -> None:
+        info = GameInfo(spec.game_id, seat, list(spec.names), config, spec.move_time,
+                        spec.time_bank, edition_info)
+        start_faults[seat] = await players[seat].begin_game(info)
+
+    async with trio.open_nursery() as nursery:
+        for seat in range(spec.players):
+            nursery.start_soon(begin, seat)
+    for seat, fault in enumerate(start_faults):
+        if fault is not None:
+            await table.fault(seat, fault)
+    table.deliver(state.take_events())
+
+    while not state.is_over:
+        if state.phase is Phase.HIDDEN:
+            action: Action = await _hidden_step(state, table)
+            events = state.apply(action)
+        else:
+            action, events = await _single_step(state, table, state.decision(state.pending))
+        record.lines.append({"type": "apply", "action": codec.action_to_dict(action)})
+        table.deliver(events)
+
+    ranks = final_ranks(state.money, table.retired)
+    result = {
+        "money": list(state.money),
+        "ranks": ranks,
+        "retired": [s for s, r in enumerate(table.retired) if r],
+    }
+    for seat, player in enumerate(players):
+        for fault in await player.end_game(result):
+            await table.fault(seat, fault)
+    record.result = {
+        "game_id": spec.game_id,
+        "names": list(spec.names),
+        **result,
+        "faults": [[f.to_dict() for f in fs] for fs in table.faults],
+    }
+    record.lines.append({"type": "result", **record.result})
+
+
+async def _single_step(
+    state: GameState, table: _Table, decision: Decision
+) -> tuple[Action, list[Event]]:
+    """Ask the one pending seat; apply its action, or its default after a fault."""
+    seat = decision.seat
+    default = decision.default_action()
+    if table.retired[seat]:
+        table.answered(seat, Answer(default), "retired")
+        return default, state.apply(default)
+    answer = await table.players[seat].decide(decision, seat_view(state, seat))
+    table.answered(seat, answer, "bot")
+    fault = answer.fault
+    if fault is None:
+        assert answer.action is not None
+        try:
+            # apply() checks everything before it changes anything.
+            return answer.action, state.apply(answer.action)
+        except IllegalAction as exc:
+            fault = Fault("illegal", str(exc))
+    table.players[seat].warn(answer, fault, default)
+    await table.fault(seat, fault)
+    return default, state.apply(default)
+
+
+async def _hidden_step(state: GameState, table: _Table) -> HiddenBids:
+    """R4.3: ask every seat at once; each seat's bad answer becomes its own bid of 0."""
+    decisions = state.decisions()
+    answers: dict[int, Answer] = {}
+
+    async def ask(decision: Decision) -> None:
+        seat = decision.seat
+        answers[seat] = await table.players[seat].decide(decision, seat_view(state, seat))
+
+    async with trio.open_nursery() as nursery:
+        for d in decisions:
+            if not table.retired[d.seat]:
+                nursery.start_soon(ask, d)
+    amounts = []
+    for d in decisions:
+        seat = d.seat
+        answer = answers.get(seat)
+        if answer is None:
+            table.answered(seat, Answer(Bid(seat, 0)), "retired")
+            amounts.append(0)
+            continue
+        table.answered(seat, answer, "bot")
+        fault = answer.fault
+        if fault is None:
+            action = answer.action
+            if not isinstance(action, Bid):
+                fault = Fault("illegal", f"a hidden bid is asked (action 'bid' with an amount "
+                                         f"from 0 to {d.max_amount}), not {type(action).__name__}"
+                                         " (R4.3)")
+            else:
+                try:
+                    state.check_hidden_bid(seat, action.amount)
+                except IllegalAction as exc:
+                    fault = Fault("illegal", str(exc))
+                else:
+                    amounts.append(action.amount)
+                    continue
+        table.players[seat].warn(answer, fault, Bid(seat, 0))
+        await table.fault(seat, fault)
+        amounts.append(0)
+    return HiddenBids(tuple(amounts))
+

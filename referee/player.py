@@ -1,0 +1,76 @@
+"""The one small interface between the match runner and a player.
+
+A subprocess bot (`referee.bots.player.BotPlayer`) and an in-process policy
+(`referee.match.players.PolicyPlayer`) implement the same `Player` protocol, so tests and fast
+simulations can swap one for the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from referee.game import Action, Decision, Event, GameConfig
+
+FaultKind = Literal["start", "timeout", "malformed", "wrong_id", "illegal", "crash", "stderr"]
+
+# Faults that do not count towards retirement: they break no rule of play.
+HARMLESS_FAULTS: frozenset[str] = frozenset({"stderr"})
+
+
+@dataclass(frozen=True)
+class Fault:
+    kind: FaultKind
+    reason: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"kind": self.kind, "reason": self.reason}
+
+
+@dataclass
+class Answer:
+    """A player's reply to one decision: an action, or the fault that replaced it."""
+
+    action: Action | None
+    fault: Fault | None = None
+    seconds: float = 0.0
+    request_id: int = 0
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a player is told when a game starts."""
+
+    game_id: str
+    seat: int
+    names: list[str]
+    config: GameConfig
+    move_time: float
+    time_bank: float
+    edition_info: dict[str, Any] = field(repr=False)
+
+
+class Player(Protocol):
+    name: str
+
+    async def begin_game(self, info: GameInfo) -> Fault | None:
+        """Get ready for a game; a fault here retires the seat for the whole game."""
+
+    def notify(self, events: Sequence[Event]) -> None:
+        """Events this seat may see, in order (may be buffered until the next request)."""
+
+    async def decide(self, decision: Decision, view: dict[str, Any]) -> Answer:
+        """Answer one decision within the player's time."""
+
+    def warn(self, answer: Answer, fault: Fault, applied: Action) -> None:
+        """Tell the player a reply was rejected and what was applied instead."""
+
+    async def end_game(self, result: dict[str, Any]) -> list[Fault]:
+        """The game is over; return faults noticed at the end (a crash, a stderr flood)."""
+
+    async def retire(self) -> None:
+        """The seat is retired for the rest of this game; stop asking it anything."""
+
+    async def aclose(self) -> None:
+        """No more games: release everything (stop a process)."""
