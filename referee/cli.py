@@ -1,13 +1,196 @@
-"""The `referee` command line: thin wrappers over the library's layers."""
+"""The `referee` command line: thin wrappers over the library's layers.
+
+Every mistake a user can make ends in one `error:` line and a non-zero exit, not a traceback.
+"""
 
 from __future__ import annotations
 
+import json
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
 import click
+import orjson
+import trio
+from tabulate import tabulate
 
 from . import __version__
+from .bots.player import BotPlayer, BotSpec
+from .bots.process import StartError, split_command
+from .editions import load_edition
+from .game import EditionError, GameConfig
+from .game.config import VARIANTS
+from .match.replay import RecordError, replay
+from .match.runner import GameRecord, RefereeError, play_game
+from .match.spec import GameSpec
+from .match.transcript import Transcript
+
+
+def fail(message: str) -> None:
+    """One clear line on stderr and exit status 2."""
+    click.echo(f"error: {message}", err=True)
+    sys.exit(2)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="referee")
 def main() -> None:
-    """Run games and tournaments between Modern Art bots."""
+    """Run games and tournaments between Modern Art bots.
+
+    A bot is a program that speaks the line-delimited JSON protocol in protocol/README.md.
+    Start with `referee play` to watch one game.
+    """
+
+
+def parse_bots(bots: tuple[str, ...]) -> list[BotSpec]:
+    """BOT arguments (`COMMAND` or `NAME=COMMAND`), checked so a typo fails before play."""
+    if not 3 <= len(bots) <= 5:
+        fail(f"Modern Art needs 3 to 5 bots, got {len(bots)}")
+    specs = []
+    for i, text in enumerate(bots, 1):
+        try:
+            spec = BotSpec.parse(text)
+            program = split_command(spec.command)[0]
+        except StartError as exc:
+            fail(f"bot {i}: {exc}")
+        if shutil.which(program) is None and not Path(program).is_file():
+            fail(f"bot {i} ({text!r}): command {program!r} not found")
+        specs.append(spec)
+    names = [s.name for s in specs]
+    for i, spec in enumerate(specs):  # same program twice: number them so standings can tell
+        if names.count(spec.name) > 1:
+            specs[i] = BotSpec(f"{spec.name}-{i + 1}", spec.command, spec.cwd)
+    return specs
+
+
+@main.command()
+@click.argument("bots", nargs=-1, required=True, metavar="BOT BOT BOT [BOT [BOT]]")
+@click.option("--seed", type=int, default=1, show_default=True, help="Shuffle seed.")
+@click.option("--edition", default="cmon", show_default=True,
+              help="cmon, classic, or an edition file (.toml/.json).")
+@click.option("--variant", "variants", multiple=True, type=click.Choice(VARIANTS),
+              help="A rules variant; repeat for several.")
+@click.option("--move-time", type=float, default=1.0, show_default=True,
+              help="Seconds per decision.")
+@click.option("--time-bank", type=float, default=10.0, show_default=True,
+              help="Seconds per game that absorb overruns.")
+@click.option("--startup-time", type=float, default=10.0, show_default=True,
+              help="Seconds for a bot to say hello.")
+@click.option("--max-faults", type=int, default=3, show_default=True,
+              help="Faults in one game before a seat is retired.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write the game record (JSON lines) here.")
+@click.option("--stderr-dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Keep each bot's stderr in NAME.stderr.log here.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@click.option("-v", "--verbose", is_flag=True, help="Print the game's transcript.")
+def play(
+    bots: tuple[str, ...], seed: int, edition: str, variants: tuple[str, ...], move_time: float,
+    time_bank: float, startup_time: float, max_faults: int, log_path: Path | None,
+    stderr_dir: Path | None, as_json: bool, verbose: bool,
+) -> None:
+    """Play one game between BOTs and print the standings.
+
+    BOT is a command line ("python3 my_bot.py") or NAME=COMMAND.
+    """
+    specs = parse_bots(bots)
+    try:
+        ed = load_edition(edition)
+        GameConfig.from_variants(len(specs), ed, variants)
+    except (EditionError, ValueError) as exc:
+        fail(str(exc))
+    if move_time <= 0 or time_bank < 0 or startup_time <= 0 or max_faults < 1:
+        fail("--move-time and --startup-time must be positive, --time-bank not negative, "
+             "--max-faults at least 1")
+    game = GameSpec.make(f"play-{seed}", seed, [s.name for s in specs], ed, variants,
+                         move_time=move_time, time_bank=time_bank, max_faults=max_faults)
+    players = [
+        BotPlayer(s, startup_time=startup_time,
+                  stderr_path=stderr_dir / f"{s.name}.stderr.log" if stderr_dir else None)
+        for s in specs
+    ]
+
+    async def run() -> GameRecord:
+        try:
+            return await play_game(game, players)
+        finally:
+            for p in players:
+                await p.aclose()
+
+    try:
+        record = trio.run(run)
+    except RefereeError as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        fail("interrupted; every bot process was stopped")
+    if log_path is not None:
+        try:
+            log_path.write_bytes(record.to_jsonl())
+        except OSError as exc:
+            fail(f"cannot write the log {log_path}: {exc.strerror}")
+    if verbose and not as_json:
+        events = [line["event"] for line in record.lines if line["type"] == "event"]
+        for text in Transcript(game.names, ed).lines(events):
+            click.echo(text)
+        click.echo()
+    summary = play_summary(record)
+    if as_json:
+        click.echo(json.dumps(summary, indent=2))
+    else:
+        click.echo(standings_table(summary))
+
+
+def play_summary(record: GameRecord) -> dict[str, Any]:
+    r = record.result
+    spec = record.spec
+    return {
+        "game_id": spec.game_id,
+        "seed": spec.seed,
+        "edition": spec.edition["name"],
+        "variants": spec.variants,
+        "seats": [
+            {"seat": s, "name": r["names"][s], "money": r["money"][s], "rank": r["ranks"][s],
+             "retired": s in r["retired"], "faults": r["faults"][s]}
+            for s in range(spec.players)
+        ],
+    }
+
+
+def standings_table(summary: dict[str, Any]) -> str:
+    seats = sorted(summary["seats"], key=lambda s: (s["rank"], s["seat"]))
+    rows = [[s["rank"], s["name"], s["seat"], s["money"], len(s["faults"]),
+             "retired" if s["retired"] else ""] for s in seats]
+    text = tabulate(rows, headers=["rank", "bot", "seat", "money", "faults", ""])
+    notes = []
+    for s in summary["seats"]:
+        for f in s["faults"]:
+            reason = f["reason"].replace("\n", "\n      ")
+            notes.append(f"  {s['name']}: {f['kind']}: {reason}")
+    if notes:
+        text += "\n\nFaults:\n" + "\n".join(notes)
+    return text
+
+
+@main.command(name="replay")
+@click.argument("record_path", metavar="GAME.jsonl",
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("-q", "--quiet", is_flag=True, help="Print only the verdict.")
+def replay_cmd(record_path: Path, quiet: bool) -> None:
+    """Re-check a recorded game against the rules; exit 1 on any mismatch."""
+    try:
+        lines = [orjson.loads(x) for x in record_path.read_bytes().splitlines() if x.strip()]
+        result = replay(lines)
+    except (orjson.JSONDecodeError, RecordError, OSError) as exc:
+        fail(f"{record_path}: {exc}")
+    if not quiet:
+        names = result.spec.names
+        for text in Transcript(names, result.spec.edition_obj()).lines(result.events):
+            click.echo(text)
+    if result.ok:
+        click.echo(f"{record_path}: the record agrees with the rules")
+        return
+    for m in result.mismatches:
+        click.echo(f"mismatch: {m}", err=True)
+    sys.exit(1)

@@ -1,0 +1,27 @@
+"""Finding an edition by name or reading a user's edition file (the only I/O on editions)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from referee.game import BUILTIN_EDITIONS, Edition, EditionError
+from referee.game.edition import parse_edition
+
+
+def load_edition(name_or_path: str) -> Edition:
+    """A built-in edition (`cmon`, `classic`) or a `.toml`/`.json` edition file."""
+    if name_or_path in BUILTIN_EDITIONS:
+        return BUILTIN_EDITIONS[name_or_path]
+    path = Path(name_or_path)
+    if not path.is_file():
+        known = ", ".join(BUILTIN_EDITIONS)
+        raise EditionError(f"no edition {name_or_path!r}: not one of {known}, and no such file")
+    fmt = "json" if path.suffix.lower() == ".json" else "toml"
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise EditionError(f"cannot read edition file {path}: {exc}") from None
+    try:
+        return parse_edition(text, fmt)
+    except EditionError as exc:
+        raise EditionError(f"edition file {path}: {exc}") from None
