@@ -84,12 +84,14 @@ def parse_bots(bots: tuple[str, ...]) -> list[BotSpec]:
               help="Write the game record (JSON lines) here.")
 @click.option("--stderr-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Keep each bot's stderr in NAME.stderr.log here.")
+@click.option("--transcript", "transcript_dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Write every line each bot sent and received to NAME.transcript.jsonl here.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @click.option("-v", "--verbose", is_flag=True, help="Print the game's transcript.")
 def play(
     bots: tuple[str, ...], seed: int, edition: str, variants: tuple[str, ...], move_time: float,
     time_bank: float, startup_time: float, max_faults: int, log_path: Path | None,
-    stderr_dir: Path | None, as_json: bool, verbose: bool,
+    stderr_dir: Path | None, transcript_dir: Path | None, as_json: bool, verbose: bool,
 ) -> None:
     """Play one game between BOTs and print the standings.
 
@@ -106,9 +108,15 @@ def play(
              "--max-faults at least 1")
     game = GameSpec.make(f"play-{seed}", seed, [s.name for s in specs], ed, variants,
                          move_time=move_time, time_bank=time_bank, max_faults=max_faults)
+    if transcript_dir is not None:
+        transcript_dir.mkdir(parents=True, exist_ok=True)
+        for s in specs:
+            (transcript_dir / f"{s.name}.transcript.jsonl").unlink(missing_ok=True)
     players = [
         BotPlayer(s, startup_time=startup_time,
-                  stderr_path=stderr_dir / f"{s.name}.stderr.log" if stderr_dir else None)
+                  stderr_path=stderr_dir / f"{s.name}.stderr.log" if stderr_dir else None,
+                  transcript_path=(transcript_dir / f"{s.name}.transcript.jsonl"
+                                   if transcript_dir else None))
         for s in specs
     ]
 

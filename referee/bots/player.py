@@ -7,12 +7,13 @@ bot does wrong comes back as a `Fault` with a reason, never as an exception.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import orjson
 import trio
 
 from referee import __version__
@@ -44,13 +45,29 @@ class BotSpec:
 
     @classmethod
     def parse(cls, text: str) -> BotSpec:
-        """`NAME=COMMAND` or just `COMMAND` (then the name is the command's last word)."""
+        """`NAME=COMMAND`, or just `COMMAND` (then the bot is named after its program file)."""
         name, sep, command = text.partition("=")
         if sep and name.strip() and " " not in name.strip() and command.strip():
             return cls(name.strip(), command.strip())
         argv = split_command(text)
-        stem = Path(argv[-1]).stem or argv[0]
-        return cls(stem[:64], text)
+        # The first argument that names a file (my_bot.py, ./bot) names the bot.
+        named = next((a for a in argv[1:] if not a.startswith("-") and Path(a).suffix), argv[0])
+        return cls((Path(named).stem or "bot")[:64], text)
+
+
+def _transcript_writer(path: Path) -> Callable[[str, bytes], None]:
+    """Append each line, both ways, as `{"to_bot": ...}` or `{"from_bot": ...}`."""
+
+    def tee(direction: str, data: bytes) -> None:
+        with path.open("ab") as f:
+            for line in data.splitlines():
+                try:
+                    message = orjson.loads(line)
+                except orjson.JSONDecodeError:
+                    message = line.decode("utf-8", "replace")[:200]
+                f.write(orjson.dumps({direction: message}) + b"\n")
+
+    return tee
 
 
 class BotPlayer:
@@ -63,8 +80,10 @@ class BotPlayer:
         startup_time: float = 10.0,
         process_limits: ProcessLimits = ProcessLimits(),  # noqa: B008
         stderr_path: Path | None = None,
+        transcript_path: Path | None = None,
     ) -> None:
         self.spec = spec
+        self.transcript_path = transcript_path
         self.name = spec.name
         self.hello_name: str | None = None
         self.startup_time = startup_time
@@ -91,6 +110,8 @@ class BotPlayer:
             return Fault("start", str(exc))
         self.starts += 1
         bot = self.bot
+        if self.transcript_path is not None:
+            bot.tee = _transcript_writer(self.transcript_path)
         try:
             await bot.send(codec.encode(codec.hello(f"modern-art-referee {__version__}")))
             line = await bot.read_line(trio.current_time() + self.startup_time)

@@ -13,7 +13,7 @@ import shlex
 import signal
 import subprocess
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -132,6 +132,7 @@ class BotProcess:
         self._skipping = False  # inside an over-long line, dropping bytes to its newline
         self.closed_stdout = False
         self._closed = False
+        self.tee: Callable[[str, bytes], None] | None = None  # sees every line both ways
 
     @property
     def pid(self) -> int:
@@ -140,6 +141,8 @@ class BotProcess:
     async def send(self, data: bytes) -> None:
         """Write and flush; a bot that stopped reading its stdin counts as gone."""
         assert self._stdin is not None
+        if self.tee is not None:
+            self.tee("to_bot", data)
         try:
             await self._stdin.send_all(data)
         except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
@@ -156,6 +159,8 @@ class BotProcess:
                 if end >= 0:
                     line = bytes(buf[:end])
                     del buf[: end + 1]
+                    if self.tee is not None:
+                        self.tee("from_bot", line + b"\n")
                     return line
                 if len(buf) > max_line:
                     buf.clear()

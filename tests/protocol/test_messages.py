@@ -1,0 +1,159 @@
+"""Protocol v1: schemas match the models, examples match the schemas, the codec matches both."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import jsonschema
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.game import CLASSIC, CMON, GameConfig, GameState, HiddenBids, Phase, seat_view
+from referee.game.random_policy import random_action
+from referee.protocol import codec
+from referee.protocol.messages import ActionReply, Request, View
+from referee.protocol.schema import EVENT_MODELS, all_schemas, message_model
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA_DIR = ROOT / "protocol" / "schema"
+EXAMPLES = sorted((ROOT / "protocol" / "examples").glob("*.jsonl"))
+
+
+def test_schema_files_match_the_models() -> None:
+    """A change to a message model without regenerating protocol/schema fails here."""
+    on_disk = {p.name: json.loads(p.read_text()) for p in SCHEMA_DIR.glob("*.json")}
+    generated = all_schemas()
+    assert sorted(on_disk) == sorted(generated), "run: python -m referee.protocol.schema"
+    for name, schema in generated.items():
+        assert on_disk[name] == schema, f"{name} drifted; run: python -m referee.protocol.schema"
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])
+def test_example_transcripts_validate(path: Path) -> None:
+    """Every line of the spec's example transcripts is a valid message, events included."""
+    lines = [orjson.loads(x) for x in path.read_bytes().splitlines()]
+    assert lines[0] == {"to_bot": {"type": "hello", "protocol": 1,
+                                   "referee": lines[0]["to_bot"]["referee"]}}
+    assert lines[1]["from_bot"]["type"] == "hello"
+    kinds = set()
+    for line in lines:
+        ((direction, message),) = line.items()
+        model = message_model(direction, message)
+        model.model_validate(message)
+        # the JSON Schema files say the same as the models
+        jsonschema.validate(message, json.loads((SCHEMA_DIR / f"{direction}."
+                                                 f"{model.__name__}.json").read_text()))
+        if message.get("type") == "event":
+            EVENT_MODELS[message["event"]["type"]].model_validate(message["event"])
+        kinds.add(message.get("type", "action"))
+    assert {"hello", "new_game", "event", "request", "action"} <= kinds
+    if path.name == "short_game.jsonl":
+        assert {"game_end", "goodbye"} <= kinds
+    else:
+        assert "warning" in kinds
+
+
+@pytest.mark.parametrize(
+    ("players", "edition", "variants"),
+    [(3, CMON, ("mystery", "split-double", "hidden-money")), (4, CLASSIC, ()),
+     (5, CMON, ("hidden-money",)), (3, CLASSIC, ("mystery-winner",))],
+)
+def test_codec_messages_match_the_models(players, edition, variants) -> None:
+    """Every request and event the referee would send in whole games validates strictly."""
+    config = GameConfig.from_variants(players, edition, variants)
+    for seed in range(3):
+        rng = random.Random(seed)
+        state = GameState(config, seed=seed)
+        events = state.take_events()
+        request_id = 0
+        while not state.is_over:
+            for ev in events:
+                msg = codec.event(ev)
+                EVENT_MODELS[msg["event"]["type"]].model_validate(msg["event"])
+            for decision in state.decisions():
+                request_id += 1
+                msg = codec.request(request_id, decision, seat_view(state, decision.seat),
+                                    1.0, 9.5)
+                Request.model_validate_json(codec.encode(msg))
+            if state.phase is Phase.HIDDEN:
+                bids = [random_action(d, rng) for d in state.decisions()]
+                events = state.apply(HiddenBids(tuple(b.amount for b in bids)))  # type: ignore[union-attr]
+            else:
+                events = state.apply(random_action(state.decision(state.pending), rng))
+
+
+def test_hidden_money_view_hides_others_money() -> None:
+    """R8.2 as bots see it: the view's money list has null for every other seat."""
+    state = GameState(GameConfig.from_variants(4, CMON, ("hidden-money",)), seed=1)
+    view = View.model_validate(seat_view(state, 2))
+    assert view.money == [None, None, 100, None]
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.binary(max_size=300))
+def test_decoder_never_raises_on_arbitrary_bytes(data: bytes) -> None:
+    """Any bytes decode to a reply or to a ProtocolError, never another exception."""
+    try:
+        reply = codec.decode_reply(data)
+    except codec.ProtocolError as exc:
+        assert exc.kind == "malformed" and exc.reason
+    else:
+        assert isinstance(reply, ActionReply)
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
+                                                                 max_size=4),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.dictionaries(st.sampled_from(["id", "action", "card", "amount", "type", "x"]), JSON)
+       | JSON)
+def test_decoder_never_raises_on_arbitrary_json(value: object) -> None:
+    """Arbitrary JSON values, including near-miss replies, decode or fail as malformed."""
+    line = json.dumps(value).encode()
+    try:
+        reply = codec.decode_reply(line)
+        codec.reply_to_action(reply, 0)
+    except codec.ProtocolError as exc:
+        assert exc.kind == "malformed" and exc.reason
+
+
+def test_deep_nesting_is_malformed_not_a_crash() -> None:
+    for line in (b"[" * 30000 + b"]" * 30000, b'{"a":' * 20000 + b"1" + b"}" * 20000):
+        with pytest.raises(codec.ProtocolError) as info:
+            codec.decode_reply(line)
+        assert info.value.kind == "malformed"
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [
+        (b'{"id":1,"action":"bid","amount":2.5}', "amount: Input should be a valid integer"),
+        (b'{"id":1,"action":"bid","amount":' + b"1" + b"0" * 100 + b"}", "less than or equal"),
+        (b'{"id":1,"action":"bid","amount":5,"why":"x"}', "why: Extra inputs"),
+        (b'{"id":1,"action":"steal"}', "action: Input should be"),
+        (b'\xff\xfe', "Invalid JSON"),
+    ],
+)
+def test_malformed_replies_say_what_is_wrong(line: bytes, reason: str) -> None:
+    with pytest.raises(codec.ProtocolError, match=reason):
+        codec.decode_reply(line)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [{"id": 1, "action": "bid"}, {"id": 1, "action": "play"}, {"id": 1, "action": "pass",
+                                                               "card": 3},
+     {"id": 1, "action": "price", "card": 2, "amount": 4}],
+)
+def test_missing_or_stray_fields_are_malformed(reply: dict[str, object]) -> None:
+    with pytest.raises(codec.ProtocolError):
+        codec.reply_to_action(codec.decode_reply(orjson.dumps(reply)), 0)
