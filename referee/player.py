@@ -57,8 +57,9 @@ class Player(Protocol):
     async def begin_game(self, info: GameInfo) -> Fault | None:
         """Get ready for a game; a fault here retires the seat for the whole game."""
 
-    def notify(self, events: Sequence[Event]) -> None:
-        """Events this seat may see, in order (may be buffered until the next request)."""
+    def notify(self, events: Sequence[Event], lines: Sequence[bytes]) -> None:
+        """Events this seat may see, in order, and the same as encoded protocol lines
+        (encoded once for all seats); a player may buffer them until its next request."""
 
     async def decide(self, decision: Decision, view: dict[str, Any]) -> Answer:
         """Answer one decision within the player's time."""

@@ -170,10 +170,8 @@ class BotPlayer:
         )
         return None
 
-    def notify(self, events: Sequence[Event]) -> None:
-        out = self._out
-        for ev in events:
-            out.append(codec.encode(codec.event(ev)))
+    def notify(self, events: Sequence[Event], lines: Sequence[bytes]) -> None:
+        self._out.extend(lines)
 
     async def decide(self, decision: Decision, view: dict[str, Any]) -> Answer:
         bot = self.bot

@@ -26,7 +26,7 @@ class PolicyPlayer:
         self.rng = random.Random(f"{self.seed}:{info.game_id}:{info.seat}")
         return None
 
-    def notify(self, events: Sequence[Event]) -> None:
+    def notify(self, events: Sequence[Event], lines: Sequence[bytes]) -> None:
         pass
 
     async def decide(self, decision: Decision, view: dict[str, Any]) -> Answer:

@@ -87,17 +87,23 @@ class _Table:
             await self.players[seat].retire()
 
     def deliver(self, events: list[Event]) -> None:
-        lines = self.record.lines
+        """Record the events and pass each seat those it may see, each encoded once."""
+        record = self.record.lines
+        encoded = []
         for ev in events:
-            lines.append({"type": "event", "event": ev.to_dict()})
-        private = any(ev.private_to is not None for ev in events)
+            line = {"type": "event", "event": ev.to_dict()}
+            record.append(line)
+            encoded.append(orjson.dumps(line) + b"\n")
+        private = [ev.private_to for ev in events]
+        anyone_private = any(p is not None for p in private)
         for seat, player in enumerate(self.players):
             if self.retired[seat]:
                 continue
-            if private:
-                player.notify([ev for ev in events if ev.private_to in (None, seat)])
+            if anyone_private:
+                keep = [i for i, p in enumerate(private) if p is None or p == seat]
+                player.notify([events[i] for i in keep], [encoded[i] for i in keep])
             else:
-                player.notify(events)
+                player.notify(events, encoded)
 
     def answered(self, seat: int, answer: Answer, source: str) -> None:
         self.record.lines.append({

@@ -3,8 +3,9 @@
 
 Before each reply it writes --per-request MB (default 4) of log lines to stderr until 120 MB
 in all, then keeps playing quietly.  (A game gives a seat some 30-60 requests, so 1 MB each
-might not reach 100 MB in one game.)  Expected: no fault at all, provided the referee keeps
-draining stderr (a bot blocked on a full stderr pipe would time out) and keeps only its tail.
+might not reach 100 MB in one game.)  Expected: no timeout (a bot blocked on a full stderr pipe
+would time out), the referee's log capped, and only a `stderr` fault, which does not count
+towards retirement.
 """
 
 import argparse
