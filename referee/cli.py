@@ -202,3 +202,36 @@ def replay_cmd(record_path: Path, quiet: bool) -> None:
     for m in result.mismatches:
         click.echo(f"mismatch: {m}", err=True)
     sys.exit(1)
+
+
+@main.command(name="check")
+@click.argument("bot", metavar="BOT")
+@click.option("--move-time", type=float, default=1.0, show_default=True)
+@click.option("--time-bank", type=float, default=10.0, show_default=True)
+@click.option("--startup-time", type=float, default=10.0, show_default=True)
+@click.option("--transcript", "transcript_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write every line exchanged with the bot here (JSON lines).")
+def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
+              transcript_path: Path | None) -> None:
+    """Run BOT through scripted situations covering every decision kind; exit 0 only when
+    every check passes."""
+    from .check import check, summary
+
+    spec = parse_bots((bot, bot, bot))[0]
+    spec = BotSpec(spec.name.removesuffix("-1"), spec.command, spec.cwd)
+    if transcript_path is not None:
+        transcript_path.unlink(missing_ok=True)
+    results, times = check(spec, move_time=move_time, time_bank=time_bank,
+                           startup_time=startup_time, transcript=transcript_path)
+    for r in results:
+        mark = "PASS" if r.passed else "FAIL"
+        click.echo(f"{mark}  {r.name}: {r.reason}")
+        for line in r.lines:
+            click.echo(f"      {line}")
+    click.echo(summary(times))
+    failed = sum(1 for r in results if not r.passed)
+    click.echo(f"{len(results) - failed} passed, {failed} failed")
+    if failed:
+        if transcript_path is None:
+            click.echo("rerun with --transcript FILE to see every line exchanged")
+        sys.exit(1)

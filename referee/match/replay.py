@@ -71,7 +71,7 @@ def replay(lines: list[dict[str, Any]]) -> ReplayResult:
         raise RecordError("not a game record: the first line is not a spec")
     try:
         spec = GameSpec.model_validate({k: v for k, v in lines[0].items() if k != "type"})
-        state = GameState(spec.config(), seed=spec.seed)
+        state = GameState(spec.config(), seed=spec.seed, deck=spec.deck)
     except (ValidationError, ValueError) as exc:
         raise RecordError(f"the record's spec is not valid: {exc}") from None
     out = ReplayResult(spec)

@@ -130,7 +130,7 @@ async def play_game(spec: GameSpec, players: Sequence[Player]) -> GameRecord:
 
 async def _play(spec: GameSpec, players: Sequence[Player], record: GameRecord) -> None:
     config = spec.config()
-    state = GameState(config, seed=spec.seed)
+    state = GameState(config, seed=spec.seed, deck=spec.deck)
     table = _Table(spec, players, record)
     edition_info = codec.edition_info(config.edition)
     start_faults: list[Fault | None] = [None] * spec.players

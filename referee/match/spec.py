@@ -23,6 +23,7 @@ class GameSpec(BaseModel):
     move_time: float = 1.0
     time_bank: float = 10.0
     max_faults: int = 3
+    deck: list[int] | None = None  # an explicit deck order (top first) instead of the seed's
 
     @classmethod
     def make(

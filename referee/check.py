@@ -1,0 +1,277 @@
+"""`referee check BOT`: a conformance run that tells a bot author what their bot gets wrong.
+
+The bot plays seat 0 of scripted games against in-process opponents.  Decks are arranged so
+that it must run each auction type as auctioneer; other games cover bidding, doubles, the
+mystery variant, 3 and 5 players and hidden money, all in one process.  One reply gets an
+injected warning, and the bot must carry on.  Each check passes when the situation occurred and
+every answer the bot gave in it was accepted.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+import trio
+
+from referee.bots.player import BotPlayer, BotSpec
+from referee.game import CMON, AuctionType, Decision, DecisionKind, Event
+from referee.game.actions import Action
+from referee.match.players import random_player
+from referee.match.runner import play_game
+from referee.match.spec import GameSpec
+from referee.player import Answer, Fault, GameInfo
+
+
+@dataclass
+class Asked:
+    """One decision the bot was asked, in which situation, and what came of it."""
+
+    scenario: str
+    kind: DecisionKind
+    auction_type: str | None
+    auctioneer: bool
+    fault: Fault | None
+    seconds: float
+    request_id: int
+    own_double: bool = False
+
+
+@dataclass
+class CheckResult:
+    name: str
+    passed: bool
+    reason: str
+    lines: list[str] = field(default_factory=list)
+
+
+class Recorder:
+    """Wraps the bot's player: notes every decision and can inject one warning."""
+
+    def __init__(self, bot: BotPlayer) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.scenario = ""
+        self.asked: list[Asked] = []
+        self.inject_warning_at: int | None = None
+        self.warned_id: int | None = None
+        self.pending: Asked | None = None
+
+    async def begin_game(self, info: GameInfo) -> Fault | None:
+        return await self.bot.begin_game(info)
+
+    def notify(self, events: Sequence[Event], lines: Sequence[bytes]) -> None:
+        self.bot.notify(events, lines)
+
+    async def decide(self, decision: Decision, view: dict[str, Any]) -> Answer:
+        answer = await self.bot.decide(decision, view)
+        auction = view.get("auction")
+        asked = Asked(self.scenario, decision.kind, auction["type"] if auction else None,
+                      bool(auction and auction["auctioneer"] == decision.seat), answer.fault,
+                      answer.seconds, answer.request_id,
+                      bool(view.get("double") and view["double"]["seat"] == decision.seat))
+        self.asked.append(asked)
+        if (self.inject_warning_at is not None and answer.fault is None
+                and len(self.asked) >= self.inject_warning_at and self.warned_id is None):
+            # A harmless, made-up rejection: the bot must read it and keep playing.
+            self.warned_id = answer.request_id
+            assert answer.action is not None
+            self.bot.warn(answer, Fault("illegal", "check: a test warning, please ignore"),
+                          answer.action)
+        return answer
+
+    def warn(self, answer: Answer, fault: Fault, applied: Action) -> None:
+        for a in reversed(self.asked):
+            if a.request_id == answer.request_id and a.fault is None:
+                a.fault = fault
+        self.bot.warn(answer, fault, applied)
+
+    async def end_game(self, result: dict[str, Any]) -> list[Fault]:
+        return await self.bot.end_game(result)
+
+    async def retire(self) -> None:
+        await self.bot.retire()
+
+    async def aclose(self) -> None:
+        await self.bot.aclose()
+
+
+def deck_with_seat0_holding(kind: AuctionType, players: int, seed: int) -> list[int]:
+    """A cmon deck whose round-1 deal gives seat 0 only cards of one auction type."""
+    rng = random.Random(seed)
+    wanted = [c for c in range(CMON.n_cards) if CMON.card_type[c] is kind]
+    rest = [c for c in range(CMON.n_cards) if CMON.card_type[c] is not kind]
+    rng.shuffle(wanted)
+    rng.shuffle(rest)
+    per_seat = {3: 10, 4: 9, 5: 8}[players]
+    mine = wanted[:per_seat]
+    pool = wanted[per_seat:] + rest
+    rng.shuffle(pool)
+    deck: list[int] = []
+    for i in range(per_seat * players):
+        deck.append(mine[i // players] if i % players == 0 else pool.pop())
+    return deck + pool
+
+
+@dataclass(frozen=True)
+class Scenario:
+    name: str
+    players: int
+    variants: tuple[str, ...] = ()
+    deck_type: AuctionType | None = None
+    seed: int = 1
+
+
+SCENARIOS = [
+    *(Scenario(f"auctioneer-{t.label}", 4, deck_type=t, seed=10 + t) for t in AuctionType),
+    Scenario("four-players", 4, seed=3),
+    Scenario("three-players-mystery", 3, ("mystery", "split-double"), seed=4),
+    Scenario("five-players-hidden-money", 5, ("hidden-money",), seed=5),
+    Scenario("three-players-mystery-winner", 3, ("mystery-winner",), seed=6),
+]
+
+Predicate = Callable[[Asked], bool]
+
+# Situations a bot's own strategy can avoid: not reaching them is no failure.
+OPTIONAL = {
+    "offers or declines a second card for its own double":
+        "not reached: the bot never played a double while holding a second card of its artist",
+}
+
+
+def _kind(kind: DecisionKind, auction: str | None = None,
+          auctioneer: bool | None = None) -> Predicate:
+    def match(a: Asked) -> bool:
+        return (a.kind is kind and (auction is None or a.auction_type == auction)
+                and (auctioneer is None or a.auctioneer == auctioneer))
+    return match
+
+
+CHECKS: list[tuple[str, Predicate]] = [
+    ("plays a card as auctioneer", _kind(DecisionKind.PLAY)),
+    ("bids as auctioneer in an open auction", _kind(DecisionKind.BID, "open", True)),
+    ("bids as auctioneer in a once-around auction", _kind(DecisionKind.BID, "once-around", True)),
+    ("bids as auctioneer in a hidden auction", _kind(DecisionKind.HIDDEN_BID, "hidden", True)),
+    ("names a fixed price", _kind(DecisionKind.PRICE)),
+    ("offers or declines a second card for its own double",
+     lambda a: a.kind is DecisionKind.OFFER and a.own_double),
+    ("bids in another's open auction", _kind(DecisionKind.BID, "open", False)),
+    ("bids in another's once-around auction", _kind(DecisionKind.BID, "once-around", False)),
+    ("bids in another's hidden auction", _kind(DecisionKind.HIDDEN_BID, "hidden", False)),
+    ("buys or passes at another's fixed price", _kind(DecisionKind.BUY)),
+    ("adds or declines a second card to another's double",
+     lambda a: a.kind is DecisionKind.OFFER and not a.own_double),
+    ("decides on the mystery card (mystery variant)", _kind(DecisionKind.MYSTERY)),
+    ("plays with 3 players", lambda a: a.scenario.startswith("three")),
+    ("plays with 5 players and hidden money", lambda a: a.scenario.startswith("five")),
+]
+
+
+async def run_check(
+    spec: BotSpec, move_time: float = 1.0, time_bank: float = 10.0,
+    startup_time: float = 10.0, transcript: Path | None = None,
+) -> tuple[list[CheckResult], list[float]]:
+    temp = None
+    if transcript is None:
+        fd, name = tempfile.mkstemp(prefix="referee-check-", suffix=".jsonl")
+        os.close(fd)
+        transcript = temp = Path(name)
+    try:
+        return await _run(spec, move_time, time_bank, startup_time, transcript)
+    finally:
+        if temp is not None:
+            temp.unlink(missing_ok=True)
+
+
+def exchanged(transcript: Path, request_id: int) -> list[str]:
+    """The request with this id and the bot's reply to it, as sent (shortened)."""
+    out: list[str] = []
+    lines = transcript.read_bytes().splitlines()
+    for i, raw in enumerate(lines):
+        line = orjson.loads(raw)
+        msg = line.get("to_bot")
+        if isinstance(msg, dict) and msg.get("type") == "request" and msg.get("id") == request_id:
+            out.append(f"referee> {raw.decode()[10:-1][:400]}")
+            for later in lines[i + 1:]:
+                if later.startswith(b'{"from_bot"'):
+                    out.append(f"bot>     {later.decode()[12:-1][:400]}")
+                    break
+            break
+    return out
+
+
+async def _run(
+    spec: BotSpec, move_time: float, time_bank: float, startup_time: float, transcript: Path
+) -> tuple[list[CheckResult], list[float]]:
+    bot = BotPlayer(spec, startup_time=startup_time, transcript_path=transcript)
+    rec = Recorder(bot)
+    results: list[CheckResult] = []
+    starts_ok = True
+    try:
+        for number, sc in enumerate(SCENARIOS):
+            rec.scenario = sc.name
+            rec.inject_warning_at = 3 if number == 0 else None
+            names = [spec.name] + [f"opponent{i}" for i in range(1, sc.players)]
+            deck = (deck_with_seat0_holding(sc.deck_type, sc.players, sc.seed)
+                    if sc.deck_type is not None else None)
+            game = GameSpec.make(f"check-{sc.name}", sc.seed, names, CMON, sc.variants,
+                                 move_time=move_time, time_bank=time_bank, max_faults=1000)
+            if deck is not None:
+                game = game.model_copy(update={"deck": deck})
+            others = [random_player(n, sc.seed * 10 + i) for i, n in enumerate(names[1:])]
+            record = await play_game(game, [rec, *others])
+            for f in record.result["faults"][0]:
+                if f["kind"] == "start":
+                    starts_ok = False
+                    results.append(CheckResult("starts and says hello", False, f["reason"]))
+            if not starts_ok:
+                return results, []
+    finally:
+        await bot.aclose()
+    results.insert(0, CheckResult("starts and says hello", True, f"hello from {bot.hello_name!r}"))
+    results.append(CheckResult(
+        "plays several games in one process", bot.starts == 1,
+        f"the bot process was started {bot.starts} time(s) for {len(SCENARIOS)} games"))
+    for name, pred in CHECKS:
+        hits = [a for a in rec.asked if pred(a)]
+        bad = [a for a in hits if a.fault is not None]
+        if not hits and name in OPTIONAL:
+            results.append(CheckResult(name, True, OPTIONAL[name]))
+        elif not hits:
+            results.append(CheckResult(name, False, "this situation never came up: the bot was "
+                                       "not asked it (an earlier fault may have retired it)"))
+        elif bad:
+            f = bad[0].fault
+            assert f is not None
+            results.append(CheckResult(name, False, f"{len(bad)} of {len(hits)} answers failed; "
+                                       f"first: {f.kind}: {f.reason}",
+                                       [f"scenario {bad[0].scenario}, request id "
+                                        f"{bad[0].request_id}:",
+                                        *exchanged(transcript, bad[0].request_id)]))
+        else:
+            results.append(CheckResult(name, True, f"{len(hits)} answers accepted"))
+    after = [a for a in rec.asked if rec.warned_id is not None and a.request_id > rec.warned_id
+             and a.scenario == SCENARIOS[0].name]
+    results.append(CheckResult(
+        "keeps playing after a warning", bool(after) and all(a.fault is None for a in after),
+        f"{len(after)} answers after the warning" if after else "no answer after the warning"))
+    times = [a.seconds for a in rec.asked if a.fault is None]
+    return results, times
+
+
+def summary(times: list[float]) -> str:
+    if not times:
+        return "no response times"
+    return (f"response time: median {statistics.median(times) * 1000:.2f} ms, "
+            f"max {max(times) * 1000:.2f} ms over {len(times)} answers")
+
+
+def check(spec: BotSpec, **kwargs: Any) -> tuple[list[CheckResult], list[float]]:
+    return trio.run(lambda: run_check(spec, **kwargs))

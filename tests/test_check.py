@@ -1,0 +1,54 @@
+"""`referee check`: good bots pass every check; a broken bot fails with the right reasons."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+
+
+def check(command: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([PY, "-c", "from referee.cli import main; main()", "check", command],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("bot", ["sample_bots/python/baseline_bot.py",
+                                 "sample_bots/python/random_bot.py",
+                                 "tests/bots/first_legal.py"])
+def test_good_python_bots_pass_every_check(bot: str) -> None:
+    result = check(f"{PY} {bot}")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "FAIL" not in result.stdout
+    assert "17 passed, 0 failed" in result.stdout
+    assert "response time: median" in result.stdout
+
+
+def test_illegal_bids_fail_with_reasons_and_the_exchange() -> None:
+    result = check(f"{PY} tests/bots/illegal.py --kind over_money")
+    assert result.returncode == 1
+    out = result.stdout
+    assert "FAIL  bids in another's open auction" in out
+    assert "is more than seat 0's money" in out
+    assert "referee> " in out and '"type":"request"' in out  # the request it got
+    assert 'bot>     ' in out and '"action":"bid"' in out  # and what it answered
+    assert "PASS  plays a card as auctioneer" in out
+
+
+def test_card_not_held_fails_the_play_check() -> None:
+    result = check(f"{PY} tests/bots/illegal.py --kind card_not_held")
+    assert result.returncode == 1
+    assert "FAIL  plays a card as auctioneer" in result.stdout
+    assert "not in seat 0's hand (R3.1)" in result.stdout
+
+
+def test_a_bot_that_cannot_start_fails_with_its_traceback() -> None:
+    result = check(f"{PY} tests/bots/crash_at_start.py")
+    assert result.returncode == 1
+    assert "FAIL  starts and says hello" in result.stdout
+    assert "exit status 3" in result.stdout and "ModuleNotFoundError" in result.stdout
+    assert "Traceback" not in result.stderr  # the referee itself did not crash
