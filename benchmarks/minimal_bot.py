@@ -18,7 +18,8 @@ for line in sys.stdin.buffer:
             reply = b'{"id":' + rid + b',"action":"bid","amount":0}\n'
         elif kind == b"price":
             k = line.index(b'"min":', line.index(b'"legal":')) + 6
-            reply = b'{"id":' + rid + b',"action":"price","amount":' + line[k:line.index(b",", k)] + b"}\n"
+            amount = line[k:line.index(b",", k)]
+            reply = b'{"id":' + rid + b',"action":"price","amount":' + amount + b"}\n"
         else:
             reply = b'{"id":' + rid + b',"action":"pass"}\n'
         out.write(reply)

@@ -10,6 +10,7 @@ Target: median <= 1.3 x the floor.
 from __future__ import annotations
 
 import argparse
+import itertools
 import statistics
 import sys
 import time
@@ -54,7 +55,7 @@ async def measure(games: int, floor: list[float] | None = None) -> list[float]:
             stamps.clear()
             spec = GameSpec.make(f"bench-{g}", g, [p.name for p in players])
             await play_game(spec, players)
-            gaps += [b - a for a, b in zip(stamps, stamps[1:], strict=False)]
+            gaps += [b - a for a, b in itertools.pairwise(stamps)]
             if floor is not None:
                 floor += pipe_round_trips(150)
     finally:

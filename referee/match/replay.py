@@ -65,8 +65,18 @@ def action_from_dict(data: dict[str, Any], seat: int) -> Action:
     raise RecordError(f"unknown action {name!r}")
 
 
-def replay(lines: list[dict[str, Any]]) -> ReplayResult:
-    """Replay a record's lines; mismatches are listed, not raised."""
+def replay(lines: list[Any]) -> ReplayResult:
+    """Replay a record's lines; mismatches are listed, and a damaged record is a RecordError."""
+    try:
+        return _replay(lines)
+    except (KeyError, TypeError, AttributeError, IndexError) as exc:
+        raise RecordError(f"the record is damaged: {type(exc).__name__}: {exc}") from None
+
+
+def _replay(lines: list[Any]) -> ReplayResult:
+    bad = next((i for i, line in enumerate(lines) if not isinstance(line, dict)), None)
+    if bad is not None:
+        raise RecordError(f"line {bad + 1} of the record is not a JSON object")
     if not lines or lines[0].get("type") != "spec":
         raise RecordError("not a game record: the first line is not a spec")
     try:
@@ -117,7 +127,10 @@ def replay(lines: list[dict[str, Any]]) -> ReplayResult:
     elif result is None:
         out.mismatches.append("the record has no result line")
     else:
-        retired = [s in result.get("retired", []) for s in range(spec.players)]
+        retired_list = result.get("retired", [])
+        if not isinstance(retired_list, list):
+            raise RecordError("the result's 'retired' is not a list")
+        retired = [s in retired_list for s in range(spec.players)]
         if result.get("money") != state.money:
             out.mismatches.append(f"final money: rules {state.money}, record {result.get('money')}")
         ranks = final_ranks(state.money, retired)

@@ -1,0 +1,78 @@
+"""Helpers for the match tests: private copies of the test bots, process scans, the CLI."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+BOTS = Path(__file__).resolve().parent.parent / "bots"
+ROOT = BOTS.parent.parent
+
+
+def copy_bots(dest: Path) -> Path:
+    """The test bots copied into `dest`, so that this test's bot processes, and only they,
+    have `dest` in their command line (tests run in parallel under pytest -n)."""
+    dest.mkdir(parents=True)
+    for script in BOTS.glob("*.py"):
+        shutil.copy(script, dest / script.name)
+    return dest
+
+
+def command(bot_dir: Path, script_and_args: str) -> str:
+    """A bot command line: this Python running `script_and_args` from `bot_dir`."""
+    script, _, args = script_and_args.partition(" ")
+    line = f"{shlex.quote(sys.executable)} {shlex.quote(str(bot_dir / script))}"
+    return f"{line} {args}" if args else line
+
+
+def processes_with(marker: str) -> list[tuple[int, str]]:
+    """Live processes (zombies have no command line) whose command line contains `marker`."""
+    found = []
+    needle = marker.encode()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if needle in cmdline:
+            found.append((int(entry.name), cmdline.replace(b"\0", b" ").decode(errors="replace")))
+    return found
+
+
+def leftover_processes(marker: str, wait: float = 3.0) -> list[str]:
+    """Processes with `marker` that are still alive after `wait` seconds (a SIGKILLed process
+    can take a moment to disappear).  Any found are killed, so one failure does not leak."""
+    deadline = time.monotonic() + wait
+    while True:
+        found = processes_with(marker)
+        if not found or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    for pid, _ in found:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    return [f"{pid}: {cmd}" for pid, cmd in found]
+
+
+def without_seconds(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Record lines without their timing fields, the only part that may vary between runs."""
+    return [{k: v for k, v in line.items() if k != "seconds"} for line in lines]
+
+
+def referee(*args: str, timeout: float = 60, cwd: Path | None = None,
+            ) -> subprocess.CompletedProcess[str]:
+    """Run the `referee` command line (`python -m referee`) and capture its output."""
+    return subprocess.run(
+        [sys.executable, "-m", "referee", *args], capture_output=True, text=True,
+        timeout=timeout, cwd=cwd or ROOT,
+    )

@@ -1,0 +1,90 @@
+"""Same seed and same deterministic players: the same game record, byte for byte, once the
+timing fields are removed.  A different seed: a different game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import orjson
+import trio
+
+from referee.bots.player import BotPlayer, BotSpec
+from referee.match.players import random_player
+from referee.match.runner import GameRecord, play_game
+from referee.match.spec import GameSpec
+from referee.player import Player
+
+from .support import command, referee, without_seconds
+
+NAMES = ["a", "b", "c", "d"]
+LIMITS = {"move_time": 0.5, "time_bank": 1.0}
+
+
+def jsonl(lines: list[dict[str, Any]]) -> bytes:
+    """Record lines as written by `GameRecord.to_jsonl`, without their timing fields."""
+    return b"".join(orjson.dumps(line) + b"\n" for line in without_seconds(lines))
+
+
+def record_bytes(record: GameRecord) -> bytes:
+    return jsonl(record.lines)
+
+
+def play_bots(bot_dir: Path, bots: list[str], seed: int) -> bytes:
+    async def run() -> GameRecord:
+        players: list[Player] = [
+            BotPlayer(BotSpec(name, command(bot_dir, bot)), startup_time=5)
+            for name, bot in zip(NAMES, bots, strict=True)
+        ]
+        try:
+            return await play_game(GameSpec.make("det", seed, NAMES, **LIMITS), players)
+        finally:
+            for p in players:
+                await p.aclose()
+
+    return record_bytes(trio.run(run))
+
+
+def play_random(seed: int, player_seeds: tuple[int, ...] = (1, 2, 3, 4)) -> bytes:
+    players: list[Player] = [
+        random_player(name, s) for name, s in zip(NAMES, player_seeds, strict=True)
+    ]
+    spec = GameSpec.make("det", seed, NAMES, **LIMITS)
+    return record_bytes(trio.run(play_game, spec, players))
+
+
+def test_first_legal_bots_replay_the_same_game(bot_dir: Path) -> None:
+    bots = ["first_legal.py"] * 4
+    first = play_bots(bot_dir, bots, 5)
+    assert first == play_bots(bot_dir, bots, 5)
+    assert first != play_bots(bot_dir, bots, 6)
+
+
+def test_faulty_bots_replay_the_same_game(bot_dir: Path) -> None:
+    """Faults (and the retirement they bring) are as deterministic as the moves."""
+    bots = ["illegal.py --kind over_money", "first_legal.py",
+            "illegal.py --kind card_not_held", "garbage.py"]
+    first = play_bots(bot_dir, bots, 5)
+    assert b'"type":"fault"' in first
+    assert b'"type":"retired"' in first
+    assert first == play_bots(bot_dir, bots, 5)
+    assert first != play_bots(bot_dir, bots, 6)
+
+
+def test_in_process_random_players_replay_the_same_game() -> None:
+    first = play_random(11)
+    assert first == play_random(11)
+    assert first != play_random(12)
+    assert first != play_random(11, (5, 6, 7, 8))
+
+
+def test_cli_logs_are_identical_but_for_timings(bot_dir: Path, tmp_path: Path) -> None:
+    bots = [command(bot_dir, "first_legal.py")] * 3 + [command(bot_dir, "garbage.py")]
+    logs = []
+    for run in range(2):
+        log = tmp_path / f"run{run}.jsonl"
+        proc = referee("play", "--seed", "3", "--move-time", "0.5", "--log", str(log), *bots)
+        assert proc.returncode == 0, proc.stderr
+        lines = [orjson.loads(x) for x in log.read_bytes().splitlines()]
+        logs.append(jsonl(lines))
+    assert logs[0] == logs[1]

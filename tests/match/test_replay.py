@@ -1,0 +1,195 @@
+"""The command line end to end: `referee play --log/--json`, `referee replay` of a good and of
+a tampered record, and user errors that must end in one `error:` line, not a traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from .support import command, copy_bots, leftover_processes, referee
+
+BOTS = {
+    "alice": "first_legal.py",
+    "bob": "garbage.py",
+    "carol": "first_legal.py",
+    "dave": "illegal.py --kind over_money",
+}
+
+
+@pytest.fixture(scope="module")
+def logged_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    """One `referee play --log --json` game (per test module and xdist worker)."""
+    base = tmp_path_factory.mktemp("logged")
+    bot_dir = copy_bots(base / "bots")
+    log = base / "game.jsonl"
+    args = ["play", "--seed", "9", "--move-time", "0.5", "--time-bank", "1", "--json",
+            "--log", str(log)]
+    args += [f"{name}={command(bot_dir, bot)}" for name, bot in BOTS.items()]
+    proc = referee(*args)
+    assert proc.returncode == 0, proc.stderr
+    assert leftover_processes(f"{bot_dir}/") == []
+    return log, json.loads(proc.stdout)
+
+
+def read_lines(path: Path) -> list[dict[str, Any]]:
+    return [orjson.loads(x) for x in path.read_bytes().splitlines()]
+
+
+def write_lines(path: Path, lines: list[dict[str, Any]]) -> Path:
+    path.write_bytes(b"".join(orjson.dumps(line) + b"\n" for line in lines))
+    return path
+
+
+def assert_one_error_line(proc: Any, *words: str) -> None:
+    """A user error: non-zero exit, no traceback, exactly one `error:` line naming `words`."""
+    assert proc.returncode != 0
+    assert "Traceback" not in proc.stderr, proc.stderr
+    errors = [line for line in proc.stderr.splitlines() if line.lower().startswith("error:")]
+    assert len(errors) == 1, proc.stderr
+    for word in words:
+        assert word in errors[0], errors[0]
+
+
+def test_play_json_summary(logged_game: tuple[Path, dict[str, Any]]) -> None:
+    _, summary = logged_game
+    assert summary["seed"] == 9
+    assert [s["name"] for s in summary["seats"]] == list(BOTS)
+    for seat in summary["seats"]:
+        assert isinstance(seat["money"], int)
+        assert seat["rank"] in (1, 2, 3, 4)
+        assert isinstance(seat["faults"], list)
+        for fault in seat["faults"]:
+            assert set(fault) == {"kind", "reason"}
+    seats = {s["name"]: s for s in summary["seats"]}
+    assert seats["alice"]["faults"] == seats["carol"]["faults"] == []
+    assert [f["kind"] for f in seats["bob"]["faults"]] == ["malformed"] * 3
+    assert [f["kind"] for f in seats["dave"]["faults"]] == ["illegal"] * 3
+    assert seats["bob"]["retired"] and seats["dave"]["retired"]
+    # Retired seats rank below every other seat.
+    assert max(seats["alice"]["rank"], seats["carol"]["rank"]) <= 2
+    assert min(seats["bob"]["rank"], seats["dave"]["rank"]) >= 3
+
+
+def test_logged_game_replays(logged_game: tuple[Path, dict[str, Any]]) -> None:
+    log, summary = logged_game
+    lines = read_lines(log)
+    assert lines[0]["type"] == "spec" and lines[-1]["type"] == "result"
+    assert lines[-1]["money"] == [s["money"] for s in summary["seats"]]
+    proc = referee("replay", str(log))
+    assert proc.returncode == 0, proc.stderr
+    assert "the record agrees with the rules" in proc.stdout
+    assert "Game over" in proc.stdout  # the transcript
+    quiet = referee("replay", "-q", str(log))
+    assert quiet.returncode == 0
+    assert quiet.stdout.strip().splitlines() == [f"{log}: the record agrees with the rules"]
+
+
+def tamper_payment(lines: list[dict[str, Any]]) -> None:
+    line = next(x for x in lines if x["type"] == "event" and x["event"]["type"] == "payment")
+    line["event"]["amount"] += 1
+
+
+def tamper_action(lines: list[dict[str, Any]]) -> None:
+    line = next(x for x in lines if x["type"] == "apply" and "amount" in x["action"])
+    line["action"]["amount"] += 1
+
+
+def tamper_money(lines: list[dict[str, Any]]) -> None:
+    lines[-1]["money"][0] += 10
+
+
+@pytest.mark.parametrize("tamper", [tamper_payment, tamper_action, tamper_money],
+                         ids=["payment", "action", "money"])
+def test_tampered_record_is_a_mismatch(
+    tamper: Any, logged_game: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    lines = read_lines(logged_game[0])
+    tamper(lines)
+    proc = referee("replay", "-q", str(write_lines(tmp_path / "tampered.jsonl", lines)))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert any(line.startswith("mismatch: ") for line in proc.stderr.splitlines()), proc.stderr
+
+
+def bad_edition(tmp_path: Path) -> str:
+    artist = {"open": 1, "once-around": 1, "hidden": 1, "fixed-price": 1, "double": 1}
+    data = {"name": "bad", "artists": [{"name": n, **artist} for n in "ABC"]}
+    data["artists"][2]["hidden"] = -1
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data))
+    return str(path)
+
+
+GOOD = "first_legal.py"
+USER_ERRORS = {
+    "two-bots": (["play", GOOD, GOOD], ["3 to 5 bots, got 2"]),
+    "bot-not-found": (["play", GOOD, GOOD, "/nonexistent/bot"], ["'/nonexistent/bot' not found"]),
+    "unparsable-bot": (["play", GOOD, GOOD, "'unclosed"], ["No closing quotation"]),
+    "bad-edition-name": (["play", GOOD, GOOD, GOOD, "--edition", "nosuch"],
+                         ["no edition 'nosuch'"]),
+    "bad-edition-file": (["play", GOOD, GOOD, GOOD, "--edition", "BAD_EDITION"],
+                         ["artists.2.hidden"]),
+    "mystery-with-4": (["play", GOOD, GOOD, GOOD, GOOD, "--variant", "mystery"],
+                       ["three players only"]),
+    "zero-move-time": (["play", GOOD, GOOD, GOOD, "--move-time", "0"], ["--move-time"]),
+    "unwritable-log": (["play", GOOD, GOOD, GOOD, "--log", "/nonexistent/dir/g.jsonl"],
+                       ["cannot write the log"]),
+    "no-such-subcommand": (["frobnicate"], ["No such command"]),
+    "replay-missing-file": (["replay", "/nonexistent/g.jsonl"], ["does not exist"]),
+    "replay-not-json": (["replay", "NOT_JSON"], ["NOT_JSON"]),
+    "replay-not-a-record": (["replay", "NOT_RECORD"], ["not a game record"]),
+}
+
+
+@pytest.mark.parametrize("case", list(USER_ERRORS))
+def test_user_error_is_one_line(case: str, tmp_path: Path) -> None:
+    args, words = USER_ERRORS[case]
+    bot_dir = copy_bots(tmp_path / "bots")
+    (tmp_path / "not_json.jsonl").write_text("this is not json\n")
+    (tmp_path / "not_record.jsonl").write_text('{"type": "result"}\n')
+    subst = {
+        GOOD: f"python3 {bot_dir / GOOD}",
+        "BAD_EDITION": bad_edition(tmp_path),
+        "NOT_JSON": str(tmp_path / "not_json.jsonl"),
+        "NOT_RECORD": str(tmp_path / "not_record.jsonl"),
+    }
+    proc = referee(*[subst.get(a, a) for a in args])
+    assert_one_error_line(proc, *[subst.get(w, w) for w in words])
+
+
+def drop_action(lines: list[dict[str, Any]]) -> None:
+    del next(x for x in lines if x["type"] == "apply")["action"]
+
+
+def drop_event(lines: list[dict[str, Any]]) -> None:
+    del next(x for x in lines if x["type"] == "event")["event"]
+
+
+def line_not_object(lines: list[dict[str, Any]]) -> None:
+    lines.insert(1, [1, 2])  # type: ignore[arg-type]
+
+
+def retired_not_list(lines: list[dict[str, Any]]) -> None:
+    lines[-1]["retired"] = 5
+
+
+BUG = ("referee bug: `referee replay` of a record with a malformed line ends in a Python "
+       "traceback (KeyError/AttributeError/TypeError in referee/match/replay.py), not one "
+       "`error:` line and a `mismatch`")
+
+
+@pytest.mark.parametrize("damage", [drop_action, drop_event, line_not_object, retired_not_list],
+                         ids=["apply-without-action", "event-without-event", "line-not-object",
+                              "retired-not-a-list"])
+def test_malformed_record_is_reported_not_a_traceback(
+    damage: Any, logged_game: tuple[Path, dict[str, Any]], tmp_path: Path
+) -> None:
+    lines = read_lines(logged_game[0])
+    damage(lines)
+    proc = referee("replay", "-q", str(write_lines(tmp_path / "damaged.jsonl", lines)))
+    assert proc.returncode in (1, 2), proc.stderr
+    assert "Traceback" not in proc.stderr, proc.stderr
