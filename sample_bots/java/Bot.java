@@ -1,0 +1,454 @@
+// sample_java: a Modern Art bot in plain Java 17, speaking protocol v1
+// (see ../../protocol/README.md).  No libraries: a small JSON reader/writer is at the bottom.
+//
+// Build: javac -d out Bot.java        Run: java -cp out Bot
+//
+// It reads one JSON object per line from stdin and answers every `request` with one JSON
+// line on stdout, flushed at once; its log goes to stderr.  It plays any number of games and
+// exits on `goodbye` or at end of input.
+//
+// Strategy (modest and cautious): a painting is worth its artist's tiles so far plus the tile
+// the artist would get if the round ended now (by the cards played this round).  It bids up to
+// half of that, prices at half, buys at half or less, plays the artist with most cards on the
+// table (never a round-ending fifth card if it can help it), adds a second card only to its own
+// double, and never turns a mystery card.  Every answer is checked against `legal`.
+
+import java.io.BufferedReader;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+public final class Bot {
+    static final String NAME = "sample_java";
+
+    /** Artist index of each card id, from new_game's edition (-1 when unknown). */
+    private int[] cardArtist = new int[0];
+
+    public static void main(String[] args) throws IOException {
+        // Keep the real stdout for protocol lines only; a stray System.out.println goes to stderr.
+        Writer out = new OutputStreamWriter(new FileOutputStream(FileDescriptor.out),
+                                            StandardCharsets.UTF_8);
+        System.setOut(System.err);
+        // readLine has no line length limit: requests are several KiB, new_game more.
+        BufferedReader in = new BufferedReader(new InputStreamReader(
+                new FileInputStream(FileDescriptor.in), StandardCharsets.UTF_8), 1 << 16);
+        new Bot().run(in, out);
+    }
+
+    void run(BufferedReader in, Writer out) throws IOException {
+        String line;
+        while ((line = in.readLine()) != null) {
+            if (line.isBlank()) continue;
+            Map<String, Object> msg;
+            try {
+                msg = Json.object(Json.parse(line));
+            } catch (IllegalArgumentException e) {
+                System.err.println(NAME + ": unreadable line ignored: " + e.getMessage());
+                continue;
+            }
+            String type = Json.str(msg.get("type"));
+            switch (type) {
+                case "hello" -> send(out, Json.obj("type", "hello", "name", NAME, "protocol", 1));
+                case "new_game" -> newGame(msg);
+                case "request" -> {
+                    if (!(msg.get("id") instanceof Long id)) {
+                        System.err.println(NAME + ": request without an id, ignored");
+                        continue;
+                    }
+                    Map<String, Object> reply = new LinkedHashMap<>();
+                    reply.put("id", id);
+                    try {
+                        reply.putAll(decide(msg));
+                    } catch (RuntimeException e) { // a bug of ours: still answer, legally
+                        System.err.println(NAME + ": decide failed (" + e + "), first legal");
+                        reply.putAll(firstLegal(Json.str(msg.get("decision")),
+                                                Json.object(msg.get("legal"))));
+                    }
+                    send(out, reply);
+                }
+                case "warning" -> System.err.println(NAME + ": warning for request " + msg.get("id")
+                        + ": " + msg.get("fault") + ": " + msg.get("reason"));
+                case "game_end" -> System.err.println(NAME + ": game over, ranks "
+                        + Json.write(msg.get("ranks")));
+                case "goodbye" -> {
+                    return;
+                }
+                default -> { } // event, or a type we do not know: every request has a full view
+            }
+        }
+    }
+
+    static void send(Writer out, Map<String, Object> message) throws IOException {
+        out.write(Json.write(message));
+        out.write('\n');
+        out.flush(); // an unflushed reply never arrives
+    }
+
+    void newGame(Map<String, Object> msg) {
+        List<Object> cards = Json.list(Json.object(msg.get("edition")).get("cards"));
+        cardArtist = new int[cards.size()];
+        java.util.Arrays.fill(cardArtist, -1);
+        for (Object c : cards) {
+            Map<String, Object> card = Json.object(c);
+            int id = (int) Json.num(card.get("id"), -1);
+            if (id >= 0 && id < cardArtist.length)
+                cardArtist[id] = (int) Json.num(card.get("artist"), -1);
+        }
+        System.err.println(NAME + ": game " + msg.get("game_id") + ", seat " + msg.get("seat")
+                + " of " + msg.get("players"));
+    }
+
+    int artistOf(long card) {
+        return card >= 0 && card < cardArtist.length ? cardArtist[(int) card] : -1;
+    }
+
+    // ------------------------------------------------------------------ decisions
+
+    /** The answer to a request, without its id. */
+    Map<String, Object> decide(Map<String, Object> request) {
+        String decision = Json.str(request.get("decision"));
+        Map<String, Object> view = Json.object(request.get("view"));
+        Map<String, Object> legal = Json.object(request.get("legal"));
+        List<Object> played = Json.list(view.get("played"));
+        int n = played.size();
+
+        // value[a]: tiles so far + this round's tile if the round ended now (R5.3, R5.4).
+        long[] value = new long[n];
+        for (Object row : Json.list(view.get("tiles")))
+            for (int a = 0; a < n && a < Json.list(row).size(); a++)
+                value[a] += Json.num(Json.list(row).get(a), 0);
+        for (int a = 0; a < n; a++) {
+            int rank = 0; // artists ahead; ties go to the artist further left
+            for (int b = 0; b < n; b++) {
+                long pa = Json.num(played.get(a), 0), pb = Json.num(played.get(b), 0);
+                if (pb > pa || (pb == pa && b < a)) rank++;
+            }
+            value[a] = rank < 3 ? value[a] + 30 - 10 * rank : 0;
+        }
+        long lot = 0; // the lot on offer: the running auction's cards
+        Map<String, Object> auction = Json.object(view.get("auction"));
+        for (Object c : Json.list(auction.get("cards"))) {
+            int a = artistOf(Json.num(c, -1));
+            if (a >= 0 && a < n) lot += value[a];
+        }
+        long min = Json.num(legal.get("min"), 0), max = Json.num(legal.get("max"), 0);
+
+        switch (decision) {
+            case "play": {
+                long best = -1, bestScore = Long.MIN_VALUE;
+                for (Object c : Json.list(legal.get("cards"))) {
+                    long card = Json.num(c, -1);
+                    int a = artistOf(card);
+                    long count = a >= 0 && a < n ? Json.num(played.get(a), 0) : 0;
+                    long score = count >= 4 ? -1 : count; // a fifth card ends the round unsold
+                    if (score > bestScore) {
+                        best = card;
+                        bestScore = score;
+                    }
+                }
+                if (best >= 0) return Json.obj("action", "play", "card", best);
+                break;
+            }
+            case "offer": {
+                Map<String, Object> dbl = Json.object(view.get("double"));
+                int a = artistOf(Json.num(dbl.get("card"), -1));
+                boolean ours = Json.num(dbl.get("seat"), -1) == Json.num(view.get("seat"), -2);
+                List<Object> cards = Json.list(legal.get("cards"));
+                boolean endsRound = a < 0 || a >= n || Json.num(played.get(a), 0) >= 4;
+                if (ours && !endsRound && !cards.isEmpty())
+                    return Json.obj("action", "offer", "card", Json.num(cards.get(0), 0));
+                return Json.obj("action", "pass");
+            }
+            case "bid": {
+                long limit = Math.min(lot / 2, max);
+                if (limit >= min) return Json.obj("action", "bid", "amount", min);
+                return Json.obj("action", "pass");
+            }
+            case "hidden_bid":
+                return Json.obj("action", "bid", "amount", clamp(lot / 3, 0, max));
+            case "price":
+                return Json.obj("action", "price", "amount", clamp(lot / 2, min, max));
+            case "buy": {
+                long price = Json.num(legal.get("price"), Long.MAX_VALUE);
+                return Json.obj("action", price <= lot / 2 ? "buy" : "pass");
+            }
+            default: // mystery, or a decision we do not know: pass
+        }
+        return firstLegal(decision, legal);
+    }
+
+    static Map<String, Object> firstLegal(String decision, Map<String, Object> legal) {
+        return switch (decision) {
+            case "play" -> Json.obj("action", "play", "card",
+                                    Json.num(Json.list(legal.get("cards")).stream().findFirst()
+                                             .orElse(null), 0));
+            case "hidden_bid" -> Json.obj("action", "bid", "amount", 0);
+            case "price" -> Json.obj("action", "price", "amount", Json.num(legal.get("min"), 1));
+            default -> Json.obj("action", "pass"); // offer, bid, buy, mystery
+        };
+    }
+
+    static long clamp(long x, long lo, long hi) {
+        return Math.max(lo, Math.min(hi, x));
+    }
+
+    // ------------------------------------------------------------------ JSON
+
+    /**
+     * Just enough JSON: objects (LinkedHashMap), arrays (ArrayList), strings (all escapes,
+     * \\u surrogate pairs included), numbers (Long when integral and in range, else Double),
+     * true, false and null.  parse throws IllegalArgumentException on anything else.
+     */
+    static final class Json {
+        private final String s;
+        private int i;
+
+        private Json(String s) {
+            this.s = s;
+        }
+
+        static Object parse(String text) {
+            Json p = new Json(text);
+            Object v = p.value(0);
+            p.ws();
+            if (p.i != text.length()) throw p.error("trailing characters");
+            return v;
+        }
+
+        private IllegalArgumentException error(String what) {
+            return new IllegalArgumentException(what + " at offset " + i);
+        }
+
+        private void ws() {
+            while (i < s.length() && " \t\r\n".indexOf(s.charAt(i)) >= 0) i++;
+        }
+
+        private char next() {
+            if (i >= s.length()) throw error("unexpected end");
+            return s.charAt(i++);
+        }
+
+        private void expect(char c) {
+            if (next() != c) throw error("expected '" + c + "'");
+        }
+
+        private Object value(int depth) {
+            if (depth > 500) throw error("nested too deep");
+            ws();
+            char c = next();
+            switch (c) {
+                case '{': {
+                    Map<String, Object> map = new LinkedHashMap<>();
+                    ws();
+                    if (i < s.length() && s.charAt(i) == '}') {
+                        i++;
+                        return map;
+                    }
+                    do {
+                        ws();
+                        expect('"');
+                        String key = string();
+                        ws();
+                        expect(':');
+                        map.put(key, value(depth + 1));
+                        ws();
+                    } while ((c = next()) == ',');
+                    if (c != '}') throw error("expected ',' or '}'");
+                    return map;
+                }
+                case '[': {
+                    List<Object> list = new ArrayList<>();
+                    ws();
+                    if (i < s.length() && s.charAt(i) == ']') {
+                        i++;
+                        return list;
+                    }
+                    do {
+                        list.add(value(depth + 1));
+                        ws();
+                    } while ((c = next()) == ',');
+                    if (c != ']') throw error("expected ',' or ']'");
+                    return list;
+                }
+                case '"':
+                    return string();
+                case 't':
+                    return literal("rue", Boolean.TRUE);
+                case 'f':
+                    return literal("alse", Boolean.FALSE);
+                case 'n':
+                    return literal("ull", null);
+                default:
+                    i--;
+                    return number();
+            }
+        }
+
+        private Object literal(String rest, Object v) {
+            if (!s.startsWith(rest, i)) throw error("bad literal");
+            i += rest.length();
+            return v;
+        }
+
+        /** The rest of a string whose opening quote has been read. */
+        private String string() {
+            StringBuilder b = new StringBuilder();
+            while (true) {
+                char c = next();
+                if (c == '"') return b.toString();
+                if (c < 0x20) throw error("control character in string");
+                if (c != '\\') {
+                    b.append(c);
+                    continue;
+                }
+                c = next();
+                switch (c) {
+                    case '"', '\\', '/' -> b.append(c);
+                    case 'b' -> b.append('\b');
+                    case 'f' -> b.append('\f');
+                    case 'n' -> b.append('\n');
+                    case 'r' -> b.append('\r');
+                    case 't' -> b.append('\t');
+                    case 'u' -> {
+                        if (i + 4 > s.length()) throw error("bad \\u escape");
+                        try {
+                            b.append((char) Integer.parseInt(s.substring(i, i + 4), 16));
+                        } catch (NumberFormatException e) {
+                            throw error("bad \\u escape");
+                        }
+                        i += 4;
+                    }
+                    default -> throw error("bad escape");
+                }
+            }
+        }
+
+        private Object number() {
+            int start = i;
+            boolean integral = true;
+            if (i < s.length() && s.charAt(i) == '-') i++;
+            if (i < s.length() && s.charAt(i) == '0') i++;
+            else digits();
+            if (i < s.length() && s.charAt(i) == '.') {
+                integral = false;
+                i++;
+                digits();
+            }
+            if (i < s.length() && (s.charAt(i) == 'e' || s.charAt(i) == 'E')) {
+                integral = false;
+                i++;
+                if (i < s.length() && (s.charAt(i) == '+' || s.charAt(i) == '-')) i++;
+                digits();
+            }
+            String text = s.substring(start, i);
+            if (integral) {
+                try {
+                    return Long.parseLong(text);
+                } catch (NumberFormatException e) {
+                    // too big for a long: fall through to a double
+                }
+            }
+            return Double.parseDouble(text);
+        }
+
+        private void digits() {
+            int start = i;
+            while (i < s.length() && s.charAt(i) >= '0' && s.charAt(i) <= '9') i++;
+            if (i == start) throw error("expected a digit");
+        }
+
+        /** One line of JSON for maps, lists, strings, numbers, booleans and null. */
+        static String write(Object v) {
+            StringBuilder b = new StringBuilder();
+            write(b, v);
+            return b.toString();
+        }
+
+        private static void write(StringBuilder b, Object v) {
+            if (v == null) {
+                b.append("null");
+            } else if (v instanceof String str) {
+                quote(b, str);
+            } else if (v instanceof Map<?, ?> map) {
+                b.append('{');
+                boolean first = true;
+                for (Map.Entry<?, ?> e : map.entrySet()) {
+                    if (!first) b.append(',');
+                    first = false;
+                    quote(b, String.valueOf(e.getKey()));
+                    b.append(':');
+                    write(b, e.getValue());
+                }
+                b.append('}');
+            } else if (v instanceof List<?> list) {
+                b.append('[');
+                for (int k = 0; k < list.size(); k++) {
+                    if (k > 0) b.append(',');
+                    write(b, list.get(k));
+                }
+                b.append(']');
+            } else if (v instanceof Double d && (d.isNaN() || d.isInfinite())) {
+                b.append("null");
+            } else if (v instanceof Number || v instanceof Boolean) {
+                b.append(v);
+            } else {
+                quote(b, v.toString());
+            }
+        }
+
+        private static void quote(StringBuilder b, String str) {
+            b.append('"');
+            for (int k = 0; k < str.length(); k++) {
+                char c = str.charAt(k);
+                switch (c) {
+                    case '"' -> b.append("\\\"");
+                    case '\\' -> b.append("\\\\");
+                    case '\n' -> b.append("\\n");
+                    case '\r' -> b.append("\\r");
+                    case '\t' -> b.append("\\t");
+                    default -> {
+                        if (c < 0x20) b.append(String.format("\\u%04x", (int) c));
+                        else b.append(c);
+                    }
+                }
+            }
+            b.append('"');
+        }
+
+        /** A map from alternating keys and values: obj("action", "bid", "amount", 15). */
+        static Map<String, Object> obj(Object... kv) {
+            Map<String, Object> map = new LinkedHashMap<>();
+            for (int k = 0; k + 1 < kv.length; k += 2) map.put((String) kv[k], kv[k + 1]);
+            return map;
+        }
+
+        // Lenient accessors: a missing or mistyped field reads as empty, "" or the default.
+
+        @SuppressWarnings("unchecked")
+        static Map<String, Object> object(Object v) {
+            return v instanceof Map ? (Map<String, Object>) v : Map.of();
+        }
+
+        @SuppressWarnings("unchecked")
+        static List<Object> list(Object v) {
+            return v instanceof List ? (List<Object>) v : List.of();
+        }
+
+        static String str(Object v) {
+            return v instanceof String str ? str : "";
+        }
+
+        static long num(Object v, long dflt) {
+            return v instanceof Number x ? x.longValue() : dflt;
+        }
+    }
+}

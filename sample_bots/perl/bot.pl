@@ -1,0 +1,187 @@
+#!/usr/bin/env perl
+# modest_pl: a simple Modern Art bot in Perl 5 (protocol v1, core modules only).
+#
+# It plays a card of the artist that leads the round (never a round-ending 5th card if it
+# can help it), values a painting by what it would sell for if the round ended now, and bids,
+# prices and buys at about half that value. Every answer comes from the request's `legal`
+# field, so it never makes an illegal move.
+#
+# Run:  perl bot.pl [--name NAME]
+# Protocol: ../../protocol/README.md. Everything on stdout is a protocol line; logging goes
+# to stderr.
+
+use strict;
+use warnings;
+use JSON::PP ();   # core since Perl 5.14
+use List::Util qw(max min sum0);
+
+my $PROTOCOL = 1;
+my @TILES = (30, 20, 10);    # value tiles for a round's top three artists (R5.3)
+
+my $name = 'modest_pl';
+for my $i (0 .. $#ARGV - 1) {
+    $name = substr($ARGV[$i + 1], 0, 64) if $ARGV[$i] eq '--name';
+}
+
+binmode STDIN,  ':raw';
+binmode STDOUT, ':raw';
+binmode STDERR, ':encoding(UTF-8)';
+STDOUT->autoflush(1);        # flush after every line: an unflushed reply never arrives
+STDERR->autoflush(1);
+
+# utf8: decode UTF-8 bytes in, encode UTF-8 bytes out; canonical: stable key order.
+my $json = JSON::PP->new->utf8->canonical;
+
+sub logmsg { print STDERR '[modest_pl] ', @_, "\n" }
+
+sub send_msg {
+    my ($message) = @_;
+    print STDOUT $json->encode($message), "\n";
+}
+
+# ---- game knowledge ------------------------------------------------------------------
+
+my %game;    # seat, card_artist => [artist by card id], card_type => [type by card id]
+
+sub new_game {
+    my ($msg) = @_;
+    my (@artist, @type);
+    for my $card (@{ $msg->{edition}{cards} || [] }) {
+        $artist[ $card->{id} ] = $card->{artist};
+        $type[ $card->{id} ]   = $card->{type};
+    }
+    %game = (seat => $msg->{seat}, card_artist => \@artist, card_type => \@type);
+    logmsg("new game $msg->{game_id}: seat $msg->{seat} of $msg->{players}");
+}
+
+sub artist_of { my ($card) = @_; return $game{card_artist}[$card] // 0 }
+
+# What one painting of each artist would sell for if the round ended now: the artist's
+# earlier tiles plus this round's tile, for the top three by cards played (ties: leftmost).
+sub painting_values {
+    my ($view) = @_;
+    my @played = @{ $view->{played} };
+    my @order = sort { $played[$b] <=> $played[$a] || $a <=> $b } grep { $played[$_] > 0 } 0 .. $#played;
+    my @values = (0) x @played;
+    for my $rank (0 .. min(2, $#order)) {
+        my $art = $order[$rank];
+        my $earlier = sum0(map { $_->[$art] // 0 } @{ $view->{tiles} || [] });
+        $values[$art] = $earlier + $TILES[$rank];
+    }
+    return @values;
+}
+
+sub lot_value {
+    my ($view) = @_;
+    my $auction = $view->{auction} or return 0;
+    my @values = painting_values($view);
+    return sum0(map { $values[ artist_of($_) ] } @{ $auction->{cards} });
+}
+
+sub clamp {
+    my ($x, $lo, $hi) = @_;
+    $x = int($x);
+    $x = $hi if $x > $hi;
+    $x = $lo if $x < $lo;
+    return 0 + $x;    # a number, so JSON::PP writes 15 and not "15"
+}
+
+# ---- decisions -----------------------------------------------------------------------
+
+sub decide {
+    my ($msg)    = @_;
+    my $decision = $msg->{decision} // '';
+    my $view     = $msg->{view};
+    my $legal    = $msg->{legal} || {};
+
+    if ($decision eq 'play') {
+        # A card of the artist with the most cards played this round, but not a 5th card
+        # (it would end the round unsold) unless every card is one.
+        my @played = @{ $view->{played} };
+        my ($best, $best_score);
+        for my $card (@{ $legal->{cards} }) {
+            my $art = artist_of($card);
+            my $score = $played[$art] >= 4 ? -100 : $played[$art];
+            ($best, $best_score) = ($card, $score) if !defined $best_score || $score > $best_score;
+        }
+        return { action => 'play', card => 0 + $best };
+    }
+    if ($decision eq 'offer') {
+        # Add a second card (we become the auctioneer and collect the proceeds), unless it
+        # would be the artist's 5th card this round.
+        my $cards = $legal->{cards} || [];
+        my $double = $view->{double};
+        if (@$cards && $double && $view->{played}[ artist_of($double->{card}) ] < 4) {
+            return { action => 'offer', card => 0 + $cards->[0] };
+        }
+        return { action => 'pass' };
+    }
+    if ($decision eq 'bid') {
+        my $limit = int(0.5 * lot_value($view));
+        if ($legal->{min} <= $legal->{max} && $legal->{min} <= $limit) {
+            return { action => 'bid', amount => 0 + $legal->{min} };
+        }
+        return { action => 'pass' };
+    }
+    if ($decision eq 'hidden_bid') {
+        return { action => 'bid', amount => clamp(0.4 * lot_value($view), $legal->{min} // 0, $legal->{max}) };
+    }
+    if ($decision eq 'price') {
+        return { action => 'price', amount => clamp(0.5 * lot_value($view), $legal->{min}, $legal->{max}) };
+    }
+    if ($decision eq 'buy') {
+        return { action => ($legal->{price} <= 0.5 * lot_value($view) ? 'buy' : 'pass') };
+    }
+    # mystery (and anything unknown): pass is always allowed there.
+    logmsg("unknown decision '$decision'; passing") if $decision ne 'mystery';
+    return { action => 'pass' };
+}
+
+sub fallback {
+    my ($msg) = @_;
+    my $decision = $msg->{decision} // '';
+    my $legal = $msg->{legal} || {};
+    return { action => 'play', card => 0 + $legal->{cards}[0] } if $decision eq 'play';
+    return { action => 'bid', amount => 0 + ($legal->{min} // 0) } if $decision eq 'hidden_bid';
+    return { action => 'price', amount => 0 + $legal->{min} } if $decision eq 'price';
+    return { action => 'pass' };
+}
+
+# ---- the protocol loop -----------------------------------------------------------------
+
+$SIG{PIPE} = sub { exit 0 };    # the referee went away
+
+while (my $line = <STDIN>) {
+    next unless $line =~ /\S/;
+    my $msg = eval { $json->decode($line) };
+    if (!defined $msg || ref $msg ne 'HASH') {
+        logmsg('ignoring a line that is not a JSON object');
+        next;
+    }
+    my $type = $msg->{type} // '';
+    if ($type eq 'hello') {
+        send_msg({ type => 'hello', name => $name, protocol => $PROTOCOL });
+    }
+    elsif ($type eq 'new_game') {
+        new_game($msg);
+    }
+    elsif ($type eq 'request') {
+        my $reply = eval { decide($msg) };
+        if (!$reply) {
+            logmsg("strategy error ($@); playing the default");
+            $reply = fallback($msg);
+        }
+        send_msg({ id => 0 + $msg->{id}, %$reply });
+    }
+    elsif ($type eq 'warning') {
+        logmsg("warning for request $msg->{id}: $msg->{fault}: $msg->{reason}");
+    }
+    elsif ($type eq 'game_end') {
+        logmsg("game $msg->{game_id} over: money @{ $msg->{money} }, ranks @{ $msg->{ranks} }");
+    }
+    elsif ($type eq 'goodbye') {
+        last;
+    }
+    # events and unknown message types need no answer
+}
+exit 0;

@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""random_bot: a random but always legal Modern Art bot (protocol v1, standard library only).
+
+It plays a random card, bids now and then (modestly), names modest fixed prices, buys cheap
+fixed-price paintings sometimes, adds a second card to a double sometimes and turns the mystery
+card sometimes.  Every choice is drawn from the request's `legal` field, so it never makes an
+illegal move.  Games are reproducible: each game's random generator is seeded from the game id,
+the seat and, if given, `--seed`.
+
+Run:   python3 random_bot.py [--seed N] [--name NAME]
+Try:   referee play "python3 random_bot.py" "python3 random_bot.py" "python3 random_bot.py" -v
+
+Protocol: ../../protocol/README.md.  Everything on stdout is a protocol line; logging goes to
+stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+
+PROTOCOL = 1
+
+# How adventurous the bot is.  Probabilities are per request.
+BID_CHANCE = 0.4  # bid at all in an open or once-around auction
+BID_SPREAD = 15  # bid between legal.min and legal.min + BID_SPREAD (capped at legal.max)
+HIDDEN_CAP = 30  # hidden bids are 0 .. min(legal.max, HIDDEN_CAP)
+PRICE_CAP = 30  # fixed prices are legal.min .. min(legal.max, PRICE_CAP)
+CHEAP_PRICE = 20  # a fixed price at most this much is worth considering ...
+BUY_CHANCE = 0.5  # ... and is bought with this probability
+OFFER_CHANCE = 0.5  # add a second card to a double
+REVEAL_CHANCE = 0.3  # turn the mystery card
+
+
+def log(*parts: object) -> None:
+    """Logging goes to stderr, never stdout (stdout is for protocol lines only)."""
+    print("[random_bot]", *parts, file=sys.stderr, flush=True)
+
+
+def send(message: dict) -> None:
+    """One JSON object on one line, flushed at once."""
+    sys.stdout.write(json.dumps(message, separators=(",", ":")) + "\n")
+    sys.stdout.flush()
+
+
+class RandomBot:
+    def __init__(self, seed: int | None) -> None:
+        self.seed = seed
+        self.rng = random.Random(f"{seed}:no-game")
+        self.game_id = None
+        self.seat = None
+
+    def new_game(self, message: dict) -> None:
+        self.game_id = message.get("game_id")
+        self.seat = message.get("seat")
+        # A string seed is hashed deterministically (not with Python's per-run hash salt), so
+        # the same game id, seat and --seed always give the same game.
+        prefix = "" if self.seed is None else f"{self.seed}:"
+        self.rng = random.Random(f"{prefix}{self.game_id}:{self.seat}")
+        log(f"new game {self.game_id}: seat {self.seat} of {message.get('players')}")
+
+    def decide(self, request: dict) -> dict:
+        """A random legal answer to a request (without its id)."""
+        rng = self.rng
+        decision = request.get("decision")
+        legal = request.get("legal") or {}
+
+        if decision == "play":
+            return {"action": "play", "card": rng.choice(legal["cards"])}
+
+        if decision == "offer":
+            cards = legal.get("cards") or []
+            if cards and rng.random() < OFFER_CHANCE:
+                return {"action": "offer", "card": rng.choice(cards)}
+            return {"action": "pass"}
+
+        if decision == "bid":
+            low, high = legal["min"], legal["max"]
+            if low <= high and rng.random() < BID_CHANCE:
+                return {"action": "bid", "amount": rng.randint(low, min(high, low + BID_SPREAD))}
+            return {"action": "pass"}
+
+        if decision == "hidden_bid":
+            low, high = legal.get("min", 0), legal["max"]
+            top = max(low, min(high, HIDDEN_CAP))
+            return {"action": "bid", "amount": rng.randint(low, top)}
+
+        if decision == "price":
+            low, high = legal["min"], legal["max"]
+            top = max(low, min(high, PRICE_CAP))
+            return {"action": "price", "amount": rng.randint(low, top)}
+
+        if decision == "buy":
+            if legal.get("price", 0) <= CHEAP_PRICE and rng.random() < BUY_CHANCE:
+                return {"action": "buy"}
+            return {"action": "pass"}
+
+        if decision == "mystery":
+            if rng.random() < REVEAL_CHANCE:
+                return {"action": "reveal"}
+            return {"action": "pass"}
+
+        log(f"unknown decision {decision!r}; passing")
+        return {"action": "pass"}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="A random legal Modern Art bot.")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="mixed into every game's seed (default: the game id alone)")
+    parser.add_argument("--name", default="random_bot", help="the name sent in hello")
+    args = parser.parse_args()
+    bot = RandomBot(args.seed)
+
+    try:
+        for raw in sys.stdin.buffer:  # bytes: json.loads decodes UTF-8 whatever the locale
+            try:
+                message = json.loads(raw)
+            except ValueError:
+                log(f"ignoring a line that is not JSON: {raw[:80]!r}")
+                continue
+            if not isinstance(message, dict):
+                continue
+            kind = message.get("type")
+            if kind == "hello":
+                send({"type": "hello", "name": args.name[:64], "protocol": PROTOCOL})
+            elif kind == "new_game":
+                bot.new_game(message)
+            elif kind == "request":
+                send({"id": message["id"], **bot.decide(message)})
+            elif kind == "warning":
+                log(f"warning for request {message.get('id')}: {message.get('fault')}: "
+                    f"{message.get('reason')} (applied {message.get('applied')})")
+            elif kind == "game_end":
+                log(f"game {message.get('game_id')} over: money {message.get('money')}, "
+                    f"ranks {message.get('ranks')}")
+            elif kind == "goodbye":
+                break
+            # events and unknown message types need no answer
+    except (BrokenPipeError, KeyboardInterrupt):
+        # The referee went away: nothing left to do.  Point stdout at /dev/null so that
+        # Python's final flush at exit does not complain about the broken pipe.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+if __name__ == "__main__":
+    main()
