@@ -237,8 +237,10 @@ process.stdout.on("error", () => process.exit(0)); // the referee went away (EPI
 
 const rl = readline.createInterface({ input: process.stdin, terminal: false, crlfDelay: Infinity });
 
+let finished = false; // after goodbye, ignore whatever readline still has buffered
+
 rl.on("line", (line) => {
-  if (!line.trim()) return;
+  if (finished || !line.trim()) return;
   let msg;
   try {
     msg = JSON.parse(line);
@@ -264,6 +266,7 @@ rl.on("line", (line) => {
       log(`game ${msg.game_id} over: money ${JSON.stringify(msg.money)}, ranks ${JSON.stringify(msg.ranks)}`);
       break;
     case "goodbye":
+      finished = true;
       rl.close();
       break;
     default:
