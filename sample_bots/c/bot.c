@@ -237,6 +237,17 @@ static cJSON *first_legal(const char *decision, const cJSON *legal)
     return action("pass"); /* offer, bid, buy, mystery */
 }
 
+/* Whether the hand (legal.cards of a play) has a card of artist a that is not a double. */
+static int holds_second_card(const cJSON *legal, int a)
+{
+    const cJSON *item;
+    cJSON_ArrayForEach(item, get(legal, "cards")) {
+        long card = num_or(item, -1);
+        if (artist_of(card) == a && type_of(card) != T_DOUBLE) return 1;
+    }
+    return 0;
+}
+
 static cJSON *decide_play(const struct estimate *e, const cJSON *legal)
 {
     const cJSON *item;
@@ -253,6 +264,10 @@ static cJSON *decide_play(const struct estimate *e, const cJSON *legal)
             score = -1000; /* the fifth card ends the round and is not auctioned (R5.1) */
         else
             score = 10 * e->played[a] + 5 * e->in_hand[a] + e->tiles[a] / 10;
+        /* A double we can add to ourselves sells two paintings for us (R4.5). */
+        if (score >= 0 && type_of(card) == T_DOUBLE && e->played[a] <= 2 &&
+            holds_second_card(legal, a))
+            score += 8;
         if (best < 0 || score > best_score) {
             best = card;
             best_score = score;
@@ -314,7 +329,8 @@ static cJSON *decide(const cJSON *request)
         } else if (strcmp(get_str(auction, "type", ""), "once-around") == 0) {
             reply = action_with("bid", "amount", clamp(limit * 3 / 4, lo, limit)); /* one shot */
         } else {
-            reply = action_with("bid", "amount", lo); /* open: creep up one at a time */
+            /* open: raise by a third of the way to our limit, so auctions end sooner */
+            reply = action_with("bid", "amount", lo + (limit - lo) / 3);
         }
     } else if (strcmp(decision, "hidden_bid") == 0) {
         reply = action_with("bid", "amount", clamp(mine ? v / 3 : v * 2 / 5, 0, hi));
@@ -385,9 +401,12 @@ int main(void)
     signal(SIGPIPE, SIG_IGN); /* a closed stdout shows up as a write error in send() */
     /* getline grows the buffer as needed: requests are several KiB, new_game more. */
     while ((len = getline(&line, &cap, stdin)) != -1) {
-        cJSON *msg = cJSON_ParseWithLength(line, (size_t)len);
+        cJSON *msg;
         const char *type;
 
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = '\0';
+        if (len == 0) continue;
+        msg = cJSON_Parse(line); /* getline ends the line with a NUL */
         if (msg == NULL) {
             fprintf(stderr, BOT_NAME ": not JSON, ignored: %.80s\n", line);
             continue;

@@ -10,8 +10,8 @@
 // Strategy (modest and cautious): a painting is worth its artist's tiles so far plus the tile
 // the artist would get if the round ended now (by the cards played this round).  It bids up to
 // half of that, prices at half, buys at half or less, plays the artist with most cards on the
-// table (never a round-ending fifth card if it can help it), adds a second card only to its own
-// double, and never turns a mystery card.  Every answer is checked against `legal`.
+// table (never a round-ending fifth card if it can help it), adds a second card to its own
+// double or to a valuable one, and never turns a mystery card.  Every answer is checked against `legal`.
 
 import java.io.BufferedReader;
 import java.io.FileDescriptor;
@@ -32,6 +32,8 @@ public final class Bot {
 
     /** Artist index of each card id, from new_game's edition (-1 when unknown). */
     private int[] cardArtist = new int[0];
+    /** Whether each card id is a double. */
+    private boolean[] isDouble = new boolean[0];
 
     public static void main(String[] args) throws IOException {
         // Keep the real stdout for protocol lines only; a stray System.out.println goes to stderr.
@@ -96,12 +98,15 @@ public final class Bot {
     void newGame(Map<String, Object> msg) {
         List<Object> cards = Json.list(Json.object(msg.get("edition")).get("cards"));
         cardArtist = new int[cards.size()];
+        isDouble = new boolean[cards.size()];
         java.util.Arrays.fill(cardArtist, -1);
         for (Object c : cards) {
             Map<String, Object> card = Json.object(c);
             int id = (int) Json.num(card.get("id"), -1);
-            if (id >= 0 && id < cardArtist.length)
+            if (id >= 0 && id < cardArtist.length) {
                 cardArtist[id] = (int) Json.num(card.get("artist"), -1);
+                isDouble[id] = "double".equals(card.get("type"));
+            }
         }
         System.err.println(NAME + ": game " + msg.get("game_id") + ", seat " + msg.get("seat")
                 + " of " + msg.get("players"));
@@ -109,6 +114,10 @@ public final class Bot {
 
     int artistOf(long card) {
         return card >= 0 && card < cardArtist.length ? cardArtist[(int) card] : -1;
+    }
+
+    boolean isDouble(long card) {
+        return card >= 0 && card < isDouble.length && isDouble[(int) card];
     }
 
     // ------------------------------------------------------------------ decisions
@@ -144,12 +153,17 @@ public final class Bot {
 
         switch (decision) {
             case "play": {
+                List<Object> hand = Json.list(legal.get("cards"));
                 long best = -1, bestScore = Long.MIN_VALUE;
-                for (Object c : Json.list(legal.get("cards"))) {
+                for (Object c : hand) {
                     long card = Json.num(c, -1);
                     int a = artistOf(card);
                     long count = a >= 0 && a < n ? Json.num(played.get(a), 0) : 0;
-                    long score = count >= 4 ? -1 : count; // a fifth card ends the round unsold
+                    long score = count >= 4 ? -1 : 2 * count; // a fifth card ends the round unsold
+                    // A double we can add a card to ourselves: two paintings, all the money.
+                    if (isDouble(card) && count <= 2 && hand.stream().anyMatch(
+                            h -> artistOf(Json.num(h, -1)) == a && !isDouble(Json.num(h, -1))))
+                        score++;
                     if (score > bestScore) {
                         best = card;
                         bestScore = score;
@@ -164,7 +178,8 @@ public final class Bot {
                 boolean ours = Json.num(dbl.get("seat"), -1) == Json.num(view.get("seat"), -2);
                 List<Object> cards = Json.list(legal.get("cards"));
                 boolean endsRound = a < 0 || a >= n || Json.num(played.get(a), 0) >= 4;
-                if (ours && !endsRound && !cards.isEmpty())
+                // Adding makes us the auctioneer of both cards, and we get the money (R4.5).
+                if (!endsRound && (ours || 2 * value[a] >= 40) && !cards.isEmpty())
                     return Json.obj("action", "offer", "card", Json.num(cards.get(0), 0));
                 return Json.obj("action", "pass");
             }
