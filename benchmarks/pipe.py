@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import os
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 ECHO_CHILD = (
     "import sys\n"
@@ -20,10 +23,31 @@ ECHO_CHILD = (
 PAYLOAD = b'{"id":1,"action":"pass"}\n'
 
 
-def pipe_round_trips(count: int = 20_000, payload: bytes = PAYLOAD) -> list[float]:
-    """Seconds per write-then-read-one-line round trip to a minimal Python echo child."""
+def compiled(name: str) -> str | None:
+    """Build benchmarks/NAME.c once into a temporary folder; None without a C compiler."""
+    source = Path(__file__).resolve().parent / f"{name}.c"
+    binary = Path(tempfile.gettempdir()) / f"modern-art-bench-{name}"
+    if binary.exists() and binary.stat().st_mtime >= source.stat().st_mtime:
+        return str(binary)
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if cc is None:
+        return None
+    subprocess.run([cc, "-O2", "-o", str(binary), str(source)], check=True)
+    return str(binary)
+
+
+def echo_command(language: str = "python") -> list[str]:
+    """The minimal child: a Python echo, or the C one ("c", where a compiler exists)."""
+    binary = compiled("echo") if language == "c" else None
+    return [binary] if binary else [sys.executable, "-c", ECHO_CHILD]
+
+
+def pipe_round_trips(
+    count: int = 20_000, payload: bytes = PAYLOAD, language: str = "python"
+) -> list[float]:
+    """Seconds per write-then-read-one-line round trip to a minimal echo child."""
     child = subprocess.Popen(
-        [sys.executable, "-c", ECHO_CHILD], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
+        echo_command(language), stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
     )
     assert child.stdin is not None and child.stdout is not None
     wfd, rfd = child.stdin.fileno(), child.stdout.fileno()

@@ -1,6 +1,8 @@
 """One decision through the referee, with a minimal bot, against a raw pipe round trip.
 
 Run: python benchmarks/protocol.py [--games N]
+With a Python minimal bot against a Python echo child, and a C minimal bot against a C echo
+child (built with cc), each with and without polling for the reply (`spin`).
 A decision's cost is the time from the referee asking one decision to asking the next: it
 holds the view, the encoding, the round trip, the decoding, the engine and the events.
 The floor is a raw write-then-read-one-line round trip to a minimal echo child.
@@ -22,9 +24,10 @@ import trio
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from pipe import pipe_round_trips  # noqa: E402
+from pipe import compiled, pipe_round_trips  # noqa: E402
 
 from referee.bots.player import BotPlayer, BotSpec  # noqa: E402
+from referee.bots.process import ProcessLimits  # noqa: E402
 from referee.game import Decision  # noqa: E402
 from referee.match.runner import play_game  # noqa: E402
 from referee.match.spec import GameSpec  # noqa: E402
@@ -41,44 +44,51 @@ class Timed(BotPlayer):
         return await super().decide(decision, view)
 
 
-async def measure(games: int, floor: list[float] | None = None) -> list[float]:
-    """Decision-to-decision gaps; with `floor`, pipe round trips are measured between games
-    too, so both figures come from the same stretches of machine state."""
+async def measure(games: int, language: str, spin: float) -> tuple[list[float], list[float]]:
+    """Decision-to-decision gaps, and pipe round trips measured between the games so that
+    both figures come from the same stretches of machine state."""
     stamps: list[float] = []
-    command = f"{sys.executable} {HERE / 'minimal_bot.py'}"
-    players = [Timed(BotSpec(f"minimal{i}", command)) for i in range(4)]
+    binary = compiled("minimal_bot") if language == "c" else None
+    command = binary or f"{sys.executable} {HERE / 'minimal_bot.py'}"
+    limits = ProcessLimits(spin=spin)
+    players = [Timed(BotSpec(f"minimal{i}", command), process_limits=limits) for i in range(4)]
     for p in players:
         p.stamps = stamps
     gaps: list[float] = []
+    floor: list[float] = []
     try:
         for g in range(games):
             stamps.clear()
             spec = GameSpec.make(f"bench-{g}", g, [p.name for p in players])
             await play_game(spec, players)
             gaps += [b - a for a, b in itertools.pairwise(stamps)]
-            if floor is not None:
-                floor += pipe_round_trips(150)
+            floor += pipe_round_trips(150, language=language)
     finally:
         for p in players:
             await p.aclose()
-    return gaps
+    return gaps, floor
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--games", type=int, default=100)
     args = parser.parse_args()
-    floor: list[float] = []
-    gaps = trio.run(measure, args.games, floor)
-    gaps.sort()
-    floor.sort()
-    med, p99 = statistics.median(gaps), gaps[int(len(gaps) * 0.99)]
-    fmed, fp99 = statistics.median(floor), floor[int(len(floor) * 0.99)]
-    print(f"decisions measured: {len(gaps)} over {args.games} 4-player games")
-    print(f"referee decision:  median {med * 1e6:8.1f} us   p99 {p99 * 1e6:8.1f} us")
-    print(f"raw pipe (floor):  median {fmed * 1e6:8.1f} us   p99 {fp99 * 1e6:8.1f} us")
-    print(f"ratio:             median {med / fmed:8.2f} x    p99 {p99 / fp99:8.2f} x"
-          "   (target: median <= 1.3 x)")
+    print(f"{args.games} 4-player games per line; decision = time from one request to the next")
+    print(f"{'bot and echo child':22} {'spin':>6} {'decision median':>16} {'p99':>9} "
+          f"{'floor median':>13} {'p99':>9} {'ratio':>6}")
+    for language in ("python", "c"):
+        if language == "c" and compiled("echo") is None:
+            print("c: no C compiler, skipped")
+            continue
+        for spin in (0.0, 0.0003):
+            gaps, floor = trio.run(measure, args.games, language, spin)
+            gaps.sort()
+            floor.sort()
+            med, p99 = statistics.median(gaps), gaps[int(len(gaps) * 0.99)]
+            fmed, fp99 = statistics.median(floor), floor[int(len(floor) * 0.99)]
+            print(f"{language:22} {spin * 1e6:4.0f}us {med * 1e6:14.1f}us {p99 * 1e6:7.1f}us "
+                  f"{fmed * 1e6:11.1f}us {fp99 * 1e6:7.1f}us {med / fmed:5.2f}x")
+    print("target: decision median <= 1.3 x the floor median")
 
 
 if __name__ == "__main__":

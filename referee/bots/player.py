@@ -113,8 +113,10 @@ class BotPlayer:
         if self.transcript_path is not None:
             bot.tee = _transcript_writer(self.transcript_path)
         try:
-            await bot.send(codec.encode(codec.hello(f"modern-art-referee {__version__}")))
-            line = await bot.read_line(trio.current_time() + self.startup_time)
+            deadline = trio.current_time() + self.startup_time
+            await bot.send(codec.encode(codec.hello(f"modern-art-referee {__version__}")),
+                           deadline)
+            line = await bot.read_line(deadline)
             hello = codec.decode_hello(line)
         except ReplyTimeout:
             reason = f"no hello within the start-up limit of {self.startup_time:g} s"
@@ -185,13 +187,13 @@ class BotPlayer:
         self._out.append(codec.encode(codec.request(request_id, decision, view, move, bank)))
         data = b"".join(self._out)
         self._out.clear()
-        try:
-            await bot.send(data)
-        except BotGone as exc:
-            return Answer(None, Fault("crash", await self._crash_reason(str(exc))), 0.0,
-                          request_id)
         start = trio.current_time()
         deadline = start + move + bank
+        try:
+            await bot.send(data, deadline)
+        except BotGone as exc:
+            return Answer(None, Fault("crash", await self._crash_reason(str(exc))),
+                          trio.current_time() - start, request_id)
         while True:
             try:
                 line = await bot.read_line(deadline)
@@ -252,9 +254,11 @@ class BotPlayer:
         data = b"".join(self._out)
         self._out.clear()
         faults: list[Fault] = []
-        with suppress(BotGone):  # a dead bot is noticed, and restarted, at the next game
-            await bot.send(data)
         cut = bot.stderr.check()
+        try:
+            await bot.send(data, trio.current_time() + self._move + self._bank + 1.0)
+        except BotGone:  # dead, or not reading: restarted for its next game
+            await self._stop(goodbye=False)
         if cut:
             limit = self.process_limits.stderr_per_game
             faults.append(Fault("stderr", f"wrote {cut} bytes to stderr past the limit of "
@@ -262,7 +266,13 @@ class BotPlayer:
         return faults
 
     async def retire(self) -> None:
+        """Stop the bot for the rest of the game; it is told why first (the warning for its
+        last fault), if it still reads within a moment."""
+        data = b"".join(self._out)
         self._out.clear()
+        if self.bot is not None and data:
+            with suppress(BotGone):
+                await self.bot.send(data, trio.current_time() + 0.2)
         await self._stop(goodbye=False)
 
     async def aclose(self) -> None:

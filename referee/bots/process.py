@@ -8,15 +8,18 @@ noisy bot never blocks.  On every way out of the context, cancellation included,
 
 from __future__ import annotations
 
+import math
 import os
 import shlex
 import signal
 import subprocess
 import tempfile
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import trio
 
@@ -27,6 +30,7 @@ class ProcessLimits:
     stderr_per_game: int = 1 << 20  # bytes of stderr kept in the log per game
     goodbye_grace: float = 0.5  # seconds to exit after goodbye before SIGTERM
     term_grace: float = 0.5  # seconds after SIGTERM before SIGKILL
+    spin: float = 0.0  # seconds to poll for a reply before sleeping in trio (0: never)
 
 
 class BotGone(Exception):
@@ -133,29 +137,69 @@ class BotProcess:
         self.closed_stdout = False
         self._closed = False
         self.tee: Callable[[str, bytes], None] | None = None  # sees every line both ways
+        assert process.stdin is not None and process.stdout is not None
+        # On Unix both pipes are trio FdStreams (non-blocking); the hot path uses the fds.
+        self._wfd = cast(trio.lowlevel.FdStream, process.stdin).fileno()
+        self._rfd = cast(trio.lowlevel.FdStream, process.stdout).fileno()
+        self.spin = limits.spin
 
     @property
     def pid(self) -> int:
         return self.process.pid
 
-    async def send(self, data: bytes) -> None:
-        """Write and flush; a bot that stopped reading its stdin counts as gone."""
+    async def send(self, data: bytes, deadline: float = math.inf) -> None:
+        """Write and flush; a bot that closed its stdin, or leaves it full past `deadline`
+        (it stopped reading), counts as gone: the stream cannot be used after that.
+
+        The pipe is non-blocking: a plain `os.write` usually takes it all at once, which
+        costs a fraction of trio's stream machinery; only a full pipe waits in trio.
+        """
         assert self._stdin is not None
         if self.tee is not None:
             self.tee("to_bot", data)
         try:
-            await self._stdin.send_all(data)
-        except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+            sent = os.write(self._wfd, data)
+        except BlockingIOError:
+            sent = 0
+        except OSError as exc:  # EPIPE: the bot closed its input or died
             raise BotGone("stopped reading its input") from exc
+        if sent == len(data):
+            return
+        with trio.move_on_at(deadline):
+            try:
+                await self._stdin.send_all(data[sent:])
+            except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
+                raise BotGone("stopped reading its input") from exc
+            return
+        raise BotGone("stopped reading its input (the pipe to it stayed full)")
+
+    def _try_read(self) -> bytes | None:
+        """What the pipe holds now (b"" at end of file), or None if nothing yet.
+
+        With `spin` set, keeps trying for that long first: a bot that answers within
+        microseconds is then read without a round trip through trio's scheduler.
+        """
+        fd = self._rfd
+        spin_until = time.perf_counter() + self.spin if self.spin else 0.0
+        while True:
+            try:
+                return os.read(fd, 65536)
+            except BlockingIOError:
+                if not spin_until or time.perf_counter() >= spin_until:
+                    return None
+            except OSError:
+                return b""
 
     async def read_line(self, deadline: float) -> bytes:
         """The next line without its newline; raise ReplyTimeout, BotGone or LineTooLong."""
-        assert self._stdout is not None
         buf = self._buf
         max_line = self.limits.max_line
         while True:
             if not self._skipping:
                 end = buf.find(b"\n")
+                if end > max_line:  # a complete line, but too long: drop it whole
+                    del buf[: end + 1]
+                    raise LineTooLong(f"a line longer than {max_line} bytes")
                 if end >= 0:
                     line = bytes(buf[:end])
                     del buf[: end + 1]
@@ -168,24 +212,25 @@ class BotProcess:
                     raise LineTooLong(f"a line longer than {max_line} bytes")
             if self.closed_stdout:
                 raise BotGone("closed its output")
-            with trio.move_on_at(deadline):
-                try:
-                    data = await self._stdout.receive_some(65536)
-                except (trio.BrokenResourceError, trio.ClosedResourceError):
-                    data = b""
-                if not data:
-                    self.closed_stdout = True
-                    raise BotGone("closed its output")
-                if self._skipping:
-                    end = data.find(b"\n")
-                    if end < 0:
-                        continue
-                    self._skipping = False
-                    data = data[end + 1 :]
-                buf += data
-                continue
-            partial = f" ({len(buf)} bytes without a newline)" if buf else ""
-            raise ReplyTimeout(f"no complete line in time{partial}")
+            data = self._try_read()
+            if data is None:
+                if trio.current_time() >= deadline:
+                    break
+                with trio.move_on_at(deadline):
+                    await trio.lowlevel.wait_readable(self._rfd)
+                continue  # readable, or past the deadline: try once more, then decide
+            if not data:
+                self.closed_stdout = True
+                raise BotGone("closed its output")
+            if self._skipping:
+                end = data.find(b"\n")
+                if end < 0:
+                    continue
+                self._skipping = False
+                data = data[end + 1 :]
+            buf += data
+        partial = f" ({len(buf)} bytes without a newline)" if buf else ""
+        raise ReplyTimeout(f"no complete line in time{partial}")
 
     async def aclose(self, goodbye: bytes | None = None) -> None:
         """Stop the process and its group and reap it; shielded, so it also runs when

@@ -8,6 +8,8 @@ the payer or payee `None`.
 from __future__ import annotations
 
 import dataclasses
+import typing
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -21,21 +23,27 @@ class Event:
         return None
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": self.type}
-        for name in _field_names(type(self)):
-            value = getattr(self, name)
-            out[name] = list(value) if isinstance(value, tuple) else value
-        return out
+        """`{"type": ..., field: value, ...}` with tuples as lists, ready for JSON."""
+        convert = _TO_DICT.get(type(self))
+        if convert is None:
+            convert = _TO_DICT[type(self)] = _make_to_dict(type(self))
+        return convert(self)
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {}
+_TO_DICT: dict[type, Callable[[Any], dict[str, Any]]] = {}
 
 
-def _field_names(cls: type) -> tuple[str, ...]:
-    names = _FIELDS.get(cls)
-    if names is None:
-        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
-    return names
+def _make_to_dict(cls: type) -> Callable[[Any], dict[str, Any]]:
+    """A function written for one event class: events are made on every step of every game,
+    and a generated dict literal is several times faster than a loop over the fields."""
+    hints = typing.get_type_hints(cls)
+    items = [f"'type': {cls.type!r}"]  # type: ignore[attr-defined]
+    for f in dataclasses.fields(cls):
+        tuple_field = typing.get_origin(hints[f.name]) is tuple
+        items.append(f"{f.name!r}: list(e.{f.name})" if tuple_field else f"{f.name!r}: e.{f.name}")
+    namespace: dict[str, Any] = {}
+    exec(f"def to_dict(e):\n    return {{{', '.join(items)}}}\n", namespace)
+    return namespace["to_dict"]  # type: ignore[no-any-return]
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,10 +12,14 @@ from .state import GameState, Phase
 
 
 def seat_view(state: GameState, seat: int) -> dict[str, Any]:
-    """A JSON-ready view for `seat`; other seats' money is `None` under hidden-money."""
-    money: list[int | None] = list(state.money)
+    """A JSON-ready view for `seat`; other seats' money is `None` under hidden-money.
+
+    For speed the view shares the state's own lists (it is encoded at once): read it, do not
+    keep or change it.
+    """
+    money: list[int | None] | list[int] = state.money
     if state.config.hidden_money:
-        money = [m if s == seat else None for s, m in enumerate(money)]
+        money = [m if s == seat else None for s, m in enumerate(state.money)]
     auction = state.auction
     auction_view: dict[str, Any] | None = None
     if auction is not None and state.phase in _AUCTION_PHASES:
@@ -32,14 +36,14 @@ def seat_view(state: GameState, seat: int) -> dict[str, Any]:
         "seat": seat,
         "round": state.round,
         "money": money,
-        "hand": list(state.hands[seat]),
+        "hand": state.hands[seat],
         "hand_sizes": [len(h) for h in state.hands],
         "mystery_size": len(state.mystery_hand),
         "deck_size": len(state.deck),
-        "tiles": [list(row) for row in state.tiles],
-        "played": list(state.counts),
-        "bought": [list(b) for b in state.bought],
-        "unsold": list(state.unsold),
+        "tiles": state.tiles,
+        "played": state.counts,
+        "bought": state.bought,
+        "unsold": state.unsold,
         "auction": auction_view,
         "double": None if double is None else {"seat": double[0], "card": double[1]},
         "turn": state.turn,

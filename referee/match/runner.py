@@ -42,8 +42,9 @@ class RefereeError(Exception):
 class GameRecord:
     """Every step of one game as JSON-ready lines, and the result.
 
-    Lines: `spec`, then per step the `answer`s (with timings), any `fault`/`retired`, the
-    `apply`ed action and its `event`s, and last the `result`.  `to_jsonl` writes them.
+    Lines: `spec`; then per step any `fault`/`retired`, the `apply`ed action (with the seat,
+    whether the bot chose it, and its time; a hidden auction first has one `answer` per seat)
+    and its `event`s; last the `result`.  `to_jsonl` writes them.
     """
 
     spec: GameSpec
@@ -71,9 +72,12 @@ class _Table:
         self.counted = [0] * len(players)
         self.retired = [False] * len(players)
 
-    async def fault(self, seat: int, fault: Fault) -> None:
+    async def fault(self, seat: int, fault: Fault, rejected: Action | None = None) -> None:
         self.faults[seat].append(fault)
-        self.record.lines.append({"type": "fault", "seat": seat, **fault.to_dict()})
+        line: dict[str, Any] = {"type": "fault", "seat": seat, **fault.to_dict()}
+        if rejected is not None:
+            line["rejected"] = codec.action_to_dict(rejected)
+        self.record.lines.append(line)
         if fault.kind in HARMLESS_FAULTS:
             return
         self.counted[seat] += 1
@@ -105,11 +109,18 @@ class _Table:
             else:
                 player.notify(events, encoded)
 
-    def answered(self, seat: int, answer: Answer, source: str) -> None:
+    def answer(self, seat: int, action: Action, source: str, seconds: float) -> None:
+        """One seat's part of a simultaneous step (a hidden bid), before its `apply` line."""
         self.record.lines.append({
             "type": "answer", "seat": seat, "source": source,
-            "action": None if answer.action is None else codec.action_to_dict(answer.action),
-            "seconds": round(answer.seconds, 6),
+            "action": codec.action_to_dict(action), "seconds": round(seconds, 6),
+        })
+
+    def applied(self, seat: int | None, action: Action, source: str, seconds: float) -> None:
+        """One line per step: who acted, what was applied, and whether the bot chose it."""
+        self.record.lines.append({
+            "type": "apply", "seat": seat, "source": source,
+            "action": codec.action_to_dict(action), "seconds": round(seconds, 6),
         })
 
 
@@ -150,11 +161,11 @@ async def _play(spec: GameSpec, players: Sequence[Player], record: GameRecord) -
 
     while not state.is_over:
         if state.phase is Phase.HIDDEN:
-            action: Action = await _hidden_step(state, table)
-            events = state.apply(action)
+            bids = await _hidden_step(state, table)
+            table.applied(None, bids, "bots", 0.0)
+            events = state.apply(bids)
         else:
-            action, events = await _single_step(state, table, state.decision(state.pending))
-        record.lines.append({"type": "apply", "action": codec.action_to_dict(action)})
+            events = await _single_step(state, table, state.decision(state.pending))
         table.deliver(events)
 
     ranks = final_ranks(state.money, table.retired)
@@ -175,28 +186,30 @@ async def _play(spec: GameSpec, players: Sequence[Player], record: GameRecord) -
     record.lines.append({"type": "result", **record.result})
 
 
-async def _single_step(
-    state: GameState, table: _Table, decision: Decision
-) -> tuple[Action, list[Event]]:
+async def _single_step(state: GameState, table: _Table, decision: Decision) -> list[Event]:
     """Ask the one pending seat; apply its action, or its default after a fault."""
     seat = decision.seat
-    default = decision.default_action()
     if table.retired[seat]:
-        table.answered(seat, Answer(default), "retired")
-        return default, state.apply(default)
+        default = decision.default_action()
+        table.applied(seat, default, "retired", 0.0)
+        return state.apply(default)
     answer = await table.players[seat].decide(decision, seat_view(state, seat))
-    table.answered(seat, answer, "bot")
     fault = answer.fault
     if fault is None:
-        assert answer.action is not None
+        action = answer.action
+        assert action is not None
         try:
-            # apply() checks everything before it changes anything.
-            return answer.action, state.apply(answer.action)
+            events = state.apply(action)  # checks everything before it changes anything
         except IllegalAction as exc:
             fault = Fault("illegal", str(exc))
+        else:
+            table.applied(seat, action, "bot", answer.seconds)
+            return events
+    default = decision.default_action()
     table.players[seat].warn(answer, fault, default)
-    await table.fault(seat, fault)
-    return default, state.apply(default)
+    await table.fault(seat, fault, answer.action)
+    table.applied(seat, default, "default", answer.seconds)
+    return state.apply(default)
 
 
 async def _hidden_step(state: GameState, table: _Table) -> HiddenBids:
@@ -217,10 +230,9 @@ async def _hidden_step(state: GameState, table: _Table) -> HiddenBids:
         seat = d.seat
         answer = answers.get(seat)
         if answer is None:
-            table.answered(seat, Answer(Bid(seat, 0)), "retired")
+            table.answer(seat, Bid(seat, 0), "retired", 0.0)
             amounts.append(0)
             continue
-        table.answered(seat, answer, "bot")
         fault = answer.fault
         if fault is None:
             action = answer.action
@@ -234,10 +246,12 @@ async def _hidden_step(state: GameState, table: _Table) -> HiddenBids:
                 except IllegalAction as exc:
                     fault = Fault("illegal", str(exc))
                 else:
+                    table.answer(seat, action, "bot", answer.seconds)
                     amounts.append(action.amount)
                     continue
         table.players[seat].warn(answer, fault, Bid(seat, 0))
-        await table.fault(seat, fault)
+        await table.fault(seat, fault, answer.action)
+        table.answer(seat, Bid(seat, 0), "default", answer.seconds)
         amounts.append(0)
     return HiddenBids(tuple(amounts))
 

@@ -109,7 +109,7 @@ def request(
         "decision": decision.kind.value,
         "view": view,
         "legal": legal(decision),
-        "time": {"move": round(move_left, 3), "bank": round(bank_left, 3)},
+        "time": {"move": move_left, "bank": bank_left},
     }
 
 

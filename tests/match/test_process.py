@@ -36,19 +36,29 @@ for line in sys.stdin.buffer:
 """
 
 
-@pytest.mark.xfail(strict=False, reason="flaky under load in session 1; not diagnosed")
+async def wait_for_processes(marker: str, count: int, limit: float = 10.0) -> int:
+    """How many processes have `marker`, once there are `count` of them or `limit` passed."""
+    with trio.move_on_after(limit):
+        while len(processes_with(marker)) < count:
+            await trio.sleep(0.02)
+    return len(processes_with(marker))
+
+
 def test_cancelled_open_bot_kills_the_whole_group(bot_dir: Path) -> None:
     """Leaving `open_bot` by cancellation stops the bot and its SIGTERM-proof grandchild."""
     script = f"{bot_dir}/forks_grandchild.py"
     seen: list[int] = []
 
     async def run() -> int | None:
-        with trio.move_on_after(1.0):
+        with trio.CancelScope() as scope:
             async with open_bot([sys.executable, script]) as bot:
                 await bot.send(HELLO)
-                await bot.read_line(trio.current_time() + 5)
-                seen.append(len(processes_with(script)))
-                await trio.sleep_forever()
+                await bot.read_line(trio.current_time() + 10)
+                # The bot forks its child just after its hello: wait until both are there.
+                seen.append(await wait_for_processes(script, 2))
+                scope.cancel()
+                await trio.sleep_forever()  # cancelled here, inside the open_bot block
+        assert scope.cancelled_caught
         return bot.process.returncode
 
     returncode = trio.run(run)
@@ -57,20 +67,26 @@ def test_cancelled_open_bot_kills_the_whole_group(bot_dir: Path) -> None:
     assert leftover_processes(script) == []
 
 
-@pytest.mark.xfail(strict=False, reason="exact byte count varies by one between runs")
 def test_read_line_times_out_with_the_partial_line(bot_dir: Path) -> None:
+    """A reply without its newline is never a line; the timeout says how much came."""
     async def run() -> str:
         async with open_bot([sys.executable, f"{bot_dir}/no_newline.py"]) as bot:
             await bot.send(HELLO)
-            await bot.read_line(trio.current_time() + 5)
+            await bot.read_line(trio.current_time() + 10)
             request = (b'{"type": "request", "id": 1, "decision": "bid", "view": {}, '
                        b'"legal": {"min": 1, "max": 5, "can_pass": true}}\n')
             await bot.send(request)
-            with pytest.raises(ReplyTimeout) as info:
-                await bot.read_line(trio.current_time() + 0.5)
+            # Short deadlines, repeated until the partial reply has arrived (a loaded
+            # machine may take a while to run the bot); a timeout keeps what was read.
+            for _ in range(30):
+                with pytest.raises(ReplyTimeout) as info:
+                    await bot.read_line(trio.current_time() + 0.3)
+                if "without a newline" in str(info.value):
+                    break
             return str(info.value)
 
-    assert trio.run(run) == "no complete line in time (28 bytes without a newline)"
+    # The reply {"id": 1, "action": "pass"} is 27 bytes, without its newline.
+    assert trio.run(run) == "no complete line in time (27 bytes without a newline)"
 
 
 def test_unstartable_bot_is_a_start_fault(bot_dir: Path) -> None:
@@ -112,11 +128,9 @@ def test_line_of_the_maximum_length_is_read(tmp_path: Path) -> None:
     assert len(trio.run(long_line, bot, 65536)) == 65536
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "referee bug: BotProcess.read_line checks the 64 KiB limit only while no newline is in "
-    "its buffer, so a line of 65,537 to 131,071 bytes that arrives in two reads is returned "
-    "whole instead of raising LineTooLong (protocol/README.md: a longer line is malformed)"))
 def test_line_over_the_maximum_length_is_rejected(tmp_path: Path) -> None:
+    """A complete line just over the limit, found whole in the buffer, is still too long.
+    (Found by this suite: lines of 65,537 to 131,071 bytes used to get through.)"""
     bot = tmp_path / "long_line.py"
     bot.write_text(LONG_LINE_BOT)
     with pytest.raises(LineTooLong):
