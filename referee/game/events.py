@@ -149,6 +149,14 @@ class MysteryRevealed(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class MysteryDeclined(Event):
+    """The seat asked chose not to turn up a mystery card (R7, public like every pass)."""
+
+    type: ClassVar[str] = "mystery_declined"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class RoundEnded(Event):
     """Scoring (R5.2-R5.4): counts, the ranked artists, tiles given and painting values."""
 

@@ -38,6 +38,7 @@ from .events import (
     Event,
     GameEnded,
     HiddenBidsRevealed,
+    MysteryDeclined,
     MysteryRevealed,
     PaintingsSold,
     Passed,
@@ -287,6 +288,7 @@ class GameState:
             if kind is Reveal:
                 self._reveal(seat)
             elif kind is Pass:
+                self.events.append(MysteryDeclined(seat))
                 self._start_turn()
             else:
                 raise IllegalAction(f"reveal or pass, not {_name(action)}", "R7")

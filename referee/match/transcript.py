@@ -65,6 +65,8 @@ class Transcript:
         if t == "mystery_revealed":
             return (f"{self.who(ev['seat'])} turns up mystery card {self.card(ev['card'])} "
                     f"[{ev['count']}]")
+        if t == "mystery_declined":
+            return f"   {self.who(ev['seat'])} leaves the mystery hand alone"
         if t == "round_ended":
             ranked = ", ".join(
                 f"{artists[a]} {ev['counts'][a]} cards, sells for {ev['values'][a]}"
