@@ -9,7 +9,7 @@ import json
 import shutil
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 import orjson
@@ -28,7 +28,7 @@ from .match.spec import GameSpec
 from .match.transcript import Transcript
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     """One clear line on stderr and exit status 2."""
     click.echo(f"error: {message}", err=True)
     sys.exit(2)
@@ -182,22 +182,33 @@ def standings_table(summary: dict[str, Any]) -> str:
 
 
 @main.command(name="replay")
-@click.argument("record_path", metavar="GAME.jsonl",
-                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("source", metavar="GAME.jsonl | GAME_ID")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Replay game GAME_ID from this tournament's results store.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the verdict.")
-def replay_cmd(record_path: Path, quiet: bool) -> None:
-    """Re-check a recorded game against the rules; exit 1 on any mismatch."""
+def replay_cmd(source: str, db_path: Path | None, quiet: bool) -> None:
+    """Re-check a recorded game against the rules; exit 1 on any mismatch.
+
+    Either a game log written by `referee play --log`, or `--db DB GAME_ID`.
+    """
+    record_path = Path(source)
     try:
-        lines = [orjson.loads(x) for x in record_path.read_bytes().splitlines() if x.strip()]
+        if db_path is not None:
+            lines = stored_record(db_path, source)
+        else:
+            if not record_path.is_file():
+                fail(f"{source}: no such game log (to replay a stored game, add --db DB)")
+            lines = [orjson.loads(x) for x in record_path.read_bytes().splitlines()
+                     if x.strip()]
         result = replay(lines)
     except (orjson.JSONDecodeError, RecordError, OSError) as exc:
-        fail(f"{record_path}: {exc}")
+        fail(f"{source}: {exc}")
     if not quiet:
         names = result.spec.names
         for text in Transcript(names, result.spec.edition_obj()).lines(result.events):
             click.echo(text)
     if result.ok:
-        click.echo(f"{record_path}: the record agrees with the rules")
+        click.echo(f"{source}: the record agrees with the rules")
         return
     for m in result.mismatches:
         click.echo(f"mismatch: {m}", err=True)
@@ -235,3 +246,116 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
         if transcript_path is None:
             click.echo("rerun with --transcript FILE to see every line exchanged")
         sys.exit(1)
+
+
+def stored_record(db_path: Path, game_id: str) -> list[Any]:
+    from .tournament.store import StoreError, open_store
+
+    if not db_path.is_file():
+        fail(f"no results store at {db_path}")
+    try:
+        store = open_store(db_path)
+        lines = store.record(game_id)
+        store.close()
+    except StoreError as exc:
+        fail(str(exc))
+    if lines is None:
+        fail(f"game {game_id!r} is not in {db_path}")
+    return lines
+
+
+@main.group()
+def tournament() -> None:
+    """Run tournaments described by a tournament file (see tournaments/demo.toml)."""
+
+
+@tournament.command(name="run")
+@click.argument("config_path", metavar="FILE",
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--workers", type=click.IntRange(1, 256), default=None,
+              help="Games at a time  [default: one per core]")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Results store  [default: FILE's name with .db, in this folder]")
+@click.option("--stderr-dir", type=click.Path(file_okay=False, path_type=Path),
+              help="Keep each bot's stderr here (1 MiB per game).")
+@click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors.")
+def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
+                   stderr_dir: Path | None, quiet: bool) -> None:
+    """Play every game of the tournament in FILE that is not stored yet, then print the
+    leaderboard.  Running it again after a crash or Ctrl-C resumes where it stopped."""
+    import os
+
+    from .editions import load_edition
+    from .leaderboard import format_table, standings
+    from .tournament.config import TournamentError, load_tournament
+    from .tournament.progress import ProgressDisplay
+    from .tournament.runner import run_tournament
+    from .tournament.store import StoreError, open_store
+
+    try:
+        config = load_tournament(config_path)
+        load_edition(config.edition)
+    except (TournamentError, EditionError) as exc:
+        fail(str(exc))
+    db_path = db_path or Path(config_path.stem + ".db")
+    try:
+        store = open_store(db_path)
+    except StoreError as exc:
+        fail(str(exc))
+    display = ProgressDisplay(quiet=quiet)
+    if stderr_dir is not None:
+        stderr_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        summary = trio.run(run_tournament, config, config_path, store,
+                           workers or os.cpu_count() or 1, display.say, display.update,
+                           stderr_dir)
+    except StoreError as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        store.close()
+        fail(f"interrupted; finished games are kept in {db_path}; run again to resume")
+    rows = standings(store.results())
+    store.close()
+    if quiet:
+        return
+    display.say(f"{summary.played} games played, {summary.already} were already stored, "
+                f"{summary.skipped} skipped (left-out bots), {len(summary.voids)} void; "
+                f"results in {db_path}")
+    click.echo(format_table(rows))
+
+
+@main.command(name="leaderboard")
+@click.argument("db_path", metavar="DB", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["table", "markdown", "csv", "json"]),
+              default="table", show_default=True)
+def leaderboard_cmd(db_path: Path, fmt: str) -> None:
+    """The standings of the games stored in DB."""
+    import csv
+    import io
+
+    from .leaderboard import format_table, standings
+    from .tournament.store import StoreError, open_store
+
+    if not db_path.is_file():
+        fail(f"no results store at {db_path}")
+    try:
+        store = open_store(db_path)
+        rows = standings(store.results())
+        store.close()
+    except StoreError as exc:
+        fail(str(exc))
+    if fmt == "json":
+        click.echo(json.dumps({"entrants": rows}, indent=2))
+    elif fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(["rank", "name", "games", "win_share", "placement", "money",
+                         "faults", "retired", "response_ms_median", "response_ms_p99"])
+        for i, r in enumerate(rows, 1):
+            writer.writerow([i, r["name"], r["games"], f"{r['win_share']:.4f}",
+                             f"{r['placement']:.4f}", f"{r['money']:.2f}",
+                             sum(r["faults"].values()) - r["faults"]["stderr"], r["retired"],
+                             r["response_ms"]["median"], r["response_ms"]["p99"]])
+        click.echo(out.getvalue(), nl=False)
+    else:
+        click.echo(format_table(rows, "github" if fmt == "markdown" else "simple"))

@@ -1,0 +1,104 @@
+"""Tournament throughput and memory.
+
+Run: python benchmarks/tournament.py [--memory-games 1000 10000]
+1. Games per second for four sample bots (Python baseline and random, JavaScript, Perl) at
+   tables of 4 over every seat order: bot processes kept across games vs started for every
+   game, with 1 and 2 workers.
+2. The referee's peak memory (max RSS) after running N games of in-process default players
+   through the same runner and store, for each N, each in a fresh process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import trio
+
+ROOT = Path(__file__).resolve().parent.parent
+BOTS = {
+    "baseline": f"{sys.executable} {ROOT}/sample_bots/python/baseline_bot.py",
+    "random": f"{sys.executable} {ROOT}/sample_bots/python/random_bot.py",
+    "javascript": f"node {ROOT}/sample_bots/javascript/bot.js",
+    "perl": f"perl {ROOT}/sample_bots/perl/bot.pl",
+}
+
+
+def config_text(deals: int, bots: dict[str, str]) -> str:
+    lines = ['name = "bench"', "seed = 3", "table_size = 4", f"deals = {deals}"]
+    for name, command in bots.items():
+        lines += ["[[bots]]", f'name = "{name}"', f'command = "{command}"']
+    return "\n".join(lines) + "\n"
+
+
+def throughput(workers: int, restart: bool, deals: int) -> tuple[int, float]:
+    import tomllib
+
+    from referee.tournament.config import TournamentConfig
+    from referee.tournament.runner import run_tournament
+    from referee.tournament.store import open_store
+
+    config = TournamentConfig.model_validate(tomllib.loads(config_text(deals, BOTS)))
+    with tempfile.TemporaryDirectory() as tmp:
+        store = open_store(Path(tmp) / "bench.db")
+        start = time.perf_counter()
+        summary = trio.run(lambda: run_tournament(
+            config, Path(tmp) / "bench.toml", store, workers, lambda m: None,
+            restart_each_game=restart))
+        elapsed = time.perf_counter() - start
+        store.close()
+    return summary.played, elapsed
+
+
+def memory_child(games: int) -> None:
+    """Run in a fresh process: N in-process games through runner and store; print max RSS."""
+    import tomllib
+
+    from referee.match.players import default_player
+    from referee.tournament.config import TournamentConfig
+    from referee.tournament.runner import run_tournament
+    from referee.tournament.store import open_store
+
+    names = {f"p{i}": "unused" for i in range(6)}
+    # 6 entrants, tables of 4, 24 seat orders: 360 games per deal
+    deals = -(-games // 360)
+    config = TournamentConfig.model_validate(tomllib.loads(config_text(deals, names)))
+    with tempfile.TemporaryDirectory() as tmp:
+        store = open_store(Path(tmp) / "mem.db")
+        summary = trio.run(lambda: run_tournament(
+            config, Path(tmp) / "m.toml", store, 2, lambda m: None,
+            player_factory=lambda name, worker: default_player(name)))
+        store.close()
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"{summary.played} {rss:.1f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=1, help="deals for the throughput runs")
+    parser.add_argument("--memory-games", type=int, nargs="*", default=[1000, 10000])
+    args = parser.parse_args()
+    print("four sample bots (Python baseline + random, JavaScript, Perl), tables of 4, "
+          "all 24 seat orders")
+    print(f"{'bot processes':16} {'workers':>7} {'games':>6} {'seconds':>8} {'games/s':>8}")
+    for restart in (False, True):
+        for workers in (1, 2):
+            games, seconds = throughput(workers, restart, args.deals)
+            label = "started per game" if restart else "kept across games"
+            print(f"{label:16} {workers:7} {games:6} {seconds:8.2f} {games / seconds:8.2f}")
+    for n in args.memory_games:
+        out = subprocess.run([sys.executable, __file__, "--memory-child", str(n)],
+                             capture_output=True, text=True, check=True).stdout.split()
+        print(f"peak referee memory after {out[0]} in-process games: {out[1]} MB")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--memory-child":
+        memory_child(int(sys.argv[2]))
+    else:
+        main()

@@ -1,0 +1,120 @@
+"""The tournament file (`tournaments/*.toml`): one file describes a whole contest.
+
+Validated by pydantic; every error names the key (`bots.2.command: Field required`).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from referee.game.config import VARIANTS
+
+
+class TournamentError(ValueError):
+    """A tournament file that cannot be used; the message names the key or the file."""
+
+
+class BotEntry(BaseModel):
+    """One entrant: its name, the command that runs it, how to build it, where it runs."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.+-]+$")
+    command: str = Field(min_length=1)
+    build: str | None = None  # run once, in `dir`, before the first game
+    dir: str | None = None  # working directory, relative to the tournament file
+
+
+class Limits(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    move_time: float = Field(1.0, gt=0, description="seconds per decision")
+    time_bank: float = Field(10.0, ge=0, description="seconds per game absorbing overruns")
+    startup_time: float = Field(10.0, gt=0)
+    build_time: float = Field(300.0, gt=0, description="seconds for a bot's build command")
+    max_faults: int = Field(3, ge=1, description="faults in one game before retirement")
+
+
+class TournamentConfig(BaseModel):
+    """What a tournament file may say; see tournaments/demo.toml for an example."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str = Field(min_length=1, max_length=100)
+    seed: int = 1
+    bots: list[BotEntry] = Field(min_length=1)
+    table_size: Literal[3, 4, 5] = 4
+    format: Literal["round-robin", "gauntlet"] = "round-robin"
+    deals: int = Field(1, ge=1, le=10_000, description="deals per table")
+    seat_orders: Literal["all", "rotations", "balanced"] = "all"
+    tables: int | None = Field(None, ge=1, description="sample this many tables (large fields)")
+    baselines: list[str] = []  # gauntlet: names of the fixed opponents among `bots`
+    edition: str = "cmon"
+    variants: list[str] = []
+    limits: Limits = Limits()
+    primary_metric: Literal["placement", "win_share", "money", "rating"] = "placement"
+
+    @field_validator("variants")
+    @classmethod
+    def _known_variants(cls, variants: list[str]) -> list[str]:
+        for v in variants:
+            if v not in VARIANTS:
+                raise ValueError(f"unknown variant {v!r}; known: {', '.join(VARIANTS)}")
+        return variants
+
+    @model_validator(mode="after")
+    def _consistent(self) -> TournamentConfig:
+        names = [b.name for b in self.bots]
+        for name in names:
+            if names.count(name) > 1:
+                raise ValueError(f"bots: the name {name!r} is used twice")
+        if self.format == "gauntlet":
+            if not self.baselines:
+                raise ValueError("baselines: a gauntlet needs at least one baseline")
+            for b in self.baselines:
+                if b not in names:
+                    raise ValueError(f"baselines: {b!r} is not one of the bots")
+            if len(self.baselines) != self.table_size - 1:
+                raise ValueError(f"baselines: a gauntlet at tables of {self.table_size} needs "
+                                 f"{self.table_size - 1} baselines, got {len(self.baselines)}")
+            if len(names) == len(self.baselines):
+                raise ValueError("bots: a gauntlet needs at least one candidate besides the "
+                                 "baselines")
+        elif len(names) < self.table_size:
+            raise ValueError(f"bots: {len(names)} bots cannot fill a table of "
+                             f"{self.table_size}")
+        if ("mystery" in self.variants or "mystery-winner" in self.variants) \
+                and self.table_size != 3:
+            raise ValueError("variants: mystery is for tables of 3 (R7)")
+        return self
+
+
+def _describe(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors(include_url=False)[:3]:
+        where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        msg = err["msg"].removeprefix("Value error, ")
+        parts.append(f"{where}: {msg}")
+    return "; ".join(parts)
+
+
+def load_tournament(path: Path) -> TournamentConfig:
+    """Read and check a tournament file; TournamentError names what is wrong and where."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise TournamentError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise TournamentError(f"{path} is not UTF-8 text") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise TournamentError(f"{path} is not valid TOML: {exc}") from None
+    try:
+        return TournamentConfig.model_validate(data)
+    except ValidationError as exc:
+        raise TournamentError(f"{path}: {_describe(exc)}") from None

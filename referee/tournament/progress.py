@@ -1,0 +1,50 @@
+"""Progress display: a bar on a terminal, plain lines otherwise, nothing with --quiet."""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from typing import TextIO
+
+from .runner import Progress
+
+
+def _clock(seconds: float) -> str:
+    if math.isinf(seconds):
+        return "--:--"
+    seconds = int(seconds)
+    return f"{seconds // 3600}:{seconds % 3600 // 60:02d}:{seconds % 60:02d}"
+
+
+class ProgressDisplay:
+    def __init__(self, stream: TextIO = sys.stderr, quiet: bool = False) -> None:
+        self.stream = stream
+        self.quiet = quiet
+        self.tty = stream.isatty()
+        self.last = 0.0
+
+    def say(self, message: str) -> None:
+        if not self.quiet:
+            if self.tty:
+                self.stream.write("\r\033[K")
+            print(message, file=self.stream, flush=True)
+
+    def update(self, p: Progress) -> None:
+        if self.quiet:
+            return
+        now = time.monotonic()
+        finished = p.done >= p.total
+        if self.tty:
+            width = 30
+            filled = int(width * p.done / p.total) if p.total else width
+            bar = "#" * filled + "-" * (width - filled)
+            self.stream.write(f"\r[{bar}] {p.done}/{p.total} games  {p.rate:.1f} games/s  "
+                              f"left {_clock(p.eta)}  faults {p.faults}")
+            if finished:
+                self.stream.write("\n")
+            self.stream.flush()
+        elif finished or now - self.last >= 10:
+            self.last = now
+            print(f"{p.done}/{p.total} games, {p.rate:.1f} games/s, left {_clock(p.eta)}, "
+                  f"faults {p.faults}", file=self.stream, flush=True)

@@ -1,0 +1,202 @@
+"""Running a tournament: the schedule's unplayed games, in parallel, into the store.
+
+One trio program runs `workers` games at a time.  Each worker keeps its own bot processes
+across games (the protocol's new_game message) and restarts one only after it dies.  Bots with
+a build command are built once first; a bot whose build or command fails is left out with a
+message, and the games it would have played are not played (a later run, after a fix, plays
+them).  A referee failure voids a game, which is played again up to three times.
+"""
+
+from __future__ import annotations
+
+import math
+import shlex
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from referee.bots.player import BotPlayer, BotSpec
+from referee.editions import load_edition
+from referee.match.runner import GameRecord, RefereeError, play_game
+from referee.player import Player
+
+from .config import TournamentConfig
+from .schedule import ScheduledGame, fingerprint, game_spec, schedule
+from .store import Store
+
+MAX_ATTEMPTS = 3
+
+
+@dataclass
+class Progress:
+    """What a progress display needs; `on_update` is called after every stored game."""
+
+    total: int
+    done: int = 0
+    played: int = 0
+    faults: int = 0
+    voids: int = 0
+    started: float = field(default_factory=time.monotonic)
+    messages: list[str] = field(default_factory=list)
+
+    @property
+    def rate(self) -> float:
+        elapsed = time.monotonic() - self.started
+        return self.played / elapsed if elapsed > 0 else 0.0
+
+    @property
+    def eta(self) -> float:
+        rate = self.rate
+        return (self.total - self.done) / rate if rate > 0 else math.inf
+
+
+@dataclass
+class RunSummary:
+    total: int
+    already: int
+    played: int
+    skipped: int
+    left_out: dict[str, str]
+    voids: list[str]
+
+
+def bot_dir(config_path: Path, entry_dir: str | None) -> Path:
+    """Bots run in their `dir`, relative to the tournament file, or in the file's folder."""
+    base = config_path.resolve().parent
+    return (base / entry_dir).resolve() if entry_dir else base
+
+
+async def build_bots(config: TournamentConfig, config_path: Path,
+                     say: Callable[[str], None]) -> dict[str, str]:
+    """Run each build command once; return the bots left out, with the reason."""
+    left_out: dict[str, str] = {}
+    for bot in config.bots:
+        cwd = bot_dir(config_path, bot.dir)
+        if not cwd.is_dir():
+            left_out[bot.name] = f"its directory {cwd} does not exist"
+            continue
+        if bot.build:
+            say(f"building {bot.name}: {bot.build}")
+            try:
+                with trio.fail_after(config.limits.build_time):
+                    done = await trio.run_process(shlex.split(bot.build), cwd=cwd, check=False,
+                                                  capture_stdout=True, capture_stderr=True)
+            except trio.TooSlowError:
+                left_out[bot.name] = (f"its build did not finish within "
+                                      f"{config.limits.build_time:g} s")
+                continue
+            except OSError as exc:
+                left_out[bot.name] = f"its build command cannot start: {exc.strerror or exc}"
+                continue
+            if done.returncode != 0:
+                tail = (done.stderr or done.stdout).decode("utf-8", "replace").strip()
+                tail = "\n".join(tail.splitlines()[-5:])
+                left_out[bot.name] = f"its build failed (exit status {done.returncode}): {tail}"
+                continue
+        program = shlex.split(bot.command)[0]
+        if shutil.which(program, path=None) is None and not (cwd / program).is_file():
+            left_out[bot.name] = f"its command {program!r} was not found"
+    for name, why in left_out.items():
+        say(f"left out {name}: {why}")
+    return left_out
+
+
+def response_histogram(record: GameRecord, seats: int) -> list[dict[str, int]]:
+    """Per seat, counts of the bot's response times in quarter-octave buckets of microseconds
+    (bucket b holds times near 2**(b/4) us), mergeable across games for medians and p99s."""
+    out: list[dict[str, int]] = [{} for _ in range(seats)]
+    for line in record.lines:
+        if line["type"] in ("apply", "answer") and line.get("seat") is not None \
+                and line.get("source") in ("bot", "default"):
+            us = max(1.0, line["seconds"] * 1e6)
+            bucket = str(int(4 * math.log2(us)))
+            hist = out[line["seat"]]
+            hist[bucket] = hist.get(bucket, 0) + 1
+    return out
+
+
+async def run_tournament(
+    config: TournamentConfig,
+    config_path: Path,
+    store: Store,
+    workers: int,
+    say: Callable[[str], None],
+    on_update: Callable[[Progress], None] | None = None,
+    stderr_dir: Path | None = None,
+    player_factory: Callable[[str, int], Player] | None = None,
+    restart_each_game: bool = False,
+) -> RunSummary:
+    """Play the unplayed games.  `player_factory(name, worker)` replaces the bot processes
+    (in-process players for simulations and benchmarks); `restart_each_game` stops every bot
+    after each game instead of keeping it, to measure what keeping them saves."""
+    edition = load_edition(config.edition)
+    games = schedule(config)
+    store.bind(config.name, fingerprint(config), config.model_dump_json())
+    done = store.done()
+    todo = [g for g in games if g.game_id not in done]
+    needs_build = todo and player_factory is None
+    left_out = await build_bots(config, config_path, say) if needs_build else {}
+    playable = [g for g in todo if not left_out.keys() & set(g.seats)]
+    progress = Progress(total=len(games), done=len(done))
+    entries = {b.name: b for b in config.bots}
+    queue = iter(playable)
+    voids: list[str] = []
+
+    def make_player(name: str, worker: int) -> Player:
+        if player_factory is not None:
+            return player_factory(name, worker)
+        entry = entries[name]
+        log = stderr_dir / f"{name}.w{worker}.stderr.log" if stderr_dir else None
+        return BotPlayer(BotSpec(name, entry.command, bot_dir(config_path, entry.dir)),
+                         startup_time=config.limits.startup_time, stderr_path=log)
+
+    async def worker(number: int) -> None:
+        players: dict[str, Player] = {}
+        try:
+            for game in queue:
+                await play_one(game, number, players)
+        finally:
+            for p in players.values():
+                await p.aclose()
+
+    async def play_one(game: ScheduledGame, number: int, players: dict[str, Player]) -> None:
+        spec = game_spec(config, game, edition)
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            seat_players = [players.setdefault(n, make_player(n, number)) for n in game.seats]
+            started = time.monotonic()
+            try:
+                record = await play_game(spec, seat_players)
+            except RefereeError as exc:
+                store.save_void(game.game_id, attempt, str(exc))
+                progress.voids += 1
+                voids.append(f"{game.game_id} (attempt {attempt}): {exc}")
+                say(f"void: {exc}; {'playing it again' if attempt < MAX_ATTEMPTS else 'giving up'}")
+                for name in game.seats:  # start afresh: the processes may be in any state
+                    p = players.pop(name, None)
+                    if p is not None:
+                        await p.aclose()
+                continue
+            result: dict[str, Any] = dict(record.result)
+            result["response_us"] = response_histogram(record, len(game.seats))
+            store.save(game.game_id, list(game.seats), game.seed, result, record.to_jsonl(),
+                       time.monotonic() - started, attempt)
+            if restart_each_game:
+                for name in game.seats:
+                    await players.pop(name).aclose()
+            progress.done += 1
+            progress.played += 1
+            progress.faults += sum(len(f) for f in record.result["faults"])
+            if on_update is not None:
+                on_update(progress)
+            return
+
+    async with trio.open_nursery() as nursery:
+        for number in range(max(1, workers)):
+            nursery.start_soon(worker, number)
+    return RunSummary(total=len(games), already=len(done), played=progress.played,
+                      skipped=len(todo) - len(playable), left_out=left_out, voids=voids)

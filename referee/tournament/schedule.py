@@ -1,0 +1,287 @@
+"""The schedule: which bots play which games, in which seats, with which deck.
+
+`schedule(config)` is a pure function of the tournament file: no I/O, no clock, no global
+randomness (hashlib and seeded `random.Random` only), so running a tournament again, on any
+machine, yields the same games with the same ids and seeds, and the store can resume it.
+
+Tables (the sets of entrants that play together):
+
+* round-robin: every combination of `table_size` bots (`itertools.combinations` over the bots in
+  file order), or with `tables = N` (N smaller than the number of combinations) a deterministic
+  sample of N distinct tables in which every pair of bots meets as equally often as we can make
+  it, and every bot plays as equally many tables (see `_sample_tables`).  N at least the number
+  of combinations means every combination.
+* gauntlet: one table per candidate (the bots not in `baselines`, in file order): the candidate
+  and all the baselines.  `tables` does not apply to a gauntlet.
+
+Each table plays `deals` deals, each deal in each of the table's seat orders:
+
+* `all`: every permutation of the table's entrants (k!, `itertools.permutations` order).
+* `rotations`: the k cyclic rotations of the entrants (each entrant in each seat once).
+* `balanced`: a smallest set of seat orders in which every entrant sits in every seat equally
+  often and, for every ordered pair (a, b), a sits immediately before b in turn order (b in
+  a's seat + 1, cyclically) equally often.  A set of m orders of k entrants needs m = r*k for
+  the seats and m*k = lam*k*(k-1) for the adjacencies, so m is a multiple of k*(k-1):
+  k = 3: 6 orders (= 3!, every order); k = 4: 12 of 24 (an exhaustive search finds 48 such sets;
+  we use the first in lexicographic order, which also has every entrant seated before every
+  other -- seat number -- in 6 of the 12); k = 5: 20 of 120, seat j = (s + j*m) mod 5 for
+  m = 1..4, s = 0..4, which balances not only the neighbour but every cyclic distance: a sits
+  d seats before b exactly 5 times for each d = 1..4 (and before b by seat number 10 times).
+
+Every seat order of one table and deal gets the same deck (duplicate format): a game's seed
+depends on the master seed, the table's entrants (as a sorted set) and the deal only.  The same
+table in another tournament file with the same seed gets the same decks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from referee.game import Edition
+from referee.match.spec import GameSpec
+
+from .config import TournamentConfig
+
+SCHEDULE_VERSION = 1  # part of the fingerprint: bump when the scheduling algorithm changes
+
+# Balanced seat orders as index patterns into the table's entrants (see the module docstring).
+BALANCED_ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {
+    3: tuple(itertools.permutations(range(3))),
+    4: (
+        (0, 1, 2, 3), (0, 1, 3, 2), (0, 2, 1, 3), (1, 0, 2, 3), (1, 0, 3, 2), (1, 3, 0, 2),
+        (2, 0, 3, 1), (2, 3, 0, 1), (2, 3, 1, 0), (3, 1, 2, 0), (3, 2, 0, 1), (3, 2, 1, 0),
+    ),
+    5: tuple(tuple((s + j * m) % 5 for j in range(5)) for m in range(1, 5) for s in range(5)),
+}
+
+
+@dataclass(frozen=True)
+class ScheduledGame:
+    """One game of the schedule."""
+
+    game_id: str  # "t0007-d02-o05": table, deal, seat order; unique and stable
+    table: int  # index of the table (the set of entrants) in the schedule
+    deal: int  # 0..deals-1
+    order: int  # index of this seat order among the table's seat orders
+    seats: tuple[str, ...]  # bot names by seat, seat 0 first
+    seed: int  # the deck's seed: master seed, the table's entrants (as a set) and the deal
+
+
+def game_id(table: int, deal: int, order: int) -> str:
+    return f"t{table:04d}-d{deal:02d}-o{order:02d}"
+
+
+def deal_seed(master: int, entrants: Sequence[str], deal: int) -> int:
+    """The shuffle seed of one deal at one table, the same for every seat order: non-negative
+    and below 2**63."""
+    text = json.dumps(["deal", master, sorted(entrants), deal], separators=(",", ":"))
+    digest = hashlib.sha256(text.encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def seat_orders(entrants: tuple[str, ...], how: str) -> list[tuple[str, ...]]:
+    """The table's seat orders: `all`, `rotations` or `balanced` (module docstring)."""
+    k = len(entrants)
+    if how == "rotations":
+        return [entrants[r:] + entrants[:r] for r in range(k)]
+    if how == "balanced":
+        return [tuple(entrants[i] for i in pattern) for pattern in BALANCED_ORDERS[k]]
+    return list(itertools.permutations(entrants))
+
+
+def tables(config: TournamentConfig) -> list[tuple[str, ...]]:
+    """The schedule's tables in index order, each one's entrants in file order."""
+    names = [b.name for b in config.bots]
+    if config.format == "gauntlet":
+        base = set(config.baselines)
+        return [tuple(n for n in names if n in base or n == cand)
+                for cand in names if cand not in base]
+    k = config.table_size
+    if config.tables is not None and config.tables < math.comb(len(names), k):
+        rng = random.Random(_derived_seed("tables", config.seed, len(names), k, config.tables))
+        picked = _sample_tables(len(names), k, config.tables, rng)
+        return [tuple(names[i] for i in t) for t in sorted(picked)]
+    return list(itertools.combinations(names, k))
+
+
+def schedule(config: TournamentConfig) -> list[ScheduledGame]:
+    """Every game of the tournament: deal by deal, then table by table, then seat order."""
+    table_list = tables(config)
+    orders = [seat_orders(t, config.seat_orders) for t in table_list]
+    games = []
+    for deal in range(config.deals):
+        for ti, entrants in enumerate(table_list):
+            seed = deal_seed(config.seed, entrants, deal)
+            for oi, seats in enumerate(orders[ti]):
+                games.append(ScheduledGame(game_id(ti, deal, oi), ti, deal, oi, seats, seed))
+    return games
+
+
+def game_spec(config: TournamentConfig, game: ScheduledGame, edition: Edition) -> GameSpec:
+    """The spec the referee plays for one scheduled game."""
+    limits = config.limits
+    return GameSpec.make(game.game_id, game.seed, list(game.seats), edition, config.variants,
+                         move_time=limits.move_time, time_bank=limits.time_bank,
+                         max_faults=limits.max_faults)
+
+
+def fingerprint(config: TournamentConfig) -> str:
+    """A hex digest of everything that changes the schedule or the games; not of the name, the
+    builds, the directories, the startup and build times or the primary metric."""
+    limits = config.limits
+    data = {
+        "schedule": SCHEDULE_VERSION,
+        "seed": config.seed,
+        "bots": [[b.name, b.command] for b in config.bots],
+        "table_size": config.table_size,
+        "format": config.format,
+        "deals": config.deals,
+        "seat_orders": config.seat_orders,
+        "tables": config.tables,
+        "baselines": config.baselines,
+        "edition": config.edition,
+        "variants": config.variants,
+        "limits": [limits.move_time, limits.time_bank, limits.max_faults],
+    }
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _derived_seed(*parts: object) -> int:
+    text = json.dumps(list(parts), separators=(",", ":"))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
+
+
+def _pow2_table() -> list[int]:
+    """POW2[j] = floor(2**32 * 2**(-j/16)) for j < 512, in integers only (so that the sampler
+    makes the same choices on every platform)."""
+    one = 1 << 64
+    step = one >> 1  # 2**-1 in Q64; four square roots make 2**(-1/16)
+    for _ in range(4):
+        step = math.isqrt(step << 64)
+    out = []
+    value = one
+    for _ in range(512):
+        out.append(value >> 32)
+        value = value * step >> 64
+    return out
+
+
+_POW2 = _pow2_table()
+
+
+def _spread_bound(total: int, slots: int) -> int:
+    """The least sum of squares of `slots` non-negative integers adding up to `total`."""
+    q, r = divmod(total, slots)
+    return r * (q + 1) ** 2 + (slots - r) * q * q
+
+
+def _sample_tables(n: int, k: int, count: int, rng: random.Random) -> list[tuple[int, ...]]:
+    """`count` distinct k-subsets of range(n) (count < C(n, k)) in which pair meetings, and then
+    tables per entrant, are as even as found.
+
+    A greedy start (each table: the entrant with fewest tables, then repeatedly the entrant
+    meeting the members least) is improved by simulated annealing on
+    cost = 4 * sum(pair count**2) + sum(table count**2); a move replaces one member of a random
+    table by the best outsider (ties broken by `rng`).  Given the totals, the cost is least
+    exactly when pair counts differ by at most 1 and so do table counts; the search stops there
+    or after its budget.  Those bounds cannot always be met together (no 5 triples of 6 bots
+    meet every pair once); then the counts differ by at most 2 in every case we tried (field
+    sizes 4..12 and 6..40).  Integer arithmetic only, so the result is the same everywhere.
+    """
+    pairs = [[0] * n for _ in range(n)]
+    seated = [0] * n
+    used: set[tuple[int, ...]] = set()
+    chosen: list[tuple[int, ...]] = []
+
+    def place(table: tuple[int, ...]) -> None:
+        used.add(table)
+        chosen.append(table)
+        for a, b in itertools.combinations(table, 2):
+            pairs[a][b] += 1
+            pairs[b][a] += 1
+        for e in table:
+            seated[e] += 1
+
+    for _ in range(count):
+        table = None
+        for _attempt in range(8):
+            order = list(range(n))
+            rng.shuffle(order)
+            members = [min(order, key=lambda e: seated[e])]
+            while len(members) < k:
+                members.append(min(
+                    (e for e in order if e not in members),
+                    key=lambda e: (max(pairs[e][m] for m in members),
+                                   sum(pairs[e][m] for m in members), seated[e])))
+            candidate = tuple(sorted(members))
+            if candidate not in used:
+                table = candidate
+                break
+        if table is None:
+            table = min((c for c in itertools.combinations(range(n), k) if c not in used),
+                        key=lambda c: sum(pairs[a][b] for a, b in itertools.combinations(c, 2)))
+        place(table)
+
+    weight = 4
+    pair_cost = sum(pairs[a][b] ** 2 for a in range(n) for b in range(a + 1, n))
+    seat_cost = sum(s * s for s in seated)
+    target = (_spread_bound(count * k * (k - 1) // 2, n * (n - 1) // 2),
+              _spread_bound(count * k, n))
+    best_cost = weight * pair_cost + seat_cost
+    best = list(chosen)
+    budget = min(200_000, 20_000 + 50 * count * k)
+    # inverse temperature in sixteenths of a bit per unit of cost, rising linearly
+    beta_lo, beta_hi = 3, 46
+    step = 0
+    while (pair_cost, seat_cost) != target and step < budget:
+        step += 1
+        i = rng.randrange(count)
+        table = chosen[i]
+        out = table[rng.randrange(k)]
+        rest = [m for m in table if m != out]
+        rows = [pairs[m] for m in rest]
+        met = [sum(col) for col in zip(*rows, strict=True)]
+        best_key = None
+        ins: list[int] = []
+        for y in range(n):
+            if y in table:
+                continue
+            key = weight * met[y] + seated[y]
+            if best_key is None or key < best_key:
+                best_key, ins = key, [y]
+            elif key == best_key:
+                ins.append(y)
+        into = ins[rng.randrange(len(ins))]
+        new = tuple(sorted([*rest, into]))
+        if new in used:
+            continue
+        d_pair = 2 * (k - 1) + 2 * (met[into] - met[out])
+        d_seat = 2 * (seated[into] - seated[out]) + 2
+        delta = weight * d_pair + d_seat
+        if delta > 0:
+            shift = delta * (beta_lo + (beta_hi - beta_lo) * step // budget)
+            if shift >= len(_POW2) or rng.getrandbits(32) >= _POW2[shift]:
+                continue
+        used.discard(table)
+        used.add(new)
+        chosen[i] = new
+        for m in rest:
+            pairs[out][m] -= 1
+            pairs[m][out] -= 1
+            pairs[into][m] += 1
+            pairs[m][into] += 1
+        seated[out] -= 1
+        seated[into] += 1
+        pair_cost += d_pair
+        seat_cost += d_seat
+        if weight * pair_cost + seat_cost < best_cost:
+            best_cost = weight * pair_cost + seat_cost
+            best = list(chosen)
+    return best

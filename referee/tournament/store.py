@@ -1,0 +1,119 @@
+"""The results store: one SQLite file per tournament, append-only, idempotent per game id.
+
+Each finished game is one transaction holding its summary and its whole record (compressed), so
+a referee killed at any moment loses at most the games it was playing, and running again plays
+exactly the games that are not stored yet.  The store remembers the tournament's fingerprint and
+refuses to mix in games from a file whose schedule has changed.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+import zlib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    game_id TEXT PRIMARY KEY,
+    seats TEXT NOT NULL,        -- JSON list of bot names by seat
+    seed INTEGER NOT NULL,
+    result TEXT NOT NULL,       -- JSON: money, ranks, retired, faults, response times by seat
+    record BLOB NOT NULL,       -- zlib-compressed JSON lines of the game record
+    seconds REAL NOT NULL,      -- how long the game took
+    attempts INTEGER NOT NULL,  -- 1, or more after void games were replayed
+    finished REAL NOT NULL      -- unix time
+);
+CREATE TABLE IF NOT EXISTS voids (
+    game_id TEXT NOT NULL, attempt INTEGER NOT NULL, reason TEXT NOT NULL, at REAL NOT NULL
+);
+"""
+
+
+class StoreError(Exception):
+    """The store cannot be used for this tournament (another file, or not a store at all)."""
+
+
+class Store:
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        try:
+            self.db = sqlite3.connect(path, isolation_level=None)  # explicit transactions
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")  # durable against a killed process
+            self.db.executescript(SCHEMA)
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{path} is not a results store: {exc}") from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    def meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def bind(self, name: str, fingerprint: str, config_json: str) -> None:
+        """Claim a new store for this tournament, or check that it already belongs to it."""
+        stored = self.meta("fingerprint")
+        if stored is None:
+            with self.db:
+                self.db.execute("BEGIN")
+                for key, value in (("name", name), ("fingerprint", fingerprint),
+                                   ("config", config_json), ("created", str(time.time()))):
+                    self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+        elif stored != fingerprint:
+            raise StoreError(
+                f"{self.path} holds games of tournament {self.meta('name')!r} with another "
+                "schedule; the tournament file changed in a way that changes the games. Use "
+                "another --db, or restore the file"
+            )
+
+    def done(self) -> set[str]:
+        return {row[0] for row in self.db.execute("SELECT game_id FROM games")}
+
+    def count(self) -> int:
+        return int(self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+
+    def save(self, game_id: str, seats: list[str], seed: int, result: dict[str, Any],
+             record_jsonl: bytes, seconds: float, attempts: int) -> bool:
+        """Store one finished game in one transaction; False if it was already stored."""
+        blob = zlib.compress(record_jsonl, 6)
+        cur = self.db.execute(
+            "INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, orjson.dumps(seats).decode(), seed, orjson.dumps(result).decode(), blob,
+             seconds, attempts, time.time()),
+        )
+        return cur.rowcount == 1
+
+    def save_void(self, game_id: str, attempt: int, reason: str) -> None:
+        self.db.execute("INSERT INTO voids VALUES (?, ?, ?, ?)",
+                        (game_id, attempt, reason, time.time()))
+
+    def voids(self) -> list[tuple[str, int, str]]:
+        return [(r[0], r[1], r[2]) for r in
+                self.db.execute("SELECT game_id, attempt, reason FROM voids ORDER BY at")]
+
+    def results(self) -> Iterator[tuple[str, list[str], dict[str, Any]]]:
+        """(game id, seats, result) for every stored game, in game id order."""
+        for game_id, seats, result in self.db.execute(
+            "SELECT game_id, seats, result FROM games ORDER BY game_id"
+        ):
+            yield game_id, orjson.loads(seats), orjson.loads(result)
+
+    def record(self, game_id: str) -> list[dict[str, Any]] | None:
+        row = self.db.execute("SELECT record FROM games WHERE game_id = ?",
+                              (game_id,)).fetchone()
+        if row is None:
+            return None
+        return [orjson.loads(line) for line in zlib.decompress(row[0]).splitlines()]
+
+
+def open_store(path: Path) -> Store:
+    if path.exists() and path.is_dir():
+        raise StoreError(f"{path} is a directory, not a results store")
+    return Store(path)

@@ -1,0 +1,131 @@
+"""Running tournaments: resume after SIGKILL, left-out bots, refusing a changed file."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+FIRST_LEGAL = ROOT / "tests" / "bots" / "first_legal.py"
+
+
+def referee(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=300)
+
+
+def write_config(folder: Path, bots: int = 5, extra: str = "", deals: int = 2) -> Path:
+    lines = ['name = "resume-test"', "seed = 11", "table_size = 3",
+             'seat_orders = "rotations"', f"deals = {deals}", extra]
+    for i in range(bots):
+        lines += ["[[bots]]", f'name = "b{i}"',
+                  f'command = "{sys.executable} {FIRST_LEGAL}"']
+    path = folder / "t.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def leaderboard(db: Path, cwd: Path) -> list[dict[str, object]]:
+    out = referee("leaderboard", str(db), "--format", "json", cwd=cwd)
+    assert out.returncode == 0, out.stderr
+    rows = json.loads(out.stdout)["entrants"]
+    for r in rows:
+        del r["response_ms"]  # timings differ between runs; everything else must not
+    return rows
+
+
+def game_ids(db: Path) -> list[str]:
+    import sqlite3
+
+    with sqlite3.connect(db) as con:
+        return [r[0] for r in con.execute("SELECT game_id FROM games ORDER BY game_id")]
+
+
+def test_killed_and_resumed_run_equals_an_uninterrupted_one(tmp_path: Path) -> None:
+    """SIGKILL at random moments, resume each time: no game lost, none twice, same board."""
+    config = write_config(tmp_path)
+    whole = tmp_path / "whole.db"
+    done = referee("tournament", "run", str(config), "--db", str(whole), "-q", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    expected_ids = game_ids(whole)
+    assert len(expected_ids) == 10 * 3 * 2  # C(5,3) tables x 3 rotations x 2 deals
+
+    resumed = tmp_path / "resumed.db"
+    rng = random.Random(5)
+    kills = 0
+    for _ in range(4):
+        proc = subprocess.Popen([sys.executable, "-m", "referee", "tournament", "run",
+                                 str(config), "--db", str(resumed), "-q"], cwd=tmp_path,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.8, 2.5))
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+            kills += 1
+        proc.wait()
+        stored = game_ids(resumed) if resumed.exists() else []
+        assert len(stored) == len(set(stored))
+    assert kills >= 2, "the tournament finished before it could be killed"
+    final = referee("tournament", "run", str(config), "--db", str(resumed), cwd=tmp_path)
+    assert final.returncode == 0, final.stderr
+    assert game_ids(resumed) == expected_ids
+    assert leaderboard(resumed, tmp_path) == leaderboard(whole, tmp_path)
+    again = referee("tournament", "run", str(config), "--db", str(resumed), cwd=tmp_path)
+    assert "0 games played" in again.stderr
+
+
+def test_a_bot_that_fails_to_build_is_left_out(tmp_path: Path) -> None:
+    config = write_config(tmp_path, bots=4)
+    text = config.read_text() + ('[[bots]]\nname = "broken"\nbuild = "false"\n'
+                                 f'command = "{sys.executable} {FIRST_LEGAL}"\n')
+    config.write_text(text)
+    out = referee("tournament", "run", str(config), "--db", str(tmp_path / "x.db"),
+                  cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "left out broken: its build failed (exit status 1)" in out.stderr
+    names = {r["name"] for r in leaderboard(tmp_path / "x.db", tmp_path)}
+    assert names == {"b0", "b1", "b2", "b3"}
+
+
+def test_a_changed_schedule_is_refused(tmp_path: Path) -> None:
+    config = write_config(tmp_path, bots=3, deals=1)
+    db = tmp_path / "x.db"
+    assert referee("tournament", "run", str(config), "--db", str(db), "-q",
+                   cwd=tmp_path).returncode == 0
+    write_config(tmp_path, bots=3, deals=1, extra="[limits]\nmove_time = 2.0")
+    out = referee("tournament", "run", str(config), "--db", str(db), cwd=tmp_path)
+    assert out.returncode == 2
+    assert "changes the games" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_stored_games_replay_and_bad_files_name_the_key(tmp_path: Path) -> None:
+    config = write_config(tmp_path, bots=3, deals=1)
+    db = tmp_path / "x.db"
+    assert referee("tournament", "run", str(config), "--db", str(db), "-q",
+                   cwd=tmp_path).returncode == 0
+    first = game_ids(db)[0]
+    out = referee("replay", "--db", str(db), first, "-q", cwd=tmp_path)
+    assert out.returncode == 0 and "agrees with the rules" in out.stdout
+    assert referee("replay", "--db", str(db), "nope", cwd=tmp_path).returncode == 2
+    config.write_text(config.read_text().replace("table_size = 3", "table_size = 7"))
+    out = referee("tournament", "run", str(config), "--db", str(db), cwd=tmp_path)
+    assert out.returncode == 2 and "table_size" in out.stderr
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown", "csv", "json"])
+def test_leaderboard_formats(tmp_path: Path, fmt: str) -> None:
+    config = write_config(tmp_path, bots=3, deals=1)
+    db = tmp_path / "x.db"
+    assert referee("tournament", "run", str(config), "--db", str(db), "-q",
+                   cwd=tmp_path).returncode == 0
+    out = referee("leaderboard", str(db), "--format", fmt, cwd=tmp_path)
+    assert out.returncode == 0
+    for name in ("b0", "b1", "b2"):
+        assert name in out.stdout
