@@ -1,0 +1,36 @@
+"""The README's main job: the demo tournament runs and every sample bot plays without faults."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.skipif(shutil.which("node") is None or shutil.which("perl") is None,
+                    reason="the demo's JavaScript or Perl bot cannot run here")
+def test_demo_tournament_runs_and_prints_its_leaderboard(tmp_path: Path) -> None:
+    db = tmp_path / "demo.db"
+    out = subprocess.run([sys.executable, "-m", "referee", "tournament", "run",
+                          str(ROOT / "tournaments" / "demo.toml"), "--db", str(db)],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "240 games played" in out.stderr
+    board = subprocess.run([sys.executable, "-m", "referee", "leaderboard", str(db),
+                            "--format", "json"], capture_output=True, text=True, timeout=60)
+    rows = json.loads(board.stdout)["entrants"]
+    expected = {"baseline", "random", "javascript", "perl"}
+    if Path("/usr/include/cjson/cJSON.h").exists():
+        expected.add("c")
+    assert {r["name"] for r in rows} == expected
+    for r in rows:
+        assert sum(r["faults"].values()) == 0, r
+    assert rows[-1]["name"] == "random"  # every sample strategy beats random play
+    for line in ("baseline", "random", "win share"):
+        assert line in out.stdout
