@@ -286,7 +286,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     import os
 
     from .editions import load_edition
-    from .leaderboard import format_table, standings
+    from .leaderboard import board
     from .tournament.config import TournamentError, load_tournament
     from .tournament.progress import ProgressDisplay
     from .tournament.runner import run_tournament
@@ -314,48 +314,34 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     except KeyboardInterrupt:
         store.close()
         fail(f"interrupted; finished games are kept in {db_path}; run again to resume")
-    rows = standings(store.results())
+    text = board(store)
     store.close()
     if quiet:
         return
     display.say(f"{summary.played} games played, {summary.already} were already stored, "
                 f"{summary.skipped} skipped (left-out bots), {len(summary.voids)} void; "
                 f"results in {db_path}")
-    click.echo(format_table(rows))
+    click.echo(text)
 
 
 @main.command(name="leaderboard")
 @click.argument("db_path", metavar="DB", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["table", "markdown", "csv", "json"]),
               default="table", show_default=True)
-def leaderboard_cmd(db_path: Path, fmt: str) -> None:
-    """The standings of the games stored in DB."""
-    import csv
-    import io
-
-    from .leaderboard import format_table, standings
+@click.option("--head-to-head", is_flag=True,
+              help="Also: for each pair, how often each finished above the other.")
+@click.option("--seats", is_flag=True, help="Also: results by seat position (seat bias).")
+def leaderboard_cmd(db_path: Path, fmt: str, head_to_head: bool, seats: bool) -> None:
+    """The standings of the games stored in DB, with 95% intervals and ratings."""
+    from .leaderboard import board
     from .tournament.store import StoreError, open_store
 
     if not db_path.is_file():
         fail(f"no results store at {db_path}")
     try:
         store = open_store(db_path)
-        rows = standings(store.results())
+        text = board(store, fmt, head_to_head, seats)
         store.close()
     except StoreError as exc:
         fail(str(exc))
-    if fmt == "json":
-        click.echo(json.dumps({"entrants": rows}, indent=2))
-    elif fmt == "csv":
-        out = io.StringIO()
-        writer = csv.writer(out)
-        writer.writerow(["rank", "name", "games", "win_share", "placement", "money",
-                         "faults", "retired", "response_ms_median", "response_ms_p99"])
-        for i, r in enumerate(rows, 1):
-            writer.writerow([i, r["name"], r["games"], f"{r['win_share']:.4f}",
-                             f"{r['placement']:.4f}", f"{r['money']:.2f}",
-                             sum(r["faults"].values()) - r["faults"]["stderr"], r["retired"],
-                             r["response_ms"]["median"], r["response_ms"]["p99"]])
-        click.echo(out.getvalue(), nl=False)
-    else:
-        click.echo(format_table(rows, "github" if fmt == "markdown" else "simple"))
+    click.echo(text.rstrip("\n"))

@@ -1,0 +1,29 @@
+"""Leaderboards over a tournament's results store."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from referee.tournament.store import Store
+
+from .render import render
+from .stats import Games, by_seat, head_to_head, leaderboard
+
+
+def primary_metric(store: Store) -> str:
+    """The metric the tournament file chose (default: mean placement points)."""
+    config = store.meta("config")
+    return str(json.loads(config).get("primary_metric", "placement")) if config else "placement"
+
+
+def board(store: Store, fmt: str = "table", with_head_to_head: bool = False,
+          with_seats: bool = False) -> str:
+    games = Games.load(store.results())
+    primary = primary_metric(store)
+    rows: list[dict[str, Any]] = leaderboard(games, primary)
+    return render(rows, fmt, head_to_head(games) if with_head_to_head else None,
+                  by_seat(games) if with_seats else None, primary)
+
+
+__all__ = ["Games", "board", "by_seat", "head_to_head", "leaderboard", "primary_metric"]

@@ -1,0 +1,102 @@
+"""Leaderboards a contest can trust: intervals that separate only real differences."""
+
+from __future__ import annotations
+
+import sys
+import zlib
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from referee.bots.player import BotPlayer, BotSpec
+from referee.leaderboard import Games, by_seat, head_to_head, leaderboard
+from referee.leaderboard.stats import placement_points
+from referee.match.players import PolicyPlayer, random_player
+from referee.player import Player
+from referee.tournament.config import TournamentConfig
+from referee.tournament.runner import run_tournament
+from referee.tournament.store import open_store
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def play(tmp: Path, seed: int, names: list[str], make: Any, **extra: Any) -> Games:
+    config = TournamentConfig.model_validate({
+        "name": "t", "seed": seed, "bots": [{"name": n, "command": "unused"} for n in names],
+        **extra,
+    })
+    store = open_store(tmp / f"s{seed}.db")
+    trio.run(lambda: run_tournament(config, tmp / "t.toml", store, 2, lambda m: None,
+                                    player_factory=make))
+    games = Games.load(store.results())
+    store.close()
+    return games
+
+
+def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
+    return a["low"] <= b["high"] and b["low"] <= a["high"]
+
+
+def test_placement_points_share_tied_places() -> None:
+    assert placement_points([1, 2, 3, 4]) == [1.0, 2 / 3, 1 / 3, 0.0]
+    assert placement_points([1, 1, 3, 4]) == [5 / 6, 5 / 6, 1 / 3, 0.0]
+    assert placement_points([2, 1, 2]) == [0.25, 1.0, 0.25]
+
+
+def test_two_copies_of_one_bot_are_not_separated(tmp_path: Path) -> None:
+    """The same deterministic-random bot under two names, round robin, duplicate deals:
+    their intervals overlap in at least 19 of 20 master seeds."""
+
+    def make(name: str, worker: int) -> Player:
+        # copy-a and copy-b share one policy and one seed: the same bot under two names
+        seed = 7 if name.startswith("copy") else zlib.crc32(name.encode()) % 1000
+        return random_player(name, seed)
+
+    overlapping = 0
+    for seed in range(20):
+        games = play(tmp_path, seed, ["copy-a", "copy-b", "other-1", "other-2"], make,
+                     table_size=3, deals=2)
+        rows = {r["name"]: r for r in leaderboard(games, samples=400)}
+        a, b = rows["copy-a"], rows["copy-b"]
+        assert a["games"] == b["games"] == 3 * 6 * 2  # every table each is at, 6 orders, 2 deals
+        overlapping += overlaps(a["placement"], b["placement"]) and overlaps(a["money"],
+                                                                             b["money"])
+    assert overlapping >= 19
+
+
+def test_the_baseline_is_separated_from_random_bots(tmp_path: Path) -> None:
+    """Strong baseline against random bots: the intervals do not overlap, within 400 games."""
+    command = f"{sys.executable} {ROOT / 'sample_bots/python/baseline_bot.py'}"
+
+    def make(name: str, worker: int) -> Player:
+        if name == "baseline":
+            return BotPlayer(BotSpec(name, command))
+        return random_player(name, zlib.crc32(name.encode()) % 1000)
+
+    names = ["baseline", "random-1", "random-2", "random-3", "random-4"]
+    games = play(tmp_path, 3, names, make, seat_orders="rotations", deals=10)
+    assert len(games.game_ids) == 5 * 4 * 10 <= 400
+    rows = leaderboard(games)
+    assert rows[0]["name"] == "baseline"
+    assert all(r["separated"] for r in rows)
+    second = rows[1]
+    assert rows[0]["placement"]["low"] > second["placement"]["high"]
+    assert rows[0]["money"]["low"] > max(r["money"]["high"] for r in rows[1:])
+
+
+def test_head_to_head_and_seats_count_every_pairing(tmp_path: Path) -> None:
+    games = play(tmp_path, 1, ["a", "b", "c", "d"],
+                 lambda n, w: PolicyPlayer(n, lambda d, v, r: d.default_action()),
+                 table_size=3)
+    h2h = head_to_head(games)
+    for a in "abcd":
+        for b in "abcd":
+            if a != b:
+                ab, ba = h2h[a][b], h2h[b][a]
+                assert ab["above"] == ba["below"] and ab["level"] == ba["level"]
+                assert ab["above"] + ab["below"] + ab["level"] == 2 * 6  # 2 tables x 6 orders
+    seats = by_seat(games)
+    assert [s["seat"] for s in seats] == [0, 1, 2]
+    assert all(s["games"] == 4 * 6 for s in seats)
+    assert abs(sum(s["win_share"] for s in seats) - 1.0) < 1e-9
