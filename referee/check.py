@@ -50,6 +50,7 @@ class CheckResult:
     passed: bool
     reason: str
     lines: list[str] = field(default_factory=list)
+    kinds: set[str] = field(default_factory=set)  # fault kinds behind a failure
 
 
 class Recorder:
@@ -138,6 +139,7 @@ SCENARIOS = [
 ]
 
 Predicate = Callable[[Asked], bool]
+MAX_TIMEOUTS = 3  # a bot that keeps timing out would make the check take hours
 
 # Situations a bot's own strategy can avoid: not reaching them is no failure.
 OPTIONAL = {
@@ -216,6 +218,13 @@ async def _run(
     starts_ok = True
     try:
         for number, sc in enumerate(SCENARIOS):
+            slow = [a for a in rec.asked if a.fault is not None and a.fault.kind == "timeout"]
+            if len(slow) >= MAX_TIMEOUTS:
+                results.append(CheckResult(
+                    "answers in time", False,
+                    f"{len(slow)} answers timed out (first: {slow[0].fault.reason}); the check "  # type: ignore[union-attr]
+                    f"stopped before scenario {sc.name!r}", kinds={"timeout"}))
+                break
             rec.scenario = sc.name
             rec.inject_warning_at = 3 if number == 0 else None
             names = [spec.name] + [f"opponent{i}" for i in range(1, sc.players)]
@@ -230,7 +239,8 @@ async def _run(
             for f in record.result["faults"][0]:
                 if f["kind"] == "start":
                     starts_ok = False
-                    results.append(CheckResult("starts and says hello", False, f["reason"]))
+                    results.append(CheckResult("starts and says hello", False, f["reason"],
+                                               kinds={"start"}))
             if not starts_ok:
                 return results, []
     finally:
@@ -254,7 +264,8 @@ async def _run(
                                        f"first: {f.kind}: {f.reason}",
                                        [f"scenario {bad[0].scenario}, request id "
                                         f"{bad[0].request_id}:",
-                                        *exchanged(transcript, bad[0].request_id)]))
+                                        *exchanged(transcript, bad[0].request_id)],
+                                       {a.fault.kind for a in bad if a.fault is not None}))
         else:
             results.append(CheckResult(name, True, f"{len(hits)} answers accepted"))
     after = [a for a in rec.asked if rec.warned_id is not None and a.request_id > rec.warned_id

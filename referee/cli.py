@@ -345,3 +345,51 @@ def leaderboard_cmd(db_path: Path, fmt: str, head_to_head: bool, seats: bool) ->
     except StoreError as exc:
         fail(str(exc))
     click.echo(text.rstrip("\n"))
+
+
+@main.command(name="grade")
+@click.argument("submissions", metavar="SUBMISSIONS_DIR",
+                type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("tournaments/classroom.toml"), show_default=True,
+              help="A gauntlet tournament file: baselines, deals, limits, [grading] rules.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              required=True, help="Where grades.csv and feedback/STUDENT.md are written.")
+@click.option("--workers", type=click.IntRange(1, 256), default=None,
+              help="Games at a time  [default: one per core]")
+@click.option("-q", "--quiet", is_flag=True)
+def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int | None,
+              quiet: bool) -> None:
+    """Grade each subfolder of SUBMISSIONS_DIR (one student's bot) against the baselines.
+
+    A bot is described by its bot.toml (command, build) or found by convention: Makefile
+    (./bot), bot.py, main.py, bot.js, main.js, bot.pl, Bot.java.  Writes DIR/grades.csv and
+    DIR/feedback/STUDENT.md; re-running skips submissions whose files did not change.
+    """
+    import os
+
+    from .grade import grade_all
+    from .tournament.config import TournamentError, load_tournament
+
+    if not config_path.is_file():
+        fail(f"no grading config at {config_path} (give one with --config)")
+    try:
+        config = load_tournament(config_path)
+    except TournamentError as exc:
+        fail(str(exc))
+    if config.format != "gauntlet":
+        fail(f"{config_path}: format: grading needs a gauntlet (with baselines)")
+    say = (lambda m: None) if quiet else (lambda m: click.echo(m, err=True))
+    try:
+        outcomes = trio.run(grade_all, submissions, config, config_path, out_dir,
+                            workers or os.cpu_count() or 1, say)
+    except OSError as exc:
+        fail(f"cannot write to {out_dir}: {exc.strerror}")
+    except KeyboardInterrupt:
+        fail("interrupted; graded submissions are kept and skipped next time")
+    if not quiet:
+        rows = [[o.student, o.status, o.grade, o.games,
+                 "" if o.placement is None else f"{o.placement['mean']:.3f}"] for o in outcomes]
+        click.echo(tabulate(rows, headers=["student", "status", "grade", "games",
+                                           "placement"]))
+        click.echo(f"\n{out_dir / 'grades.csv'}, feedback in {out_dir / 'feedback'}")

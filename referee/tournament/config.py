@@ -39,6 +39,27 @@ class Limits(BaseModel):
     max_faults: int = Field(3, ge=1, description="faults in one game before retirement")
 
 
+class GradeRule(BaseModel):
+    """A grade and what earns it: beat these baselines (higher mean placement points in the
+    same games) and/or reach a mean placement."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    grade: str = Field(min_length=1, max_length=20)
+    beats: list[str] = []
+    min_placement: float | None = Field(None, ge=0, le=1)
+
+
+class Grading(BaseModel):
+    """`referee grade`: the first rule a working submission meets gives its grade."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rules: list[GradeRule] = []
+    otherwise: str = "F"  # working, but meets no rule
+    broken: str = "F"  # did not build, crashed, timed out, or failed the check
+
+
 class TournamentConfig(BaseModel):
     """What a tournament file may say; see tournaments/demo.toml for an example."""
 
@@ -57,6 +78,7 @@ class TournamentConfig(BaseModel):
     variants: list[str] = []
     limits: Limits = Limits()
     primary_metric: Literal["placement", "win_share", "money", "rating"] = "placement"
+    grading: Grading = Grading()
 
     @field_validator("variants")
     @classmethod
@@ -81,9 +103,6 @@ class TournamentConfig(BaseModel):
             if len(self.baselines) != self.table_size - 1:
                 raise ValueError(f"baselines: a gauntlet at tables of {self.table_size} needs "
                                  f"{self.table_size - 1} baselines, got {len(self.baselines)}")
-            if len(names) == len(self.baselines):
-                raise ValueError("bots: a gauntlet needs at least one candidate besides the "
-                                 "baselines")
         elif len(names) < self.table_size:
             raise ValueError(f"bots: {len(names)} bots cannot fill a table of "
                              f"{self.table_size}")

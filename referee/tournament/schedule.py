@@ -117,7 +117,9 @@ def schedule(config: TournamentConfig) -> list[ScheduledGame]:
     games = []
     for deal in range(config.deals):
         for ti, entrants in enumerate(table_list):
-            seed = deal_seed(config.seed, entrants, deal)
+            # A gauntlet deals every candidate the same cards: its seed ignores the candidate.
+            dealt_to = config.baselines if config.format == "gauntlet" else entrants
+            seed = deal_seed(config.seed, dealt_to, deal)
             for oi, seats in enumerate(orders[ti]):
                 games.append(ScheduledGame(game_id(ti, deal, oi), ti, deal, oi, seats, seed))
     return games

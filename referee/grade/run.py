@@ -1,0 +1,251 @@
+"""Grading a class: build, check and play each submission against fixed baselines.
+
+For each submission: a fresh copy in its own working directory, the build (time-limited),
+`referee check`, then a gauntlet against the config's baselines in which every student meets
+the same deals in every seat order.  Bots that do not build, crash or time out in the check
+play no games; bots that fail the check otherwise still play, so their feedback shows what it
+cost them.  Only working bots (status ok) earn the grades of the config's rules.
+A submission whose files and grading config did not change is not graded again.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import shutil
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from referee.bots.player import BotSpec
+from referee.check import CheckResult, run_check, summary
+from referee.leaderboard.stats import Games, leaderboard
+from referee.tournament.config import BotEntry, TournamentConfig
+from referee.tournament.runner import run_tournament
+from referee.tournament.schedule import fingerprint
+from referee.tournament.store import open_store
+
+from .submissions import Submission, discover, fresh_copy
+
+STATUSES = ("ok", "build failed", "failed the check", "crashed", "timed out")
+
+
+@dataclass
+class Outcome:
+    student: str
+    status: str
+    digest: str
+    grade: str = ""
+    games: int = 0
+    win_share: float | None = None
+    placement: dict[str, float] | None = None
+    money: dict[str, float] | None = None
+    baselines: dict[str, float] = field(default_factory=dict)
+    faults: dict[str, int] = field(default_factory=dict)
+    feedback: str = ""
+
+
+def bot_name(student: str, baselines: list[str]) -> str:
+    name = re.sub(r"[^A-Za-z0-9_.+-]", "_", student)[:60] or "student"
+    return name + "-student" if name in baselines else name
+
+
+def status_from_check(results: list[CheckResult]) -> str:
+    kinds = set().union(*(r.kinds for r in results if not r.passed))
+    if not any(not r.passed for r in results):
+        return "ok"
+    if "start" in kinds or "crash" in kinds:
+        return "crashed"
+    if "timeout" in kinds:
+        return "timed out"
+    return "failed the check"
+
+
+def grade_for(outcome: Outcome, config: TournamentConfig) -> str:
+    grading = config.grading
+    if outcome.status != "ok" or outcome.placement is None:
+        return grading.broken
+    mine = outcome.placement["mean"]
+    for rule in grading.rules:
+        if all(mine > outcome.baselines.get(b, float("inf")) for b in rule.beats) and (
+            rule.min_placement is None or mine >= rule.min_placement
+        ):
+            return rule.grade
+    return grading.otherwise
+
+
+async def build(sub: Submission, workdir: Path, seconds: float) -> tuple[bool, str]:
+    if not sub.build:
+        return True, ""
+    try:
+        with trio.fail_after(seconds):
+            done = await trio.run_process(shlex.split(sub.build), cwd=workdir, check=False,
+                                          capture_stdout=True, capture_stderr=True)
+    except trio.TooSlowError:
+        return False, f"the build did not finish within {seconds:g} s"
+    except OSError as exc:
+        return False, f"the build command cannot start: {exc.strerror or exc}"
+    output = (done.stdout + done.stderr).decode("utf-8", "replace")
+    tail = "\n".join(output.strip().splitlines()[-30:])
+    if done.returncode != 0:
+        return False, f"exit status {done.returncode}\n{tail}"
+    return True, tail
+
+
+async def play_gauntlet(sub: Submission, name: str, workdir: Path, config: TournamentConfig,
+                        config_path: Path, db: Path, workers: int,
+                        say: Callable[[str], None]) -> tuple[Games, list[dict[str, Any]]]:
+    baselines = [b for b in config.bots if b.name in config.baselines]
+    assert sub.command is not None
+    student = BotEntry(name=name, command=sub.command, dir=str(workdir))
+    gauntlet = config.model_copy(update={
+        "name": f"{config.name}-{name}", "format": "gauntlet", "bots": [*baselines, student],
+    })
+    store = open_store(db)
+    try:
+        await run_tournament(gauntlet, config_path, store, workers, say)
+        games = Games.load(store.results())
+    finally:
+        store.close()
+    return games, leaderboard(games) if games.game_ids else []
+
+
+async def grade_submission(sub: Submission, config: TournamentConfig, config_path: Path,
+                           out: Path, workers: int, say: Callable[[str], None]) -> Outcome:
+    outcome = Outcome(sub.student, "ok", sub.digest)
+    notes: list[str] = []
+    if sub.problem is not None:
+        outcome.status = "build failed"
+        notes.append(f"## Finding your bot\n\n{sub.problem}\n")
+        return finish(outcome, config, notes, sub)
+    workdir = fresh_copy(sub, out / "work")
+    ok, output = await build(sub, workdir, config.limits.build_time)
+    if sub.build:
+        notes.append(f"## Build: `{sub.build}`\n\n{'It built.' if ok else 'It failed:'}\n\n"
+                     f"```\n{output or '(no output)'}\n```\n")
+    if not ok:
+        outcome.status = "build failed"
+        return finish(outcome, config, notes, sub)
+    assert sub.command is not None
+    spec = BotSpec(bot_name(sub.student, config.baselines), sub.command, workdir)
+    results, times = await run_check(spec, move_time=config.limits.move_time,
+                                     time_bank=config.limits.time_bank,
+                                     startup_time=config.limits.startup_time)
+    outcome.status = status_from_check(results)
+    lines = [f"- {'PASS' if r.passed else 'FAIL'} {r.name}: {r.reason}" for r in results]
+    for r in results:
+        if not r.passed and r.lines:
+            lines.append(f"\n  Exchange that failed ({r.name}):\n\n  ```\n" +
+                         "\n".join(f"  {x}" for x in r.lines) + "\n  ```\n")
+    notes.append("## Conformance check\n\n" + "\n".join(lines) + f"\n\n{summary(times)}\n\n"
+                 f"Reproduce it in your bot's folder: `referee check {shlex.quote(sub.command)}`\n")
+    if outcome.status in ("ok", "failed the check"):
+        db = out / "games" / f"{sub.student}.db"
+        db.parent.mkdir(parents=True, exist_ok=True)
+        db.unlink(missing_ok=True)
+        name = spec.name
+        _games, rows = await play_gauntlet(sub, name, workdir, config, config_path, db,
+                                          workers, say)
+        row = next((r for r in rows if r["name"] == name), None)
+        if row is not None:
+            outcome.games = row["games"]
+            outcome.win_share = row["win_share"]["mean"]
+            outcome.placement = row["placement"]
+            outcome.money = row["money"]
+            outcome.faults = row["faults"]
+            outcome.baselines = {r["name"]: r["placement"]["mean"] for r in rows
+                                 if r["name"] != name}
+            notes.append(games_notes(outcome, config, db, name))
+    return finish(outcome, config, notes, sub)
+
+
+def games_notes(outcome: Outcome, config: TournamentConfig, db: Path, name: str) -> str:
+    p = outcome.placement
+    assert p is not None and outcome.money is not None
+    text = [f"## Games against the baselines\n\n{outcome.games} games: every seat order of "
+            f"{config.deals} deal(s), the same cards for every student.\n",
+            f"- mean placement points (1 = first, 0 = last): {p['mean']:.3f} "
+            f"(95% interval {p['low']:.3f} to {p['high']:.3f})",
+            f"- win share: {outcome.win_share:.1%}",
+            f"- mean final money: {outcome.money['mean']:.1f}"]
+    for b, v in outcome.baselines.items():
+        text.append(f"- baseline {b}: mean placement points {v:.3f}")
+    store = open_store(db)
+    faulty = []
+    for game_id, seats, result in store.results():
+        seat = seats.index(name)
+        for f in result["faults"][seat]:
+            faulty.append((game_id, seats, f))
+    store.close()
+    if faulty:
+        text.append(f"\n### Faults in games ({len(faulty)})\n")
+        for game_id, seats, f in faulty[:10]:
+            reason = f["reason"].replace("\n", " / ")
+            text.append(f"- game `{game_id}` (seats: {', '.join(seats)}): {f['kind']}: {reason}")
+        text.append("\nEach game can be replayed and re-checked with "
+                    f"`referee replay --db {db} GAME_ID`.")
+    return "\n".join(text) + "\n"
+
+
+def finish(outcome: Outcome, config: TournamentConfig, notes: list[str],
+           sub: Submission) -> Outcome:
+    outcome.grade = grade_for(outcome, config)
+    head = [f"# {sub.student}\n", f"- status: **{outcome.status}**",
+            f"- grade: **{outcome.grade}**",
+            f"- bot: `{sub.command or '(none found)'}`"
+            + (f", built with `{sub.build}`" if sub.build else ""), ""]
+    outcome.feedback = "\n".join(head) + "\n" + "\n".join(notes)
+    return outcome
+
+
+CSV_COLUMNS = ["student", "status", "grade", "games", "win_share", "placement",
+               "placement_low", "placement_high", "money", "faults"]
+
+
+def csv_row(o: Outcome) -> list[Any]:
+    p = o.placement or {}
+    return [o.student, o.status, o.grade, o.games,
+            "" if o.win_share is None else f"{o.win_share:.4f}",
+            *("" if k not in p else f"{p[k]:.4f}" for k in ("mean", "low", "high")),
+            "" if o.money is None else f"{o.money['mean']:.1f}",
+            sum(v for k, v in o.faults.items() if k != "stderr_over_limit")]
+
+
+async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out: Path,
+                    workers: int, say: Callable[[str], None]) -> list[Outcome]:
+    """Grade every submission under `root` into `out`; reuse unchanged ones' results."""
+    import csv
+
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "feedback").mkdir(exist_ok=True)
+    state_path = out / "state.json"
+    state: dict[str, Any] = {}
+    if state_path.is_file():
+        state = json.loads(state_path.read_text())
+    config_key = fingerprint(config) + config.grading.model_dump_json()
+    if state.get("config") != config_key:
+        state = {"config": config_key, "outcomes": {}}
+    outcomes = []
+    for sub in discover(root):
+        previous = state["outcomes"].get(sub.student)
+        if previous and previous["digest"] == sub.digest:
+            say(f"{sub.student}: unchanged, kept its grade {previous['grade']}")
+            outcome = Outcome(**previous)
+        else:
+            say(f"{sub.student}: grading")
+            outcome = await grade_submission(sub, config, config_path, out, workers, say)
+            state["outcomes"][sub.student] = asdict(outcome)
+            state_path.write_text(json.dumps(state, indent=1))
+            shutil.rmtree(out / "work" / sub.student, ignore_errors=True)
+        (out / "feedback" / f"{sub.student}.md").write_text(outcome.feedback)
+        outcomes.append(outcome)
+    with (out / "grades.csv").open("w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(CSV_COLUMNS)
+        for o in outcomes:
+            writer.writerow(csv_row(o))
+    return outcomes

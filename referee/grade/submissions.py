@@ -1,0 +1,98 @@
+"""Finding each student's bot in a folder of submissions, and copying it somewhere safe.
+
+Each subfolder is one submission.  A `bot.toml` manifest says how to build and run the bot
+(`command`, optional `build`, optional `name`); without one the bot is found by convention,
+in this order: a `Makefile` (build `make`, run `./bot`), `bot.py`, `main.py` (run with
+python3), `bot.js`, `main.js` (node), `bot.pl` (perl), `Bot.java` (build `javac -d out
+Bot.java`, run `java -cp out Bot`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+CONVENTIONS: list[tuple[str, str | None, str]] = [
+    ("Makefile", "make", "./bot"),
+    ("bot.py", None, "python3 bot.py"),
+    ("main.py", None, "python3 main.py"),
+    ("bot.js", None, "node bot.js"),
+    ("main.js", None, "node main.js"),
+    ("bot.pl", None, "perl bot.pl"),
+    ("Bot.java", "javac -d out Bot.java", "java -cp out Bot"),
+]
+SKIP = {".git", "__pycache__", "out", "node_modules", ".venv"}
+
+
+class Manifest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    name: str | None = Field(None, max_length=64)
+    build: str | None = None
+    command: str = Field(min_length=1)
+
+
+@dataclass
+class Submission:
+    student: str
+    path: Path
+    command: str | None
+    build: str | None
+    problem: str | None  # why no bot could be found, if so
+    digest: str
+
+
+def content_digest(folder: Path) -> str:
+    """A hash of every file's path and bytes, so an unchanged submission is not graded again."""
+    h = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder)
+        if any(part in SKIP for part in rel.parts) or not path.is_file():
+            continue
+        h.update(str(rel).encode() + b"\0")
+        h.update(path.read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def find_bot(folder: Path) -> tuple[str | None, str | None, str | None]:
+    """(command, build, problem) for one submission folder."""
+    manifest = folder / "bot.toml"
+    if manifest.is_file():
+        try:
+            m = Manifest.model_validate(tomllib.loads(manifest.read_text(encoding="utf-8")))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            return None, None, f"bot.toml is not valid TOML: {exc}"
+        except ValidationError as exc:
+            err = exc.errors(include_url=False)[0]
+            where = ".".join(str(p) for p in err["loc"])
+            return None, None, f"bot.toml: {where}: {err['msg']}"
+        return m.command, m.build, None
+    for filename, build, command in CONVENTIONS:
+        if (folder / filename).is_file():
+            return command, build, None
+    names = ", ".join(f for f, _, _ in CONVENTIONS)
+    return None, None, f"no bot found: add a bot.toml (command, build) or one of {names}"
+
+
+def discover(root: Path) -> list[Submission]:
+    out = []
+    for folder in sorted(p for p in root.iterdir() if p.is_dir() and p.name not in SKIP):
+        command, build, problem = find_bot(folder)
+        out.append(Submission(folder.name, folder, command, build, problem,
+                              content_digest(folder)))
+    return out
+
+
+def fresh_copy(submission: Submission, work: Path) -> Path:
+    """The submission copied into its own working directory, the copy of a previous run gone."""
+    target = work / submission.student
+    if target.exists():
+        shutil.rmtree(target)
+    shutil.copytree(submission.path, target, ignore=shutil.ignore_patterns(*SKIP))
+    return target

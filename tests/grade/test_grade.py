@@ -1,0 +1,109 @@
+"""`referee grade` over a folder of student bots in several languages, some broken."""
+
+from __future__ import annotations
+
+import csv
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BOTS = ROOT / "tests" / "bots"
+SAMPLES = ROOT / "sample_bots"
+
+
+def make_submissions(root: Path) -> None:
+    def put(student: str, files: dict[str, str | Path]) -> None:
+        folder = root / student
+        folder.mkdir(parents=True)
+        for name, content in files.items():
+            if isinstance(content, Path):
+                shutil.copy(content, folder / name)
+            else:
+                (folder / name).write_text(content)
+
+    put("alice", {"bot.py": SAMPLES / "python" / "baseline_bot.py"})
+    put("bob", {"bot.js": SAMPLES / "javascript" / "bot.js"})
+    put("carol", {"main.pl": SAMPLES / "perl" / "bot.pl",
+                  "bot.toml": 'name = "carol"\ncommand = "perl main.pl"\n'})
+    put("dave", {"Makefile": "bot: bot.c\n\tcc -o bot bot.c\n",
+                 "bot.c": "int main(void) { return syntax error; }\n"})
+    put("erin", {"bot.py": BOTS / "crash_mid_game.py"})
+    put("frank", {"bot.py": BOTS / "never_answers.py"})
+    put("grace", {"bot.py": BOTS / "illegal.py",
+                  "bot.toml": 'command = "python3 bot.py --kind over_money"\n'})
+    put("heidi", {"notes.txt": "I did not finish"})
+
+
+def write_config(path: Path) -> None:
+    random_bot = SAMPLES / "python" / "random_bot.py"
+    path.write_text('''
+name = "class"
+seed = 5
+table_size = 4
+format = "gauntlet"
+baselines = ["random-1", "random-2", "random-3"]
+deals = 1
+[limits]
+move_time = 0.3
+time_bank = 0.6
+startup_time = 5
+build_time = 60
+[grading]
+otherwise = "C"
+broken = "F"
+[[grading.rules]]
+grade = "A"
+beats = ["random-1", "random-2", "random-3"]
+''' + "".join(f'''
+[[bots]]
+name = "random-{i}"
+command = "{sys.executable} {random_bot} --seed {i}"
+''' for i in (1, 2, 3)))
+
+
+def grade(subs: Path, config: Path, out: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "referee", "grade", str(subs), "--config",
+                           str(config), "--out", str(out)], capture_output=True, text=True,
+                          timeout=600)
+
+
+@pytest.mark.skipif(shutil.which("node") is None or shutil.which("perl") is None
+                    or shutil.which("cc") is None, reason="node, perl or cc is missing")
+def test_grading_a_class(tmp_path: Path) -> None:
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    make_submissions(subs)
+    write_config(config)
+    done = grade(subs, config, out)
+    assert done.returncode == 0, done.stderr
+    rows = {r["student"]: r for r in csv.DictReader((out / "grades.csv").open())}
+    assert {s: r["status"] for s, r in rows.items()} == {
+        "alice": "ok", "bob": "ok", "carol": "ok", "dave": "build failed", "erin": "crashed",
+        "frank": "timed out", "grace": "failed the check", "heidi": "build failed",
+    }
+    for student in ("alice", "bob", "carol", "grace"):
+        assert int(rows[student]["games"]) == 24  # every seat order of one deal
+    for student in ("dave", "erin", "frank", "heidi"):
+        assert rows[student]["games"] == "0" and rows[student]["grade"] == "F"
+    assert rows["alice"]["grade"] == "A"  # the baseline beats random bots
+    assert rows["grace"]["grade"] == "F" and int(rows["grace"]["faults"]) > 0
+
+    feedback = {p.stem: p.read_text() for p in (out / "feedback").glob("*.md")}
+    assert set(feedback) == set(rows)
+    assert "syntax error" in feedback["dave"] or "error" in feedback["dave"]
+    assert "ZeroDivisionError" in feedback["erin"]
+    assert "timed out" in feedback["frank"]
+    assert "is more than seat" in feedback["grace"] and "referee> " in feedback["grace"]
+    assert "referee check 'python3 bot.py --kind over_money'" in feedback["grace"]
+    assert "no bot found" in feedback["heidi"]
+
+    again = grade(subs, config, out)
+    assert again.returncode == 0
+    assert again.stderr.count("unchanged") == 8
+    (subs / "bob" / "bot.js").write_text((subs / "bob" / "bot.js").read_text() + "\n// v2\n")
+    third = grade(subs, config, out)
+    assert third.stderr.count("unchanged") == 7 and "bob: grading" in third.stderr
+    assert list(csv.DictReader((out / "grades.csv").open()))[1]["status"] == "ok"
