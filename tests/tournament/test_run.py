@@ -51,12 +51,12 @@ def game_ids(db: Path) -> list[str]:
 
 def test_killed_and_resumed_run_equals_an_uninterrupted_one(tmp_path: Path) -> None:
     """SIGKILL at random moments, resume each time: no game lost, none twice, same board."""
-    config = write_config(tmp_path)
+    config = write_config(tmp_path, deals=6)
     whole = tmp_path / "whole.db"
     done = referee("tournament", "run", str(config), "--db", str(whole), "-q", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     expected_ids = game_ids(whole)
-    assert len(expected_ids) == 10 * 3 * 2  # C(5,3) tables x 3 rotations x 2 deals
+    assert len(expected_ids) == 10 * 3 * 6  # C(5,3) tables x 3 rotations x 6 deals
 
     resumed = tmp_path / "resumed.db"
     rng = random.Random(5)
@@ -65,7 +65,7 @@ def test_killed_and_resumed_run_equals_an_uninterrupted_one(tmp_path: Path) -> N
         proc = subprocess.Popen([sys.executable, "-m", "referee", "tournament", "run",
                                  str(config), "--db", str(resumed), "-q"], cwd=tmp_path,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(0.8, 2.5))
+        time.sleep(rng.uniform(0.6, 1.6))
         if proc.poll() is None:
             os.kill(proc.pid, signal.SIGKILL)
             kills += 1
