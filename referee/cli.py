@@ -278,9 +278,16 @@ def tournament() -> None:
               help="Results store  [default: FILE's name with .db, in this folder]")
 @click.option("--stderr-dir", type=click.Path(file_okay=False, path_type=Path),
               help="Keep each bot's stderr here (1 MiB per game).")
+@click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
+              show_default=True, help="Where games run: here, or on Dask workers.")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="Dask scheduler (tcp://HOST:8786); without it a LocalCluster is started.")
+@click.option("--shard", metavar="I/N",
+              help="Play only shard I of N of the schedule (for job arrays), into its own --db.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors.")
 def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
-                   stderr_dir: Path | None, quiet: bool) -> None:
+                   stderr_dir: Path | None, executor: str, scheduler: str | None,
+                   shard: str | None, quiet: bool) -> None:
     """Play every game of the tournament in FILE that is not stored yet, then print the
     leaderboard.  Running it again after a crash or Ctrl-C resumes where it stopped."""
     import os
@@ -297,7 +304,11 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
         load_edition(config.edition)
     except (TournamentError, EditionError) as exc:
         fail(str(exc))
-    db_path = db_path or Path(config_path.stem + ".db")
+    shard_of = parse_shard(shard) if shard else None
+    if scheduler is not None and executor != "dask":
+        fail("--scheduler goes with --executor dask")
+    suffix = f".shard{shard_of[0]}of{shard_of[1]}" if shard_of else ""
+    db_path = db_path or Path(config_path.stem + suffix + ".db")
     try:
         store = open_store(db_path)
     except StoreError as exc:
@@ -306,10 +317,16 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     if stderr_dir is not None:
         stderr_dir.mkdir(parents=True, exist_ok=True)
     try:
-        summary = trio.run(run_tournament, config, config_path, store,
-                           workers or os.cpu_count() or 1, display.say, display.update,
-                           stderr_dir)
-    except StoreError as exc:
+        if executor == "dask":
+            from .tournament.dask_executor import run_on_dask
+
+            summary = run_on_dask(config, config_path, store, display.say, display.update,
+                                  scheduler, workers or os.cpu_count() or 1, shard=shard_of)
+        else:
+            summary = trio.run(run_tournament, config, config_path, store,
+                               workers or os.cpu_count() or 1, display.say, display.update,
+                               stderr_dir, None, False, shard_of)
+    except (StoreError, RuntimeError) as exc:
         fail(str(exc))
     except KeyboardInterrupt:
         store.close()
@@ -393,3 +410,76 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
         click.echo(tabulate(rows, headers=["student", "status", "grade", "games",
                                            "placement"]))
         click.echo(f"\n{out_dir / 'grades.csv'}, feedback in {out_dir / 'feedback'}")
+
+
+@main.command(name="report")
+@click.argument("db_path", metavar="DB", type=click.Path(path_type=Path))
+@click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path),
+              help="Folder to write the site into (created if need be).")
+@click.option("--stderr-dir", type=click.Path(path_type=Path),
+              help="The folder given to `tournament run --stderr-dir`: include the last lines "
+                   "of each bot's stderr.")
+@click.option("--games-sample", type=click.IntRange(0), default=50, show_default=True,
+              help="Replay pages for this many games spread over the tournament (plus every "
+                   "game with a fault).")
+@click.option("--all-games", is_flag=True, help="A replay page for every game.")
+def report_cmd(db_path: Path, out_dir: Path, stderr_dir: Path | None, games_sample: int,
+               all_games: bool) -> None:
+    """Write the games stored in DB as a static site in OUT: the leaderboard, a page per bot
+    and replays of games.  It works from file://, with nothing fetched from the network."""
+    from .report import write_report
+    from .tournament.store import StoreError, open_store
+
+    if not db_path.is_file():
+        fail(f"no results store at {db_path}")
+    if stderr_dir is not None and not stderr_dir.is_dir():
+        fail(f"--stderr-dir {stderr_dir}: no such folder")
+    if out_dir.exists() and not out_dir.is_dir():
+        fail(f"--out {out_dir} is a file, not a folder")
+    try:
+        store = open_store(db_path)
+        if store.count() == 0:
+            store.close()
+            fail(f"{db_path} holds no games yet")
+        summary = write_report(store, out_dir, stderr_dir=stderr_dir,
+                               games_sample=games_sample, all_games=all_games)
+        store.close()
+    except StoreError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"cannot write the report to {out_dir}: {exc.strerror or exc}")
+    click.echo(f"{summary.files} files ({summary.bytes / 1e6:.1f} MB) in {out_dir}: the "
+               f"leaderboard, {summary.bot_pages} bot pages and {summary.game_pages} of "
+               f"{summary.games} games as replays, in {summary.seconds:.1f} s. "
+               f"Open {out_dir / 'index.html'}")
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    index, _, count = text.partition("/")
+    try:
+        i, n = int(index), int(count)
+    except ValueError:
+        fail(f"--shard {text!r}: write it as I/N, e.g. 2/8")
+    if not 1 <= i <= n:
+        fail(f"--shard {text!r}: I must be between 1 and N")
+    return i, n
+
+
+@tournament.command(name="merge")
+@click.argument("shards", nargs=-1, required=True, metavar="SHARD.db...",
+                type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--out", "out_path", required=True,
+              type=click.Path(dir_okay=False, path_type=Path), help="The merged store.")
+def tournament_merge(shards: tuple[Path, ...], out_path: Path) -> None:
+    """Merge the stores of a sharded run into one, refusing mixed files, duplicates and gaps."""
+    from .tournament.merge import merge
+    from .tournament.store import StoreError
+
+    if out_path.exists():
+        fail(f"{out_path} exists already; merge into a new file")
+    try:
+        games = merge(out_path, list(shards))
+    except StoreError as exc:
+        out_path.unlink(missing_ok=True)
+        fail(str(exc))
+    click.echo(f"{games} games from {len(shards)} shards in {out_path}")

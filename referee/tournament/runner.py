@@ -120,6 +120,110 @@ def response_histogram(record: GameRecord, seats: int) -> list[dict[str, int]]:
     return out
 
 
+@dataclass
+class Finished:
+    """A game played to its end, ready for the store (picklable, for Dask workers)."""
+
+    game_id: str
+    seats: list[str]
+    seed: int
+    result: dict[str, Any]
+    record: bytes
+    seconds: float
+    attempts: int
+
+
+@dataclass
+class Voided:
+    game_id: str
+    attempt: int
+    reason: str
+
+
+class Table:
+    """Plays scheduled games with one worker's players, keeping bot processes across games.
+
+    The same code runs in the local executor's workers and inside Dask tasks.
+    """
+
+    def __init__(self, config: TournamentConfig, config_path: Path, number: int,
+                 make_player: Callable[[str, int], Player], restart_each_game: bool = False,
+                 ) -> None:
+        self.config = config
+        self.config_path = config_path
+        self.edition = load_edition(config.edition)
+        self.number = number
+        self.make_player = make_player
+        self.restart_each_game = restart_each_game
+        self.players: dict[str, Player] = {}
+
+    async def play(self, game: ScheduledGame, voided: Callable[[Voided], None]) -> Finished | None:
+        """Play one game; a void game is reported and played again, up to MAX_ATTEMPTS."""
+        spec = game_spec(self.config, game, self.edition)
+        players = self.players
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            seat_players = [players.setdefault(n, self.make_player(n, self.number))
+                            for n in game.seats]
+            started = time.monotonic()
+            try:
+                record = await play_game(spec, seat_players)
+            except RefereeError as exc:
+                voided(Voided(game.game_id, attempt, str(exc)))
+                for name in game.seats:  # start afresh: the processes may be in any state
+                    p = players.pop(name, None)
+                    if p is not None:
+                        await p.aclose()
+                continue
+            result: dict[str, Any] = dict(record.result)
+            result["response_us"] = response_histogram(record, len(game.seats))
+            if self.restart_each_game:
+                for name in game.seats:
+                    await players.pop(name).aclose()
+            return Finished(game.game_id, list(game.seats), game.seed, result,
+                            record.to_jsonl(), time.monotonic() - started, attempt)
+        return None
+
+    async def aclose(self) -> None:
+        for p in self.players.values():
+            await p.aclose()
+        self.players.clear()
+
+
+def bot_factory(config: TournamentConfig, config_path: Path,
+                stderr_dir: Path | None = None) -> Callable[[str, int], Player]:
+    entries = {b.name: b for b in config.bots}
+
+    def make(name: str, worker: int) -> Player:
+        entry = entries[name]
+        log = stderr_dir / f"{name}.w{worker}.stderr.log" if stderr_dir else None
+        return BotPlayer(BotSpec(name, entry.command, bot_dir(config_path, entry.dir)),
+                         startup_time=config.limits.startup_time, stderr_path=log)
+
+    return make
+
+
+def shard_games(games: list[ScheduledGame], shard: tuple[int, int] | None) -> list[ScheduledGame]:
+    """Shard I of N (1-based): every N-th game of the schedule, a fixed and disjoint part."""
+    if shard is None:
+        return games
+    index, count = shard
+    return [g for i, g in enumerate(games) if i % count == index - 1]
+
+
+def prepare(config: TournamentConfig, store: Store,
+            shard: tuple[int, int] | None) -> tuple[list[ScheduledGame], set[str]]:
+    """Bind the store to this tournament (and shard); the shard's games and those stored."""
+    games = shard_games(schedule(config), shard)
+    store.bind(config.name, fingerprint(config), config.model_dump_json())
+    store.bind_shard(None if shard is None else f"{shard[0]}/{shard[1]}")
+    return games, store.done()
+
+
+def store_finished(store: Store, f: Finished) -> bool:
+    """Store one game; False when it was stored already."""
+    return store.save(f.game_id, f.seats, f.seed, f.result, f.record, f.seconds, f.attempts)
+
+
 async def run_tournament(
     config: TournamentConfig,
     config_path: Path,
@@ -130,73 +234,47 @@ async def run_tournament(
     stderr_dir: Path | None = None,
     player_factory: Callable[[str, int], Player] | None = None,
     restart_each_game: bool = False,
+    shard: tuple[int, int] | None = None,
 ) -> RunSummary:
     """Play the unplayed games.  `player_factory(name, worker)` replaces the bot processes
     (in-process players for simulations and benchmarks); `restart_each_game` stops every bot
     after each game instead of keeping it, to measure what keeping them saves."""
-    edition = load_edition(config.edition)
-    games = schedule(config)
-    store.bind(config.name, fingerprint(config), config.model_dump_json())
-    done = store.done()
+    games, done = prepare(config, store, shard)
     todo = [g for g in games if g.game_id not in done]
     needs_build = todo and player_factory is None
     left_out = await build_bots(config, config_path, say) if needs_build else {}
     playable = [g for g in todo if not left_out.keys() & set(g.seats)]
-    progress = Progress(total=len(games), done=len(done))
-    entries = {b.name: b for b in config.bots}
+    progress = Progress(total=len(games), done=len(games) - len(todo))
+    make_player = player_factory or bot_factory(config, config_path, stderr_dir)
     queue = iter(playable)
     voids: list[str] = []
 
-    def make_player(name: str, worker: int) -> Player:
-        if player_factory is not None:
-            return player_factory(name, worker)
-        entry = entries[name]
-        log = stderr_dir / f"{name}.w{worker}.stderr.log" if stderr_dir else None
-        return BotPlayer(BotSpec(name, entry.command, bot_dir(config_path, entry.dir)),
-                         startup_time=config.limits.startup_time, stderr_path=log)
+    def voided(v: Voided) -> None:
+        store.save_void(v.game_id, v.attempt, v.reason)
+        progress.voids += 1
+        voids.append(f"{v.game_id} (attempt {v.attempt}): {v.reason}")
+        again = "playing it again" if v.attempt < MAX_ATTEMPTS else "giving up"
+        say(f"void: {v.reason}; {again}")
 
     async def worker(number: int) -> None:
-        players: dict[str, Player] = {}
+        table = Table(config, config_path, number, make_player, restart_each_game)
         try:
             for game in queue:
-                await play_one(game, number, players)
+                finished = await table.play(game, voided)
+                if finished is None:
+                    continue
+                store_finished(store, finished)
+                progress.done += 1
+                progress.played += 1
+                progress.faults += sum(len(f) for f in finished.result["faults"])
+                if on_update is not None:
+                    on_update(progress)
         finally:
-            for p in players.values():
-                await p.aclose()
-
-    async def play_one(game: ScheduledGame, number: int, players: dict[str, Player]) -> None:
-        spec = game_spec(config, game, edition)
-        for attempt in range(1, MAX_ATTEMPTS + 1):
-            seat_players = [players.setdefault(n, make_player(n, number)) for n in game.seats]
-            started = time.monotonic()
-            try:
-                record = await play_game(spec, seat_players)
-            except RefereeError as exc:
-                store.save_void(game.game_id, attempt, str(exc))
-                progress.voids += 1
-                voids.append(f"{game.game_id} (attempt {attempt}): {exc}")
-                say(f"void: {exc}; {'playing it again' if attempt < MAX_ATTEMPTS else 'giving up'}")
-                for name in game.seats:  # start afresh: the processes may be in any state
-                    p = players.pop(name, None)
-                    if p is not None:
-                        await p.aclose()
-                continue
-            result: dict[str, Any] = dict(record.result)
-            result["response_us"] = response_histogram(record, len(game.seats))
-            store.save(game.game_id, list(game.seats), game.seed, result, record.to_jsonl(),
-                       time.monotonic() - started, attempt)
-            if restart_each_game:
-                for name in game.seats:
-                    await players.pop(name).aclose()
-            progress.done += 1
-            progress.played += 1
-            progress.faults += sum(len(f) for f in record.result["faults"])
-            if on_update is not None:
-                on_update(progress)
-            return
+            await table.aclose()
 
     async with trio.open_nursery() as nursery:
         for number in range(max(1, workers)):
             nursery.start_soon(worker, number)
-    return RunSummary(total=len(games), already=len(done), played=progress.played,
-                      skipped=len(todo) - len(playable), left_out=left_out, voids=voids)
+    return RunSummary(total=len(games), already=len(games) - len(todo),
+                      played=progress.played, skipped=len(todo) - len(playable),
+                      left_out=left_out, voids=voids)

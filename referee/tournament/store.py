@@ -73,6 +73,15 @@ class Store:
                 "another --db, or restore the file"
             )
 
+    def bind_shard(self, shard: str | None) -> None:
+        """Record which shard ("I/N") this store holds; refuse another shard's games."""
+        stored = self.meta("shard")
+        value = shard or "all"
+        if stored is None:
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('shard', ?)", (value,))
+        elif stored != value:
+            raise StoreError(f"{self.path} holds shard {stored}, not {value}; use another --db")
+
     def done(self) -> set[str]:
         return {row[0] for row in self.db.execute("SELECT game_id FROM games")}
 

@@ -1,0 +1,78 @@
+"""Merging the stores of a sharded run (`--shard I/N`) into one.
+
+Every shard must come from the same tournament file (the same fingerprint), each shard 1..N
+exactly once, each complete: a missing game is a gap, a game in two stores a duplicate, and
+either is refused rather than merged into a leaderboard nobody can trust.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .config import TournamentConfig
+from .runner import shard_games
+from .schedule import schedule
+from .store import Store, StoreError, open_store
+
+
+def merge(out: Path, shards: list[Path]) -> int:
+    """Check the shards and copy their games into `out`; return how many games it holds."""
+    if not shards:
+        raise StoreError("give the shards' stores to merge")
+    stores: list[Store] = []
+    try:
+        for path in shards:
+            if not path.is_file():
+                raise StoreError(f"no results store at {path}")
+            stores.append(open_store(path))
+        prints = {s.meta("fingerprint") for s in stores}
+        if len(prints) != 1 or None in prints:
+            raise StoreError("the stores come from different tournament files (or are empty)")
+        labels = [s.meta("shard") or "all" for s in stores]
+        counts = {label.split("/")[-1] for label in labels}
+        if "all" in labels or len(counts) != 1:
+            raise StoreError(f"not the shards of one run: {', '.join(labels)}")
+        total = int(counts.pop())
+        for label in set(labels):
+            if labels.count(label) > 1:
+                raise StoreError(f"shard {label} is given twice")
+        missing = [f"{i}/{total}" for i in range(1, total + 1) if f"{i}/{total}" not in labels]
+        if missing:
+            raise StoreError(f"gap: shard(s) {', '.join(missing)} missing")
+        config_json = stores[0].meta("config")
+        assert config_json is not None
+        config = TournamentConfig.model_validate_json(config_json)
+        games = schedule(config)
+        seen: dict[str, str] = {}
+        for store, label in zip(stores, labels, strict=True):
+            index = int(label.split("/")[0])
+            expected = {g.game_id for g in shard_games(games, (index, total))}
+            stored = store.done()
+            for game_id in stored:
+                if game_id in seen:
+                    raise StoreError(f"duplicate: game {game_id} is in {seen[game_id]} and "
+                                     f"{store.path}")
+                seen[game_id] = str(store.path)
+            if stored - expected:
+                raise StoreError(f"{store.path} holds games that are not shard {label}'s")
+            if expected - stored:
+                gap = sorted(expected - stored)
+                raise StoreError(f"gap: {store.path} (shard {label}) lacks {len(gap)} games, "
+                                 f"e.g. {gap[0]}; finish it first (run the shard again)")
+        target = open_store(out)
+        try:
+            target.bind(config.name, stores[0].meta("fingerprint") or "", config_json)
+            target.bind_shard(None)
+            for store in stores:
+                target.db.execute("ATTACH DATABASE ? AS shard", (str(store.path),))
+                target.db.execute("BEGIN")
+                target.db.execute("INSERT OR IGNORE INTO games SELECT * FROM shard.games")
+                target.db.execute("INSERT INTO voids SELECT * FROM shard.voids")
+                target.db.execute("COMMIT")
+                target.db.execute("DETACH DATABASE shard")
+            return target.count()
+        finally:
+            target.close()
+    finally:
+        for s in stores:
+            s.close()

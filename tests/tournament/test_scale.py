@@ -1,0 +1,136 @@
+"""Beyond one machine: the Dask executor and sharded runs give the same tournament."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("distributed")
+
+from distributed import Client, LocalCluster
+
+from referee.tournament.config import load_tournament
+from referee.tournament.dask_executor import run_on_dask
+from referee.tournament.store import open_store
+
+ROOT = Path(__file__).resolve().parents[2]
+FIRST_LEGAL = ROOT / "tests" / "bots" / "first_legal.py"
+
+
+def write_config(folder: Path, bots: int, deals: int) -> Path:
+    lines = ['name = "scale"', "seed = 4", "table_size = 3", 'seat_orders = "rotations"',
+             f"deals = {deals}"]
+    for i in range(bots):
+        lines += ["[[bots]]", f'name = "b{i}"', f'command = "{sys.executable} {FIRST_LEGAL}"']
+    path = folder / "t.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def referee(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=300)
+
+
+def ids(db: Path) -> list[str]:
+    with sqlite3.connect(db) as con:
+        return [r[0] for r in con.execute("SELECT game_id FROM games ORDER BY game_id")]
+
+
+def board(db: Path, cwd: Path) -> list[dict[str, object]]:
+    out = referee("leaderboard", str(db), "--format", "json", cwd=cwd)
+    rows = json.loads(out.stdout)["entrants"]
+    for r in rows:
+        del r["response_ms"]
+    return rows
+
+
+def test_dask_local_cluster_matches_the_local_executor(tmp_path: Path) -> None:
+    config = write_config(tmp_path, bots=4, deals=2)
+    local, dask = tmp_path / "local.db", tmp_path / "dask.db"
+    assert referee("tournament", "run", str(config), "--db", str(local), "-q",
+                   cwd=tmp_path).returncode == 0
+    out = referee("tournament", "run", str(config), "--db", str(dask), "--executor", "dask",
+                  "--workers", "2", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert ids(dask) == ids(local) and len(ids(local)) == 4 * 3 * 2
+    assert board(dask, tmp_path) == board(local, tmp_path)
+
+
+def test_a_killed_dask_worker_loses_nothing(tmp_path: Path) -> None:
+    config_path = write_config(tmp_path, bots=5, deals=4)
+    config = load_tournament(config_path)
+    local = tmp_path / "local.db"
+    assert referee("tournament", "run", str(config_path), "--db", str(local), "-q",
+                   cwd=tmp_path).returncode == 0
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                           dashboard_address=None)
+    client = Client(cluster)
+    killed: list[int] = []
+
+    def kill_one() -> None:
+        time.sleep(2.0)
+        pids = client.run(os.getpid)
+        pid = next(iter(pids.values()))
+        os.kill(pid, signal.SIGKILL)
+        killed.append(pid)
+
+    store = open_store(tmp_path / "dask.db")
+    killer = threading.Thread(target=kill_one)
+    killer.start()
+    try:
+        summary = run_on_dask(config, config_path, store, lambda m: None, client=client,
+                              batch_size=4)
+    finally:
+        killer.join()
+        store.close()
+        client.close()
+        cluster.close()
+    assert killed, "no worker was killed"
+    assert summary.played == 10 * 3 * 4
+    assert ids(tmp_path / "dask.db") == ids(local)  # nothing lost; the key forbids twice
+    assert board(tmp_path / "dask.db", tmp_path) == board(local, tmp_path)
+
+
+def test_three_shards_merge_into_one_run(tmp_path: Path) -> None:
+    config = write_config(tmp_path, bots=4, deals=2)
+    whole = tmp_path / "whole.db"
+    assert referee("tournament", "run", str(config), "--db", str(whole), "-q",
+                   cwd=tmp_path).returncode == 0
+    shards = []
+    for i in (1, 2, 3):
+        db = tmp_path / f"s{i}.db"
+        out = referee("tournament", "run", str(config), "--shard", f"{i}/3", "--db", str(db),
+                      "-q", cwd=tmp_path)
+        assert out.returncode == 0, out.stderr
+        shards.append(str(db))
+    sizes = [len(ids(Path(s))) for s in shards]
+    assert sum(sizes) == 24 and all(s == 8 for s in sizes)
+    # refused: a missing shard, a shard twice, and a shard of another run
+    gap = referee("tournament", "merge", shards[0], shards[1], "--out",
+                  str(tmp_path / "g.db"), cwd=tmp_path)
+    assert gap.returncode == 2 and "gap: shard(s) 3/3 missing" in gap.stderr
+    twice = referee("tournament", "merge", shards[0], shards[0], shards[1], "--out",
+                    str(tmp_path / "t.db"), cwd=tmp_path)
+    assert twice.returncode == 2 and "given twice" in twice.stderr
+    assert not (tmp_path / "t.db").exists()
+    merged = tmp_path / "merged.db"
+    out = referee("tournament", "merge", *shards, "--out", str(merged), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert ids(merged) == ids(whole)
+    assert board(merged, tmp_path) == board(whole, tmp_path)
+    # a shard that is not finished is a gap too
+    with sqlite3.connect(shards[2]) as con:
+        con.execute("DELETE FROM games WHERE rowid = (SELECT MIN(rowid) FROM games)")
+    out = referee("tournament", "merge", *shards, "--out", str(tmp_path / "m2.db"),
+                  cwd=tmp_path)
+    assert out.returncode == 2 and "lacks 1 games" in out.stderr
