@@ -1,9 +1,9 @@
 """Tournament throughput and memory.
 
-Run: python benchmarks/tournament.py [--memory-games 1000 10000]
+Run: python benchmarks/tournament.py [--deals N] [--memory-games 1000 10000]
 1. Games per second for four sample bots (Python baseline and random, JavaScript, Perl) at
    tables of 4 over every seat order: bot processes kept across games vs started for every
-   game, with 1 and 2 workers.
+   game, with 1 and 2 workers, and on a 2-worker Dask LocalCluster.
 2. The referee's peak memory (max RSS) after running N games of in-process default players
    through the same runner and store, for each N, each in a fresh process.
 """
@@ -55,6 +55,34 @@ def throughput(workers: int, restart: bool, deals: int) -> tuple[int, float]:
     return summary.played, elapsed
 
 
+def dask_throughput(deals: int) -> tuple[int, float]:
+    """The same games on a 2-worker Dask LocalCluster (cluster start-up not counted)."""
+    import tomllib
+
+    from distributed import Client, LocalCluster
+
+    from referee.tournament.config import TournamentConfig
+    from referee.tournament.dask_executor import run_on_dask
+    from referee.tournament.store import open_store
+
+    config = TournamentConfig.model_validate(tomllib.loads(config_text(deals, BOTS)))
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                           dashboard_address=None)
+    client = Client(cluster)
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            store = open_store(Path(tmp) / "bench.db")
+            start = time.perf_counter()
+            summary = run_on_dask(config, Path(tmp) / "bench.toml", store, lambda m: None,
+                                  client=client)
+            elapsed = time.perf_counter() - start
+            store.close()
+    finally:
+        client.close()
+        cluster.close()
+    return summary.played, elapsed
+
+
 def memory_child(games: int) -> None:
     """Run in a fresh process: N in-process games through runner and store; print max RSS."""
     import tomllib
@@ -91,6 +119,9 @@ def main() -> None:
             games, seconds = throughput(workers, restart, args.deals)
             label = "started per game" if restart else "kept across games"
             print(f"{label:16} {workers:7} {games:6} {seconds:8.2f} {games / seconds:8.2f}")
+    games, seconds = dask_throughput(args.deals)
+    print(f"{'dask LocalCluster':16} {2:7} {games:6} {seconds:8.2f} {games / seconds:8.2f}"
+          "   (processes kept within each batch of 8 games)")
     for n in args.memory_games:
         out = subprocess.run([sys.executable, __file__, "--memory-child", str(n)],
                              capture_output=True, text=True, check=True).stdout.split()
