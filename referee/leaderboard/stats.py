@@ -120,14 +120,38 @@ def bootstrap(games: Games, samples: int = BOOTSTRAP_SAMPLES, seed: int = 0,
 
 def ratings(games: Games) -> list[tuple[float, float]]:
     """OpenSkill Plackett-Luce (tau 0) over the games in game id order: (mu, sigma)."""
+    return _rate(games, set())[0]
+
+
+def rating_history(games: Games, points: int = 200
+                   ) -> list[tuple[int, list[tuple[float, float] | None]]]:
+    """The ratings as games accumulated, in game id order, at about `points` evenly spaced
+    moments: (games so far, per entrant (mu, sigma) or None before its first game).  The last
+    moment is after every game, and equals `ratings`."""
+    g = len(games.game_ids)
+    if not g:
+        return []
+    keep = {max(1, round(g * k / points)) for k in range(1, points + 1)} | {g}
+    return _rate(games, keep)[1]
+
+
+def _rate(games: Games, keep: set[int]
+          ) -> tuple[list[tuple[float, float]], list[tuple[int, list[tuple[float, float] | None]]]]:
     model = PlackettLuce(tau=0)
     current = [model.rating(name=n) for n in games.names]
-    for order in np.argsort(np.array(games.game_ids, dtype=object), kind="stable"):
+    played = [False] * len(games.names)
+    history: list[tuple[int, list[tuple[float, float] | None]]] = []
+    orders = np.argsort(np.array(games.game_ids, dtype=object), kind="stable")
+    for done, order in enumerate(orders, 1):
         seats = games.seats[order]
         teams = [[current[e]] for e in seats]
         for e, team in zip(seats, model.rate(teams, ranks=games.ranks[order]), strict=True):
             current[e] = team[0]
-    return [(r.mu, r.sigma) for r in current]
+            played[e] = True
+        if done in keep:
+            history.append((done, [(r.mu, r.sigma) if p else None
+                                   for r, p in zip(current, played, strict=True)]))
+    return [(r.mu, r.sigma) for r in current], history
 
 
 def _quantile(hist: dict[int, int], q: float) -> float | None:

@@ -1,0 +1,97 @@
+"""`referee report`: a results store as a static site that works from file://.
+
+The leaderboard (intervals as bars, the head-to-head grid, seat bias, ratings over the games),
+a page per bot (results, faults with links to where they happened, stderr excerpts) and a
+replay page for a sample of the games plus every game with a fault.  Every page is plain HTML
+with inline SVG; the game pages embed their data as JSON and share one script and one style
+sheet copied into the folder, so nothing is fetched from anywhere.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from referee.tournament.store import Store
+
+from .data import Tournament, load, select_games
+from .pages import Links, bot_page, game_page, games_page, leaderboard_page, missing_game_page
+from .replay import RecordShapeError, fault_steps, game_document
+from .stderr import excerpts
+
+STATIC = Path(__file__).with_name("static")
+ASSETS = ("report.css", "report.js")
+MARKER = ".referee-report"
+
+
+@dataclass(frozen=True)
+class ReportSummary:
+    out: Path
+    games: int  # games in the store
+    game_pages: int
+    bot_pages: int
+    files: int
+    bytes: int
+    seconds: float
+
+
+def policy_text(data: Tournament, pages: int, sample: int, all_games: bool) -> str:
+    total = len(data.results)
+    if all_games or pages == total:
+        return f"Every one of the {total} games has a replay page."
+    faulty = len(data.faulty)
+    return (f"{pages} of the {total} games have a replay page: an even sample of "
+            f"{min(sample, total)} (--games-sample) and every game with a fault ({faulty}). "
+            "--all-games writes them all.")
+
+
+def write_report(store: Store, out: Path, *, stderr_dir: Path | None = None,
+                 games_sample: int = 50, all_games: bool = False) -> ReportSummary:
+    """Write the site into `out` (created if need be); OSError when it cannot be written."""
+    started = time.perf_counter()
+    data = load(store)
+    chosen = select_games(data, games_sample, all_games)
+    links = Links(data.names, chosen)
+    out.mkdir(parents=True, exist_ok=True)
+    for sub in ("bots", "games"):
+        folder = out / sub
+        folder.mkdir(exist_ok=True)
+        if (out / MARKER).exists():  # an earlier report: drop pages this one does not write
+            for old in folder.glob("*.html"):
+                old.unlink()
+    written = [0, 0]  # files, bytes
+
+    def write(rel: str, text: str) -> None:
+        raw = text.encode("utf-8")
+        (out / rel).write_bytes(raw)
+        written[0] += 1
+        written[1] += len(raw)
+
+    (out / MARKER).write_text("written by referee report; its pages are replaced on rewrite\n")
+    for asset in ASSETS:
+        write(asset, (STATIC / asset).read_text(encoding="utf-8"))
+    first_fault: dict[tuple[str, int], int] = {}
+    for gid in chosen:
+        lines = store.record(gid)
+        try:
+            doc = game_document(lines or [])
+        except (RecordShapeError, ValueError, KeyError, IndexError, TypeError) as exc:
+            write(links.games[gid], missing_game_page(data, gid, str(exc)))
+            continue
+        for seat, step in fault_steps(doc).items():
+            first_fault[(gid, seat)] = step
+        write(links.games[gid], game_page(data, links, doc))
+    stderr_note = ("Stderr excerpts are on each bot's page." if stderr_dir is not None else
+                   "Stderr excerpts are not included (no --stderr-dir).")
+    write("index.html", leaderboard_page(data, links, stderr_note, len(chosen)))
+    write("games.html", games_page(data, links,
+                                   policy_text(data, len(chosen), games_sample, all_games)))
+    for name in data.names:
+        found = excerpts(stderr_dir, name) if stderr_dir is not None else []
+        write(links.bots[name], bot_page(data, links, name, stderr_dir, found, first_fault))
+    return ReportSummary(out, len(data.results), len(chosen), len(data.names), written[0],
+                         written[1], time.perf_counter() - started)
+
+
+__all__ = ["ReportSummary", "write_report"]

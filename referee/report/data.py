@@ -1,0 +1,98 @@
+"""What the report shows, taken from a results store: the leaderboard and its companions, each
+bot's games and faults, and which games get a page of their own."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.leaderboard import primary_metric
+from referee.leaderboard.stats import Games, by_seat, head_to_head, leaderboard, rating_history
+from referee.tournament.store import Store
+
+HISTORY_POINTS = 200
+
+
+@dataclass
+class BotGame:
+    """One entrant's part in one stored game."""
+
+    game_id: str
+    seat: int
+    names: list[str]
+    rank: int
+    money: int
+    retired: bool
+    faults: list[dict[str, str]]
+
+
+@dataclass
+class Tournament:
+    name: str
+    primary: str
+    config: dict[str, Any]
+    results: list[tuple[str, list[str], dict[str, Any]]]
+    rows: list[dict[str, Any]]
+    h2h: dict[str, dict[str, dict[str, int]]]
+    seats: list[dict[str, Any]]
+    ratings: dict[str, list[tuple[float, float]]]  # per entrant, (games so far, mu)
+    names: list[str]  # entrants in leaderboard order
+    bot_games: dict[str, list[BotGame]] = field(default_factory=dict)
+
+    @property
+    def faulty(self) -> list[str]:
+        """Ids of the games in which any seat had a fault."""
+        return [gid for gid, _, r in self.results if any(r.get("faults") or [])]
+
+
+def load(store: Store) -> Tournament:
+    results = list(store.results())
+    games = Games.load(results)
+    primary = primary_metric(store)
+    rows = leaderboard(games, primary)
+    config_text = store.meta("config")
+    config: dict[str, Any] = json.loads(config_text) if config_text else {}
+    data = Tournament(
+        name=store.meta("name") or store.path.stem,
+        primary=primary,
+        config=config,
+        results=results,
+        rows=rows,
+        h2h=head_to_head(games),
+        seats=by_seat(games),
+        ratings=rating_series(games),
+        names=[r["name"] for r in rows],
+    )
+    per_bot: dict[str, list[BotGame]] = {n: [] for n in data.names}
+    for gid, names, result in results:
+        faults = result.get("faults") or [[] for _ in names]
+        for seat, name in enumerate(names):
+            per_bot.setdefault(name, []).append(BotGame(
+                gid, seat, names, result["ranks"][seat], result["money"][seat],
+                seat in result.get("retired", []), faults[seat]))
+    data.bot_games = per_bot
+    return data
+
+
+def rating_series(games: Games) -> dict[str, list[tuple[float, float]]]:
+    """Per entrant, (games so far, mu) at evenly spaced moments from its first game on."""
+    out: dict[str, list[tuple[float, float]]] = {n: [] for n in games.names}
+    for done, values in rating_history(games, HISTORY_POINTS):
+        for name, value in zip(games.names, values, strict=True):
+            if value is not None:
+                out[name].append((float(done), value[0]))
+    return out
+
+
+def select_games(data: Tournament, sample: int, all_games: bool) -> list[str]:
+    """Game ids that get a page: all of them, or `sample` spread evenly over the games in id
+    order plus every game with a fault; in game id order."""
+    ids = [gid for gid, _, _ in data.results]
+    if all_games:
+        return ids
+    n = len(ids)
+    k = min(max(0, sample), n)
+    chosen = {ids[i * n // k] for i in range(k)} if k else set()
+    chosen.update(data.faulty)
+    return [gid for gid in ids if gid in chosen]

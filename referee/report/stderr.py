@@ -1,0 +1,54 @@
+"""Excerpts of each bot's stderr logs, as `referee tournament run --stderr-dir DIR` (one log per
+worker, NAME.wN.stderr.log) or `referee play --stderr-dir DIR` (NAME.stderr.log) keep them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+LINES_PER_BOT = 40
+LINE_CHARS = 300
+TAIL_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True)
+class Excerpt:
+    file: str
+    lines: list[str]
+    size: int  # bytes in the whole log
+
+
+def log_files(folder: Path, name: str) -> list[Path]:
+    pattern = re.compile(rf"^{re.escape(name)}(\.w\d+)?\.stderr\.log$")
+    try:
+        found = [p for p in folder.iterdir() if pattern.match(p.name) and p.is_file()]
+    except OSError:
+        return []
+    return sorted(found, key=lambda p: p.name)
+
+
+def tail(path: Path, count: int) -> list[str]:
+    """The last `count` lines of a file, read from its end only."""
+    try:
+        with path.open("rb") as f:
+            f.seek(0, 2)
+            size = f.tell()
+            f.seek(max(0, size - TAIL_BYTES))
+            data = f.read()
+    except OSError:
+        return []
+    lines = data.decode("utf-8", "replace").splitlines()
+    if size > TAIL_BYTES and lines:
+        lines = lines[1:]  # the first one is probably cut
+    return [line if len(line) <= LINE_CHARS else line[:LINE_CHARS] + " …"
+            for line in lines[-count:]]
+
+
+def excerpts(folder: Path, name: str, budget: int = LINES_PER_BOT) -> list[Excerpt]:
+    """The last lines of the bot's logs: about `budget` lines in all, shared among its logs."""
+    files = [p for p in log_files(folder, name) if p.stat().st_size > 0]
+    if not files:
+        return []
+    each = max(5, budget // len(files))
+    return [Excerpt(p.name, tail(p, each), p.stat().st_size) for p in files[:8]]

@@ -1,0 +1,167 @@
+"""`referee report`: the files it writes, what they hold, and its command line."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from referee.leaderboard.stats import Games, rating_history, ratings
+from referee.report.data import load, select_games
+from referee.tournament.store import open_store
+
+from .conftest import NAMES, Made
+
+GAME_DATA = re.compile(r'<script type="application/json" id="game-data">(.*?)</script>', re.S)
+
+
+def game_doc(page: Path) -> dict:
+    match = GAME_DATA.search(page.read_text())
+    assert match, f"no game data in {page}"
+    return json.loads(match.group(1))
+
+
+def referee(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_the_site_has_every_page_and_nothing_from_outside(made: Made) -> None:
+    out = made.out
+    for name in ("index.html", "games.html", "report.css", "report.js"):
+        assert (out / name).is_file()
+    assert sorted(p.stem for p in (out / "bots").glob("*.html")) == sorted(NAMES)
+    store = open_store(made.db)
+    results = list(store.results())
+    store.close()
+    faulty = {gid for gid, _, r in results if any(r["faults"])}
+    pages = {p.stem for p in (out / "games").glob("*.html")}
+    assert faulty and faulty <= pages  # every game with a fault
+    assert len(pages) <= len(faulty) + 2  # and the sample of 2
+    assert made.summary.game_pages == len(pages)
+    for path in out.rglob("*"):
+        if path.is_file():
+            text = path.read_text()
+            assert "http:" not in text and "https:" not in text, path  # no CDN, no network
+            assert "url(" not in text and "@import" not in text, path
+            for ref in re.findall(r'(?:src|href)="([^"]*)"', text):
+                assert ref == "data:," or not re.match(r"^([a-z]+:|//|/)", ref), (path, ref)
+
+
+def test_game_pages_hold_public_steps_that_add_up_to_the_result(made: Made) -> None:
+    store = open_store(made.db)
+    for page in (made.out / "games").glob("*.html"):
+        doc = game_doc(page)
+        record = store.record(doc["game_id"])
+        assert record is not None
+        assert doc["result"]["money"] == record[-1]["money"]
+        money = [doc["start_money"]] * len(doc["names"])
+        hidden_seen = 0
+        sealed = False
+        for step in doc["steps"]:
+            assert step["t"]
+            assert not (sealed and step["k"] == "fault")  # a rejected hidden bid waits too
+            for ev in step["e"]:
+                assert ev["type"] != "cards_dealt"  # private deals stay out
+                if ev["type"] == "payment":
+                    if ev["payer"] is not None:
+                        money[ev["payer"]] -= ev["amount"]
+                    if ev["payee"] is not None:
+                        money[ev["payee"]] += ev["amount"]
+                elif ev["type"] == "paintings_sold":
+                    money[ev["seat"]] += ev["amount"]
+                elif ev["type"] == "hidden_bids_revealed":
+                    hidden_seen += 1
+                    sealed = False
+                elif ev["type"] == "auction_started":
+                    sealed = ev["auction_type"] == "hidden"
+        assert money == record[-1]["money"]
+        text = page.read_text()
+        assert '"answer"' not in text and '"rejected"' not in text  # no hidden bid before reveal
+        hidden = sum(1 for line in record if line["type"] == "event"
+                     and line["event"]["type"] == "hidden_bids_revealed")
+        assert hidden_seen == hidden
+    store.close()
+
+
+def test_bot_pages_list_faults_with_links_and_stderr_excerpts(made: Made) -> None:
+    page = (made.out / "bots" / "illegal.html").read_text()
+    assert "is more than seat" in page  # the fault's reason
+    links = re.findall(r'href="\.\./games/([^"#]+)\.html#step=(\d+)"', page)
+    assert links
+    for gid, step in links:
+        doc = game_doc(made.out / "games" / f"{gid}.html")
+        assert doc["steps"][int(step)]["k"] == "fault"
+    alpha = (made.out / "bots" / "alpha.html").read_text()
+    assert "alpha thinking about move 99 &lt;b&gt;" in alpha
+    assert "move 60 " in alpha and "move 59 " not in alpha  # the last 40 lines
+    assert "No stderr log for beta" in (made.out / "bots" / "beta.html").read_text()
+
+
+def test_without_stderr_dir_the_pages_say_so(made: Made, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    done = referee("report", str(made.db), "--out", str(out), "--games-sample", "0",
+                   cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Open " in done.stdout
+    assert "not included" in (out / "index.html").read_text()
+    assert "without <code>--stderr-dir</code>" in (out / "bots" / "alpha.html").read_text()
+
+
+def test_rewriting_replaces_the_game_pages(made: Made, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    assert referee("report", str(made.db), "--out", str(out), "--all-games",
+                   cwd=tmp_path).returncode == 0
+    store = open_store(made.db)
+    total = store.count()
+    store.close()
+    assert len(list((out / "games").glob("*.html"))) == total
+    assert referee("report", str(made.db), "--out", str(out), "--games-sample", "1",
+                   cwd=tmp_path).returncode == 0
+    assert len(list((out / "games").glob("*.html"))) < total
+
+
+def test_sample_is_spread_and_keeps_every_faulty_game(made: Made) -> None:
+    store = open_store(made.db)
+    data = load(store)
+    store.close()
+    ids = [gid for gid, _, _ in data.results]
+    faulty = set(data.faulty)
+    assert select_games(data, 0, all_games=True) == ids
+    assert set(select_games(data, 0, all_games=False)) == faulty
+    picked = select_games(data, 4, all_games=False)
+    assert faulty <= set(picked) and picked == sorted(picked)
+    clean = [g for g in ids if g not in faulty]
+    assert len(clean) == 4  # the one table without the illegal bot, four rotations
+    assert select_games(data, 1000, all_games=False) == ids
+
+
+def test_rating_history_ends_at_the_ratings(made: Made) -> None:
+    store = open_store(made.db)
+    games = Games.load(store.results())
+    store.close()
+    history = rating_history(games, points=7)
+    assert history[-1][0] == len(games.game_ids)
+    assert history[-1][1] == ratings(games)
+    assert [n for n, _ in history] == sorted({n for n, _ in history})
+    assert len(history) == 7
+
+
+def test_cli_errors_are_one_line(made: Made, tmp_path: Path) -> None:
+    missing = referee("report", str(tmp_path / "nope.db"), "--out", str(tmp_path / "o"),
+                      cwd=tmp_path)
+    assert missing.returncode == 2
+    assert missing.stderr.strip() == f"error: no results store at {tmp_path / 'nope.db'}"
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    for out in (a_file, a_file / "sub"):
+        bad = referee("report", str(made.db), "--out", str(out), cwd=tmp_path)
+        assert bad.returncode == 2, bad.stderr
+        assert bad.stderr.startswith("error: ") and len(bad.stderr.strip().splitlines()) == 1
+    no_dir = referee("report", str(made.db), "--out", str(tmp_path / "o"), "--stderr-dir",
+                     str(tmp_path / "none"), cwd=tmp_path)
+    assert no_dir.returncode == 2 and "error: --stderr-dir" in no_dir.stderr
+    not_store = referee("report", str(a_file), "--out", str(tmp_path / "o"), cwd=tmp_path)
+    assert not_store.returncode == 2 and not_store.stderr.startswith("error: ")
