@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import shutil
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -19,6 +20,15 @@ from tabulate import tabulate
 from . import __version__
 from .bots.player import BotPlayer, BotSpec
 from .bots.process import StartError, split_command
+from .bots.sandbox import (
+    AUTO,
+    SANDBOX_MODES,
+    BotLimits,
+    SandboxError,
+    SandboxMode,
+    check_sandbox_available,
+    parse_size,
+)
 from .editions import load_edition
 from .game import EditionError, GameConfig
 from .game.config import VARIANTS
@@ -61,8 +71,32 @@ def parse_bots(bots: tuple[str, ...]) -> list[BotSpec]:
     names = [s.name for s in specs]
     for i, spec in enumerate(specs):  # same program twice: number them so standings can tell
         if names.count(spec.name) > 1:
-            specs[i] = BotSpec(f"{spec.name}-{i + 1}", spec.command, spec.cwd)
+            specs[i] = replace(spec, name=f"{spec.name}-{i + 1}")
     return specs
+
+
+SANDBOX_HELP = ("bwrap: run each bot in bubblewrap, without network, seeing only the system "
+                "folders and its own, read-only (README: Untrusted bots).")
+sandbox_option = click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default="none",
+                              show_default=True, help=SANDBOX_HELP)
+address_space_option = click.option(
+    "--address-space", default="auto", show_default=True,
+    help="Virtual memory per bot process: a size (4G, 512M), off, or auto (2 GiB; 8 GiB for "
+         "java).")
+
+
+def confine(specs: list[BotSpec], sandbox: str, address_space: str) -> list[BotSpec]:
+    """The bots with their limits and sandbox, once the sandbox is known to work here."""
+    try:
+        size = AUTO if address_space.strip().lower() == "auto" else parse_size(address_space)
+    except ValueError as exc:
+        fail(f"--address-space: {exc}")
+    try:
+        check_sandbox_available(sandbox)
+    except SandboxError as exc:
+        fail(str(exc))
+    mode: SandboxMode = "bwrap" if sandbox == "bwrap" else "none"
+    return [replace(s, limits=BotLimits(address_space=size), sandbox=mode) for s in specs]
 
 
 @main.command()
@@ -88,10 +122,13 @@ def parse_bots(bots: tuple[str, ...]) -> list[BotSpec]:
               help="Write every line each bot sent and received to NAME.transcript.jsonl here.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @click.option("-v", "--verbose", is_flag=True, help="Print the game's transcript.")
+@sandbox_option
+@address_space_option
 def play(
     bots: tuple[str, ...], seed: int, edition: str, variants: tuple[str, ...], move_time: float,
     time_bank: float, startup_time: float, max_faults: int, log_path: Path | None,
     stderr_dir: Path | None, transcript_dir: Path | None, as_json: bool, verbose: bool,
+    sandbox: str, address_space: str,
 ) -> None:
     """Play one game between BOTs and print the standings.
 
@@ -106,6 +143,7 @@ def play(
     if move_time <= 0 or time_bank < 0 or startup_time <= 0 or max_faults < 1:
         fail("--move-time and --startup-time must be positive, --time-bank not negative, "
              "--max-faults at least 1")
+    specs = confine(specs, sandbox, address_space)
     game = GameSpec.make(f"play-{seed}", seed, [s.name for s in specs], ed, variants,
                          move_time=move_time, time_bank=time_bank, max_faults=max_faults)
     if transcript_dir is not None:
@@ -222,14 +260,17 @@ def replay_cmd(source: str, db_path: Path | None, quiet: bool) -> None:
 @click.option("--startup-time", type=float, default=10.0, show_default=True)
 @click.option("--transcript", "transcript_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Write every line exchanged with the bot here (JSON lines).")
+@sandbox_option
+@address_space_option
 def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
-              transcript_path: Path | None) -> None:
+              transcript_path: Path | None, sandbox: str, address_space: str) -> None:
     """Run BOT through scripted situations covering every decision kind; exit 0 only when
     every check passes."""
     from .check import check, summary
 
     spec = parse_bots((bot, bot, bot))[0]
-    spec = BotSpec(spec.name.removesuffix("-1"), spec.command, spec.cwd)
+    spec = replace(spec, name=spec.name.removesuffix("-1"))
+    [spec] = confine([spec], sandbox, address_space)
     if transcript_path is not None:
         transcript_path.unlink(missing_ok=True)
     results, times = check(spec, move_time=move_time, time_bank=time_bank,
@@ -285,9 +326,11 @@ def tournament() -> None:
 @click.option("--shard", metavar="I/N",
               help="Play only shard I of N of the schedule (for job arrays), into its own --db.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors.")
+@click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default=None,
+              help=SANDBOX_HELP + "  [default: the file's `sandbox`, else none]")
 def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
                    stderr_dir: Path | None, executor: str, scheduler: str | None,
-                   shard: str | None, quiet: bool) -> None:
+                   shard: str | None, quiet: bool, sandbox: str | None) -> None:
     """Play every game of the tournament in FILE that is not stored yet, then print the
     leaderboard.  Running it again after a crash or Ctrl-C resumes where it stopped."""
     import os
@@ -302,7 +345,10 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     try:
         config = load_tournament(config_path)
         load_edition(config.edition)
-    except (TournamentError, EditionError) as exc:
+        if sandbox is not None:
+            config = config.model_copy(update={"sandbox": sandbox})
+        check_sandbox_available(config.sandbox)
+    except (TournamentError, EditionError, SandboxError) as exc:
         fail(str(exc))
     shard_of = parse_shard(shard) if shard else None
     if scheduler is not None and executor != "dask":
@@ -326,7 +372,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
             summary = trio.run(run_tournament, config, config_path, store,
                                workers or os.cpu_count() or 1, display.say, display.update,
                                stderr_dir, None, False, shard_of)
-    except (StoreError, RuntimeError) as exc:
+    except (StoreError, RuntimeError, SandboxError) as exc:
         fail(str(exc))
     except KeyboardInterrupt:
         store.close()

@@ -3,13 +3,22 @@
 One `BotPlayer` owns at most one process at a time and keeps it across games; after a crash
 or a retirement the process is stopped, and the next game starts a fresh one.  Everything the
 bot does wrong comes back as a `Fault` with a reason, never as an exception.
+
+The process runs under its spec's limits and sandbox (`sandbox.py`).  What rlimits cannot say
+is watched here from /proc, over the bot's whole process tree, at most every WATCH_EVERY
+seconds (at a request, and while waiting for a reply) and at each game's end: CPU seconds per
+game, processes alive at once, and processes that left the bot's process group.  Going over
+is a `crash` fault naming the limit, and the process is stopped (restarted next game).  CPU
+time per game cannot be an rlimit, since RLIMIT_CPU counts a process's whole life and the
+process is kept across games; RLIMIT_CPU (`cpu_time`) is only the backstop, and a bot past
+half of it is restarted quietly between games, so that a long tournament never reaches it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import suppress
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +30,7 @@ from referee.game import Action, Decision, Event
 from referee.player import Answer, Fault, GameInfo
 from referee.protocol import codec
 
+from . import procs
 from .process import (
     BotGone,
     BotProcess,
@@ -31,17 +41,31 @@ from .process import (
     split_command,
     start_bot,
 )
+from .sandbox import BotLimits, SandboxError, SandboxMode, limit_hint, resolve_program, wrap_command
 
 GOODBYE = codec.encode(codec.GOODBYE)
+WATCH_EVERY = 0.05  # seconds between looks at a bot's processes in /proc (~40 us each)
+
+
+class LimitExceeded(Exception):
+    """The bot went over a watched limit; the message says which."""
 
 
 @dataclass(frozen=True)
 class BotSpec:
-    """How to run a bot: a display name, a command line, and where to run it."""
+    """How to run a bot: a display name, a command line, where to run it, its limits and
+    sandbox (see `sandbox.py`).
+
+    `home` is the folder the sandbox shows (read-only); by default the one its command names
+    (`sandbox.bot_home`).  `read_only` are more host paths the sandbox shows."""
 
     name: str
     command: str
     cwd: Path | None = None
+    limits: BotLimits = field(default_factory=BotLimits)
+    sandbox: SandboxMode = "none"
+    home: Path | None = None
+    read_only: tuple[Path, ...] = ()
 
     @classmethod
     def parse(cls, text: str) -> BotSpec:
@@ -87,6 +111,9 @@ class BotPlayer:
         self.name = spec.name
         self.hello_name: str | None = None
         self.startup_time = startup_time
+        if spec.limits.file_size is not None:
+            restart = min(process_limits.stderr_restart, spec.limits.file_size // 2)
+            process_limits = replace(process_limits, stderr_restart=restart)
         self.process_limits = process_limits
         self.stderr_path = stderr_path
         self.bot: BotProcess | None = None
@@ -97,18 +124,34 @@ class BotPlayer:
         self._move = 1.0
         self._bank = 10.0
         self._game_id = ""
+        self._cpu_base = 0.0  # CPU seconds of the bot's processes when this game began
+        self._cpu_life = 0.0  # the most CPU seconds any one of its processes has used
+        self._next_watch = 0.0
+        self._cpu_now = 0.0
+        self._argv: list[str] = []
 
     # ---------------------------------------------------------------- process life
 
     async def _start(self) -> Fault | None:
+        spec = self.spec
         try:
-            argv = split_command(self.spec.command)
+            argv = split_command(spec.command)
+            cwd = spec.cwd or Path.cwd()
+            if resolve_program(argv[0], cwd) is None:
+                raise StartError(f"cannot start {argv[0]}: no such program, or it is not "
+                                 f"executable")
+            wrapped = wrap_command(argv, cwd=cwd, limits=spec.limits, sandbox=spec.sandbox,
+                                   home=spec.home, read_only=spec.read_only)
             self.bot = await start_bot(
-                argv, cwd=self.spec.cwd, stderr_path=self.stderr_path, limits=self.process_limits
+                wrapped, cwd=spec.cwd, stderr_path=self.stderr_path, limits=self.process_limits,
+                sandboxed=spec.sandbox != "none",
             )
-        except StartError as exc:
+        except (StartError, SandboxError) as exc:
             return Fault("start", str(exc))
         self.starts += 1
+        self._argv = argv
+        self._cpu_base = self._cpu_life = 0.0
+        self._next_watch = trio.current_time() + WATCH_EVERY
         bot = self.bot
         if self.transcript_path is not None:
             bot.tee = _transcript_writer(self.transcript_path)
@@ -116,10 +159,12 @@ class BotPlayer:
             deadline = trio.current_time() + self.startup_time
             await bot.send(codec.encode(codec.hello(f"modern-art-referee {__version__}")),
                            deadline)
-            line = await bot.read_line(deadline)
+            line = await self._read_line(bot, deadline)
             hello = codec.decode_hello(line)
         except ReplyTimeout:
             reason = f"no hello within the start-up limit of {self.startup_time:g} s"
+        except LimitExceeded as exc:
+            reason = f"{exc} before its hello"
         except (BotGone, LineTooLong) as exc:
             reason = await self._crash_reason(f"{exc} before its hello")
         except codec.ProtocolError as exc:
@@ -143,11 +188,62 @@ class BotPlayer:
             return what
         with trio.move_on_after(1.0):
             await bot.process.wait()
-        text = f"{what}; {bot.exit_description()}"
+        ending = bot.exit_description()
         tail = bot.stderr.last_lines()
+        text = f"{what}; {ending}"
+        hint = limit_hint(ending, tail, self._argv, self.spec.limits, bot.sandboxed)
+        if hint:
+            text += f" ({hint})"
         if tail:
             text += "; its stderr ends:\n" + tail
         return text
+
+    # ---------------------------------------------------------------- watched limits
+
+    def _over_limit(self) -> str | None:
+        """The watched limit the bot's processes are over now, in words, or None."""
+        bot = self.bot
+        if bot is None:
+            return None
+        self._next_watch = trio.current_time() + WATCH_EVERY
+        tree = procs.tree(bot.pid)
+        if not tree:
+            return None
+        root = tree[0]
+        # In the sandbox the first two are bwrap's own: outside, and pid 1 inside.
+        own = [p for p in tree if p.pid != root.pid and p.ppid != root.pid] \
+            if bot.sandboxed else tree
+        limits = self.spec.limits
+        for p in tree:
+            if p.pgid != root.pgid:
+                return (f"its process {p.pid} ({p.comm}) left the bot's process group "
+                        "(setsid or setpgid); a bot's processes must stay in its group")
+        if limits.processes is not None and len(own) > limits.processes:
+            return f"ran {len(own)} processes at once, over the limit of {limits.processes}"
+        cpu = sum(p.cpu_seconds for p in tree)
+        self._cpu_life = max((p.cpu_seconds for p in own), default=0.0)
+        if limits.cpu_per_game is not None and cpu - self._cpu_base > limits.cpu_per_game:
+            return (f"used {cpu - self._cpu_base:.1f} s of CPU time in this game (all its "
+                    f"processes), over the limit of {limits.cpu_per_game:g} s per game")
+        self._cpu_now = cpu
+        return None
+
+    async def _read_line(self, bot: BotProcess, deadline: float) -> bytes:
+        """`read_line`, looking at the bot's processes every WATCH_EVERY seconds of waiting;
+        raises LimitExceeded as well."""
+        while True:
+            try:
+                return await bot.read_line(min(deadline, self._next_watch))
+            except ReplyTimeout:
+                if trio.current_time() >= deadline:
+                    raise
+            reason = self._over_limit()
+            if reason is not None:
+                raise LimitExceeded(reason)
+
+    async def _limit_fault(self, reason: str) -> Fault:
+        await self._stop(goodbye=False)
+        return Fault("crash", f"{reason}; the bot was stopped")
 
     # ---------------------------------------------------------------- Player
 
@@ -158,6 +254,8 @@ class BotPlayer:
                 return fault
         assert self.bot is not None
         self.bot.stderr.start_game(info.game_id)
+        self._cpu_now = self._cpu_base
+        self._next_watch = 0.0  # look at its processes at the first request of each game
         self._seat = info.seat
         self._move = info.move_time
         self._bank = info.time_bank
@@ -184,6 +282,10 @@ class BotPlayer:
         move, bank = self._move, self._bank
         if request_id % 16 == 0:
             bot.stderr.check()  # keeps a flood of stderr from filling the disk mid-game
+        if trio.current_time() >= self._next_watch:
+            reason = self._over_limit()
+            if reason is not None:
+                return Answer(None, await self._limit_fault(reason), 0.0, request_id)
         self._out.append(codec.encode(codec.request(request_id, decision, view, move, bank)))
         data = b"".join(self._out)
         self._out.clear()
@@ -196,7 +298,10 @@ class BotPlayer:
                           trio.current_time() - start, request_id)
         while True:
             try:
-                line = await bot.read_line(deadline)
+                line = await self._read_line(bot, deadline)
+            except LimitExceeded as exc:
+                return Answer(None, await self._limit_fault(str(exc)),
+                              trio.current_time() - start, request_id)
             except ReplyTimeout as exc:
                 self._bank = 0.0
                 reason = (f"no reply within {move + bank:.3g} s (move time {move:g} s + time bank "
@@ -255,10 +360,18 @@ class BotPlayer:
         self._out.clear()
         faults: list[Fault] = []
         cut = bot.stderr.check()
-        try:
-            await bot.send(data, trio.current_time() + self._move + self._bank + 1.0)
-        except BotGone:  # dead, or not reading: restarted for its next game
-            await self._stop(goodbye=False)
+        reason = self._over_limit()
+        if reason is not None:
+            faults.append(await self._limit_fault(reason))
+        else:
+            try:
+                await bot.send(data, trio.current_time() + self._move + self._bank + 1.0)
+            except BotGone:  # dead, or not reading: restarted for its next game
+                await self._stop(goodbye=False)
+            self._cpu_base = self._cpu_now  # time between games counts towards the next
+            cpu_time = self.spec.limits.cpu_time
+            if cpu_time is not None and self._cpu_life > cpu_time / 2:
+                await self._stop(goodbye=True)  # fresh before RLIMIT_CPU: no fault
         if cut:
             limit = self.process_limits.stderr_per_game
             faults.append(Fault("stderr", f"wrote {cut} bytes to stderr past the limit of "

@@ -3,7 +3,8 @@
 The process runs in its own session (so its whole process group can be signalled), reads
 requests on stdin and answers on stdout; its stderr is drained into a size-capped log so a
 noisy bot never blocks.  On every way out of the context, cancellation included, it is sent
-`goodbye`, given a grace period, then SIGTERM and SIGKILL to its process group, and reaped.
+`goodbye`, given a grace period, then SIGTERM and SIGKILL to its process group, and reaped;
+any process of its tree that left the group (setsid) is found from /proc and killed too.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import math
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import tempfile
@@ -23,6 +25,8 @@ from typing import cast
 
 import trio
 
+from . import procs
+
 
 @dataclass(frozen=True)
 class ProcessLimits:
@@ -31,6 +35,9 @@ class ProcessLimits:
     goodbye_grace: float = 0.5  # seconds to exit after goodbye before SIGTERM
     term_grace: float = 0.5  # seconds after SIGTERM before SIGKILL
     spin: float = 0.0  # seconds to poll for a reply before sleeping in trio (0: never)
+    # At a game's start, a stderr log larger than this starts afresh (a named log's old
+    # content is kept in NAME.1), so it stays under the bot's file-size limit.
+    stderr_restart: int = 256 << 20
 
 
 class BotGone(Exception):
@@ -69,7 +76,7 @@ class StderrLog:
 
     TAIL = 4096
 
-    def __init__(self, path: Path | None, per_game: int) -> None:
+    def __init__(self, path: Path | None, per_game: int, restart: int = 256 << 20) -> None:
         if path is None:
             fd, name = tempfile.mkstemp(prefix="bot-stderr-")
             os.close(fd)
@@ -80,12 +87,17 @@ class StderrLog:
             self.temporary = False
         self.path = path
         self.per_game = per_game
+        self.restart = restart
         self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
         self.game_start = self.seen = os.fstat(self.fd).st_size
         self.written = 0  # bytes the bot wrote to stderr this game
 
     def start_game(self, game_id: str) -> None:
         self.check()
+        if os.fstat(self.fd).st_size > self.restart:
+            if not self.temporary:
+                shutil.copyfile(self.path, self.path.with_name(self.path.name + ".1"))
+            os.ftruncate(self.fd, 0)
         os.write(self.fd, f"=== game {game_id} ===\n".encode())
         self.game_start = self.seen = os.fstat(self.fd).st_size
         self.written = 0
@@ -126,8 +138,10 @@ class StderrLog:
 class BotProcess:
     """A running bot: write lines, read bounded lines with a deadline."""
 
-    def __init__(self, process: trio.Process, stderr: StderrLog, limits: ProcessLimits) -> None:
+    def __init__(self, process: trio.Process, stderr: StderrLog, limits: ProcessLimits,
+                 sandboxed: bool = False) -> None:
         self.process = process
+        self.sandboxed = sandboxed  # run by bwrap, which exits 128 + N for a signal N
         self.stderr = stderr
         self.limits = limits
         self._stdin = process.stdin
@@ -250,6 +264,8 @@ class BotProcess:
         code = self.process.returncode
         if code is None:
             return "still running"
+        if self.sandboxed and 128 < code < 128 + 65:
+            code = -(code - 128)  # as if it were the process itself
         if code < 0:
             try:
                 return f"killed by {signal.Signals(-code).name}"
@@ -267,6 +283,8 @@ async def _shutdown(bot: BotProcess, goodbye: bytes | None) -> None:
     """Goodbye, grace, SIGTERM to the group, grace, SIGKILL to the group, reap."""
     process = bot.process
     limits = bot.limits
+    # Before the bot can exit: once it has, its children are orphans, no longer in its tree.
+    tree = procs.tree(process.pid) if process.returncode is None else []
     if process.returncode is None and goodbye is not None:
         with trio.move_on_after(limits.goodbye_grace):
             try:
@@ -283,6 +301,7 @@ async def _shutdown(bot: BotProcess, goodbye: bytes | None) -> None:
     # Always kill the group: a grandchild may outlive the bot and ignore SIGTERM.
     _signal_group(process.pid, signal.SIGKILL)
     await process.wait()
+    procs.kill_all(tree[1:])  # any that left the group (setsid), and all they started
     for stream in (process.stdin, process.stdout):
         if stream is not None:
             with suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
@@ -296,12 +315,13 @@ async def start_bot(
     stderr_path: Path | None = None,
     limits: ProcessLimits = ProcessLimits(),
     env: dict[str, str] | None = None,
+    sandboxed: bool = False,
 ) -> BotProcess:
     """Start a bot in its own session with piped stdin/stdout and stderr to its log.
 
     The caller owns the result and must `aclose` it on every path (`open_bot` does that).
     """
-    log = StderrLog(stderr_path, limits.stderr_per_game)
+    log = StderrLog(stderr_path, limits.stderr_per_game, limits.stderr_restart)
     try:
         process = await trio.lowlevel.open_process(
             argv,
@@ -315,7 +335,7 @@ async def start_bot(
     except OSError as exc:
         log.close()
         raise StartError(f"cannot start {shlex.join(argv)}: {exc.strerror or exc}") from None
-    return BotProcess(process, log, limits)
+    return BotProcess(process, log, limits, sandboxed)
 
 
 @asynccontextmanager

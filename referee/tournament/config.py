@@ -9,8 +9,17 @@ import tomllib
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
+from referee.bots.sandbox import AUTO, BotLimits, parse_amount, parse_size
 from referee.game.config import VARIANTS
 
 
@@ -27,6 +36,15 @@ class BotEntry(BaseModel):
     command: str = Field(min_length=1)
     build: str | None = None  # run once, in `dir`, before the first game
     dir: str | None = None  # working directory, relative to the tournament file
+    # Overrides limits.address_space for this bot ("8G", "off"): the JVM and V8 reserve more.
+    address_space: str | int | None = None
+    read_only: list[str] = []  # more paths the sandbox shows, relative to the tournament file
+
+    @field_validator("address_space")
+    @classmethod
+    def _size(cls, value: str | int | None) -> str | int | None:
+        _address_space(value)
+        return value
 
 
 class Limits(BaseModel):
@@ -37,6 +55,62 @@ class Limits(BaseModel):
     startup_time: float = Field(10.0, gt=0)
     build_time: float = Field(300.0, gt=0, description="seconds for a bot's build command")
     max_faults: int = Field(3, ge=1, description="faults in one game before retirement")
+    # What each bot process may use (README, Untrusted bots): a size ("2G", "512M"), a
+    # number, or "off".
+    address_space: str | int = "auto"  # auto: 2 GiB, 8 GiB for java
+    cpu_per_game: float | str = 60.0  # CPU seconds of all a bot's processes in one game
+    cpu_time: int | float | str = 3600  # CPU seconds per process in its whole life (backstop)
+    file_size: str | int = "1G"
+    open_files: int | float | str = 256
+    processes: int | float | str = 64
+    scratch: str | int = "64M"  # the sandbox's private /tmp
+
+    @field_validator("address_space")
+    @classmethod
+    def _address(cls, value: str | int) -> str | int:
+        _address_space(value)
+        return value
+
+    @field_validator("file_size", "scratch")
+    @classmethod
+    def _sizes(cls, value: str | int, info: ValidationInfo) -> str | int:
+        if parse_size(value) is None and info.field_name == "scratch":
+            raise ValueError("the scratch space cannot be off")
+        return value
+
+    @field_validator("cpu_per_game", "cpu_time", "open_files", "processes")
+    @classmethod
+    def _amounts(cls, value: float | str, info: ValidationInfo) -> float | str:
+        amount = parse_amount(value)
+        if amount is not None and info.field_name != "cpu_per_game" and amount != int(amount):
+            raise ValueError(f"expected a whole number or 'off', got {value!r}")
+        return value
+
+    def bot_limits(self, address_space: str | int | None = None) -> BotLimits:
+        """The limits of one bot (with its own address space, if it has one)."""
+
+        def whole(value: float | str) -> int | None:
+            amount = parse_amount(value)
+            return None if amount is None else int(amount)
+
+        scratch = parse_size(self.scratch)
+        assert scratch is not None
+        return BotLimits(
+            address_space=_address_space(self.address_space if address_space is None
+                                         else address_space),
+            cpu_per_game=parse_amount(self.cpu_per_game),
+            cpu_time=whole(self.cpu_time),
+            file_size=parse_size(self.file_size),
+            open_files=whole(self.open_files),
+            processes=whole(self.processes),
+            scratch=scratch,
+        )
+
+
+def _address_space(value: str | int | None) -> int | None:
+    if isinstance(value, str) and value.strip().lower() == "auto":
+        return AUTO
+    return parse_size(value)
 
 
 class GradeRule(BaseModel):
@@ -78,6 +152,7 @@ class TournamentConfig(BaseModel):
     variants: list[str] = []
     limits: Limits = Limits()
     primary_metric: Literal["placement", "win_share", "money", "rating"] = "placement"
+    sandbox: Literal["none", "bwrap"] = "none"  # bwrap: see README, Untrusted bots
     grading: Grading = Grading()
 
     @field_validator("variants")

@@ -5,6 +5,9 @@ across games (the protocol's new_game message) and restarts one only after it di
 a build command are built once first; a bot whose build or command fails is left out with a
 message, and the games it would have played are not played (a later run, after a fix, plays
 them).  A referee failure voids a game, which is played again up to three times.
+
+Every bot runs under the file's limits, and in its sandbox (`sandbox = "bwrap"`); so do the
+builds in the sandbox, with the bot's folder writable and no network.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from typing import Any
 import trio
 
 from referee.bots.player import BotPlayer, BotSpec
+from referee.bots.sandbox import BotLimits, SandboxError, check_sandbox_available, wrap_command
 from referee.editions import load_edition
 from referee.match.runner import GameRecord, RefereeError, play_game
 from referee.player import Player
@@ -82,10 +86,18 @@ async def build_bots(config: TournamentConfig, config_path: Path,
             continue
         if bot.build:
             say(f"building {bot.name}: {bot.build}")
+            argv = shlex.split(bot.build)
             try:
+                if config.sandbox != "none":
+                    argv = wrap_command(argv, cwd=cwd, limits=BotLimits.off(),
+                                        sandbox=config.sandbox, home=cwd, writable_home=True,
+                                        read_only=read_only(config_path, bot.read_only))
                 with trio.fail_after(config.limits.build_time):
-                    done = await trio.run_process(shlex.split(bot.build), cwd=cwd, check=False,
+                    done = await trio.run_process(argv, cwd=cwd, check=False,
                                                   capture_stdout=True, capture_stderr=True)
+            except SandboxError as exc:
+                left_out[bot.name] = f"its build cannot run in the sandbox: {exc}"
+                continue
             except trio.TooSlowError:
                 left_out[bot.name] = (f"its build did not finish within "
                                       f"{config.limits.build_time:g} s")
@@ -189,15 +201,28 @@ class Table:
         self.players.clear()
 
 
+def read_only(config_path: Path, paths: list[str]) -> tuple[Path, ...]:
+    base = config_path.resolve().parent
+    return tuple((base / p).resolve() for p in paths)
+
+
+def bot_spec(config: TournamentConfig, config_path: Path, name: str) -> BotSpec:
+    """How to run entrant `name`: its command, folder, limits and sandbox.  The sandbox shows
+    its `dir` when it has one, else the folder its command names."""
+    entry = next(b for b in config.bots if b.name == name)
+    cwd = bot_dir(config_path, entry.dir)
+    return BotSpec(name, entry.command, cwd, limits=config.limits.bot_limits(entry.address_space),
+                   sandbox=config.sandbox, home=cwd if entry.dir else None,
+                   read_only=read_only(config_path, entry.read_only))
+
+
 def bot_factory(config: TournamentConfig, config_path: Path,
                 stderr_dir: Path | None = None) -> Callable[[str, int], Player]:
-    entries = {b.name: b for b in config.bots}
+    specs = {b.name: bot_spec(config, config_path, b.name) for b in config.bots}
 
     def make(name: str, worker: int) -> Player:
-        entry = entries[name]
         log = stderr_dir / f"{name}.w{worker}.stderr.log" if stderr_dir else None
-        return BotPlayer(BotSpec(name, entry.command, bot_dir(config_path, entry.dir)),
-                         startup_time=config.limits.startup_time, stderr_path=log)
+        return BotPlayer(specs[name], startup_time=config.limits.startup_time, stderr_path=log)
 
     return make
 
@@ -238,7 +263,10 @@ async def run_tournament(
 ) -> RunSummary:
     """Play the unplayed games.  `player_factory(name, worker)` replaces the bot processes
     (in-process players for simulations and benchmarks); `restart_each_game` stops every bot
-    after each game instead of keeping it, to measure what keeping them saves."""
+    after each game instead of keeping it, to measure what keeping them saves.  Raises
+    SandboxError, before any game, when the file's sandbox cannot run here."""
+    if player_factory is None:
+        check_sandbox_available(config.sandbox)
     games, done = prepare(config, store, shard)
     todo = [g for g in games if g.game_id not in done]
     needs_build = todo and player_factory is None

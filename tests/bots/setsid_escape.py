@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""setsid_escape: WRONG: after its hello, forks a child that calls setsid() to leave the bot's
+process group (and session), ignores SIGTERM and sleeps forever; the bot itself plays on
+correctly.  With --double the child forks again and exits, so the grandchild is an orphan
+(a daemon), no longer a descendant of the bot.
+
+Expected: a `crash` fault (a process left the bot's process group), the bot stopped, and no
+process of it left: the referee kills the tree it finds in /proc; the double fork escapes
+that tree, and only the bwrap sandbox's PID namespace ends it (see README).
+"""
+
+import argparse
+import json
+import os
+import signal
+import sys
+import time
+
+
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def first_legal(request):
+    decision, legal = request["decision"], request["legal"]
+    if decision == "play":
+        return {"action": "play", "card": legal["cards"][0]}
+    if decision == "hidden_bid":
+        return {"action": "bid", "amount": 0}
+    if decision == "price":
+        return {"action": "price", "amount": legal["min"]}
+    return {"action": "pass"}
+
+
+def escape(double):
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if os.fork() != 0:
+        if double:
+            os.wait()
+        return
+    os.setsid()
+    if double and os.fork() != 0:
+        os._exit(0)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    while True:
+        time.sleep(3600)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--double", action="store_true")
+    args = parser.parse_args()
+    for line in sys.stdin.buffer:
+        message = json.loads(line)
+        kind = message.get("type")
+        if kind == "hello":
+            send({"type": "hello", "name": "setsid_escape", "protocol": 1})
+            escape(args.double)
+        elif kind == "request":
+            send({"id": message["id"], **first_legal(message)})
+        elif kind == "goodbye":
+            return
+
+
+if __name__ == "__main__":
+    main()

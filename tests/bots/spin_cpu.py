@@ -1,0 +1,58 @@
+#!/usr/bin/env python3
+"""spin_cpu: WRONG: burns CPU time.
+
+--per-request S: busy-loops S seconds of CPU before each (correct, first-legal) reply, within
+  the move time, so only a CPU budget per game catches it.
+--forever: at its first request, spins forever instead of answering.
+Expected: a `crash` fault naming the CPU limit (per game: the referee's watch; per process:
+RLIMIT_CPU, SIGXCPU), and the bot stopped.
+"""
+
+import argparse
+import json
+import sys
+import time
+
+
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def first_legal(request):
+    decision, legal = request["decision"], request["legal"]
+    if decision == "play":
+        return {"action": "play", "card": legal["cards"][0]}
+    if decision == "hidden_bid":
+        return {"action": "bid", "amount": 0}
+    if decision == "price":
+        return {"action": "price", "amount": legal["min"]}
+    return {"action": "pass"}
+
+
+def spin(seconds):
+    end = time.process_time() + seconds
+    x = 0
+    while time.process_time() < end:
+        x += 1
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--per-request", type=float, default=0.05)
+    parser.add_argument("--forever", action="store_true")
+    args = parser.parse_args()
+    for line in sys.stdin.buffer:
+        message = json.loads(line)
+        kind = message.get("type")
+        if kind == "hello":
+            send({"type": "hello", "name": "spin_cpu", "protocol": 1})
+        elif kind == "request":
+            spin(float("inf") if args.forever else args.per_request)
+            send({"id": message["id"], **first_legal(message)})
+        elif kind == "goodbye":
+            return
+
+
+if __name__ == "__main__":
+    main()

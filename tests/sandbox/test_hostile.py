@@ -1,0 +1,160 @@
+"""Hostile bots against the limits and the bwrap sandbox, with real processes.
+
+Seat 0 is the hostile bot, seats 1-3 first_legal.py, all in the same mode (no sandbox, or
+bwrap).  Each hostile bot must be stopped or denied with a `crash` fault whose reason names
+what stopped it; the other seats finish their game without a fault; and no process of any bot
+is left (the `bot_dir` fixture scans /proc for the bots' folder after each test).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+from pathlib import Path
+
+from referee.bots.sandbox import BotLimits, MiB
+
+from .support import assert_contained, play
+
+EXIT_WITH = r"(?s)^closed its output; exit status 1 "
+
+
+def test_memory_hog_meets_the_address_space_limit(bot_dir: Path, mode: str) -> None:
+    [game] = play(bot_dir, "hog_memory.py", mode, BotLimits(address_space=256 * MiB))
+    assert_contained(game, "crash", EXIT_WITH + r"\(probably over the address-space limit of "
+                                               r"256 MiB .*\).*MemoryError")
+    assert game.result["retired"] == [0]
+
+
+def test_cpu_spent_between_replies_meets_the_cpu_budget_per_game(bot_dir: Path,
+                                                                 mode: str) -> None:
+    """50 ms of CPU before each reply is within every move time, but not within 0.5 s a game."""
+    [game] = play(bot_dir, "spin_cpu.py --per-request 0.05", mode,
+                  BotLimits(cpu_per_game=0.5))
+    assert_contained(game, "crash", r"^used 0\.\d s of CPU time in this game \(all its "
+                                    r"processes\), over the limit of 0.5 s per game; the bot "
+                                    r"was stopped$")
+
+
+def test_endless_spin_meets_the_cpu_time_rlimit(bot_dir: Path, mode: str) -> None:
+    """The backstop: RLIMIT_CPU ends the process with SIGXCPU (bwrap passes the signal on as
+    exit status 152, which the reason turns back into the signal)."""
+    [game] = play(bot_dir, "spin_cpu.py --forever", mode,
+                  BotLimits(cpu_time=1, cpu_per_game=None), move_time=5)
+    assert_contained(game, "crash", r"^closed its output; killed by SIGXCPU \(over the "
+                                    r"CPU-time limit of 1 s per process\)$")
+
+
+def test_fork_loop_meets_the_process_limit(bot_dir: Path, mode: str) -> None:
+    [game] = play(bot_dir, "fork_loop.py", mode)
+    assert_contained(game, "crash", r"^ran \d+ processes at once, over the limit of 64; "
+                                    r"the bot was stopped$")
+
+
+def test_huge_file_meets_the_file_size_limit(bot_dir: Path, mode: str) -> None:
+    [game] = play(bot_dir, "huge_file.py", mode, BotLimits(file_size=8 * MiB))
+    assert_contained(game, "crash", EXIT_WITH + r"\(over the file-size limit of 8 MiB\).*"
+                                               r"File too large")
+    written = bot_dir / "huge_file.out"
+    if mode == "none":  # in the sandbox it went to the private /tmp, gone with the sandbox
+        assert written.stat().st_size == 8 * MiB
+    else:
+        assert not written.exists()
+
+
+def test_network_is_cut_off_in_the_sandbox(bot_dir: Path, mode: str) -> None:
+    """The bot connects to a listener of the test on loopback (127.0.0.1, never any other
+    address): it gets through without a sandbox, and is refused in bwrap's own network."""
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(4)
+        server.settimeout(0)
+        port = server.getsockname()[1]
+        [game] = play(bot_dir, f"network.py --port {port}", mode)
+        try:
+            conn, _ = server.accept()
+        except BlockingIOError:
+            reached = b""
+        else:
+            with conn:
+                conn.settimeout(5)
+                reached = conn.recv(100)
+    if mode == "none":
+        assert reached == b"network bot was here\n"
+        assert game.result["faults"] == [[], [], [], []]
+        return
+    assert reached == b""
+    assert_contained(game, "crash", EXIT_WITH + r"\(the sandbox has no network\).*"
+                                               r"ConnectionRefusedError")
+
+
+def a_file_in_home() -> Path | None:
+    home = Path.home()
+    try:
+        return next((p for p in sorted(home.iterdir())
+                     if p.is_file() and os.access(p, os.R_OK)), None)
+    except OSError:
+        return None
+
+
+def test_other_bots_the_results_store_and_home_are_not_visible(
+        bot_dir: Path, tmp_path: Path, mode: str) -> None:
+    other = tmp_path / "other_bot"
+    other.mkdir()
+    (other / "strategy.py").write_text("SECRET = 42\n")
+    store = tmp_path / "spring.db"
+    store.write_bytes(b"SQLite format 3\0")
+    targets = [store, other, other / "strategy.py"]
+    home_file = a_file_in_home()
+    if home_file is not None:
+        targets.append(home_file)
+    log = tmp_path / "snoop.stderr"
+    reads = " ".join(f"--read {p}" for p in targets)
+    [game] = play(bot_dir, f"snoop.py {reads}", mode, stderr=log)
+    said = log.read_text()
+    if mode == "none":  # the bots run as you: nothing stops them
+        assert game.result["faults"] == [[], [], [], []]
+        assert all(f"snoop: read {p}: " in said for p in targets), said
+        return
+    for p in targets:
+        assert f"snoop: denied {p}: [Errno 2] No such file or directory" in said, said
+    assert_contained(game, "crash", EXIT_WITH + r"\(the sandbox shows only the system folders, "
+                                               r"the bot's own folder \(read-only\) and a "
+                                               r"scratch /tmp\).*FileNotFoundError")
+
+
+def test_setsid_child_is_caught_and_killed(bot_dir: Path, mode: str) -> None:
+    """The child leaves the bot's process group (so a signal to the group misses it): the
+    referee sees it in the bot's process tree, records the fault, stops the bot and kills the
+    whole tree; no process survives (the fixture checks)."""
+    [game] = play(bot_dir, "setsid_escape.py", mode)
+    assert_contained(game, "crash", r"^its process \d+ \(python\S*\) left the bot's process "
+                                    r"group \(setsid or setpgid\); a bot's processes must stay "
+                                    r"in its group; the bot was stopped$")
+
+
+def test_double_forked_daemon_dies_with_the_sandbox(bot_dir: Path, bwrap: str) -> None:
+    """With a double fork the daemon is no descendant of the bot: only the sandbox's PID
+    namespace ends it (it is reparented to bwrap's pid 1, and everything in the namespace is
+    killed when that exits).  Without a sandbox it would survive: see README."""
+    [game] = play(bot_dir, "setsid_escape.py --double", bwrap)
+    assert_contained(game, "crash", r"left the bot's process group")
+
+
+def test_limits_off_run_the_bot_plain(bot_dir: Path) -> None:
+    """With every limit off a bot still runs (core dumps stay off), and plays clean."""
+    [game] = play(bot_dir, "first_legal.py", "none", BotLimits.off())
+    assert game.result["faults"] == [[], [], [], []]
+
+
+def test_cpu_budget_is_per_game_not_per_process(bot_dir: Path) -> None:
+    """The process is kept across games; its CPU budget starts again with each game.  The
+    bot spends 10 ms of CPU a request, some 0.4 s a game, against a budget of 1 s a game:
+    four games in one process, no fault."""
+    games = play(bot_dir, "spin_cpu.py --per-request 0.01", "none",
+                 BotLimits(cpu_per_game=1.0), games=4)
+    requests = sum(1 for g in games for line in g.lines
+                   if line["type"] == "apply" and line["seat"] == 0)
+    assert requests * 0.01 > 1.0  # more than one game's budget in all
+    for game in games:
+        assert game.result["faults"] == [[], [], [], []]
