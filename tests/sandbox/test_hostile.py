@@ -46,9 +46,12 @@ def test_endless_spin_meets_the_cpu_time_rlimit(bot_dir: Path, mode: str) -> Non
 
 
 def test_fork_loop_meets_the_process_limit(bot_dir: Path, mode: str) -> None:
+    """Stopped by the referee's look at its processes; or, for an ordinary user in the
+    sandbox, maybe first by the kernel (RLIMIT_NPROC in bwrap's user namespace)."""
     [game] = play(bot_dir, "fork_loop.py", mode)
-    assert_contained(game, "crash", r"^ran \d+ processes at once, over the limit of 64; "
-                                    r"the bot was stopped$")
+    assert_contained(game, "crash", r"(?s)^ran \d+ processes at once, over the limit of 64; "
+                                    r"the bot was stopped$|probably over the limit of 64 "
+                                    r"processes.*BlockingIOError")
 
 
 def test_huge_file_meets_the_file_size_limit(bot_dir: Path, mode: str) -> None:

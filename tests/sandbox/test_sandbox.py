@@ -80,7 +80,7 @@ def can(f):
         return True
     except OSError:
         return False
-home = os.path.expanduser("~" + os.environ.get("PROBE_USER", "root"))
+home = sys.argv[2]
 out = {
     "shadow": os.path.exists("/etc/shadow"),
     "etc": sorted(os.listdir("/etc")),
@@ -105,7 +105,8 @@ def test_the_sandbox_shows_only_what_it_should(tmp_path: Path, bwrap: str) -> No
     (me / "probe.py").write_text(PROBE)
     other = tmp_path / "other_bot"
     other.mkdir()
-    argv = wrap_command([sys.executable, "probe.py", str(other)], cwd=me, sandbox="bwrap")
+    argv = wrap_command([sys.executable, "probe.py", str(other), str(Path.home())], cwd=me,
+                        sandbox="bwrap")
     env = {**os.environ, "PROBE_SECRET": "hunter2"}
     done = subprocess.run(argv, capture_output=True, text=True, timeout=30, env=env, cwd=me)
     assert done.returncode == 0, done.stderr
