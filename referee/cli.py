@@ -420,9 +420,12 @@ def leaderboard_cmd(db_path: Path, fmt: str, head_to_head: bool, seats: bool) ->
               required=True, help="Where grades.csv and feedback/STUDENT.md are written.")
 @click.option("--workers", type=click.IntRange(1, 256), default=None,
               help="Games at a time  [default: one per core]")
+@click.option("--sandbox", type=click.Choice(["none", "bwrap"]), default=None,
+              help="Build, check and play every submission in this sandbox  "
+                   "[default: the config's `sandbox`]")
 @click.option("-q", "--quiet", is_flag=True)
 def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int | None,
-              quiet: bool) -> None:
+              sandbox: str | None, quiet: bool) -> None:
     """Grade each subfolder of SUBMISSIONS_DIR (one student's bot) against the baselines.
 
     A bot is described by its bot.toml (command, build) or found by convention: Makefile
@@ -442,6 +445,14 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
         fail(str(exc))
     if config.format != "gauntlet":
         fail(f"{config_path}: format: grading needs a gauntlet (with baselines)")
+    if sandbox is not None:
+        config = config.model_copy(update={"sandbox": sandbox})
+    from .bots.sandbox import SandboxError, check_sandbox_available
+
+    try:
+        check_sandbox_available(config.sandbox)  # before any build: never a silent fallback
+    except SandboxError as exc:
+        fail(str(exc))
     say = (lambda m: None) if quiet else (lambda m: click.echo(m, err=True))
     try:
         outcomes = trio.run(grade_all, submissions, config, config_path, out_dir,

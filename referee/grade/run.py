@@ -22,6 +22,7 @@ from typing import Any
 import trio
 
 from referee.bots.player import BotSpec
+from referee.bots.sandbox import BotLimits, SandboxError, SandboxMode, wrap_command
 from referee.check import CheckResult, run_check, summary
 from referee.leaderboard.stats import Games, leaderboard
 from referee.tournament.config import BotEntry, TournamentConfig
@@ -78,12 +79,22 @@ def grade_for(outcome: Outcome, config: TournamentConfig) -> str:
     return grading.otherwise
 
 
-async def build(sub: Submission, workdir: Path, seconds: float) -> tuple[bool, str]:
+async def build(sub: Submission, workdir: Path, seconds: float,
+                sandbox: SandboxMode = "none") -> tuple[bool, str]:
+    """Run the build command in the submission's copy: time-limited, and in the sandbox (with
+    its own folder writable) when grading asks for one."""
     if not sub.build:
         return True, ""
+    argv = shlex.split(sub.build)
+    if sandbox != "none":
+        try:
+            argv = wrap_command(argv, cwd=workdir, limits=BotLimits.off(), sandbox=sandbox,
+                                home=workdir, writable_home=True)
+        except SandboxError as exc:
+            return False, f"the build cannot run in the sandbox: {exc}"
     try:
         with trio.fail_after(seconds):
-            done = await trio.run_process(shlex.split(sub.build), cwd=workdir, check=False,
+            done = await trio.run_process(argv, cwd=workdir, check=False,
                                           capture_stdout=True, capture_stderr=True)
     except trio.TooSlowError:
         return False, f"the build did not finish within {seconds:g} s"
@@ -123,7 +134,7 @@ async def grade_submission(sub: Submission, config: TournamentConfig, config_pat
         notes.append(f"## Finding your bot\n\n{sub.problem}\n")
         return finish(outcome, config, notes, sub)
     workdir = fresh_copy(sub, out / "work")
-    ok, output = await build(sub, workdir, config.limits.build_time)
+    ok, output = await build(sub, workdir, config.limits.build_time, config.sandbox)
     if sub.build:
         notes.append(f"## Build: `{sub.build}`\n\n{'It built.' if ok else 'It failed:'}\n\n"
                      f"```\n{output or '(no output)'}\n```\n")
@@ -131,7 +142,8 @@ async def grade_submission(sub: Submission, config: TournamentConfig, config_pat
         outcome.status = "build failed"
         return finish(outcome, config, notes, sub)
     assert sub.command is not None
-    spec = BotSpec(bot_name(sub.student, config.baselines), sub.command, workdir)
+    spec = BotSpec(bot_name(sub.student, config.baselines), sub.command, workdir,
+                   limits=config.limits.bot_limits(), sandbox=config.sandbox, home=workdir)
     results, times = await run_check(spec, move_time=config.limits.move_time,
                                      time_bank=config.limits.time_bank,
                                      startup_time=config.limits.startup_time)

@@ -107,3 +107,29 @@ def test_grading_a_class(tmp_path: Path) -> None:
     third = grade(subs, config, out)
     assert third.stderr.count("unchanged") == 7 and "bob: grading" in third.stderr
     assert list(csv.DictReader((out / "grades.csv").open()))[1]["status"] == "ok"
+
+
+def test_grading_in_the_sandbox(tmp_path: Path) -> None:
+    """--sandbox bwrap: builds, checks and games all run sandboxed, and still grade."""
+    from referee.bots.sandbox import SandboxError, check_sandbox_available
+
+    try:
+        check_sandbox_available("bwrap")
+    except SandboxError as exc:
+        pytest.skip(str(exc))
+    if shutil.which("cc") is None or not Path("/usr/include/cjson/cJSON.h").exists():
+        pytest.skip("no C compiler or cJSON for the C submission")
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    (subs / "alice").mkdir(parents=True)
+    shutil.copy(SAMPLES / "python" / "baseline_bot.py", subs / "alice" / "bot.py")
+    (subs / "carol").mkdir()
+    for name in ("Makefile", "bot.c"):
+        shutil.copy(SAMPLES / "c" / name, subs / "carol" / name)
+    write_config(config)
+    done = subprocess.run([sys.executable, "-m", "referee", "grade", str(subs), "--config",
+                           str(config), "--out", str(out), "--sandbox", "bwrap"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    rows = {r["student"]: r for r in csv.DictReader((out / "grades.csv").open())}
+    assert rows["alice"]["status"] == rows["carol"]["status"] == "ok"
+    assert int(rows["carol"]["games"]) == 24
