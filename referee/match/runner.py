@@ -28,6 +28,7 @@ from referee.game import (
     seat_view,
 )
 from referee.game.actions import Action
+from referee.game.events import CardsDealt
 from referee.player import HARMLESS_FAULTS, Answer, Fault, GameInfo, Player
 from referee.protocol import codec
 
@@ -92,19 +93,21 @@ class _Table:
 
     def deliver(self, events: list[Event]) -> None:
         """Record the events and pass each seat those it may see, each encoded once."""
-        record = self.record.lines
+        append = self.record.lines.append
+        dumps = orjson.dumps
         encoded = []
+        private = False
         for ev in events:
             line = {"type": "event", "event": ev.to_dict()}
-            record.append(line)
-            encoded.append(orjson.dumps(line) + b"\n")
-        private = [ev.private_to for ev in events]
-        anyone_private = any(p is not None for p in private)
+            append(line)
+            encoded.append(dumps(line) + b"\n")
+            private = private or type(ev) is CardsDealt
+        retired = self.retired
         for seat, player in enumerate(self.players):
-            if self.retired[seat]:
+            if retired[seat]:
                 continue
-            if anyone_private:
-                keep = [i for i, p in enumerate(private) if p is None or p == seat]
+            if private:
+                keep = [i for i, ev in enumerate(events) if ev.private_to in (None, seat)]
                 player.notify([events[i] for i in keep], [encoded[i] for i in keep])
             else:
                 player.notify(events, encoded)

@@ -21,6 +21,7 @@ from referee.game import (
     DecisionKind,
     Edition,
     Event,
+    HiddenBids,
     Offer,
     Pass,
     Play,
@@ -172,20 +173,18 @@ def reply_to_action(reply: ActionReply, seat: int) -> Action:
     return Pass(seat)
 
 
+_ACTION_DICT: dict[type, Any] = {
+    Play: lambda a: {"action": "play", "card": a.card},
+    Offer: lambda a: {"action": "offer", "card": a.card},
+    Bid: lambda a: {"action": "bid", "amount": a.amount},
+    Price: lambda a: {"action": "price", "amount": a.amount},
+    Buy: lambda a: {"action": "buy"},
+    Reveal: lambda a: {"action": "reveal"},
+    Pass: lambda a: {"action": "pass"},
+    HiddenBids: lambda a: {"action": "hidden_bids", "amounts": list(a.amounts)},
+}
+
+
 def action_to_dict(action: Action) -> dict[str, Any]:
     """An engine action in reply form (without id), for warnings and records."""
-    if isinstance(action, Play):
-        return {"action": "play", "card": action.card}
-    if isinstance(action, Offer):
-        return {"action": "offer", "card": action.card}
-    if isinstance(action, Bid):
-        return {"action": "bid", "amount": action.amount}
-    if isinstance(action, Price):
-        return {"action": "price", "amount": action.amount}
-    if isinstance(action, Buy):
-        return {"action": "buy"}
-    if isinstance(action, Reveal):
-        return {"action": "reveal"}
-    if isinstance(action, Pass):
-        return {"action": "pass"}
-    return {"action": "hidden_bids", "amounts": list(action.amounts)}
+    return _ACTION_DICT[type(action)](action)  # type: ignore[no-any-return]
