@@ -295,7 +295,7 @@ def stored_record(db_path: Path, game_id: str) -> list[Any]:
     if not db_path.is_file():
         fail(f"no results store at {db_path}")
     try:
-        store = open_store(db_path)
+        store = open_store(db_path, read_only=True)
         lines = store.record(game_id)
         store.close()
     except StoreError as exc:
@@ -335,16 +335,15 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     leaderboard.  Running it again after a crash or Ctrl-C resumes where it stopped."""
     import os
 
-    from .editions import load_edition
     from .leaderboard import board
     from .tournament.config import TournamentError, load_tournament
     from .tournament.progress import ProgressDisplay
-    from .tournament.runner import run_tournament
+    from .tournament.runner import run_tournament, tournament_edition
     from .tournament.store import StoreError, open_store
 
     try:
         config = load_tournament(config_path)
-        load_edition(config.edition)
+        tournament_edition(config, config_path)
         if sandbox is not None:
             config = config.model_copy(update={"sandbox": sandbox})
         check_sandbox_available(config.sandbox)
@@ -402,7 +401,7 @@ def leaderboard_cmd(db_path: Path, fmt: str, head_to_head: bool, seats: bool) ->
     if not db_path.is_file():
         fail(f"no results store at {db_path}")
     try:
-        store = open_store(db_path)
+        store = open_store(db_path, read_only=True)
         text = board(store, fmt, head_to_head, seats)
         store.close()
     except StoreError as exc:
@@ -454,6 +453,8 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
     except SandboxError as exc:
         fail(str(exc))
     say = (lambda m: None) if quiet else (lambda m: click.echo(m, err=True))
+    out_dir, submissions, config_path = (out_dir.resolve(), submissions.resolve(),
+                                         config_path.resolve())
     try:
         outcomes = trio.run(grade_all, submissions, config, config_path, out_dir,
                             workers or os.cpu_count() or 1, say)
@@ -494,7 +495,7 @@ def report_cmd(db_path: Path, out_dir: Path, stderr_dir: Path | None, games_samp
     if out_dir.exists() and not out_dir.is_dir():
         fail(f"--out {out_dir} is a file, not a folder")
     try:
-        store = open_store(db_path)
+        store = open_store(db_path, read_only=True)
         if store.count() == 0:
             store.close()
             fail(f"{db_path} holds no games yet")

@@ -107,22 +107,24 @@ async def build(sub: Submission, workdir: Path, seconds: float,
     return True, tail
 
 
-async def play_gauntlet(sub: Submission, name: str, workdir: Path, config: TournamentConfig,
-                        config_path: Path, db: Path, workers: int,
-                        say: Callable[[str], None]) -> tuple[Games, list[dict[str, Any]]]:
+async def play_gauntlet(
+    sub: Submission, name: str, workdir: Path, config: TournamentConfig, config_path: Path,
+    db: Path, workers: int, say: Callable[[str], None],
+) -> tuple[Games, list[dict[str, Any]], str | None]:
+    """The student's gauntlet: its games, the standings, and why it was left out, if so."""
     baselines = [b for b in config.bots if b.name in config.baselines]
     assert sub.command is not None
-    student = BotEntry(name=name, command=sub.command, dir=str(workdir))
+    student = BotEntry(name=name, command=sub.command, dir=str(workdir.resolve()))
     gauntlet = config.model_copy(update={
         "name": f"{config.name}-{name}", "format": "gauntlet", "bots": [*baselines, student],
     })
     store = open_store(db)
     try:
-        await run_tournament(gauntlet, config_path, store, workers, say)
+        summary = await run_tournament(gauntlet, config_path, store, workers, say)
         games = Games.load(store.results())
     finally:
         store.close()
-    return games, leaderboard(games) if games.game_ids else []
+    return games, leaderboard(games) if games.game_ids else [], summary.left_out.get(name)
 
 
 async def grade_submission(sub: Submission, config: TournamentConfig, config_path: Path,
@@ -160,8 +162,11 @@ async def grade_submission(sub: Submission, config: TournamentConfig, config_pat
         db.parent.mkdir(parents=True, exist_ok=True)
         db.unlink(missing_ok=True)
         name = spec.name
-        _games, rows = await play_gauntlet(sub, name, workdir, config, config_path, db,
-                                          workers, say)
+        _games, rows, left_out = await play_gauntlet(sub, name, workdir, config, config_path,
+                                                     db, workers, say)
+        if left_out is not None:  # it passed the check but could not be played
+            outcome.status = "crashed"
+            notes.append(f"## Games against the baselines\n\nNot played: {left_out}\n")
         row = next((r for r in rows if r["name"] == name), None)
         if row is not None:
             outcome.games = row["games"]
@@ -224,7 +229,8 @@ def csv_row(o: Outcome) -> list[Any]:
             "" if o.win_share is None else f"{o.win_share:.4f}",
             *("" if k not in p else f"{p[k]:.4f}" for k in ("mean", "low", "high")),
             "" if o.money is None else f"{o.money['mean']:.1f}",
-            sum(v for k, v in o.faults.items() if k != "stderr_over_limit")]
+            sum(v for k, v in o.faults.items()
+                if k not in ("stderr_over_limit", "retirements"))]
 
 
 async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out: Path,

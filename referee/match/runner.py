@@ -180,6 +180,9 @@ async def _play(spec: GameSpec, players: Sequence[Player], record: GameRecord) -
     for seat, player in enumerate(players):
         for fault in await player.end_game(result):
             await table.fault(seat, fault)
+    # A limit broken during the game but seen only at its end retires the seat all the same.
+    result["ranks"] = final_ranks(state.money, table.retired)
+    result["retired"] = [s for s, r in enumerate(table.retired) if r]
     record.result = {
         "game_id": spec.game_id,
         "names": list(spec.names),

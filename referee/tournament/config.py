@@ -5,6 +5,7 @@ Validated by pydantic; every error names the key (`bots.2.command: Field require
 
 from __future__ import annotations
 
+import shlex
 import tomllib
 from pathlib import Path
 from typing import Literal
@@ -45,6 +46,21 @@ class BotEntry(BaseModel):
     def _size(cls, value: str | int | None) -> str | int | None:
         _address_space(value)
         return value
+
+    @field_validator("command", "build")
+    @classmethod
+    def _words(cls, value: str | None) -> str | None:
+        return _splittable(value)
+
+
+def _splittable(value: str | None) -> str | None:
+    if value is not None:
+        try:
+            if not shlex.split(value):
+                raise ValueError("is empty")
+        except ValueError as exc:
+            raise ValueError(f"cannot be split into words: {exc}") from None
+    return value
 
 
 class Limits(BaseModel):

@@ -79,12 +79,13 @@ def run_on_dask(
     except ImportError:
         raise RuntimeError("the Dask executor needs the dask extra: "
                            "pip install 'modern-art-referee[dask]'") from None
-    games, done = prepare(config, store, shard)
+    games, done = prepare(config, config_path, store, shard)
     todo = [g for g in games if g.game_id not in done]
     left_out = trio.run(build_bots, config, config_path, say) if todo else {}
     playable = [g for g in todo if not left_out.keys() & set(g.seats)]
     progress = Progress(total=len(games), done=len(games) - len(todo))
     voids: list[str] = []
+    failed = 0
     cluster = None
     own_client = client is None
     if own_client:
@@ -100,7 +101,13 @@ def run_on_dask(
         futures = [client.submit(play_batch, config_json, str(config_path.resolve()), batch,
                                  pure=False) for batch in batches(playable, batch_size)]
         for future in as_completed(futures):  # type: ignore[no-untyped-call]
-            finished, voided = future.result()
+            try:
+                finished, voided = future.result()
+            except Exception as exc:  # a batch that failed on its worker, however often retried
+                failed += 1
+                say(f"a batch failed on its worker ({type(exc).__name__}: {exc}); its games "
+                    "are left for the next run")
+                continue
             for v in voided:
                 store.save_void(v.game_id, v.attempt, v.reason)
                 voids.append(f"{v.game_id} (attempt {v.attempt}): {v.reason}")

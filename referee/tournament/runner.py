@@ -26,6 +26,7 @@ import trio
 from referee.bots.player import BotPlayer, BotSpec
 from referee.bots.sandbox import BotLimits, SandboxError, check_sandbox_available, wrap_command
 from referee.editions import load_edition
+from referee.game import BUILTIN_EDITIONS, Edition
 from referee.match.runner import GameRecord, RefereeError, play_game
 from referee.player import Player
 
@@ -163,7 +164,7 @@ class Table:
                  ) -> None:
         self.config = config
         self.config_path = config_path
-        self.edition = load_edition(config.edition)
+        self.edition = tournament_edition(config, config_path)
         self.number = number
         self.make_player = make_player
         self.restart_each_game = restart_each_game
@@ -235,11 +236,23 @@ def shard_games(games: list[ScheduledGame], shard: tuple[int, int] | None) -> li
     return [g for i, g in enumerate(games) if i % count == index - 1]
 
 
-def prepare(config: TournamentConfig, store: Store,
+def tournament_edition(config: TournamentConfig, config_path: Path) -> Edition:
+    """The tournament's edition: a built-in name, or a file relative to the tournament file."""
+    name = config.edition
+    if name in BUILTIN_EDITIONS:
+        return BUILTIN_EDITIONS[name]
+    path = Path(name)
+    if not path.is_absolute():
+        path = config_path.resolve().parent / path
+    return load_edition(str(path))
+
+
+def prepare(config: TournamentConfig, config_path: Path, store: Store,
             shard: tuple[int, int] | None) -> tuple[list[ScheduledGame], set[str]]:
     """Bind the store to this tournament (and shard); the shard's games and those stored."""
     games = shard_games(schedule(config), shard)
-    store.bind(config.name, fingerprint(config), config.model_dump_json())
+    edition = tournament_edition(config, config_path)
+    store.bind(config.name, fingerprint(config, edition), config.model_dump_json())
     store.bind_shard(None if shard is None else f"{shard[0]}/{shard[1]}")
     return games, store.done()
 
@@ -267,7 +280,7 @@ async def run_tournament(
     SandboxError, before any game, when the file's sandbox cannot run here."""
     if player_factory is None:
         check_sandbox_available(config.sandbox)
-    games, done = prepare(config, store, shard)
+    games, done = prepare(config, config_path, store, shard)
     todo = [g for g in games if g.game_id not in done]
     needs_build = todo and player_factory is None
     left_out = await build_bots(config, config_path, say) if needs_build else {}

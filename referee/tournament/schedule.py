@@ -143,9 +143,10 @@ def game_spec(config: TournamentConfig, game: ScheduledGame, edition: Edition) -
                          max_faults=limits.max_faults)
 
 
-def fingerprint(config: TournamentConfig) -> str:
+def fingerprint(config: TournamentConfig, edition: Edition | None = None) -> str:
     """A hex digest of everything that changes the schedule or the games; not of the name, the
-    builds, the directories, the startup and build times or the primary metric."""
+    builds, the directories, the startup and build times or the primary metric.  Given the
+    loaded `edition`, its contents count too, so an edited edition file is noticed."""
     limits = config.limits
     data = {
         "schedule": SCHEDULE_VERSION,
@@ -161,6 +162,8 @@ def fingerprint(config: TournamentConfig) -> str:
         "variants": config.variants,
         "limits": [limits.move_time, limits.time_bank, limits.max_faults],
     }
+    if edition is not None:
+        data["edition_data"] = edition.to_data()
     text = json.dumps(data, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 

@@ -40,8 +40,20 @@ class StoreError(Exception):
 
 
 class Store:
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, read_only: bool = False) -> None:
         self.path = path
+        if read_only:
+            try:
+                self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True,
+                                          isolation_level=None)
+                tables = {r[0] for r in self.db.execute(
+                    "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"{path} is not a results store: {exc}") from None
+            if not {"meta", "games", "voids"} <= tables:
+                self.db.close()
+                raise StoreError(f"{path} is not a results store (no games tables)")
+            return
         try:
             self.db = sqlite3.connect(path, isolation_level=None)  # explicit transactions
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -122,7 +134,9 @@ class Store:
         return [orjson.loads(line) for line in zlib.decompress(row[0]).splitlines()]
 
 
-def open_store(path: Path) -> Store:
+def open_store(path: Path, read_only: bool = False) -> Store:
+    """Open (or create) a store; `read_only` for commands that only read, which then refuse a
+    file that is not a results store instead of turning it into one."""
     if path.exists() and path.is_dir():
         raise StoreError(f"{path} is a directory, not a results store")
-    return Store(path)
+    return Store(path, read_only)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import os
 import shutil
 import subprocess
 import sys
@@ -66,9 +67,12 @@ command = "{sys.executable} {random_bot} --seed {i}"
 
 
 def grade(subs: Path, config: Path, out: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "referee", "grade", str(subs), "--config",
-                           str(config), "--out", str(out)], capture_output=True, text=True,
-                          timeout=600)
+    """Run with paths relative to the working directory, as a teacher would type them."""
+    cwd = out.parent
+    return subprocess.run([sys.executable, "-m", "referee", "grade",
+                           os.path.relpath(subs, cwd), "--config", os.path.relpath(config, cwd),
+                           "--out", os.path.relpath(out, cwd)], cwd=cwd, capture_output=True,
+                          text=True, timeout=600)
 
 
 @pytest.mark.skipif(shutil.which("node") is None or shutil.which("perl") is None
@@ -90,6 +94,7 @@ def test_grading_a_class(tmp_path: Path) -> None:
         assert rows[student]["games"] == "0" and rows[student]["grade"] == "F"
     assert rows["alice"]["grade"] == "A"  # the baseline beats random bots
     assert rows["grace"]["grade"] == "F" and int(rows["grace"]["faults"]) > 0
+    assert rows["erin"]["faults"] == "0"  # no games: the check's crash is in its status
 
     feedback = {p.stem: p.read_text() for p in (out / "feedback").glob("*.md")}
     assert set(feedback) == set(rows)

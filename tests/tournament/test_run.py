@@ -129,3 +129,40 @@ def test_leaderboard_formats(tmp_path: Path, fmt: str) -> None:
     assert out.returncode == 0
     for name in ("b0", "b1", "b2"):
         assert name in out.stdout
+
+
+def test_a_command_that_cannot_be_split_names_its_key(tmp_path: Path) -> None:
+    config = write_config(tmp_path, bots=3, deals=1)
+    config.write_text(config.read_text().replace(f'"{sys.executable} {FIRST_LEGAL}"',
+                                                 f"\"{sys.executable} '{FIRST_LEGAL}\"", 1))
+    out = referee("tournament", "run", str(config), "--db", str(tmp_path / "x.db"),
+                  cwd=tmp_path)
+    assert out.returncode == 2
+    assert "bots.0.command" in out.stderr and "No closing quotation" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_an_edition_file_is_found_beside_the_tournament_file(tmp_path: Path) -> None:
+    """Relative to the tournament file, like the bots; editing it changes the games."""
+    folder = tmp_path / "contest"
+    folder.mkdir()
+    write_config(folder, bots=3, deals=1, extra='edition = "small.toml"')
+    edition = (ROOT / "protocol" / "examples" / "tiny.toml").read_text()
+    (folder / "small.toml").write_text(edition)
+    db = tmp_path / "x.db"
+    out = referee("tournament", "run", "contest/t.toml", "--db", str(db), "-q", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    (folder / "small.toml").write_text(edition.replace("open = 1", "open = 2", 1))
+    again = referee("tournament", "run", "contest/t.toml", "--db", str(db), cwd=tmp_path)
+    assert again.returncode == 2 and "changes the games" in again.stderr
+
+
+def test_reading_commands_refuse_a_file_that_is_not_a_store(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    for args in (["leaderboard", str(empty)], ["replay", "--db", str(empty), "g"],
+                 ["report", str(empty), "--out", str(tmp_path / "site")]):
+        out = referee(*args, cwd=tmp_path)
+        assert out.returncode == 2, args
+        assert "not a results store" in out.stderr and "Traceback" not in out.stderr
+    assert empty.read_bytes() == b""  # left as it was
