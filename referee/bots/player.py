@@ -286,19 +286,25 @@ class BotPlayer:
             reason = self._over_limit()
             if reason is not None:
                 return Answer(None, await self._limit_fault(reason), 0.0, request_id)
-        self._out.append(codec.encode(codec.request(request_id, decision, view, move, bank)))
-        data = b"".join(self._out)
-        self._out.clear()
-        start = trio.current_time()
+        out = self._out
+        out.append(codec.encode(codec.request(request_id, decision, view, move, bank)))
+        data = b"".join(out)
+        out.clear()
+        start = trio.current_time()  # the bot's time runs from the write
         deadline = start + move + bank
         try:
-            await bot.send(data, deadline)
+            sent = bot.write_now(data)
+            if sent < len(data):
+                await bot.send(data, deadline, sent=sent)
         except BotGone as exc:
             return Answer(None, Fault("crash", await self._crash_reason(str(exc))),
                           trio.current_time() - start, request_id)
         while True:
             try:
-                line = await self._read_line(bot, deadline)
+                # A quick bot's reply is read here without a trip through trio's scheduler.
+                line = bot.line_now()
+                if line is None:
+                    line = await self._read_line(bot, deadline)
             except LimitExceeded as exc:
                 return Answer(None, await self._limit_fault(str(exc)),
                               trio.current_time() - start, request_id)

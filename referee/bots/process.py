@@ -34,10 +34,19 @@ class ProcessLimits:
     stderr_per_game: int = 1 << 20  # bytes of stderr kept in the log per game
     goodbye_grace: float = 0.5  # seconds to exit after goodbye before SIGTERM
     term_grace: float = 0.5  # seconds after SIGTERM before SIGKILL
-    spin: float = 0.0  # seconds to poll for a reply before sleeping in trio (0: never)
+    # Seconds to poll for a reply before sleeping in trio; None: SPIN on a machine with more
+    # than one core, 0 on one.  See `BotProcess.read_line`.
+    spin: float | None = None
     # At a game's start, a stderr log larger than this starts afresh (a named log's old
     # content is kept in NAME.1), so it stays under the bot's file-size limit.
     stderr_restart: int = 256 << 20
+
+
+SPIN = 0.0003
+
+
+def _default_spin() -> float:
+    return SPIN if len(os.sched_getaffinity(0)) > 1 else 0.0
 
 
 class BotGone(Exception):
@@ -155,28 +164,35 @@ class BotProcess:
         # On Unix both pipes are trio FdStreams (non-blocking); the hot path uses the fds.
         self._wfd = cast(trio.lowlevel.FdStream, process.stdin).fileno()
         self._rfd = cast(trio.lowlevel.FdStream, process.stdout).fileno()
-        self.spin = limits.spin
+        self.spin = _default_spin() if limits.spin is None else limits.spin
+        self._quick = True  # its last reply came within `spin` of the request
+        self._sent_at = 0.0
 
     @property
     def pid(self) -> int:
         return self.process.pid
 
-    async def send(self, data: bytes, deadline: float = math.inf) -> None:
-        """Write and flush; a bot that closed its stdin, or leaves it full past `deadline`
-        (it stopped reading), counts as gone: the stream cannot be used after that.
-
-        The pipe is non-blocking: a plain `os.write` usually takes it all at once, which
-        costs a fraction of trio's stream machinery; only a full pipe waits in trio.
-        """
-        assert self._stdin is not None
+    def write_now(self, data: bytes) -> int:
+        """Write what the pipe takes without waiting; the bytes written.  The pipe is
+        non-blocking, and a plain `os.write` usually takes it all, at a fraction of the cost
+        of trio's stream machinery.  Raises BotGone if the bot closed its input."""
         if self.tee is not None:
             self.tee("to_bot", data)
+        self._sent_at = time.perf_counter()
         try:
-            sent = os.write(self._wfd, data)
+            return os.write(self._wfd, data)
         except BlockingIOError:
-            sent = 0
+            return 0
         except OSError as exc:  # EPIPE: the bot closed its input or died
             raise BotGone("stopped reading its input") from exc
+
+    async def send(self, data: bytes, deadline: float = math.inf, *, sent: int = -1) -> None:
+        """Write and flush; a bot that closed its stdin, or leaves it full past `deadline`
+        (it stopped reading), counts as gone: the stream cannot be used after that.
+        `sent`: bytes of `data` that `write_now` already wrote."""
+        assert self._stdin is not None
+        if sent < 0:
+            sent = self.write_now(data)
         if sent == len(data):
             return
         with trio.move_on_at(deadline):
@@ -188,26 +204,40 @@ class BotProcess:
         raise BotGone("stopped reading its input (the pipe to it stayed full)")
 
     def _try_read(self) -> bytes | None:
-        """What the pipe holds now (b"" at end of file), or None if nothing yet.
+        """What the pipe holds now (b"" at end of file), or None if nothing yet."""
+        try:
+            return os.read(self._rfd, 65536)
+        except BlockingIOError:
+            return None
+        except OSError:
+            return b""
 
-        With `spin` set, keeps trying for that long first: a bot that answers within
-        microseconds is then read without a round trip through trio's scheduler.
-        """
+    def _spin_read(self) -> bytes | None:
+        """Poll the pipe for up to `spin` seconds: a bot that answers within microseconds is
+        then read without a sleep and a wake-up through trio's scheduler, which would cost
+        more than the answer.  Only for a bot whose last reply came that fast, and only when
+        no other task is ready to run, so that slow bots and other tables lose nothing."""
+        if not self.spin or not self._quick or \
+                trio.lowlevel.current_statistics().tasks_runnable:
+            return None
         fd = self._rfd
-        spin_until = time.perf_counter() + self.spin if self.spin else 0.0
-        while True:
+        until = self._sent_at + self.spin
+        clock = time.perf_counter
+        while clock() < until:
             try:
                 return os.read(fd, 65536)
             except BlockingIOError:
-                if not spin_until or time.perf_counter() >= spin_until:
-                    return None
+                continue
             except OSError:
                 return b""
+        return None
 
-    async def read_line(self, deadline: float) -> bytes:
-        """The next line without its newline; raise ReplyTimeout, BotGone or LineTooLong."""
+    def line_now(self, *, spin: bool = True) -> bytes | None:
+        """The next line without its newline if it is here now (after polling for up to
+        `spin`, see `_spin_read`), else None; raises BotGone or LineTooLong."""
         buf = self._buf
         max_line = self.limits.max_line
+        polled = not spin
         while True:
             if not self._skipping:
                 end = buf.find(b"\n")
@@ -219,6 +249,7 @@ class BotProcess:
                     del buf[: end + 1]
                     if self.tee is not None:
                         self.tee("from_bot", line + b"\n")
+                    self._quick = time.perf_counter() - self._sent_at < self.spin
                     return line
                 if len(buf) > max_line:
                     buf.clear()
@@ -227,12 +258,11 @@ class BotProcess:
             if self.closed_stdout:
                 raise BotGone("closed its output")
             data = self._try_read()
+            if data is None and not polled:
+                polled = True
+                data = self._spin_read()
             if data is None:
-                if trio.current_time() >= deadline:
-                    break
-                with trio.move_on_at(deadline):
-                    await trio.lowlevel.wait_readable(self._rfd)
-                continue  # readable, or past the deadline: try once more, then decide
+                return None
             if not data:
                 self.closed_stdout = True
                 raise BotGone("closed its output")
@@ -243,8 +273,19 @@ class BotProcess:
                 self._skipping = False
                 data = data[end + 1 :]
             buf += data
-        partial = f" ({len(buf)} bytes without a newline)" if buf else ""
-        raise ReplyTimeout(f"no complete line in time{partial}")
+
+    async def read_line(self, deadline: float) -> bytes:
+        """The next line without its newline; raise ReplyTimeout, BotGone or LineTooLong."""
+        line = self.line_now()
+        while line is None:
+            if trio.current_time() >= deadline:
+                buf = self._buf
+                partial = f" ({len(buf)} bytes without a newline)" if buf else ""
+                raise ReplyTimeout(f"no complete line in time{partial}")
+            with trio.move_on_at(deadline):
+                await trio.lowlevel.wait_readable(self._rfd)
+            line = self.line_now(spin=False)  # readable, or past the deadline: once more
+        return line
 
     async def aclose(self, goodbye: bytes | None = None) -> None:
         """Stop the process and its group and reap it; shielded, so it also runs when

@@ -29,7 +29,7 @@ class IllegalAction(ValueError):
         self.rule = rule
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Decision:
     """One seat's pending decision and what is legal for it."""
 
@@ -53,13 +53,13 @@ class Decision:
         return Pass(self.seat)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Play:
     seat: int
     card: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Offer:
     """Add `card` as the second card of the double being offered."""
 
@@ -67,7 +67,7 @@ class Offer:
     card: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Bid:
     """A bid in an open or once-around auction, or one seat's hidden bid (0 = no bid)."""
 
@@ -75,32 +75,32 @@ class Bid:
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Price:
     seat: int
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Buy:
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Reveal:
     """Turn up the next card of the mystery hand (R7)."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Pass:
     """Pass a bid, decline a fixed price, decline a double, or leave the mystery hand."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class HiddenBids:
     """Every seat's hidden bid at once, indexed by seat (R4.3)."""
 

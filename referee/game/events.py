@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Event:
     type: ClassVar[str] = "event"
 
@@ -23,14 +23,10 @@ class Event:
         return None
 
     def to_dict(self) -> dict[str, Any]:
-        """`{"type": ..., field: value, ...}` with tuples as lists, ready for JSON."""
-        convert = _TO_DICT.get(type(self))
-        if convert is None:
-            convert = _TO_DICT[type(self)] = _make_to_dict(type(self))
-        return convert(self)
+        """`{"type": ..., field: value, ...}` with tuples as lists, ready for JSON.
 
-
-_TO_DICT: dict[type, Callable[[Any], dict[str, Any]]] = {}
+        Each event class below gets its own, written by `_make_to_dict`."""
+        raise NotImplementedError
 
 
 def _make_to_dict(cls: type) -> Callable[[Any], dict[str, Any]]:
@@ -46,7 +42,7 @@ def _make_to_dict(cls: type) -> Callable[[Any], dict[str, Any]]:
     return namespace["to_dict"]  # type: ignore[no-any-return]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class RoundStarted(Event):
     type: ClassVar[str] = "round_started"
     round: int  # 1..4
@@ -55,7 +51,7 @@ class RoundStarted(Event):
     mystery_size: int  # cards in the mystery hand, 0 without the variant
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class CardsDealt(Event):
     type: ClassVar[str] = "cards_dealt"
     seat: int
@@ -66,7 +62,7 @@ class CardsDealt(Event):
         return self.seat
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class CardPlayed(Event):
     """A card left a hand face up: to auction, as a double, or as a double's second card."""
 
@@ -76,7 +72,7 @@ class CardPlayed(Event):
     count: int  # how many cards of its artist are now played this round (R5.1)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class SecondCardDeclined(Event):
     """A seat did not add a second card to a double (also when it had none, R4.5)."""
 
@@ -84,7 +80,7 @@ class SecondCardDeclined(Event):
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class AuctionStarted(Event):
     type: ClassVar[str] = "auction_started"
     auctioneer: int
@@ -92,14 +88,14 @@ class AuctionStarted(Event):
     auction_type: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class BidMade(Event):
     type: ClassVar[str] = "bid"
     seat: int
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Passed(Event):
     """A pass; `forced` when the seat could not afford any bid or the price and was not asked."""
 
@@ -108,20 +104,20 @@ class Passed(Event):
     forced: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class PriceSet(Event):
     type: ClassVar[str] = "price_set"
     seat: int
     price: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class HiddenBidsRevealed(Event):
     type: ClassVar[str] = "hidden_bids_revealed"
     amounts: tuple[int, ...]  # by seat
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class AuctionWon(Event):
     """The cards go to `winner` for `price` (0 and the auctioneer when nobody bid)."""
 
@@ -132,7 +128,7 @@ class AuctionWon(Event):
     auctioneer: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Payment(Event):
     type: ClassVar[str] = "payment"
     payer: int | None  # None: the bank
@@ -140,7 +136,7 @@ class Payment(Event):
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class MysteryRevealed(Event):
     type: ClassVar[str] = "mystery_revealed"
     seat: int
@@ -148,7 +144,7 @@ class MysteryRevealed(Event):
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class MysteryDeclined(Event):
     """The seat asked chose not to turn up a mystery card (R7, public like every pass)."""
 
@@ -156,7 +152,7 @@ class MysteryDeclined(Event):
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class RoundEnded(Event):
     """Scoring (R5.2-R5.4): counts, the ranked artists, tiles given and painting values."""
 
@@ -170,7 +166,7 @@ class RoundEnded(Event):
     unsold: tuple[int, ...]  # cards played this round that nobody owns
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class PaintingsSold(Event):
     type: ClassVar[str] = "paintings_sold"
     seat: int
@@ -178,9 +174,13 @@ class PaintingsSold(Event):
     amount: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class GameEnded(Event):
     type: ClassVar[str] = "game_ended"
     money: tuple[int, ...]
     ranks: tuple[int, ...]  # 1 = best; tied seats share a rank (R6.1)
     winners: tuple[int, ...]
+
+
+for _cls in Event.__subclasses__():
+    _cls.to_dict = _make_to_dict(_cls)  # type: ignore[method-assign, assignment]

@@ -37,7 +37,7 @@ def seat_view(state: GameState, seat: int) -> dict[str, Any]:
         "round": state.round,
         "money": money,
         "hand": state.hands[seat],
-        "hand_sizes": [len(h) for h in state.hands],
+        "hand_sizes": list(map(len, state.hands)),
         "mystery_size": len(state.mystery_hand),
         "deck_size": len(state.deck),
         "tiles": state.tiles,

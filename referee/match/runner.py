@@ -72,6 +72,7 @@ class _Table:
         self.faults: list[list[Fault]] = [[] for _ in players]
         self.counted = [0] * len(players)
         self.retired = [False] * len(players)
+        self.playing = list(players)  # the players of the seats not retired
 
     async def fault(self, seat: int, fault: Fault, rejected: Action | None = None) -> None:
         self.faults[seat].append(fault)
@@ -86,6 +87,7 @@ class _Table:
             fault.kind in ("crash", "start") or self.counted[seat] >= self.spec.max_faults
         ):
             self.retired[seat] = True
+            self.playing = [p for s, p in enumerate(self.players) if not self.retired[s]]
             why = fault.kind if fault.kind in ("crash", "start") else (
                 f"{self.counted[seat]} faults")
             self.record.lines.append({"type": "retired", "seat": seat, "reason": why})
@@ -95,22 +97,23 @@ class _Table:
         """Record the events and pass each seat those it may see, each encoded once."""
         append = self.record.lines.append
         dumps = orjson.dumps
+        newline = orjson.OPT_APPEND_NEWLINE
         encoded = []
         private = False
         for ev in events:
             line = {"type": "event", "event": ev.to_dict()}
             append(line)
-            encoded.append(dumps(line) + b"\n")
-            private = private or type(ev) is CardsDealt
-        retired = self.retired
+            encoded.append(dumps(line, option=newline))
+            if type(ev) is CardsDealt:
+                private = True
+        if not private:
+            for player in self.playing:
+                player.notify(events, encoded)
+            return
         for seat, player in enumerate(self.players):
-            if retired[seat]:
-                continue
-            if private:
+            if not self.retired[seat]:
                 keep = [i for i, ev in enumerate(events) if ev.private_to in (None, seat)]
                 player.notify([events[i] for i in keep], [encoded[i] for i in keep])
-            else:
-                player.notify(events, encoded)
 
     def answer(self, seat: int, action: Action, source: str, seconds: float) -> None:
         """One seat's part of a simultaneous step (a hidden bid), before its `apply` line."""
@@ -162,7 +165,7 @@ async def _play(spec: GameSpec, players: Sequence[Player], record: GameRecord) -
             await table.fault(seat, fault)
     table.deliver(state.take_events())
 
-    while not state.is_over:
+    while state.phase is not Phase.OVER:
         if state.phase is Phase.HIDDEN:
             bids = await _hidden_step(state, table)
             table.applied(None, bids, "bots", 0.0)

@@ -11,6 +11,7 @@ import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from referee.game import CLASSIC, CMON, GameConfig, GameState, HiddenBids, Phase, seat_view
 from referee.game.random_policy import random_action
@@ -102,7 +103,7 @@ def test_decoder_never_raises_on_arbitrary_bytes(data: bytes) -> None:
     except codec.ProtocolError as exc:
         assert exc.kind == "malformed" and exc.reason
     else:
-        assert isinstance(reply, ActionReply)
+        assert isinstance(reply, codec.Reply)
 
 
 JSON = st.recursive(
@@ -124,6 +125,70 @@ def test_decoder_never_raises_on_arbitrary_json(value: object) -> None:
         codec.reply_to_action(reply, 0)
     except codec.ProtocolError as exc:
         assert exc.kind == "malformed" and exc.reason
+
+
+def _near(*bounds: int) -> st.SearchStrategy[object]:
+    """Integers at and around the bounds, and values of the wrong type."""
+    edges = [b + d for b in bounds for d in (-1, 0, 1)]
+    return st.sampled_from(edges) | st.integers() | st.sampled_from(
+        [True, False, 1.0, 2.5, None, "3", [], {}])
+
+
+ACTIONS = ["play", "offer", "bid", "price", "buy", "pass", "reveal"]
+# Near-valid replies: each field at and around its limits, or of a wrong type, or missing.
+REPLIES = st.fixed_dictionaries(
+    {"id": st.integers(0, 2**53), "action": st.sampled_from(ACTIONS)},
+    optional={
+        "card": _near(0, 999),
+        "amount": _near(-(2**31), 0, 2**31),
+        "type": st.sampled_from(["action", "request", None, 1]),
+    },
+) | st.fixed_dictionaries(
+    {},
+    optional={
+        "id": _near(0, 2**53),
+        "action": st.sampled_from([*ACTIONS, "hidden_bid", "Pass", ""]) | _near(0),
+        "card": st.integers(0, 999),
+        "type": st.just("action"),
+        "x": st.just(1),
+    },
+)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(REPLIES)
+def test_the_quick_reply_check_agrees_with_the_model(reply: dict[str, object]) -> None:
+    """The hand-written check of ordinary replies accepts exactly what the model accepts, with
+    the same fields; what it does not accept goes to the model for its reason."""
+    line = json.dumps(reply).encode()
+    try:
+        model = ActionReply.model_validate_json(line)
+    except ValidationError:
+        model = None
+    quick = codec._plain_reply(line)
+    if model is None:
+        assert quick is None
+    elif quick is not None:
+        assert quick == codec.Reply(model.id, model.action, model.card, model.amount)
+
+
+@pytest.mark.parametrize("line", [b'{"id":1,"id":2,"action":"pass"}', b'{"id":1,"action":"pass"} ',
+                                  b'{"id":1,"action":"pass","card":null}',
+                                  b'{"id":1,"action":"bid","amount":-5}',
+                                  b'{"id":1,"action":"bid","amount":1e2}'])
+def test_the_quick_reply_check_agrees_on_edge_cases(line: bytes) -> None:
+    try:
+        model = codec.Reply(**ActionReply.model_validate_json(line).model_dump(exclude={"type"}))
+    except ValidationError:
+        model = None
+    quick = codec._plain_reply(line)
+    assert quick is None or quick == model
+    decoded: codec.Reply | None
+    try:
+        decoded = codec.decode_reply(line)
+    except codec.ProtocolError:
+        decoded = None
+    assert decoded == model
 
 
 def test_deep_nesting_is_malformed_not_a_crash() -> None:
