@@ -42,4 +42,5 @@ def main() -> None:
                 return
 
 
-main()
+if __name__ == "__main__":
+    main()

@@ -64,6 +64,11 @@ class Phase(enum.IntEnum):
     OVER = 7
 
 
+# The phases by plain names: in Python 3.11 the Enum metaclass sends every class attribute
+# lookup through a Python-level hook, three times the cost of a global, and the rules below
+# look at the phase many times a step.
+PLAY, OFFER, BID, HIDDEN, PRICE, BUY, MYSTERY, OVER = Phase
+
 @dataclass(slots=True)
 class Auction:
     """The lot on the table and the progress of its auction."""
@@ -116,7 +121,7 @@ class GameState:
         self.unsold: list[int] = []  # played this round, owned by nobody
         self.discard: list[int] = []  # played in earlier rounds
         self.turn = 0  # R2.4
-        self.phase = Phase.PLAY
+        self.phase = PLAY
         self.pending = 0
         self.auction: Auction | None = None
         self.double: tuple[int, int] | None = None  # (seat, card) of a double on offer
@@ -160,40 +165,40 @@ class GameState:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is OVER
 
     def pending_seats(self) -> tuple[int, ...]:
         """Seats whose decision is awaited: one, or all of them for a hidden bid (R4.3)."""
-        if self.phase is Phase.OVER:
+        if self.phase is OVER:
             return ()
-        if self.phase is Phase.HIDDEN:
+        if self.phase is HIDDEN:
             return tuple(range(self.n))
         return (self.pending,)
 
     def decision(self, seat: int) -> Decision:
         """What `seat` is asked now and what is legal for it."""
         phase = self.phase
-        if phase is Phase.OVER or (phase is not Phase.HIDDEN and seat != self.pending):
+        if phase is OVER or (phase is not HIDDEN and seat != self.pending):
             raise IllegalAction(f"seat {seat} has no decision pending", "R3")
         money = self.money[seat]
-        if phase is Phase.PLAY:
+        if phase is PLAY:
             return Decision(DecisionKind.PLAY, seat, cards=tuple(self.hands[seat]))
-        if phase is Phase.OFFER:
+        if phase is OFFER:
             return Decision(
                 DecisionKind.OFFER, seat, cards=tuple(self._addable(seat)), can_pass=True
             )
-        if phase is Phase.MYSTERY:
+        if phase is MYSTERY:
             return Decision(DecisionKind.MYSTERY, seat, can_pass=True)
         auction = self.auction
         assert auction is not None
-        if phase is Phase.BID:
+        if phase is BID:
             return Decision(
                 DecisionKind.BID, seat, min_amount=auction.high + 1, max_amount=money,
                 can_pass=True,
             )
-        if phase is Phase.HIDDEN:
+        if phase is HIDDEN:
             return Decision(DecisionKind.HIDDEN_BID, seat, min_amount=0, max_amount=money)
-        if phase is Phase.PRICE:
+        if phase is PRICE:
             return Decision(
                 DecisionKind.PRICE, seat, min_amount=1 if money > 0 else 0, max_amount=money
             )
@@ -204,7 +209,7 @@ class GameState:
 
     def default_action(self) -> Action:
         """The default for the whole pending step: what the referee plays for failed bots."""
-        if self.phase is Phase.HIDDEN:
+        if self.phase is HIDDEN:
             return HiddenBids((0,) * self.n)
         return self.decision(self.pending).default_action()
 
@@ -233,15 +238,15 @@ class GameState:
 
     def _apply(self, action: Action) -> list[Event]:
         phase = self.phase
-        if phase is Phase.OVER:
+        if phase is OVER:
             raise IllegalAction("the game is over", "R6.1")
         if isinstance(action, HiddenBids):
-            if phase is not Phase.HIDDEN:
+            if phase is not HIDDEN:
                 raise IllegalAction("no hidden auction is running", "R4.3")
             self._hidden(action.amounts)
             return self.events
         seat = action.seat
-        if phase is Phase.HIDDEN:
+        if phase is HIDDEN:
             if isinstance(action, Bid):
                 raise IllegalAction("hidden bids are given all at once (HiddenBids)", "R4.3")
             raise IllegalAction(f"a hidden auction needs bids, not {_name(action)}", "R4.3")
@@ -250,31 +255,31 @@ class GameState:
                 f"seat {seat} is not to act; seat {self.pending} is", _RULE_OF_PHASE[phase]
             )
         kind = type(action)
-        if phase is Phase.PLAY:
+        if phase is PLAY:
             if kind is not Play:
                 raise IllegalAction(f"the auctioneer must play a card, not {_name(action)}", "R3.1")
             self._play(seat, action.card)  # type: ignore[union-attr]
-        elif phase is Phase.BID:
+        elif phase is BID:
             if kind is Pass:
                 self._bid_pass(seat)
             elif kind is Bid:
                 self._bid(seat, action.amount)  # type: ignore[union-attr]
             else:
                 raise IllegalAction(f"a bid or a pass is asked, not {_name(action)}", "R4.1")
-        elif phase is Phase.OFFER:
+        elif phase is OFFER:
             if kind is Pass:
                 self._decline(seat)
             elif kind is Offer:
                 self._offer(seat, action.card)  # type: ignore[union-attr]
             else:
                 raise IllegalAction(f"add a card or pass, not {_name(action)}", "R4.5")
-        elif phase is Phase.PRICE:
+        elif phase is PRICE:
             if kind is not Price:
                 raise IllegalAction(
                     f"the auctioneer must name a price, not {_name(action)}", "R4.4"
                 )
             self._price(seat, action.amount)  # type: ignore[union-attr]
-        elif phase is Phase.BUY:
+        elif phase is BUY:
             if kind is Buy:
                 assert self.auction is not None
                 self._settle(seat, self.auction.price)
@@ -284,7 +289,7 @@ class GameState:
                 self._advance_buy()
             else:
                 raise IllegalAction(f"buy or pass, not {_name(action)}", "R4.4")
-        elif phase is Phase.MYSTERY:
+        elif phase is MYSTERY:
             if kind is Reveal:
                 self._reveal(seat)
             elif kind is Pass:
@@ -303,7 +308,7 @@ class GameState:
             seat = (self.turn + i) % n
             if self.hands[seat]:
                 self.turn = seat
-                self.phase = Phase.PLAY
+                self.phase = PLAY
                 self.pending = seat
                 self.auction = None
                 return
@@ -346,7 +351,7 @@ class GameState:
         while self.offer_pos < n:
             seat = (owner + self.offer_pos) % n
             if self._addable(seat):
-                self.phase = Phase.OFFER
+                self.phase = OFFER
                 self.pending = seat
                 return
             self.events.append(SecondCardDeclined(seat))
@@ -404,9 +409,9 @@ class GameState:
             auction.order = tuple((auctioneer + i) % n for i in range(1, n + 1))
             self._advance_once()
         elif kind is AuctionType.HIDDEN:
-            self.phase = Phase.HIDDEN
+            self.phase = HIDDEN
         else:
-            self.phase = Phase.PRICE
+            self.phase = PRICE
             self.pending = auctioneer
 
     def _advance_open(self) -> None:
@@ -429,7 +434,7 @@ class GameState:
                 auction.passes += 1
                 auction.asking = (seat + 1) % n
                 continue
-            self.phase = Phase.BID
+            self.phase = BID
             self.pending = seat
             return
 
@@ -444,7 +449,7 @@ class GameState:
                 self.events.append(Passed(seat, True))
                 auction.pos += 1
                 continue
-            self.phase = Phase.BID
+            self.phase = BID
             self.pending = seat
             return
         self._close_bidding()
@@ -492,7 +497,7 @@ class GameState:
 
     def check_hidden_bid(self, seat: int, amount: object) -> None:
         """Raise `IllegalAction` unless `amount` is a legal hidden bid for `seat` (R4.3)."""
-        if self.phase is not Phase.HIDDEN:
+        if self.phase is not HIDDEN:
             raise IllegalAction("no hidden auction is running", "R4.3")
         _check_amount(amount, allow_zero=True)
         if amount > self.money[seat]:  # type: ignore[operator]
@@ -554,7 +559,7 @@ class GameState:
                 self.events.append(Passed(seat, True))
                 auction.pos += 1
                 continue
-            self.phase = Phase.BUY
+            self.phase = BUY
             self.pending = seat
             return
         self._settle(auction.auctioneer, auction.price)  # R4.4: nobody bought
@@ -589,7 +594,7 @@ class GameState:
         self.turn = (auctioneer + 1) % self.n  # R3.2, R4.6
         trigger = self.config.mystery
         if trigger is not None and self.mystery_hand:
-            self.phase = Phase.MYSTERY
+            self.phase = MYSTERY
             self.pending = auctioneer if trigger is MysteryTrigger.AUCTIONEER else winner
             self.auction = None
         else:
@@ -685,7 +690,7 @@ class GameState:
         best = max(money)
         ranks = tuple(1 + sum(1 for m in money if m > mine) for mine in money)
         self.final_ranks = ranks
-        self.phase = Phase.OVER
+        self.phase = OVER
         self.events.append(
             GameEnded(tuple(money), ranks, tuple(s for s in range(self.n) if money[s] == best))
         )
@@ -700,7 +705,7 @@ class GameState:
             cards += self.bought[seat]
         if self.double is not None:
             cards.append(self.double[1])
-        if self.auction is not None and self.phase is not Phase.MYSTERY:
+        if self.auction is not None and self.phase is not MYSTERY:
             cards += self.auction.cards
         return cards
 
@@ -724,20 +729,20 @@ class GameState:
             put(self.bought[seat], f"bought {seat}")
         if self.double is not None:
             put((self.double[1],), "double on offer")
-        if self.auction is not None and self.phase is not Phase.MYSTERY:
+        if self.auction is not None and self.phase is not MYSTERY:
             put(self.auction.cards, "auction")
         return where
 
 
 _RULE_OF_PHASE = {
-    Phase.PLAY: "R3.2",
-    Phase.OFFER: "R4.5",
-    Phase.BID: "R4.1",
-    Phase.HIDDEN: "R4.3",
-    Phase.PRICE: "R4.4",
-    Phase.BUY: "R4.4",
-    Phase.MYSTERY: "R7",
-    Phase.OVER: "R6.1",
+    PLAY: "R3.2",
+    OFFER: "R4.5",
+    BID: "R4.1",
+    HIDDEN: "R4.3",
+    PRICE: "R4.4",
+    BUY: "R4.4",
+    MYSTERY: "R7",
+    OVER: "R6.1",
 }
 
 

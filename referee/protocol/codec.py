@@ -8,6 +8,7 @@ what was wrong, which the referee records as the bot's fault.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Literal, NamedTuple, get_args
 
 import orjson
@@ -90,15 +91,28 @@ def event(ev: Event) -> dict[str, Any]:
     return {"type": "event", "event": ev.to_dict()}
 
 
+def _cards(d: Decision) -> dict[str, Any]:
+    return {"cards": list(d.cards), "can_pass": d.can_pass}
+
+
+def _amount(d: Decision) -> dict[str, Any]:
+    return {"min": d.min_amount, "max": d.max_amount, "can_pass": d.can_pass}
+
+
+_LEGAL: dict[DecisionKind, Callable[[Decision], dict[str, Any]]] = {
+    DecisionKind.PLAY: _cards,
+    DecisionKind.OFFER: _cards,
+    DecisionKind.BID: _amount,
+    DecisionKind.HIDDEN_BID: _amount,
+    DecisionKind.PRICE: _amount,
+    DecisionKind.BUY: lambda d: {"price": d.price, "can_pass": True},
+    DecisionKind.MYSTERY: lambda d: {"can_pass": True},
+}
+
+
 def legal(decision: Decision) -> dict[str, Any]:
-    kind = decision.kind
-    if kind is DecisionKind.PLAY or kind is DecisionKind.OFFER:
-        return {"cards": list(decision.cards), "can_pass": decision.can_pass}
-    if kind is DecisionKind.BUY:
-        return {"price": decision.price, "can_pass": True}
-    if kind is DecisionKind.MYSTERY:
-        return {"can_pass": True}
-    return {"min": decision.min_amount, "max": decision.max_amount, "can_pass": decision.can_pass}
+    """What is legal, as the request's `legal` object (its shape depends on the kind)."""
+    return _LEGAL[decision.kind](decision)
 
 
 def request(
