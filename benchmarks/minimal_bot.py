@@ -27,19 +27,25 @@ def reply(line: bytes) -> bytes:
 
 
 def main() -> None:
-    rest = b""
+    """The referee waits for the answer to each request it sends, so a request is always the
+    last line of what has arrived: only that line is looked at (events are not needed)."""
+    pending = b""
     while True:
         data = os.read(0, 1 << 16)
         if not data:
             return
-        *lines, rest = (rest + data).split(b"\n")
-        for line in lines:
-            if line.startswith(b'{"type":"request"'):
-                os.write(1, reply(line))
-            elif line.startswith(b'{"type":"hello"'):
-                os.write(1, HELLO)
-            elif line.startswith(b'{"type":"goodbye"'):
-                return
+        if not data.endswith(b"\n"):
+            pending += data
+            continue
+        if pending:
+            data, pending = pending + data, b""
+        line = data[data.rfind(b"\n", 0, -1) + 1 : -1]
+        if line.startswith(b'{"type":"request"'):
+            os.write(1, reply(line))
+        elif line.startswith(b'{"type":"hello"'):
+            os.write(1, HELLO)
+        elif line.startswith(b'{"type":"goodbye"'):
+            return
 
 
 if __name__ == "__main__":
