@@ -35,7 +35,7 @@ class ProcessLimits:
     goodbye_grace: float = 0.5  # seconds to exit after goodbye before SIGTERM
     term_grace: float = 0.5  # seconds after SIGTERM before SIGKILL
     # Seconds to poll for a reply before sleeping in trio; None: SPIN on a machine with more
-    # than one core, 0 on one.  See `BotProcess.read_line`.
+    # than one core, 0 on one.  See `BotProcess._spin_read`.
     spin: float | None = None
     # At a game's start, a stderr log larger than this starts afresh (a named log's old
     # content is kept in NAME.1), so it stays under the bot's file-size limit.
