@@ -282,15 +282,15 @@ class BotPlayer:
         move, bank = self._move, self._bank
         if request_id % 16 == 0:
             bot.stderr.check()  # keeps a flood of stderr from filling the disk mid-game
-        if trio.current_time() >= self._next_watch:
-            reason = self._over_limit()
-            if reason is not None:
-                return Answer(None, await self._limit_fault(reason), 0.0, request_id)
         out = self._out
         out.append(codec.encode(codec.request(request_id, decision, view, move, bank)))
         data = b"".join(out)
         out.clear()
         start = trio.current_time()  # the bot's time runs from the write
+        if start >= self._next_watch:
+            reason = self._over_limit()
+            if reason is not None:  # the bot is stopped: what it was to be sent is moot
+                return Answer(None, await self._limit_fault(reason), 0.0, request_id)
         deadline = start + move + bank
         try:
             sent = bot.write_now(data)
