@@ -8,6 +8,7 @@ simulations can swap one for the other.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -17,6 +18,13 @@ FaultKind = Literal["start", "timeout", "malformed", "wrong_id", "illegal", "cra
 
 # Faults that do not count towards retirement: they break no rule of play.
 HARMLESS_FAULTS: frozenset[str] = frozenset({"stderr"})
+
+
+# Whether a player may keep the event loop to itself while it waits for its answer (a bot
+# process polls its pipe for a quick reply, see `BotProcess._spin_read`).  The runner clears
+# it in the tasks that wait on several players at once (a hidden bid), and a tournament in
+# the tasks of parallel tables: there, polling for one would delay the others.
+polling_allowed: ContextVar[bool] = ContextVar("polling_allowed", default=True)
 
 
 @dataclass(frozen=True)

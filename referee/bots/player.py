@@ -16,6 +16,7 @@ half of it is restarted quietly between games, so that a long tournament never r
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
@@ -45,6 +46,10 @@ from .sandbox import BotLimits, SandboxError, SandboxMode, limit_hint, resolve_p
 
 GOODBYE = codec.encode(codec.GOODBYE)
 WATCH_EVERY = 0.05  # seconds between looks at a bot's processes in /proc (~40 us each)
+# Replies read at once do not pass through trio's scheduler; the event loop is given back
+# at least this often all the same, so that other tables and timers are not kept waiting.
+HOLD_AT_MOST = 0.001
+_turn_given = [0.0]  # when a decision last let other tasks run (perf_counter)
 
 
 class LimitExceeded(Exception):
@@ -291,6 +296,7 @@ class BotPlayer:
             reason = self._over_limit()
             if reason is not None:  # the bot is stopped: what it was to be sent is moot
                 return Answer(None, await self._limit_fault(reason), 0.0, request_id)
+            start = trio.current_time()  # the look in /proc is not the bot's time
         deadline = start + move + bank
         try:
             sent = bot.write_now(data)
@@ -301,10 +307,15 @@ class BotPlayer:
                           trio.current_time() - start, request_id)
         while True:
             try:
-                # A quick bot's reply is read here without a trip through trio's scheduler.
+                # A quick bot's reply is read here without a trip through trio's scheduler,
+                # giving other tasks a turn at least every HOLD_AT_MOST seconds.
                 line = bot.line_now()
                 if line is None:
                     line = await self._read_line(bot, deadline)
+                    _turn_given[0] = time.perf_counter()
+                elif time.perf_counter() - _turn_given[0] > HOLD_AT_MOST:
+                    await trio.lowlevel.checkpoint()
+                    _turn_given[0] = time.perf_counter()
             except LimitExceeded as exc:
                 return Answer(None, await self._limit_fault(str(exc)),
                               trio.current_time() - start, request_id)

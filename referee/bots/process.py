@@ -25,6 +25,8 @@ from typing import cast
 
 import trio
 
+from referee.player import polling_allowed
+
 from . import procs
 
 
@@ -215,9 +217,10 @@ class BotProcess:
     def _spin_read(self) -> bytes | None:
         """Poll the pipe for up to `spin` seconds: a bot that answers within microseconds is
         then read without a sleep and a wake-up through trio's scheduler, which would cost
-        more than the answer.  Only for a bot whose last reply came that fast, and only when
-        no other task is ready to run, so that slow bots and other tables lose nothing."""
-        if not self.spin or not self._quick or \
+        more than the answer.  Only for a bot whose last reply came that fast, and only where
+        `polling_allowed` (not while other players or tables wait on the same loop) and no
+        other task is ready to run, so that slow bots and other tables lose nothing."""
+        if not self.spin or not self._quick or not polling_allowed.get() or \
                 trio.lowlevel.current_statistics().tasks_runnable:
             return None
         fd = self._rfd

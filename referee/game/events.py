@@ -182,5 +182,11 @@ class GameEnded(Event):
     winners: tuple[int, ...]
 
 
-for _cls in Event.__subclasses__():
-    _cls.to_dict = _make_to_dict(_cls)  # type: ignore[method-assign, assignment]
+def _give_to_dicts(base: type[Event]) -> None:
+    """Every event class, however derived, gets the function written for its own fields."""
+    for cls in base.__subclasses__():
+        cls.to_dict = _make_to_dict(cls)  # type: ignore[method-assign, assignment]
+        _give_to_dicts(cls)
+
+
+_give_to_dicts(Event)

@@ -29,7 +29,7 @@ from referee.game import (
 )
 from referee.game.actions import Action
 from referee.game.events import CardsDealt
-from referee.player import HARMLESS_FAULTS, Answer, Fault, GameInfo, Player
+from referee.player import HARMLESS_FAULTS, Answer, Fault, GameInfo, Player, polling_allowed
 from referee.protocol import codec
 
 from .spec import GameSpec
@@ -227,6 +227,7 @@ async def _hidden_step(state: GameState, table: _Table) -> HiddenBids:
     answers: dict[int, Answer] = {}
 
     async def ask(decision: Decision) -> None:
+        polling_allowed.set(False)  # this task's own context: the others are waited on too
         seat = decision.seat
         answers[seat] = await table.players[seat].decide(decision, seat_view(state, seat))
 

@@ -16,6 +16,8 @@ from typing import Any
 
 import trio
 
+from referee.player import polling_allowed
+
 from .config import TournamentConfig
 from .runner import (
     Finished,
@@ -41,6 +43,7 @@ def play_batch(config_json: str, config_path: str,
     voided: list[Voided] = []
 
     async def run() -> None:
+        polling_allowed.set(False)  # a Dask worker may run other tasks in its other threads
         table = Table(config, path, 0, bot_factory(config, path))
         try:
             for game in games:

@@ -28,7 +28,7 @@ from referee.bots.sandbox import BotLimits, SandboxError, check_sandbox_availabl
 from referee.editions import load_edition
 from referee.game import BUILTIN_EDITIONS, Edition
 from referee.match.runner import GameRecord, RefereeError, play_game
-from referee.player import Player
+from referee.player import Player, polling_allowed
 
 from .config import TournamentConfig
 from .schedule import ScheduledGame, fingerprint, game_spec, schedule
@@ -298,6 +298,8 @@ async def run_tournament(
         say(f"void: {v.reason}; {again}")
 
     async def worker(number: int) -> None:
+        if workers > 1:
+            polling_allowed.set(False)  # this task's own context: other tables share the loop
         table = Table(config, config_path, number, make_player, restart_each_game)
         try:
             for game in queue:

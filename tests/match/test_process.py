@@ -5,15 +5,21 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
 
 from referee.bots.player import BotPlayer, BotSpec
 from referee.bots.process import LineTooLong, ProcessLimits, ReplyTimeout, open_bot, start_bot
+from referee.game import Decision
+from referee.match.players import PolicyPlayer
 from referee.match.runner import play_game
 from referee.match.spec import GameSpec
-from referee.player import Player
+from referee.player import Answer, Player, polling_allowed
+from referee.tournament.config import TournamentConfig
+from referee.tournament.runner import run_tournament
+from referee.tournament.store import open_store
 
 from .support import command, leftover_processes, processes_with
 
@@ -193,3 +199,54 @@ def test_the_referee_polls_only_for_bots_that_answer_fast(tmp_path: Path) -> Non
     assert slow < 0.0005  # polling for every reply would cost 2 ms of CPU each
     fast = trio.run(referee_cpu_per_reply, bot, 0.0, 300)
     assert fast < 0.002  # a fast bot's reply ends the polling at once
+
+
+class PollingWatcher(PolicyPlayer):
+    """A default player that notes, at each decision, whether it could poll for its answer."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name, lambda decision, view, rng: decision.default_action())
+        self.seen: dict[str, set[bool]] = {}
+
+    async def decide(self, decision: Decision, view: dict[str, Any]) -> Answer:
+        self.seen.setdefault(decision.kind.value, set()).add(polling_allowed.get())
+        return await super().decide(decision, view)
+
+
+def test_players_waited_on_together_may_not_poll() -> None:
+    """A hidden bid asks every seat at once: none may hold the event loop while it waits,
+    or the others would be asked only after its answer.  Other decisions may."""
+    players = [PollingWatcher(f"p{i}") for i in range(4)]
+    seen: dict[str, set[bool]] = {}
+    for seed in range(6):
+        spec = GameSpec.make(f"g{seed}", seed, [p.name for p in players])
+        trio.run(play_game, spec, players)
+    for p in players:
+        for kind, values in p.seen.items():
+            seen.setdefault(kind, set()).update(values)
+    assert seen.pop("hidden_bid") == {False}
+    assert seen and all(values == {True} for values in seen.values())
+
+
+def test_parallel_tables_of_a_tournament_may_not_poll(tmp_path: Path) -> None:
+    """Tables that share one event loop may not poll; a single table may."""
+    def run(workers: int) -> set[bool]:
+        made: list[PollingWatcher] = []
+
+        def make(name: str, worker: int) -> Player:
+            made.append(PollingWatcher(name))
+            return made[-1]
+
+        config = TournamentConfig.model_validate({
+            "name": "t", "seed": 1, "table_size": 4,
+            "bots": [{"name": f"b{i}", "command": "unused"} for i in range(4)],
+        })
+        store = open_store(tmp_path / f"w{workers}.db")
+        trio.run(lambda: run_tournament(config, tmp_path / "t.toml", store, workers,
+                                        lambda m: None, player_factory=make))
+        store.close()
+        return {v for p in made for k, values in p.seen.items() if k != "hidden_bid"
+                for v in values}
+
+    assert run(2) == {False}
+    assert run(1) == {True}
