@@ -223,16 +223,12 @@ class BotProcess:
         if not self.spin or not self._quick or not polling_allowed.get() or \
                 trio.lowlevel.current_statistics().tasks_runnable:
             return None
-        fd = self._rfd
         until = self._sent_at + self.spin
-        clock = time.perf_counter
-        while clock() < until:
-            try:
-                return os.read(fd, 65536)
-            except BlockingIOError:
-                os.sched_yield()  # a bot waiting for this core gets it at once
-            except OSError:
-                return b""
+        while time.perf_counter() < until:
+            data = self._try_read()
+            if data is not None:
+                return data
+            os.sched_yield()  # a bot waiting for this core gets it at once
         return None
 
     def line_now(self, *, spin: bool = True) -> bytes | None:
