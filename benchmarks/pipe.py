@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 ECHO_CHILD = (
@@ -42,28 +43,45 @@ def echo_command(language: str = "python") -> list[str]:
     return [binary] if binary else [sys.executable, "-c", ECHO_CHILD]
 
 
+class EchoChild:
+    """A minimal echo child kept for many round trips; `prefix` goes before its command
+    (`taskset -c 1` to place it on a core)."""
+
+    def __init__(self, language: str = "python", prefix: Sequence[str] = ()) -> None:
+        self.child = subprocess.Popen(
+            [*prefix, *echo_command(language)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0,
+        )
+        assert self.child.stdin is not None and self.child.stdout is not None
+        self.wfd, self.rfd = self.child.stdin.fileno(), self.child.stdout.fileno()
+
+    def round_trips(self, count: int, payload: bytes = PAYLOAD) -> list[float]:
+        """Seconds per write-then-read-one-line round trip (blocking reads, as plain code does)."""
+        times = []
+        for _ in range(count):
+            t0 = time.perf_counter()
+            os.write(self.wfd, payload)
+            got = b""
+            while not got.endswith(b"\n"):
+                got += os.read(self.rfd, 65536)
+            times.append(time.perf_counter() - t0)
+        return times
+
+    def close(self) -> None:
+        assert self.child.stdin is not None
+        self.child.stdin.close()
+        self.child.wait()
+
+
 def pipe_round_trips(
     count: int = 20_000, payload: bytes = PAYLOAD, language: str = "python"
 ) -> list[float]:
-    """Seconds per write-then-read-one-line round trip to a minimal echo child."""
-    child = subprocess.Popen(
-        echo_command(language), stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0
-    )
-    assert child.stdin is not None and child.stdout is not None
-    wfd, rfd = child.stdin.fileno(), child.stdout.fileno()
-    times = []
+    """Seconds per write-then-read-one-line round trip to a new minimal echo child."""
+    child = EchoChild(language)
     try:
-        for _ in range(count):
-            t0 = time.perf_counter()
-            os.write(wfd, payload)
-            got = b""
-            while not got.endswith(b"\n"):
-                got += os.read(rfd, 65536)
-            times.append(time.perf_counter() - t0)
+        return child.round_trips(count, payload)
     finally:
-        child.stdin.close()
-        child.wait()
-    return times
+        child.close()
 
 
 if __name__ == "__main__":
