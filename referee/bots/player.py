@@ -5,7 +5,7 @@ or a retirement the process is stopped, and the next game starts a fresh one.  E
 bot does wrong comes back as a `Fault` with a reason, never as an exception.
 
 The process runs under its spec's limits and sandbox (`sandbox.py`).  What rlimits cannot say
-is watched here from /proc, over the bot's whole process tree, at most every WATCH_EVERY
+is watched here from /proc, over the bot's whole process tree, at most every PROCS_EVERY
 seconds (at a request, and while waiting for a reply) and at each game's end: CPU seconds per
 game, processes alive at once, and processes that left the bot's process group.  Going over
 is a `crash` fault naming the limit, and the process is stopped (restarted next game).  CPU
@@ -45,7 +45,11 @@ from .process import (
 from .sandbox import BotLimits, SandboxError, SandboxMode, limit_hint, resolve_program, wrap_command
 
 GOODBYE = codec.encode(codec.GOODBYE)
-WATCH_EVERY = 0.05  # seconds between looks at a bot's processes in /proc (~40 us each)
+# Seconds between looks at a bot while it thinks: its stderr log is trimmed at every look (an
+# fstat, ~1 us; a bot can write a few GB/s to a file), its processes in /proc (~40 us) looked at
+# every PROCS_EVERY.
+WATCH_EVERY = 0.01
+PROCS_EVERY = 0.05
 # Replies read at once do not pass through trio's scheduler; the event loop is given back
 # at least this often all the same, so that other tables and timers are not kept waiting.
 HOLD_AT_MOST = 0.001
@@ -131,7 +135,7 @@ class BotPlayer:
         self._game_id = ""
         self._cpu_base = 0.0  # CPU seconds of the bot's processes when this game began
         self._cpu_life = 0.0  # the most CPU seconds any one of its processes has used
-        self._next_watch = 0.0
+        self._next_watch = self._next_procs = 0.0
         self._cpu_now = 0.0
         self._argv: list[str] = []
 
@@ -157,6 +161,7 @@ class BotPlayer:
         self._argv = argv
         self._cpu_base = self._cpu_life = 0.0
         self._next_watch = trio.current_time() + WATCH_EVERY
+        self._next_procs = trio.current_time() + PROCS_EVERY
         bot = self.bot
         if self.transcript_path is not None:
             bot.tee = _transcript_writer(self.transcript_path)
@@ -206,11 +211,17 @@ class BotPlayer:
     # ---------------------------------------------------------------- watched limits
 
     def _over_limit(self) -> str | None:
-        """The watched limit the bot's processes are over now, in words, or None."""
+        """Trim the bot's stderr log; then, if it is time to look, the watched limit the bot's
+        processes are over now, in words, or None."""
         bot = self.bot
         if bot is None:
             return None
-        self._next_watch = trio.current_time() + WATCH_EVERY
+        now = trio.current_time()
+        self._next_watch = now + WATCH_EVERY
+        bot.stderr.check()  # a bot flooding stderr while it thinks is trimmed as it goes
+        if now < self._next_procs:
+            return None
+        self._next_procs = now + PROCS_EVERY
         tree = procs.tree(bot.pid)
         if not tree:
             return None
@@ -234,7 +245,7 @@ class BotPlayer:
         return None
 
     async def _read_line(self, bot: BotProcess, deadline: float) -> bytes:
-        """`read_line`, looking at the bot's processes every WATCH_EVERY seconds of waiting;
+        """`read_line`, looking at the bot every WATCH_EVERY seconds of waiting;
         raises LimitExceeded as well."""
         while True:
             try:
@@ -260,7 +271,7 @@ class BotPlayer:
         assert self.bot is not None
         self.bot.stderr.start_game(info.game_id)
         self._cpu_now = self._cpu_base
-        self._next_watch = 0.0  # look at its processes at the first request of each game
+        self._next_watch = self._next_procs = 0.0  # look at it at each game's first request
         self._seat = info.seat
         self._move = info.move_time
         self._bank = info.time_bank
@@ -285,8 +296,6 @@ class BotPlayer:
         if bot is None:
             return Answer(None, Fault("crash", "the bot is not running"), 0.0, request_id)
         move, bank = self._move, self._bank
-        if request_id % 16 == 0:
-            bot.stderr.check()  # keeps a flood of stderr from filling the disk mid-game
         out = self._out
         out.append(codec.encode(codec.request(request_id, decision, view, move, bank)))
         data = b"".join(out)

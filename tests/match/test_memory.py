@@ -72,3 +72,28 @@ def test_floods_keep_the_referee_small(bot_dir: Path, tmp_path: Path) -> None:
     assert all(size <= MAX_STDERR_LOG for size in logs.values()), logs
     tail = (stderr_dir / "stderr.stderr.log").read_bytes()[-8192:]
     assert b"[stderr cut: over the per-game limit; its end follows]" in tail
+
+
+def test_a_bot_flooding_stderr_while_it_thinks_is_trimmed_before_it_answers(
+    bot_dir: Path, tmp_path: Path
+) -> None:
+    """The log is trimmed while the referee waits for a reply, not only between requests: a
+    bot that writes hundreds of MB of stderr in one long think never has more on disk than it
+    writes in a few hundredths of a second (the referee looks every 0.01 s; the bot itself
+    reports the largest size its stderr file reached, and how fast it wrote)."""
+    report = tmp_path / "report.json"
+    stderr_dir = tmp_path / "stderr"
+    flooder = f"stderr_while_thinking.py --report {report} --total 400 --seconds 1.5"
+    argv = [sys.executable, "-m", "referee", "play", "--json", "--seed", "42",
+            "--move-time", "1", "--time-bank", "5", "--stderr-dir", str(stderr_dir),
+            f"flooder={command(bot_dir, flooder)}",
+            *(f"good{i}={command(bot_dir, 'first_legal.py')}" for i in range(3))]
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert proc.returncode == 0, proc.stderr
+    seen = json.loads(report.read_text())
+    assert seen["written"] >= 100 << 20, seen  # a flood big enough to tell
+    per_second = seen["written"] / seen["seconds"]
+    assert seen["largest"] <= (2 << 20) + 0.03 * per_second, seen  # 400 MB before the fix
+    seats = {s["name"]: s for s in json.loads(proc.stdout)["seats"]}
+    assert [f["kind"] for f in seats["flooder"]["faults"]] == ["stderr"]
+    assert (stderr_dir / "flooder.stderr.log").stat().st_size <= MAX_STDERR_LOG
