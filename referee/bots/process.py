@@ -28,6 +28,7 @@ import trio
 from referee.player import polling_allowed
 
 from . import procs
+from .cores import usable_cores
 
 
 @dataclass(frozen=True)
@@ -36,8 +37,8 @@ class ProcessLimits:
     stderr_per_game: int = 1 << 20  # bytes of stderr kept in the log per game
     goodbye_grace: float = 0.5  # seconds to exit after goodbye before SIGTERM
     term_grace: float = 0.5  # seconds after SIGTERM before SIGKILL
-    # Seconds to poll for a reply before sleeping in trio; None: SPIN on a machine with more
-    # than one core, 0 on one.  See `BotProcess._spin_read`.
+    # Seconds to poll for a reply before sleeping in trio; None: SPIN where the referee may use
+    # two cores or more (affinity and cgroup quota, `cores.py`), else 0.  See `_spin_read`.
     spin: float | None = None
     # At a game's start, a stderr log larger than this starts afresh (a named log's old
     # content is kept in NAME.1), so it stays under the bot's file-size limit.
@@ -48,7 +49,7 @@ SPIN = 0.0003
 
 
 def _default_spin() -> float:
-    return SPIN if len(os.sched_getaffinity(0)) > 1 else 0.0
+    return SPIN if usable_cores() >= 2 else 0.0
 
 
 class BotGone(Exception):
