@@ -386,6 +386,7 @@ class BotPlayer:
         self._out.clear()
         faults: list[Fault] = []
         cut = bot.stderr.check()
+        self._next_procs = 0.0  # a game's end always looks at its processes
         reason = self._over_limit()
         if reason is not None:
             faults.append(await self._limit_fault(reason))
