@@ -31,7 +31,10 @@ def cgroup_quota(root: Path = CGROUP_ROOT,
         return None
     found: list[float] = []
     for line in lines:
-        _, controllers, path = line.split(":", 2)
+        fields = line.split(":", 2)
+        if len(fields) != 3:
+            continue
+        _, controllers, path = fields
         if controllers == "":  # v2: 0::/path
             for base in (root, root / "unified"):
                 found += _quotas(base, path, _v2_quota)

@@ -22,27 +22,33 @@ PROBE = ("from referee.bots.cores import usable_cores\n"
 
 @contextlib.contextmanager
 def cgroup_with_one_core() -> Iterator[Path]:
-    """A real new cgroup (v1 `cpu` or v2) with a quota of one core; skips where none can be
-    made (not root, or no writable cgroup file system)."""
+    """A real new cgroup (v1 `cpu`, v2, or v2 beside v1 under `unified`) with a quota of one
+    core; skips where none can be made (not root, or no writable cgroup file system).  A
+    folder made where no cgroup file system is mounted (a tmpfs `/sys/fs/cgroup`) has no
+    `cgroup.procs`: it is removed again and not used."""
     name = f"modern-art-test-{uuid.uuid4().hex[:8]}"
-    v1, v2 = Path("/sys/fs/cgroup/cpu") / name, Path("/sys/fs/cgroup") / name
-    for folder, files in ((v1, {"cpu.cfs_quota_us": "100000", "cpu.cfs_period_us": "100000"}),
-                          (v2, {"cpu.max": "100000 100000"})):
+    root = Path("/sys/fs/cgroup")
+    quota_v1 = {"cpu.cfs_quota_us": "100000", "cpu.cfs_period_us": "100000"}
+    quota_v2 = {"cpu.max": "100000 100000"}
+    for folder, files in ((root / "cpu" / name, quota_v1), (root / name, quota_v2),
+                          (root / "unified" / name, quota_v2)):
         try:
             folder.mkdir()
         except OSError:
             continue
         try:
+            if not (folder / "cgroup.procs").exists():
+                continue
             for file, value in files.items():
                 (folder / file).write_text(value)
         except OSError:
-            folder.rmdir()
             continue
-        try:
+        else:
             yield folder
+            return
         finally:
-            folder.rmdir()
-        return
+            with contextlib.suppress(OSError):
+                folder.rmdir()
     pytest.skip("cannot make a cgroup with a CPU quota here")
 
 
@@ -80,9 +86,10 @@ def test_the_tightest_quota_on_the_way_up_counts_v2(tmp_path: Path) -> None:
 
 
 def test_a_v1_quota_under_a_joint_cpu_mount(tmp_path: Path) -> None:
-    """cgroup v1 with cpu and cpuacct mounted together; -1 means no quota."""
+    """cgroup v1 with cpu and cpuacct mounted together; -1 means no quota; a line that is not
+    `id:controllers:path` is passed over."""
     membership = tmp_path / "cgroup"
-    write(membership, "4:memory:/x\n2:cpu,cpuacct:/job\n0::/\n")
+    write(membership, "4:memory:/x\n2:cpu,cpuacct:/job\nnot a cgroup line\n0::/\n")
     write(tmp_path / "fs/cpu,cpuacct/job/cpu.cfs_quota_us", "50000\n")
     write(tmp_path / "fs/cpu,cpuacct/job/cpu.cfs_period_us", "100000\n")
     write(tmp_path / "fs/cpu,cpuacct/cpu.cfs_quota_us", "-1\n")
