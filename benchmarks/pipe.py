@@ -55,16 +55,24 @@ class EchoChild:
         assert self.child.stdin is not None and self.child.stdout is not None
         self.wfd, self.rfd = self.child.stdin.fileno(), self.child.stdout.fileno()
 
-    def round_trips(self, count: int, payload: bytes = PAYLOAD) -> list[float]:
-        """Seconds per write-then-read-one-line round trip (blocking reads, as plain code does)."""
+    def round_trips(self, count: int, payload: bytes = PAYLOAD, *, poll: bool = False
+                    ) -> list[float]:
+        """Seconds per write-then-read-one-line round trip.  Blocking reads, as plain code
+        does; or, with `poll`, non-blocking reads retried after `os.sched_yield()` until the
+        line is in, as the referee polls for a quick bot's reply."""
+        os.set_blocking(self.rfd, not poll)
         times = []
         for _ in range(count):
             t0 = time.perf_counter()
             os.write(self.wfd, payload)
             got = b""
             while not got.endswith(b"\n"):
-                got += os.read(self.rfd, 65536)
+                try:
+                    got += os.read(self.rfd, 65536)
+                except BlockingIOError:
+                    os.sched_yield()
             times.append(time.perf_counter() - t0)
+        os.set_blocking(self.rfd, True)
         return times
 
     def close(self) -> None:

@@ -12,27 +12,38 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 ROW = re.compile(
-    r"^(free|apart|together)\s+(python|c)\s+(auto|\d+us)\s+([\d.]+)us\s+([\d.]+)us\s+"
-    r"([\d.]+)us\s+([\d.]+)us\s+([\d.]+)x$"
+    r"^(free|apart|together)\s+(python|c)\s+(auto|yes|no)\s+([\d.]+) /\s*([\d.]+)\s+"
+    r"(polling|blocking)\s+([\d.]+) /\s*([\d.]+)\s+([\d.]+)x\s+([\d.]+) /\s*([\d.]+)\s+([\d.]+)x$"
 )
 
 
-def test_protocol_benchmark_prints_each_placement_with_its_floor_and_ratio() -> None:
+def close(ratio: str, a: str, b: str) -> bool:
+    return abs(float(ratio) - float(a) / float(b)) < 0.01 + 0.01 * float(ratio)
+
+
+def test_protocol_benchmark_prints_each_placement_against_its_like_floor() -> None:
+    """Each row: the decision's median and p99, the floor of its kind (polling when the
+    referee polls, blocking when not) and the blocking floor, with both ratios."""
     run = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "protocol.py"), "--games", "1"],
         capture_output=True, text=True, timeout=300, check=False,
     )
     assert run.returncode == 0, run.stderr
     rows = [m.groups() for line in run.stdout.splitlines() if (m := ROW.match(line))]
-    seen = {(place, lang, polling) for place, lang, polling, *_ in rows}
+    seen = {(place, lang, polls) for place, lang, polls, *_ in rows}
     languages = ("python", "c") if shutil.which("cc") else ("python",)
     for lang in languages:
-        assert {("free", lang, "auto"), ("free", lang, "0us")} <= seen
+        assert {("free", lang, "auto"), ("free", lang, "no")} <= seen
         if shutil.which("taskset"):
-            assert ("together", lang, "300us") in seen
+            assert {("together", lang, "yes"), ("together", lang, "no")} <= seen
             if len(os.sched_getaffinity(0)) > 1:
-                assert ("apart", lang, "300us") in seen
-    for *_, med, _p99, fmed, _fp99, ratio in rows:
-        assert float(med) > 0 and float(fmed) > 0
-        assert abs(float(ratio) - float(med) / float(fmed)) < 0.01 + 0.01 * float(ratio)
+                assert {("apart", lang, "yes"), ("apart", lang, "no")} <= seen
+    for _, _, polls, med, p99, kind, fmed, fp99, ratio, bmed, bp99, bratio in rows:
+        assert kind == "blocking" if polls == "no" else polls == "auto" or kind == "polling"
+        assert 0 < float(med) <= float(p99) and 0 < float(fmed) <= float(fp99)
+        assert close(ratio, med, fmed) and close(bratio, med, bmed)
+        if kind == "blocking":
+            assert (fmed, fp99) == (bmed, bp99)
     assert re.search(r"referee alone .*: [\d.]+us per decision", run.stdout)
+    assert re.search(r"^  met by: .+$", run.stdout, re.M)
+    assert re.search(r"^  missed by: .+$", run.stdout, re.M)
