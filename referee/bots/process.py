@@ -115,12 +115,16 @@ class StderrLog:
         self.written = 0
 
     def check(self) -> int:
-        """Trim this game's stderr to the cap; return the bytes dropped so far this game."""
+        """Trim this game's stderr to the cap; return the bytes dropped so far this game.
+        Bytes a running bot writes between the last fstat and the truncation (a microsecond
+        or so) are dropped uncounted: the count is a floor."""
         size = os.fstat(self.fd).st_size
         self.written += max(0, size - self.seen)
         limit = self.game_start + self.per_game
         if size > limit + 2 * self.TAIL:
             tail = self._read_tail(size)
+            grown = os.fstat(self.fd).st_size  # what it wrote while the tail was read counts
+            self.written += max(0, grown - size)
             os.ftruncate(self.fd, limit)
             os.write(self.fd, b"\n[stderr cut: over the per-game limit; its end follows]\n" + tail)
             size = os.fstat(self.fd).st_size
