@@ -53,7 +53,9 @@ def test_killed_and_resumed_run_equals_an_uninterrupted_one(tmp_path: Path) -> N
     """SIGKILL at random moments, resume each time: no game lost, none twice, same board."""
     config = write_config(tmp_path, deals=6)
     whole = tmp_path / "whole.db"
+    started = time.monotonic()
     done = referee("tournament", "run", str(config), "--db", str(whole), "-q", cwd=tmp_path)
+    took = time.monotonic() - started
     assert done.returncode == 0, done.stderr
     expected_ids = game_ids(whole)
     assert len(expected_ids) == 10 * 3 * 6  # C(5,3) tables x 3 rotations x 6 deals
@@ -65,7 +67,9 @@ def test_killed_and_resumed_run_equals_an_uninterrupted_one(tmp_path: Path) -> N
         proc = subprocess.Popen([sys.executable, "-m", "referee", "tournament", "run",
                                  str(config), "--db", str(resumed), "-q"], cwd=tmp_path,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(rng.uniform(0.6, 1.6))
+        # Each kill comes before half the time the whole run took, so a killed run plays under
+        # half the games, and the second run still has over half of them when it is killed.
+        time.sleep(rng.uniform(0.2, 0.45) * took)
         if proc.poll() is None:
             os.kill(proc.pid, signal.SIGKILL)
             kills += 1
