@@ -4,9 +4,12 @@ Run: python benchmarks/protocol.py [--games N]
 With a Python minimal bot against a Python echo child, and a C minimal bot against a C echo
 child (built with cc).  A decision's cost is the time from the referee asking one decision to
 asking the next: it holds the view, the encoding, the round trip, the minimal bot's own
-parsing, the decoding, the engine and the events.  The floor is a write-then-read-one-line
-round trip to a minimal echo child that lives as long as the bots, measured after every tenth
-game so that both figures come from the same stretches of machine state.
+parsing, the decoding, the engine and the events.  Hidden bids are asked of every seat at once,
+so the gaps next to them are left out.  The floor is a write-then-read-one-line round trip to a
+minimal echo child that lives as long as the bots, measured after every tenth game so that both
+figures come from the same stretches of machine state.  Its trips are spaced, untimed, by the
+referee's own work per decision (measured first, see below), as a referee's requests are: back
+to back, the child is written to before it has gone to sleep, a floor no referee meets.
 
 The floor is taken two ways, and each decision figure is judged against its like:
 - blocking: the parent sleeps in `read` until the line is in, as plain code does (the 60-70 us
@@ -55,6 +58,7 @@ from pipe import EchoChild, compiled  # noqa: E402
 from referee.bots.player import BotPlayer, BotSpec  # noqa: E402
 from referee.bots.process import SPIN, ProcessLimits, _default_spin  # noqa: E402
 from referee.game import Decision  # noqa: E402
+from referee.game.actions import DecisionKind  # noqa: E402
 from referee.match.runner import play_game  # noqa: E402
 from referee.match.spec import GameSpec  # noqa: E402
 from referee.player import Answer  # noqa: E402
@@ -67,12 +71,13 @@ TRIPS_PER_GAME = 150
 
 
 class Timed(BotPlayer):
-    """Notes when each decision is asked, to time decision-to-decision."""
+    """Notes when each decision is asked, and whether it is a hidden bid (asked of every seat
+    at once, so its asks are not one after another)."""
 
-    stamps: list[float]
+    stamps: list[tuple[float, bool]]
 
     async def decide(self, decision: Decision, view: dict[str, Any]) -> Answer:
-        self.stamps.append(time.perf_counter())
+        self.stamps.append((time.perf_counter(), decision.kind is DecisionKind.HIDDEN_BID))
         return await super().decide(decision, view)
 
 
@@ -96,11 +101,13 @@ class Figures(NamedTuple):
     polling: list[float]
 
 
-async def measure(games: int, language: str, spin: float | None, placement: str) -> Figures:
-    """Decision-to-decision gaps, and pipe round trips measured between blocks of games."""
+async def measure(games: int, language: str, spin: float | None, placement: str,
+                  spacing: float) -> Figures:
+    """Gaps from one decision's ask to the next, where neither is a hidden bid, and pipe round
+    trips `spacing` apart measured between blocks of games."""
     own_cores, prefix = placements()[placement]
     everywhere = os.sched_getaffinity(0)
-    stamps: list[float] = []
+    stamps: list[tuple[float, bool]] = []
     binary = compiled("minimal_bot") if language == "c" else None
     command = shlex.join([*prefix, *(shlex.split(binary) if binary else
                                      [sys.executable, str(HERE / "minimal_bot.py")])])
@@ -117,11 +124,14 @@ async def measure(games: int, language: str, spin: float | None, placement: str)
             stamps.clear()
             spec = GameSpec.make(f"bench-{g}", g, [p.name for p in players])
             await play_game(spec, players)
-            figures.gaps.extend(b - a for a, b in itertools.pairwise(stamps))
+            figures.gaps.extend(b - a for (a, hidden_a), (b, hidden_b)
+                                in itertools.pairwise(stamps) if not hidden_a and not hidden_b)
             if g % BLOCK == BLOCK - 1 or g == games - 1:
                 for _ in range(g % BLOCK + 1):  # the two floors in turns, 150 trips a game
-                    figures.blocking.extend(echo.round_trips(TRIPS_PER_GAME // 2))
-                    figures.polling.extend(echo.round_trips(TRIPS_PER_GAME // 2, poll=True))
+                    figures.blocking.extend(echo.round_trips(TRIPS_PER_GAME // 2,
+                                                             spacing=spacing))
+                    figures.polling.extend(echo.round_trips(TRIPS_PER_GAME // 2, poll=True,
+                                                            spacing=spacing))
     finally:
         os.sched_setaffinity(0, everywhere)
         echo.close()
@@ -192,10 +202,14 @@ def median_p99(times: list[float]) -> tuple[float, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--games", type=int, default=100, help="games per line (default 100)")
     args = parser.parse_args()
-    print(f"{args.games} 4-player games per line; decision = time from one request to the next;"
-          " figures are median / p99 in microseconds")
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    alone = trio.run(referee_alone, max(10, args.games // 4))
+    print(f"{args.games} 4-player games per line; decision = time from one request to the next "
+          "(hidden bids, asked of all seats at once, left out); floor round trips are "
+          f"{alone * 1e6:.1f}us apart (the referee's own work); median / p99 in microseconds")
     print(f"{'placement':9} {'bot':6} {'polls':>5} {'decision':>14}  {'like floor':>22} "
           f"{'ratio':>6}  {'blocking floor':>14} {'ratio':>6}")
     where = placements()
@@ -209,7 +223,8 @@ def main() -> None:
     for name in where:
         for language in languages:
             for spin in (None if name == "free" else SPIN, 0.0):
-                gaps, blocking, polling = trio.run(measure, args.games, language, spin, name)
+                gaps, blocking, polling = trio.run(measure, args.games, language, spin, name,
+                                                   alone)
                 polls = (_default_spin() if spin is None else spin) > 0
                 like = polling if polls else blocking
                 (med, p99), (lmed, lp99) = median_p99(gaps), median_p99(like)
@@ -221,7 +236,6 @@ def main() -> None:
                       f"{kind:8} {lmed * 1e6:5.1f} /{lp99 * 1e6:6.1f} "
                       f"{med / lmed:5.2f}x  {bmed * 1e6:6.1f} /{bp99 * 1e6:6.1f} "
                       f"{med / bmed:5.2f}x")
-    alone = trio.run(referee_alone, max(10, args.games // 4))
     print(f"referee alone (minimal bots answering in memory, best of 5): {alone * 1e6:.1f}us "
           "per decision, game starts and ends included")
     met = [f"{n} {lang} polls={p}" for n, lang, p, r in rows if r <= 1.3]

@@ -116,18 +116,21 @@ class StderrLog:
 
     def check(self) -> int:
         """Trim this game's stderr to the cap; return the bytes dropped so far this game.
-        Bytes a running bot writes between the last fstat and the truncation (a microsecond
-        or so) are dropped uncounted: the count is a floor."""
+        A bot may write while it is trimmed.  The end kept is the end when the trim began;
+        what the bot writes while that end is read is counted as dropped, and what it writes
+        after the truncation is counted and kept.  Only what lands in the microsecond between
+        the last fstat and the truncation goes uncounted."""
         size = os.fstat(self.fd).st_size
         self.written += max(0, size - self.seen)
         limit = self.game_start + self.per_game
         if size > limit + 2 * self.TAIL:
             tail = self._read_tail(size)
-            grown = os.fstat(self.fd).st_size  # what it wrote while the tail was read counts
-            self.written += max(0, grown - size)
+            self.written += max(0, os.fstat(self.fd).st_size - size)
             os.ftruncate(self.fd, limit)
-            os.write(self.fd, b"\n[stderr cut: over the per-game limit; its end follows]\n" + tail)
+            note = b"\n[stderr cut: over the per-game limit; its end follows]\n" + tail
+            os.write(self.fd, note)
             size = os.fstat(self.fd).st_size
+            self.written += max(0, size - (limit + len(note)))  # written after the truncation
         self.seen = size
         return max(0, self.written - self.per_game)
 

@@ -49,13 +49,23 @@ def game_ids(db: Path) -> list[str]:
         return [r[0] for r in con.execute("SELECT game_id FROM games ORDER BY game_id")]
 
 
+def stored_games(db: Path) -> int:
+    """Games stored so far by a run that may be writing; 0 before it has made its tables."""
+    import sqlite3
+
+    if not db.exists():
+        return 0
+    try:
+        return len(game_ids(db))
+    except sqlite3.OperationalError:
+        return 0
+
+
 def test_killed_and_resumed_run_equals_an_uninterrupted_one(tmp_path: Path) -> None:
     """SIGKILL at random moments, resume each time: no game lost, none twice, same board."""
     config = write_config(tmp_path, deals=6)
     whole = tmp_path / "whole.db"
-    started = time.monotonic()
     done = referee("tournament", "run", str(config), "--db", str(whole), "-q", cwd=tmp_path)
-    took = time.monotonic() - started
     assert done.returncode == 0, done.stderr
     expected_ids = game_ids(whole)
     assert len(expected_ids) == 10 * 3 * 6  # C(5,3) tables x 3 rotations x 6 deals
@@ -64,12 +74,16 @@ def test_killed_and_resumed_run_equals_an_uninterrupted_one(tmp_path: Path) -> N
     rng = random.Random(5)
     kills = 0
     for _ in range(4):
+        # Killed once a random share (at most a third) of the games left are stored, and a
+        # random moment after: so at any point of a game, whatever the machine's speed.
+        before = stored_games(resumed)
+        target = before + rng.randint(1, max(1, (len(expected_ids) - before) // 3))
         proc = subprocess.Popen([sys.executable, "-m", "referee", "tournament", "run",
                                  str(config), "--db", str(resumed), "-q"], cwd=tmp_path,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        # Each kill comes before half the time the whole run took, so a killed run plays under
-        # half the games, and the second run still has over half of them when it is killed.
-        time.sleep(rng.uniform(0.2, 0.45) * took)
+        while proc.poll() is None and stored_games(resumed) < target:
+            time.sleep(0.01)
+        time.sleep(rng.uniform(0.0, 0.05))
         if proc.poll() is None:
             os.kill(proc.pid, signal.SIGKILL)
             kills += 1
