@@ -27,7 +27,7 @@ Where the processes run decides the floor, so each figure is taken three ways:
   referee's own work per decision.
 Polling: "auto" is the referee's default (`ProcessLimits.spin`: poll for a reply while a bot's
 replies come within 0.3 ms, on a machine with more than one usable core); pinned, the referee
-sees one core, so those lines ask for the same 300us polling by name; "0us" never polls.
+sees one core, so those lines ask for the same 300us polling by name ("yes"); "no" never polls.
 Last, the referee's own work per decision without any pipe: the same games with the minimal
 bot's logic answering in memory.
 Target (issue 3): decision median <= 1.3 x the floor median.
@@ -56,7 +56,7 @@ from minimal_bot import reply as minimal_reply  # noqa: E402
 from pipe import EchoChild, compiled  # noqa: E402
 
 from referee.bots.player import BotPlayer, BotSpec  # noqa: E402
-from referee.bots.process import SPIN, ProcessLimits, _default_spin  # noqa: E402
+from referee.bots.process import SPIN, ProcessLimits  # noqa: E402
 from referee.game import Decision  # noqa: E402
 from referee.game.actions import DecisionKind  # noqa: E402
 from referee.match.runner import play_game  # noqa: E402
@@ -94,11 +94,13 @@ def placements() -> dict[str, tuple[set[int] | None, list[str]]]:
 
 
 class Figures(NamedTuple):
-    """Decision-to-decision gaps, and the blocking and polling floors, in seconds."""
+    """Decision-to-decision gaps, the blocking and polling floors, in seconds, and whether
+    the referee polled (its bot processes' resolved `spin`)."""
 
     gaps: list[float]
     blocking: list[float]
     polling: list[float]
+    polls: bool
 
 
 async def measure(games: int, language: str, spin: float | None, placement: str,
@@ -115,7 +117,10 @@ async def measure(games: int, language: str, spin: float | None, placement: str,
     players = [Timed(BotSpec(f"minimal{i}", command), process_limits=limits) for i in range(4)]
     for p in players:
         p.stamps = stamps
-    figures = Figures([], [], [])
+    gaps: list[float] = []
+    blocking: list[float] = []
+    polling: list[float] = []
+    polls = False
     echo = EchoChild(language, prefix)
     try:
         if own_cores:
@@ -124,20 +129,20 @@ async def measure(games: int, language: str, spin: float | None, placement: str,
             stamps.clear()
             spec = GameSpec.make(f"bench-{g}", g, [p.name for p in players])
             await play_game(spec, players)
-            figures.gaps.extend(b - a for (a, hidden_a), (b, hidden_b)
+            gaps.extend(b - a for (a, hidden_a), (b, hidden_b)
                                 in itertools.pairwise(stamps) if not hidden_a and not hidden_b)
             if g % BLOCK == BLOCK - 1 or g == games - 1:
                 for _ in range(g % BLOCK + 1):  # the two floors in turns, 150 trips a game
-                    figures.blocking.extend(echo.round_trips(TRIPS_PER_GAME // 2,
-                                                             spacing=spacing))
-                    figures.polling.extend(echo.round_trips(TRIPS_PER_GAME // 2, poll=True,
-                                                            spacing=spacing))
+                    blocking.extend(echo.round_trips(TRIPS_PER_GAME // 2, spacing=spacing))
+                    polling.extend(echo.round_trips(TRIPS_PER_GAME // 2, poll=True,
+                                                    spacing=spacing))
+        polls = any(p.bot is not None and p.bot.spin > 0 for p in players)
     finally:
         os.sched_setaffinity(0, everywhere)
         echo.close()
         for p in players:
             await p.aclose()
-    return figures
+    return Figures(gaps, blocking, polling, polls)
 
 
 class InMemoryBot:
@@ -223,12 +228,10 @@ def main() -> None:
     for name in where:
         for language in languages:
             for spin in (None if name == "free" else SPIN, 0.0):
-                gaps, blocking, polling = trio.run(measure, args.games, language, spin, name,
-                                                   alone)
-                polls = (_default_spin() if spin is None else spin) > 0
-                like = polling if polls else blocking
-                (med, p99), (lmed, lp99) = median_p99(gaps), median_p99(like)
-                bmed, bp99 = median_p99(blocking)
+                gaps, blocking, polling, polls = trio.run(measure, args.games, language, spin,
+                                                          name, alone)
+                (med, p99), (bmed, bp99) = median_p99(gaps), median_p99(blocking)
+                lmed, lp99 = median_p99(polling) if polls else (bmed, bp99)
                 shown = "auto" if spin is None else "yes" if polls else "no"
                 kind = "polling" if polls else "blocking"
                 rows.append((name, language, shown, med / lmed))
