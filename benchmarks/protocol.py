@@ -151,6 +151,7 @@ class InMemoryBot:
     pid = -1  # no process: the watched limits see nothing
     tee = None
     sandboxed = False
+    answers_quickly = False  # events wait for the request: one write per decision
 
     def __init__(self) -> None:
         self.stderr = self
@@ -163,7 +164,7 @@ class InMemoryBot:
     def start_game(self, game_id: str) -> None:
         pass
 
-    def write_now(self, data: bytes) -> int:
+    def write_now(self, data: bytes, *, request: bool = True) -> int:
         t = time.perf_counter()
         last = data[data.rfind(b"\n", 0, -1) + 1 : -1]
         if last.startswith(b'{"type":"request"'):

@@ -68,8 +68,9 @@ class Recorder:
     async def begin_game(self, info: GameInfo) -> Fault | None:
         return await self.bot.begin_game(info)
 
-    def notify(self, events: Sequence[Event], lines: Sequence[bytes]) -> None:
-        self.bot.notify(events, lines)
+    def notify(self, events: Sequence[Event], lines: Sequence[bytes],
+               next_up: bool = False) -> None:
+        self.bot.notify(events, lines, next_up)
 
     async def decide(self, decision: Decision, view: dict[str, Any]) -> Answer:
         answer = await self.bot.decide(decision, view)

@@ -65,9 +65,11 @@ class Player(Protocol):
     async def begin_game(self, info: GameInfo) -> Fault | None:
         """Get ready for a game; a fault here retires the seat for the whole game."""
 
-    def notify(self, events: Sequence[Event], lines: Sequence[bytes]) -> None:
+    def notify(self, events: Sequence[Event], lines: Sequence[bytes],
+               next_up: bool = False) -> None:
         """Events this seat may see, in order, and the same as encoded protocol lines
-        (encoded once for all seats); a player may buffer them until its next request."""
+        (encoded once for all seats); a player may buffer them until its next request.
+        `next_up`: this seat is the one asked next."""
 
     async def decide(self, decision: Decision, view: dict[str, Any]) -> Answer:
         """Answer one decision within the player's time."""

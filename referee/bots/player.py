@@ -89,11 +89,16 @@ class BotSpec:
 
 
 def _transcript_writer(path: Path) -> Callable[[str, bytes], None]:
-    """Append each line, both ways, as `{"to_bot": ...}` or `{"from_bot": ...}`."""
+    """Append each line, both ways, as `{"to_bot": ...}` or `{"from_bot": ...}`.  A write
+    may end inside a line (a full pipe): the line is written when its rest comes."""
+    partial = {"to_bot": b"", "from_bot": b""}
 
     def tee(direction: str, data: bytes) -> None:
+        data = partial[direction] + data
+        cut = data.rfind(b"\n") + 1
+        partial[direction] = data[cut:]
         with path.open("ab") as f:
-            for line in data.splitlines():
+            for line in data[:cut].splitlines():
                 try:
                     message = orjson.loads(line)
                 except orjson.JSONDecodeError:
@@ -286,8 +291,22 @@ class BotPlayer:
         )
         return None
 
-    def notify(self, events: Sequence[Event], lines: Sequence[bytes]) -> None:
-        self._out.extend(lines)
+    def notify(self, events: Sequence[Event], lines: Sequence[bytes],
+               next_up: bool = False) -> None:
+        out = self._out
+        out.extend(lines)
+        bot = self.bot
+        if next_up and bot is not None and bot.answers_quickly:
+            # Sent now rather than with the request: the bot wakes up (tens of microseconds
+            # from one core to another) while the referee builds its request.
+            data = b"".join(out)
+            out.clear()
+            try:
+                sent = bot.write_now(data, request=False)
+            except BotGone:  # the request's write meets it again and records the crash
+                sent = 0
+            if sent < len(data):
+                out.append(data[sent:])
 
     async def decide(self, decision: Decision, view: dict[str, Any]) -> Answer:
         bot = self.bot

@@ -182,19 +182,29 @@ class BotProcess:
     def pid(self) -> int:
         return self.process.pid
 
-    def write_now(self, data: bytes) -> int:
+    @property
+    def answers_quickly(self) -> bool:
+        """The referee polls for this bot's replies: polling is on and its last reply came
+        within `spin` of its request (see `_spin_read`)."""
+        return self.spin > 0 and self._quick
+
+    def write_now(self, data: bytes, *, request: bool = True) -> int:
         """Write what the pipe takes without waiting; the bytes written.  The pipe is
         non-blocking, and a plain `os.write` usually takes it all, at a fraction of the cost
-        of trio's stream machinery.  Raises BotGone if the bot closed its input."""
-        if self.tee is not None:
-            self.tee("to_bot", data)
-        self._sent_at = time.perf_counter()
+        of trio's stream machinery.  `request`: `data` ends with a request, whose reply is
+        timed from now (lines sent ahead of a request are not).  Raises BotGone if the bot
+        closed its input."""
+        if request:
+            self._sent_at = time.perf_counter()
         try:
-            return os.write(self._wfd, data)
+            sent = os.write(self._wfd, data)
         except BlockingIOError:
-            return 0
+            sent = 0
         except OSError as exc:  # EPIPE: the bot closed its input or died
             raise BotGone("stopped reading its input") from exc
+        if self.tee is not None and sent:
+            self.tee("to_bot", data[:sent])
+        return sent
 
     async def send(self, data: bytes, deadline: float = math.inf, *, sent: int = -1) -> None:
         """Write and flush; a bot that closed its stdin, or leaves it full past `deadline`
@@ -205,6 +215,8 @@ class BotProcess:
             sent = self.write_now(data)
         if sent == len(data):
             return
+        if self.tee is not None:
+            self.tee("to_bot", data[sent:])
         with trio.move_on_at(deadline):
             try:
                 await self._stdin.send_all(data[sent:])

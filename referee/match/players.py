@@ -26,7 +26,8 @@ class PolicyPlayer:
         self.rng = random.Random(f"{self.seed}:{info.game_id}:{info.seat}")
         return None
 
-    def notify(self, events: Sequence[Event], lines: Sequence[bytes]) -> None:
+    def notify(self, events: Sequence[Event], lines: Sequence[bytes],
+               next_up: bool = False) -> None:
         pass
 
     async def decide(self, decision: Decision, view: dict[str, Any]) -> Answer:

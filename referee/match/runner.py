@@ -93,8 +93,9 @@ class _Table:
             self.record.lines.append({"type": "retired", "seat": seat, "reason": why})
             await self.players[seat].retire()
 
-    def deliver(self, events: list[Event]) -> None:
-        """Record the events and pass each seat those it may see, each encoded once."""
+    def deliver(self, events: list[Event], next_seat: int | None) -> None:
+        """Record the events and pass each seat those it may see, each encoded once; the
+        seat asked next (`next_seat`, None for none or all) first, told it is next."""
         append = self.record.lines.append
         dumps = orjson.dumps
         newline = orjson.OPT_APPEND_NEWLINE
@@ -106,12 +107,22 @@ class _Table:
             encoded.append(dumps(line, option=newline))
             if type(ev) is CardsDealt:
                 private = True
+        if next_seat is not None and not self.retired[next_seat]:
+            first = self.players[next_seat]
+            if private:
+                keep = [i for i, ev in enumerate(events) if ev.private_to in (None, next_seat)]
+                first.notify([events[i] for i in keep], [encoded[i] for i in keep], True)
+            else:
+                first.notify(events, encoded, True)
+        else:
+            first = None
         if not private:
             for player in self.playing:
-                player.notify(events, encoded)
+                if player is not first:
+                    player.notify(events, encoded)
             return
         for seat, player in enumerate(self.players):
-            if not self.retired[seat]:
+            if not self.retired[seat] and player is not first:
                 keep = [i for i, ev in enumerate(events) if ev.private_to in (None, seat)]
                 player.notify([events[i] for i in keep], [encoded[i] for i in keep])
 
@@ -163,7 +174,7 @@ async def _play(spec: GameSpec, players: Sequence[Player], record: GameRecord) -
     for seat, fault in enumerate(start_faults):
         if fault is not None:
             await table.fault(seat, fault)
-    table.deliver(state.take_events())
+    table.deliver(state.take_events(), _next_seat(state))
 
     while state.phase is not Phase.OVER:
         if state.phase is Phase.HIDDEN:
@@ -172,7 +183,7 @@ async def _play(spec: GameSpec, players: Sequence[Player], record: GameRecord) -
             events = state.apply(bids)
         else:
             events = await _single_step(state, table, state.decision(state.pending))
-        table.deliver(events)
+        table.deliver(events, _next_seat(state))
 
     ranks = final_ranks(state.money, table.retired)
     result = {
@@ -193,6 +204,12 @@ async def _play(spec: GameSpec, players: Sequence[Player], record: GameRecord) -
         "faults": [[f.to_dict() for f in fs] for fs in table.faults],
     }
     record.lines.append({"type": "result", **record.result})
+
+
+def _next_seat(state: GameState) -> int | None:
+    """The one seat asked next; None when the game is over or all seats are (a hidden bid)."""
+    phase = state.phase
+    return None if phase is Phase.OVER or phase is Phase.HIDDEN else state.pending
 
 
 async def _single_step(state: GameState, table: _Table, decision: Decision) -> list[Event]:

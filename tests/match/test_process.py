@@ -10,18 +10,19 @@ from typing import Any
 import pytest
 import trio
 
-from referee.bots.player import BotPlayer, BotSpec
+from referee.bots.player import BotPlayer, BotSpec, _transcript_writer
 from referee.bots.process import LineTooLong, ProcessLimits, ReplyTimeout, open_bot, start_bot
 from referee.game import Decision
 from referee.match.players import PolicyPlayer
 from referee.match.runner import play_game
 from referee.match.spec import GameSpec
-from referee.player import Answer, Player, polling_allowed
+from referee.player import Answer, GameInfo, Player, polling_allowed
+from referee.protocol import codec
 from referee.tournament.config import TournamentConfig
 from referee.tournament.runner import run_tournament
 from referee.tournament.store import open_store
 
-from .support import command, leftover_processes, processes_with
+from .support import BOTS, command, leftover_processes, processes_with
 
 HELLO = b'{"type": "hello", "protocol": 1, "referee": "test"}\n'
 
@@ -250,3 +251,92 @@ def test_parallel_tables_of_a_tournament_may_not_poll(tmp_path: Path) -> None:
 
     assert run(2) == {False}
     assert run(1) == {True}
+
+
+# Answers the hello, then echoes every line it reads: what it was sent comes straight back.
+ECHO_BOT = """\
+import sys
+for line in sys.stdin.buffer:
+    if line.startswith(b'{"type":"hello"'):
+        sys.stdout.buffer.write(b'{"type": "hello", "name": "echo", "protocol": 1}\\n')
+    else:
+        sys.stdout.buffer.write(line)
+    sys.stdout.flush()
+"""
+
+
+async def lines_before_any_request(path: Path, spin: float, next_up: bool) -> list[bytes]:
+    """Start a game with the echo bot and give it one event line; the lines it has echoed
+    within half a second, with no request sent."""
+    player = BotPlayer(BotSpec("echo", f"{sys.executable} {path}"),
+                       process_limits=ProcessLimits(spin=spin))
+    names = ["echo", "b", "c"]
+    config = GameSpec.make("g", 1, names).config()
+    info = GameInfo("g", 0, names, config, 1.0, 10.0, codec.edition_info(config.edition))
+    try:
+        assert await player.begin_game(info) is None
+        bot = player.bot
+        assert bot is not None
+        with trio.move_on_after(5):  # a bot is quick once it answered within `spin`
+            while spin and not bot.answers_quickly:
+                bot.write_now(b"{}\n")
+                assert await bot.read_line(trio.current_time() + 1) == b"{}"
+        player.notify([], [b'{"type":"event","event":{"type":"pass","seat":1}}\n'], next_up)
+        echoed = []
+        with trio.move_on_after(0.5):
+            while True:
+                echoed.append(await bot.read_line(trio.current_time() + 1))
+        return echoed
+    finally:
+        await player.aclose()
+
+
+def test_a_quick_bot_asked_next_gets_its_events_before_the_request(tmp_path: Path) -> None:
+    """Where the referee polls for a quick bot, the seat asked next is sent its events as soon
+    as they are known (it reads them while its request is built); other seats, and every seat
+    where the referee does not poll, get theirs with their next request."""
+    path = tmp_path / "echo_bot.py"
+    path.write_text(ECHO_BOT)
+    ahead = trio.run(lines_before_any_request, path, 0.0003, True)
+    assert [line.split(b'"', 4)[3] for line in ahead] == [b"new_game", b"event"]
+    assert trio.run(lines_before_any_request, path, 0.0003, False) == []
+    assert trio.run(lines_before_any_request, path, 0.0, True) == []
+
+
+def test_the_bot_sees_the_same_lines_whether_events_go_ahead_or_not(tmp_path: Path) -> None:
+    """Sending events ahead of the request changes when a bot gets them, never what or in
+    which order: the transcripts of the same game, polling and not, are the same."""
+    def transcripts(spin: float) -> list[str]:
+        folder = tmp_path / f"spin{spin}"
+        folder.mkdir()
+        players = [BotPlayer(BotSpec(f"b{i}", command(BOTS, "first_legal.py")),
+                             process_limits=ProcessLimits(spin=spin),
+                             transcript_path=folder / f"b{i}.jsonl") for i in range(4)]
+
+        async def run() -> None:
+            try:
+                for seed in (1, 2):
+                    await play_game(GameSpec.make(f"g{seed}", seed, [p.name for p in players]),
+                                    players)
+            finally:
+                for p in players:
+                    await p.aclose()
+
+        trio.run(run)
+        return [(folder / f"b{i}.jsonl").read_text() for i in range(4)]
+
+    polling, plain = transcripts(0.0003), transcripts(0.0)
+    assert all(t.count('"request"') > 20 for t in polling)
+    assert polling == plain
+
+
+def test_a_transcript_line_split_across_writes_is_written_whole(tmp_path: Path) -> None:
+    """A write that the pipe took only in part ends inside a line; the transcript shows the
+    line once, whole, when its rest is written."""
+    path = tmp_path / "t.jsonl"
+    tee = _transcript_writer(path)
+    tee("to_bot", b'{"a":1}\n{"b"')
+    tee("from_bot", b'{"id":1}\n')
+    tee("to_bot", b':2}\n')
+    assert path.read_text().splitlines() == [
+        '{"to_bot":{"a":1}}', '{"from_bot":{"id":1}}', '{"to_bot":{"b":2}}']
