@@ -73,6 +73,8 @@ class _Table:
         self.counted = [0] * len(players)
         self.retired = [False] * len(players)
         self.playing = list(players)  # the players of the seats not retired
+        # The step's `apply` line, written by `deliver` once the seat asked next has its events.
+        self._applied: tuple[int | None, Action, str, float] | None = None
 
     async def fault(self, seat: int, fault: Fault, rejected: Action | None = None) -> None:
         self.faults[seat].append(fault)
@@ -94,19 +96,21 @@ class _Table:
             await self.players[seat].retire()
 
     def deliver(self, events: list[Event], next_seat: int | None) -> None:
-        """Record the events and pass each seat those it may see, each encoded once; the
-        seat asked next (`next_seat`, None for none or all) first, told it is next."""
-        append = self.record.lines.append
+        """Pass each seat the events it may see, each encoded once, the seat asked next
+        (`next_seat`, None for none or all) first and told it is next; then record the step
+        (its `apply` line and its events), which that seat does not wait for."""
         dumps = orjson.dumps
         newline = orjson.OPT_APPEND_NEWLINE
+        lines = []
         encoded = []
         private = False
         for ev in events:
             line = {"type": "event", "event": ev.to_dict()}
-            append(line)
+            lines.append(line)
             encoded.append(dumps(line, option=newline))
             if type(ev) is CardsDealt:
                 private = True
+        first = None
         if next_seat is not None and not self.retired[next_seat]:
             first = self.players[next_seat]
             if private:
@@ -114,8 +118,15 @@ class _Table:
                 first.notify([events[i] for i in keep], [encoded[i] for i in keep], True)
             else:
                 first.notify(events, encoded, True)
-        else:
-            first = None
+        record = self.record.lines
+        if self._applied is not None:
+            seat, action, source, seconds = self._applied
+            self._applied = None
+            record.append({
+                "type": "apply", "seat": seat, "source": source,
+                "action": codec.action_to_dict(action), "seconds": round(seconds, 6),
+            })
+        record.extend(lines)
         if not private:
             for player in self.playing:
                 if player is not first:
@@ -134,11 +145,9 @@ class _Table:
         })
 
     def applied(self, seat: int | None, action: Action, source: str, seconds: float) -> None:
-        """One line per step: who acted, what was applied, and whether the bot chose it."""
-        self.record.lines.append({
-            "type": "apply", "seat": seat, "source": source,
-            "action": codec.action_to_dict(action), "seconds": round(seconds, 6),
-        })
+        """One line per step: who acted, what was applied, and whether the bot chose it;
+        written by the `deliver` of the step's events, which always follows."""
+        self._applied = (seat, action, source, seconds)
 
 
 async def play_game(spec: GameSpec, players: Sequence[Player]) -> GameRecord:
