@@ -16,14 +16,17 @@ The floor is taken two ways, and each decision figure is judged against its like
   pipe of the project's design notes); the like of a referee that does not poll;
 - polling: non-blocking reads retried after `sched_yield` until the line is in; the like of a
   referee that polls for a quick bot's reply (its default on two cores or more).
-The last column compares every row with the blocking floor: what a user gains or loses
-against plain code.
+The next columns compare every row with the blocking floor: what a user gains or loses
+against plain code.  The last, "to next", is the median time from a bot's answer being back
+(read and checked) to the seat asked next being given its events: the part of the referee's
+work that the next bot's wake-up waits for (where the referee polls, those events are written
+at once and the rest of the step is done while that bot wakes up).
 
 Where the processes run decides the floor, so each figure is taken three ways:
 - free: nothing pinned, the kernel places every process (what a user gets);
 - apart: the referee pinned to one core, the bots and the echo child to another, so that
   every round trip crosses cores;
-- together: all pinned to one core.  A round trip there costs about 6 us, less than the
+- together: all pinned to one core.  A round trip there costs 3-6 us, less than the
   referee's own work per decision.
 Polling: "auto" is the referee's default (`ProcessLimits.spin`: poll for a reply while a bot's
 replies come within 0.3 ms, on a machine with more than one usable core); pinned, the referee
@@ -44,6 +47,7 @@ import shutil
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -57,7 +61,7 @@ from pipe import EchoChild, compiled  # noqa: E402
 
 from referee.bots.player import BotPlayer, BotSpec  # noqa: E402
 from referee.bots.process import SPIN, ProcessLimits  # noqa: E402
-from referee.game import Decision  # noqa: E402
+from referee.game import Decision, Event  # noqa: E402
 from referee.game.actions import DecisionKind  # noqa: E402
 from referee.match.runner import play_game  # noqa: E402
 from referee.match.spec import GameSpec  # noqa: E402
@@ -72,13 +76,27 @@ TRIPS_PER_GAME = 150
 
 class Timed(BotPlayer):
     """Notes when each decision is asked, and whether it is a hidden bid (asked of every seat
-    at once, so its asks are not one after another)."""
+    at once, so its asks are not one after another); and the time from a single answer being
+    back to the seat asked next being given its events (`notify(next_up=True)`), the
+    referee's work before that bot may wake up."""
 
     stamps: list[tuple[float, bool]]
+    answered: list[float]  # shared by the seats: when the last single answer came back, or 0
+    to_next: list[float]
 
     async def decide(self, decision: Decision, view: dict[str, Any]) -> Answer:
-        self.stamps.append((time.perf_counter(), decision.kind is DecisionKind.HIDDEN_BID))
-        return await super().decide(decision, view)
+        hidden = decision.kind is DecisionKind.HIDDEN_BID
+        self.stamps.append((time.perf_counter(), hidden))
+        answer = await super().decide(decision, view)
+        self.answered[0] = 0.0 if hidden else time.perf_counter()
+        return answer
+
+    def notify(self, events: Sequence[Event], lines: Sequence[bytes],
+               next_up: bool = False) -> None:
+        if next_up and self.answered[0]:
+            self.to_next.append(time.perf_counter() - self.answered[0])
+            self.answered[0] = 0.0
+        super().notify(events, lines, next_up)
 
 
 def placements() -> dict[str, tuple[set[int] | None, list[str]]]:
@@ -94,13 +112,14 @@ def placements() -> dict[str, tuple[set[int] | None, list[str]]]:
 
 
 class Figures(NamedTuple):
-    """Decision-to-decision gaps, the blocking and polling floors, in seconds, and whether
-    the referee polled (its bot processes' resolved `spin`)."""
+    """Decision-to-decision gaps, the blocking and polling floors, in seconds, whether the
+    referee polled (its bot processes' resolved `spin`), and answer-to-next-seat times."""
 
     gaps: list[float]
     blocking: list[float]
     polling: list[float]
     polls: bool
+    to_next: list[float]
 
 
 async def measure(games: int, language: str, spin: float | None, placement: str,
@@ -115,8 +134,10 @@ async def measure(games: int, language: str, spin: float | None, placement: str,
                                      [sys.executable, str(HERE / "minimal_bot.py")])])
     limits = ProcessLimits(spin=spin)
     players = [Timed(BotSpec(f"minimal{i}", command), process_limits=limits) for i in range(4)]
+    answered = [0.0]
+    to_next: list[float] = []
     for p in players:
-        p.stamps = stamps
+        p.stamps, p.answered, p.to_next = stamps, answered, to_next
     gaps: list[float] = []
     blocking: list[float] = []
     polling: list[float] = []
@@ -142,7 +163,7 @@ async def measure(games: int, language: str, spin: float | None, placement: str,
         echo.close()
         for p in players:
             await p.aclose()
-    return Figures(gaps, blocking, polling, polls)
+    return Figures(gaps, blocking, polling, polls, to_next)
 
 
 class InMemoryBot:
@@ -217,7 +238,7 @@ def main() -> None:
           "(hidden bids, asked of all seats at once, left out); floor round trips are "
           f"{alone * 1e6:.1f}us apart (the referee's own work); median / p99 in microseconds")
     print(f"{'placement':9} {'bot':6} {'polls':>5} {'decision':>14}  {'like floor':>22} "
-          f"{'ratio':>6}  {'blocking floor':>14} {'ratio':>6}")
+          f"{'ratio':>6}  {'blocking floor':>14} {'ratio':>6}  {'to next':>7}")
     where = placements()
     for name in ("free", "apart", "together"):
         if name not in where:
@@ -229,8 +250,8 @@ def main() -> None:
     for name in where:
         for language in languages:
             for spin in (None if name == "free" else SPIN, 0.0):
-                gaps, blocking, polling, polls = trio.run(measure, args.games, language, spin,
-                                                          name, alone)
+                gaps, blocking, polling, polls, to_next = trio.run(
+                    measure, args.games, language, spin, name, alone)
                 (med, p99), (bmed, bp99) = median_p99(gaps), median_p99(blocking)
                 lmed, lp99 = median_p99(polling) if polls else (bmed, bp99)
                 shown = "auto" if spin is None else "yes" if polls else "no"
@@ -239,9 +260,12 @@ def main() -> None:
                 print(f"{name:9} {language:6} {shown:>5} {med * 1e6:6.1f} /{p99 * 1e6:6.1f}  "
                       f"{kind:8} {lmed * 1e6:5.1f} /{lp99 * 1e6:6.1f} "
                       f"{med / lmed:5.2f}x  {bmed * 1e6:6.1f} /{bp99 * 1e6:6.1f} "
-                      f"{med / bmed:5.2f}x")
+                      f"{med / bmed:5.2f}x  {statistics.median(to_next) * 1e6:7.1f}")
     print(f"referee alone (minimal bots answering in memory, best of 5): {alone * 1e6:.1f}us "
           "per decision, game starts and ends included")
+    print("to next: median time from a bot's answer being back (read and checked) to the seat "
+          "asked next being given its events (the engine, the events' encoding): the "
+          "referee's work before that bot can wake up")
     met = [f"{n} {lang} polls={p}" for n, lang, p, r in rows if r <= 1.3]
     missed = [f"{n} {lang} polls={p} ({r:.2f}x)" for n, lang, p, r in rows if r > 1.3]
     print("target: decision median <= 1.3 x the like floor's median")
