@@ -148,6 +148,7 @@ async def measure(games: int, language: str, spin: float | None, placement: str,
             os.sched_setaffinity(0, own_cores)
         for g in range(games):
             stamps.clear()
+            answered[0] = 0.0  # a game's first events follow no answer of this game
             spec = GameSpec.make(f"bench-{g}", g, [p.name for p in players])
             await play_game(spec, players)
             gaps.extend(b - a for (a, hidden_a), (b, hidden_b)

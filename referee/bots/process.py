@@ -184,16 +184,17 @@ class BotProcess:
 
     @property
     def answers_quickly(self) -> bool:
-        """The referee polls for this bot's replies: polling is on and its last reply came
-        within `spin` of its request (see `_spin_read`)."""
-        return self.spin > 0 and self._quick
+        """The referee would poll for this bot's next reply: polling is on, allowed in this
+        task (`polling_allowed`), and its last reply came within `spin` of its request (see
+        `_spin_read`, which also waits while other tasks are ready to run)."""
+        return self.spin > 0 and self._quick and polling_allowed.get()
 
     def write_now(self, data: bytes, *, request: bool = True) -> int:
         """Write what the pipe takes without waiting; the bytes written.  The pipe is
         non-blocking, and a plain `os.write` usually takes it all, at a fraction of the cost
-        of trio's stream machinery.  `request`: `data` ends with a request, whose reply is
-        timed from now (lines sent ahead of a request are not).  Raises BotGone if the bot
-        closed its input."""
+        of trio's stream machinery.  `request`: the reply time and the polling window of the
+        bot's next reply run from now; False for lines sent ahead of a request (its events).
+        Raises BotGone if the bot closed its input."""
         if request:
             self._sent_at = time.perf_counter()
         try:

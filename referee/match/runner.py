@@ -72,7 +72,6 @@ class _Table:
         self.faults: list[list[Fault]] = [[] for _ in players]
         self.counted = [0] * len(players)
         self.retired = [False] * len(players)
-        self.playing = list(players)  # the players of the seats not retired
         # The step's `apply` line, written by `deliver` once the seat asked next has its events.
         self._applied: tuple[int | None, Action, str, float] | None = None
 
@@ -89,7 +88,6 @@ class _Table:
             fault.kind in ("crash", "start") or self.counted[seat] >= self.spec.max_faults
         ):
             self.retired[seat] = True
-            self.playing = [p for s, p in enumerate(self.players) if not self.retired[s]]
             why = fault.kind if fault.kind in ("crash", "start") else (
                 f"{self.counted[seat]} faults")
             self.record.lines.append({"type": "retired", "seat": seat, "reason": why})
@@ -110,7 +108,6 @@ class _Table:
             encoded.append(dumps(line, option=newline))
             if type(ev) is CardsDealt:
                 private = True
-        first = None
         if next_seat is not None and not self.retired[next_seat]:
             first = self.players[next_seat]
             if private:
@@ -127,15 +124,15 @@ class _Table:
                 "action": codec.action_to_dict(action), "seconds": round(seconds, 6),
             })
         record.extend(lines)
-        if not private:
-            for player in self.playing:
-                if player is not first:
-                    player.notify(events, encoded)
-            return
+        retired = self.retired
         for seat, player in enumerate(self.players):
-            if not self.retired[seat] and player is not first:
+            if retired[seat] or seat == next_seat:
+                continue
+            if private:
                 keep = [i for i, ev in enumerate(events) if ev.private_to in (None, seat)]
                 player.notify([events[i] for i in keep], [encoded[i] for i in keep])
+            else:
+                player.notify(events, encoded)
 
     def answer(self, seat: int, action: Action, source: str, seconds: float) -> None:
         """One seat's part of a simultaneous step (a hidden bid), before its `apply` line."""

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import json
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 import trio
 
 from referee.bots.player import BotPlayer, BotSpec, _transcript_writer
 from referee.bots.process import LineTooLong, ProcessLimits, ReplyTimeout, open_bot, start_bot
-from referee.game import Decision
+from referee.game import Decision, Event, GameState, seat_view
 from referee.match.players import PolicyPlayer
-from referee.match.runner import play_game
+from referee.match.runner import GameRecord, play_game
 from referee.match.spec import GameSpec
 from referee.player import Answer, GameInfo, Player, polling_allowed
 from referee.protocol import codec
@@ -22,7 +25,7 @@ from referee.tournament.config import TournamentConfig
 from referee.tournament.runner import run_tournament
 from referee.tournament.store import open_store
 
-from .support import BOTS, command, leftover_processes, processes_with
+from .support import command, leftover_processes, processes_with
 
 HELLO = b'{"type": "hello", "protocol": 1, "referee": "test"}\n'
 
@@ -265,9 +268,10 @@ for line in sys.stdin.buffer:
 """
 
 
-async def lines_before_any_request(path: Path, spin: float, next_up: bool) -> list[bytes]:
-    """Start a game with the echo bot and give it one event line; the lines it has echoed
-    within half a second, with no request sent."""
+async def lines_before_any_request(path: Path, spin: float, next_up: bool,
+                                   allowed: bool = True) -> list[bytes]:
+    """Start a game with the echo bot and give it one event line (where polling is `allowed`
+    or not); the lines it has echoed within half a second, with no request sent."""
     player = BotPlayer(BotSpec("echo", f"{sys.executable} {path}"),
                        process_limits=ProcessLimits(spin=spin))
     names = ["echo", "b", "c"]
@@ -281,6 +285,7 @@ async def lines_before_any_request(path: Path, spin: float, next_up: bool) -> li
             while spin and not bot.answers_quickly:
                 bot.write_now(b"{}\n")
                 assert await bot.read_line(trio.current_time() + 1) == b"{}"
+        polling_allowed.set(allowed)
         player.notify([], [b'{"type":"event","event":{"type":"pass","seat":1}}\n'], next_up)
         echoed = []
         with trio.move_on_after(0.5):
@@ -294,40 +299,145 @@ async def lines_before_any_request(path: Path, spin: float, next_up: bool) -> li
 def test_a_quick_bot_asked_next_gets_its_events_before_the_request(tmp_path: Path) -> None:
     """Where the referee polls for a quick bot, the seat asked next is sent its events as soon
     as they are known (it reads them while its request is built); other seats, and every seat
-    where the referee does not poll, get theirs with their next request."""
+    where the referee does not poll (no polling, or not allowed, as at parallel tables), get
+    theirs with their next request."""
     path = tmp_path / "echo_bot.py"
     path.write_text(ECHO_BOT)
     ahead = trio.run(lines_before_any_request, path, 0.0003, True)
     assert [line.split(b'"', 4)[3] for line in ahead] == [b"new_game", b"event"]
     assert trio.run(lines_before_any_request, path, 0.0003, False) == []
     assert trio.run(lines_before_any_request, path, 0.0, True) == []
+    assert trio.run(lines_before_any_request, path, 0.0003, True, False) == []
 
 
-def test_the_bot_sees_the_same_lines_whether_events_go_ahead_or_not(tmp_path: Path) -> None:
-    """Sending events ahead of the request changes when a bot gets them, never what or in
-    which order: the transcripts of the same game, polling and not, are the same."""
-    def transcripts(spin: float) -> list[str]:
-        folder = tmp_path / f"spin{spin}"
-        folder.mkdir()
-        players = [BotPlayer(BotSpec(f"b{i}", command(BOTS, "first_legal.py")),
-                             process_limits=ProcessLimits(spin=spin),
-                             transcript_path=folder / f"b{i}.jsonl") for i in range(4)]
+class Listener(PolicyPlayer):
+    """A default player that logs, in one list shared by the seats, every `notify` (seat,
+    lines, next_up) and every `decide` (seat, whether a hidden bid)."""
 
-        async def run() -> None:
-            try:
-                for seed in (1, 2):
-                    await play_game(GameSpec.make(f"g{seed}", seed, [p.name for p in players]),
-                                    players)
-            finally:
-                for p in players:
-                    await p.aclose()
+    def __init__(self, name: str, seat: int, log: list[tuple[Any, ...]]) -> None:
+        super().__init__(name, lambda decision, view, rng: decision.default_action())
+        self.seat = seat
+        self.log = log
 
-        trio.run(run)
-        return [(folder / f"b{i}.jsonl").read_text() for i in range(4)]
+    def notify(self, events: Sequence[Event], lines: Sequence[bytes],
+               next_up: bool = False) -> None:
+        self.log.append(("notify", self.seat, list(lines), next_up))
 
-    polling, plain = transcripts(0.0003), transcripts(0.0)
-    assert all(t.count('"request"') > 20 for t in polling)
-    assert polling == plain
+    async def decide(self, decision: Decision, view: dict[str, Any]) -> Answer:
+        self.log.append(("decide", self.seat, decision.kind.value == "hidden_bid"))
+        return await super().decide(decision, view)
+
+
+def seen_by(record: GameRecord, seat: int) -> list[bytes]:
+    """The record's event lines that `seat` may see, encoded as the protocol sends them."""
+    return [orjson.dumps(line) + b"\n" for line in record.lines if line["type"] == "event"
+            and (line["event"]["type"] != "cards_dealt" or line["event"]["seat"] == seat)]
+
+
+def test_the_seat_asked_next_is_told_first_and_every_seat_gets_its_events_once() -> None:
+    """Before every single decision the seat asked is the first told of the step's events,
+    and told it is next; before a hidden bid no seat is.  Each seat gets the events it may
+    see (a deal only its own), each once, in the record's order."""
+    for seed, variants, seats in ((1, (), 4), (2, ("mystery", "split-double"), 3),
+                                  (3, ("hidden-money",), 5)):
+        log: list[tuple[Any, ...]] = []
+        players = [Listener(f"p{i}", i, log) for i in range(seats)]
+        spec = GameSpec.make(f"g{seed}", seed, [p.name for p in players], variants=variants)
+        record = trio.run(play_game, spec, players)
+        block: list[tuple[Any, ...]] = []  # the notifies since the last decide
+        got: dict[int, list[bytes]] = {seat: [] for seat in range(seats)}
+        for entry in log:
+            if entry[0] == "notify":
+                block.append(entry)
+                got[entry[1]].extend(entry[2])
+                continue
+            _, seat, hidden = entry
+            told_next = [n for n in block if n[3]]
+            if hidden:
+                assert told_next == []
+            elif block:
+                assert block[0][1] == seat and told_next == [block[0]]
+            block = []
+        for seat in range(seats):
+            assert got[seat] == seen_by(record, seat)
+
+
+# Reads every line into a log; after a `stall` line stops reading for a second (its input
+# pipe fills up); answers hello, `{}` pings and requests.
+STALLING_BOT = """\
+import json, sys, time
+log = open(sys.argv[1], "wb")
+for line in sys.stdin.buffer:
+    log.write(line)
+    log.flush()
+    message = json.loads(line)
+    kind = message.get("type")
+    if kind == "hello":
+        out = b'{"type": "hello", "name": "staller", "protocol": 1}\\n'
+    elif kind is None:
+        out = b"{}\\n"
+    elif kind == "stall":
+        time.sleep(1.0)
+        continue
+    elif kind == "request":
+        out = json.dumps({"id": message["id"], "action": "pass"}).encode() + b"\\n"
+    else:
+        continue
+    sys.stdout.buffer.write(out)
+    sys.stdout.flush()
+"""
+
+
+def test_events_the_pipe_cannot_take_at_once_reach_the_bot_whole_and_in_order(
+        tmp_path: Path) -> None:
+    """Events written ahead of the request to a bot that is not reading fill its pipe; the
+    rest goes with the request once it reads again: the bot, and its transcript, get every
+    line once, whole, in order, then the request, and its answer counts."""
+    script = tmp_path / "staller.py"
+    script.write_text(STALLING_BOT)
+    received, transcript = tmp_path / "received", tmp_path / "transcript.jsonl"
+    events = [orjson.dumps({"type": "event", "event": {"type": "pass", "seat": 1,
+                                                        "pad": "x" * 1000, "n": n}}) + b"\n"
+              for n in range(300)]  # 300 kB: more than a pipe holds
+
+    async def run() -> Answer:
+        player = BotPlayer(BotSpec("staller", f"{sys.executable} {script} {received}"),
+                           process_limits=ProcessLimits(spin=0.0003),
+                           transcript_path=transcript)
+        names = ["staller", "b", "c"]
+        spec = GameSpec.make("g", 1, names, move_time=5.0, time_bank=5.0)
+        config = spec.config()
+        state = GameState(config, seed=1)
+        seat = state.pending
+        info = GameInfo("g", seat, names, config, 5.0, 5.0, codec.edition_info(config.edition))
+        try:
+            assert await player.begin_game(info) is None
+            bot = player.bot
+            assert bot is not None
+            with trio.move_on_after(5):
+                while not bot.answers_quickly:
+                    bot.write_now(b"{}\n")
+                    assert await bot.read_line(trio.current_time() + 1) == b"{}"
+            assert bot.answers_quickly
+            bot.write_now(b'{"type": "stall"}\n')
+            await trio.sleep(0.1)
+            player.notify([], events, True)
+            assert player._out, "the pipe took it all: the test needs a fuller pipe"
+            decision = state.decision(seat)
+            return await player.decide(decision, seat_view(state, seat))
+        finally:
+            await player.aclose()
+
+    answer = trio.run(run)
+    assert answer.fault is None and answer.action is not None
+    lines = received.read_bytes().splitlines(keepends=True)
+    start = next(i for i, line in enumerate(lines) if b'"new_game"' in line)
+    assert lines[start + 1 : start + 301] == events
+    assert lines[start + 301].startswith(b'{"type":"request"')
+    sent = [json.loads(line)["to_bot"] for line in transcript.read_text().splitlines()
+            if "to_bot" in line]
+    assert [m["event"]["n"] for m in sent if m.get("type") == "event"] == list(range(300))
+    assert sent[-1]["type"] in ("request", "goodbye")
 
 
 def test_a_transcript_line_split_across_writes_is_written_whole(tmp_path: Path) -> None:
