@@ -207,6 +207,9 @@ def exchanged(transcript: Path, request_id: int) -> list[str]:
                     out.append(f"bot>     {later.decode()[12:-1][:400]}")
                     break
             break
+    if not out:
+        out.append("(the request never reached the bot: it had stopped reading its input, "
+                   "or exited)")
     return out
 
 
