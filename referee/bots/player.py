@@ -17,7 +17,7 @@ half of it is restarted quietly between games, so that a long tournament never r
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -88,24 +88,36 @@ class BotSpec:
         return cls((Path(named).stem or "bot")[:64], text)
 
 
-def _transcript_writer(path: Path) -> Callable[[str, bytes], None]:
-    """Append each line, both ways, as `{"to_bot": ...}` or `{"from_bot": ...}`.  A write
-    may end inside a line (a full pipe): the line is written when its rest comes."""
-    partial = {"to_bot": b"", "from_bot": b""}
+class TranscriptWriter:
+    """Appends each line, both ways, as `{"to_bot": ...}` or `{"from_bot": ...}`.  A write
+    may end inside a line (a full pipe): the line is written when its rest comes, or as it is
+    when the bot is stopped first (`close`)."""
 
-    def tee(direction: str, data: bytes) -> None:
-        data = partial[direction] + data
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.partial = {"to_bot": b"", "from_bot": b""}
+
+    def __call__(self, direction: str, data: bytes) -> None:
+        data = self.partial[direction] + data
         cut = data.rfind(b"\n") + 1
-        partial[direction] = data[cut:]
-        with path.open("ab") as f:
-            for line in data[:cut].splitlines():
+        self.partial[direction] = data[cut:]
+        self._write(direction, data[:cut].splitlines())
+
+    def close(self) -> None:
+        for direction, rest in self.partial.items():
+            self.partial[direction] = b""
+            self._write(direction, [rest] if rest else [])
+
+    def _write(self, direction: str, lines: list[bytes]) -> None:
+        if not lines:
+            return
+        with self.path.open("ab") as f:
+            for line in lines:
                 try:
                     message = orjson.loads(line)
                 except orjson.JSONDecodeError:
                     message = line.decode("utf-8", "replace")[:200]
                 f.write(orjson.dumps({direction: message}) + b"\n")
-
-    return tee
 
 
 class BotPlayer:
@@ -169,7 +181,7 @@ class BotPlayer:
         self._next_procs = trio.current_time() + PROCS_EVERY
         bot = self.bot
         if self.transcript_path is not None:
-            bot.tee = _transcript_writer(self.transcript_path)
+            bot.tee = TranscriptWriter(self.transcript_path)
         try:
             deadline = trio.current_time() + self.startup_time
             await bot.send(codec.encode(codec.hello(f"modern-art-referee {__version__}")),
@@ -194,6 +206,8 @@ class BotPlayer:
         bot, self.bot = self.bot, None
         if bot is not None:
             await bot.aclose(GOODBYE if goodbye else None)
+            if isinstance(bot.tee, TranscriptWriter):
+                bot.tee.close()
             bot.close_log()
 
     async def _crash_reason(self, what: str) -> str:

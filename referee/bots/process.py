@@ -216,13 +216,13 @@ class BotProcess:
             sent = self.write_now(data)
         if sent == len(data):
             return
-        if self.tee is not None:
-            self.tee("to_bot", data[sent:])
         with trio.move_on_at(deadline):
             try:
                 await self._stdin.send_all(data[sent:])
             except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
                 raise BotGone("stopped reading its input") from exc
+            if self.tee is not None:  # what reached the bot, as `write_now` logs it
+                self.tee("to_bot", data[sent:])
             return
         raise BotGone("stopped reading its input (the pipe to it stayed full)")
 

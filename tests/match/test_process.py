@@ -13,7 +13,7 @@ import orjson
 import pytest
 import trio
 
-from referee.bots.player import BotPlayer, BotSpec, _transcript_writer
+from referee.bots.player import BotPlayer, BotSpec, TranscriptWriter
 from referee.bots.process import LineTooLong, ProcessLimits, ReplyTimeout, open_bot, start_bot
 from referee.game import Decision, Event, GameState, seat_view
 from referee.match.players import PolicyPlayer
@@ -442,11 +442,14 @@ def test_events_the_pipe_cannot_take_at_once_reach_the_bot_whole_and_in_order(
 
 def test_a_transcript_line_split_across_writes_is_written_whole(tmp_path: Path) -> None:
     """A write that the pipe took only in part ends inside a line; the transcript shows the
-    line once, whole, when its rest is written."""
+    line once, whole, when its rest is written, or as far as it went if the bot is stopped
+    first."""
     path = tmp_path / "t.jsonl"
-    tee = _transcript_writer(path)
+    tee = TranscriptWriter(path)
     tee("to_bot", b'{"a":1}\n{"b"')
     tee("from_bot", b'{"id":1}\n')
-    tee("to_bot", b':2}\n')
+    tee("to_bot", b':2}\n{"c":')
+    tee.close()  # the bot was stopped before the rest of the last line was written
     assert path.read_text().splitlines() == [
-        '{"to_bot":{"a":1}}', '{"from_bot":{"id":1}}', '{"to_bot":{"b":2}}']
+        '{"to_bot":{"a":1}}', '{"from_bot":{"id":1}}', '{"to_bot":{"b":2}}',
+        '{"to_bot":"{\\"c\\":"}']
