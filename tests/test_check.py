@@ -57,7 +57,7 @@ def test_a_bot_that_cannot_start_fails_with_its_traceback() -> None:
 def test_a_request_that_never_reached_the_bot_is_shown_as_such() -> None:
     """A bot that closed its input cannot be sent its request: the failed check says so
     instead of showing an exchange that did not happen."""
-    result = check(f"{PY} tests/bots/closes_input.py")
+    result = check(f"{PY} tests/bots/crash_mid_game.py --close-input")
     assert result.returncode == 1
     assert "crash: stopped reading its input; exit status 3" in result.stdout
     assert "(the request never reached the bot: it had stopped reading its input" in result.stdout

@@ -109,12 +109,7 @@ class _Table:
             if type(ev) is CardsDealt:
                 private = True
         if next_seat is not None and not self.retired[next_seat]:
-            first = self.players[next_seat]
-            if private:
-                keep = [i for i, ev in enumerate(events) if ev.private_to in (None, next_seat)]
-                first.notify([events[i] for i in keep], [encoded[i] for i in keep], True)
-            else:
-                first.notify(events, encoded, True)
+            self._pass_on(next_seat, events, encoded, private, True)
         record = self.record.lines
         if self._applied is not None:
             seat, action, source, seconds = self._applied
@@ -125,14 +120,17 @@ class _Table:
             })
         record.extend(lines)
         retired = self.retired
-        for seat, player in enumerate(self.players):
-            if retired[seat] or seat == next_seat:
-                continue
-            if private:
-                keep = [i for i, ev in enumerate(events) if ev.private_to in (None, seat)]
-                player.notify([events[i] for i in keep], [encoded[i] for i in keep])
-            else:
-                player.notify(events, encoded)
+        for seat in range(len(retired)):
+            if not retired[seat] and seat != next_seat:
+                self._pass_on(seat, events, encoded, private, False)
+
+    def _pass_on(self, seat: int, events: list[Event], encoded: list[bytes], private: bool,
+                 next_up: bool) -> None:
+        """`notify` one seat of the events it may see (with `private` ones, only its own)."""
+        if private:
+            keep = [i for i, ev in enumerate(events) if ev.private_to in (None, seat)]
+            events, encoded = [events[i] for i in keep], [encoded[i] for i in keep]
+        self.players[seat].notify(events, encoded, next_up)
 
     def answer(self, seat: int, action: Action, source: str, seconds: float) -> None:
         """One seat's part of a simultaneous step (a hidden bid), before its `apply` line."""

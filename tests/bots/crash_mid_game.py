@@ -4,10 +4,16 @@
 Prints a Python-style traceback to stderr and exits with status 1.  Expected: a `crash` fault
 with exit status 1 and the ZeroDivisionError line; the seat is retired, and the bot is restarted
 for its next game (where it crashes again on its 6th request).
+
+With --close-input it instead closes its stdin as it sends its 5th answer and exits with status
+3 a moment later.  Expected: the 6th request cannot be written to it: a `crash` fault ("stopped
+reading its input", exit status 3); `referee check` says that request never reached the bot.
 """
 
 import json
+import os
 import sys
+import time
 
 ANSWERED_BEFORE_CRASH = 5
 
@@ -29,6 +35,7 @@ def first_legal(request):
 
 
 def main():
+    close_input = "--close-input" in sys.argv[1:]
     answered = 0
     for line in sys.stdin.buffer:
         message = json.loads(line)
@@ -43,6 +50,11 @@ def main():
                 )
                 sys.stderr.flush()
                 sys.exit(1)
+            if close_input and answered == ANSWERED_BEFORE_CRASH - 1:  # the bad thing
+                os.close(0)
+                send({"id": message["id"], **first_legal(message)})
+                time.sleep(0.3)
+                sys.exit(3)
             send({"id": message["id"], **first_legal(message)})
             answered += 1
         elif kind == "goodbye":

@@ -14,7 +14,14 @@ import pytest
 import trio
 
 from referee.bots.player import BotPlayer, BotSpec, TranscriptWriter
-from referee.bots.process import LineTooLong, ProcessLimits, ReplyTimeout, open_bot, start_bot
+from referee.bots.process import (
+    BotProcess,
+    LineTooLong,
+    ProcessLimits,
+    ReplyTimeout,
+    open_bot,
+    start_bot,
+)
 from referee.game import Decision, Event, GameState, seat_view
 from referee.match.players import PolicyPlayer
 from referee.match.runner import GameRecord, play_game
@@ -268,23 +275,30 @@ for line in sys.stdin.buffer:
 """
 
 
+async def begin_quick(player: BotPlayer, spec: GameSpec, seat: int) -> BotProcess:
+    """Begin `spec`'s game for `player` in `seat`; where the referee polls, ping its bot (it
+    answers `{}` to `{}`) until its last reply came within `spin`, so that it counts as quick."""
+    config = spec.config()
+    info = GameInfo(spec.game_id, seat, list(spec.names), config, spec.move_time,
+                    spec.time_bank, codec.edition_info(config.edition))
+    assert await player.begin_game(info) is None
+    bot = player.bot
+    assert bot is not None
+    with trio.move_on_after(5):
+        while bot.spin and not bot.answers_quickly:
+            bot.write_now(b"{}\n")
+            assert await bot.read_line(trio.current_time() + 1) == b"{}"
+    return bot
+
+
 async def lines_before_any_request(path: Path, spin: float, next_up: bool,
                                    allowed: bool = True) -> list[bytes]:
     """Start a game with the echo bot and give it one event line (where polling is `allowed`
     or not); the lines it has echoed within half a second, with no request sent."""
     player = BotPlayer(BotSpec("echo", f"{sys.executable} {path}"),
                        process_limits=ProcessLimits(spin=spin))
-    names = ["echo", "b", "c"]
-    config = GameSpec.make("g", 1, names).config()
-    info = GameInfo("g", 0, names, config, 1.0, 10.0, codec.edition_info(config.edition))
     try:
-        assert await player.begin_game(info) is None
-        bot = player.bot
-        assert bot is not None
-        with trio.move_on_after(5):  # a bot is quick once it answered within `spin`
-            while spin and not bot.answers_quickly:
-                bot.write_now(b"{}\n")
-                assert await bot.read_line(trio.current_time() + 1) == b"{}"
+        bot = await begin_quick(player, GameSpec.make("g", 1, ["echo", "b", "c"]), 0)
         polling_allowed.set(allowed)
         player.notify([], [b'{"type":"event","event":{"type":"pass","seat":1}}\n'], next_up)
         echoed = []
@@ -404,20 +418,11 @@ def test_events_the_pipe_cannot_take_at_once_reach_the_bot_whole_and_in_order(
         player = BotPlayer(BotSpec("staller", f"{sys.executable} {script} {received}"),
                            process_limits=ProcessLimits(spin=0.0003),
                            transcript_path=transcript)
-        names = ["staller", "b", "c"]
-        spec = GameSpec.make("g", 1, names, move_time=5.0, time_bank=5.0)
-        config = spec.config()
-        state = GameState(config, seed=1)
+        spec = GameSpec.make("g", 1, ["staller", "b", "c"], move_time=5.0, time_bank=5.0)
+        state = GameState(spec.config(), seed=1)
         seat = state.pending
-        info = GameInfo("g", seat, names, config, 5.0, 5.0, codec.edition_info(config.edition))
         try:
-            assert await player.begin_game(info) is None
-            bot = player.bot
-            assert bot is not None
-            with trio.move_on_after(5):
-                while not bot.answers_quickly:
-                    bot.write_now(b"{}\n")
-                    assert await bot.read_line(trio.current_time() + 1) == b"{}"
+            bot = await begin_quick(player, spec, seat)
             assert bot.answers_quickly
             bot.write_now(b'{"type": "stall"}\n')
             await trio.sleep(0.1)
