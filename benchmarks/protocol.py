@@ -1,6 +1,6 @@
 """One decision through the referee, with a minimal bot, against a raw pipe round trip.
 
-Run: python benchmarks/protocol.py [--games N]
+Run: python benchmarks/protocol.py [--games N] [--repeat N]
 With a Python minimal bot against a Python echo child, and a C minimal bot against a C echo
 child (built with cc).  A decision's cost is the time from the referee asking one decision to
 asking the next: it holds the view, the encoding, the round trip, the minimal bot's own
@@ -228,50 +228,122 @@ def median_p99(times: list[float]) -> tuple[float, float]:
     return statistics.median(times), times[int(len(times) * 0.99)]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=100, help="games per line (default 100)")
-    args = parser.parse_args()
-    if args.games < 1:
-        parser.error("--games must be at least 1")
-    alone = trio.run(referee_alone, max(10, args.games // 4))
-    print(f"{args.games} 4-player games per line; decision = time from one request to the next "
-          "(hidden bids, asked of all seats at once, left out); floor round trips are "
-          f"{alone * 1e6:.1f}us apart (the referee's own work); median / p99 in microseconds")
-    print(f"{'placement':9} {'bot':6} {'polls':>5} {'decision':>14}  {'like floor':>22} "
+class Row(NamedTuple):
+    """One line of the table: medians and p99s in seconds."""
+
+    placement: str
+    language: str
+    polls: str  # "auto" (the default), "yes" or "no"
+    kind: str  # the like floor: "polling" or "blocking"
+    med: float
+    p99: float
+    like_med: float
+    like_p99: float
+    blocking_med: float
+    blocking_p99: float
+    to_next: float
+
+    @property
+    def name(self) -> str:
+        return f"{self.placement} {self.language} polls={self.polls}"
+
+    @property
+    def ratio(self) -> float:
+        return self.med / self.like_med
+
+
+HEADER = (f"{'placement':9} {'bot':6} {'polls':>5} {'decision':>14}  {'like floor':>22} "
           f"{'ratio':>6}  {'blocking floor':>14} {'ratio':>6}  {'to next':>7}")
+
+
+def measure_lines(games: int, alone: float) -> list[Row]:
+    """Every line of the table, printed as it is measured."""
     where = placements()
-    for name in ("free", "apart", "together"):
-        if name not in where:
-            print(f"{name}: skipped (needs taskset{' and two cores' if name == 'apart' else ''})")
     languages = ["python", "c"] if compiled("echo") is not None else ["python"]
-    if "c" not in languages:
-        print("c: skipped (no C compiler)")
     rows = []
     for name in where:
         for language in languages:
             for spin in (None if name == "free" else SPIN, 0.0):
                 gaps, blocking, polling, polls, to_next = trio.run(
-                    measure, args.games, language, spin, name, alone)
+                    measure, games, language, spin, name, alone)
                 (med, p99), (bmed, bp99) = median_p99(gaps), median_p99(blocking)
                 lmed, lp99 = median_p99(polling) if polls else (bmed, bp99)
-                shown = "auto" if spin is None else "yes" if polls else "no"
-                kind = "polling" if polls else "blocking"
-                rows.append((name, language, shown, med / lmed))
-                print(f"{name:9} {language:6} {shown:>5} {med * 1e6:6.1f} /{p99 * 1e6:6.1f}  "
-                      f"{kind:8} {lmed * 1e6:5.1f} /{lp99 * 1e6:6.1f} "
-                      f"{med / lmed:5.2f}x  {bmed * 1e6:6.1f} /{bp99 * 1e6:6.1f} "
-                      f"{med / bmed:5.2f}x  {statistics.median(to_next) * 1e6:7.1f}")
+                row = Row(name, language, "auto" if spin is None else "yes" if polls else "no",
+                          "polling" if polls else "blocking", med, p99, lmed, lp99, bmed, bp99,
+                          statistics.median(to_next))
+                rows.append(row)
+                us = 1e6
+                print(f"{name:9} {language:6} {row.polls:>5} {med * us:6.1f} /{p99 * us:6.1f}  "
+                      f"{row.kind:8} {lmed * us:5.1f} /{lp99 * us:6.1f} "
+                      f"{row.ratio:5.2f}x  {bmed * us:6.1f} /{bp99 * us:6.1f} "
+                      f"{med / bmed:5.2f}x  {row.to_next * us:7.1f}", flush=True)
+    return rows
+
+
+def print_verdict(rows: list[Row]) -> None:
+    met = [r.name for r in rows if r.ratio <= 1.3]
+    missed = [f"{r.name} ({r.ratio:.2f}x)" for r in rows if r.ratio > 1.3]
+    print("target: decision median <= 1.3 x the like floor's median")
+    print(f"  met by: {', '.join(met) or 'none'}")
+    print(f"  missed by: {', '.join(missed) or 'none'}")
+
+
+def print_ranges(runs: list[list[Row]]) -> None:
+    """Each line's lowest and highest median and ratio over the runs, and how many runs met
+    the target: one run's figures move by more than the target's margin on a shared machine."""
+    print(f"over {len(runs)} runs: lowest-highest medians in microseconds, and ratios")
+    print(f"{'placement':9} {'bot':6} {'polls':>5} {'decision':>13}  {'like floor':>19} "
+          f"{'ratio':>11}  {'blocking floor':>14} {'ratio':>11}  runs met")
+
+    def span(values: list[float], scale: float = 1e6, digits: int = 1) -> str:
+        return f"{min(values) * scale:.{digits}f}-{max(values) * scale:.{digits}f}"
+
+    for same in zip(*runs, strict=True):
+        first = same[0]
+        ratios = [r.ratio for r in same]
+        print(f"{first.placement:9} {first.language:6} {first.polls:>5} "
+              f"{span([r.med for r in same]):>13}  {first.kind:8} "
+              f"{span([r.like_med for r in same]):>10} {span(ratios, 1, 2):>10}x  "
+              f"{span([r.blocking_med for r in same]):>14} "
+              f"{span([r.med / r.blocking_med for r in same], 1, 2):>10}x  "
+              f"{sum(r <= 1.3 for r in ratios)} of {len(same)}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100, help="games per line (default 100)")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs of the whole table; with more than one, a last table gives "
+                             "each line's range over the runs (default 1)")
+    args = parser.parse_args()
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+    alone = trio.run(referee_alone, max(10, args.games // 4))
+    print(f"{args.games} 4-player games per line; decision = time from one request to the next "
+          "(hidden bids, asked of all seats at once, left out); floor round trips are "
+          f"{alone * 1e6:.1f}us apart (the referee's own work); median / p99 in microseconds")
+    where = placements()
+    for name in ("free", "apart", "together"):
+        if name not in where:
+            print(f"{name}: skipped (needs taskset{' and two cores' if name == 'apart' else ''})")
+    if compiled("echo") is None:
+        print("c: skipped (no C compiler)")
+    runs = []
+    for run in range(args.repeat):
+        if args.repeat > 1:
+            print(f"run {run + 1} of {args.repeat}")
+        print(HEADER)
+        runs.append(measure_lines(args.games, alone))
+        print_verdict(runs[-1])
     print(f"referee alone (minimal bots answering in memory, best of 5): {alone * 1e6:.1f}us "
           "per decision, game starts and ends included")
     print("to next: median time from a bot's answer being back (read and checked) to the seat "
           "asked next being given its events (the engine, the events' encoding): the "
           "referee's work before that bot can wake up")
-    met = [f"{n} {lang} polls={p}" for n, lang, p, r in rows if r <= 1.3]
-    missed = [f"{n} {lang} polls={p} ({r:.2f}x)" for n, lang, p, r in rows if r > 1.3]
-    print("target: decision median <= 1.3 x the like floor's median")
-    print(f"  met by: {', '.join(met) or 'none'}")
-    print(f"  missed by: {', '.join(missed) or 'none'}")
+    if args.repeat > 1:
+        print_ranges(runs)
 
 
 if __name__ == "__main__":
