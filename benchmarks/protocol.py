@@ -288,24 +288,28 @@ def print_verdict(rows: list[Row]) -> None:
     print(f"  missed by: {', '.join(missed) or 'none'}")
 
 
+def span(values: Sequence[float], scale: float = 1e6, digits: int = 1) -> str:
+    """`lowest-highest`, scaled (to microseconds by default)."""
+    return f"{min(values) * scale:.{digits}f}-{max(values) * scale:.{digits}f}"
+
+
 def print_ranges(runs: list[list[Row]]) -> None:
-    """Each line's lowest and highest median and ratio over the runs, and how many runs met
-    the target: one run's figures move by more than the target's margin on a shared machine."""
-    print(f"over {len(runs)} runs: lowest-highest medians in microseconds, and ratios")
-    print(f"{'placement':9} {'bot':6} {'polls':>5} {'decision':>13}  {'like floor':>19} "
-          f"{'ratio':>11}  {'blocking floor':>14} {'ratio':>11}  runs met")
-
-    def span(values: list[float], scale: float = 1e6, digits: int = 1) -> str:
-        return f"{min(values) * scale:.{digits}f}-{max(values) * scale:.{digits}f}"
-
+    """Each line's lowest and highest medians, p99s and ratios over the runs, and how many
+    runs met the target: on a shared machine one run's figures move by more than the target's
+    margin."""
+    print(f"over {len(runs)} runs: lowest-highest, in microseconds")
+    print(f"{'placement':9} {'bot':6} {'polls':>5}  {'decision':>13} {'p99':>13}  "
+          f"{'like floor':>22} {'p99':>13}  {'ratio':>12}  {'blocking':>13} {'ratio':>12}  "
+          "runs met")
     for same in zip(*runs, strict=True):
         first = same[0]
         ratios = [r.ratio for r in same]
-        print(f"{first.placement:9} {first.language:6} {first.polls:>5} "
-              f"{span([r.med for r in same]):>13}  {first.kind:8} "
-              f"{span([r.like_med for r in same]):>10} {span(ratios, 1, 2):>10}x  "
-              f"{span([r.blocking_med for r in same]):>14} "
-              f"{span([r.med / r.blocking_med for r in same], 1, 2):>10}x  "
+        print(f"{first.placement:9} {first.language:6} {first.polls:>5}  "
+              f"{span([r.med for r in same]):>13} {span([r.p99 for r in same]):>13}  "
+              f"{first.kind:8} {span([r.like_med for r in same]):>13} "
+              f"{span([r.like_p99 for r in same]):>13}  {span(ratios, 1, 2) + 'x':>12}  "
+              f"{span([r.blocking_med for r in same]):>13} "
+              f"{span([r.med / r.blocking_med for r in same], 1, 2) + 'x':>12}  "
               f"{sum(r <= 1.3 for r in ratios)} of {len(same)}")
 
 

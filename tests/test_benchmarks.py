@@ -3,12 +3,17 @@ game a line, so its figures are not judged here; the speed target is read off a 
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 ROW = re.compile(
@@ -24,10 +29,10 @@ def close(ratio: str, a: str, b: str) -> bool:
     return abs(float(ratio) - exact) <= 0.005 + exact * (0.05 / float(a) + 0.05 / float(b))
 
 
+SPAN = r"([\d.]+)-([\d.]+)"
 RANGE = re.compile(
-    r"^(free|apart|together)\s+(python|c)\s+(auto|yes|no)\s+([\d.]+)-([\d.]+)\s+"
-    r"(polling|blocking)\s+([\d.]+)-([\d.]+)\s+([\d.]+)-([\d.]+)x\s+([\d.]+)-([\d.]+)\s+"
-    r"([\d.]+)-([\d.]+)x\s+(\d+) of (\d+)$"
+    rf"^(free|apart|together)\s+(python|c)\s+(auto|yes|no)\s+{SPAN}\s+{SPAN}\s+"
+    rf"(polling|blocking)\s+{SPAN}\s+{SPAN}\s+{SPAN}x\s+{SPAN}\s+{SPAN}x\s+(\d+) of (\d+)$"
 )
 
 
@@ -82,11 +87,12 @@ def test_protocol_benchmark_prints_each_placement_against_its_like_floor() -> No
               for line in run.stdout.splitlines() if (m := RANGE.match(line))}
     assert set(ranges) == {tuple(row[:3]) for row in runs[0]}
     for first, second in zip(*runs, strict=True):
-        lo, hi, kind, flo, fhi, rlo, rhi, blo, bhi, brlo, brhi, met, count = ranges[first[:3]]
+        (lo, hi, plo, phi, kind, flo, fhi, fplo, fphi, rlo, rhi, blo, bhi, brlo, brhi, met,
+         count) = ranges[first[:3]]
         assert kind == first[5] and count == "2"
         # Rounding keeps order: each range is the lower and the higher of the two runs' figures.
-        for lower, upper, column in ((lo, hi, 3), (flo, fhi, 6), (rlo, rhi, 8), (blo, bhi, 9),
-                                     (brlo, brhi, 11)):
+        for lower, upper, column in ((lo, hi, 3), (plo, phi, 4), (flo, fhi, 6), (fplo, fphi, 7),
+                                     (rlo, rhi, 8), (blo, bhi, 9), (brlo, brhi, 11)):
             pair = sorted((float(first[column]), float(second[column])))
             assert [float(lower), float(upper)] == pair, (first, second, column)
         ratios = [float(first[8]), float(second[8])]
@@ -94,18 +100,73 @@ def test_protocol_benchmark_prints_each_placement_against_its_like_floor() -> No
             assert int(met) == sum(r < 1.3 for r in ratios)
 
 
+def load_protocol_benchmark() -> ModuleType:
+    """benchmarks/protocol.py as a module (not importable by name: the repository's
+    protocol/ folder holds the spec)."""
+    spec = importlib.util.spec_from_file_location("protocol_benchmark",
+                                                  ROOT / "benchmarks" / "protocol.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_protocol_benchmark_ranges_count_the_runs_that_met_the_target(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Over three runs with known figures: each line's lowest and highest figures, and the
+    runs whose ratio was at most 1.3 (1.3 itself meets it), in the columns of the header."""
+    bench = load_protocol_benchmark()
+    us = 1e-6
+
+    def row(polls: str, med: float, like: float, blocking: float) -> Any:
+        kind = "blocking" if polls == "no" else "polling"
+        return bench.Row("free", "c", polls, kind, med * us, 3 * med * us, like * us,
+                         2 * like * us, blocking * us, 2 * blocking * us, 5 * us)
+
+    runs = [[row("auto", 36.0, 30.0, 60.0), row("no", 80.0, 50.0, 50.0)],
+            [row("auto", 39.0, 30.0, 65.0), row("no", 60.0, 50.0, 50.0)],
+            [row("auto", 45.0, 30.0, 55.0), row("no", 130.0, 100.0, 100.0)]]
+    bench.print_ranges(runs)
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "over 3 runs: lowest-highest, in microseconds"
+    header = lines[1]
+    auto, no = (RANGE.match(line) for line in lines[2:4])
+    assert auto and no and len(lines) == 4
+    assert auto.groups() == (
+        "free", "c", "auto", "36.0", "45.0", "108.0", "135.0", "polling", "30.0", "30.0",
+        "60.0", "60.0", "1.20", "1.50", "55.0", "65.0", "0.60", "0.82", "2", "3")
+    assert no.groups()[3:] == (
+        "60.0", "130.0", "180.0", "390.0", "blocking", "50.0", "100.0", "100.0", "200.0",
+        "1.20", "1.60", "50.0", "100.0", "1.20", "1.60", "2", "3")  # 1.6, 1.2, 1.3
+    for line in lines[2:4]:  # figures end under their column's name; the count starts there
+        for name in ("decision", "ratio", "blocking"):
+            end = header.index(name) + len(name)
+            assert line[end - 1] != " " and line[end] == " ", (name, line)
+        start = header.index("runs met")
+        assert line[start - 1] == " " and line[start:] == "2 of 3", line
+
+    bench.print_verdict(runs[2])
+    verdict = capsys.readouterr().out
+    assert "  met by: free c polls=no\n  missed by: free c polls=auto (1.50x)\n" in verdict
+    bench.print_verdict(runs[1])
+    assert "  met by: free c polls=auto, free c polls=no\n" in capsys.readouterr().out
+
+
 def test_wake_benchmark_prints_each_wake_up_lead() -> None:
     """benchmarks/wake.py (quoted by the README): a line per lead of the wake-up byte, each
-    trip timed from the first write and from the line's."""
+    trip timed from the first write and from the line's, the wake-up write's own time, and
+    the work hidden: the plain trip plus the lead minus the total."""
     run = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "wake.py"), "--trips", "20"],
         capture_output=True, text=True, timeout=120, check=False,
     )
     assert run.returncode == 0, run.stderr
-    lines = re.findall(r"^\s+(none|\d+ us ahead)\s+([\d.]+)\s+([\d.]+)$", run.stdout, re.M)
-    assert [label for label, _, _ in lines] == ["none"] + [f"{us} us ahead" for us in
-                                                           (0, 5, 10, 15, 20, 25, 30)]
-    for label, total, from_line in lines:
-        assert 0 < float(from_line) <= float(total)
-        if label == "none":
-            assert abs(float(total) - float(from_line)) <= 0.2  # one write: the same trip
+    plain = re.search(r"^\s+none\s+([\d.]+)\s+([\d.]+)$", run.stdout, re.M)
+    assert plain, run.stdout
+    assert abs(float(plain[1]) - float(plain[2])) <= 0.2  # one write: the same trip
+    lines = re.findall(r"^\s+(\d+) us ahead\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(-?[\d.]+)$",
+                       run.stdout, re.M)
+    assert [int(lead) for lead, *_ in lines] == [0, 5, 10, 15, 20, 25, 30], run.stdout
+    for lead, total, from_line, waking, hidden in lines:
+        assert 0 < float(from_line) <= float(total) and 0 < float(waking) <= float(total)
+        assert abs(float(plain[1]) + int(lead) - float(total) - float(hidden)) <= 0.15
