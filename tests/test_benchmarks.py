@@ -163,10 +163,10 @@ def test_wake_benchmark_prints_each_wake_up_lead() -> None:
     assert run.returncode == 0, run.stderr
     plain = re.search(r"^\s+none\s+([\d.]+)\s+([\d.]+)$", run.stdout, re.M)
     assert plain, run.stdout
-    assert abs(float(plain[1]) - float(plain[2])) <= 0.2  # one write: the same trip
+    assert abs(float(plain[1]) - float(plain[2])) <= 1.0  # one write: the same trips
     lines = re.findall(r"^\s+(\d+) us ahead\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(-?[\d.]+)$",
                        run.stdout, re.M)
     assert [int(lead) for lead, *_ in lines] == [0, 5, 10, 15, 20, 25, 30], run.stdout
     for lead, total, from_line, waking, hidden in lines:
         assert 0 < float(from_line) <= float(total) and 0 < float(waking) <= float(total)
-        assert abs(float(plain[1]) + int(lead) - float(total) - float(hidden)) <= 0.15
+        assert abs(float(plain[1]) + int(lead) - float(total) - float(hidden)) <= 0.2

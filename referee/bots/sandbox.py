@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import functools
 import glob
+import math
 import os
 import re
 import resource
@@ -104,7 +105,7 @@ def parse_amount(value: str | float | None) -> float | None:
             value = float(value)
         except ValueError:
             raise ValueError(f"expected a number or 'off', got {value!r}") from None
-    if isinstance(value, bool) or value <= 0:
+    if isinstance(value, bool) or not 0 < value < math.inf:  # NaN fails this too
         raise ValueError(f"expected a positive number or 'off', got {value!r}")
     return float(value)
 

@@ -31,7 +31,7 @@ class TournamentError(ValueError):
 class BotEntry(BaseModel):
     """One entrant: its name, the command that runs it, how to build it, where it runs."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     name: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.+-]+$")
     command: str = Field(min_length=1)
@@ -64,7 +64,7 @@ def _splittable(value: str | None) -> str | None:
 
 
 class Limits(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     move_time: float = Field(1.0, gt=0, description="seconds per decision")
     time_bank: float = Field(10.0, ge=0, description="seconds per game absorbing overruns")
@@ -133,7 +133,7 @@ class GradeRule(BaseModel):
     """A grade and what earns it: beat these baselines (higher mean placement points in the
     same games) and/or reach a mean placement."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     grade: str = Field(min_length=1, max_length=20)
     beats: list[str] = []
@@ -143,7 +143,7 @@ class GradeRule(BaseModel):
 class Grading(BaseModel):
     """`referee grade`: the first rule a working submission meets gives its grade."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     rules: list[GradeRule] = []
     otherwise: str = "F"  # working, but meets no rule
@@ -153,7 +153,7 @@ class Grading(BaseModel):
 class TournamentConfig(BaseModel):
     """What a tournament file may say; see tournaments/demo.toml for an example."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     name: str = Field(min_length=1, max_length=100)
     seed: int = 1

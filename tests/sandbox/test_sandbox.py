@@ -278,6 +278,11 @@ def test_tournament_file_limits_are_checked(tmp_path: Path) -> None:
         ("limits.processes", "2.5", r"limits\.processes: expected a whole number"),
         ("limits.scratch", '"off"', r"limits\.scratch: the scratch space cannot be off"),
         ("sandbox", '"docker"', r"sandbox: Input should be 'none' or 'bwrap'"),
+        # TOML has nan and inf; NaN passes every comparison and would void every game.
+        ("limits.move_time", "nan", r"limits\.move_time: Input should be a finite number"),
+        ("limits.time_bank", "inf", r"limits\.time_bank: Input should be a finite number"),
+        ("limits.cpu_per_game", "nan", r"limits\.cpu_per_game"),
+        ("limits.cpu_per_game", '"nan"', r"limits\.cpu_per_game: expected a positive number"),
     ]:
         section, _, name = key.rpartition(".")
         head = f"{name} = {value}\n" if not section else ""
