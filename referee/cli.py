@@ -6,8 +6,10 @@ Every mistake a user can make ends in one `error:` line and a non-zero exit, not
 from __future__ import annotations
 
 import json
+import math
 import shutil
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
@@ -36,6 +38,24 @@ from .match.replay import RecordError, replay
 from .match.runner import GameRecord, RefereeError, play_game
 from .match.spec import GameSpec
 from .match.transcript import Transcript
+
+
+def _seconds(zero_ok: bool) -> Callable[[click.Context, click.Parameter, float], float]:
+    """A check for a time-limit option: a finite number above 0 (or, with `zero_ok`, at
+    least 0).  NaN would otherwise pass every comparison and void each game at its first
+    deadline."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: float) -> float:
+        if not math.isfinite(value) or value < 0 or (value == 0 and not zero_ok):
+            least = "0 or more" if zero_ok else "more than 0"
+            raise click.BadParameter(f"{value:g} is not a number of seconds ({least})")
+        return value
+
+    return check
+
+
+SECONDS = _seconds(zero_ok=False)
+SECONDS_OR_ZERO = _seconds(zero_ok=True)
 
 
 def fail(message: str) -> NoReturn:
@@ -106,13 +126,13 @@ def confine(specs: list[BotSpec], sandbox: str, address_space: str) -> list[BotS
               help="cmon, classic, or an edition file (.toml/.json).")
 @click.option("--variant", "variants", multiple=True, type=click.Choice(VARIANTS),
               help="A rules variant; repeat for several.")
-@click.option("--move-time", type=float, default=1.0, show_default=True,
+@click.option("--move-time", type=float, callback=SECONDS, default=1.0, show_default=True,
               help="Seconds per decision.")
-@click.option("--time-bank", type=float, default=10.0, show_default=True,
+@click.option("--time-bank", type=float, callback=SECONDS_OR_ZERO, default=10.0, show_default=True,
               help="Seconds per game that absorb overruns.")
-@click.option("--startup-time", type=float, default=10.0, show_default=True,
+@click.option("--startup-time", type=float, callback=SECONDS, default=10.0, show_default=True,
               help="Seconds for a bot to say hello.")
-@click.option("--max-faults", type=int, default=3, show_default=True,
+@click.option("--max-faults", type=click.IntRange(min=1), default=3, show_default=True,
               help="Faults in one game before a seat is retired.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the game record (JSON lines) here.")
@@ -140,9 +160,6 @@ def play(
         GameConfig.from_variants(len(specs), ed, variants)
     except (EditionError, ValueError) as exc:
         fail(str(exc))
-    if move_time <= 0 or time_bank < 0 or startup_time <= 0 or max_faults < 1:
-        fail("--move-time and --startup-time must be positive, --time-bank not negative, "
-             "--max-faults at least 1")
     specs = confine(specs, sandbox, address_space)
     game = GameSpec.make(f"play-{seed}", seed, [s.name for s in specs], ed, variants,
                          move_time=move_time, time_bank=time_bank, max_faults=max_faults)
@@ -255,9 +272,12 @@ def replay_cmd(source: str, db_path: Path | None, quiet: bool) -> None:
 
 @main.command(name="check")
 @click.argument("bot", metavar="BOT")
-@click.option("--move-time", type=float, default=1.0, show_default=True)
-@click.option("--time-bank", type=float, default=10.0, show_default=True)
-@click.option("--startup-time", type=float, default=10.0, show_default=True)
+@click.option("--move-time", type=float, callback=SECONDS, default=1.0, show_default=True,
+              help="Seconds per decision.")
+@click.option("--time-bank", type=float, callback=SECONDS_OR_ZERO, default=10.0, show_default=True,
+              help="Seconds per game that absorb overruns.")
+@click.option("--startup-time", type=float, callback=SECONDS, default=10.0, show_default=True,
+              help="Seconds for a bot to say hello.")
 @click.option("--transcript", "transcript_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Write every line exchanged with the bot here (JSON lines).")
 @sandbox_option

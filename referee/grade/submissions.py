@@ -30,7 +30,7 @@ SKIP = {".git", "__pycache__", "out", "node_modules", ".venv"}
 
 
 class Manifest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     name: str | None = Field(None, max_length=64)
     build: str | None = None
