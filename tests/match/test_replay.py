@@ -147,6 +147,9 @@ USER_ERRORS = {
     "startup-time-infinite": (["play", GOOD, GOOD, GOOD, "--startup-time", "inf"],
                               ["--startup-time"]),
     "max-faults-zero": (["play", GOOD, GOOD, GOOD, "--max-faults", "0"], ["--max-faults"]),
+    # Records are JSON with 64-bit integers: a larger seed failed only when the log was written.
+    "seed-too-large": (["play", GOOD, GOOD, GOOD, "--seed", str(2**63), "--log", "LOG"],
+                       ["--seed"]),
     "check-move-time-nan": (["check", GOOD, "--move-time", "nan"], ["--move-time"]),
     "check-time-bank-negative": (["check", GOOD, "--time-bank", "-1"], ["--time-bank"]),
     "no-such-subcommand": (["frobnicate"], ["No such command"]),
@@ -170,6 +173,7 @@ def test_user_error_is_one_line(case: str, tmp_path: Path) -> None:
         "NOT_JSON": str(tmp_path / "not_json.jsonl"),
         "NOT_RECORD": str(tmp_path / "not_record.jsonl"),
         "DAMAGED": str(tmp_path / "damaged.jsonl"),
+        "LOG": str(tmp_path / "game.jsonl"),
     }
     proc = referee(*[subst.get(a, a) for a in args])
     assert_one_error_line(proc, *[subst.get(w, w) for w in words])
