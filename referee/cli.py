@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import shutil
 import sys
 from collections.abc import Callable
@@ -64,6 +65,18 @@ def fail(message: str) -> NoReturn:
     sys.exit(2)
 
 
+def make_folder(option: str, folder: Path, given: Path | None = None) -> None:
+    """Create the output folder of `option` (the folder of the file `given`, if any) before
+    any bot starts, or `fail`."""
+    what = f"{option} {given or folder}"
+    if folder.exists() and not folder.is_dir():
+        fail(f"{what}: {folder} is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(f"{what}: cannot create the folder {folder}: {exc.strerror or exc}")
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="referee")
 def main() -> None:
@@ -72,6 +85,9 @@ def main() -> None:
     A bot is a program that speaks the line-delimited JSON protocol in protocol/README.md.
     Start with `referee play` to watch one game.
     """
+
+
+BOT_NAME = re.compile(r"[A-Za-z0-9_.+-]{1,64}")  # as a tournament file's bots.N.name
 
 
 def parse_bots(bots: tuple[str, ...]) -> list[BotSpec]:
@@ -88,6 +104,9 @@ def parse_bots(bots: tuple[str, ...]) -> list[BotSpec]:
         if shutil.which(program) is None and not Path(program).is_file():
             fail(f"bot {i} ({text!r}): command {program!r} not found")
         specs.append(spec)
+        if not BOT_NAME.fullmatch(spec.name) or spec.name in (".", ".."):
+            fail(f"bot {i}: name {spec.name[:80]!r} must be 1-64 letters, digits or _.+- "
+                 "(it names the bot's log and transcript files)")
     names = [s.name for s in specs]
     for i, spec in enumerate(specs):  # same program twice: number them so standings can tell
         if names.count(spec.name) > 1:
@@ -133,7 +152,7 @@ def confine(specs: list[BotSpec], sandbox: str, address_space: str) -> list[BotS
               help="Seconds per game that absorb overruns.")
 @click.option("--startup-time", type=float, callback=SECONDS, default=10.0, show_default=True,
               help="Seconds for a bot to say hello.")
-@click.option("--max-faults", type=click.IntRange(min=1), default=3, show_default=True,
+@click.option("--max-faults", type=click.IntRange(1, 1000), default=3, show_default=True,
               help="Faults in one game before a seat is retired.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the game record (JSON lines) here.")
@@ -164,8 +183,10 @@ def play(
     specs = confine(specs, sandbox, address_space)
     game = GameSpec.make(f"play-{seed}", seed, [s.name for s in specs], ed, variants,
                          move_time=move_time, time_bank=time_bank, max_faults=max_faults)
+    for option, folder in (("--transcript", transcript_dir), ("--stderr-dir", stderr_dir)):
+        if folder is not None:
+            make_folder(option, folder)
     if transcript_dir is not None:
-        transcript_dir.mkdir(parents=True, exist_ok=True)
         for s in specs:
             (transcript_dir / f"{s.name}.transcript.jsonl").unlink(missing_ok=True)
     players = [
@@ -293,7 +314,11 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
     spec = replace(spec, name=spec.name.removesuffix("-1"))
     [spec] = confine([spec], sandbox, address_space)
     if transcript_path is not None:
-        transcript_path.unlink(missing_ok=True)
+        make_folder("--transcript", transcript_path.parent, transcript_path)
+        try:
+            transcript_path.write_bytes(b"")  # written as the checks go
+        except OSError as exc:
+            fail(f"--transcript {transcript_path}: cannot write it: {exc.strerror or exc}")
     results, times = check(spec, move_time=move_time, time_bank=time_bank,
                            startup_time=startup_time, transcript=transcript_path)
     for r in results:
@@ -345,7 +370,8 @@ def tournament() -> None:
 @click.option("--scheduler", metavar="ADDRESS",
               help="Dask scheduler (tcp://HOST:8786); without it a LocalCluster is started.")
 @click.option("--shard", metavar="I/N",
-              help="Play only shard I of N of the schedule (for job arrays), into its own --db.")
+              help="Play only shard I of N (N at most 10000) of the schedule (for job arrays), "
+                   "into its own --db.")
 @click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors.")
 @click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default=None,
               help=SANDBOX_HELP + "  [default: the file's `sandbox`, else none]")
@@ -382,16 +408,19 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     display = ProgressDisplay(quiet=quiet)
     if stderr_dir is not None:
         stderr_dir.mkdir(parents=True, exist_ok=True)
+    from .tournament.dask_executor import SchedulerError, run_on_dask
+
     try:
         if executor == "dask":
-            from .tournament.dask_executor import run_on_dask
-
             summary = run_on_dask(config, config_path, store, display.say, display.update,
                                   scheduler, workers or os.cpu_count() or 1, shard=shard_of)
         else:
             summary = trio.run(run_tournament, config, config_path, store,
                                workers or os.cpu_count() or 1, display.say, display.update,
                                stderr_dir, None, False, shard_of)
+    except SchedulerError as exc:
+        store.close()
+        fail(f"--scheduler {scheduler}: {exc}")
     except (StoreError, RuntimeError, SandboxError) as exc:
         fail(str(exc))
     except KeyboardInterrupt:
@@ -455,6 +484,7 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
     import os
 
     from .grade import grade_all
+    from .grade.run import FolderError
     from .tournament.config import TournamentError, load_tournament
 
     if not config_path.is_file():
@@ -479,6 +509,8 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
     try:
         outcomes = trio.run(grade_all, submissions, config, config_path, out_dir,
                             workers or os.cpu_count() or 1, say)
+    except FolderError as exc:
+        fail(str(exc))
     except OSError as exc:
         fail(f"cannot write to {out_dir}: {exc.strerror}")
     except KeyboardInterrupt:
@@ -493,8 +525,8 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
 
 @main.command(name="report")
 @click.argument("db_path", metavar="DB", type=click.Path(path_type=Path))
-@click.option("--out", "out_dir", required=True, type=click.Path(path_type=Path),
-              help="Folder to write the site into (created if need be).")
+@click.option("--out", "out_name", required=True, type=click.Path(),
+              help="Folder to write the site into: a new or empty one, or an earlier report's.")
 @click.option("--stderr-dir", type=click.Path(path_type=Path),
               help="The folder given to `tournament run --stderr-dir`: include the last lines "
                    "of each bot's stderr.")
@@ -502,13 +534,16 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
               help="Replay pages for this many games spread over the tournament (plus every "
                    "game with a fault).")
 @click.option("--all-games", is_flag=True, help="A replay page for every game.")
-def report_cmd(db_path: Path, out_dir: Path, stderr_dir: Path | None, games_sample: int,
+def report_cmd(db_path: Path, out_name: str, stderr_dir: Path | None, games_sample: int,
                all_games: bool) -> None:
     """Write the games stored in DB as a static site in OUT: the leaderboard, a page per bot
     and replays of games.  It works from file://, with nothing fetched from the network."""
-    from .report import write_report
+    from .report import OutError, write_report
     from .tournament.store import StoreError, open_store
 
+    if not out_name:  # Path("") is the current folder
+        fail("--out: give a folder name")
+    out_dir = Path(out_name)
     if not db_path.is_file():
         fail(f"no results store at {db_path}")
     if stderr_dir is not None and not stderr_dir.is_dir():
@@ -525,6 +560,8 @@ def report_cmd(db_path: Path, out_dir: Path, stderr_dir: Path | None, games_samp
         store.close()
     except StoreError as exc:
         fail(str(exc))
+    except OutError as exc:
+        fail(f"--out {exc}")
     except OSError as exc:
         fail(f"cannot write the report to {out_dir}: {exc.strerror or exc}")
     click.echo(f"{summary.files} files ({summary.bytes / 1e6:.1f} MB) in {out_dir}: the "
@@ -534,11 +571,16 @@ def report_cmd(db_path: Path, out_dir: Path, stderr_dir: Path | None, games_samp
 
 
 def parse_shard(text: str) -> tuple[int, int]:
+    """I/N, with N bounded so that `tournament merge` need not count to a huge N."""
+    from .tournament.runner import MAX_SHARDS
+
     index, _, count = text.partition("/")
     try:
         i, n = int(index), int(count)
     except ValueError:
         fail(f"--shard {text!r}: write it as I/N, e.g. 2/8")
+    if not 1 <= n <= MAX_SHARDS:
+        fail(f"--shard {text!r}: N must be between 1 and {MAX_SHARDS}")
     if not 1 <= i <= n:
         fail(f"--shard {text!r}: I must be between 1 and N")
     return i, n

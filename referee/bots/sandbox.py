@@ -68,6 +68,10 @@ def format_size(size: int) -> str:
     return f"{size} bytes"
 
 
+# prlimit takes numbers below 2**64; beyond these, a limit is better written "off".
+MAX_SIZE = 1 << 50  # 1 PiB
+MAX_AMOUNT = 1e9  # CPU seconds (30 years), files, processes
+
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$", re.IGNORECASE)
 _OFF = ("off", "none", "unlimited", "no")
 
@@ -81,7 +85,7 @@ def parse_size(value: str | int | None) -> int | None:
     if isinstance(value, int):
         if value <= 0:
             raise ValueError(f"a size must be positive, got {value}")
-        return value
+        return _at_most_max_size(value, value)
     if value.strip().lower() in _OFF:
         return None
     match = _SIZE.match(value)
@@ -91,7 +95,26 @@ def parse_size(value: str | int | None) -> int | None:
     size = int(float(match.group(1)) * scale)
     if size <= 0:
         raise ValueError(f"a size must be positive, got {value!r}")
+    return _at_most_max_size(size, value)
+
+
+def _at_most_max_size(size: int, value: str | int) -> int:
+    if size > MAX_SIZE:
+        raise ValueError(f"a size must be at most 1024T (or 'off' for no limit), got {value!r}")
     return size
+
+
+def max_open_files() -> int:
+    """The most open files `prlimit` can give a bot here: fs.nr_open for root, else no more
+    than the referee's own hard limit."""
+    try:
+        most = int(Path("/proc/sys/fs/nr_open").read_text())
+    except (OSError, ValueError):
+        most = 1 << 20  # the kernel's default
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    if os.geteuid() != 0 and hard != resource.RLIM_INFINITY:
+        most = min(most, hard)
+    return most
 
 
 def parse_amount(value: str | float | None) -> float | None:
@@ -107,6 +130,9 @@ def parse_amount(value: str | float | None) -> float | None:
             raise ValueError(f"expected a number or 'off', got {value!r}") from None
     if isinstance(value, bool) or not 0 < value < math.inf:  # NaN fails this too
         raise ValueError(f"expected a positive number or 'off', got {value!r}")
+    if value > MAX_AMOUNT:
+        raise ValueError(f"expected at most {MAX_AMOUNT:g} (or 'off' for no limit), "
+                         f"got {value!r}")
     return float(value)
 
 

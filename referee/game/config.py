@@ -51,6 +51,9 @@ class GameConfig:
         unknown = [v for v in variants if v not in VARIANTS]
         if unknown:
             raise ValueError(f"unknown variant {unknown[0]!r}; known: {', '.join(VARIANTS)}")
+        if "mystery" in variants and "mystery-winner" in variants:
+            raise ValueError("variants mystery and mystery-winner exclude each other: one says "
+                             "who may turn up the mystery card (R7)")
         mystery = None
         if "mystery-winner" in variants:
             mystery = MysteryTrigger.WINNER

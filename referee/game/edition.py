@@ -92,6 +92,9 @@ class Edition:
         }
 
 
+MAX_CARDS = 1000  # the protocol's card ids are 0-999 (protocol.messages.CardId)
+
+
 class _ArtistModel(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
 
@@ -116,8 +119,12 @@ class _EditionModel(BaseModel):
         for name in names:
             if names.count(name) > 1:
                 raise ValueError(f"artist name {name!r} appears twice")
-        if sum(a.open + a.once_around + a.hidden + a.fixed_price + a.double for a in artists) < 1:
+        cards = sum(a.open + a.once_around + a.hidden + a.fixed_price + a.double for a in artists)
+        if cards < 1:
             raise ValueError("the edition has no cards")
+        if cards > MAX_CARDS:
+            raise ValueError(f"the edition has {cards} cards, more than {MAX_CARDS}: card ids "
+                             f"run from 0 to {MAX_CARDS - 1} in the bot protocol")
         return artists
 
 

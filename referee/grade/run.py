@@ -11,6 +11,7 @@ A submission whose files and grading config did not change is not graded again.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import shutil
@@ -20,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import trio
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from referee.bots.player import BotSpec
 from referee.bots.sandbox import BotLimits, SandboxError, SandboxMode, wrap_command
@@ -135,7 +137,19 @@ async def grade_submission(sub: Submission, config: TournamentConfig, config_pat
         outcome.status = "build failed"
         notes.append(f"## Finding your bot\n\n{sub.problem}\n")
         return finish(outcome, config, notes, sub)
-    workdir = fresh_copy(sub, out / "work")
+    try:
+        workdir, skipped = fresh_copy(sub, out / "work")
+    except shutil.Error as exc:  # one entry per file that could not be copied
+        outcome.status = "build failed"
+        lines = [f"- cannot copy {os.path.relpath(src, sub.path)}: {why}"
+                 for src, _dst, why in exc.args[0]]
+        notes.append("## Copying your files\n\nYour files could not be copied into the folder "
+                     "your bot runs in:\n\n" + "\n".join(lines[:10]) + "\n")
+        return finish(outcome, config, notes, sub)
+    if skipped:
+        notes.append("## Files left out\n\nThese could not be copied into the folder your bot "
+                     "runs in, so it ran without them:\n\n"
+                     + "\n".join(f"- {line}" for line in skipped) + "\n")
     ok, output = await build(sub, workdir, config.limits.build_time, config.sandbox)
     if sub.build:
         notes.append(f"## Build: `{sub.build}`\n\n{'It built.' if ok else 'It failed:'}\n\n"
@@ -233,30 +247,74 @@ def csv_row(o: Outcome) -> list[Any]:
                 if k not in ("stderr_over_limit", "retirements"))]
 
 
+class FolderError(ValueError):
+    """SUBMISSIONS_DIR and --out overlap; the message says how."""
+
+
+def check_folders(root: Path, out: Path) -> None:
+    """Refuse overlapping folders: an --out inside SUBMISSIONS_DIR would be graded as a student
+    (and copied into every student's work folder), and submissions inside OUT/work would be
+    deleted by the clean-up after each student."""
+    if out.is_relative_to(root):
+        raise FolderError(f"--out {out} is within SUBMISSIONS_DIR {root}, where every "
+                          "folder is graded as a student; give an --out outside it")
+    if root.is_relative_to(out / "work"):
+        raise FolderError(f"SUBMISSIONS_DIR {root} is inside {out / 'work'}, "
+                          "which grading empties; give another --out")
+
+
+class State(BaseModel):
+    """OUT/state.json: the grading config's fingerprint and each student's last outcome."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    config: str
+    outcomes: dict[str, Outcome]
+
+
+def read_state(path: Path, config_key: str, say: Callable[[str], None]) -> dict[str, Outcome]:
+    """The outcomes of earlier runs under this config.  The state is only a cache, so an
+    unreadable one is moved aside (kept for a look, never deleted) and everyone graded again."""
+    if not path.is_file():
+        return {}
+    try:
+        state = State.model_validate_json(path.read_bytes())
+    except ValidationError as exc:
+        err = exc.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in err["loc"])
+        kept, n = path.with_name(path.name + ".unreadable"), 1
+        while kept.exists():
+            n += 1
+            kept = path.with_name(f"{path.name}.unreadable-{n}")
+        path.rename(kept)
+        say(f"warning: {path} is unreadable ({where + ': ' if where else ''}{err['msg']}); "
+            f"moved it to {kept.name}, grading every submission again")
+        return {}
+    return state.outcomes if state.config == config_key else {}
+
+
 async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out: Path,
                     workers: int, say: Callable[[str], None]) -> list[Outcome]:
     """Grade every submission under `root` into `out`; reuse unchanged ones' results."""
     import csv
 
+    check_folders(root.resolve(), out.resolve())
     out.mkdir(parents=True, exist_ok=True)
     (out / "feedback").mkdir(exist_ok=True)
     state_path = out / "state.json"
-    state: dict[str, Any] = {}
-    if state_path.is_file():
-        state = json.loads(state_path.read_text())
     config_key = fingerprint(config) + config.grading.model_dump_json()
-    if state.get("config") != config_key:
-        state = {"config": config_key, "outcomes": {}}
+    known = read_state(state_path, config_key, say)
     outcomes = []
     for sub in discover(root):
-        previous = state["outcomes"].get(sub.student)
-        if previous and previous["digest"] == sub.digest:
-            say(f"{sub.student}: unchanged, kept its grade {previous['grade']}")
-            outcome = Outcome(**previous)
+        previous = known.get(sub.student)
+        if previous and previous.digest == sub.digest:
+            say(f"{sub.student}: unchanged, kept its grade {previous.grade}")
+            outcome = previous
         else:
             say(f"{sub.student}: grading")
             outcome = await grade_submission(sub, config, config_path, out, workers, say)
-            state["outcomes"][sub.student] = asdict(outcome)
+            known[sub.student] = outcome
+            state = {"config": config_key, "outcomes": {s: asdict(o) for s, o in known.items()}}
             state_path.write_text(json.dumps(state, indent=1))
             shutil.rmtree(out / "work" / sub.student, ignore_errors=True)
         (out / "feedback" / f"{sub.student}.md").write_text(outcome.feedback)

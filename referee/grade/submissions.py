@@ -10,7 +10,9 @@ Bot.java`, run `java -cp out Bot`).
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
+import stat
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,7 +57,10 @@ def content_digest(folder: Path) -> str:
         if any(part in SKIP for part in rel.parts) or not path.is_file():
             continue
         h.update(str(rel).encode() + b"\0")
-        h.update(path.read_bytes())
+        try:
+            h.update(path.read_bytes())
+        except OSError as exc:  # the copy will fail and say so in that student's feedback
+            h.update(f"unreadable: {exc.strerror}".encode())
         h.update(b"\0")
     return h.hexdigest()
 
@@ -89,10 +94,43 @@ def discover(root: Path) -> list[Submission]:
     return out
 
 
-def fresh_copy(submission: Submission, work: Path) -> Path:
-    """The submission copied into its own working directory, the copy of a previous run gone."""
+def unusable(path: Path, ancestors: set[str]) -> str | None:
+    """Why `path` cannot be copied as a file or a folder (None if it can): a dangling or looping
+    symlink, a named pipe or device, a symlink to a folder that contains it.  Following such
+    an entry would fail or never end, and one student's stray link must not stop the run."""
+    link = os.path.islink(path)
+    try:
+        mode = os.stat(path).st_mode
+    except OSError as exc:
+        if link:
+            return f"a symlink to {os.readlink(path)} that cannot be followed ({exc.strerror})"
+        return f"cannot be read ({exc.strerror})"
+    if stat.S_ISDIR(mode):
+        return ("a symlink to a folder that contains it (a loop)"
+                if link and os.path.realpath(path) in ancestors else None)
+    return None if stat.S_ISREG(mode) else "not a file or a folder (a named pipe, socket or device)"
+
+
+def fresh_copy(submission: Submission, work: Path) -> tuple[Path, list[str]]:
+    """The submission copied into its own working directory, the copy of a previous run gone,
+    and a line for each entry left out because it cannot be copied (see `unusable`).  Symlinks
+    are followed, so the copy stands alone (in the sandbox too); shutil.Error if a file that
+    looked usable still cannot be copied."""
     target = work / submission.student
     if target.exists():
         shutil.rmtree(target)
-    shutil.copytree(submission.path, target, ignore=shutil.ignore_patterns(*SKIP))
-    return target
+    skipped: list[str] = []
+
+    def ignore(folder: str, names: list[str]) -> set[str]:
+        here = Path(folder)
+        ancestors = {os.path.realpath(p) for p in (here, *here.absolute().parents)}
+        left_out = {n for n in names if n in SKIP}
+        for name in sorted(set(names) - left_out):
+            why = unusable(here / name, ancestors)
+            if why is not None:
+                left_out.add(name)
+                skipped.append(f"`{(here / name).relative_to(submission.path)}`: {why}")
+        return left_out
+
+    shutil.copytree(submission.path, target, ignore=ignore)
+    return target, skipped

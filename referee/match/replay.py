@@ -82,7 +82,11 @@ def _replay(lines: list[Any]) -> ReplayResult:
     try:
         spec = GameSpec.model_validate({k: v for k, v in lines[0].items() if k != "type"})
         state = GameState(spec.config(), seed=spec.seed, deck=spec.deck)
-    except (ValidationError, ValueError) as exc:
+    except ValidationError as exc:  # one line: the first problem, by field
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        raise RecordError(f"the record's spec is not valid: {where}: {err['msg']}") from None
+    except ValueError as exc:
         raise RecordError(f"the record's spec is not valid: {exc}") from None
     out = ReplayResult(spec)
     produced = [ev.to_dict() for ev in state.take_events()]

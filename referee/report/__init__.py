@@ -46,20 +46,35 @@ def policy_text(data: Tournament, pages: int, sample: int, all_games: bool) -> s
             "--all-games writes them all.")
 
 
+class OutError(ValueError):
+    """The folder given for the report holds someone's files, which the report would
+    overwrite (index.html, say)."""
+
+
+def check_out(out: Path) -> None:
+    """Refuse a folder that is not empty unless it holds an earlier report (its MARKER)."""
+    if out.is_dir() and not (out / MARKER).is_file() and any(out.iterdir()):
+        raise OutError(f"{out} holds other files than an earlier report; give a new or "
+                       "empty folder")
+
+
 def write_report(store: Store, out: Path, *, stderr_dir: Path | None = None,
                  games_sample: int = 50, all_games: bool = False) -> ReportSummary:
-    """Write the site into `out` (created if need be); OSError when it cannot be written."""
+    """Write the site into `out` (created if need be, else empty or an earlier report);
+    OutError for another folder, OSError when it cannot be written."""
     started = time.perf_counter()
+    check_out(out)
     data = load(store)
     chosen = select_games(data, games_sample, all_games)
     links = Links(data.names, chosen)
     out.mkdir(parents=True, exist_ok=True)
+    # First, so that a report cut short is still recognised as one and can be rewritten.
+    (out / MARKER).write_text("written by referee report; its pages are replaced on rewrite\n")
     for sub in ("bots", "games"):
         folder = out / sub
         folder.mkdir(exist_ok=True)
-        if (out / MARKER).exists():  # an earlier report: drop pages this one does not write
-            for old in folder.glob("*.html"):
-                old.unlink()
+        for old in folder.glob("*.html"):  # an earlier report's pages: drop them
+            old.unlink()
     written = [0, 0]  # files, bytes
 
     def write(rel: str, text: str) -> None:
@@ -68,7 +83,6 @@ def write_report(store: Store, out: Path, *, stderr_dir: Path | None = None,
         written[0] += 1
         written[1] += len(raw)
 
-    (out / MARKER).write_text("written by referee report; its pages are replaced on rewrite\n")
     for asset in ASSETS:
         write(asset, (STATIC / asset).read_text(encoding="utf-8"))
     first_fault: dict[tuple[str, int], int] = {}
@@ -94,4 +108,4 @@ def write_report(store: Store, out: Path, *, stderr_dir: Path | None = None,
                          written[1], time.perf_counter() - started)
 
 
-__all__ = ["ReportSummary", "write_report"]
+__all__ = ["OutError", "ReportSummary", "check_out", "write_report"]

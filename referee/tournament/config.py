@@ -20,8 +20,12 @@ from pydantic import (
     model_validator,
 )
 
-from referee.bots.sandbox import AUTO, BotLimits, parse_amount, parse_size
+from referee.bots.sandbox import AUTO, BotLimits, max_open_files, parse_amount, parse_size
 from referee.game.config import VARIANTS
+
+# limits.max_faults at most: more than a seat's decisions in a game (under 100 in a game of
+# random bots), so a higher limit would mean the same; and it must fit the record's integers.
+MAX_FAULTS = 1000
 
 
 class TournamentError(ValueError):
@@ -47,6 +51,15 @@ class BotEntry(BaseModel):
         _address_space(value)
         return value
 
+    @field_validator("command", "build", "dir", "read_only")
+    @classmethod
+    def _no_nul(cls, value: str | list[str] | None) -> str | list[str] | None:
+        """A NUL cannot reach the OS (Python refuses it in arguments and paths)."""
+        texts = value if isinstance(value, list) else [value]
+        if any(t is not None and "\0" in t for t in texts):
+            raise ValueError("contains a NUL character")
+        return value
+
     @field_validator("command", "build")
     @classmethod
     def _words(cls, value: str | None) -> str | None:
@@ -70,7 +83,8 @@ class Limits(BaseModel):
     time_bank: float = Field(10.0, ge=0, description="seconds per game absorbing overruns")
     startup_time: float = Field(10.0, gt=0)
     build_time: float = Field(300.0, gt=0, description="seconds for a bot's build command")
-    max_faults: int = Field(3, ge=1, description="faults in one game before retirement")
+    max_faults: int = Field(3, ge=1, le=MAX_FAULTS,
+                            description="faults in one game before retirement")
     # What each bot process may use (README, Untrusted bots): a size ("2G", "512M"), a
     # number, or "off".
     address_space: str | int = "auto"  # auto: 2 GiB, 8 GiB for java
@@ -100,6 +114,10 @@ class Limits(BaseModel):
         amount = parse_amount(value)
         if amount is not None and info.field_name != "cpu_per_game" and amount != int(amount):
             raise ValueError(f"expected a whole number or 'off', got {value!r}")
+        most = max_open_files()
+        if info.field_name == "open_files" and amount is not None and amount > most:
+            # prlimit cannot raise RLIMIT_NOFILE past it: every bot would fail to start.
+            raise ValueError(f"at most {most} on this machine, got {value!r}")
         return value
 
     def bot_limits(self, address_space: str | int | None = None) -> BotLimits:
@@ -189,6 +207,8 @@ class TournamentConfig(BaseModel):
             if not self.baselines:
                 raise ValueError("baselines: a gauntlet needs at least one baseline")
             for b in self.baselines:
+                if self.baselines.count(b) > 1:
+                    raise ValueError(f"baselines: {b!r} is listed twice")
                 if b not in names:
                     raise ValueError(f"baselines: {b!r} is not one of the bots")
             if len(self.baselines) != self.table_size - 1:
@@ -202,13 +222,25 @@ class TournamentConfig(BaseModel):
             raise ValueError("variants: mystery is for tables of 3 (R7)")
         return self
 
+    @model_validator(mode="after")
+    def _rules_beat_baselines(self) -> TournamentConfig:
+        """A grading rule can only be met by beating the gauntlet's baselines: any other name
+        (a typo, a case slip) would make it a rule nobody can ever meet."""
+        if self.format == "gauntlet":
+            for i, rule in enumerate(self.grading.rules):
+                for b in rule.beats:
+                    if b not in self.baselines:
+                        raise ValueError(f"grading.rules.{i}.beats: {b!r} is not one of the "
+                                         f"baselines ({', '.join(self.baselines)})")
+        return self
+
 
 def _describe(exc: ValidationError) -> str:
     parts = []
     for err in exc.errors(include_url=False)[:3]:
-        where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        where = ".".join(str(p) for p in err["loc"])
         msg = err["msg"].removeprefix("Value error, ")
-        parts.append(f"{where}: {msg}")
+        parts.append(f"{where}: {msg}" if where else msg)  # whole-file checks name their key
     return "; ".join(parts)
 
 

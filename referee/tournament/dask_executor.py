@@ -63,6 +63,19 @@ def batches(games: list[ScheduledGame], size: int) -> list[list[ScheduledGame]]:
     return [games[i:i + size] for i in range(0, len(games), size)]
 
 
+class SchedulerError(RuntimeError):
+    """The scheduler named by the user cannot be reached (or its address is not one)."""
+
+
+def connect(client_class: Any, scheduler: str) -> Any:
+    """A client of the running cluster at `scheduler`, first thing, before the store is bound
+    or any bot built.  Waits as long as Dask's `distributed.comm.timeouts.connect` (30 s)."""
+    try:
+        return client_class(scheduler)
+    except Exception as exc:  # a bad address raises ValueError or TypeError, no answer OSError
+        raise SchedulerError(f"cannot connect: {exc}") from None
+
+
 def run_on_dask(
     config: TournamentConfig,
     config_path: Path,
@@ -82,24 +95,23 @@ def run_on_dask(
     except ImportError:
         raise RuntimeError("the Dask executor needs the dask extra: "
                            "pip install 'modern-art-referee[dask]'") from None
-    games, done = prepare(config, config_path, store, shard)
-    todo = [g for g in games if g.game_id not in done]
-    left_out = trio.run(build_bots, config, config_path, say) if todo else {}
-    playable = [g for g in todo if not left_out.keys() & set(g.seats)]
-    progress = Progress(total=len(games), done=len(games) - len(todo))
-    voids: list[str] = []
-    failed = 0
     cluster = None
     own_client = client is None
-    if own_client:
-        if scheduler is None:
+    if own_client and scheduler is not None:  # first, so a wrong address fails at once
+        client = connect(Client, scheduler)
+    try:
+        games, done = prepare(config, config_path, store, shard)
+        todo = [g for g in games if g.game_id not in done]
+        left_out = trio.run(build_bots, config, config_path, say) if todo else {}
+        playable = [g for g in todo if not left_out.keys() & set(g.seats)]
+        progress = Progress(total=len(games), done=len(games) - len(todo))
+        voids: list[str] = []
+        failed = 0
+        if client is None:
             cluster = LocalCluster(  # type: ignore[no-untyped-call]
                 n_workers=workers, threads_per_worker=1, processes=True,
                 dashboard_address=None)
             client = Client(cluster)  # type: ignore[no-untyped-call]
-        else:
-            client = Client(scheduler)  # type: ignore[no-untyped-call]
-    try:
         config_json = config.model_dump_json()
         futures = [client.submit(play_batch, config_json, str(config_path.resolve()), batch,
                                  pure=False) for batch in batches(playable, batch_size)]
@@ -124,10 +136,10 @@ def run_on_dask(
             if on_update is not None:
                 on_update(progress)
     finally:
-        if own_client:
+        if own_client and client is not None:
             client.close()
-            if cluster is not None:
-                cluster.close()
+        if cluster is not None:
+            cluster.close()
     return RunSummary(total=len(games), already=len(games) - len(todo),
                       played=progress.played, skipped=len(todo) - len(playable),
                       left_out=left_out, voids=voids)

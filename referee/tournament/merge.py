@@ -9,10 +9,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .config import TournamentConfig
+from pydantic import ValidationError
+
+from .config import TournamentConfig, _describe
 from .runner import shard_games
 from .schedule import schedule
 from .store import Store, StoreError, open_store
+
+
+def missing_shards(labels: list[str], total: int, show: int = 5) -> str:
+    """The first few of the shards 1..total that are not among the (distinct) `labels`,
+    found without counting up to `total`, which a store's label may make huge."""
+    first = [f"{i}/{total}" for i in range(1, min(total, len(labels) + show) + 1)
+             if f"{i}/{total}" not in labels][:show]
+    more = total - len(labels) - len(first)
+    return ", ".join(first) + (f" and {more} more" if more > 0 else "")
 
 
 def merge(out: Path, shards: list[Path]) -> int:
@@ -24,7 +35,7 @@ def merge(out: Path, shards: list[Path]) -> int:
         for path in shards:
             if not path.is_file():
                 raise StoreError(f"no results store at {path}")
-            stores.append(open_store(path))
+            stores.append(open_store(path, read_only=True))  # a shard is only read
         prints = {s.meta("fingerprint") for s in stores}
         if len(prints) != 1 or None in prints:
             raise StoreError("the stores come from different tournament files (or are empty)")
@@ -36,12 +47,15 @@ def merge(out: Path, shards: list[Path]) -> int:
         for label in set(labels):
             if labels.count(label) > 1:
                 raise StoreError(f"shard {label} is given twice")
-        missing = [f"{i}/{total}" for i in range(1, total + 1) if f"{i}/{total}" not in labels]
-        if missing:
-            raise StoreError(f"gap: shard(s) {', '.join(missing)} missing")
+        if len(labels) < total:
+            raise StoreError(f"gap: shard(s) {missing_shards(labels, total)} missing")
         config_json = stores[0].meta("config")
         assert config_json is not None
-        config = TournamentConfig.model_validate_json(config_json)
+        try:
+            config = TournamentConfig.model_validate_json(config_json)
+        except ValidationError as exc:  # a store written by a version that allowed more
+            raise StoreError(f"{stores[0].path}: its tournament file is not valid any more: "
+                             f"{_describe(exc)}") from None
         games = schedule(config)
         seen: dict[str, str] = {}
         for store, label in zip(stores, labels, strict=True):

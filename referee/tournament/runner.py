@@ -228,6 +228,9 @@ def bot_factory(config: TournamentConfig, config_path: Path,
     return make
 
 
+MAX_SHARDS = 10_000  # `--shard I/N`: N at most this (a shard beyond the games plays none)
+
+
 def shard_games(games: list[ScheduledGame], shard: tuple[int, int] | None) -> list[ScheduledGame]:
     """Shard I of N (1-based): every N-th game of the schedule, a fixed and disjoint part."""
     if shard is None:

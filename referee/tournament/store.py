@@ -39,28 +39,44 @@ class StoreError(Exception):
     """The store cannot be used for this tournament (another file, or not a store at all)."""
 
 
+GAMES_COLUMNS = ["game_id", "seats", "seed", "result", "record", "seconds", "attempts",
+                 "finished"]
+
+
 class Store:
     def __init__(self, path: Path, read_only: bool = False) -> None:
         self.path = path
-        if read_only:
-            try:
-                self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True,
-                                          isolation_level=None)
-                tables = {r[0] for r in self.db.execute(
-                    "SELECT name FROM sqlite_master WHERE type = 'table'")}
-            except sqlite3.DatabaseError as exc:
-                raise StoreError(f"{path} is not a results store: {exc}") from None
-            if not {"meta", "games", "voids"} <= tables:
-                self.db.close()
-                raise StoreError(f"{path} is not a results store (no games tables)")
-            return
         try:
-            self.db = sqlite3.connect(path, isolation_level=None)  # explicit transactions
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")  # durable against a killed process
-            self.db.executescript(SCHEMA)
+            self.db = (sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+                       if read_only else  # explicit transactions
+                       sqlite3.connect(path, isolation_level=None))
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open {path}: {exc}") from None
+        try:
+            self._refuse_foreign(empty_ok=not read_only)
+            if not read_only:
+                self.db.execute("PRAGMA journal_mode=WAL")
+                self.db.execute("PRAGMA synchronous=NORMAL")  # durable against a killed process
+                self.db.executescript(SCHEMA)
+        except StoreError:
+            self.db.close()
+            raise
         except sqlite3.DatabaseError as exc:
+            self.db.close()
             raise StoreError(f"{path} is not a results store: {exc}") from None
+
+    def _refuse_foreign(self, empty_ok: bool) -> None:
+        """Check, before changing anything, that the file is a store (or, with `empty_ok`, a
+        database without tables, to be made one): never add tables to another program's."""
+        tables = {r[0] for r in self.db.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if empty_ok and not tables:
+            return
+        if not {"meta", "games", "voids"} <= tables:
+            why = "no games tables" if not tables else "it holds other tables"
+            raise StoreError(f"{self.path} is not a results store ({why})")
+        if [r[1] for r in self.db.execute("PRAGMA table_info(games)")] != GAMES_COLUMNS:
+            raise StoreError(f"{self.path} is not a results store (another games table)")
 
     def close(self) -> None:
         self.db.close()

@@ -375,6 +375,17 @@ def test_R1_duplicate_artist_names_rejected() -> None:
         parse_edition(_with(("artists", 0, "name"), "Sigrid Thaler"), "json")
 
 
+def test_R1_edition_with_more_cards_than_the_protocol_can_name_rejected() -> None:
+    """R1: bots name cards by id, 0-999 in the protocol; a larger deck would fault every bot's
+    play, so the edition file is refused."""
+    artist = {"open": 40, "once-around": 40, "hidden": 40, "fixed-price": 40, "double": 40}
+    data = {"name": "huge", "artists": [{"name": f"A{i}", **artist} for i in range(6)]}
+    with pytest.raises(EditionError, match=r"1200 cards, more than 1000: card ids run from 0"):
+        parse_edition(json.dumps(data), "json")
+    data["artists"] = data["artists"][:5]  # 1000 cards: ids 0-999
+    assert parse_edition(json.dumps(data), "json").n_cards == 1000
+
+
 # --------------------------------------------------------------------------- R2 setup
 
 

@@ -152,6 +152,23 @@ USER_ERRORS = {
                        ["--seed"]),
     "check-move-time-nan": (["check", GOOD, "--move-time", "nan"], ["--move-time"]),
     "check-time-bank-negative": (["check", GOOD, "--time-bank", "-1"], ["--time-bank"]),
+    "max-faults-huge": (["play", GOOD, GOOD, GOOD, "--max-faults", str(10**20)],
+                        ["--max-faults", "1<=x<=1000"]),
+    # prlimit cannot take it: unchecked, every bot failed to start and was blamed for it.
+    "address-space-huge": (["play", GOOD, GOOD, GOOD, "--address-space", "99999999999T"],
+                           ["--address-space", "at most 1024T"]),
+    "transcript-under-a-file": (["play", GOOD, GOOD, GOOD, "--transcript", "UNDER_A_FILE"],
+                                ["--transcript", "Not a directory"]),
+    "stderr-dir-under-a-file": (["play", GOOD, GOOD, GOOD, "--stderr-dir", "UNDER_A_FILE"],
+                                ["--stderr-dir", "Not a directory"]),
+    "check-transcript-under-a-file": (["check", GOOD, "--transcript", "UNDER_A_FILE"],
+                                      ["--transcript", "is a file, not a folder"]),
+    # A bot's name names its files: '../x' wrote a transcript outside the folder given.
+    "bot-name-with-a-path": (["play", "PATH_NAME", GOOD, GOOD, "--transcript", "TDIR"],
+                             ["name '../../escaped'"]),
+    "contradictory-variants": (["play", GOOD, GOOD, GOOD, "--variant", "mystery", "--variant",
+                                "mystery-winner"], ["exclude each other"]),
+    "replay-spec-seed-too-large": (["replay", "BIG_SEED"], ["spec is not valid: seed:"]),
     "no-such-subcommand": (["frobnicate"], ["No such command"]),
     "replay-not-json": (["replay", "NOT_JSON"], ["NOT_JSON"]),
     "replay-not-a-record": (["replay", "NOT_RECORD"], ["not a game record"]),
@@ -167,6 +184,8 @@ def test_user_error_is_one_line(case: str, tmp_path: Path) -> None:
     (tmp_path / "not_record.jsonl").write_text('{"type": "result"}\n')
     spec = {"type": "spec", **GameSpec.make("g", 1, ["a", "b", "c"]).model_dump()}
     write_lines(tmp_path / "damaged.jsonl", [spec, {"type": "apply"}])
+    big_seed = tmp_path / "big_seed.jsonl"  # json: orjson cannot write a seed this large
+    big_seed.write_text(json.dumps({**spec, "seed": 2**70}) + "\n")
     subst = {
         GOOD: f"python3 {bot_dir / GOOD}",
         "BAD_EDITION": bad_edition(tmp_path),
@@ -174,9 +193,14 @@ def test_user_error_is_one_line(case: str, tmp_path: Path) -> None:
         "NOT_RECORD": str(tmp_path / "not_record.jsonl"),
         "DAMAGED": str(tmp_path / "damaged.jsonl"),
         "LOG": str(tmp_path / "game.jsonl"),
+        "UNDER_A_FILE": str(tmp_path / "not_json.jsonl" / "x"),
+        "PATH_NAME": f"../../escaped=python3 {bot_dir / GOOD}",
+        "TDIR": str(tmp_path / "t" / "u"),
+        "BIG_SEED": str(big_seed),
     }
     proc = referee(*[subst.get(a, a) for a in args])
     assert_one_error_line(proc, *[subst.get(w, w) for w in words])
+    assert not list(tmp_path.glob("*.transcript.jsonl")), "wrote outside --transcript"
 
 
 def drop_action(lines: list[dict[str, Any]]) -> None:

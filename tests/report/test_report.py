@@ -165,3 +165,26 @@ def test_cli_errors_are_one_line(made: Made, tmp_path: Path) -> None:
     assert no_dir.returncode == 2 and "error: --stderr-dir" in no_dir.stderr
     not_store = referee("report", str(a_file), "--out", str(tmp_path / "o"), cwd=tmp_path)
     assert not_store.returncode == 2 and not_store.stderr.startswith("error: ")
+
+
+def test_out_must_be_new_empty_or_an_earlier_report(made: Made, tmp_path: Path) -> None:
+    """Someone's folder is never written over; an earlier report is rewritten."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "index.html").write_text("my page")
+    out = referee("report", str(made.db), "--out", str(mine), cwd=tmp_path)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert out.stderr.strip() == (f"error: --out {mine} holds other files than an earlier "
+                                  "report; give a new or empty folder")
+    assert [p.name for p in mine.iterdir()] == ["index.html"]
+    assert (mine / "index.html").read_text() == "my page"
+    blank = referee("report", str(made.db), "--out", "", cwd=tmp_path)
+    assert blank.returncode == 2 and blank.stderr.strip() == "error: --out: give a folder name"
+    assert [p.name for p in tmp_path.iterdir()] == ["mine"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for _ in range(2):  # an empty folder, then the report written there
+        done = referee("report", str(made.db), "--out", str(empty), "--games-sample", "0",
+                       cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+    assert (empty / "index.html").is_file()

@@ -4,6 +4,7 @@ errors where it cannot run, the command line and tournament files."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import shutil
 import subprocess
@@ -21,6 +22,8 @@ from referee.bots.sandbox import (
     SandboxError,
     check_sandbox_available,
     limit_hint,
+    max_open_files,
+    parse_amount,
     parse_size,
     wrap_command,
 )
@@ -52,6 +55,21 @@ def test_sizes_parse() -> None:
     for bad in ("lots", "-1G", "0", "2 parsecs"):
         with pytest.raises(ValueError):
             parse_size(bad)
+    # prlimit cannot take these: unchecked, every bot failed to start, blamed for it.
+    assert parse_size("1024T") == 1024 * 1024 * GiB
+    for huge in ("1025T", "99999999999T", 10**23):
+        with pytest.raises(ValueError, match=r"at most 1024T \(or 'off'"):
+            parse_size(huge)
+
+
+def test_amounts_parse() -> None:
+    assert parse_amount("3600") == parse_amount(3600) == 3600.0
+    assert parse_amount("off") is None
+    for bad in ("nan", "inf", math.nan, -1, 0, True, "lots"):
+        with pytest.raises(ValueError, match="expected a"):
+            parse_amount(bad)
+    with pytest.raises(ValueError, match=r"at most 1e\+09 \(or 'off'"):
+        parse_amount(1e30)
 
 
 @pytest.mark.parametrize(("ending", "tail", "hint"), [
@@ -283,6 +301,11 @@ def test_tournament_file_limits_are_checked(tmp_path: Path) -> None:
         ("limits.time_bank", "inf", r"limits\.time_bank: Input should be a finite number"),
         ("limits.cpu_per_game", "nan", r"limits\.cpu_per_game"),
         ("limits.cpu_per_game", '"nan"', r"limits\.cpu_per_game: expected a positive number"),
+        # prlimit cannot take these: unchecked, every bot failed to start, blamed for it.
+        ("limits.cpu_time", "1e30", r"limits\.cpu_time: expected at most 1e\+09"),
+        ("limits.file_size", '"99999999999T"', r"limits\.file_size: a size must be at most"),
+        ("limits.open_files", str(max_open_files() + 1),
+         rf"limits\.open_files: at most {max_open_files()} on this machine"),
     ]:
         section, _, name = key.rpartition(".")
         head = f"{name} = {value}\n" if not section else ""

@@ -1,0 +1,140 @@
+"""`referee grade` given odd folders, a damaged state file or a grading rule with a typo: one
+student's oddity is that student's outcome, a teacher's mistake is one `error:` line."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from .test_grade import SAMPLES, grade, write_config
+
+
+def one_error_line(done: subprocess.CompletedProcess[str], *words: str) -> None:
+    """A user error: a non-zero exit and nothing on stderr but one `error:` line."""
+    assert done.returncode != 0
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("error: "), done.stderr
+    for word in words:
+        assert word in done.stderr, done.stderr
+
+
+def rows(out: Path) -> dict[str, dict[str, str]]:
+    return {r["student"]: r for r in csv.DictReader((out / "grades.csv").open())}
+
+
+def test_links_pipes_and_loops_are_left_out_and_the_others_graded(tmp_path: Path) -> None:
+    """copytree used to stop the whole run at the first dangling link, pipe or loop ('cannot
+    write to OUT: None').  Now what cannot be copied is left out, with a line in that student's
+    feedback (the bot may well not need it: an editor's lock file is a dangling link), and
+    everyone is graded."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    for student in ("ann", "cid"):
+        (subs / student).mkdir(parents=True)
+        shutil.copy(SAMPLES / "python" / "random_bot.py", subs / student / "bot.py")
+    (subs / "ann" / "link").symlink_to("/nonexistent/x")
+    os.mkfifo(subs / "ann" / "pipe")
+    (subs / "ann" / "self").symlink_to(".")
+    (subs / "ann" / "d").mkdir()
+    (subs / "ann" / "d" / "up").symlink_to("../..")  # the submissions folder: a loop too
+    write_config(config)
+    done = grade(subs, config, out)
+    assert done.returncode == 0, done.stderr
+    assert {s: (r["status"], r["games"]) for s, r in rows(out).items()} == {
+        "ann": ("ok", "24"), "cid": ("ok", "24")}
+    ann = (out / "feedback" / "ann.md").read_text()
+    assert "## Files left out" in ann
+    for line in ("- `link`: a symlink to /nonexistent/x that cannot be followed",
+                 "- `pipe`: not a file or a folder", "- `self`: a symlink to a folder that "
+                 "contains it", "- `d/up`: a symlink to a folder that contains it"):
+        assert line in ann, ann
+    again = grade(subs, config, out)
+    assert again.returncode == 0 and again.stderr.count("unchanged") == 2, again.stderr
+
+
+def test_an_unreadable_file_makes_only_that_submission_broken(tmp_path: Path) -> None:
+    """A file that cannot be read stopped the whole run (in the digest, then in the copy); now
+    that submission is broken, its feedback says which file, and the next one is graded."""
+    if not Path("/proc/self/mem").is_file():
+        pytest.skip("no /proc/self/mem (a file that exists but cannot be read, even by root)")
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    (subs / "bea").mkdir(parents=True)
+    shutil.copy(SAMPLES / "python" / "random_bot.py", subs / "bea" / "bot.py")
+    (subs / "bea" / "mem").symlink_to("/proc/self/mem")
+    (subs / "heidi").mkdir()
+    write_config(config)
+    done = grade(subs, config, out)
+    assert done.returncode == 0, done.stderr
+    assert {s: (r["status"], r["grade"]) for s, r in rows(out).items()} == {
+        "bea": ("build failed", "F"), "heidi": ("build failed", "F")}
+    assert "- cannot copy mem: " in (out / "feedback" / "bea.md").read_text()
+    assert "no bot found" in (out / "feedback" / "heidi.md").read_text()
+
+
+@pytest.mark.parametrize("damage", ["not json", "unknown key"])
+def test_a_damaged_state_is_kept_aside_and_everyone_graded_again(tmp_path: Path,
+                                                                  damage: str) -> None:
+    """OUT/state.json is a cache: a damaged one used to be a traceback (JSONDecodeError, or a
+    TypeError in Outcome); now it is renamed, not deleted, with one warning line."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    (subs / "heidi").mkdir(parents=True)
+    (subs / "heidi" / "notes.txt").write_text("I did not finish")
+    write_config(config)
+    assert grade(subs, config, out).returncode == 0
+    state = out / "state.json"
+    if damage == "not json":
+        state.write_text("{garbage")
+    else:
+        data = json.loads(state.read_text())
+        data["outcomes"]["heidi"]["bogus"] = 1
+        state.write_text(json.dumps(data))
+    bad = state.read_text()
+    for n, kept in enumerate((out / "state.json.unreadable", out / "state.json.unreadable-2")):
+        state.write_text(bad)
+        done = grade(subs, config, out)
+        assert done.returncode == 0, done.stderr
+        warnings = [line for line in done.stderr.splitlines() if line.startswith("warning:")]
+        assert len(warnings) == 1 and "state.json is unreadable" in warnings[0], done.stderr
+        assert f"moved it to {kept.name}" in warnings[0], done.stderr
+        assert "heidi: grading" in done.stderr and "Traceback" not in done.stderr
+        assert kept.read_text() == bad  # kept, not lost: also the first one, the second time
+        assert len(list(out.glob("state.json.unreadable*"))) == n + 1
+        assert "heidi" in json.loads(state.read_text())["outcomes"]
+        assert rows(out)["heidi"]["status"] == "build failed"
+
+
+@pytest.mark.parametrize("where", ["subs/results", "subs", "subs/heidi", "submissions in work"])
+def test_overlapping_out_and_submissions_are_refused(tmp_path: Path, where: str) -> None:
+    """An --out in SUBMISSIONS_DIR was graded as a student (and written into a student's
+    folder); submissions in OUT/work were deleted after grading.  Now one error line, and
+    nothing written."""
+    subs = tmp_path / ("out/work" if where == "submissions in work" else "subs")
+    out = tmp_path / ("out" if where == "submissions in work" else where)
+    (subs / "heidi").mkdir(parents=True)
+    (subs / "heidi" / "notes.txt").write_text("I did not finish")
+    config = tmp_path / "class.toml"
+    write_config(config)
+    before = set(tmp_path.rglob("*"))
+    done = grade(subs, config, out)
+    one_error_line(done, "--out", str(subs))
+    assert set(tmp_path.rglob("*")) == before  # nothing written, nothing lost
+
+
+def test_a_rule_beating_no_baseline_is_a_config_error(tmp_path: Path) -> None:
+    """A name in `beats` that is not a baseline (here a case slip) made a rule nobody could
+    meet, silently."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    (subs / "heidi").mkdir(parents=True)
+    write_config(config)
+    text = config.read_text()
+    assert 'beats = ["random-1", "random-2", "random-3"]' in text
+    config.write_text(text.replace('beats = ["random-1", "random-2", "random-3"]',
+                                   'beats = ["random-1", "Random-2"]'))
+    done = grade(subs, config, out)
+    one_error_line(done, "class.toml: grading.rules.0.beats: 'Random-2' is not one of the "
+                   "baselines (random-1, random-2, random-3)")
+    assert not out.exists()

@@ -1,0 +1,132 @@
+"""Mistakes in a tournament file or on the command line: one `error:` line naming the key,
+option or file, exit status 2, no traceback, and nothing stored lost or changed."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.tournament.config import MAX_FAULTS, TournamentConfig
+
+ROOT = Path(__file__).resolve().parents[2]
+FIRST_LEGAL = ROOT / "tests" / "bots" / "first_legal.py"
+
+
+def referee(*args: str, cwd: Path, env: dict[str, str] | None = None,
+            timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=timeout,
+                          env=None if env is None else {**os.environ, **env})
+
+
+def write_config(folder: Path, extra: str = "", bot_extra: str = "") -> Path:
+    """Three bots at tables of three, one deal in rotations: three games.  `bot_extra` goes
+    into the second bot's entry."""
+    lines = ['name = "errors"', "seed = 3", "table_size = 3", 'seat_orders = "rotations"',
+             extra]
+    for i in range(3):
+        lines += ["[[bots]]", f'name = "b{i}"', f'command = "{sys.executable} {FIRST_LEGAL}"']
+        if i == 1:
+            lines.append(bot_extra)
+    path = folder / "t.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def refused(out: subprocess.CompletedProcess[str], *expected: str) -> None:
+    assert out.returncode == 2, out.stderr
+    assert "Traceback" not in out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), out.stderr
+    for text in expected:
+        assert text in lines[0], lines[0]
+
+
+def run(config: Path, db: Path, *more: str, env: dict[str, str] | None = None,
+        timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    return referee("tournament", "run", str(config), "--db", str(db), "-q", *more,
+                   cwd=config.parent, env=env, timeout=timeout)
+
+
+def test_max_faults_is_bounded_and_named(tmp_path: Path) -> None:
+    """A huge limit once reached the game record and voided every game (orjson's integers)."""
+    for value in ("99999999999999999999999", str(MAX_FAULTS + 1)):
+        config = write_config(tmp_path, extra=f"[limits]\nmax_faults = {value}")
+        refused(run(config, tmp_path / "x.db"), "limits.max_faults",
+                f"less than or equal to {MAX_FAULTS}")
+    TournamentConfig.model_validate({"name": "n", "limits": {"max_faults": MAX_FAULTS},
+                                     "bots": [{"name": f"b{i}", "command": "x"}
+                                              for i in range(4)]})
+
+
+def test_a_baseline_listed_twice_is_named(tmp_path: Path) -> None:
+    config = write_config(tmp_path, extra='format = "gauntlet"\nbaselines = ["b0", "b0"]')
+    refused(run(config, tmp_path / "x.db"), "baselines: 'b0' is listed twice")
+
+
+@pytest.mark.parametrize("key", ["command", "build", "dir"])
+def test_a_nul_character_in_a_bot_entry_is_named(tmp_path: Path, key: str) -> None:
+    if key == "command":
+        config = write_config(tmp_path)
+        config.write_text(config.read_text().replace(f'{FIRST_LEGAL}"', f'{FIRST_LEGAL}\\u0000"',
+                                                     1))
+    else:
+        config = write_config(tmp_path, bot_extra=f'{key} = "true\\u0000"')
+    refused(run(config, tmp_path / "x.db"), f"bots.{0 if key == 'command' else 1}.{key}: "
+            "contains a NUL character")
+
+
+def test_a_foreign_database_is_refused_unchanged(tmp_path: Path) -> None:
+    config = write_config(tmp_path)
+    for n, tables in enumerate(["games (x)", "notes (x)"]):
+        db = tmp_path / f"foreign{n}.db"
+        with sqlite3.connect(db) as con:
+            con.execute(f"CREATE TABLE {tables}")
+            con.execute(f"INSERT INTO {tables.split()[0]} VALUES (1)")
+        con.close()
+        before = db.read_bytes()
+        refused(run(config, db), f"{db} is not a results store")
+        assert db.read_bytes() == before
+        assert sorted(p.name for p in tmp_path.glob(f"foreign{n}.db*")) == [db.name]
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")  # an empty file is a new store, like a missing one
+    out = run(config, empty)
+    assert out.returncode == 0, out.stderr
+    with sqlite3.connect(empty) as con:
+        assert con.execute("SELECT COUNT(*) FROM games").fetchone()[0] == 3
+    con.close()
+
+
+def test_the_shard_count_is_bounded_and_merge_does_not_count_to_it(tmp_path: Path) -> None:
+    config = write_config(tmp_path)
+    refused(run(config, tmp_path / "x.db", "--shard", "1/99999999999999999999"),
+            "--shard", "N must be between 1 and 10000")
+    shard = tmp_path / "s1.db"
+    assert run(config, shard, "--shard", "1/10000").returncode == 0
+    out = referee("tournament", "merge", str(shard), "--out", str(tmp_path / "m.db"),
+                  cwd=tmp_path, timeout=60)
+    refused(out, "gap: shard(s) 2/10000, 3/10000, 4/10000, 5/10000, 6/10000 and 9994 more")
+    # A store labelled by an older referee (or by hand) with a huge N is refused as quickly.
+    with sqlite3.connect(shard) as con:
+        con.execute("UPDATE meta SET value = '1/99999999999999999999' WHERE key = 'shard'")
+    con.close()
+    out = referee("tournament", "merge", str(shard), "--out", str(tmp_path / "m.db"),
+                  cwd=tmp_path, timeout=60)
+    refused(out, "gap: shard(s) 2/99999999999999999999")
+    assert not (tmp_path / "m.db").exists()
+
+
+@pytest.mark.parametrize("address", ["not a url", "tcp://127.0.0.1:1"])
+def test_an_unreachable_scheduler_is_named(tmp_path: Path, address: str) -> None:
+    """The wait is Dask's connect timeout, 30 s unless configured, as here, to 2 s."""
+    pytest.importorskip("distributed")
+    config = write_config(tmp_path)
+    db = tmp_path / "x.db"
+    out = run(config, db, "--executor", "dask", "--scheduler", address,
+              env={"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s"}, timeout=60)
+    refused(out, f"error: --scheduler {address}: cannot connect: ")
