@@ -94,10 +94,12 @@ def discover(root: Path) -> list[Submission]:
     return out
 
 
-def unusable(path: Path, ancestors: set[str]) -> str | None:
+def unusable(path: Path, ancestors: set[str], root: Path) -> str | None:
     """Why `path` cannot be copied as a file or a folder (None if it can): a dangling or looping
-    symlink, a named pipe or device, a symlink to a folder that contains it.  Following such
-    an entry would fail or never end, and one student's stray link must not stop the run."""
+    symlink, a named pipe or device, a symlink to a folder that contains it, or a symlink out
+    of the submission `root` (a real path).  Following such an entry would fail, never end, or
+    copy the teacher's own files (`ln -s /usr big`); one student's stray link must not stop
+    the run."""
     link = os.path.islink(path)
     try:
         mode = os.stat(path).st_mode
@@ -105,6 +107,8 @@ def unusable(path: Path, ancestors: set[str]) -> str | None:
         if link:
             return f"a symlink to {os.readlink(path)} that cannot be followed ({exc.strerror})"
         return f"cannot be read ({exc.strerror})"
+    if link and not Path(os.path.realpath(path)).is_relative_to(root):
+        return f"a symlink to {os.readlink(path)}, outside the submission's folder"
     if stat.S_ISDIR(mode):
         return ("a symlink to a folder that contains it (a loop)"
                 if link and os.path.realpath(path) in ancestors else None)
@@ -120,13 +124,14 @@ def fresh_copy(submission: Submission, work: Path) -> tuple[Path, list[str]]:
     if target.exists():
         shutil.rmtree(target)
     skipped: list[str] = []
+    root = Path(os.path.realpath(submission.path))
 
     def ignore(folder: str, names: list[str]) -> set[str]:
         here = Path(folder)
         ancestors = {os.path.realpath(p) for p in (here, *here.absolute().parents)}
         left_out = {n for n in names if n in SKIP}
         for name in sorted(set(names) - left_out):
-            why = unusable(here / name, ancestors)
+            why = unusable(here / name, ancestors, root)
             if why is not None:
                 left_out.add(name)
                 skipped.append(f"`{(here / name).relative_to(submission.path)}`: {why}")

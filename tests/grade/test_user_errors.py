@@ -41,6 +41,9 @@ def test_links_pipes_and_loops_are_left_out_and_the_others_graded(tmp_path: Path
     (subs / "ann" / "self").symlink_to(".")
     (subs / "ann" / "d").mkdir()
     (subs / "ann" / "d" / "up").symlink_to("../..")  # the submissions folder: a loop too
+    (subs / "ann" / "big").symlink_to("/usr")  # followed, it copied the teacher's /usr
+    (subs / "ann" / "mem").symlink_to("/proc/self/mem")  # unreadable even by root
+    (subs / "ann" / "alias.py").symlink_to("bot.py")  # inside: followed and copied
     write_config(config)
     done = grade(subs, config, out)
     assert done.returncode == 0, done.stderr
@@ -50,8 +53,14 @@ def test_links_pipes_and_loops_are_left_out_and_the_others_graded(tmp_path: Path
     assert "## Files left out" in ann
     for line in ("- `link`: a symlink to /nonexistent/x that cannot be followed",
                  "- `pipe`: not a file or a folder", "- `self`: a symlink to a folder that "
-                 "contains it", "- `d/up`: a symlink to a folder that contains it"):
+                 "contains it", "- `d/up`: a symlink to ../.., outside the submission's folder",
+                 "- `big`: a symlink to /usr, outside", "- `mem`: a symlink to /proc/self/mem, "
+                 "outside"):
         assert line in ann, ann
+    assert "alias.py" not in ann
+    copied = out / "work" / "ann"
+    assert not copied.exists() or (copied / "alias.py").read_bytes() == (
+        subs / "ann" / "bot.py").read_bytes()
     again = grade(subs, config, out)
     assert again.returncode == 0 and again.stderr.count("unchanged") == 2, again.stderr
 
@@ -59,12 +68,14 @@ def test_links_pipes_and_loops_are_left_out_and_the_others_graded(tmp_path: Path
 def test_an_unreadable_file_makes_only_that_submission_broken(tmp_path: Path) -> None:
     """A file that cannot be read stopped the whole run (in the digest, then in the copy); now
     that submission is broken, its feedback says which file, and the next one is graded."""
-    if not Path("/proc/self/mem").is_file():
-        pytest.skip("no /proc/self/mem (a file that exists but cannot be read, even by root)")
+    if os.geteuid() == 0:
+        pytest.skip("root reads every file in the submission (an unreadable one outside it, "
+                    "through a link, is left out: see the test above)")
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     (subs / "bea").mkdir(parents=True)
     shutil.copy(SAMPLES / "python" / "random_bot.py", subs / "bea" / "bot.py")
-    (subs / "bea" / "mem").symlink_to("/proc/self/mem")
+    (subs / "bea" / "mem").write_text("secret")
+    (subs / "bea" / "mem").chmod(0)
     (subs / "heidi").mkdir()
     write_config(config)
     done = grade(subs, config, out)
