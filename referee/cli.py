@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import shutil
 import sys
 from collections.abc import Callable
@@ -87,9 +86,6 @@ def main() -> None:
     """
 
 
-BOT_NAME = re.compile(r"[A-Za-z0-9_.+-]{1,64}")  # as a tournament file's bots.N.name
-
-
 def parse_bots(bots: tuple[str, ...]) -> list[BotSpec]:
     """BOT arguments (`COMMAND` or `NAME=COMMAND`), checked so a typo fails before play."""
     if not 3 <= len(bots) <= 5:
@@ -104,9 +100,9 @@ def parse_bots(bots: tuple[str, ...]) -> list[BotSpec]:
         if shutil.which(program) is None and not Path(program).is_file():
             fail(f"bot {i} ({text!r}): command {program!r} not found")
         specs.append(spec)
-        if not BOT_NAME.fullmatch(spec.name) or spec.name in (".", ".."):
-            fail(f"bot {i}: name {spec.name[:80]!r} must be 1-64 letters, digits or _.+- "
-                 "(it names the bot's log and transcript files)")
+        if {"/", "\0"} & set(spec.name) or spec.name in (".", "..") or len(spec.name) > 64:
+            fail(f"bot {i}: name {spec.name[:80]!r} must be at most 64 characters, without '/' "
+                 "and not '.' or '..' (it names the bot's log and transcript files)")
     names = [s.name for s in specs]
     for i, spec in enumerate(specs):  # same program twice: number them so standings can tell
         if names.count(spec.name) > 1:
@@ -152,7 +148,7 @@ def confine(specs: list[BotSpec], sandbox: str, address_space: str) -> list[BotS
               help="Seconds per game that absorb overruns.")
 @click.option("--startup-time", type=float, callback=SECONDS, default=10.0, show_default=True,
               help="Seconds for a bot to say hello.")
-@click.option("--max-faults", type=click.IntRange(1, 1000), default=3, show_default=True,
+@click.option("--max-faults", type=click.IntRange(1, 10**9), default=3, show_default=True,
               help="Faults in one game before a seat is retired.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Write the game record (JSON lines) here.")

@@ -104,19 +104,6 @@ def _at_most_max_size(size: int, value: str | int) -> int:
     return size
 
 
-def max_open_files() -> int:
-    """The most open files `prlimit` can give a bot here: fs.nr_open for root, else no more
-    than the referee's own hard limit."""
-    try:
-        most = int(Path("/proc/sys/fs/nr_open").read_text())
-    except (OSError, ValueError):
-        most = 1 << 20  # the kernel's default
-    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
-    if os.geteuid() != 0 and hard != resource.RLIM_INFINITY:
-        most = min(most, hard)
-    return most
-
-
 def parse_amount(value: str | float | None) -> float | None:
     """A positive number, or `"off"` (or None) for no limit."""
     if value is None:

@@ -32,7 +32,7 @@ from referee.tournament.runner import run_tournament
 from referee.tournament.schedule import fingerprint
 from referee.tournament.store import open_store
 
-from .submissions import Submission, discover, fresh_copy
+from .submissions import SKIP, Submission, discover, fresh_copy
 
 STATUSES = ("ok", "build failed", "failed the check", "crashed", "timed out")
 
@@ -253,9 +253,9 @@ class FolderError(ValueError):
 
 def check_folders(root: Path, out: Path) -> None:
     """Refuse overlapping folders: an --out inside SUBMISSIONS_DIR would be graded as a student
-    (and copied into every student's work folder), and submissions inside OUT/work would be
-    deleted by the clean-up after each student."""
-    if out.is_relative_to(root):
+    (unless under a folder that is never one, such as SUBMISSIONS_DIR/out), and submissions
+    inside OUT/work would be deleted by the clean-up after each student."""
+    if out.is_relative_to(root) and (out == root or out.relative_to(root).parts[0] not in SKIP):
         raise FolderError(f"--out {out} is within SUBMISSIONS_DIR {root}, where every "
                           "folder is graded as a student; give an --out outside it")
     if root.is_relative_to(out / "work"):

@@ -52,8 +52,10 @@ class OutError(ValueError):
 
 
 def check_out(out: Path) -> None:
-    """Refuse a folder that is not empty unless it holds an earlier report (its MARKER)."""
-    if out.is_dir() and not (out / MARKER).is_file() and any(out.iterdir()):
+    """Refuse a folder that holds files unless it holds an earlier report (its MARKER); hidden
+    files (a fresh `git init`, .gitkeep) are not the report's and are left alone."""
+    if out.is_dir() and not (out / MARKER).is_file() and any(
+            not p.name.startswith(".") for p in out.iterdir()):
         raise OutError(f"{out} holds other files than an earlier report; give a new or "
                        "empty folder")
 

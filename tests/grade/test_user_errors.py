@@ -43,7 +43,8 @@ def test_links_pipes_and_loops_are_left_out_and_the_others_graded(tmp_path: Path
     (subs / "ann" / "d" / "up").symlink_to("../..")  # the submissions folder: a loop too
     (subs / "ann" / "big").symlink_to("/usr")  # followed, it copied the teacher's /usr
     (subs / "ann" / "mem").symlink_to("/proc/self/mem")  # unreadable even by root
-    (subs / "ann" / "alias.py").symlink_to("bot.py")  # inside: followed and copied
+    (subs / "ann" / "alias.py").symlink_to("bot.py")  # inside: followed and copied, as
+    (subs / "ann" / "bot.toml").write_text('command = "python3 alias.py"\n')  # it must be
     write_config(config)
     done = grade(subs, config, out)
     assert done.returncode == 0, done.stderr
@@ -57,10 +58,7 @@ def test_links_pipes_and_loops_are_left_out_and_the_others_graded(tmp_path: Path
                  "- `big`: a symlink to /usr, outside", "- `mem`: a symlink to /proc/self/mem, "
                  "outside"):
         assert line in ann, ann
-    assert "alias.py" not in ann
-    copied = out / "work" / "ann"
-    assert not copied.exists() or (copied / "alias.py").read_bytes() == (
-        subs / "ann" / "bot.py").read_bytes()
+    assert "`alias.py`:" not in ann  # not left out: ann's 24 games were played by alias.py
     again = grade(subs, config, out)
     assert again.returncode == 0 and again.stderr.count("unchanged") == 2, again.stderr
 
@@ -116,6 +114,18 @@ def test_a_damaged_state_is_kept_aside_and_everyone_graded_again(tmp_path: Path,
         assert len(list(out.glob("state.json.unreadable*"))) == n + 1
         assert "heidi" in json.loads(state.read_text())["outcomes"]
         assert rows(out)["heidi"]["status"] == "build failed"
+
+
+def test_out_in_a_folder_never_graded_is_allowed(tmp_path: Path) -> None:
+    """SUBMISSIONS_DIR/out (like .git or node_modules) is never taken for a student, so an
+    --out there was always fine and stays so."""
+    subs, config = tmp_path / "subs", tmp_path / "class.toml"
+    (subs / "heidi").mkdir(parents=True)
+    (subs / "heidi" / "notes.txt").write_text("I did not finish")
+    write_config(config)
+    done = grade(subs, config, subs / "out")
+    assert done.returncode == 0, done.stderr
+    assert list(rows(subs / "out")) == ["heidi"]
 
 
 @pytest.mark.parametrize("where", ["subs/results", "subs", "subs/heidi", "submissions in work"])

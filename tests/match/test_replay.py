@@ -153,7 +153,7 @@ USER_ERRORS = {
     "check-move-time-nan": (["check", GOOD, "--move-time", "nan"], ["--move-time"]),
     "check-time-bank-negative": (["check", GOOD, "--time-bank", "-1"], ["--time-bank"]),
     "max-faults-huge": (["play", GOOD, GOOD, GOOD, "--max-faults", str(10**20)],
-                        ["--max-faults", "1<=x<=1000"]),
+                        ["--max-faults", "1<=x<=1000000000"]),
     # prlimit cannot take it: unchecked, every bot failed to start and was blamed for it.
     "address-space-huge": (["play", GOOD, GOOD, GOOD, "--address-space", "99999999999T"],
                            ["--address-space", "at most 1024T"]),
@@ -165,7 +165,7 @@ USER_ERRORS = {
                                       ["--transcript", "is a file, not a folder"]),
     # A bot's name names its files: '../x' wrote a transcript outside the folder given.
     "bot-name-with-a-path": (["play", "PATH_NAME", GOOD, GOOD, "--transcript", "TDIR"],
-                             ["name '../../escaped'"]),
+                             ["name '../../escaped'", "without '/'"]),
     "contradictory-variants": (["play", GOOD, GOOD, GOOD, "--variant", "mystery", "--variant",
                                 "mystery-winner"], ["exclude each other"]),
     "replay-spec-seed-too-large": (["replay", "BIG_SEED"], ["spec is not valid: seed:"]),
@@ -201,6 +201,20 @@ def test_user_error_is_one_line(case: str, tmp_path: Path) -> None:
     proc = referee(*[subst.get(a, a) for a in args])
     assert_one_error_line(proc, *[subst.get(w, w) for w in words])
     assert not list(tmp_path.glob("*.transcript.jsonl")), "wrote outside --transcript"
+
+
+def test_names_and_limits_that_always_worked_still_do(tmp_path: Path) -> None:
+    """The checks above refuse only what broke: a name taken from a file name with a space,
+    a non-ASCII NAME=, and a --max-faults that says "never retire" still play."""
+    bot_dir = copy_bots(tmp_path / "bots")
+    spaced = bot_dir / "my bot.py"
+    spaced.write_bytes((bot_dir / GOOD).read_bytes())
+    proc = referee("play", f"python3 '{spaced}'", f"Ålice=python3 {bot_dir / GOOD}",
+                   f"python3 {bot_dir / GOOD}", "--max-faults", "10000", "--transcript",
+                   str(tmp_path / "t"))
+    assert proc.returncode == 0, proc.stderr
+    assert sorted(p.name for p in (tmp_path / "t").iterdir()) == [
+        "first_legal.transcript.jsonl", "my bot.transcript.jsonl", "Ålice.transcript.jsonl"]
 
 
 def drop_action(lines: list[dict[str, Any]]) -> None:

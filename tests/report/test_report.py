@@ -183,8 +183,9 @@ def test_out_must_be_new_empty_or_an_earlier_report(made: Made, tmp_path: Path) 
     assert [p.name for p in tmp_path.iterdir()] == ["mine"]
     empty = tmp_path / "empty"
     empty.mkdir()
+    (empty / ".gitkeep").write_text("")  # hidden files (a git checkout's) are not in the way
     for _ in range(2):  # an empty folder, then the report written there
         done = referee("report", str(made.db), "--out", str(empty), "--games-sample", "0",
                        cwd=tmp_path)
         assert done.returncode == 0, done.stderr
-    assert (empty / "index.html").is_file()
+    assert (empty / "index.html").is_file() and (empty / ".gitkeep").is_file()
