@@ -386,13 +386,16 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
 
     try:
         config = load_tournament(config_path)
-        tournament_edition(config, config_path)
+        try:
+            tournament_edition(config, config_path)
+        except EditionError as exc:
+            raise EditionError(f"{config_path}: edition: {exc}") from None
         if sandbox is not None:
             config = config.model_copy(update={"sandbox": sandbox})
         check_sandbox_available(config.sandbox)
     except (TournamentError, EditionError, SandboxError) as exc:
         fail(str(exc))
-    shard_of = parse_shard(shard) if shard else None
+    shard_of = parse_shard(shard) if shard is not None else None
     if scheduler is not None and executor != "dask":
         fail("--scheduler goes with --executor dask")
     suffix = f".shard{shard_of[0]}of{shard_of[1]}" if shard_of else ""

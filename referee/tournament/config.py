@@ -178,7 +178,7 @@ class TournamentConfig(BaseModel):
     seat_orders: Literal["all", "rotations", "balanced"] = "all"
     tables: int | None = Field(None, ge=1, description="sample this many tables (large fields)")
     baselines: list[str] = []  # gauntlet: names of the fixed opponents among `bots`
-    edition: str = "cmon"
+    edition: str = Field("cmon", min_length=1)
     variants: list[str] = []
     limits: Limits = Limits()
     primary_metric: Literal["placement", "win_share", "money", "rating"] = "placement"

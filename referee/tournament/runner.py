@@ -83,7 +83,8 @@ async def build_bots(config: TournamentConfig, config_path: Path,
     for bot in config.bots:
         cwd = bot_dir(config_path, bot.dir)
         if not cwd.is_dir():
-            left_out[bot.name] = f"its directory {cwd} does not exist"
+            left_out[bot.name] = (f"its directory {cwd} is a file, not a folder" if cwd.exists()
+                                  else f"its directory {cwd} does not exist")
             continue
         if bot.build:
             say(f"building {bot.name}: {bot.build}")

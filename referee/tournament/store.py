@@ -73,7 +73,8 @@ class Store:
         if empty_ok and not tables:
             return
         if not {"meta", "games", "voids"} <= tables:
-            why = "no games tables" if not tables else "it holds other tables"
+            missing = ", ".join(sorted({"meta", "games", "voids"} - tables))
+            why = "no games tables" if not tables else f"no table {missing}"
             raise StoreError(f"{self.path} is not a results store ({why})")
         if [r[1] for r in self.db.execute("PRAGMA table_info(games)")] != GAMES_COLUMNS:
             raise StoreError(f"{self.path} is not a results store (another games table)")

@@ -130,3 +130,31 @@ def test_an_unreachable_scheduler_is_named(tmp_path: Path, address: str) -> None
     out = run(config, db, "--executor", "dask", "--scheduler", address,
               env={"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s"}, timeout=60)
     refused(out, f"error: --scheduler {address}: cannot connect: ")
+
+
+def test_edition_shard_and_store_mistakes_name_what_is_wrong(tmp_path: Path) -> None:
+    """An empty or missing edition names the `edition` key; an empty --shard is refused (it
+    played the whole schedule); a store missing a table says which."""
+    config = write_config(tmp_path, extra='edition = ""')
+    refused(run(config, tmp_path / "x.db"), "edition: String should have at least 1 character")
+    config = write_config(tmp_path, extra='edition = "nope.toml"')
+    refused(run(config, tmp_path / "x.db"), "t.toml: edition: no edition")
+    config = write_config(tmp_path)
+    refused(run(config, tmp_path / "x.db", "--shard", ""), "--shard ''")
+    assert not (tmp_path / "x.db").exists()
+    half = tmp_path / "half.db"
+    with sqlite3.connect(half) as db:
+        db.execute("CREATE TABLE meta (k, v)")
+        db.execute("CREATE TABLE games (x)")
+    before = half.read_bytes()
+    refused(run(config, half), f"{half} is not a results store (no table voids)")
+    assert half.read_bytes() == before
+
+
+def test_a_bot_dir_that_is_a_file_is_said_so(tmp_path: Path) -> None:
+    (tmp_path / "afile").write_text("not a folder")
+    config = write_config(tmp_path, bot_extra='dir = "afile"')
+    out = referee("tournament", "run", str(config), "--db", str(tmp_path / "x.db"),
+                  cwd=tmp_path)
+    assert f"its directory {tmp_path / 'afile'} is a file, not a folder" in out.stdout + \
+        out.stderr, out.stdout + out.stderr
