@@ -427,6 +427,11 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
         fail(f"interrupted; finished games are kept in {db_path}; run again to resume")
     text = board(store)
     store.close()
+    if summary.total == 0 or summary.skipped == summary.total:
+        why = ("the schedule has no games (a gauntlet's are its bots other than the baselines "
+               "against them)" if summary.total == 0 else
+               f"all {summary.total} need a bot that was left out (see above)")
+        fail(f"no game could be played: {why}")
     if quiet:
         return
     display.say(f"{summary.played} games played, {summary.already} were already stored, "

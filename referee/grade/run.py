@@ -299,13 +299,17 @@ async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out
     import csv
 
     check_folders(root.resolve(), out.resolve())
+    submissions = discover(root)
+    if not submissions:
+        raise FolderError(f"SUBMISSIONS_DIR {root} holds no submissions (a folder per "
+                          "student); nothing was written")
     out.mkdir(parents=True, exist_ok=True)
     (out / "feedback").mkdir(exist_ok=True)
     state_path = out / "state.json"
     config_key = fingerprint(config) + config.grading.model_dump_json()
     known = read_state(state_path, config_key, say)
     outcomes = []
-    for sub in discover(root):
+    for sub in submissions:
         previous = known.get(sub.student)
         if previous and previous.digest == sub.digest:
             say(f"{sub.student}: unchanged, kept its grade {previous.grade}")

@@ -159,3 +159,13 @@ def test_a_rule_beating_no_baseline_is_a_config_error(tmp_path: Path) -> None:
     one_error_line(done, "class.toml: grading.rules.0.beats: 'Random-2' is not one of the "
                    "baselines (random-1, random-2, random-3)")
     assert not out.exists()
+
+
+def test_a_folder_without_submissions_is_an_error(tmp_path: Path) -> None:
+    """A teacher pointing at the wrong folder got an empty grades.csv and exit status 0."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    (subs / ".git").mkdir(parents=True)  # never a student
+    write_config(config)
+    done = grade(subs, config, out)
+    one_error_line(done, f"SUBMISSIONS_DIR {subs.resolve()} holds no submissions")
+    assert not out.exists()

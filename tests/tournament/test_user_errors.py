@@ -158,3 +158,17 @@ def test_a_bot_dir_that_is_a_file_is_said_so(tmp_path: Path) -> None:
                   cwd=tmp_path)
     assert f"its directory {tmp_path / 'afile'} is a file, not a folder" in out.stdout + \
         out.stderr, out.stdout + out.stderr
+
+
+def test_a_run_that_can_play_no_game_is_an_error(tmp_path: Path) -> None:
+    """It said '0 games played' and exited 0, so a script could not tell."""
+    config = write_config(tmp_path, bot_extra='dir = "no-such-folder"')  # 2 left: no table
+    out = referee("tournament", "run", str(config), "--db", str(tmp_path / "x.db"),
+                  cwd=tmp_path)
+    assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+    assert out.stderr.strip().splitlines()[-1] == (
+        "error: no game could be played: all 3 need a bot that was left out (see above)")
+    gauntlet = write_config(tmp_path, extra='format = "gauntlet"\nbaselines = ["b0", "b1"]')
+    text = gauntlet.read_text()
+    gauntlet.write_text(text[:text.rindex("[[bots]]")])  # only the two baselines
+    refused(run(gauntlet, tmp_path / "y.db"), "no game could be played: the schedule has no games")
