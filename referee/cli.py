@@ -382,6 +382,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     from .tournament.config import TournamentError, load_tournament
     from .tournament.progress import ProgressDisplay
     from .tournament.runner import run_tournament, tournament_edition
+    from .tournament.schedule import schedule
     from .tournament.store import StoreError, open_store
 
     try:
@@ -395,6 +396,9 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
         check_sandbox_available(config.sandbox)
     except (TournamentError, EditionError, SandboxError) as exc:
         fail(str(exc))
+    if not schedule(config):  # before any store: a gauntlet of its baselines alone
+        fail(f"{config_path}: the schedule has no games (a gauntlet's games are its bots "
+             "other than the baselines against them)")
     shard_of = parse_shard(shard) if shard is not None else None
     if scheduler is not None and executor != "dask":
         fail("--scheduler goes with --executor dask")
@@ -427,11 +431,10 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
         fail(f"interrupted; finished games are kept in {db_path}; run again to resume")
     text = board(store)
     store.close()
-    if summary.total == 0 or summary.skipped == summary.total:
-        why = ("the schedule has no games (a gauntlet's are its bots other than the baselines "
-               "against them)" if summary.total == 0 else
-               f"all {summary.total} need a bot that was left out (see above)")
-        fail(f"no game could be played: {why}")
+    if summary.skipped and not summary.played:  # a shard past the last game plays none: fine
+        left = "; ".join(f"{name}: {why}" for name, why in summary.left_out.items())
+        fail(f"no game could be played: the {summary.skipped} games left need a bot that was "
+             f"left out ({left})")
     if quiet:
         return
     display.say(f"{summary.played} games played, {summary.already} were already stored, "

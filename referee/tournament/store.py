@@ -73,8 +73,10 @@ class Store:
         if empty_ok and not tables:
             return
         if not {"meta", "games", "voids"} <= tables:
-            missing = ", ".join(sorted({"meta", "games", "voids"} - tables))
-            why = "no games tables" if not tables else f"no table {missing}"
+            missing = sorted({"meta", "games", "voids"} - tables)
+            why = ("no games tables" if not tables else "it holds other tables"
+                   if len(missing) == 3 else
+                   f"no table{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
             raise StoreError(f"{self.path} is not a results store ({why})")
         if [r[1] for r in self.db.execute("PRAGMA table_info(games)")] != GAMES_COLUMNS:
             raise StoreError(f"{self.path} is not a results store (another games table)")

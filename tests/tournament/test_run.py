@@ -96,7 +96,7 @@ def test_killed_and_resumed_run_equals_an_uninterrupted_one(tmp_path: Path) -> N
     assert game_ids(resumed) == expected_ids
     assert leaderboard(resumed, tmp_path) == leaderboard(whole, tmp_path)
     again = referee("tournament", "run", str(config), "--db", str(resumed), cwd=tmp_path)
-    assert "0 games played" in again.stderr
+    assert again.returncode == 0 and "0 games played" in again.stderr, again.stderr
 
 
 def test_a_bot_that_fails_to_build_is_left_out(tmp_path: Path) -> None:

@@ -148,6 +148,9 @@ def test_edition_shard_and_store_mistakes_name_what_is_wrong(tmp_path: Path) -> 
         db.execute("CREATE TABLE games (x)")
     before = half.read_bytes()
     refused(run(config, half), f"{half} is not a results store (no table voids)")
+    with sqlite3.connect(tmp_path / "users.db") as db:
+        db.execute("CREATE TABLE users (name)")
+    refused(run(config, tmp_path / "users.db"), "is not a results store (it holds other tables)")
     assert half.read_bytes() == before
 
 
@@ -166,9 +169,21 @@ def test_a_run_that_can_play_no_game_is_an_error(tmp_path: Path) -> None:
     out = referee("tournament", "run", str(config), "--db", str(tmp_path / "x.db"),
                   cwd=tmp_path)
     assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+    missing = tmp_path / "no-such-folder"
     assert out.stderr.strip().splitlines()[-1] == (
-        "error: no game could be played: all 3 need a bot that was left out (see above)")
+        "error: no game could be played: the 3 games left need a bot that was left out "
+        f"(b1: its directory {missing} does not exist)")
+    refused(run(config, tmp_path / "q.db"), "(b1: its directory")  # -q: the reason is here
     gauntlet = write_config(tmp_path, extra='format = "gauntlet"\nbaselines = ["b0", "b1"]')
     text = gauntlet.read_text()
     gauntlet.write_text(text[:text.rindex("[[bots]]")])  # only the two baselines
-    refused(run(gauntlet, tmp_path / "y.db"), "no game could be played: the schedule has no games")
+    for shard in ([], ["--shard", "1/2"]):
+        refused(run(gauntlet, tmp_path / "y.db", *shard), "t.toml: the schedule has no games")
+        assert not (tmp_path / "y.db").exists()
+
+
+def test_a_shard_past_the_last_game_plays_none_and_succeeds(tmp_path: Path) -> None:
+    """A job array may have more tasks than games (README): those shards are not errors."""
+    config = write_config(tmp_path)  # three games
+    out = run(config, tmp_path / "s.db", "--shard", "9/9")
+    assert out.returncode == 0 and out.stderr == "", out.stderr
