@@ -58,6 +58,17 @@ SECONDS = _seconds(zero_ok=False)
 SECONDS_OR_ZERO = _seconds(zero_ok=True)
 
 
+class OutputPath(click.Path):
+    """`click.Path` that refuses an empty value, which would otherwise mean the current
+    folder (`Path("")` is `.`) and write there unasked."""
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and not value.strip():
+            self.fail("give a path, not an empty value", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def fail(message: str) -> NoReturn:
     """One clear line on stderr and exit status 2."""
     click.echo(f"error: {message}", err=True)
@@ -150,11 +161,11 @@ def confine(specs: list[BotSpec], sandbox: str, address_space: str) -> list[BotS
               help="Seconds for a bot to say hello.")
 @click.option("--max-faults", type=click.IntRange(1, 10**9), default=3, show_default=True,
               help="Faults in one game before a seat is retired.")
-@click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--log", "log_path", type=OutputPath(dir_okay=False, path_type=Path),
               help="Write the game record (JSON lines) here.")
-@click.option("--stderr-dir", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--stderr-dir", type=OutputPath(file_okay=False, path_type=Path),
               help="Keep each bot's stderr in NAME.stderr.log here.")
-@click.option("--transcript", "transcript_dir", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--transcript", "transcript_dir", type=OutputPath(file_okay=False, path_type=Path),
               help="Write every line each bot sent and received to NAME.transcript.jsonl here.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @click.option("-v", "--verbose", is_flag=True, help="Print the game's transcript.")
@@ -256,7 +267,7 @@ def standings_table(summary: dict[str, Any]) -> str:
 
 @main.command(name="replay")
 @click.argument("source", metavar="GAME.jsonl | GAME_ID")
-@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--db", "db_path", type=OutputPath(dir_okay=False, path_type=Path),
               help="Replay game GAME_ID from this tournament's results store.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the verdict.")
 def replay_cmd(source: str, db_path: Path | None, quiet: bool) -> None:
@@ -296,7 +307,7 @@ def replay_cmd(source: str, db_path: Path | None, quiet: bool) -> None:
               help="Seconds per game that absorb overruns.")
 @click.option("--startup-time", type=float, callback=SECONDS, default=10.0, show_default=True,
               help="Seconds for a bot to say hello.")
-@click.option("--transcript", "transcript_path", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--transcript", "transcript_path", type=OutputPath(dir_okay=False, path_type=Path),
               help="Write every line exchanged with the bot here (JSON lines).")
 @sandbox_option
 @address_space_option
@@ -357,9 +368,9 @@ def tournament() -> None:
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.option("--workers", type=click.IntRange(1, 256), default=None,
               help="Games at a time  [default: one per core]")
-@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--db", "db_path", type=OutputPath(dir_okay=False, path_type=Path),
               help="Results store  [default: FILE's name with .db, in this folder]")
-@click.option("--stderr-dir", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--stderr-dir", type=OutputPath(file_okay=False, path_type=Path),
               help="Keep each bot's stderr here (1 MiB per game).")
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
               show_default=True, help="Where games run: here, or on Dask workers.")
@@ -472,7 +483,7 @@ def leaderboard_cmd(db_path: Path, fmt: str, head_to_head: bool, seats: bool) ->
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("tournaments/classroom.toml"), show_default=True,
               help="A gauntlet tournament file: baselines, deals, limits, [grading] rules.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--out", "out_dir", type=OutputPath(file_okay=False, path_type=Path),
               required=True, help="Where grades.csv and feedback/STUDENT.md are written.")
 @click.option("--workers", type=click.IntRange(1, 256), default=None,
               help="Games at a time  [default: one per core]")
@@ -536,7 +547,7 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
 @click.argument("db_path", metavar="DB", type=click.Path(path_type=Path))
 @click.option("--out", "out_name", required=True, type=click.Path(),
               help="Folder to write the site into: a new or empty one, or an earlier report's.")
-@click.option("--stderr-dir", type=click.Path(path_type=Path),
+@click.option("--stderr-dir", type=OutputPath(path_type=Path),
               help="The folder given to `tournament run --stderr-dir`: include the last lines "
                    "of each bot's stderr.")
 @click.option("--games-sample", type=click.IntRange(0), default=50, show_default=True,

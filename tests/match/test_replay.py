@@ -166,6 +166,10 @@ USER_ERRORS = {
     # A bot's name names its files: '../x' wrote a transcript outside the folder given.
     "bot-name-with-a-path": (["play", "PATH_NAME", GOOD, GOOD, "--transcript", "TDIR"],
                              ["name '../../escaped'", "without '/'"]),
+    # An empty path was the current folder: transcripts and logs were written there unasked.
+    "transcript-empty": (["play", GOOD, GOOD, GOOD, "--transcript", ""],
+                         ["--transcript", "not an empty value"]),
+    "stderr-dir-empty": (["play", GOOD, GOOD, GOOD, "--stderr-dir", " "], ["--stderr-dir"]),
     "contradictory-variants": (["play", GOOD, GOOD, GOOD, "--variant", "mystery", "--variant",
                                 "mystery-winner"], ["exclude each other"]),
     "replay-spec-seed-too-large": (["replay", "BIG_SEED"], ["spec is not valid: seed:"]),
