@@ -72,20 +72,26 @@ class EchoChild:
                     pass
                 t0 = time.perf_counter()
                 os.write(self.wfd, payload)
-                got = b""
-                while not got.endswith(b"\n"):
-                    try:
-                        data = os.read(self.rfd, 65536)
-                    except BlockingIOError:
-                        os.sched_yield()
-                        continue
-                    if not data:
-                        raise RuntimeError("the echo child closed its output")
-                    got += data
+                self.read_line()
                 times.append(time.perf_counter() - t0)
         finally:
             os.set_blocking(self.rfd, True)
         return times
+
+    def read_line(self) -> bytes:
+        """Read until a newline: blocking, or, if the pipe is non-blocking, retrying after
+        `os.sched_yield()` as the referee polls."""
+        got = b""
+        while not got.endswith(b"\n"):
+            try:
+                data = os.read(self.rfd, 65536)
+            except BlockingIOError:
+                os.sched_yield()
+                continue
+            if not data:
+                raise RuntimeError("the echo child closed its output")
+            got += data
+        return got
 
     def close(self) -> None:
         assert self.child.stdin is not None

@@ -48,16 +48,7 @@ def trip(child: EchoChild, ahead: float | None) -> tuple[float, float, float]:
         busy(ahead)
     t1 = time.perf_counter()
     os.write(child.wfd, PAYLOAD)
-    got = b""
-    while not got.endswith(b"\n"):
-        try:
-            data = os.read(child.rfd, 65536)
-        except BlockingIOError:
-            os.sched_yield()
-            continue
-        if not data:
-            raise RuntimeError("the echo child exited")
-        got += data
+    child.read_line()
     t2 = time.perf_counter()
     return t2 - t0, t2 - t1, waking
 

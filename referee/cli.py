@@ -58,6 +58,20 @@ SECONDS = _seconds(zero_ok=False)
 SECONDS_OR_ZERO = _seconds(zero_ok=True)
 
 
+def time_limit_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--move-time, --time-bank and --startup-time, as `play` and `check` both take them."""
+    for option in reversed([
+        click.option("--move-time", type=float, callback=SECONDS, default=1.0,
+                     show_default=True, help="Seconds per decision."),
+        click.option("--time-bank", type=float, callback=SECONDS_OR_ZERO, default=10.0,
+                     show_default=True, help="Seconds per game that absorb overruns."),
+        click.option("--startup-time", type=float, callback=SECONDS, default=10.0,
+                     show_default=True, help="Seconds for a bot to say hello."),
+    ]):
+        command = option(command)
+    return command
+
+
 class OutputPath(click.Path):
     """`click.Path` that refuses an empty value, which would otherwise mean the current
     folder (`Path("")` is `.`) and write there unasked."""
@@ -153,12 +167,7 @@ def confine(specs: list[BotSpec], sandbox: str, address_space: str) -> list[BotS
               help="cmon, classic, or an edition file (.toml/.json).")
 @click.option("--variant", "variants", multiple=True, type=click.Choice(VARIANTS),
               help="A rules variant; repeat for several.")
-@click.option("--move-time", type=float, callback=SECONDS, default=1.0, show_default=True,
-              help="Seconds per decision.")
-@click.option("--time-bank", type=float, callback=SECONDS_OR_ZERO, default=10.0, show_default=True,
-              help="Seconds per game that absorb overruns.")
-@click.option("--startup-time", type=float, callback=SECONDS, default=10.0, show_default=True,
-              help="Seconds for a bot to say hello.")
+@time_limit_options
 @click.option("--max-faults", type=click.IntRange(1, 10**9), default=3, show_default=True,
               help="Faults in one game before a seat is retired.")
 @click.option("--log", "log_path", type=OutputPath(dir_okay=False, path_type=Path),
@@ -301,12 +310,7 @@ def replay_cmd(source: str, db_path: Path | None, quiet: bool) -> None:
 
 @main.command(name="check")
 @click.argument("bot", metavar="BOT")
-@click.option("--move-time", type=float, callback=SECONDS, default=1.0, show_default=True,
-              help="Seconds per decision.")
-@click.option("--time-bank", type=float, callback=SECONDS_OR_ZERO, default=10.0, show_default=True,
-              help="Seconds per game that absorb overruns.")
-@click.option("--startup-time", type=float, callback=SECONDS, default=10.0, show_default=True,
-              help="Seconds for a bot to say hello.")
+@time_limit_options
 @click.option("--transcript", "transcript_path", type=OutputPath(dir_okay=False, path_type=Path),
               help="Write every line exchanged with the bot here (JSON lines).")
 @sandbox_option
@@ -407,7 +411,9 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
         check_sandbox_available(config.sandbox)
     except (TournamentError, EditionError, SandboxError) as exc:
         fail(str(exc))
-    if not schedule(config):  # before any store: a gauntlet of its baselines alone
+    # Before any store.  Only a gauntlet can have no games (of its baselines alone): a round
+    # robin has table_size bots or more (checked on load), and a sampled one is slow to draw.
+    if config.format == "gauntlet" and not schedule(config):
         fail(f"{config_path}: the schedule has no games (a gauntlet's games are its bots "
              "other than the baselines against them)")
     shard_of = parse_shard(shard) if shard is not None else None

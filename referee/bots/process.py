@@ -241,8 +241,7 @@ class BotProcess:
         more than the answer.  Only for a bot whose last reply came that fast, and only where
         `polling_allowed` (not while other players or tables wait on the same loop) and no
         other task is ready to run, so that slow bots and other tables lose nothing."""
-        if not self.spin or not self._quick or not polling_allowed.get() or \
-                trio.lowlevel.current_statistics().tasks_runnable:
+        if not self.answers_quickly or trio.lowlevel.current_statistics().tasks_runnable:
             return None
         until = self._sent_at + self.spin
         while time.perf_counter() < until:

@@ -31,6 +31,7 @@ from referee.tournament.config import BotEntry, TournamentConfig
 from referee.tournament.runner import run_tournament
 from referee.tournament.schedule import fingerprint
 from referee.tournament.store import open_store
+from referee.validation import first_error
 
 from .submissions import SKIP, Submission, discover, fresh_copy
 
@@ -280,14 +281,12 @@ def read_state(path: Path, config_key: str, say: Callable[[str], None]) -> dict[
     try:
         state = State.model_validate_json(path.read_bytes())
     except ValidationError as exc:
-        err = exc.errors(include_url=False)[0]
-        where = ".".join(str(p) for p in err["loc"])
         kept, n = path.with_name(path.name + ".unreadable"), 1
         while kept.exists():
             n += 1
             kept = path.with_name(f"{path.name}.unreadable-{n}")
         path.rename(kept)
-        say(f"warning: {path} is unreadable ({where + ': ' if where else ''}{err['msg']}); "
+        say(f"warning: {path} is unreadable ({first_error(exc)}); "
             f"moved it to {kept.name}, grading every submission again")
         return {}
     return state.outcomes if state.config == config_key else {}

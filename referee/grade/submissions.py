@@ -94,7 +94,7 @@ def discover(root: Path) -> list[Submission]:
     return out
 
 
-def unusable(path: Path, ancestors: set[str], root: Path) -> str | None:
+def unusable(path: Path, root: Path) -> str | None:
     """Why `path` cannot be copied as a file or a folder (None if it can): a dangling or looping
     symlink, a named pipe or device, a symlink to a folder that contains it, or a symlink out
     of the submission `root` (a real path).  Following such an entry would fail, never end, or
@@ -110,8 +110,8 @@ def unusable(path: Path, ancestors: set[str], root: Path) -> str | None:
     if link and not Path(os.path.realpath(path)).is_relative_to(root):
         return f"a symlink to {os.readlink(path)}, outside the submission's folder"
     if stat.S_ISDIR(mode):
-        return ("a symlink to a folder that contains it (a loop)"
-                if link and os.path.realpath(path) in ancestors else None)
+        loop = link and Path(os.path.realpath(path.parent)).is_relative_to(os.path.realpath(path))
+        return "a symlink to a folder that contains it (a loop)" if loop else None
     return None if stat.S_ISREG(mode) else "not a file or a folder (a named pipe, socket or device)"
 
 
@@ -128,10 +128,9 @@ def fresh_copy(submission: Submission, work: Path) -> tuple[Path, list[str]]:
 
     def ignore(folder: str, names: list[str]) -> set[str]:
         here = Path(folder)
-        ancestors = {os.path.realpath(p) for p in (here, *here.absolute().parents)}
         left_out = {n for n in names if n in SKIP}
         for name in sorted(set(names) - left_out):
-            why = unusable(here / name, ancestors, root)
+            why = unusable(here / name, root)
             if why is not None:
                 left_out.add(name)
                 skipped.append(f"`{(here / name).relative_to(submission.path)}`: {why}")

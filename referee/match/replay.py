@@ -24,6 +24,7 @@ from referee.game import (
     Reveal,
 )
 from referee.game.actions import Action
+from referee.validation import first_error
 
 from .runner import final_ranks
 from .spec import GameSpec
@@ -82,10 +83,8 @@ def _replay(lines: list[Any]) -> ReplayResult:
     try:
         spec = GameSpec.model_validate({k: v for k, v in lines[0].items() if k != "type"})
         state = GameState(spec.config(), seed=spec.seed, deck=spec.deck)
-    except ValidationError as exc:  # one line: the first problem, by field
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"]) or "(top level)"
-        raise RecordError(f"the record's spec is not valid: {where}: {err['msg']}") from None
+    except ValidationError as exc:
+        raise RecordError(f"the record's spec is not valid: {first_error(exc)}") from None
     except ValueError as exc:
         raise RecordError(f"the record's spec is not valid: {exc}") from None
     out = ReplayResult(spec)

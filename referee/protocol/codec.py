@@ -29,6 +29,7 @@ from referee.game import (
     Price,
     Reveal,
 )
+from referee.validation import first_error
 
 from .messages import PROTOCOL_VERSION, ActionName, ActionReply, BotHello
 
@@ -147,10 +148,7 @@ GOODBYE: dict[str, Any] = {"type": "goodbye"}
 
 
 def _describe(exc: ValidationError) -> str:
-    err = exc.errors(include_url=False)[0]
-    where = ".".join(str(p) for p in err["loc"])
-    text = f"{where}: {err['msg']}" if where else err["msg"]
-    return text[:300]
+    return first_error(exc)[:300]
 
 
 def decode_hello(line: bytes) -> BotHello:
