@@ -8,8 +8,10 @@ from __future__ import annotations
 import json
 import math
 import shutil
+import sqlite3
 import sys
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
@@ -421,10 +423,23 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
         fail("--scheduler goes with --executor dask")
     suffix = f".shard{shard_of[0]}of{shard_of[1]}" if shard_of else ""
     db_path = db_path or Path(config_path.stem + suffix + ".db")
+    created = not db_path.exists()
     try:
         store = open_store(db_path)
     except StoreError as exc:
         fail(str(exc))
+
+    def refuse(message: str) -> NoReturn:
+        """Fail; a store this run made is removed if it holds nothing (no game, no void)."""
+        with suppress(sqlite3.Error, OSError):
+            if created and not store.count() and not store.voids():
+                store.close()
+                for path in (db_path, *(db_path.with_name(db_path.name + x)
+                                        for x in ("-wal", "-shm"))):
+                    path.unlink(missing_ok=True)
+        store.close()
+        fail(message)
+
     display = ProgressDisplay(quiet=quiet)
     if stderr_dir is not None:
         stderr_dir.mkdir(parents=True, exist_ok=True)
@@ -439,19 +454,18 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
                                workers or os.cpu_count() or 1, display.say, display.update,
                                stderr_dir, None, False, shard_of)
     except SchedulerError as exc:
-        store.close()
-        fail(f"--scheduler {scheduler}: {exc}")
+        refuse(f"--scheduler {scheduler}: {exc}")
     except (StoreError, RuntimeError, SandboxError) as exc:
-        fail(str(exc))
+        refuse(str(exc))
     except KeyboardInterrupt:
         store.close()
         fail(f"interrupted; finished games are kept in {db_path}; run again to resume")
-    text = board(store)
-    store.close()
     if summary.skipped and not summary.played:  # a shard past the last game plays none: fine
         left = "; ".join(f"{name}: {why}" for name, why in summary.left_out.items())
-        fail(f"no game could be played: the {summary.skipped} games left need a bot that was "
-             f"left out ({left})")
+        refuse(f"no game could be played: the {summary.skipped} games left need a bot that "
+               f"was left out ({left})")
+    text = board(store)
+    store.close()
     if quiet:
         return
     display.say(f"{summary.played} games played, {summary.already} were already stored, "
@@ -538,7 +552,7 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
     except FolderError as exc:
         fail(str(exc))
     except OSError as exc:
-        fail(f"cannot write to {out_dir}: {exc.strerror}")
+        fail(f"cannot write to {exc.filename or out_dir}: {exc.strerror or exc}")
     except KeyboardInterrupt:
         fail("interrupted; graded submissions are kept and skipped next time")
     if not quiet:

@@ -280,13 +280,14 @@ def read_state(path: Path, config_key: str, say: Callable[[str], None]) -> dict[
         return {}
     try:
         state = State.model_validate_json(path.read_bytes())
-    except ValidationError as exc:
+    except (ValidationError, OSError) as exc:
+        why = first_error(exc) if isinstance(exc, ValidationError) else exc.strerror or str(exc)
         kept, n = path.with_name(path.name + ".unreadable"), 1
-        while kept.exists():
+        while kept.exists() or kept.is_symlink():
             n += 1
             kept = path.with_name(f"{path.name}.unreadable-{n}")
         path.rename(kept)
-        say(f"warning: {path} is unreadable ({first_error(exc)}); "
+        say(f"warning: {path} is unreadable ({why}); "
             f"moved it to {kept.name}, grading every submission again")
         return {}
     return state.outcomes if state.config == config_key else {}

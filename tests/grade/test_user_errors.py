@@ -116,6 +116,24 @@ def test_a_damaged_state_is_kept_aside_and_everyone_graded_again(tmp_path: Path,
         assert rows(out)["heidi"]["status"] == "build failed"
 
 
+def test_a_state_that_cannot_be_read_is_moved_aside(tmp_path: Path) -> None:
+    """A read error is not a write error: it used to end the run with 'cannot write to OUT:
+    Input/output error'.  (/proc/self/mem fails to read even for root.)"""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    (subs / "heidi").mkdir(parents=True)
+    (subs / "heidi" / "notes.txt").write_text("I did not finish")
+    write_config(config)
+    (out / "feedback").mkdir(parents=True)
+    (out / "state.json").symlink_to("/proc/self/mem")
+    done = grade(subs, config, out)
+    assert done.returncode == 0, done.stderr
+    warnings = [line for line in done.stderr.splitlines() if line.startswith("warning:")]
+    assert len(warnings) == 1, done.stderr
+    assert "state.json is unreadable (Input/output error)" in warnings[0], done.stderr
+    assert (out / "state.json.unreadable").is_symlink()
+    assert "heidi" in json.loads((out / "state.json").read_text())["outcomes"]
+
+
 def test_out_in_a_folder_never_graded_is_allowed(tmp_path: Path) -> None:
     """SUBMISSIONS_DIR/out (like .git or node_modules) is never taken for a student, so an
     --out there was always fine and stays so."""

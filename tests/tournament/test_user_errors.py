@@ -130,6 +130,7 @@ def test_an_unreachable_scheduler_is_named(tmp_path: Path, address: str) -> None
     out = run(config, db, "--executor", "dask", "--scheduler", address,
               env={"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s"}, timeout=60)
     refused(out, f"error: --scheduler {address}: cannot connect: ")
+    assert not db.exists()
 
 
 def test_edition_shard_and_store_mistakes_name_what_is_wrong(tmp_path: Path) -> None:
@@ -173,6 +174,10 @@ def test_a_run_that_can_play_no_game_is_an_error(tmp_path: Path) -> None:
     assert out.stderr.strip().splitlines()[-1] == (
         "error: no game could be played: the 3 games left need a bot that was left out "
         f"(b1: its directory {missing} does not exist)")
+    assert not (tmp_path / "x.db").exists()  # made by this run, and nothing in it
+    (tmp_path / "kept.db").touch()  # not made by this run: kept, though nothing is in it
+    refused(run(config, tmp_path / "kept.db"), "(b1: its directory")
+    assert (tmp_path / "kept.db").exists()
     refused(run(config, tmp_path / "q.db"), "(b1: its directory")  # -q: the reason is here
     gauntlet = write_config(tmp_path, extra='format = "gauntlet"\nbaselines = ["b0", "b1"]')
     text = gauntlet.read_text()
