@@ -263,9 +263,13 @@ def play_summary(record: GameRecord) -> dict[str, Any]:
 
 def standings_table(summary: dict[str, Any]) -> str:
     seats = sorted(summary["seats"], key=lambda s: (s["rank"], s["seat"]))
-    rows = [[s["rank"], s["name"], s["seat"], s["money"], len(s["faults"]),
-             "retired" if s["retired"] else ""] for s in seats]
-    text = tabulate(rows, headers=["rank", "bot", "seat", "money", "faults", ""])
+    headers = ["rank", "bot", "seat", "money", "faults"]
+    rows = [[s["rank"], s["name"], s["seat"], s["money"], len(s["faults"])] for s in seats]
+    if any(s["retired"] for s in seats):  # a column of its own only when it says something
+        headers.append("retired")
+        for row, s in zip(rows, seats, strict=True):
+            row.append("retired" if s["retired"] else "")
+    text = tabulate(rows, headers=headers)
     notes = []
     for s in summary["seats"]:
         for f in s["faults"]:

@@ -77,6 +77,25 @@ def test_play_json_summary(logged_game: tuple[Path, dict[str, Any]]) -> None:
     assert min(seats["bob"]["rank"], seats["dave"]["rank"]) >= 3
 
 
+def test_the_standings_show_a_retired_column_only_when_a_seat_retired(
+        logged_game: tuple[Path, dict[str, Any]]) -> None:
+    """The readable standings of `referee play`; the column used to be there, headed by
+    nothing, in every game."""
+    from referee.cli import standings_table
+
+    _, summary = logged_game
+    lines = standings_table(summary).splitlines()
+    assert lines[0].split() == ["rank", "bot", "seat", "money", "faults", "retired"]
+    rows = {line.split()[1]: line.split() for line in lines[2:6]}
+    assert rows["bob"][-1] == rows["dave"][-1] == "retired"
+    assert rows["alice"][-1] == "0"  # its faults: nothing after them
+    calm = {**summary, "seats": [{**s, "retired": False, "faults": []} for s in summary["seats"]]}
+    lines = standings_table(calm).splitlines()
+    assert lines[0].split() == ["rank", "bot", "seat", "money", "faults"]
+    assert len(lines[1].split()) == 5  # the underline: no column headed by nothing
+    assert "Faults:" not in "\n".join(lines)
+
+
 def test_logged_game_replays(logged_game: tuple[Path, dict[str, Any]]) -> None:
     log, summary = logged_game
     lines = read_lines(log)
