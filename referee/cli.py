@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import math
 import shutil
-import sqlite3
 import sys
 from collections.abc import Callable
 from contextlib import suppress
@@ -427,26 +426,24 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
         fail("--scheduler goes with --executor dask")
     suffix = f".shard{shard_of[0]}of{shard_of[1]}" if shard_of else ""
     db_path = db_path or Path(config_path.stem + suffix + ".db")
-    created = not db_path.exists()
+    if stderr_dir is not None:
+        make_folder("--stderr-dir", stderr_dir)
+    created = not os.path.lexists(db_path)  # a link to nowhere is the user's: not ours
     try:
         store = open_store(db_path)
     except StoreError as exc:
         fail(str(exc))
 
     def refuse(message: str) -> NoReturn:
-        """Fail; a store this run made is removed if it holds nothing (no game, no void)."""
-        with suppress(sqlite3.Error, OSError):
-            if created and not store.count() and not store.voids():
-                store.close()
-                for path in (db_path, *(db_path.with_name(db_path.name + x)
-                                        for x in ("-wal", "-shm"))):
-                    path.unlink(missing_ok=True)
+        """Fail; a store this run made is removed if it holds nothing (no game, no void)
+        and no other run has it open."""
+        if created:
+            with suppress(OSError):
+                store.close_and_remove_if_empty()
         store.close()
         fail(message)
 
     display = ProgressDisplay(quiet=quiet)
-    if stderr_dir is not None:
-        stderr_dir.mkdir(parents=True, exist_ok=True)
     from .tournament.dask_executor import SchedulerError, run_on_dask
 
     try:
@@ -556,7 +553,7 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
     except FolderError as exc:
         fail(str(exc))
     except OSError as exc:
-        fail(f"cannot write to {exc.filename or out_dir}: {exc.strerror or exc}")
+        fail(f"cannot read or write {exc.filename or out_dir}: {exc.strerror or exc}")
     except KeyboardInterrupt:
         fail("interrupted; graded submissions are kept and skipped next time")
     if not quiet:

@@ -1,7 +1,8 @@
 """Finding each student's bot in a folder of submissions, and copying it somewhere safe.
 
 Each subfolder is one submission.  A `bot.toml` manifest says how to build and run the bot
-(`command`, optional `build`, optional `name`); without one the bot is found by convention,
+(`command`, optional `build`; a `name` is accepted, but the bot is named after its folder,
+the student); without one the bot is found by convention,
 in this order: a `Makefile` (build `make`, run `./bot`), `bot.py`, `main.py` (run with
 python3), `bot.js`, `main.js` (node), `bot.pl` (perl), `Bot.java` (build `javac -d out
 Bot.java`, run `java -cp out Bot`).
@@ -28,7 +29,11 @@ CONVENTIONS: list[tuple[str, str | None, str]] = [
     ("bot.pl", None, "perl bot.pl"),
     ("Bot.java", "javac -d out Bot.java", "java -cp out Bot"),
 ]
+# Folders of SUBMISSIONS_DIR never taken for a student (tooling, or the grader's own --out).
 SKIP = {".git", "__pycache__", "out", "node_modules", ".venv"}
+# Inside a submission, what no bot needs is neither copied nor hashed.  Everything else is:
+# a student's vendored node_modules, or classes shipped in out/, may be what the bot runs.
+NOT_COPIED = {".git", "__pycache__"}
 
 
 class Manifest(BaseModel):
@@ -54,7 +59,7 @@ def content_digest(folder: Path) -> str:
     h = hashlib.sha256()
     for path in sorted(folder.rglob("*")):
         rel = path.relative_to(folder)
-        if any(part in SKIP for part in rel.parts) or not path.is_file():
+        if any(part in NOT_COPIED for part in rel.parts) or not path.is_file():
             continue
         h.update(str(rel).encode() + b"\0")
         try:
@@ -71,6 +76,8 @@ def find_bot(folder: Path) -> tuple[str | None, str | None, str | None]:
     if manifest.is_file():
         try:
             m = Manifest.model_validate(tomllib.loads(manifest.read_text(encoding="utf-8")))
+        except OSError as exc:
+            return None, None, f"bot.toml cannot be read: {exc.strerror or exc}"
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             return None, None, f"bot.toml is not valid TOML: {exc}"
         except ValidationError as exc:
@@ -128,7 +135,7 @@ def fresh_copy(submission: Submission, work: Path) -> tuple[Path, list[str]]:
 
     def ignore(folder: str, names: list[str]) -> set[str]:
         here = Path(folder)
-        left_out = {n for n in names if n in SKIP}
+        left_out = {n for n in names if n in NOT_COPIED}
         for name in sorted(set(names) - left_out):
             why = unusable(here / name, root)
             if why is not None:

@@ -84,6 +84,24 @@ class Store:
     def close(self) -> None:
         self.db.close()
 
+    def close_and_remove_if_empty(self) -> bool:
+        """Close; delete the file (and its -wal and -shm) if it holds no game and no void and
+        no other connection has it open (an exclusive lock, held until the files are gone, is
+        refused while one has).  For a store made by a run that was then refused.  True if
+        it was deleted."""
+        db = self.db
+        try:
+            db.execute("PRAGMA locking_mode=EXCLUSIVE")
+            db.execute("BEGIN EXCLUSIVE")
+            empty = not self.count() and not self.voids()
+        except sqlite3.Error:
+            empty = False
+        if empty:
+            for suffix in ("", "-wal", "-shm"):
+                self.path.with_name(self.path.name + suffix).unlink(missing_ok=True)
+        db.close()
+        return empty
+
     def meta(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])

@@ -116,6 +116,28 @@ def test_a_damaged_state_is_kept_aside_and_everyone_graded_again(tmp_path: Path,
         assert rows(out)["heidi"]["status"] == "build failed"
 
 
+def test_an_unreadable_manifest_is_one_students_problem_and_vendored_folders_are_kept(
+        tmp_path: Path) -> None:
+    """A bot.toml that cannot be read stopped the whole class ('cannot write to OUT:
+    Input/output error').  And out/ and node_modules/ inside a submission were left out of
+    its copy without a word, so a bot shipped there (or needing its vendored modules)
+    crashed."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    for student, folder in (("ann", "."), ("cid", "out"), ("dan", "node_modules")):
+        (subs / student / folder).mkdir(parents=True, exist_ok=True)
+        shutil.copy(SAMPLES / "python" / "random_bot.py", subs / student / folder / "bot.py")
+        (subs / student / "bot.toml").write_text(f'command = "python3 {folder}/bot.py"\n')
+    (subs / "ann" / "bot.toml").unlink()
+    (subs / "ann" / "bot.toml").symlink_to("/proc/self/mem")  # unreadable even by root
+    write_config(config)
+    done = grade(subs, config, out)
+    assert done.returncode == 0, done.stderr
+    assert {s: r["status"] for s, r in rows(out).items()} == {
+        "ann": "build failed", "cid": "ok", "dan": "ok"}
+    feedback = (out / "feedback" / "ann.md").read_text()
+    assert "bot.toml cannot be read: Input/output error" in feedback
+
+
 def test_a_state_that_cannot_be_read_is_moved_aside(tmp_path: Path) -> None:
     """A read error is not a write error: it used to end the run with 'cannot write to OUT:
     Input/output error'.  (/proc/self/mem fails to read even for root.)"""

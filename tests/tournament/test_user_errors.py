@@ -7,6 +7,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -133,6 +134,41 @@ def test_an_unreachable_scheduler_is_named(tmp_path: Path, address: str) -> None
     assert not db.exists()
 
 
+def test_a_refused_run_keeps_a_store_another_run_has_open(tmp_path: Path) -> None:
+    """The store a refused run made is removed only if nobody else uses it: a second run
+    started on the same --db while the first waited for its scheduler lost every result."""
+    pytest.importorskip("distributed")
+    config = write_config(tmp_path)
+    db = tmp_path / "x.db"
+    first = subprocess.Popen(
+        [sys.executable, "-m", "referee", "tournament", "run", str(config), "--db", str(db),
+         "-q", "--executor", "dask", "--scheduler", "tcp://127.0.0.1:1"],
+        cwd=tmp_path, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "3s"})
+    deadline = time.monotonic() + 30
+    other = None
+    while other is None and first.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+        if db.exists():
+            other = sqlite3.connect(db)  # as a second run's store would, once it is one
+            try:
+                other.execute("SELECT COUNT(*) FROM games").fetchone()
+            except sqlite3.OperationalError:  # no tables yet
+                other.close()
+                other = None
+    assert other is not None, "the first run ended before its store was made"
+    try:
+        _, err = first.communicate(timeout=60)
+        assert first.returncode == 2 and "cannot connect" in err, err
+        assert db.exists()
+        other.execute("INSERT INTO voids VALUES ('g', 1, 'still here', 0)")
+        other.commit()
+    finally:
+        other.close()
+    assert sqlite3.connect(db).execute("SELECT reason FROM voids").fetchall() == [
+        ("still here",)]
+
+
 def test_edition_shard_and_store_mistakes_name_what_is_wrong(tmp_path: Path) -> None:
     """An empty or missing edition names the `edition` key; an empty --shard is refused (it
     played the whole schedule); a store missing a table says which."""
@@ -178,6 +214,10 @@ def test_a_run_that_can_play_no_game_is_an_error(tmp_path: Path) -> None:
     (tmp_path / "kept.db").touch()  # not made by this run: kept, though nothing is in it
     refused(run(config, tmp_path / "kept.db"), "(b1: its directory")
     assert (tmp_path / "kept.db").exists()
+    (tmp_path / "link.db").symlink_to(tmp_path / "stores" / "target.db")  # leads nowhere yet
+    (tmp_path / "stores").mkdir()
+    refused(run(config, tmp_path / "link.db"), "(b1: its directory")
+    assert (tmp_path / "link.db").is_symlink()  # the user's link is not removed
     refused(run(config, tmp_path / "q.db"), "(b1: its directory")  # -q: the reason is here
     gauntlet = write_config(tmp_path, extra='format = "gauntlet"\nbaselines = ["b0", "b1"]')
     text = gauntlet.read_text()
