@@ -428,7 +428,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     db_path = db_path or Path(config_path.stem + suffix + ".db")
     if stderr_dir is not None:
         make_folder("--stderr-dir", stderr_dir)
-    created = not os.path.lexists(db_path)  # a link to nowhere is the user's: not ours
+    created = not db_path.exists()  # (through a link: its target; the link is kept)
     try:
         store = open_store(db_path)
     except StoreError as exc:

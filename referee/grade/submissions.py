@@ -33,7 +33,8 @@ CONVENTIONS: list[tuple[str, str | None, str]] = [
 SKIP = {".git", "__pycache__", "out", "node_modules", ".venv"}
 # Inside a submission, what no bot needs is neither copied nor hashed.  Everything else is:
 # a student's vendored node_modules, or classes shipped in out/, may be what the bot runs.
-NOT_COPIED = {".git", "__pycache__"}
+# (A .venv cannot run from a copy: its interpreter links lead out of the folder.)
+NOT_COPIED = {".git", "__pycache__", ".venv"}
 
 
 class Manifest(BaseModel):
@@ -95,7 +96,10 @@ def find_bot(folder: Path) -> tuple[str | None, str | None, str | None]:
 def discover(root: Path) -> list[Submission]:
     out = []
     for folder in sorted(p for p in root.iterdir() if p.is_dir() and p.name not in SKIP):
-        command, build, problem = find_bot(folder)
+        try:
+            command, build, problem = find_bot(folder)
+        except OSError as exc:  # a folder that cannot be looked into: that student's problem
+            command, build, problem = None, None, f"cannot read {folder.name}/: {exc.strerror}"
         out.append(Submission(folder.name, folder, command, build, problem,
                               content_digest(folder)))
     return out

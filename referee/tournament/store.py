@@ -8,6 +8,7 @@ refuses to mix in games from a file whose schedule has changed.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import time
 import zlib
@@ -91,14 +92,16 @@ class Store:
         it was deleted."""
         db = self.db
         try:
+            db.execute("PRAGMA busy_timeout=0")  # in use elsewhere: keep it, without waiting
             db.execute("PRAGMA locking_mode=EXCLUSIVE")
             db.execute("BEGIN EXCLUSIVE")
             empty = not self.count() and not self.voids()
         except sqlite3.Error:
             empty = False
         if empty:
+            path = Path(os.path.realpath(self.path))  # a link's target, not the user's link
             for suffix in ("", "-wal", "-shm"):
-                self.path.with_name(self.path.name + suffix).unlink(missing_ok=True)
+                path.with_name(path.name + suffix).unlink(missing_ok=True)
         db.close()
         return empty
 

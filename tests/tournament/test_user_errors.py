@@ -217,7 +217,12 @@ def test_a_run_that_can_play_no_game_is_an_error(tmp_path: Path) -> None:
     (tmp_path / "link.db").symlink_to(tmp_path / "stores" / "target.db")  # leads nowhere yet
     (tmp_path / "stores").mkdir()
     refused(run(config, tmp_path / "link.db"), "(b1: its directory")
-    assert (tmp_path / "link.db").is_symlink()  # the user's link is not removed
+    assert (tmp_path / "link.db").is_symlink()  # the user's link is not removed,
+    assert not (tmp_path / "stores" / "target.db").exists()  # the store made through it is
+    (tmp_path / "afile").write_text("")
+    refused(run(config, tmp_path / "s.db", "--stderr-dir", str(tmp_path / "afile" / "sub")),
+            "--stderr-dir", "afile/sub: cannot create the folder")  # was a traceback
+    assert not (tmp_path / "s.db").exists()
     refused(run(config, tmp_path / "q.db"), "(b1: its directory")  # -q: the reason is here
     gauntlet = write_config(tmp_path, extra='format = "gauntlet"\nbaselines = ["b0", "b1"]')
     text = gauntlet.read_text()
