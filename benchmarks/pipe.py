@@ -43,6 +43,13 @@ def echo_command(language: str = "python") -> list[str]:
     return [binary] if binary else [sys.executable, "-c", ECHO_CHILD]
 
 
+def busy(seconds: float) -> None:
+    """Work (spin) for `seconds`, as a referee works between a reply and its next request."""
+    until = time.perf_counter() + seconds
+    while time.perf_counter() < until:
+        pass
+
+
 class EchoChild:
     """A minimal echo child kept for many round trips; `prefix` goes before its command
     (`taskset -c 1` to place it on a core)."""
@@ -67,9 +74,7 @@ class EchoChild:
         times = []
         try:
             for _ in range(count):
-                until = time.perf_counter() + spacing
-                while time.perf_counter() < until:
-                    pass
+                busy(spacing)
                 t0 = time.perf_counter()
                 os.write(self.wfd, payload)
                 self.read_line()

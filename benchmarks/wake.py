@@ -24,16 +24,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from pipe import PAYLOAD, EchoChild, compiled
+from pipe import PAYLOAD, EchoChild, busy, compiled
 
 SPACING = 20e-6
 AHEAD_US = (0, 5, 10, 15, 20, 25, 30)
-
-
-def busy(seconds: float) -> None:
-    until = time.perf_counter() + seconds
-    while time.perf_counter() < until:
-        pass
 
 
 def trip(child: EchoChild, ahead: float | None) -> tuple[float, float, float]:

@@ -10,7 +10,6 @@ import math
 import shutil
 import sys
 from collections.abc import Callable
-from contextlib import suppress
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, NoReturn
@@ -438,9 +437,9 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
         """Fail; a store this run made is removed if it holds nothing (no game, no void)
         and no other run has it open."""
         if created:
-            with suppress(OSError):
-                store.close_and_remove_if_empty()
-        store.close()
+            store.close_and_remove_if_empty()
+        else:
+            store.close()
         fail(message)
 
     display = ProgressDisplay(quiet=quiet)

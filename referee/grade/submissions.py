@@ -2,10 +2,9 @@
 
 Each subfolder is one submission.  A `bot.toml` manifest says how to build and run the bot
 (`command`, optional `build`; a `name` is accepted, but the bot is named after its folder,
-the student); without one the bot is found by convention,
-in this order: a `Makefile` (build `make`, run `./bot`), `bot.py`, `main.py` (run with
-python3), `bot.js`, `main.js` (node), `bot.pl` (perl), `Bot.java` (build `javac -d out
-Bot.java`, run `java -cp out Bot`).
+the student); without one the bot is found by convention, in this order: a `Makefile` (build
+`make`, run `./bot`), `bot.py`, `main.py` (run with python3), `bot.js`, `main.js` (node),
+`bot.pl` (perl), `Bot.java` (build `javac -d out Bot.java`, run `java -cp out Bot`).
 """
 
 from __future__ import annotations
@@ -19,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from referee.validation import first_error
 
 CONVENTIONS: list[tuple[str, str | None, str]] = [
     ("Makefile", "make", "./bot"),
@@ -82,9 +83,7 @@ def find_bot(folder: Path) -> tuple[str | None, str | None, str | None]:
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             return None, None, f"bot.toml is not valid TOML: {exc}"
         except ValidationError as exc:
-            err = exc.errors(include_url=False)[0]
-            where = ".".join(str(p) for p in err["loc"])
-            return None, None, f"bot.toml: {where}: {err['msg']}"
+            return None, None, f"bot.toml: {first_error(exc)}"
         return m.command, m.build, None
     for filename, build, command in CONVENTIONS:
         if (folder / filename).is_file():

@@ -89,21 +89,22 @@ class Store:
         """Close; delete the file (and its -wal and -shm) if it holds no game and no void and
         no other connection has it open (an exclusive lock, held until the files are gone, is
         refused while one has).  For a store made by a run that was then refused.  True if
-        it was deleted."""
+        it was deleted; a file that cannot be deleted is left as it is."""
         db = self.db
         try:
             db.execute("PRAGMA busy_timeout=0")  # in use elsewhere: keep it, without waiting
             db.execute("PRAGMA locking_mode=EXCLUSIVE")
             db.execute("BEGIN EXCLUSIVE")
-            empty = not self.count() and not self.voids()
-        except sqlite3.Error:
-            empty = False
-        if empty:
+            if self.count() or self.voids():
+                return False
             path = Path(os.path.realpath(self.path))  # a link's target, not the user's link
             for suffix in ("", "-wal", "-shm"):
                 path.with_name(path.name + suffix).unlink(missing_ok=True)
-        db.close()
-        return empty
+            return True
+        except (sqlite3.Error, OSError):
+            return False
+        finally:
+            db.close()
 
     def meta(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
