@@ -334,8 +334,11 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
             transcript_path.write_bytes(b"")  # written as the checks go
         except OSError as exc:
             fail(f"--transcript {transcript_path}: cannot write it: {exc.strerror or exc}")
-    results, times = check(spec, move_time=move_time, time_bank=time_bank,
-                           startup_time=startup_time, transcript=transcript_path)
+    try:
+        results, times = check(spec, move_time=move_time, time_bank=time_bank,
+                               startup_time=startup_time, transcript=transcript_path)
+    except RefereeError as exc:  # the referee's own failure (a full disk), not the bot's
+        fail(f"the referee failed, not the bot: {exc}")
     for r in results:
         mark = "PASS" if r.passed else "FAIL"
         click.echo(f"{mark}  {r.name}: {r.reason}")
@@ -402,7 +405,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     from .tournament.progress import ProgressDisplay
     from .tournament.runner import run_tournament, tournament_edition
     from .tournament.schedule import schedule
-    from .tournament.store import StoreError, open_store
+    from .tournament.store import StoreError, StoreFailed, open_store
 
     try:
         config = load_tournament(config_path)
@@ -455,6 +458,9 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
                                stderr_dir, None, False, shard_of)
     except SchedulerError as exc:
         refuse(f"--scheduler {scheduler}: {exc}")
+    except StoreFailed as exc:
+        refuse(f"the results store failed: {exc}; the games stored before it are kept: "
+               "run again to resume")
     except (StoreError, RuntimeError, SandboxError) as exc:
         refuse(str(exc))
     except KeyboardInterrupt:
@@ -464,7 +470,10 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
         left = "; ".join(f"{name}: {why}" for name, why in summary.left_out.items())
         refuse(f"no game could be played: the {summary.skipped} games left need a bot that "
                f"was left out ({left})")
-    text = board(store)
+    try:
+        text = board(store)
+    except StoreError as exc:
+        refuse(f"the games are stored, but the leaderboard cannot be read: {exc}")
     store.close()
     if quiet:
         return
@@ -526,6 +535,7 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
     from .grade import grade_all
     from .grade.run import FolderError
     from .tournament.config import TournamentError, load_tournament
+    from .tournament.store import StoreError
 
     if not config_path.is_file():
         fail(f"no grading config at {config_path} (give one with --config)")
@@ -553,6 +563,8 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
         fail(str(exc))
     except OSError as exc:
         fail(f"cannot read or write {exc.filename or out_dir}: {exc.strerror or exc}")
+    except (StoreError, RefereeError) as exc:  # the referee's own failure (a full disk)
+        fail(f"the referee failed: {exc}; graded submissions are kept and skipped next time")
     except KeyboardInterrupt:
         fail("interrupted; graded submissions are kept and skipped next time")
     if not quiet:

@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from .disk import files_limited_to
+
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 
@@ -61,3 +63,15 @@ def test_a_request_that_never_reached_the_bot_is_shown_as_such() -> None:
     assert result.returncode == 1
     assert "crash: stopped reading its input; exit status 3" in result.stdout
     assert "(the request never reached the bot: it had stopped reading its input" in result.stdout
+
+
+def test_a_full_disk_is_the_referees_failure_in_one_line() -> None:
+    """The checks' transcript could not be written (a full disk): that was a traceback ending
+    in RefereeError; it is the referee's failure, not the bot's, and says so in one line."""
+    result = subprocess.run([PY, "-m", "referee", "check", f"{PY} tests/bots/first_legal.py"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=120,
+                            preexec_fn=files_limited_to(16 * 1024))
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith("error: the referee failed, not the bot: ")
+    assert "File too large" in result.stderr

@@ -156,8 +156,16 @@ async def play_game(spec: GameSpec, players: Sequence[Player]) -> GameRecord:
     except (trio.Cancelled, KeyboardInterrupt):
         raise
     except Exception as exc:
-        raise RefereeError(f"game {spec.game_id} is void: {type(exc).__name__}: {exc}") from exc
+        raise RefereeError(f"game {spec.game_id} is void: {describe_failure(exc)}") from exc
     return record
+
+
+def describe_failure(exc: BaseException) -> str:
+    """`Type: message` of what failed, through the exception groups of trio's nurseries
+    (whose own message, "Exceptions from Trio nursery", says nothing)."""
+    if isinstance(exc, BaseExceptionGroup):
+        return "; ".join(describe_failure(e) for e in exc.exceptions)
+    return f"{type(exc).__name__}: {exc}"
 
 
 async def _play(spec: GameSpec, players: Sequence[Player], record: GameRecord) -> None:

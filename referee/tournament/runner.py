@@ -32,7 +32,7 @@ from referee.player import Player, polling_allowed
 
 from .config import TournamentConfig
 from .schedule import ScheduledGame, fingerprint, game_spec, schedule
-from .store import Store
+from .store import Store, StoreError
 
 MAX_ATTEMPTS = 3
 
@@ -301,7 +301,9 @@ async def run_tournament(
         again = "playing it again" if v.attempt < MAX_ATTEMPTS else "giving up"
         say(f"void: {v.reason}; {again}")
 
-    async def worker(number: int) -> None:
+    failed: list[StoreError] = []
+
+    async def worker(number: int, nursery: trio.Nursery) -> None:
         if workers > 1:
             polling_allowed.set(False)  # this task's own context: other tables share the loop
         table = Table(config, config_path, number, make_player, restart_each_game)
@@ -316,12 +318,17 @@ async def run_tournament(
                 progress.faults += sum(len(f) for f in finished.result["faults"])
                 if on_update is not None:
                     on_update(progress)
+        except StoreError as exc:  # the store failed (a full disk): every table stops
+            failed.append(exc)
+            nursery.cancel_scope.cancel()
         finally:
             await table.aclose()
 
     async with trio.open_nursery() as nursery:
         for number in range(max(1, workers)):
-            nursery.start_soon(worker, number)
+            nursery.start_soon(worker, number, nursery)
+    if failed:
+        raise failed[0]
     return RunSummary(total=len(games), already=len(games) - len(todo),
                       played=progress.played, skipped=len(todo) - len(playable),
                       left_out=left_out, voids=voids)

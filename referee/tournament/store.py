@@ -13,6 +13,7 @@ import sqlite3
 import time
 import zlib
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +39,11 @@ CREATE TABLE IF NOT EXISTS voids (
 
 class StoreError(Exception):
     """The store cannot be used for this tournament (another file, or not a store at all)."""
+
+
+class StoreFailed(StoreError):
+    """The store's file failed while in use (a full disk, a locked or damaged file); every
+    game committed before it is kept."""
 
 
 GAMES_COLUMNS = ["game_id", "seats", "seed", "result", "record", "seconds", "attempts",
@@ -101,20 +107,30 @@ class Store:
             for suffix in ("", "-wal", "-shm"):
                 path.with_name(path.name + suffix).unlink(missing_ok=True)
             return True
-        except (sqlite3.Error, OSError):
+        except (sqlite3.Error, StoreError, OSError):
             return False
         finally:
             db.close()
 
+    @contextmanager
+    def _failing(self) -> Iterator[None]:
+        """SQLite's errors while the store is in use, as one StoreFailed naming the file: a
+        full disk ends a run with one line, not a traceback."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise StoreFailed(f"{self.path}: {exc}") from None
+
     def meta(self, key: str) -> str | None:
-        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        with self._failing():
+            row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
     def bind(self, name: str, fingerprint: str, config_json: str) -> None:
         """Claim a new store for this tournament, or check that it already belongs to it."""
         stored = self.meta("fingerprint")
         if stored is None:
-            with self.db:
+            with self._failing(), self.db:
                 self.db.execute("BEGIN")
                 for key, value in (("name", name), ("fingerprint", fingerprint),
                                    ("config", config_json), ("created", str(time.time()))):
@@ -131,45 +147,53 @@ class Store:
         stored = self.meta("shard")
         value = shard or "all"
         if stored is None:
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('shard', ?)", (value,))
+            with self._failing():
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES ('shard', ?)", (value,))
         elif stored != value:
             raise StoreError(f"{self.path} holds shard {stored}, not {value}; use another --db")
 
     def done(self) -> set[str]:
-        return {row[0] for row in self.db.execute("SELECT game_id FROM games")}
+        with self._failing():
+            return {row[0] for row in self.db.execute("SELECT game_id FROM games")}
 
     def count(self) -> int:
-        return int(self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        with self._failing():
+            return int(self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
 
     def save(self, game_id: str, seats: list[str], seed: int, result: dict[str, Any],
              record_jsonl: bytes, seconds: float, attempts: int) -> bool:
         """Store one finished game in one transaction; False if it was already stored."""
         blob = zlib.compress(record_jsonl, 6)
-        cur = self.db.execute(
-            "INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (game_id, orjson.dumps(seats).decode(), seed, orjson.dumps(result).decode(), blob,
-             seconds, attempts, time.time()),
-        )
+        with self._failing():
+            cur = self.db.execute(
+                "INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, orjson.dumps(seats).decode(), seed, orjson.dumps(result).decode(),
+                 blob, seconds, attempts, time.time()),
+            )
         return cur.rowcount == 1
 
     def save_void(self, game_id: str, attempt: int, reason: str) -> None:
-        self.db.execute("INSERT INTO voids VALUES (?, ?, ?, ?)",
-                        (game_id, attempt, reason, time.time()))
+        with self._failing():
+            self.db.execute("INSERT INTO voids VALUES (?, ?, ?, ?)",
+                            (game_id, attempt, reason, time.time()))
 
     def voids(self) -> list[tuple[str, int, str]]:
-        return [(r[0], r[1], r[2]) for r in
-                self.db.execute("SELECT game_id, attempt, reason FROM voids ORDER BY at")]
+        with self._failing():
+            return [(r[0], r[1], r[2]) for r in
+                    self.db.execute("SELECT game_id, attempt, reason FROM voids ORDER BY at")]
 
     def results(self) -> Iterator[tuple[str, list[str], dict[str, Any]]]:
         """(game id, seats, result) for every stored game, in game id order."""
-        for game_id, seats, result in self.db.execute(
-            "SELECT game_id, seats, result FROM games ORDER BY game_id"
-        ):
-            yield game_id, orjson.loads(seats), orjson.loads(result)
+        with self._failing():
+            for game_id, seats, result in self.db.execute(
+                "SELECT game_id, seats, result FROM games ORDER BY game_id"
+            ):
+                yield game_id, orjson.loads(seats), orjson.loads(result)
 
     def record(self, game_id: str) -> list[dict[str, Any]] | None:
-        row = self.db.execute("SELECT record FROM games WHERE game_id = ?",
-                              (game_id,)).fetchone()
+        with self._failing():
+            row = self.db.execute("SELECT record FROM games WHERE game_id = ?",
+                                  (game_id,)).fetchone()
         if row is None:
             return None
         return [orjson.loads(line) for line in zlib.decompress(row[0]).splitlines()]

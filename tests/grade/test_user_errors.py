@@ -8,10 +8,12 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+from ..disk import files_limited_to
 from .test_grade import SAMPLES, grade, write_config
 
 
@@ -154,6 +156,36 @@ def test_a_state_that_cannot_be_read_is_moved_aside(tmp_path: Path) -> None:
     assert "state.json is unreadable (Input/output error)" in warnings[0], done.stderr
     assert (out / "state.json.unreadable").is_symlink()
     assert "heidi" in json.loads((out / "state.json").read_text())["outcomes"]
+
+
+@pytest.mark.parametrize(("failing", "limit", "deals", "named"), [
+    ("the checks' transcript", 64 << 10, 1, "game check-"),  # it grows to about 630 KiB
+    ("the games store", 800 << 10, 2, "bob.db: "),  # 48 games: about 1.4 MiB
+])
+def test_a_full_disk_ends_grading_in_one_line_keeping_the_graded(
+        tmp_path: Path, failing: str, limit: int, deals: int, named: str) -> None:
+    """A write the referee itself could not make (the checks' transcript, a student's games
+    store) was a traceback; now one line says the referee failed and where, and the students
+    graded before are kept."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    (subs / "ann").mkdir(parents=True)
+    (subs / "ann" / "notes.txt").write_text("no bot yet")
+    write_config(config)
+    config.write_text(config.read_text().replace("deals = 1", f"deals = {deals}"))
+    assert grade(subs, config, out).returncode == 0  # ann graded: "build failed"
+    (subs / "bob").mkdir()
+    shutil.copy(SAMPLES / "python" / "random_bot.py", subs / "bob" / "bot.py")
+    done = subprocess.run([sys.executable, "-m", "referee", "grade", "subs", "--config",
+                           "class.toml", "--out", "out"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=600, preexec_fn=files_limited_to(limit))
+    lines = [line for line in done.stderr.splitlines() if line.startswith("error: ")]
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert len(lines) == 1 and lines[0].startswith("error: the referee failed: "), failing
+    assert named in lines[0] and "graded submissions are kept and skipped next time" in lines[0]
+    again = grade(subs, config, out)
+    assert again.returncode == 0, again.stderr
+    assert "ann: unchanged" in again.stderr
+    assert rows(out)["bob"]["status"] == "ok"
 
 
 def test_out_in_a_folder_never_graded_is_allowed(tmp_path: Path) -> None:

@@ -14,6 +14,8 @@ import pytest
 
 from referee.tournament.config import MAX_FAULTS, TournamentConfig
 
+from ..disk import files_limited_to
+
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_LEGAL = ROOT / "tests" / "bots" / "first_legal.py"
 
@@ -237,3 +239,33 @@ def test_a_shard_past_the_last_game_plays_none_and_succeeds(tmp_path: Path) -> N
     config = write_config(tmp_path)  # three games
     out = run(config, tmp_path / "s.db", "--shard", "9/9")
     assert out.returncode == 0 and out.stderr == "", out.stderr
+
+
+def test_a_store_that_fails_mid_run_ends_it_in_one_line_and_loses_nothing(
+        tmp_path: Path) -> None:
+    """A full disk during a run was an ExceptionGroup traceback.  Now: one line naming the
+    store, the games stored before it are kept, no bot is left running, and running again
+    (with room) plays exactly the rest."""
+    bot = tmp_path / "limited_store_bot.py"  # its own path, to look for leftover processes
+    bot.write_text(FIRST_LEGAL.read_text())
+    config = tmp_path / "t.toml"
+    config.write_text('name = "full"\nseed = 5\ntable_size = 3\nseat_orders = "all"\n'
+                      "deals = 8\n" + "".join(
+                          f'[[bots]]\nname = "b{i}"\ncommand = "{sys.executable} {bot}"\n'
+                          for i in range(3)))
+    db = tmp_path / "full.db"
+    out = subprocess.run(
+        [sys.executable, "-m", "referee", "tournament", "run", str(config), "--db", str(db),
+         "-q", "--workers", "2"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        preexec_fn=files_limited_to(96 * 1024))
+    refused(out, f"the results store failed: {db}: ",  # SQLite: "disk I/O error"
+            "the games stored before it are kept: run again to resume")
+    kept = sqlite3.connect(db).execute("SELECT game_id FROM games").fetchall()
+    assert 0 < len(kept) < 48
+    leftover = subprocess.run(["pgrep", "-f", str(bot)], capture_output=True, text=True)
+    assert leftover.stdout == "", "bot processes left running"
+    again = run(config, db)
+    assert again.returncode == 0, again.stderr
+    games = sqlite3.connect(db).execute("SELECT game_id FROM games").fetchall()
+    assert len(games) == 48 and set(kept) <= set(games)
