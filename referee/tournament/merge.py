@@ -78,12 +78,7 @@ def merge(out: Path, shards: list[Path]) -> int:
             target.bind(config.name, stores[0].meta("fingerprint") or "", config_json)
             target.bind_shard(None)
             for store in stores:
-                target.db.execute("ATTACH DATABASE ? AS shard", (str(store.path),))
-                target.db.execute("BEGIN")
-                target.db.execute("INSERT OR IGNORE INTO games SELECT * FROM shard.games")
-                target.db.execute("INSERT INTO voids SELECT * FROM shard.voids")
-                target.db.execute("COMMIT")
-                target.db.execute("DETACH DATABASE shard")
+                target.add_from(store.path)
             return target.count()
         finally:
             target.close()

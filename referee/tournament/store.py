@@ -70,7 +70,9 @@ class Store:
             raise
         except sqlite3.DatabaseError as exc:
             self.db.close()
-            raise StoreError(f"{path} is not a results store: {exc}") from None
+            if (exc.sqlite_errorcode & 0xFF) in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT):
+                raise StoreError(f"{path} is not a results store: {exc}") from None
+            raise StoreFailed(f"cannot open {path}: {exc}") from None  # a full disk, say
 
     def _refuse_foreign(self, empty_ok: bool) -> None:
         """Check, before changing anything, that the file is a store (or, with `empty_ok`, a
@@ -176,6 +178,19 @@ class Store:
         with self._failing():
             self.db.execute("INSERT INTO voids VALUES (?, ?, ?, ?)",
                             (game_id, attempt, reason, time.time()))
+
+    def add_from(self, other: Path) -> None:
+        """Copy every game and void of the store at `other` into this one, in one
+        transaction (for `tournament merge`)."""
+        with self._failing():
+            self.db.execute("ATTACH DATABASE ? AS other", (str(other),))
+            try:
+                with self.db:
+                    self.db.execute("BEGIN")
+                    self.db.execute("INSERT OR IGNORE INTO games SELECT * FROM other.games")
+                    self.db.execute("INSERT INTO voids SELECT * FROM other.voids")
+            finally:
+                self.db.execute("DETACH DATABASE other")
 
     def voids(self) -> list[tuple[str, int, str]]:
         with self._failing():

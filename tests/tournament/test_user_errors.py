@@ -269,3 +269,27 @@ def test_a_store_that_fails_mid_run_ends_it_in_one_line_and_loses_nothing(
     assert again.returncode == 0, again.stderr
     games = sqlite3.connect(db).execute("SELECT game_id FROM games").fetchall()
     assert len(games) == 48 and set(kept) <= set(games)
+
+
+def test_a_merge_that_runs_out_of_room_leaves_no_half_merged_store(tmp_path: Path) -> None:
+    """Its inserts failing (a full disk) was a traceback that left the half-merged file."""
+    config = write_config(tmp_path, extra="deals = 8")  # 24 games: shards of about 72 KiB
+    shards = [tmp_path / f"s{i}.db" for i in (1, 2)]
+    for i, shard in enumerate(shards, 1):
+        assert run(config, shard, "--shard", f"{i}/2").returncode == 0
+    merged = tmp_path / "m.db"
+    out = subprocess.run(
+        [sys.executable, "-m", "referee", "tournament", "merge", *map(str, shards), "--out",
+         str(merged)], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+        preexec_fn=files_limited_to(96 * 1024))  # more than SQLite's 32 KiB -shm files
+    refused(out, f"{merged}: ")
+    assert not merged.exists()
+    assert referee("tournament", "merge", *map(str, shards), "--out", str(merged),
+                   cwd=tmp_path, timeout=60).returncode == 0
+    assert sqlite3.connect(merged).execute("SELECT COUNT(*) FROM games").fetchone() == (24,)
+    # A shard whose 32 KiB -shm file cannot be written is not "not a results store".
+    out = subprocess.run(
+        [sys.executable, "-m", "referee", "tournament", "merge", *map(str, shards), "--out",
+         str(tmp_path / "m2.db")], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+        preexec_fn=files_limited_to(16 * 1024))
+    refused(out, f"cannot open {shards[0]}: disk I/O error")
