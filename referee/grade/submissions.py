@@ -127,9 +127,11 @@ def unusable(path: Path, root: Path) -> str | None:
 
 def fresh_copy(submission: Submission, work: Path) -> tuple[Path, list[str]]:
     """The submission copied into its own working directory, the copy of a previous run gone,
-    and a line for each entry left out because it cannot be copied (see `unusable`).  Symlinks
-    are followed, so the copy stands alone (in the sandbox too); shutil.Error if a file that
-    looked usable still cannot be copied."""
+    and a line for each entry left out because it cannot be copied (see `unusable`).  The copy
+    stands alone (in the sandbox too): a symlink stays a link, made relative, to what it leads
+    to in the copy (node_modules/.bin, or a script that finds its files from where it really
+    is), or becomes a copy of it where that is not copied; shutil.Error if a file that looked
+    usable still cannot be copied."""
     target = work / submission.student
     if target.exists():
         shutil.rmtree(target)
@@ -143,8 +145,23 @@ def fresh_copy(submission: Submission, work: Path) -> tuple[Path, list[str]]:
             why = unusable(here / name, root)
             if why is not None:
                 left_out.add(name)
-                skipped.append(f"`{(here / name).relative_to(submission.path)}`: {why}")
+                at = here / name  # under the submission, or (through a link) its real path
+                shown = at.relative_to(root if at.is_relative_to(root) else submission.path)
+                skipped.append(f"`{shown}`: {why}")
         return left_out
 
-    shutil.copytree(submission.path, target, ignore=ignore)
+    shutil.copytree(submission.path, target, symlinks=True, ignore=ignore)
+    links = [Path(folder, name) for folder, dirs, files in os.walk(target)
+             for name in dirs + files if os.path.islink(os.path.join(folder, name))]
+    for link in links:
+        leads_to = Path(os.path.realpath(submission.path / link.relative_to(target)))
+        inside = leads_to.relative_to(root)  # `unusable` left out the links that lead out
+        link.unlink()
+        if NOT_COPIED & set(inside.parts):
+            if leads_to.is_dir():
+                shutil.copytree(leads_to, link, ignore=ignore)
+            else:
+                shutil.copy2(leads_to, link)
+        else:
+            link.symlink_to(os.path.relpath(target / inside, link.parent))
     return target, skipped

@@ -65,6 +65,43 @@ def test_links_pipes_and_loops_are_left_out_and_the_others_graded(tmp_path: Path
     assert again.returncode == 0 and again.stderr.count("unchanged") == 2, again.stderr
 
 
+def test_links_inside_a_submission_stay_links_in_its_copy(tmp_path: Path) -> None:
+    """Links were followed and copied as files, so a program run through one (as npm's
+    node_modules/.bin links are) no longer found the files beside the one it leads to: here
+    Python looks for `helper` next to src/bot.py, where the link leads, and crashed.  Links
+    stay links, made relative so that the copy stands alone; a link into a folder that is not
+    copied (.venv) still becomes a copy of what it leads to."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    eve = subs / "eve"
+    (eve / "src").mkdir(parents=True)
+    (eve / "src" / "helper.py").write_text("SEED = 7\n")
+    (eve / "src" / "bot.py").write_text((SAMPLES / "python" / "random_bot.py").read_text().replace(
+        "from __future__ import annotations\n",
+        "from __future__ import annotations\n\nimport helper  # found beside this file only\n"))
+    (eve / "bin").mkdir()
+    (eve / "bin" / "bot").symlink_to("../src/bot.py")
+    (eve / "bin" / "absolute").symlink_to(eve / "src" / "bot.py")  # into the submission too
+    (eve / ".venv").mkdir()
+    (eve / ".venv" / "notes.txt").write_text("kept through the link")
+    (eve / "notes").symlink_to(".venv/notes.txt")
+    (eve / "bot.toml").write_text('command = "python3 bin/absolute"\n')
+    write_config(config)
+    done = grade(subs, config, out)
+    assert done.returncode == 0, done.stderr
+    assert (rows(out)["eve"]["status"], rows(out)["eve"]["games"]) == ("ok", "24")
+    (subs / "eve" / "bot.toml").write_text('command = "python3 bin/bot"\n')
+    shutil.rmtree(out)
+    done = grade(subs, config, out)
+    assert (rows(out)["eve"]["status"], rows(out)["eve"]["games"]) == ("ok", "24")
+    from referee.grade.submissions import discover, fresh_copy
+    copy, skipped = fresh_copy(discover(subs)[0], tmp_path / "work")
+    assert skipped == []
+    assert os.readlink(copy / "bin" / "bot") == "../src/bot.py"
+    assert os.readlink(copy / "bin" / "absolute") == "../src/bot.py"
+    assert not (copy / "notes").is_symlink()
+    assert (copy / "notes").read_text() == "kept through the link"
+
+
 def test_an_unreadable_file_makes_only_that_submission_broken(tmp_path: Path) -> None:
     """A file that cannot be read stopped the whole run (in the digest, then in the copy); now
     that submission is broken, its feedback says which file, and the next one is graded."""
