@@ -25,7 +25,7 @@ from referee.bots.player import BotPlayer, BotSpec
 from referee.game import CMON, AuctionType, Decision, DecisionKind, Event
 from referee.game.actions import Action
 from referee.match.players import random_player
-from referee.match.runner import play_game
+from referee.match.runner import RefereeError, play_game
 from referee.match.spec import GameSpec
 from referee.player import Answer, Fault, GameInfo
 
@@ -183,7 +183,10 @@ async def run_check(
 ) -> tuple[list[CheckResult], list[float]]:
     temp = None
     if transcript is None:
-        fd, name = tempfile.mkstemp(prefix="referee-check-", suffix=".jsonl")
+        try:
+            fd, name = tempfile.mkstemp(prefix="referee-check-", suffix=".jsonl")
+        except OSError as exc:  # none of the temporary folders can be written: no room
+            raise RefereeError(f"the checks' transcript cannot be made: {exc}") from None
         os.close(fd)
         transcript = temp = Path(name)
     try:

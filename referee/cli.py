@@ -534,6 +534,7 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
 
     from .grade import grade_all
     from .grade.run import FolderError
+    from .grade.submissions import WorkFolderFull
     from .tournament.config import TournamentError, load_tournament
     from .tournament.store import StoreError
 
@@ -563,7 +564,7 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
         fail(str(exc))
     except OSError as exc:
         fail(f"cannot read or write {exc.filename or out_dir}: {exc.strerror or exc}")
-    except (StoreError, RefereeError) as exc:  # the referee's own failure (a full disk)
+    except (StoreError, RefereeError, WorkFolderFull) as exc:  # the referee's (a full disk)
         fail(f"the referee failed: {exc}; graded submissions are kept and skipped next time")
     except KeyboardInterrupt:
         fail("interrupted; graded submissions are kept and skipped next time")

@@ -75,3 +75,14 @@ def test_a_full_disk_is_the_referees_failure_in_one_line() -> None:
     assert result.stderr.count("\n") == 1, result.stderr
     assert result.stderr.startswith("error: the referee failed, not the bot: ")
     assert "File too large" in result.stderr
+
+
+def test_no_room_for_the_transcript_is_the_referees_failure_in_one_line() -> None:
+    """With no temporary folder it can write in, check ended in a FileNotFoundError traceback."""
+    result = subprocess.run([PY, "-m", "referee", "check", f"{PY} tests/bots/first_legal.py"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=120,
+                            preexec_fn=files_limited_to(0))
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert result.stderr.startswith("error: the referee failed, not the bot: the checks' "
+                                    "transcript cannot be made: ")

@@ -273,6 +273,19 @@ class State(BaseModel):
     outcomes: dict[str, Outcome]
 
 
+def write_whole(path: Path, text: str) -> None:
+    """Replace `path` with `text` or leave it as it was: written in place, a state cut short
+    by a full disk was found damaged next time, and everyone was graded again."""
+    part = path.with_name(path.name + ".part")
+    try:
+        part.write_text(text)
+        os.replace(part, path)
+    except OSError as exc:  # a failed write names no file: this one
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
+    finally:
+        part.unlink(missing_ok=True)
+
+
 def read_state(path: Path, config_key: str, say: Callable[[str], None]) -> dict[str, Outcome]:
     """The outcomes of earlier runs under this config.  The state is only a cache, so an
     unreadable one is moved aside (kept for a look, never deleted) and everyone graded again."""
@@ -319,7 +332,7 @@ async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out
             outcome = await grade_submission(sub, config, config_path, out, workers, say)
             known[sub.student] = outcome
             state = {"config": config_key, "outcomes": {s: asdict(o) for s, o in known.items()}}
-            state_path.write_text(json.dumps(state, indent=1))
+            write_whole(state_path, json.dumps(state, indent=1))
             shutil.rmtree(out / "work" / sub.student, ignore_errors=True)
         (out / "feedback" / f"{sub.student}.md").write_text(outcome.feedback)
         outcomes.append(outcome)

@@ -9,6 +9,7 @@ the student); without one the bot is found by convention, in this order: a `Make
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import os
 import shutil
@@ -44,6 +45,21 @@ class Manifest(BaseModel):
     name: str | None = Field(None, max_length=64)
     build: str | None = None
     command: str = Field(min_length=1)
+
+
+class WorkFolderFull(Exception):
+    """A submission could not be copied for want of room in the work folder: the referee's
+    failure, not the student's."""
+
+
+def copy_file(src: str, dst: str) -> None:
+    """shutil.copy2, with a full disk (or quota) told apart from a file that cannot be read."""
+    try:
+        shutil.copy2(src, dst)
+    except OSError as exc:
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+            raise WorkFolderFull(f"cannot copy {src} into {dst}: {exc.strerror}") from None
+        raise
 
 
 @dataclass
@@ -130,8 +146,9 @@ def fresh_copy(submission: Submission, work: Path) -> tuple[Path, list[str]]:
     and a line for each entry left out because it cannot be copied (see `unusable`).  The copy
     stands alone (in the sandbox too): a symlink stays a link, made relative, to what it leads
     to in the copy (node_modules/.bin, or a script that finds its files from where it really
-    is), or becomes a copy of it where that is not copied; shutil.Error if a file that looked
-    usable still cannot be copied."""
+    is); a link to a file in a folder that is not copied becomes a copy of it, a link to such
+    a folder is left out.  shutil.Error if a file that looked usable still cannot be copied;
+    WorkFolderFull if `work` has no room."""
     target = work / submission.student
     if target.exists():
         shutil.rmtree(target)
@@ -150,18 +167,26 @@ def fresh_copy(submission: Submission, work: Path) -> tuple[Path, list[str]]:
                 skipped.append(f"`{shown}`: {why}")
         return left_out
 
-    shutil.copytree(submission.path, target, symlinks=True, ignore=ignore)
+    shutil.copytree(submission.path, target, symlinks=True, ignore=ignore,
+                    copy_function=copy_file)
     links = [Path(folder, name) for folder, dirs, files in os.walk(target)
              for name in dirs + files if os.path.islink(os.path.join(folder, name))]
+    errors = []
     for link in links:
-        leads_to = Path(os.path.realpath(submission.path / link.relative_to(target)))
+        source = submission.path / link.relative_to(target)
+        leads_to = Path(os.path.realpath(source))
         inside = leads_to.relative_to(root)  # `unusable` left out the links that lead out
         link.unlink()
-        if NOT_COPIED & set(inside.parts):
-            if leads_to.is_dir():
-                shutil.copytree(leads_to, link, ignore=ignore)
-            else:
-                shutil.copy2(leads_to, link)
-        else:
+        if not NOT_COPIED & set(inside.parts):
             link.symlink_to(os.path.relpath(target / inside, link.parent))
+        elif leads_to.is_dir():  # not followed: its own links could loop or lead anywhere
+            skipped.append(f"`{link.relative_to(target)}`: a symlink to a folder in "
+                           f"{inside.parts[0]}, which is not copied")
+        else:
+            try:
+                copy_file(str(leads_to), str(link))
+            except OSError as exc:
+                errors.append((str(source), str(link), str(exc)))
+    if errors:
+        raise shutil.Error(errors)
     return target, skipped

@@ -66,10 +66,12 @@ command = "{sys.executable} {random_bot} --seed {i}"
 ''' for i in (1, 2, 3)))
 
 
-def grade(subs: Path, config: Path, out: Path) -> subprocess.CompletedProcess[str]:
-    """Run with paths relative to the working directory, as a teacher would type them."""
+def grade(subs: Path, config: Path, out: Path,
+          prefix: list[str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run with paths relative to the working directory, as a teacher would type them;
+    `prefix` goes before the command (see `without_reading_all`)."""
     cwd = out.parent
-    return subprocess.run([sys.executable, "-m", "referee", "grade",
+    return subprocess.run([*(prefix or []), sys.executable, "-m", "referee", "grade",
                            os.path.relpath(subs, cwd), "--config", os.path.relpath(config, cwd),
                            "--out", os.path.relpath(out, cwd)], cwd=cwd, capture_output=True,
                           text=True, timeout=600)

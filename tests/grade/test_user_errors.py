@@ -69,8 +69,8 @@ def test_links_inside_a_submission_stay_links_in_its_copy(tmp_path: Path) -> Non
     """Links were followed and copied as files, so a program run through one (as npm's
     node_modules/.bin links are) no longer found the files beside the one it leads to: here
     Python looks for `helper` next to src/bot.py, where the link leads, and crashed.  Links
-    stay links, made relative so that the copy stands alone; a link into a folder that is not
-    copied (.venv) still becomes a copy of what it leads to."""
+    stay links, made relative so that the copy stands alone; a link to a file in a folder that
+    is not copied (.venv) becomes a copy of it, a link to a folder there is left out."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     eve = subs / "eve"
     (eve / "src").mkdir(parents=True)
@@ -81,9 +81,10 @@ def test_links_inside_a_submission_stay_links_in_its_copy(tmp_path: Path) -> Non
     (eve / "bin").mkdir()
     (eve / "bin" / "bot").symlink_to("../src/bot.py")
     (eve / "bin" / "absolute").symlink_to(eve / "src" / "bot.py")  # into the submission too
-    (eve / ".venv").mkdir()
+    (eve / ".venv" / "lib").mkdir(parents=True)
     (eve / ".venv" / "notes.txt").write_text("kept through the link")
     (eve / "notes").symlink_to(".venv/notes.txt")
+    (eve / "lib").symlink_to(".venv/lib")  # a folder there: left out (its links could loop)
     (eve / "bot.toml").write_text('command = "python3 bin/absolute"\n')
     write_config(config)
     done = grade(subs, config, out)
@@ -95,31 +96,50 @@ def test_links_inside_a_submission_stay_links_in_its_copy(tmp_path: Path) -> Non
     assert (rows(out)["eve"]["status"], rows(out)["eve"]["games"]) == ("ok", "24")
     from referee.grade.submissions import discover, fresh_copy
     copy, skipped = fresh_copy(discover(subs)[0], tmp_path / "work")
-    assert skipped == []
+    assert skipped == ["`lib`: a symlink to a folder in .venv, which is not copied"]
+    assert "- `lib`: a symlink to a folder in .venv" in (out / "feedback" / "eve.md").read_text()
     assert os.readlink(copy / "bin" / "bot") == "../src/bot.py"
     assert os.readlink(copy / "bin" / "absolute") == "../src/bot.py"
     assert not (copy / "notes").is_symlink()
     assert (copy / "notes").read_text() == "kept through the link"
 
 
+def without_reading_all() -> list[str]:
+    """A command prefix under which files with no read permission cannot be read: root
+    without its capabilities to override file permissions (setpriv, util-linux)."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("root reads every file, and setpriv is not here to drop that")
+    return [setpriv, "--bounding-set=-dac_override,-dac_read_search"]
+
+
 def test_an_unreadable_file_makes_only_that_submission_broken(tmp_path: Path) -> None:
     """A file that cannot be read stopped the whole run (in the digest, then in the copy); now
-    that submission is broken, its feedback says which file, and the next one is graded."""
-    if os.geteuid() == 0:
-        pytest.skip("root reads every file in the submission (an unreadable one outside it, "
-                    "through a link, is left out: see the test above)")
+    that submission is broken, its feedback says which file, and the next one is graded.  The
+    same through a link to a file in .venv (copied, not linked: .venv is not), which stopped
+    the whole run again for a while."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
-    (subs / "bea").mkdir(parents=True)
-    shutil.copy(SAMPLES / "python" / "random_bot.py", subs / "bea" / "bot.py")
+    for student in ("bea", "amy"):
+        (subs / student).mkdir(parents=True)
+        shutil.copy(SAMPLES / "python" / "random_bot.py", subs / student / "bot.py")
     (subs / "bea" / "mem").write_text("secret")
     (subs / "bea" / "mem").chmod(0)
+    (subs / "amy" / ".venv").mkdir()
+    (subs / "amy" / ".venv" / "secret").write_text("secret")
+    (subs / "amy" / ".venv" / "secret").chmod(0)
+    (subs / "amy" / "data").symlink_to(".venv/secret")
     (subs / "heidi").mkdir()
     write_config(config)
-    done = grade(subs, config, out)
+    done = grade(subs, config, out, prefix=without_reading_all())
     assert done.returncode == 0, done.stderr
     assert {s: (r["status"], r["grade"]) for s, r in rows(out).items()} == {
-        "bea": ("build failed", "F"), "heidi": ("build failed", "F")}
+        "amy": ("build failed", "F"), "bea": ("build failed", "F"),
+        "heidi": ("build failed", "F")}
     assert "- cannot copy mem: " in (out / "feedback" / "bea.md").read_text()
+    amy = (out / "feedback" / "amy.md").read_text()
+    assert "- cannot copy data: " in amy and "Permission denied" in amy
     assert "no bot found" in (out / "feedback" / "heidi.md").read_text()
 
 
@@ -196,6 +216,7 @@ def test_a_state_that_cannot_be_read_is_moved_aside(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("failing", "limit", "deals", "named"), [
+    ("the copy", 4 << 10, 1, "cannot copy "),  # random_bot.py is 6 KiB: bob was given an F
     ("the checks' transcript", 64 << 10, 1, "game check-"),  # it grows to about 630 KiB
     ("the games store", 800 << 10, 2, "bob.db: "),  # 48 games: about 1.4 MiB
 ])
@@ -223,6 +244,28 @@ def test_a_full_disk_ends_grading_in_one_line_keeping_the_graded(
     assert again.returncode == 0, again.stderr
     assert "ann: unchanged" in again.stderr
     assert rows(out)["bob"]["status"] == "ok"
+
+
+def test_a_state_that_cannot_be_written_whole_is_left_as_it_was(tmp_path: Path) -> None:
+    """state.json was rewritten in place: cut short by a full disk, it was found damaged next
+    time, and every student was graded again."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    (subs / "ann").mkdir(parents=True)
+    (subs / "ann" / "notes.txt").write_text("no bot yet")
+    write_config(config)
+    assert grade(subs, config, out).returncode == 0
+    state = (out / "state.json").read_text()
+    (subs / "bob").mkdir()
+    (subs / "bob" / "notes.txt").write_text("no bot either")
+    done = subprocess.run([sys.executable, "-m", "referee", "grade", "subs", "--config",
+                           "class.toml", "--out", "out"], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=600, preexec_fn=files_limited_to(len(state) + 64))
+    assert done.returncode == 2 and "state.json: File too large" in done.stderr, done.stderr
+    assert (out / "state.json").read_text() == state
+    assert not (out / "state.json.part").exists()
+    again = grade(subs, config, out)
+    assert again.returncode == 0 and "warning" not in again.stderr, again.stderr
+    assert "ann: unchanged" in again.stderr and "bob: grading" in again.stderr
 
 
 def test_out_in_a_folder_never_graded_is_allowed(tmp_path: Path) -> None:
