@@ -16,6 +16,7 @@ import re
 import shlex
 import shutil
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,7 +34,7 @@ from referee.tournament.schedule import fingerprint
 from referee.tournament.store import open_store
 from referee.validation import first_error
 
-from .submissions import SKIP, Submission, discover, fresh_copy
+from .submissions import SKIP, Submission, discover, fresh_copy, remove_copy
 
 STATUSES = ("ok", "build failed", "failed the check", "crashed", "timed out")
 
@@ -333,7 +334,8 @@ async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out
             known[sub.student] = outcome
             state = {"config": config_key, "outcomes": {s: asdict(o) for s, o in known.items()}}
             write_whole(state_path, json.dumps(state, indent=1))
-            shutil.rmtree(out / "work" / sub.student, ignore_errors=True)
+            with suppress(OSError):  # best effort: the next copy is made afresh anyway
+                remove_copy(out / "work" / sub.student)
         (out / "feedback" / f"{sub.student}.md").write_text(outcome.feedback)
         outcomes.append(outcome)
     with (out / "grades.csv").open("w", newline="") as f:

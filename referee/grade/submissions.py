@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import re
 import shutil
 import stat
 import tomllib
@@ -52,14 +53,44 @@ class WorkFolderFull(Exception):
     failure, not the student's."""
 
 
+NO_ROOM = (errno.ENOSPC, errno.EDQUOT, errno.EFBIG)
+
+
 def copy_file(src: str, dst: str) -> None:
     """shutil.copy2, with a full disk (or quota) told apart from a file that cannot be read."""
     try:
         shutil.copy2(src, dst)
     except OSError as exc:
-        if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        if exc.errno in NO_ROOM:
             raise WorkFolderFull(f"cannot copy {src} into {dst}: {exc.strerror}") from None
         raise
+
+
+def writable_folders(path: Path) -> None:
+    """Give the owner every right on each folder under `path` (and on it), never following a
+    link: copytree copies a read-only folder's mode, and builds make some (Go's module
+    cache), which then could not be changed or removed."""
+    os.chmod(path, os.lstat(path).st_mode | 0o700)
+    for folder, dirs, _files in os.walk(path):
+        for name in dirs:
+            sub = os.path.join(folder, name)
+            if not os.path.islink(sub):  # os.walk lists links to folders here too
+                os.chmod(sub, os.lstat(sub).st_mode | 0o700)
+
+
+def remove_copy(path: Path) -> None:
+    """Remove a submission's copy (even with read-only folders); nothing if there is none."""
+    if os.path.islink(path) or path.is_file():
+        path.unlink()
+    elif path.exists():
+        writable_folders(path)
+        shutil.rmtree(path)
+
+
+def no_room(why: str) -> bool:
+    """Whether one of shutil.Error's reasons (str of an OSError) is a full disk or quota."""
+    found = re.match(r"\[Errno (\d+)\]", why)
+    return found is not None and int(found.group(1)) in NO_ROOM
 
 
 @dataclass
@@ -73,17 +104,25 @@ class Submission:
 
 
 def content_digest(folder: Path) -> str:
-    """A hash of every file's path and bytes, so an unchanged submission is not graded again."""
+    """A hash of every file's path, bytes and executable bits, and of where each link leads,
+    so an unchanged submission is not graded again (and a changed one always is: a script
+    made executable, a link pointed elsewhere)."""
     h = hashlib.sha256()
     for path in sorted(folder.rglob("*")):
         rel = path.relative_to(folder)
-        if any(part in NOT_COPIED for part in rel.parts) or not path.is_file():
+        if any(part in NOT_COPIED for part in rel.parts):
             continue
-        h.update(str(rel).encode() + b"\0")
+        if path.is_symlink():
+            h.update(f"{rel}\0link {os.readlink(path)}\0".encode())
+        if not path.is_file():
+            continue
         try:
-            h.update(path.read_bytes())
+            with path.open("rb") as f:
+                h.update(f"{rel}\0mode {os.fstat(f.fileno()).st_mode & 0o111:o}\0".encode())
+                while chunk := f.read(1 << 20):
+                    h.update(chunk)
         except OSError as exc:  # the copy will fail and say so in that student's feedback
-            h.update(f"unreadable: {exc.strerror}".encode())
+            h.update(f"{rel}\0unreadable: {exc.strerror}".encode())
         h.update(b"\0")
     return h.hexdigest()
 
@@ -150,8 +189,7 @@ def fresh_copy(submission: Submission, work: Path) -> tuple[Path, list[str]]:
     a folder is left out.  shutil.Error if a file that looked usable still cannot be copied;
     WorkFolderFull if `work` has no room."""
     target = work / submission.student
-    if target.exists():
-        shutil.rmtree(target)
+    remove_copy(target)
     skipped: list[str] = []
     root = Path(os.path.realpath(submission.path))
 
@@ -167,26 +205,49 @@ def fresh_copy(submission: Submission, work: Path) -> tuple[Path, list[str]]:
                 skipped.append(f"`{shown}`: {why}")
         return left_out
 
-    shutil.copytree(submission.path, target, symlinks=True, ignore=ignore,
-                    copy_function=copy_file)
-    links = [Path(folder, name) for folder, dirs, files in os.walk(target)
+    try:
+        shutil.copytree(submission.path, target, symlinks=True, ignore=ignore,
+                        copy_function=copy_file)
+        relink(submission.path, root, target, skipped)
+    except shutil.Error as exc:  # entries (source, copy, str(OSError)): mkdir, symlink, ...
+        if any(no_room(why) for _src, _dst, why in exc.args[0]):
+            remove_copy(target)
+            raise WorkFolderFull(f"cannot copy {submission.path} into {target}: no room "
+                                 "left") from None
+        raise
+    except (WorkFolderFull, OSError) as exc:
+        remove_copy(target)  # the room it takes, on a full disk
+        if isinstance(exc, OSError) and exc.errno in NO_ROOM:
+            raise WorkFolderFull(f"cannot copy {submission.path} into {target}: "
+                                 f"{exc.strerror}") from None
+        raise
+    return target, skipped
+
+
+def relink(source: Path, root: Path, copy: Path, skipped: list[str]) -> None:
+    """Make each link of a fresh copy of `source` (whose real path is `root`) a relative link
+    to what it leads to in the copy; a link into a folder that is not copied becomes a copy
+    of the file it leads to, or, to a folder there, is left out (a line in `skipped`: its own
+    links could loop or lead anywhere).  The copy's folders are made writable first (copytree
+    copies a read-only folder's mode).  shutil.Error lists the files that cannot be read."""
+    writable_folders(copy)
+    links = [Path(folder, name) for folder, dirs, files in os.walk(copy)
              for name in dirs + files if os.path.islink(os.path.join(folder, name))]
     errors = []
     for link in links:
-        source = submission.path / link.relative_to(target)
-        leads_to = Path(os.path.realpath(source))
+        leads_to = Path(os.path.realpath(source / link.relative_to(copy)))
         inside = leads_to.relative_to(root)  # `unusable` left out the links that lead out
         link.unlink()
-        if not NOT_COPIED & set(inside.parts):
-            link.symlink_to(os.path.relpath(target / inside, link.parent))
-        elif leads_to.is_dir():  # not followed: its own links could loop or lead anywhere
-            skipped.append(f"`{link.relative_to(target)}`: a symlink to a folder in "
-                           f"{inside.parts[0]}, which is not copied")
+        not_copied = [part for part in inside.parts if part in NOT_COPIED]
+        if not not_copied:
+            link.symlink_to(os.path.relpath(copy / inside, link.parent))
+        elif leads_to.is_dir():
+            skipped.append(f"`{link.relative_to(copy)}`: a symlink to a folder in "
+                           f"{not_copied[0]}, which is not copied")
         else:
             try:
                 copy_file(str(leads_to), str(link))
             except OSError as exc:
-                errors.append((str(source), str(link), str(exc)))
+                errors.append((str(source / link.relative_to(copy)), str(link), str(exc)))
     if errors:
         raise shutil.Error(errors)
-    return target, skipped

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from referee.grade.submissions import WorkFolderFull, discover, fresh_copy
+
 from ..disk import files_limited_to
 from .test_grade import SAMPLES, grade, write_config
 
@@ -94,7 +96,6 @@ def test_links_inside_a_submission_stay_links_in_its_copy(tmp_path: Path) -> Non
     shutil.rmtree(out)
     done = grade(subs, config, out)
     assert (rows(out)["eve"]["status"], rows(out)["eve"]["games"]) == ("ok", "24")
-    from referee.grade.submissions import discover, fresh_copy
     copy, skipped = fresh_copy(discover(subs)[0], tmp_path / "work")
     assert skipped == ["`lib`: a symlink to a folder in .venv, which is not copied"]
     assert "- `lib`: a symlink to a folder in .venv" in (out / "feedback" / "eve.md").read_text()
@@ -141,6 +142,100 @@ def test_an_unreadable_file_makes_only_that_submission_broken(tmp_path: Path) ->
     amy = (out / "feedback" / "amy.md").read_text()
     assert "- cannot copy data: " in amy and "Permission denied" in amy
     assert "no bot found" in (out / "feedback" / "heidi.md").read_text()
+
+
+def test_read_only_folders_in_a_submission_or_made_by_its_build_do_not_stop_the_class(
+        tmp_path: Path) -> None:
+    """A read-only folder holding a link stopped the whole run (its copy's link could not be
+    replaced), and so did the copy of an earlier run where a build had made folders read-only
+    (as Go's module cache does): 'cannot read or write ...: Permission denied'."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    for student in ("eve", "gus", "zed"):
+        (subs / student).mkdir(parents=True)
+        shutil.copy(SAMPLES / "python" / "random_bot.py", subs / student / "bot.py")
+    (subs / "eve" / "pkg").mkdir()
+    (subs / "eve" / "pkg" / "a.py").write_text("")
+    (subs / "eve" / "pkg" / "b.py").symlink_to("a.py")
+    (subs / "eve" / "pkg").chmod(0o555)
+    (subs / "gus" / "bot.toml").write_text(
+        'build = "mkdir -p cache/mod && touch cache/mod/x && chmod 555 cache/mod cache"\n'
+        'command = "python3 bot.py"\n')
+    write_config(config)
+    try:
+        for changed in (False, True):
+            if changed:  # graded again: the copies are made afresh
+                for student in ("eve", "gus"):
+                    with (subs / student / "bot.py").open("a") as f:
+                        f.write("# changed\n")
+            done = grade(subs, config, out, prefix=without_reading_all())
+            assert done.returncode == 0, done.stderr
+            assert {s: r["status"] for s, r in rows(out).items()} == {
+                "eve": "ok", "gus": "ok", "zed": "ok"}
+            assert list((out / "work").iterdir()) == []  # every copy removed after grading
+    finally:
+        (subs / "eve" / "pkg").chmod(0o755)  # for pytest's own clean-up
+
+
+def test_no_room_for_a_copy_is_the_referees_failure(tmp_path: Path) -> None:
+    """A folder of the copy that could not be made for want of room (ENOSPC from mkdir, which
+    copytree gathers into shutil.Error with the unreadable files) was counted as the
+    student's: 'build failed', F, kept next time."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    deep = subs / "eve" / "d0" / "d1" / "d2" / "d3" / "d4" / "d5" / "d6" / "d7" / "d8"
+    deep.mkdir(parents=True)  # more folders than the tmpfs below has inodes
+    shutil.copy(SAMPLES / "python" / "random_bot.py", deep / "bot.py")
+    (subs / "eve" / "bot.toml").write_text(
+        f'command = "python3 {deep.relative_to(subs / "eve")}/bot.py"\n')
+    (tmp_path / "folders" / "ann" / "d0" / "d1" / "d2" / "d3" / "d4" / "d5" / "d6" / "d7").mkdir(
+        parents=True)  # folders only: no file's copy can fail first
+    write_config(config)
+    work = out / "work"
+    work.mkdir(parents=True)
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m,nr_inodes=8", "tmpfs",
+                              str(work)], capture_output=True)
+    if mounted.returncode != 0:
+        pytest.skip("cannot mount a small tmpfs here (needs root and mount rights)")
+    try:
+        done = grade(subs, config, out)
+        with pytest.raises(WorkFolderFull, match="no room left"):
+            fresh_copy(discover(tmp_path / "folders")[0], work)
+        assert list(work.iterdir()) == []  # what was copied is removed: it takes the room
+    finally:
+        subprocess.run(["umount", str(work)], check=True)
+    errors = [line for line in done.stderr.splitlines() if line.startswith("error: ")]
+    assert done.returncode == 2 and len(errors) == 1, done.stderr
+    assert errors[0].startswith("error: the referee failed: cannot copy "), errors
+    assert "graded submissions are kept" in errors[0]
+    again = grade(subs, config, out)
+    assert "eve: grading" in again.stderr, again.stderr
+    assert rows(out)["eve"]["status"] == "ok"
+
+
+def test_a_change_of_mode_or_of_a_links_target_is_graded_again(tmp_path: Path) -> None:
+    """The digest saw only files' bytes: making the bot's script executable kept the grade of
+    the run where it was not ('unchanged, kept its grade F')."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    (subs / "eve").mkdir(parents=True)
+    script = subs / "eve" / "run.py"
+    script.write_text("#!/usr/bin/env python3\n"
+                      + (SAMPLES / "python" / "random_bot.py").read_text())
+    script.chmod(0o644)
+    (subs / "eve" / "bot.toml").write_text('command = "./run.py"\n')
+    write_config(config)
+    assert grade(subs, config, out).returncode == 0
+    assert rows(out)["eve"]["status"] == "crashed"
+    script.chmod(0o755)
+    done = grade(subs, config, out)
+    assert "eve: grading" in done.stderr, done.stderr
+    assert rows(out)["eve"]["status"] == "ok"
+    (subs / "eve" / "v1").mkdir()
+    (subs / "eve" / "v2").mkdir()
+    (subs / "eve" / "lib").symlink_to("v1")
+    assert "eve: grading" in grade(subs, config, out).stderr
+    (subs / "eve" / "lib").unlink()
+    (subs / "eve" / "lib").symlink_to("v2")
+    assert "eve: grading" in grade(subs, config, out).stderr
+    assert "eve: unchanged" in grade(subs, config, out).stderr
 
 
 @pytest.mark.parametrize("damage", ["not json", "unknown key"])
