@@ -22,6 +22,7 @@ from pydantic import (
 
 from referee.bots.sandbox import AUTO, BotLimits, parse_amount, parse_size
 from referee.game.config import VARIANTS
+from referee.validation import first_errors
 
 # limits.max_faults at most: far more than a seat's decisions in a game (a large value says
 # "never retire"), and within the record's 64-bit integers.
@@ -231,15 +232,6 @@ class TournamentConfig(BaseModel):
         return self
 
 
-def _describe(exc: ValidationError) -> str:
-    parts = []
-    for err in exc.errors(include_url=False)[:3]:
-        where = ".".join(str(p) for p in err["loc"])
-        msg = err["msg"].removeprefix("Value error, ")
-        parts.append(f"{where}: {msg}" if where else msg)  # whole-file checks name their key
-    return "; ".join(parts)
-
-
 def load_tournament(path: Path) -> TournamentConfig:
     """Read and check a tournament file; TournamentError names what is wrong and where."""
     try:
@@ -255,4 +247,4 @@ def load_tournament(path: Path) -> TournamentConfig:
     try:
         return TournamentConfig.model_validate(data)
     except ValidationError as exc:
-        raise TournamentError(f"{path}: {_describe(exc)}") from None
+        raise TournamentError(f"{path}: {first_errors(exc)}") from None

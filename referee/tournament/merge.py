@@ -11,7 +11,9 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from .config import TournamentConfig, _describe
+from referee.validation import first_errors
+
+from .config import TournamentConfig
 from .runner import shard_games
 from .schedule import schedule
 from .store import Store, StoreError, open_store
@@ -55,7 +57,7 @@ def merge(out: Path, shards: list[Path]) -> int:
             config = TournamentConfig.model_validate_json(config_json)
         except ValidationError as exc:  # a store written by a version that allowed more
             raise StoreError(f"{stores[0].path}: its tournament file is not valid any more: "
-                             f"{_describe(exc)}") from None
+                             f"{first_errors(exc)}") from None
         games = schedule(config)
         seen: dict[str, str] = {}
         for store, label in zip(stores, labels, strict=True):
