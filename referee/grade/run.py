@@ -25,7 +25,7 @@ import trio
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from referee.bots.player import BotSpec
-from referee.bots.sandbox import BotLimits, SandboxError, SandboxMode, wrap_command
+from referee.bots.sandbox import BotLimits, SandboxError, SandboxMode, parse_size, wrap_command
 from referee.check import CheckResult, run_check, summary
 from referee.leaderboard.stats import Games, leaderboard
 from referee.tournament.config import BotEntry, TournamentConfig
@@ -137,7 +137,7 @@ async def grade_submission(sub: Submission, config: TournamentConfig, config_pat
     notes: list[str] = []
     if sub.problem is not None:
         outcome.status = "build failed"
-        notes.append(f"## Finding your bot\n\n{sub.problem}\n")
+        notes.append(f"## Your submission\n\n{sub.problem}\n")
         return finish(outcome, config, notes, sub)
     try:
         workdir, skipped = fresh_copy(sub, out / "work")
@@ -313,7 +313,7 @@ async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out
     import csv
 
     check_folders(root.resolve(), out.resolve())
-    submissions = discover(root)
+    submissions = discover(root, parse_size(config.limits.submission_size))
     if not submissions:
         raise FolderError(f"SUBMISSIONS_DIR {root} holds no submissions (a folder per "
                           "student); nothing was written")

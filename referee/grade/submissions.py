@@ -38,6 +38,9 @@ SKIP = {".git", "__pycache__", "out", "node_modules", ".venv"}
 # a student's vendored node_modules, or classes shipped in out/, may be what the bot runs.
 # (A .venv cannot run from a copy: its interpreter links lead out of the folder.)
 NOT_COPIED = {".git", "__pycache__", ".venv"}
+# A submission with more files and folders than this is not copied (each takes an inode of the
+# work disk, and a full disk stops the whole class); its size is `[limits] submission_size`.
+MAX_ENTRIES = 100_000
 
 
 class Manifest(BaseModel):
@@ -91,6 +94,68 @@ def no_room(why: str) -> bool:
     """Whether one of shutil.Error's reasons (str of an OSError) is a full disk or quota."""
     found = re.match(r"\[Errno (\d+)\]", why)
     return found is not None and int(found.group(1)) in NO_ROOM
+
+
+def shown_size(size: int) -> str:
+    """A measured size in words: 1.5 GiB, 300.2 MiB, 12 KiB."""
+    for unit, name in ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")):
+        if size >= unit:
+            return f"{size / unit:.1f} {name}".replace(".0 ", " ")
+    return f"{size} bytes"
+
+
+def too_large(folder: Path, max_bytes: int | None) -> tuple[str | None, str]:
+    """(why the submission is too large to copy, or None; a digest of what was looked at).
+
+    Sizes are counted as a copy writes them: a sparse file in full (`truncate -s 1T` takes no
+    room in the submission and fills the work disk in its copy), a link to a file in a folder
+    that is not copied as that file.  The walk stops at the first limit passed, so a huge
+    submission costs no more than a small one; it is never read, and its digest (which the
+    next run compares) is of the names, sizes and times seen."""
+    root = os.path.realpath(folder)
+    h = hashlib.sha256(b"sizes\0")
+    total = entries = 0
+    largest: list[tuple[int, str]] = []
+    for here, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d not in NOT_COPIED)
+        for name in sorted(files) + dirs:
+            path = os.path.join(here, name)
+            rel = os.path.relpath(path, folder)
+            try:
+                info = os.lstat(path)
+                if stat.S_ISLNK(info.st_mode):
+                    real = os.path.realpath(path)
+                    inside = os.path.relpath(real, root).split(os.sep)
+                    if inside[0] == ".." or not NOT_COPIED.intersection(inside):
+                        continue  # a link stays a link (or is left out)
+                    info = os.stat(real)
+            except OSError:
+                continue  # the copy says what cannot be read
+            entries += 1
+            if not stat.S_ISREG(info.st_mode):
+                continue
+            total += info.st_size
+            h.update(f"{rel}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
+            largest = sorted([*largest, (info.st_size, rel)], reverse=True)[:3]
+            if entries > MAX_ENTRIES or (max_bytes is not None and total > max_bytes):
+                return _too_large(entries, total, max_bytes, largest), h.hexdigest()
+        if entries > MAX_ENTRIES:
+            return _too_large(entries, total, max_bytes, largest), h.hexdigest()
+    return None, ""
+
+
+def _too_large(entries: int, total: int, max_bytes: int | None,
+               largest: list[tuple[int, str]]) -> str:
+    if entries > MAX_ENTRIES:
+        return (f"your submission has more than {MAX_ENTRIES:,} files and folders, too many "
+                "to copy and grade; remove what your bot does not need to run (build outputs, "
+                "dependencies it can do without, data)")
+    assert max_bytes is not None
+    files = ", ".join(f"`{rel}` ({shown_size(size)})" for size, rel in largest)
+    return (f"your submission is too large to copy and grade: its files come to more than "
+            f"{shown_size(max_bytes)}, the limit (`submission_size` in the grading config's "
+            f"[limits]); the largest are {files}. A sparse file counts at its full size, "
+            f"as its copy would take it")
 
 
 @dataclass
@@ -147,9 +212,15 @@ def find_bot(folder: Path) -> tuple[str | None, str | None, str | None]:
     return None, None, f"no bot found: add a bot.toml (command, build) or one of {names}"
 
 
-def discover(root: Path) -> list[Submission]:
+def discover(root: Path, max_bytes: int | None = None) -> list[Submission]:
+    """Every submission under `root`; one whose files come to more than `max_bytes` (or are
+    too many) has that as its problem, and is neither read nor copied."""
     out = []
     for folder in sorted(p for p in root.iterdir() if p.is_dir() and p.name not in SKIP):
+        problem, digest = too_large(folder, max_bytes)
+        if problem is not None:
+            out.append(Submission(folder.name, folder, None, None, problem, digest))
+            continue
         try:
             command, build, problem = find_bot(folder)
         except OSError as exc:  # a folder that cannot be looked into: that student's problem

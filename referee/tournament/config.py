@@ -95,6 +95,8 @@ class Limits(BaseModel):
     open_files: int | float | str = 256
     processes: int | float | str = 64
     scratch: str | int = "64M"  # the sandbox's private /tmp
+    # `referee grade`: a submission's files at most (as copied: a sparse file in full).
+    submission_size: str | int = "256M"
 
     @field_validator("address_space")
     @classmethod
@@ -102,7 +104,7 @@ class Limits(BaseModel):
         _address_space(value)
         return value
 
-    @field_validator("file_size", "scratch")
+    @field_validator("file_size", "scratch", "submission_size")
     @classmethod
     def _sizes(cls, value: str | int, info: ValidationInfo) -> str | int:
         if parse_size(value) is None and info.field_name == "scratch":

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.grade import submissions
 from referee.grade.submissions import WorkFolderFull, discover, fresh_copy
 
 from ..disk import files_limited_to
@@ -209,6 +210,62 @@ def test_no_room_for_a_copy_is_the_referees_failure(tmp_path: Path) -> None:
     again = grade(subs, config, out)
     assert "eve: grading" in again.stderr, again.stderr
     assert rows(out)["eve"]["status"] == "ok"
+
+
+def test_a_submission_too_large_to_copy_is_that_students_problem(tmp_path: Path) -> None:
+    """A sparse file takes no room in a submission and its full size in the copy: `truncate
+    -s 1T` filled the work disk and stopped the whole class ('the referee failed') on every
+    run, after reading the terabyte of zeros for the digest.  Now a submission over
+    `[limits] submission_size` (256 MiB by default) is not read or copied: 'build failed',
+    with its largest files named; the others are graded, and raising the limit grades it."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    for student in ("ann", "eve"):
+        (subs / student).mkdir(parents=True)
+        shutil.copy(SAMPLES / "python" / "random_bot.py", subs / student / "bot.py")
+    with (subs / "eve" / "data.bin").open("wb") as f:
+        f.truncate(1 << 40)
+    write_config(config)
+    done = grade(subs, config, out)
+    assert done.returncode == 0, done.stderr
+    assert {s: r["status"] for s, r in rows(out).items()} == {"ann": "ok", "eve": "build failed"}
+    eve = (out / "feedback" / "eve.md").read_text()
+    assert "too large to copy and grade" in eve and "more than 256 MiB" in eve, eve
+    assert "`data.bin` (1024 GiB)" in eve and "`submission_size`" in eve, eve
+    assert not (out / "work" / "eve").exists()
+    assert "eve: unchanged" in grade(subs, config, out).stderr
+    (subs / "eve" / "data.bin").unlink()
+    with (subs / "eve" / "data.bin").open("wb") as f:
+        f.truncate(300 << 20)  # a bot may well need 300 MiB of data: the teacher allows it
+    config.write_text(config.read_text().replace("[limits]\n",
+                                                 '[limits]\nsubmission_size = "1G"\n'))
+    done = grade(subs, config, out)
+    assert "eve: grading" in done.stderr, done.stderr
+    assert rows(out)["eve"]["status"] == "ok"
+
+
+def test_too_many_files_or_a_link_into_venv_count_against_a_submission(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each file of a copy takes an inode of the work disk (a full one stops the class), so
+    their number is capped too; a link to a file in .venv is copied as that file, so it
+    counts at that file's size, while a link to a file that is copied costs nothing."""
+    monkeypatch.setattr(submissions, "MAX_ENTRIES", 50)
+    subs = tmp_path / "subs"
+    (subs / "many" / "d").mkdir(parents=True)
+    for i in range(60):
+        (subs / "many" / "d" / f"f{i}").touch()
+    (subs / "venv" / ".venv").mkdir(parents=True)
+    with (subs / "venv" / ".venv" / "big").open("wb") as f:
+        f.truncate(2 << 20)
+    (subs / "venv" / "big").symlink_to(".venv/big")
+    (subs / "linked").mkdir()
+    with (subs / "linked" / "data").open("wb") as f:
+        f.truncate(600 << 10)
+    for i in range(3):
+        (subs / "linked" / f"alias{i}").symlink_to("data")
+    found = {s.student: s.problem for s in discover(subs, 1 << 20)}
+    assert "more than 50 files and folders" in (found["many"] or ""), found
+    assert "more than 1 MiB" in (found["venv"] or "") and "`big` (2 MiB)" in found["venv"]
+    assert found["linked"] is not None and "no bot found" in found["linked"], found
 
 
 def test_a_change_of_mode_or_of_a_links_target_is_graded_again(tmp_path: Path) -> None:
