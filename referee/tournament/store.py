@@ -13,7 +13,7 @@ import sqlite3
 import time
 import zlib
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +53,7 @@ GAMES_COLUMNS = ["game_id", "seats", "seed", "result", "record", "seconds", "att
 class Store:
     def __init__(self, path: Path, read_only: bool = False) -> None:
         self.path = path
+        self.read_only = read_only
         try:
             self.db = (sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
                        if read_only else  # explicit transactions
@@ -60,7 +61,15 @@ class Store:
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open {path}: {exc}") from None
         try:
-            self._refuse_foreign(empty_ok=not read_only)
+            try:
+                self._refuse_foreign(empty_ok=not read_only)
+            except sqlite3.OperationalError as exc:
+                if not (read_only and self._unshared_wal(exc)):
+                    raise
+                self.db.close()  # read as it is on disk: see _unshared_wal
+                self.db = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True,
+                                          isolation_level=None)
+                self._refuse_foreign(empty_ok=False)
             if not read_only:
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=NORMAL")  # durable against a killed process
@@ -90,7 +99,23 @@ class Store:
         if [r[1] for r in self.db.execute("PRAGMA table_info(games)")] != GAMES_COLUMNS:
             raise StoreError(f"{self.path} is not a results store (another games table)")
 
+    def _unshared_wal(self, exc: sqlite3.Error) -> bool:
+        """Whether reading failed only because a store left in WAL mode (by a version before
+        `close` ended it) lies in a folder this process cannot write, where SQLite cannot make
+        the -shm file a WAL reader needs.  With no -wal file beside it, no writer has it open,
+        so it can be read as it is on disk (`immutable`)."""
+        code = exc.sqlite_errorcode & 0xFF
+        return (code in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN)
+                and not self.path.with_name(self.path.name + "-wal").exists())
+
     def close(self) -> None:
+        """Close; a store that was written is left in rollback-journal mode, when no other
+        connection has it open: then readers leave no -wal and -shm files beside it, and can
+        read it where they cannot write (a read-only share of published results)."""
+        if not self.read_only:
+            with suppress(sqlite3.Error):
+                self.db.execute("PRAGMA busy_timeout=0")  # in use elsewhere: stays WAL
+                self.db.execute("PRAGMA journal_mode=DELETE")
         self.db.close()
 
     def close_and_remove_if_empty(self) -> bool:

@@ -16,7 +16,7 @@ import pytest
 from referee.grade import submissions
 from referee.grade.submissions import WorkFolderFull, discover, fresh_copy
 
-from ..disk import files_limited_to
+from ..disk import files_limited_to, without_reading_all
 from .test_grade import SAMPLES, grade, write_config
 
 
@@ -104,17 +104,6 @@ def test_links_inside_a_submission_stay_links_in_its_copy(tmp_path: Path) -> Non
     assert os.readlink(copy / "bin" / "absolute") == "../src/bot.py"
     assert not (copy / "notes").is_symlink()
     assert (copy / "notes").read_text() == "kept through the link"
-
-
-def without_reading_all() -> list[str]:
-    """A command prefix under which files with no read permission cannot be read: root
-    without its capabilities to override file permissions (setpriv, util-linux)."""
-    if os.geteuid() != 0:
-        return []
-    setpriv = shutil.which("setpriv")
-    if setpriv is None:
-        pytest.skip("root reads every file, and setpriv is not here to drop that")
-    return [setpriv, "--bounding-set=-dac_override,-dac_read_search"]
 
 
 def test_an_unreadable_file_makes_only_that_submission_broken(tmp_path: Path) -> None:

@@ -14,7 +14,7 @@ import pytest
 
 from referee.tournament.config import MAX_FAULTS, TournamentConfig
 
-from ..disk import files_limited_to
+from ..disk import files_limited_to, without_reading_all
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_LEGAL = ROOT / "tests" / "bots" / "first_legal.py"
@@ -287,9 +287,50 @@ def test_a_merge_that_runs_out_of_room_leaves_no_half_merged_store(tmp_path: Pat
     assert referee("tournament", "merge", *map(str, shards), "--out", str(merged),
                    cwd=tmp_path, timeout=60).returncode == 0
     assert sqlite3.connect(merged).execute("SELECT COUNT(*) FROM games").fetchone() == (24,)
-    # A shard whose 32 KiB -shm file cannot be written is not "not a results store".
+    # A shard whose 32 KiB -shm file cannot be written is not "not a results store" (one
+    # left in WAL mode by an older version: a finished store is in rollback-journal mode).
+    sqlite3.connect(shards[0]).execute("PRAGMA journal_mode=WAL").fetchone()
     out = subprocess.run(
         [sys.executable, "-m", "referee", "tournament", "merge", *map(str, shards), "--out",
          str(tmp_path / "m2.db")], cwd=tmp_path, capture_output=True, text=True, timeout=60,
         preexec_fn=files_limited_to(16 * 1024))
     refused(out, f"cannot open {shards[0]}: disk I/O error")
+
+
+def test_a_finished_store_is_read_where_it_cannot_be_written_leaving_nothing_beside_it(
+        tmp_path: Path) -> None:
+    """A run left its store in WAL mode, whose readers must make a -shm file: in a read-only
+    folder (published results, a class share) `leaderboard` said "attempt to write a readonly
+    database", and everywhere else every reader and `merge` left -shm and -wal files beside
+    it.  Now a run ends its store in rollback-journal mode; an older store in WAL mode, with
+    no -wal file (so no writer has it open), is read as it is."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    config = write_config(tmp_path)
+    db = shared / "r.db"
+    assert run(config, db).returncode == 0
+    as_user = without_reading_all()
+    reads = [["leaderboard", str(db)], ["report", str(db), "--out", str(tmp_path / "site")],
+             ["replay", "--db", str(db), "-q", "t0000-d00-o00"]]
+    try:
+        for wal in (False, True):
+            if wal:  # as an older version left it
+                sqlite3.connect(db).execute("PRAGMA journal_mode=WAL").fetchone()
+            shared.chmod(0o555)
+            for args in reads:
+                out = subprocess.run([*as_user, sys.executable, "-m", "referee", *args],
+                                     cwd=tmp_path, capture_output=True, text=True, timeout=60)
+                assert out.returncode == 0, (wal, args, out.stderr)
+                assert sorted(p.name for p in shared.iterdir()) == ["r.db"]
+            shared.chmod(0o755)
+    finally:
+        shared.chmod(0o755)
+    # Where the folder can be written, readers and merge leave nothing beside a store either.
+    shards = [tmp_path / f"s{i}.db" for i in (1, 2)]
+    for i, shard in enumerate(shards, 1):
+        assert run(config, shard, "--shard", f"{i}/2").returncode == 0
+    assert referee("leaderboard", str(shards[0]), cwd=tmp_path).returncode == 0
+    merged = referee("tournament", "merge", *map(str, shards), "--out", str(tmp_path / "m.db"),
+                     cwd=tmp_path)
+    assert merged.returncode == 0, merged.stderr
+    assert sorted(p.name for p in tmp_path.glob("*.db*")) == ["m.db", "s1.db", "s2.db"]
