@@ -25,7 +25,7 @@ import trio
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from referee.bots.player import BotSpec
-from referee.bots.sandbox import BotLimits, SandboxError, SandboxMode, parse_size, wrap_command
+from referee.bots.sandbox import BotLimits, SandboxError, SandboxMode, wrap_command
 from referee.check import CheckResult, run_check, summary
 from referee.leaderboard.stats import Games, leaderboard
 from referee.tournament.config import BotEntry, TournamentConfig
@@ -313,7 +313,7 @@ async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out
     import csv
 
     check_folders(root.resolve(), out.resolve())
-    submissions = discover(root, parse_size(config.limits.submission_size))
+    submissions = discover(root, config.limits.size_limits())
     if not submissions:
         raise FolderError(f"SUBMISSIONS_DIR {root} holds no submissions (a folder per "
                           "student); nothing was written")

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from referee.tournament.config import SizeLimits
 from referee.validation import first_error
 
 CONVENTIONS: list[tuple[str, str | None, str]] = [
@@ -38,9 +39,6 @@ SKIP = {".git", "__pycache__", "out", "node_modules", ".venv"}
 # a student's vendored node_modules, or classes shipped in out/, may be what the bot runs.
 # (A .venv cannot run from a copy: its interpreter links lead out of the folder.)
 NOT_COPIED = {".git", "__pycache__", ".venv"}
-# A submission with more files and folders than this is not copied (each takes an inode of the
-# work disk, and a full disk stops the whole class); its size is `[limits] submission_size`.
-MAX_ENTRIES = 100_000
 
 
 class Manifest(BaseModel):
@@ -104,58 +102,62 @@ def shown_size(size: int) -> str:
     return f"{size} bytes"
 
 
-def too_large(folder: Path, max_bytes: int | None) -> tuple[str | None, str]:
-    """(why the submission is too large to copy, or None; a digest of what was looked at).
+def copied_from_not_copied(path: str, root: str) -> bool:
+    """Whether the link at `path` leads into a folder that is not copied (NOT_COPIED) of the
+    submission whose real path is `root`: the copy then holds a copy of its file."""
+    inside = os.path.relpath(os.path.realpath(path), root).split(os.sep)
+    return inside[0] != ".." and bool(NOT_COPIED.intersection(inside))
 
-    Sizes are counted as a copy writes them: a sparse file in full (`truncate -s 1T` takes no
-    room in the submission and fills the work disk in its copy), a link to a file in a folder
-    that is not copied as that file.  The walk stops at the first limit passed, so a huge
-    submission costs no more than a small one; it is never read, and its digest (which the
-    next run compares) is of the names, sizes and times seen."""
+
+def too_large(folder: Path, limits: SizeLimits) -> tuple[str | None, str]:
+    """(why the submission is too large to copy, or None; if so, a digest for the next run).
+
+    Counted as a copy makes them: every file, folder and link is an entry (an inode of the
+    work disk, which a full disk takes from the whole class); a sparse file counts in full
+    (`truncate -s 1T` takes no room in the submission and fills the work disk in its copy); a
+    link to a file in a folder that is not copied counts as that file.  Nothing is read, and
+    the walk stops past the entries' limit, so that a huge submission costs little.  The
+    digest is of the names, sizes and times seen and of the limits, so that a change of
+    either grades the submission again."""
     root = os.path.realpath(folder)
-    h = hashlib.sha256(b"sizes\0")
+    h = hashlib.sha256(f"sizes {limits}\0".encode())
     total = entries = 0
     largest: list[tuple[int, str]] = []
+    over_entries = False
     for here, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if d not in NOT_COPIED)
         for name in sorted(files) + dirs:
+            entries += 1
+            if limits.entries is not None and entries > limits.entries:
+                over_entries = True
+                break
             path = os.path.join(here, name)
             rel = os.path.relpath(path, folder)
             try:
                 info = os.lstat(path)
-                if stat.S_ISLNK(info.st_mode):
-                    real = os.path.realpath(path)
-                    inside = os.path.relpath(real, root).split(os.sep)
-                    if inside[0] == ".." or not NOT_COPIED.intersection(inside):
-                        continue  # a link stays a link (or is left out)
-                    info = os.stat(real)
+                if stat.S_ISLNK(info.st_mode) and copied_from_not_copied(path, root):
+                    info = os.stat(path)
             except OSError:
                 continue  # the copy says what cannot be read
-            entries += 1
-            if not stat.S_ISREG(info.st_mode):
-                continue
-            total += info.st_size
-            h.update(f"{rel}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
-            largest = sorted([*largest, (info.st_size, rel)], reverse=True)[:3]
-            if entries > MAX_ENTRIES or (max_bytes is not None and total > max_bytes):
-                return _too_large(entries, total, max_bytes, largest), h.hexdigest()
-        if entries > MAX_ENTRIES:
-            return _too_large(entries, total, max_bytes, largest), h.hexdigest()
+            h.update(f"{rel}\0{info.st_mode:o}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
+            if stat.S_ISREG(info.st_mode):
+                total += info.st_size
+                largest = sorted([*largest, (info.st_size, rel)], reverse=True)[:3]
+        if over_entries:
+            break
+    if over_entries:
+        return (f"your submission has more than {limits.entries:,} files, folders and links, "
+                "too many to copy and grade (the limit is `submission_files` in the grading "
+                "config's [limits]); remove what your bot does not need to run (build outputs, "
+                "dependencies it can do without, data)"), h.hexdigest()
+    if limits.bytes is not None and total > limits.bytes:
+        named = ", ".join(f"`{rel}` ({shown_size(size)})" for size, rel in largest)
+        return (f"your submission is too large to copy and grade: its files come to "
+                f"{shown_size(total)}, over the limit of {shown_size(limits.bytes)} "
+                f"(`submission_size` in the grading config's [limits]); the largest are "
+                f"{named}. A sparse file counts at its full size, as its copy would take "
+                "it"), h.hexdigest()
     return None, ""
-
-
-def _too_large(entries: int, total: int, max_bytes: int | None,
-               largest: list[tuple[int, str]]) -> str:
-    if entries > MAX_ENTRIES:
-        return (f"your submission has more than {MAX_ENTRIES:,} files and folders, too many "
-                "to copy and grade; remove what your bot does not need to run (build outputs, "
-                "dependencies it can do without, data)")
-    assert max_bytes is not None
-    files = ", ".join(f"`{rel}` ({shown_size(size)})" for size, rel in largest)
-    return (f"your submission is too large to copy and grade: its files come to more than "
-            f"{shown_size(max_bytes)}, the limit (`submission_size` in the grading config's "
-            f"[limits]); the largest are {files}. A sparse file counts at its full size, "
-            f"as its copy would take it")
 
 
 @dataclass
@@ -173,12 +175,15 @@ def content_digest(folder: Path) -> str:
     so an unchanged submission is not graded again (and a changed one always is: a script
     made executable, a link pointed elsewhere)."""
     h = hashlib.sha256()
+    root = os.path.realpath(folder)
     for path in sorted(folder.rglob("*")):
         rel = path.relative_to(folder)
         if any(part in NOT_COPIED for part in rel.parts):
             continue
         if path.is_symlink():
             h.update(f"{rel}\0link {os.readlink(path)}\0".encode())
+            if not copied_from_not_copied(str(path), root):
+                continue  # what it leads to is hashed where it is (if it is copied)
         if not path.is_file():
             continue
         try:
@@ -212,12 +217,12 @@ def find_bot(folder: Path) -> tuple[str | None, str | None, str | None]:
     return None, None, f"no bot found: add a bot.toml (command, build) or one of {names}"
 
 
-def discover(root: Path, max_bytes: int | None = None) -> list[Submission]:
-    """Every submission under `root`; one whose files come to more than `max_bytes` (or are
-    too many) has that as its problem, and is neither read nor copied."""
+def discover(root: Path, limits: SizeLimits = SizeLimits()) -> list[Submission]:  # noqa: B008
+    """Every submission under `root`; one over the `limits` has that as its problem, and is
+    neither read nor copied."""
     out = []
     for folder in sorted(p for p in root.iterdir() if p.is_dir() and p.name not in SKIP):
-        problem, digest = too_large(folder, max_bytes)
+        problem, digest = too_large(folder, limits)
         if problem is not None:
             out.append(Submission(folder.name, folder, None, None, problem, digest))
             continue

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import shlex
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
@@ -77,6 +78,15 @@ def _splittable(value: str | None) -> str | None:
     return value
 
 
+@dataclass(frozen=True)
+class SizeLimits:
+    """What a submission to `referee grade` may hold to be copied: bytes (None: no limit)
+    and files, folders and links."""
+
+    bytes: int | None = None
+    entries: int | None = 100_000
+
+
 class Limits(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
@@ -95,8 +105,10 @@ class Limits(BaseModel):
     open_files: int | float | str = 256
     processes: int | float | str = 64
     scratch: str | int = "64M"  # the sandbox's private /tmp
-    # `referee grade`: a submission's files at most (as copied: a sparse file in full).
+    # `referee grade`: what a submission may hold to be copied (a sparse file counts in full),
+    # in bytes and in files, folders and links.
     submission_size: str | int = "256M"
+    submission_files: int | float | str = 100_000
 
     @field_validator("address_space")
     @classmethod
@@ -111,13 +123,18 @@ class Limits(BaseModel):
             raise ValueError("the scratch space cannot be off")
         return value
 
-    @field_validator("cpu_per_game", "cpu_time", "open_files", "processes")
+    @field_validator("cpu_per_game", "cpu_time", "open_files", "processes", "submission_files")
     @classmethod
     def _amounts(cls, value: float | str, info: ValidationInfo) -> float | str:
         amount = parse_amount(value)
         if amount is not None and info.field_name != "cpu_per_game" and amount != int(amount):
             raise ValueError(f"expected a whole number or 'off', got {value!r}")
         return value
+
+    def size_limits(self) -> SizeLimits:
+        """What a submission to `referee grade` may hold."""
+        files = parse_amount(self.submission_files)
+        return SizeLimits(parse_size(self.submission_size), None if files is None else int(files))
 
     def bot_limits(self, address_space: str | int | None = None) -> BotLimits:
         """The limits of one bot (with its own address space, if it has one)."""

@@ -75,16 +75,12 @@ def merge(out: Path, shards: list[Path]) -> int:
                 gap = sorted(expected - stored)
                 raise StoreError(f"gap: {store.path} (shard {label}) lacks {len(gap)} games, "
                                  f"e.g. {gap[0]}; finish it first (run the shard again)")
-        print_ = prints.pop()
-        assert print_ is not None
-        for s in stores:  # the copy reads them through its own connection
-            s.close()
         target = open_store(out)
         try:
-            target.bind(config.name, print_, config_json)
+            target.bind(config.name, stores[0].meta("fingerprint") or "", config_json)
             target.bind_shard(None)
             for store in stores:
-                target.add_from(store.path)
+                target.add_from(store)
             return target.count()
         finally:
             target.close()

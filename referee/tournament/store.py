@@ -13,9 +13,10 @@ import sqlite3
 import time
 import zlib
 from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import orjson
 
@@ -53,9 +54,9 @@ GAMES_COLUMNS = ["game_id", "seats", "seed", "result", "record", "seconds", "att
 class Store:
     def __init__(self, path: Path, read_only: bool = False) -> None:
         self.path = path
-        self.read_only = read_only
         try:
-            self.db = (sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+            self.db = (sqlite3.connect(f"file:{quote(os.fspath(path))}?mode=rw", uri=True,
+                                       isolation_level=None)
                        if read_only else  # explicit transactions
                        sqlite3.connect(path, isolation_level=None))
         except sqlite3.Error as exc:
@@ -67,8 +68,8 @@ class Store:
                 if not (read_only and self._unshared_wal(exc)):
                     raise
                 self.db.close()  # read as it is on disk: see _unshared_wal
-                self.db = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True,
-                                          isolation_level=None)
+                self.db = sqlite3.connect(f"file:{quote(os.fspath(path))}?mode=ro&immutable=1",
+                                          uri=True, isolation_level=None)
                 self._refuse_foreign(empty_ok=False)
             if not read_only:
                 self.db.execute("PRAGMA journal_mode=WAL")
@@ -79,8 +80,15 @@ class Store:
             raise
         except sqlite3.DatabaseError as exc:
             self.db.close()
-            if (exc.sqlite_errorcode & 0xFF) in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT):
+            code = exc.sqlite_errorcode & 0xFF
+            if code in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT):
                 raise StoreError(f"{path} is not a results store: {exc}") from None
+            if read_only and code in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN) \
+                    and os.path.lexists(os.path.realpath(path) + "-wal"):
+                raise StoreFailed(
+                    f"cannot open {path}: {exc}; its -wal file holds games not yet written "
+                    "into it (a run was stopped, or is running): open it once where it can "
+                    "be written, or copy it with its -wal file") from None
             raise StoreFailed(f"cannot open {path}: {exc}") from None  # a full disk, say
 
     def _refuse_foreign(self, empty_ok: bool) -> None:
@@ -100,22 +108,17 @@ class Store:
             raise StoreError(f"{self.path} is not a results store (another games table)")
 
     def _unshared_wal(self, exc: sqlite3.Error) -> bool:
-        """Whether reading failed only because a store left in WAL mode (by a version before
-        `close` ended it) lies in a folder this process cannot write, where SQLite cannot make
-        the -shm file a WAL reader needs.  With no -wal file beside it, no writer has it open,
+        """Whether reading failed only because the store lies where this process cannot
+        write, so that SQLite cannot make the -shm file a reader of a WAL-mode store needs (a
+        read-only share of published results).  With no -wal file beside it (beside the real
+        file, not a link to it), no writer has it open and every game is in the file itself,
         so it can be read as it is on disk (`immutable`)."""
         code = exc.sqlite_errorcode & 0xFF
+        real = os.path.realpath(self.path)
         return (code in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN)
-                and not self.path.with_name(self.path.name + "-wal").exists())
+                and not os.path.lexists(real + "-wal"))
 
     def close(self) -> None:
-        """Close; a store that was written is left in rollback-journal mode, when no other
-        connection has it open: then readers leave no -wal and -shm files beside it, and can
-        read it where they cannot write (a read-only share of published results)."""
-        if not self.read_only:
-            with suppress(sqlite3.Error):
-                self.db.execute("PRAGMA busy_timeout=0")  # in use elsewhere: stays WAL
-                self.db.execute("PRAGMA journal_mode=DELETE")
         self.db.close()
 
     def close_and_remove_if_empty(self) -> bool:
@@ -204,18 +207,24 @@ class Store:
             self.db.execute("INSERT INTO voids VALUES (?, ?, ?, ?)",
                             (game_id, attempt, reason, time.time()))
 
-    def add_from(self, other: Path) -> None:
-        """Copy every game and void of the store at `other` into this one, in one
-        transaction (for `tournament merge`)."""
-        with self._failing():
-            self.db.execute("ATTACH DATABASE ? AS other", (str(other),))
-            try:
-                with self.db:
-                    self.db.execute("BEGIN")
-                    self.db.execute("INSERT OR IGNORE INTO games SELECT * FROM other.games")
-                    self.db.execute("INSERT INTO voids SELECT * FROM other.voids")
-            finally:
-                self.db.execute("DETACH DATABASE other")
+    def add_from(self, other: Store) -> None:
+        """Copy every game and void of `other` into this store, in one transaction (for
+        `tournament merge`); read through `other`'s own connection, so a failure names the
+        file that failed, and a store that can only be read as it is on disk is read."""
+        batch = 256  # games, read and written a batch at a time: a record can be large
+        with self._failing(), self.db:
+            self.db.execute("BEGIN")
+            for table, marks in (("games", 8), ("voids", 4)):
+                with other._failing():
+                    rows = other.db.execute(f"SELECT * FROM {table}")
+                insert = ("INSERT OR IGNORE" if table == "games" else "INSERT") + \
+                    f" INTO {table} VALUES ({', '.join('?' * marks)})"
+                while True:
+                    with other._failing():
+                        chunk = rows.fetchmany(batch)
+                    if not chunk:
+                        break
+                    self.db.executemany(insert, chunk)
 
     def voids(self) -> list[tuple[str, int, str]]:
         with self._failing():
@@ -241,7 +250,10 @@ class Store:
 
 def open_store(path: Path, read_only: bool = False) -> Store:
     """Open (or create) a store; `read_only` for commands that only read, which then refuse a
-    file that is not a results store instead of turning it into one."""
+    file that is not a results store instead of turning it into one.  They open it for writing
+    all the same (never creating it): the last connection to a WAL-mode store to close is the
+    one that folds the -wal file into it and removes the -wal and -shm files, and a reader is
+    often the last (a report made while a run ends)."""
     if path.exists() and path.is_dir():
         raise StoreError(f"{path} is a directory, not a results store")
     return Store(path, read_only)

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.grade import submissions
 from referee.grade.submissions import WorkFolderFull, discover, fresh_copy
+from referee.tournament.config import SizeLimits
 
 from ..disk import files_limited_to, without_reading_all
 from .test_grade import SAMPLES, grade, write_config
@@ -218,30 +218,37 @@ def test_a_submission_too_large_to_copy_is_that_students_problem(tmp_path: Path)
     assert done.returncode == 0, done.stderr
     assert {s: r["status"] for s, r in rows(out).items()} == {"ann": "ok", "eve": "build failed"}
     eve = (out / "feedback" / "eve.md").read_text()
-    assert "too large to copy and grade" in eve and "more than 256 MiB" in eve, eve
+    assert "too large to copy and grade" in eve and "over the limit of 256 MiB" in eve, eve
     assert "`data.bin` (1024 GiB)" in eve and "`submission_size`" in eve, eve
     assert not (out / "work" / "eve").exists()
     assert "eve: unchanged" in grade(subs, config, out).stderr
+    raised = config.read_text().replace("[limits]\n", '[limits]\nsubmission_size = "512M"\n')
+    config.write_text(raised)  # still too large, and its feedback says so with the new limit
+    assert "eve: grading" in grade(subs, config, out).stderr
+    assert "over the limit of 512 MiB" in (out / "feedback" / "eve.md").read_text()
     (subs / "eve" / "data.bin").unlink()
     with (subs / "eve" / "data.bin").open("wb") as f:
         f.truncate(300 << 20)  # a bot may well need 300 MiB of data: the teacher allows it
-    config.write_text(config.read_text().replace("[limits]\n",
-                                                 '[limits]\nsubmission_size = "1G"\n'))
+    config.write_text(raised.replace('"512M"', '"1G"'))
     done = grade(subs, config, out)
     assert "eve: grading" in done.stderr, done.stderr
     assert rows(out)["eve"]["status"] == "ok"
 
 
-def test_too_many_files_or_a_link_into_venv_count_against_a_submission(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each file of a copy takes an inode of the work disk (a full one stops the class), so
-    their number is capped too; a link to a file in .venv is copied as that file, so it
-    counts at that file's size, while a link to a file that is copied costs nothing."""
-    monkeypatch.setattr(submissions, "MAX_ENTRIES", 50)
+def test_what_counts_against_a_submissions_limits(tmp_path: Path) -> None:
+    """Each file, folder and link of a copy takes an inode of the work disk (a full one stops
+    the class), so their number is capped too: 150,000 links to one file passed unnoticed and
+    took 30 s to copy.  A link to a file in .venv is copied as that file, so it counts at that
+    file's size, while a link to a file that is copied costs only its entry.  The largest
+    files are named even when thousands of small ones come first in the walk."""
     subs = tmp_path / "subs"
     (subs / "many" / "d").mkdir(parents=True)
     for i in range(60):
         (subs / "many" / "d" / f"f{i}").touch()
+    (subs / "links").mkdir()
+    (subs / "links" / "data").touch()
+    for i in range(60):
+        (subs / "links" / f"alias{i}").symlink_to("data")
     (subs / "venv" / ".venv").mkdir(parents=True)
     with (subs / "venv" / ".venv" / "big").open("wb") as f:
         f.truncate(2 << 20)
@@ -251,10 +258,20 @@ def test_too_many_files_or_a_link_into_venv_count_against_a_submission(
         f.truncate(600 << 10)
     for i in range(3):
         (subs / "linked" / f"alias{i}").symlink_to("data")
-    found = {s.student: s.problem for s in discover(subs, 1 << 20)}
-    assert "more than 50 files and folders" in (found["many"] or ""), found
-    assert "more than 1 MiB" in (found["venv"] or "") and "`big` (2 MiB)" in found["venv"]
-    assert found["linked"] is not None and "no bot found" in found["linked"], found
+    (subs / "model" / "a").mkdir(parents=True)
+    for i in range(40):
+        with (subs / "model" / "a" / f"f{i:02}").open("wb") as f:
+            f.truncate(100 << 10)
+    (subs / "model" / "z").mkdir()
+    with (subs / "model" / "z" / "model.bin").open("wb") as f:
+        f.truncate(10 << 30)
+    found = {s.student: s.problem or "" for s in discover(subs, SizeLimits(1 << 20, 50))}
+    assert "more than 50 files, folders and links" in found["many"], found
+    assert "more than 50 files, folders and links" in found["links"], found
+    assert "come to 2 MiB, over the limit of 1 MiB" in found["venv"], found
+    assert "`big` (2 MiB)" in found["venv"], found
+    assert "no bot found" in found["linked"], found  # 600 KiB: the links are not copies
+    assert "the largest are `z/model.bin` (10 GiB), `a/f" in found["model"], found
 
 
 def test_a_change_of_mode_or_of_a_links_target_is_graded_again(tmp_path: Path) -> None:

@@ -287,9 +287,7 @@ def test_a_merge_that_runs_out_of_room_leaves_no_half_merged_store(tmp_path: Pat
     assert referee("tournament", "merge", *map(str, shards), "--out", str(merged),
                    cwd=tmp_path, timeout=60).returncode == 0
     assert sqlite3.connect(merged).execute("SELECT COUNT(*) FROM games").fetchone() == (24,)
-    # A shard whose 32 KiB -shm file cannot be written is not "not a results store" (one
-    # left in WAL mode by an older version: a finished store is in rollback-journal mode).
-    sqlite3.connect(shards[0]).execute("PRAGMA journal_mode=WAL").fetchone()
+    # A shard whose 32 KiB -shm file cannot be written is not "not a results store".
     out = subprocess.run(
         [sys.executable, "-m", "referee", "tournament", "merge", *map(str, shards), "--out",
          str(tmp_path / "m2.db")], cwd=tmp_path, capture_output=True, text=True, timeout=60,
@@ -297,40 +295,98 @@ def test_a_merge_that_runs_out_of_room_leaves_no_half_merged_store(tmp_path: Pat
     refused(out, f"cannot open {shards[0]}: disk I/O error")
 
 
-def test_a_finished_store_is_read_where_it_cannot_be_written_leaving_nothing_beside_it(
+READER = """
+import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1])  # an empty database, which the run makes its store
+c.execute("PRAGMA journal_mode=WAL").fetchone()
+c.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()  # a reader of the WAL from now
+print("reading", flush=True)
+time.sleep(60)
+"""
+
+
+def test_a_store_is_read_where_it_cannot_be_written_and_readers_leave_nothing_beside_it(
         tmp_path: Path) -> None:
-    """A run left its store in WAL mode, whose readers must make a -shm file: in a read-only
-    folder (published results, a class share) `leaderboard` said "attempt to write a readonly
-    database", and everywhere else every reader and `merge` left -shm and -wal files beside
-    it.  Now a run ends its store in rollback-journal mode; an older store in WAL mode, with
-    no -wal file (so no writer has it open), is read as it is."""
+    """A store is in WAL mode, whose readers opened it read-only: in a folder they cannot
+    write (published results, a class share) `leaderboard` said "attempt to write a readonly
+    database"; everywhere else every reader and `merge` left -shm and -wal files beside it,
+    and when a reader was open as a run ended, the last games stayed in the -wal file, lost
+    to whoever copied the store alone.  Now a reader that closes last folds them in and
+    removes both files; a store with no -wal file is read as it is where it cannot be
+    written; one whose -wal file holds games is refused there with one line saying so, also
+    through a link (partial results were shown)."""
     shared = tmp_path / "shared"
     shared.mkdir()
-    config = write_config(tmp_path)
+    config = write_config(tmp_path, extra="deals = 4")
     db = shared / "r.db"
     assert run(config, db).returncode == 0
     as_user = without_reading_all()
-    reads = [["leaderboard", str(db)], ["report", str(db), "--out", str(tmp_path / "site")],
-             ["replay", "--db", str(db), "-q", "t0000-d00-o00"]]
+
+    def read(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([*as_user, sys.executable, "-m", "referee", *args],
+                              cwd=tmp_path, capture_output=True, text=True, timeout=60)
+
     try:
-        for wal in (False, True):
-            if wal:  # as an older version left it
-                sqlite3.connect(db).execute("PRAGMA journal_mode=WAL").fetchone()
-            shared.chmod(0o555)
-            for args in reads:
-                out = subprocess.run([*as_user, sys.executable, "-m", "referee", *args],
-                                     cwd=tmp_path, capture_output=True, text=True, timeout=60)
-                assert out.returncode == 0, (wal, args, out.stderr)
-                assert sorted(p.name for p in shared.iterdir()) == ["r.db"]
-            shared.chmod(0o755)
+        shared.chmod(0o555)
+        for args in (["leaderboard", str(db)], ["report", str(db), "--out", "site"],
+                     ["replay", "--db", str(db), "-q", "t0000-d00-o00"]):
+            out = read(*args)
+            assert out.returncode == 0, (args, out.stderr)
+            assert sorted(p.name for p in shared.iterdir()) == ["r.db"]
     finally:
         shared.chmod(0o755)
-    # Where the folder can be written, readers and merge leave nothing beside a store either.
+    # A reader open as the run ends (then killed): the last games stay in the -wal file.
+    db.unlink()
+    reader = subprocess.Popen([sys.executable, "-c", READER, str(db)], stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        assert reader.stdout is not None and reader.stdout.readline() == "reading\n"
+        assert run(config, db).returncode == 0
+    finally:
+        reader.kill()
+        reader.wait()
+    (shared / "r.db-shm").unlink()  # as when the store is copied with its -wal file only
+    assert (shared / "r.db-wal").stat().st_size > 0
+    (tmp_path / "link.db").symlink_to(db)
+    try:
+        shared.chmod(0o555)
+        for path in (db, tmp_path / "link.db"):
+            refused(read("leaderboard", str(path)), f"cannot open {path}: ",
+                    "its -wal file holds games not yet written into it")
+    finally:
+        shared.chmod(0o755)
+    assert referee("leaderboard", str(db), cwd=tmp_path).returncode == 0  # folds them in
+    assert sorted(p.name for p in shared.iterdir()) == ["r.db"]
+    assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM games").fetchone() == (12,)
+    # Where the folder can be written, merge leaves nothing beside the shards either.
     shards = [tmp_path / f"s{i}.db" for i in (1, 2)]
     for i, shard in enumerate(shards, 1):
         assert run(config, shard, "--shard", f"{i}/2").returncode == 0
-    assert referee("leaderboard", str(shards[0]), cwd=tmp_path).returncode == 0
     merged = referee("tournament", "merge", *map(str, shards), "--out", str(tmp_path / "m.db"),
                      cwd=tmp_path)
     assert merged.returncode == 0, merged.stderr
-    assert sorted(p.name for p in tmp_path.glob("*.db*")) == ["m.db", "s1.db", "s2.db"]
+    assert sorted(p.name for p in tmp_path.glob("*.db*")) == ["link.db", "m.db", "s1.db",
+                                                              "s2.db"]
+
+
+def test_a_reader_in_the_middle_of_a_read_does_not_hold_up_a_run(tmp_path: Path) -> None:
+    """A run writes while `report` or `leaderboard` reads (WAL mode): a version that left
+    finished stores in rollback-journal mode failed a resumed run after 5 s, "database is
+    locked", while a reader was partway through."""
+    config = write_config(tmp_path)
+    db = tmp_path / "r.db"
+    assert run(config, db).returncode == 0
+    reader = subprocess.Popen(
+        [sys.executable, "-c", "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1], "
+         "isolation_level=None); c.execute('BEGIN'); c.execute('SELECT * FROM games')"
+         ".fetchone(); print('reading', flush=True); time.sleep(60)", str(db)],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert reader.stdout is not None and reader.stdout.readline() == "reading\n"
+        started = time.monotonic()
+        again = run(config, db)
+        assert again.returncode == 0, again.stderr
+        assert time.monotonic() - started < 4, "the run waited for the reader"
+    finally:
+        reader.kill()
+        reader.wait()
