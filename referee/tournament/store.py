@@ -54,9 +54,9 @@ GAMES_COLUMNS = ["game_id", "seats", "seed", "result", "record", "seconds", "att
 class Store:
     def __init__(self, path: Path, read_only: bool = False) -> None:
         self.path = path
+        uri = f"file:{quote(os.fsencode(path))}"
         try:
-            self.db = (sqlite3.connect(f"file:{quote(os.fspath(path))}?mode=rw", uri=True,
-                                       isolation_level=None)
+            self.db = (sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None)
                        if read_only else  # explicit transactions
                        sqlite3.connect(path, isolation_level=None))
         except sqlite3.Error as exc:
@@ -68,9 +68,13 @@ class Store:
                 if not (read_only and self._unshared_wal(exc)):
                     raise
                 self.db.close()  # read as it is on disk: see _unshared_wal
-                self.db = sqlite3.connect(f"file:{quote(os.fspath(path))}?mode=ro&immutable=1",
-                                          uri=True, isolation_level=None)
+                self.db = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True,
+                                          isolation_level=None)
                 self._refuse_foreign(empty_ok=False)
+            else:
+                if read_only:  # a store: read through a connection that can tidy up
+                    self.db.close()  # (see open_store)
+                    self.db = sqlite3.connect(f"{uri}?mode=rw", uri=True, isolation_level=None)
             if not read_only:
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=NORMAL")  # durable against a killed process
@@ -84,7 +88,7 @@ class Store:
             if code in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT):
                 raise StoreError(f"{path} is not a results store: {exc}") from None
             if read_only and code in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN) \
-                    and os.path.lexists(os.path.realpath(path) + "-wal"):
+                    and self.unfolded_wal():
                 raise StoreFailed(
                     f"cannot open {path}: {exc}; its -wal file holds games not yet written "
                     "into it (a run was stopped, or is running): open it once where it can "
@@ -110,13 +114,19 @@ class Store:
     def _unshared_wal(self, exc: sqlite3.Error) -> bool:
         """Whether reading failed only because the store lies where this process cannot
         write, so that SQLite cannot make the -shm file a reader of a WAL-mode store needs (a
-        read-only share of published results).  With no -wal file beside it (beside the real
-        file, not a link to it), no writer has it open and every game is in the file itself,
-        so it can be read as it is on disk (`immutable`)."""
+        read-only share of published results).  With no -wal file beside it, or an empty
+        one (beside the real file, not a link to it), no writer has it open and every game is
+        in the file itself, so it can be read as it is on disk (`immutable`)."""
         code = exc.sqlite_errorcode & 0xFF
-        real = os.path.realpath(self.path)
         return (code in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN)
-                and not os.path.lexists(real + "-wal"))
+                and not self.unfolded_wal())
+
+    def unfolded_wal(self) -> bool:
+        """Whether a -wal file with something in it lies beside the store's real file."""
+        try:
+            return os.stat(os.path.realpath(self.path) + "-wal").st_size > 0
+        except OSError:
+            return False
 
     def close(self) -> None:
         self.db.close()
@@ -250,10 +260,11 @@ class Store:
 
 def open_store(path: Path, read_only: bool = False) -> Store:
     """Open (or create) a store; `read_only` for commands that only read, which then refuse a
-    file that is not a results store instead of turning it into one.  They open it for writing
-    all the same (never creating it): the last connection to a WAL-mode store to close is the
-    one that folds the -wal file into it and removes the -wal and -shm files, and a reader is
-    often the last (a report made while a run ends)."""
+    file that is not a results store instead of turning it into one, unchanged (it is looked
+    at read-only).  A store is then read through a connection that may write (never creating
+    the file): the last connection to a WAL-mode store to close is the one that folds the
+    -wal file into it and removes the -wal and -shm files, and a reader is often the last (a
+    report made while a run ends)."""
     if path.exists() and path.is_dir():
         raise StoreError(f"{path} is a directory, not a results store")
     return Store(path, read_only)

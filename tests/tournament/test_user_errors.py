@@ -105,6 +105,46 @@ def test_a_foreign_database_is_refused_unchanged(tmp_path: Path) -> None:
     con.close()
 
 
+def test_commands_that_read_leave_a_foreign_database_and_its_wal_unchanged(
+        tmp_path: Path) -> None:
+    """The reading commands open a store so that they can tidy up its -wal file; given
+    another program's WAL-mode database by mistake, they folded its -wal file into it and
+    deleted it and its -shm (the same rows, but another file).  A foreign file is looked at
+    read-only and refused unchanged."""
+    db = tmp_path / "app.db"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sqlite3, sys, time; c = sqlite3.connect(sys.argv[1], "
+         "isolation_level=None); c.execute('PRAGMA journal_mode=WAL'); c.execute('CREATE "
+         "TABLE notes (x)'); c.execute('INSERT INTO notes VALUES (1)'); print('written', "
+         "flush=True); time.sleep(60)", str(db)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "written\n"
+    finally:
+        holder.kill()  # as a program that crashed leaves it: the row is in app.db-wal
+        holder.wait()
+
+    def files() -> dict[str, bytes]:  # (-shm is SQLite's index of the -wal file, rebuilt)
+        return {p.name: b"" if p.name.endswith("-shm") else p.read_bytes()
+                for p in tmp_path.glob("app.db*")}
+
+    before = files()
+    assert sorted(before) == ["app.db", "app.db-shm", "app.db-wal"] and before["app.db-wal"]
+    for args in (["leaderboard", str(db)], ["report", str(db), "--out", "site"],
+                 ["replay", "--db", str(db), "g"],
+                 ["tournament", "merge", str(db), "--out", "m.db"]):
+        refused(referee(*args, cwd=tmp_path), f"{db} is not a results store")
+        assert files() == before, args
+
+
+def test_a_store_named_in_bytes_that_are_not_utf8_is_read(tmp_path: Path) -> None:
+    """Its name went into an SQLite URI as text: a UnicodeEncodeError traceback."""
+    config = write_config(tmp_path)
+    name = os.fsdecode(b"r\xe9sultats.db")
+    assert run(config, tmp_path / name).returncode == 0
+    out = referee("leaderboard", name, cwd=tmp_path)
+    assert out.returncode == 0 and "b0" in out.stdout, out.stderr
+
+
 def test_the_shard_count_is_bounded_and_merge_does_not_count_to_it(tmp_path: Path) -> None:
     config = write_config(tmp_path)
     refused(run(config, tmp_path / "x.db", "--shard", "1/99999999999999999999"),
@@ -358,6 +398,13 @@ def test_a_store_is_read_where_it_cannot_be_written_and_readers_leave_nothing_be
     assert referee("leaderboard", str(db), cwd=tmp_path).returncode == 0  # folds them in
     assert sorted(p.name for p in shared.iterdir()) == ["r.db"]
     assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM games").fetchone() == (12,)
+    (shared / "r.db-wal").touch()  # an empty one holds nothing: the store is read
+    try:
+        shared.chmod(0o555)
+        out = read("leaderboard", str(db))
+        assert out.returncode == 0, out.stderr
+    finally:
+        shared.chmod(0o755)
     # Where the folder can be written, merge leaves nothing beside the shards either.
     shards = [tmp_path / f"s{i}.db" for i in (1, 2)]
     for i, shard in enumerate(shards, 1):
