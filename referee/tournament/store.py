@@ -62,20 +62,10 @@ class Store:
         except sqlite3.Error as exc:
             raise StoreError(f"cannot open {path}: {exc}") from None
         try:
-            try:
-                self._refuse_foreign(empty_ok=not read_only)
-            except sqlite3.OperationalError as exc:
-                if not (read_only and self._unshared_wal(exc)):
-                    raise
-                self.db.close()  # read as it is on disk: see _unshared_wal
-                self.db = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True,
-                                          isolation_level=None)
-                self._refuse_foreign(empty_ok=False)
+            if read_only:
+                self._open_for_reading(uri)
             else:
-                if read_only:  # a store: read through a connection that can tidy up
-                    self.db.close()  # (see open_store)
-                    self.db = sqlite3.connect(f"{uri}?mode=rw", uri=True, isolation_level=None)
-            if not read_only:
+                self._refuse_foreign(empty_ok=True)
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=NORMAL")  # durable against a killed process
                 self.db.executescript(SCHEMA)
@@ -88,7 +78,7 @@ class Store:
             if code in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT):
                 raise StoreError(f"{path} is not a results store: {exc}") from None
             if read_only and code in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN) \
-                    and self.unfolded_wal():
+                    and self._unfolded_wal():
                 raise StoreFailed(
                     f"cannot open {path}: {exc}; its -wal file holds games not yet written "
                     "into it (a run was stopped, or is running): open it once where it can "
@@ -111,6 +101,23 @@ class Store:
         if [r[1] for r in self.db.execute("PRAGMA table_info(games)")] != GAMES_COLUMNS:
             raise StoreError(f"{self.path} is not a results store (another games table)")
 
+    def _open_for_reading(self, uri: str) -> None:
+        """Check, through the read-only connection, that the file is a store; then read it
+        through one that can tidy up (see open_store), or, where it cannot be written, as it
+        is on disk (see _unshared_wal)."""
+        try:
+            self._refuse_foreign(empty_ok=False)
+        except sqlite3.OperationalError as exc:
+            if not self._unshared_wal(exc):
+                raise
+            self.db.close()
+            self.db = sqlite3.connect(f"{uri}?mode=ro&immutable=1", uri=True,
+                                      isolation_level=None)
+            self._refuse_foreign(empty_ok=False)
+        else:
+            self.db.close()
+            self.db = sqlite3.connect(f"{uri}?mode=rw", uri=True, isolation_level=None)
+
     def _unshared_wal(self, exc: sqlite3.Error) -> bool:
         """Whether reading failed only because the store lies where this process cannot
         write, so that SQLite cannot make the -shm file a reader of a WAL-mode store needs (a
@@ -119,9 +126,9 @@ class Store:
         in the file itself, so it can be read as it is on disk (`immutable`)."""
         code = exc.sqlite_errorcode & 0xFF
         return (code in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN)
-                and not self.unfolded_wal())
+                and not self._unfolded_wal())
 
-    def unfolded_wal(self) -> bool:
+    def _unfolded_wal(self) -> bool:
         """Whether a -wal file with something in it lies beside the store's real file."""
         try:
             return os.stat(os.path.realpath(self.path) + "-wal").st_size > 0
@@ -222,13 +229,13 @@ class Store:
         `tournament merge`); read through `other`'s own connection, so a failure names the
         file that failed, and a store that can only be read as it is on disk is read."""
         batch = 256  # games, read and written a batch at a time: a record can be large
+        inserts = {"games": "INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                   "voids": "INSERT INTO voids VALUES (?, ?, ?, ?)"}
         with self._failing(), self.db:
             self.db.execute("BEGIN")
-            for table, marks in (("games", 8), ("voids", 4)):
+            for table, insert in inserts.items():
                 with other._failing():
                     rows = other.db.execute(f"SELECT * FROM {table}")
-                insert = ("INSERT OR IGNORE" if table == "games" else "INSERT") + \
-                    f" INTO {table} VALUES ({', '.join('?' * marks)})"
                 while True:
                     with other._failing():
                         chunk = rows.fetchmany(batch)
