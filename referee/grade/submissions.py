@@ -102,11 +102,14 @@ def shown_size(size: int) -> str:
     return f"{size} bytes"
 
 
-def copied_from_not_copied(path: str, root: str) -> bool:
-    """Whether the link at `path` leads into a folder that is not copied (NOT_COPIED) of the
-    submission whose real path is `root`: the copy then holds a copy of its file."""
-    inside = os.path.relpath(os.path.realpath(path), root).split(os.sep)
-    return inside[0] != ".." and bool(NOT_COPIED.intersection(inside))
+def not_copied_folder(real: str, root: str) -> str | None:
+    """The folder that is not copied (NOT_COPIED) holding `real`, a link's real target, in the
+    submission whose real path is `root`, or None: the copy then holds a copy of the link's
+    file (see `relink`)."""
+    inside = os.path.relpath(real, root).split(os.sep)
+    if inside[0] == "..":
+        return None
+    return next((part for part in inside if part in NOT_COPIED), None)
 
 
 def too_large(folder: Path, limits: SizeLimits) -> tuple[str | None, str]:
@@ -135,8 +138,10 @@ def too_large(folder: Path, limits: SizeLimits) -> tuple[str | None, str]:
             rel = os.path.relpath(path, folder)
             try:
                 info = os.lstat(path)
-                if stat.S_ISLNK(info.st_mode) and copied_from_not_copied(path, root):
-                    info = os.stat(path)
+                if stat.S_ISLNK(info.st_mode):
+                    real = os.path.realpath(path)
+                    if not_copied_folder(real, root):  # copied as its file
+                        info = os.stat(real)
             except OSError:
                 continue  # the copy says what cannot be read
             h.update(f"{rel}\0{info.st_mode:o}\0{info.st_size}\0{info.st_mtime_ns}\0".encode())
@@ -182,7 +187,7 @@ def content_digest(folder: Path) -> str:
             continue
         if path.is_symlink():
             h.update(f"{rel}\0link {os.readlink(path)}\0".encode())
-            if not copied_from_not_copied(str(path), root):
+            if not not_copied_folder(os.path.realpath(path), root):
                 continue  # what it leads to is hashed where it is (if it is copied)
         if not path.is_file():
             continue
@@ -314,12 +319,12 @@ def relink(source: Path, root: Path, copy: Path, skipped: list[str]) -> None:
         leads_to = Path(os.path.realpath(source / link.relative_to(copy)))
         inside = leads_to.relative_to(root)  # `unusable` left out the links that lead out
         link.unlink()
-        not_copied = [part for part in inside.parts if part in NOT_COPIED]
-        if not not_copied:
+        not_copied = not_copied_folder(str(leads_to), str(root))
+        if not_copied is None:
             link.symlink_to(os.path.relpath(copy / inside, link.parent))
         elif leads_to.is_dir():
             skipped.append(f"`{link.relative_to(copy)}`: a symlink to a folder in "
-                           f"{not_copied[0]}, which is not copied")
+                           f"{not_copied}, which is not copied")
         else:
             try:
                 copy_file(str(leads_to), str(link))

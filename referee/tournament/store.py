@@ -47,6 +47,8 @@ class StoreFailed(StoreError):
     game committed before it is kept."""
 
 
+# What SQLite says when a reader cannot make the files it needs beside a WAL-mode store.
+CANNOT_WRITE_THERE = (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN)
 GAMES_COLUMNS = ["game_id", "seats", "seed", "result", "record", "seconds", "attempts",
                  "finished"]
 
@@ -77,8 +79,7 @@ class Store:
             code = exc.sqlite_errorcode & 0xFF
             if code in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT):
                 raise StoreError(f"{path} is not a results store: {exc}") from None
-            if read_only and code in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN) \
-                    and self._unfolded_wal():
+            if read_only and code in CANNOT_WRITE_THERE and self._unfolded_wal():
                 raise StoreFailed(
                     f"cannot open {path}: {exc}; its -wal file holds games not yet written "
                     "into it (a run was stopped, or is running): open it once where it can "
@@ -124,9 +125,7 @@ class Store:
         read-only share of published results).  With no -wal file beside it, or an empty
         one (beside the real file, not a link to it), no writer has it open and every game is
         in the file itself, so it can be read as it is on disk (`immutable`)."""
-        code = exc.sqlite_errorcode & 0xFF
-        return (code in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN)
-                and not self._unfolded_wal())
+        return (exc.sqlite_errorcode & 0xFF) in CANNOT_WRITE_THERE and not self._unfolded_wal()
 
     def _unfolded_wal(self) -> bool:
         """Whether a -wal file with something in it lies beside the store's real file."""
