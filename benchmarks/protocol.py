@@ -183,6 +183,9 @@ class InMemoryBot:
     def check(self) -> int:
         return 0
 
+    def processes(self) -> list[Any]:
+        return []
+
     def start_game(self, game_id: str) -> None:
         pass
 

@@ -31,7 +31,7 @@ from referee.game import Action, Decision, Event
 from referee.player import Answer, Fault, GameInfo
 from referee.protocol import codec
 
-from . import procs
+from .pids_cgroup import PidsCgroup
 from .process import (
     BotGone,
     BotProcess,
@@ -170,7 +170,7 @@ class BotPlayer:
                                    home=spec.home, read_only=spec.read_only)
             self.bot = await start_bot(
                 wrapped, cwd=spec.cwd, stderr_path=self.stderr_path, limits=self.process_limits,
-                sandboxed=spec.sandbox != "none",
+                sandboxed=spec.sandbox != "none", group=PidsCgroup.make(spec.limits.tasks),
             )
         except (StartError, SandboxError) as exc:
             return Fault("start", str(exc))
@@ -241,7 +241,7 @@ class BotPlayer:
         if now < self._next_procs:
             return None
         self._next_procs = now + PROCS_EVERY
-        tree = procs.tree(bot.pid)
+        tree = bot.processes()
         if not tree:
             return None
         root = tree[0]

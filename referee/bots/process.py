@@ -29,6 +29,7 @@ from referee.player import polling_allowed
 
 from . import procs
 from .cores import usable_cores
+from .pids_cgroup import PidsCgroup
 
 
 @dataclass(frozen=True)
@@ -158,8 +159,9 @@ class BotProcess:
     """A running bot: write lines, read bounded lines with a deadline."""
 
     def __init__(self, process: trio.Process, stderr: StderrLog, limits: ProcessLimits,
-                 sandboxed: bool = False) -> None:
+                 sandboxed: bool = False, group: PidsCgroup | None = None) -> None:
         self.process = process
+        self.group = group  # its pids cgroup, removed once it is stopped
         self.sandboxed = sandboxed  # run by bwrap, which exits 128 + N for a signal N
         self.stderr = stderr
         self.limits = limits
@@ -181,6 +183,16 @@ class BotProcess:
     @property
     def pid(self) -> int:
         return self.process.pid
+
+    def processes(self) -> list[procs.ProcStat]:
+        """Its process tree, root first, and any other process in its cgroup: one that left
+        the tree (a double-forked daemon, reparented to init) is still in there."""
+        tree = procs.tree(self.pid)
+        if self.group is not None:
+            known = {p.pid for p in tree}
+            tree += [s for pid in self.group.pids() if pid not in known
+                     and (s := procs.read_stat(pid)) is not None]
+        return tree
 
     @property
     def answers_quickly(self) -> bool:
@@ -344,7 +356,7 @@ async def _shutdown(bot: BotProcess, goodbye: bytes | None) -> None:
     process = bot.process
     limits = bot.limits
     # Before the bot can exit: once it has, its children are orphans, no longer in its tree.
-    tree = procs.tree(process.pid) if process.returncode is None else []
+    tree = bot.processes() if process.returncode is None else []
     if process.returncode is None and goodbye is not None:
         with trio.move_on_after(limits.goodbye_grace):
             try:
@@ -362,10 +374,25 @@ async def _shutdown(bot: BotProcess, goodbye: bytes | None) -> None:
     _signal_group(process.pid, signal.SIGKILL)
     await process.wait()
     procs.kill_all(tree[1:])  # any that left the group (setsid), and all they started
+    await _remove_group(bot)
     for stream in (process.stdin, process.stdout):
         if stream is not None:
             with suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                 await stream.aclose()
+
+
+async def _remove_group(bot: BotProcess) -> None:
+    """Kill whatever is left in the bot's cgroup (what /proc's tree no longer showed), and
+    remove the group once the killed are gone; one still busy after a second is left."""
+    group, bot.group = bot.group, None
+    if group is None:
+        return
+    for _ in range(200):
+        left = [s for pid in group.pids() if (s := procs.read_stat(pid)) is not None]
+        procs.kill_all(left)
+        if group.remove():
+            return
+        await trio.sleep(0.005)
 
 
 async def start_bot(
@@ -376,12 +403,16 @@ async def start_bot(
     limits: ProcessLimits = ProcessLimits(),
     env: dict[str, str] | None = None,
     sandboxed: bool = False,
+    group: PidsCgroup | None = None,
 ) -> BotProcess:
-    """Start a bot in its own session with piped stdin/stdout and stderr to its log.
+    """Start a bot in its own session with piped stdin/stdout and stderr to its log, and in
+    `group` if given (which the result then owns).
 
     The caller owns the result and must `aclose` it on every path (`open_bot` does that).
     """
     log = StderrLog(stderr_path, limits.stderr_per_game, limits.stderr_restart)
+    if group is not None:
+        argv = [*group.prefix(), *argv]
     try:
         process = await trio.lowlevel.open_process(
             argv,
@@ -394,8 +425,10 @@ async def start_bot(
         )
     except OSError as exc:
         log.close()
+        if group is not None:
+            group.remove()
         raise StartError(f"cannot start {shlex.join(argv)}: {exc.strerror or exc}") from None
-    return BotProcess(process, log, limits, sandboxed)
+    return BotProcess(process, log, limits, sandboxed, group)
 
 
 @asynccontextmanager

@@ -163,10 +163,15 @@ class BotLimits:
         both("cpu", resource.RLIMIT_CPU, self.cpu_time, extra=5)
         both("fsize", resource.RLIMIT_FSIZE, self.file_size)
         both("nofile", resource.RLIMIT_NOFILE, self.open_files)
-        if nproc and self.processes is not None:
-            # Counts threads too, and only the sandbox's own (a fresh user namespace).
-            both("nproc", resource.RLIMIT_NPROC, max(self.processes * 16, 256))
+        if nproc:  # only the sandbox's own (a fresh user namespace)
+            both("nproc", resource.RLIMIT_NPROC, self.tasks)
         return options
+
+    @property
+    def tasks(self) -> int | None:
+        """The kernel's limit behind `processes`, which counts threads too (RLIMIT_NPROC in
+        the sandbox, a pids cgroup's `pids.max`): 16 a process, at least 256."""
+        return None if self.processes is None else max(self.processes * 16, 256)
 
 
 def _tool(name: str) -> str:

@@ -12,6 +12,9 @@ import os
 import socket
 from pathlib import Path
 
+import pytest
+
+from referee.bots.pids_cgroup import PREFIX, base_folder
 from referee.bots.sandbox import BotLimits, MiB
 
 from .support import assert_contained, play
@@ -139,9 +142,21 @@ def test_setsid_child_is_caught_and_killed(bot_dir: Path, mode: str) -> None:
 def test_double_forked_daemon_dies_with_the_sandbox(bot_dir: Path, bwrap: str) -> None:
     """With a double fork the daemon is no descendant of the bot: only the sandbox's PID
     namespace ends it (it is reparented to bwrap's pid 1, and everything in the namespace is
-    killed when that exits).  Without a sandbox it would survive: see README."""
+    killed when that exits).  Without a sandbox, only a pids cgroup catches it: see README."""
     [game] = play(bot_dir, "setsid_escape.py --double", bwrap)
     assert_contained(game, "crash", r"left the bot's process group")
+
+
+def test_double_forked_daemon_dies_with_its_pids_cgroup(bot_dir: Path) -> None:
+    """Without a sandbox, where the referee can make a pids cgroup (as root, say): the daemon
+    is no longer in the bot's process tree, but it is still in the bot's cgroup, where the
+    referee finds it, records the fault and kills it (the fixture checks that it is gone)."""
+    if base_folder() is None:
+        pytest.skip("no pids cgroup can be made here (cgroup v1 pids, or v2 delegated)")
+    [game] = play(bot_dir, "setsid_escape.py --double", "none")
+    assert_contained(game, "crash", r"^its process \d+ \(python\S*\) left the bot's process "
+                                    r"group \(setsid or setpgid\)")
+    assert not [p for p in base_folder().iterdir() if p.name.startswith(f"{PREFIX}{os.getpid()}-")]
 
 
 def test_limits_off_run_the_bot_plain(bot_dir: Path) -> None:

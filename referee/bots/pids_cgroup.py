@@ -1,0 +1,135 @@
+"""A pids cgroup of its own for each bot, where the referee may make one (as root, say).
+
+RLIMIT_NPROC does not hold for root, and the referee's look at a bot's processes comes only
+every 50 ms, so as root a fork bomb could fill the process table first.  In a cgroup with
+`pids.max` the kernel refuses the fork itself.  A cgroup also holds every process the bot
+started, a double-forked `setsid` daemon too (which /proc's process tree loses once its parent
+exits), so the referee finds it and kills it with the bot.
+
+The bot's command is prefixed with a shell that moves itself into the group and then execs
+the command, so the bot's first instruction already runs inside (the pid stays the bot's).
+Where no group can be made (no pids controller, not allowed), bots run as before; a bot that
+cannot join runs as before too.  cgroup v1's `pids` hierarchy is used, else cgroup v2 where
+our group already hands the pids controller to its children.  Each group is removed once its
+bot is stopped; groups left by a referee that was killed are removed by the next one.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import os
+import shutil
+from contextlib import suppress
+from pathlib import Path
+
+PREFIX = "modern-art-referee-"
+_made = itertools.count(1)
+JOIN = '{ echo $$ > "$0"; } 2>/dev/null; exec "$@"'  # run the bot even if it cannot join
+
+
+def _cgroup_folders(mountinfo: str, membership: str) -> list[tuple[str, Path]]:
+    """(version, folder of our cgroup) for the pids v1 hierarchy and the v2 one, from
+    /proc/self/mountinfo and /proc/self/cgroup."""
+    ours: dict[str, str] = {}
+    for line in membership.splitlines():
+        parts = line.split(":", 2)
+        if len(parts) == 3:
+            if parts[1] == "":
+                ours["v2"] = parts[2]
+            elif "pids" in parts[1].split(","):
+                ours["v1"] = parts[2]
+    found = []
+    for line in mountinfo.splitlines():
+        head, sep, tail = line.partition(" - ")
+        fields, after = head.split(), tail.split()
+        if not sep or len(fields) < 5 or len(after) < 3:
+            continue
+        root, mount, fstype = fields[3], fields[4], after[0]
+        version = ("v1" if fstype == "cgroup" and "pids" in after[2].split(",") else
+                   "v2" if fstype == "cgroup2" else None)
+        path = ours.get(version or "")
+        if version is None or path is None:
+            continue
+        relative = os.path.relpath(path, root)
+        if relative.startswith(".."):
+            continue  # our group lies outside what this mount shows
+        found.append((version, Path(os.path.normpath(os.path.join(mount, relative)))))
+    return sorted(found)  # v1 first
+
+
+@functools.cache
+def base_folder() -> Path | None:
+    """The folder our pids groups are made in, or None where none can be made."""
+    try:
+        mountinfo = Path("/proc/self/mountinfo").read_text()
+        membership = Path("/proc/self/cgroup").read_text()
+    except OSError:
+        return None
+    for version, folder in _cgroup_folders(mountinfo, membership):
+        if version == "v2":
+            with suppress(OSError):
+                if "pids" not in (folder / "cgroup.subtree_control").read_text().split():
+                    continue
+        if os.access(folder, os.W_OK) and (folder / "cgroup.procs").exists():
+            _remove_stale(folder)
+            return folder
+    return None
+
+
+def _remove_stale(folder: Path) -> None:
+    """Remove the empty groups of referees that are no longer running."""
+    with suppress(OSError):
+        for entry in folder.iterdir():
+            pid = entry.name.removeprefix(PREFIX).partition("-")[0]
+            if entry.name.startswith(PREFIX) and pid.isdigit() and \
+                    not Path(f"/proc/{pid}").exists():
+                with suppress(OSError):
+                    entry.rmdir()
+
+
+class PidsCgroup:
+    """One bot's group: made with its limit, joined by the bot's command, removed after."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    @classmethod
+    def make(cls, tasks: int | None) -> PidsCgroup | None:
+        """A new group allowing `tasks` tasks (threads count; None: no limit), or None."""
+        base = base_folder()
+        if base is None:
+            return None
+        folder = base / f"{PREFIX}{os.getpid()}-{next(_made)}"
+        try:
+            folder.mkdir()
+        except OSError:
+            return None
+        group = cls(folder)
+        try:
+            (folder / "pids.max").write_text("max" if tasks is None else str(tasks))
+        except OSError:
+            group.remove()
+            return None
+        return group
+
+    def prefix(self) -> list[str]:
+        """What goes before the bot's command so that it runs in this group."""
+        return [shutil.which("sh") or "/bin/sh", "-c", JOIN, str(self.folder / "cgroup.procs")]
+
+    def pids(self) -> list[int]:
+        """The processes in the group now."""
+        try:
+            return [int(x) for x in (self.folder / "cgroup.procs").read_text().split()]
+        except (OSError, ValueError):
+            return []
+
+    def remove(self) -> bool:
+        """Remove the group; False while a process is still in it (or it cannot be)."""
+        try:
+            self.folder.rmdir()
+        except FileNotFoundError:
+            return True
+        except OSError:
+            return False
+        return True
