@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-import trio
 
 from referee.bots.player import BotPlayer, BotSpec
 from referee.game import CMON, AuctionType, Decision, DecisionKind, Event
@@ -290,6 +289,3 @@ def summary(times: list[float]) -> str:
     return (f"response time: median {statistics.median(times) * 1000:.2f} ms, "
             f"max {max(times) * 1000:.2f} ms over {len(times)} answers")
 
-
-def check(spec: BotSpec, **kwargs: Any) -> tuple[list[CheckResult], list[float]]:
-    return trio.run(lambda: run_check(spec, **kwargs))

@@ -9,10 +9,10 @@ import json
 import math
 import shutil
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import click
 import orjson
@@ -81,6 +81,20 @@ class OutputPath(click.Path):
         if isinstance(value, str) and not value.strip():
             self.fail("give a path, not an empty value", param, ctx)
         return super().convert(value, param, ctx)
+
+
+T = TypeVar("T")
+
+
+def run_trio(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+    """`trio.run`, with a Ctrl-C that came back inside an exception group (trio's nurseries
+    wrap what their tasks raise) raised as the plain KeyboardInterrupt the commands handle."""
+    try:
+        return trio.run(fn, *args)
+    except BaseExceptionGroup as group:
+        if group.subgroup(KeyboardInterrupt) is not None:
+            raise KeyboardInterrupt from group
+        raise
 
 
 def fail(message: str) -> NoReturn:
@@ -221,7 +235,7 @@ def play(
                 await p.aclose()
 
     try:
-        record = trio.run(run)
+        record = run_trio(run)
     except RefereeError as exc:
         fail(str(exc))
     except KeyboardInterrupt:
@@ -323,7 +337,7 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
               transcript_path: Path | None, sandbox: str, address_space: str) -> None:
     """Run BOT through scripted situations covering every decision kind; exit 0 only when
     every check passes."""
-    from .check import check, summary
+    from .check import run_check, summary
 
     spec = parse_bots((bot, bot, bot))[0]
     spec = replace(spec, name=spec.name.removesuffix("-1"))
@@ -335,10 +349,13 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
         except OSError as exc:
             fail(f"--transcript {transcript_path}: cannot write it: {exc.strerror or exc}")
     try:
-        results, times = check(spec, move_time=move_time, time_bank=time_bank,
-                               startup_time=startup_time, transcript=transcript_path)
+        results, times = run_trio(lambda: run_check(
+            spec, move_time=move_time, time_bank=time_bank, startup_time=startup_time,
+            transcript=transcript_path))
     except RefereeError as exc:  # the referee's own failure (a full disk), not the bot's
         fail(f"the referee failed, not the bot: {exc}")
+    except KeyboardInterrupt:
+        fail("interrupted; the bot was stopped")
     for r in results:
         mark = "PASS" if r.passed else "FAIL"
         click.echo(f"{mark}  {r.name}: {r.reason}")
@@ -453,7 +470,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
             summary = run_on_dask(config, config_path, store, display.say, display.update,
                                   scheduler, workers or os.cpu_count() or 1, shard=shard_of)
         else:
-            summary = trio.run(run_tournament, config, config_path, store,
+            summary = run_trio(run_tournament, config, config_path, store,
                                workers or os.cpu_count() or 1, display.say, display.update,
                                stderr_dir, None, False, shard_of)
     except SchedulerError as exc:
@@ -533,17 +550,21 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
     import os
 
     from .grade import grade_all
-    from .grade.run import FolderError
+    from .grade.run import BaselineFailed, FolderError
     from .grade.submissions import WorkFolderFull
     from .tournament.config import TournamentError, load_tournament
+    from .tournament.runner import tournament_edition
     from .tournament.store import StoreError
 
     if not config_path.is_file():
         fail(f"no grading config at {config_path} (give one with --config)")
     try:
         config = load_tournament(config_path)
+        tournament_edition(config, config_path)
     except TournamentError as exc:
         fail(str(exc))
+    except EditionError as exc:  # before any build
+        fail(f"{config_path}: edition: {exc}")
     if config.format != "gauntlet":
         fail(f"{config_path}: format: grading needs a gauntlet (with baselines)")
     if sandbox is not None:
@@ -558,7 +579,7 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
     out_dir, submissions, config_path = (out_dir.resolve(), submissions.resolve(),
                                          config_path.resolve())
     try:
-        outcomes = trio.run(grade_all, submissions, config, config_path, out_dir,
+        outcomes = run_trio(grade_all, submissions, config, config_path, out_dir,
                             workers or os.cpu_count() or 1, say)
     except FolderError as exc:
         fail(str(exc))
@@ -566,6 +587,8 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
         fail(f"cannot read or write {exc.filename or out_dir}: {exc.strerror or exc}")
     except (StoreError, RefereeError, WorkFolderFull) as exc:  # the referee's (a full disk)
         fail(f"the referee failed: {exc}; graded submissions are kept and skipped next time")
+    except BaselineFailed as exc:
+        fail(f"{exc}; fix it and run again (graded submissions are kept and skipped)")
     except KeyboardInterrupt:
         fail("interrupted; graded submissions are kept and skipped next time")
     if not quiet:

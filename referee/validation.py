@@ -13,8 +13,7 @@ def _line(err: ErrorDetails, msg: str) -> str:
 
 def first_error(exc: ValidationError) -> str:
     """The first problem, as `where: what` (`where` a dotted field path), or `what` alone."""
-    err = exc.errors(include_url=False)[0]
-    return _line(err, err["msg"])
+    return first_errors(exc, most=1)
 
 
 def first_errors(exc: ValidationError, most: int = 3) -> str:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from .disk import files_limited_to
+from .match.support import leftover_processes
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -86,3 +89,16 @@ def test_no_room_for_the_transcript_is_the_referees_failure_in_one_line() -> Non
     assert result.stderr.count("\n") == 1, result.stderr
     assert result.stderr.startswith("error: the referee failed, not the bot: the checks' "
                                     "transcript cannot be made: ")
+
+
+def test_ctrl_c_ends_the_check_in_one_line_and_stops_the_bot(tmp_path: Path) -> None:
+    bot = tmp_path / "never_answers.py"
+    bot.write_bytes((ROOT / "tests" / "bots" / "never_answers.py").read_bytes())
+    child = subprocess.Popen([sys.executable, "-m", "referee", "check", f"python3 {bot}"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    time.sleep(2)  # it waits for the bot's answer: a second a request
+    child.send_signal(signal.SIGINT)
+    _, said = child.communicate(timeout=30)
+    assert child.returncode == 2
+    assert said == "error: interrupted; the bot was stopped\n", said
+    assert not leftover_processes(str(bot))

@@ -71,6 +71,8 @@ class StartError(Exception):
 
 def split_command(command: str) -> list[str]:
     """A command line split like a shell would, without running a shell."""
+    if "\0" in command:
+        raise StartError(f"cannot run command {command!r}: it holds a NUL character")
     try:
         argv = shlex.split(command)
     except ValueError as exc:

@@ -10,6 +10,7 @@ A submission whose files and grading config did not change is not graded again.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -29,7 +30,7 @@ from referee.bots.sandbox import BotLimits, SandboxError, SandboxMode, wrap_comm
 from referee.check import CheckResult, run_check, summary
 from referee.leaderboard.stats import Games, leaderboard
 from referee.tournament.config import BotEntry, TournamentConfig
-from referee.tournament.runner import run_tournament
+from referee.tournament.runner import bot_dir, run_tournament, tournament_edition
 from referee.tournament.schedule import fingerprint
 from referee.tournament.store import open_store
 from referee.validation import first_error
@@ -52,6 +53,11 @@ class Outcome:
     baselines: dict[str, float] = field(default_factory=dict)
     faults: dict[str, int] = field(default_factory=dict)
     feedback: str = ""
+
+
+class BaselineFailed(Exception):
+    """A baseline could not play, or crashed: every student would be graded against a broken
+    opponent, so grading stops (the teacher's to fix)."""
 
 
 def bot_name(student: str, baselines: list[str]) -> str:
@@ -125,9 +131,21 @@ async def play_gauntlet(
     store = open_store(db)
     try:
         summary = await run_tournament(gauntlet, config_path, store, workers, say)
-        games = Games.load(store.results())
+        for baseline in config.baselines:
+            if baseline in summary.left_out:
+                raise BaselineFailed(f"baseline {baseline} cannot play: "
+                                     f"{summary.left_out[baseline]}")
+        results = list(store.results())
+        games = Games.load(results)
     finally:
         store.close()
+    for game_id, seats, result in results:
+        for seat, bot in enumerate(seats):
+            broken = [f for f in result["faults"][seat] if f["kind"] in ("start", "crash")]
+            if bot in config.baselines and broken:
+                reason = broken[0]["reason"].replace("\n", " / ")
+                raise BaselineFailed(f"baseline {bot} failed in game {game_id} (playing "
+                                     f"{name}): {broken[0]['kind']}: {reason}")
     return games, leaderboard(games) if games.game_ids else [], summary.left_out.get(name)
 
 
@@ -172,7 +190,7 @@ async def grade_submission(sub: Submission, config: TournamentConfig, config_pat
             lines.append(f"\n  Exchange that failed ({r.name}):\n\n  ```\n" +
                          "\n".join(f"  {x}" for x in r.lines) + "\n  ```\n")
     notes.append("## Conformance check\n\n" + "\n".join(lines) + f"\n\n{summary(times)}\n\n"
-                 f"Reproduce it in your bot's folder: `referee check {shlex.quote(sub.command)}`\n")
+                 f"Reproduce it in your bot's folder: `{check_command(sub.command, config)}`\n")
     if outcome.status in ("ok", "failed the check"):
         db = out / "games" / f"{sub.student}.db"
         db.parent.mkdir(parents=True, exist_ok=True)
@@ -184,6 +202,8 @@ async def grade_submission(sub: Submission, config: TournamentConfig, config_pat
             outcome.status = "crashed"
             notes.append(f"## Games against the baselines\n\nNot played: {left_out}\n")
         row = next((r for r in rows if r["name"] == name), None)
+        if row is not None and row["games"] and crashed_in_every_game(db, name):
+            outcome.status = "crashed"  # it passed the check, but could not play a game
         if row is not None:
             outcome.games = row["games"]
             outcome.win_share = row["win_share"]["mean"]
@@ -196,10 +216,40 @@ async def grade_submission(sub: Submission, config: TournamentConfig, config_pat
     return finish(outcome, config, notes, sub)
 
 
+def check_command(command: str, config: TournamentConfig) -> str:
+    """`referee check` as grading ran it: its time limits, sandbox and memory limit where they
+    are not check's own defaults, so that a student sees what the grader saw."""
+    limits = config.limits
+    words = ["referee", "check"]
+    for flag, value, default in (("--move-time", limits.move_time, 1.0),
+                                 ("--time-bank", limits.time_bank, 10.0),
+                                 ("--startup-time", limits.startup_time, 10.0)):
+        if value != default:
+            words += [flag, f"{value:g}"]
+    if config.sandbox != "none":
+        words += ["--sandbox", config.sandbox]
+    if limits.address_space != "auto":
+        words += ["--address-space", str(limits.address_space)]
+    return shlex.join([*words, command])
+
+
+def crashed_in_every_game(db: Path, name: str) -> bool:
+    """Whether the bot crashed (or could not start) in each of its games."""
+    store = open_store(db, read_only=True)
+    try:
+        return all(any(f["kind"] in ("start", "crash")
+                       for f in result["faults"][seats.index(name)])
+                   for _game_id, seats, result in store.results())
+    finally:
+        store.close()
+
+
 def games_notes(outcome: Outcome, config: TournamentConfig, db: Path, name: str) -> str:
     p = outcome.placement
     assert p is not None and outcome.money is not None
-    text = [f"## Games against the baselines\n\n{outcome.games} games: every seat order of "
+    orders = {"all": "every seat order", "rotations": "each rotation of the seats",
+              "balanced": "balanced seat orders"}[config.seat_orders]
+    text = [f"## Games against the baselines\n\n{outcome.games} games: {orders} of "
             f"{config.deals} deal(s), the same cards for every student.\n",
             f"- mean placement points (1 = first, 0 = last): {p['mean']:.3f} "
             f"(95% interval {p['low']:.3f} to {p['high']:.3f})",
@@ -220,7 +270,7 @@ def games_notes(outcome: Outcome, config: TournamentConfig, db: Path, name: str)
             reason = f["reason"].replace("\n", " / ")
             text.append(f"- game `{game_id}` (seats: {', '.join(seats)}): {f['kind']}: {reason}")
         text.append("\nEach game can be replayed and re-checked with "
-                    f"`referee replay --db {db} GAME_ID`.")
+                    f"`referee replay --db {shlex.quote(str(db))} GAME_ID`.")
     return "\n".join(text) + "\n"
 
 
@@ -307,6 +357,26 @@ def read_state(path: Path, config_key: str, say: Callable[[str], None]) -> dict[
     return state.outcomes if state.config == config_key else {}
 
 
+def grading_key(config: TournamentConfig, config_path: Path) -> str:
+    """A digest of everything a grade depends on besides the submission: the whole config
+    (limits, build and start-up times and sandbox too), the edition's contents, and the files
+    the baselines' commands and builds name, so that a change to any of them grades everyone
+    again."""
+    h = hashlib.sha256()
+    h.update(fingerprint(config, tournament_edition(config, config_path)).encode())
+    h.update(config.model_dump_json().encode())
+    for bot in config.bots:
+        if bot.name not in config.baselines:
+            continue
+        cwd = bot_dir(config_path, bot.dir)
+        for word in [*shlex.split(bot.command), *shlex.split(bot.build or "")]:
+            with suppress(OSError):
+                if (cwd / word).is_file():
+                    h.update(f"\0{bot.name}\0{word}\0".encode())
+                    h.update(hashlib.sha256((cwd / word).read_bytes()).digest())
+    return h.hexdigest()
+
+
 async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out: Path,
                     workers: int, say: Callable[[str], None]) -> list[Outcome]:
     """Grade every submission under `root` into `out`; reuse unchanged ones' results."""
@@ -320,7 +390,7 @@ async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out
     out.mkdir(parents=True, exist_ok=True)
     (out / "feedback").mkdir(exist_ok=True)
     state_path = out / "state.json"
-    config_key = fingerprint(config) + config.grading.model_dump_json()
+    config_key = grading_key(config, config_path)
     known = read_state(state_path, config_key, say)
     outcomes = []
     for sub in submissions:

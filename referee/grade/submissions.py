@@ -19,9 +19,9 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from referee.tournament.config import SizeLimits
+from referee.tournament.config import SizeLimits, command_line
 from referee.validation import first_error
 
 CONVENTIONS: list[tuple[str, str | None, str]] = [
@@ -44,9 +44,15 @@ NOT_COPIED = {".git", "__pycache__", ".venv"}
 class Manifest(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
-    name: str | None = Field(None, max_length=64)
+    name: str | None = None  # accepted, not used: the bot is named after its folder
     build: str | None = None
     command: str = Field(min_length=1)
+
+    @field_validator("build", "command")
+    @classmethod
+    def _a_command_line(cls, value: str | None) -> str | None:
+        """Found wrong here, a command line is this student's problem, not the class's."""
+        return command_line(value)
 
 
 class WorkFolderFull(Exception):

@@ -68,6 +68,13 @@ class BotEntry(BaseModel):
         return _splittable(value)
 
 
+def command_line(value: str | None) -> str | None:
+    """A command line (or None) that can be run: no NUL, and shell words to split."""
+    if value is not None and "\0" in value:
+        raise ValueError("contains a NUL character")
+    return _splittable(value)
+
+
 def _splittable(value: str | None) -> str | None:
     if value is not None:
         try:

@@ -104,7 +104,8 @@ def test_grading_a_class(tmp_path: Path) -> None:
     assert "ZeroDivisionError" in feedback["erin"]
     assert "timed out" in feedback["frank"]
     assert "is more than seat" in feedback["grace"] and "referee> " in feedback["grace"]
-    assert "referee check 'python3 bot.py --kind over_money'" in feedback["grace"]
+    assert ("referee check --move-time 0.3 --time-bank 0.6 --startup-time 5 "
+            "'python3 bot.py --kind over_money'") in feedback["grace"]
     assert "no bot found" in feedback["heidi"]
 
     again = grade(subs, config, out)

@@ -7,8 +7,10 @@ import csv
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -17,7 +19,7 @@ from referee.grade.submissions import WorkFolderFull, discover, fresh_copy
 from referee.tournament.config import SizeLimits
 
 from ..disk import files_limited_to, without_reading_all
-from .test_grade import SAMPLES, grade, write_config
+from .test_grade import BOTS, SAMPLES, grade, write_config
 
 
 def one_error_line(done: subprocess.CompletedProcess[str], *words: str) -> None:
@@ -479,3 +481,159 @@ def test_a_folder_without_submissions_is_an_error(tmp_path: Path) -> None:
     done = grade(subs, config, out)
     one_error_line(done, f"SUBMISSIONS_DIR {subs.resolve()} holds no submissions")
     assert not out.exists()
+
+
+def test_ctrl_c_while_grading_ends_in_one_line_and_keeps_the_graded(tmp_path: Path) -> None:
+    """SIGINT (Ctrl-C) during the second student's games: one `interrupted` line, no
+    traceback; the first student's grade is kept and not graded again."""
+    subs = tmp_path / "subs"
+    for student in ("alice", "bob"):
+        (subs / student).mkdir(parents=True)
+        shutil.copy(SAMPLES / "python" / "baseline_bot.py", subs / student / "bot.py")
+    config = tmp_path / "grading.toml"
+    write_config(config)
+    config.write_text(config.read_text().replace("deals = 1", "deals = 12"))
+    out = tmp_path / "out"
+    child = subprocess.Popen([sys.executable, "-m", "referee", "grade", str(subs), "--config",
+                              str(config), "--out", str(out)], stderr=subprocess.PIPE,
+                             stdout=subprocess.DEVNULL, text=True)
+    assert child.stderr is not None
+    said = []
+    for line in child.stderr:
+        said.append(line)
+        if line.startswith("bob: grading"):
+            break
+    time.sleep(2)  # the check takes about 1 s; then its games
+    child.send_signal(signal.SIGINT)
+    _, rest = child.communicate(timeout=60)
+    assert child.returncode == 2
+    assert rest.endswith("error: interrupted; graded submissions are kept and skipped next "
+                         "time\n"), rest
+    assert "Traceback" not in rest, rest
+    again = grade(subs, config, out)
+    assert "alice: unchanged, kept its grade" in again.stderr, again.stderr
+    assert "bob: grading" in again.stderr, again.stderr
+
+
+def test_a_broken_manifest_is_that_students_problem(tmp_path: Path) -> None:
+    """A build or command that cannot be split, or holds a NUL, is one student's "build
+    failed" naming the key (before: a traceback, or "the referee failed", for the whole
+    class); a long `name`, which is not used, is accepted."""
+    subs = tmp_path / "subs"
+    bot = SAMPLES / "python" / "baseline_bot.py"
+    manifests = {
+        "quote": 'command = "python3 bot.py"\nbuild = "echo \'hi"\n',
+        "nul": 'command = "python3 bot.py\\u0000"\n',
+        "long_name": f'name = "{"n" * 70}"\ncommand = "python3 bot.py"\n',
+    }
+    for student, manifest in manifests.items():
+        (subs / student).mkdir(parents=True)
+        shutil.copy(bot, subs / student / "bot.py")
+        (subs / student / "bot.toml").write_text(manifest)
+    config = tmp_path / "grading.toml"
+    write_config(config)
+    done = grade(subs, config, tmp_path / "out")
+    assert done.returncode == 0, done.stderr
+    graded = rows(tmp_path / "out")
+    assert {s: r["status"] for s, r in graded.items()} == {
+        "quote": "build failed", "nul": "build failed", "long_name": "ok"}
+    feedback = tmp_path / "out" / "feedback"
+    assert "bot.toml: build: cannot be split into words: No closing quotation" in \
+        (feedback / "quote.md").read_text()
+    assert "bot.toml: command: contains a NUL character" in (feedback / "nul.md").read_text()
+
+
+def test_a_baseline_that_cannot_play_stops_grading(tmp_path: Path) -> None:
+    """A typo in a baseline's script: it crashes in every game, and every student would beat
+    it.  Grading stops at the first student's games with one line naming the baseline, and
+    keeps no grade from them."""
+    subs = tmp_path / "subs"
+    (subs / "alice").mkdir(parents=True)
+    shutil.copy(SAMPLES / "python" / "random_bot.py", subs / "alice" / "bot.py")
+    config = tmp_path / "grading.toml"
+    write_config(config)
+    config.write_text(config.read_text().replace("random_bot.py --seed 2", "random_bott.py "
+                                                                          "--seed 2"))
+    out = tmp_path / "out"
+    done = grade(subs, config, out)
+    assert done.returncode == 2
+    said, error = done.stderr.splitlines()
+    assert said == "alice: grading"
+    for words in ("error: baseline random-2 failed in game", "(playing alice): start:",
+                  "random_bott.py", "fix it and run again"):
+        assert words in error, error
+    assert not (out / "grades.csv").exists()
+    assert not (out / "state.json").exists()
+
+
+def test_a_change_to_the_grading_settings_or_a_baseline_grades_everyone_again(
+        tmp_path: Path) -> None:
+    """Limits that are not in the schedule's fingerprint (the start-up time here), and the
+    files a baseline's command names, count: before, the earlier grades were kept."""
+    subs = tmp_path / "subs"
+    (subs / "alice").mkdir(parents=True)
+    shutil.copy(SAMPLES / "python" / "random_bot.py", subs / "alice" / "bot.py")
+    baseline = tmp_path / "base.py"
+    shutil.copy(SAMPLES / "python" / "random_bot.py", baseline)
+    config = tmp_path / "grading.toml"
+    write_config(config)
+    config.write_text(config.read_text().replace(
+        str(SAMPLES / "python" / "random_bot.py"), str(baseline)))
+    out = tmp_path / "out"
+    assert "alice: grading" in grade(subs, config, out).stderr
+    assert "alice: unchanged, kept its grade" in grade(subs, config, out).stderr
+    config.write_text(config.read_text().replace("startup_time = 5", "startup_time = 6"))
+    assert "alice: grading" in grade(subs, config, out).stderr
+    assert "alice: unchanged, kept its grade" in grade(subs, config, out).stderr
+    baseline.write_text(baseline.read_text() + "\n# stronger now\n")
+    assert "alice: grading" in grade(subs, config, out).stderr
+
+
+def test_an_unknown_edition_is_one_line_before_any_build(tmp_path: Path) -> None:
+    subs = tmp_path / "subs"
+    (subs / "alice").mkdir(parents=True)
+    (subs / "alice" / "bot.toml").write_text('command = "./bot"\nbuild = "touch built"\n')
+    config = tmp_path / "grading.toml"
+    write_config(config)
+    config.write_text(config.read_text().replace("deals = 1", 'deals = 1\nedition = "cmonn"'))
+    done = grade(subs, config, tmp_path / "out")
+    one_error_line(done, "edition: no edition", "cmonn")
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_bot_that_crashes_in_every_game_is_crashed_not_graded(tmp_path: Path) -> None:
+    """It passes the check (which names no baseline) but exits at each real game: status
+    crashed, grade F (before: ok, with the grade for beating no baseline)."""
+    subs = tmp_path / "subs"
+    (subs / "nora").mkdir(parents=True)
+    code = (SAMPLES / "python" / "random_bot.py").read_text()
+    marker = 'if kind == "new_game":'
+    assert marker in code
+    code = code.replace(marker, marker + '\n                if "random-1" in message["names"]:'
+                                         '\n                    raise SystemExit("only here")',
+                        1)
+    (subs / "nora" / "bot.py").write_text(code)
+    config = tmp_path / "grading.toml"
+    write_config(config)
+    done = grade(subs, config, tmp_path / "out")
+    assert done.returncode == 0, done.stderr
+    nora = rows(tmp_path / "out")["nora"]
+    assert (nora["status"], nora["grade"]) == ("crashed", "F"), nora
+    assert "crash" in (tmp_path / "out" / "feedback" / "nora.md").read_text()
+
+
+def test_feedback_reproduces_the_check_with_the_grading_limits(tmp_path: Path) -> None:
+    """The check command in the feedback carries the grading config's time limits, so a
+    student running it meets what the grader met; a path with a space is quoted."""
+    subs = tmp_path / "subs"
+    (subs / "o'brien").mkdir(parents=True)
+    shutil.copy(BOTS / "never_answers.py", subs / "o'brien" / "bot.py")
+    config = tmp_path / "grading.toml"
+    write_config(config)
+    config.write_text(config.read_text().replace("deals = 1", 'deals = 1\nseat_orders = '
+                                                               '"rotations"'))
+    done = grade(subs, config, tmp_path / "out")
+    assert done.returncode == 0, done.stderr
+    feedback = (tmp_path / "out" / "feedback" / "o'brien.md").read_text()
+    assert ("`referee check --move-time 0.3 --time-bank 0.6 --startup-time 5 "
+            "'python3 bot.py'`") in feedback, feedback

@@ -184,3 +184,27 @@ def test_reading_commands_refuse_a_file_that_is_not_a_store(tmp_path: Path) -> N
         assert out.returncode == 2, args
         assert "not a results store" in out.stderr and "Traceback" not in out.stderr
     assert empty.read_bytes() == b""  # left as it was
+
+
+def test_ctrl_c_ends_a_run_in_one_line_and_it_resumes(tmp_path: Path) -> None:
+    """SIGINT (Ctrl-C) once some games are stored: the one line the README promises, exit 2,
+    no traceback (before: trio's exception group around the KeyboardInterrupt); running again
+    plays the rest."""
+    config = write_config(tmp_path, deals=20)
+    db = tmp_path / "t.db"
+    proc = subprocess.Popen([sys.executable, "-m", "referee", "tournament", "run", str(config),
+                             "--db", str(db), "-q"], cwd=tmp_path, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while proc.poll() is None and stored_games(db) < 5 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGINT)
+    _, said = proc.communicate(timeout=60)
+    assert proc.returncode == 2, said
+    assert said == (f"error: interrupted; finished games are kept in {db}; run again to "
+                    "resume\n"), said
+    kept = stored_games(db)
+    assert 5 <= kept < 10 * 3 * 20
+    again = referee("tournament", "run", str(config), "--db", str(db), "-q", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert stored_games(db) == 10 * 3 * 20
