@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import math
 import shutil
+import signal
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
@@ -674,9 +675,14 @@ def tournament_merge(shards: tuple[Path, ...], out_path: Path) -> None:
 
     if out_path.exists():
         fail(f"{out_path} exists already; merge into a new file")
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt  # a job's time limit (SIGTERM) too: the partial file goes
+
+    signal.signal(signal.SIGTERM, stop)
     try:
         games = merge(out_path, list(shards))
     except StoreError as exc:
-        out_path.unlink(missing_ok=True)
         fail(str(exc))
+    except KeyboardInterrupt:
+        fail(f"interrupted; nothing was merged ({out_path} was not made)")
     click.echo(f"{games} games from {len(shards)} shards in {out_path}")

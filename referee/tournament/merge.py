@@ -7,6 +7,7 @@ either is refused rather than merged into a leaderboard nobody can trust.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -75,15 +76,36 @@ def merge(out: Path, shards: list[Path]) -> int:
                 gap = sorted(expected - stored)
                 raise StoreError(f"gap: {store.path} (shard {label}) lacks {len(gap)} games, "
                                  f"e.g. {gap[0]}; finish it first (run the shard again)")
-        target = open_store(out)
+        # Written beside `out` under another name, and given its name only once whole: a
+        # merge stopped partway (Ctrl-C, a job's time limit) leaves no store that looks done.
+        part = out.with_name(f"{out.name}.merging-{os.getpid()}")
         try:
-            target.bind(config.name, stores[0].meta("fingerprint") or "", config_json)
-            target.bind_shard(None)
-            for store in stores:
-                target.add_from(store)
-            return target.count()
+            target = open_store(part)
+            try:
+                target.bind(config.name, stores[0].meta("fingerprint") or "", config_json)
+                target.bind_shard(None)
+                for store in stores:
+                    target.add_from(store)
+                count = target.count()
+            finally:
+                target.close()
+            _name_it(part, out)
         finally:
-            target.close()
+            for suffix in ("", "-wal", "-shm"):
+                part.with_name(part.name + suffix).unlink(missing_ok=True)
+        return count
     finally:
         for s in stores:
             s.close()
+
+
+def _name_it(part: Path, out: Path) -> None:
+    """Give the finished merge its name, never replacing a file that took it meanwhile."""
+    try:
+        os.link(part, out)
+    except FileExistsError:
+        raise StoreError(f"{out} exists already; merge into a new file") from None
+    except OSError:  # a file system without hard links
+        if out.exists():
+            raise StoreError(f"{out} exists already; merge into a new file") from None
+        os.replace(part, out)

@@ -134,3 +134,40 @@ def test_three_shards_merge_into_one_run(tmp_path: Path) -> None:
     out = referee("tournament", "merge", *shards, "--out", str(tmp_path / "m2.db"),
                   cwd=tmp_path)
     assert out.returncode == 2 and "lacks 1 games" in out.stderr
+
+
+def test_a_merge_stopped_partway_leaves_no_store(tmp_path: Path) -> None:
+    """SIGTERM (a job's time limit) partway through a merge: no file under --out's name, no
+    partial file beside it, exit 2 in one line; merging again works.  Before, the store was
+    left with the shards copied so far, and looked finished."""
+    config = write_config(tmp_path, bots=4, deals=2)
+    shards = []
+    for i in (1, 2):
+        db = tmp_path / f"s{i}.db"
+        out = referee("tournament", "run", str(config), "--shard", f"{i}/2", "--db", str(db),
+                      "-q", cwd=tmp_path)
+        assert out.returncode == 0, out.stderr
+        with sqlite3.connect(db) as con:  # big records, so the copy takes a while
+            con.execute("UPDATE games SET record = randomblob(4000000)")
+        shards.append(str(db))
+    merged = tmp_path / "merged.db"
+    proc = subprocess.Popen([sys.executable, "-m", "referee", "tournament", "merge", *shards,
+                             "--out", str(merged)], cwd=tmp_path, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 30
+    while not [p for p in tmp_path.iterdir() if p.name.startswith("merged.db")]:
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.0005)
+    proc.send_signal(signal.SIGSTOP)
+    try:
+        assert not merged.exists()
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(signal.SIGCONT)
+    _, said = proc.communicate(timeout=30)
+    assert proc.returncode == 2
+    assert said == f"error: interrupted; nothing was merged ({merged} was not made)\n", said
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("merged")) == []
+    out = referee("tournament", "merge", *shards, "--out", str(merged), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert len(ids(merged)) == 24
