@@ -408,7 +408,8 @@ def tournament() -> None:
 @click.option("--shard", metavar="I/N",
               help="Play only shard I of N (N at most 10000) of the schedule (for job arrays), "
                    "into its own --db.")
-@click.option("-q", "--quiet", is_flag=True, help="Print nothing but errors.")
+@click.option("-q", "--quiet", is_flag=True,
+              help="Print nothing but errors, and warnings of bots left out.")
 @click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default=None,
               help=SANDBOX_HELP + "  [default: the file's `sandbox`, else none]")
 def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
@@ -493,7 +494,12 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     except StoreError as exc:
         refuse(f"the games are stored, but the leaderboard cannot be read: {exc}")
     store.close()
-    if quiet:
+    if quiet:  # a left-out bot is said all the same: its games are missing from the results
+        for name, why in summary.left_out.items():
+            click.echo(f"warning: left out {name}: {why}", err=True)
+        if summary.skipped:
+            click.echo(f"warning: {summary.skipped} games skipped (left-out bots); run again "
+                       "once they are fixed to play them", err=True)
         return
     display.say(f"{summary.played} games played, {summary.already} were already stored, "
                 f"{summary.skipped} skipped (left-out bots), {len(summary.voids)} void; "

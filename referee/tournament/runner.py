@@ -110,7 +110,8 @@ async def build_bots(config: TournamentConfig, config_path: Path,
             if done.returncode != 0:
                 tail = (done.stderr or done.stdout).decode("utf-8", "replace").strip()
                 tail = "\n".join(tail.splitlines()[-5:])
-                left_out[bot.name] = f"its build failed (exit status {done.returncode}): {tail}"
+                left_out[bot.name] = (f"its build failed (exit status {done.returncode})"
+                                      + (f": {tail}" if tail else ""))
                 continue
         program = shlex.split(bot.command)[0]
         if shutil.which(program, path=None) is None and not (cwd / program).is_file():

@@ -173,8 +173,16 @@ class Store:
         return None if row is None else str(row[0])
 
     def bind(self, name: str, fingerprint: str, config_json: str) -> None:
-        """Claim a new store for this tournament, or check that it already belongs to it."""
+        """Claim a new store for this tournament, or check that it already belongs to it;
+        then the file's name and settings that do not change the games (`primary_metric`,
+        say) are taken from this run, the file as it is now."""
         stored = self.meta("fingerprint")
+        if stored == fingerprint and (self.meta("name"), self.meta("config")) != (
+                name, config_json):
+            with self._failing(), self.db:
+                self.db.execute("BEGIN")
+                for key, value in (("name", name), ("config", config_json)):
+                    self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
         if stored is None:
             with self._failing(), self.db:
                 self.db.execute("BEGIN")

@@ -110,6 +110,13 @@ def test_a_bot_that_fails_to_build_is_left_out(tmp_path: Path) -> None:
     assert "left out broken: its build failed (exit status 1)" in out.stderr
     names = {r["name"] for r in leaderboard(tmp_path / "x.db", tmp_path)}
     assert names == {"b0", "b1", "b2", "b3"}
+    # With --quiet (a job array's shards) it is still said: its games are missing.
+    quiet = referee("tournament", "run", str(config), "--db", str(tmp_path / "q.db"), "-q",
+                    cwd=tmp_path)
+    assert quiet.returncode == 0, quiet.stderr
+    assert quiet.stderr == ("warning: left out broken: its build failed (exit status 1)\n"
+                            "warning: 36 games skipped (left-out bots); run again once they "
+                            "are fixed to play them\n"), quiet.stderr
 
 
 def test_a_changed_schedule_is_refused(tmp_path: Path) -> None:
@@ -208,3 +215,23 @@ def test_ctrl_c_ends_a_run_in_one_line_and_it_resumes(tmp_path: Path) -> None:
     again = referee("tournament", "run", str(config), "--db", str(db), "-q", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert stored_games(db) == 10 * 3 * 20
+
+
+def test_a_new_primary_metric_or_name_takes_effect_on_the_next_run(tmp_path: Path) -> None:
+    """Neither changes the games, so the store is resumed; the leaderboard follows the file
+    as it is now (before: the first run's settings stayed, silently)."""
+    config = write_config(tmp_path, bots=3, deals=1)
+    db = tmp_path / "x.db"
+    assert referee("tournament", "run", str(config), "--db", str(db), "-q",
+                   cwd=tmp_path).returncode == 0
+    config.write_text(config.read_text().replace('name = "resume-test"',
+                                                 'name = "renamed"\nprimary_metric = "money"'))
+    again = referee("tournament", "run", str(config), "--db", str(db), cwd=tmp_path)
+    assert again.returncode == 0 and "0 games played" in again.stderr, again.stderr
+    out = referee("leaderboard", str(db), "--format", "json", cwd=tmp_path)
+    assert json.loads(out.stdout)["primary_metric"] == "money"
+    import sqlite3
+
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT value FROM meta WHERE key = 'name'").fetchone() == (
+            "renamed",)
