@@ -26,11 +26,12 @@ def standings_table(rows: list[dict[str, Any]], fmt: str = "simple") -> str:
             r["rank"], r["name"] + ("" if r["separated"] else " *"), r["games"],
             f"{r['win_share']['mean']:.1%}", _ci(r["placement"], 3), _ci(r["money"], 1),
             f"{r['rating']['mu']:.1f} ± {r['rating']['sigma']:.1f}",
-            f["timeouts"], f["illegal_or_malformed"], f["crashes"], f["retirements"],
-            _ms(r["response_ms"]["median"]), _ms(r["response_ms"]["p99"]),
+            f["timeouts"], f["illegal_or_malformed"], f["crashes"], f["stderr_over_limit"],
+            f["retirements"], _ms(r["response_ms"]["median"]), _ms(r["response_ms"]["p99"]),
         ])
     headers = ["#", "bot", "games", "win share", "placement [95% CI]", "money [95% CI]",
-               "rating", "timeouts", "illegal", "crashes", "retired", "ms median", "ms p99"]
+               "rating", "timeouts", "illegal", "crashes", "stderr cut", "retired", "ms median",
+               "ms p99"]
     text = tabulate(body, headers=headers, tablefmt=fmt)
     if any(not r["separated"] for r in rows):
         text += "\n* not separated from the leader: the 95% intervals overlap"
@@ -43,7 +44,8 @@ def standings_csv(rows: list[dict[str, Any]]) -> str:
     w.writerow(["rank", "name", "games", "separated", "win_share", "win_share_low",
                 "win_share_high", "placement", "placement_low", "placement_high", "money",
                 "money_low", "money_high", "rating_mu", "rating_sigma", "timeouts",
-                "illegal_or_malformed", "crashes", "retirements", "response_ms_median",
+                "illegal_or_malformed", "crashes", "stderr_over_limit", "retirements",
+                "response_ms_median",
                 "response_ms_p99"])
     for r in rows:
         w.writerow([r["rank"], r["name"], r["games"], r["separated"],
@@ -51,7 +53,8 @@ def standings_csv(rows: list[dict[str, Any]]) -> str:
                       for k in ("mean", "low", "high")),
                     f"{r['rating']['mu']:.3f}", f"{r['rating']['sigma']:.3f}",
                     r["faults"]["timeouts"], r["faults"]["illegal_or_malformed"],
-                    r["faults"]["crashes"], r["faults"]["retirements"],
+                    r["faults"]["crashes"], r["faults"]["stderr_over_limit"],
+                    r["faults"]["retirements"],
                     r["response_ms"]["median"], r["response_ms"]["p99"]])
     return out.getvalue()
 

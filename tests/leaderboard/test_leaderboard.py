@@ -100,3 +100,30 @@ def test_head_to_head_and_seats_count_every_pairing(tmp_path: Path) -> None:
     assert [s["seat"] for s in seats] == [0, 1, 2]
     assert all(s["games"] == 4 * 6 for s in seats)
     assert abs(sum(s["win_share"] for s in seats) - 1.0) < 1e-9
+
+
+def test_every_format_counts_stderr_over_its_limit() -> None:
+    """The table, Markdown, CSV and JSON give the same fault counts (before: the stderr
+    faults were in JSON and the report only)."""
+    import csv
+    import io
+    import json
+
+    from referee.leaderboard.render import render
+
+    noisy = {"kind": "stderr", "reason": "wrote 2000000 bytes to stderr in this game"}
+    results = [(f"g{i}", ["noisy", "quiet", "other"],
+                {"money": [10, 20, 30], "ranks": [3, 2, 1], "retired": [],
+                 "faults": [[noisy], [], []]}) for i in range(3)]
+    rows = leaderboard(Games.load(results))
+    by_name = {r["name"]: r for r in json.loads(render(rows, "json"))["entrants"]}
+    assert by_name["noisy"]["faults"]["stderr_over_limit"] == 3
+    table = render(rows, "table").splitlines()
+    header = table[0]
+    noisy_line = next(line for line in table if " noisy" in line)
+    start = header.index("stderr cut")
+    assert noisy_line[start:start + len("stderr cut")].strip() == "3", (header, noisy_line)
+    assert "stderr cut |" in render(rows, "markdown")
+    csv_rows = {r["name"]: r for r in csv.DictReader(io.StringIO(render(rows, "csv")))}
+    assert csv_rows["noisy"]["stderr_over_limit"] == "3"
+    assert csv_rows["quiet"]["stderr_over_limit"] == "0"
