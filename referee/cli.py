@@ -176,8 +176,9 @@ def confine(specs: list[BotSpec], sandbox: str, address_space: str) -> list[BotS
 
 @main.command()
 @click.argument("bots", nargs=-1, required=True, metavar="BOT BOT BOT [BOT [BOT]]")
-@click.option("--seed", type=click.IntRange(-(2**63), 2**63 - 1), default=1, show_default=True,
-              help="Shuffle seed (a 64-bit integer, as game records store it).")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True,
+              help="Shuffle seed, 0 to 2**63-1 (as game records store it; a seed's sign "
+                   "would not change the deal).")
 @click.option("--edition", default="cmon", show_default=True,
               help="cmon, classic, or an edition file (.toml/.json).")
 @click.option("--variant", "variants", multiple=True, type=click.Choice(VARIANTS),

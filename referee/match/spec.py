@@ -16,7 +16,7 @@ class GameSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     game_id: str
-    seed: int
+    seed: int = Field(ge=0)  # Python's Random ignores a seed's sign: -7 would deal as 7
     names: list[str] = Field(min_length=3, max_length=5)
     edition: dict[str, Any]  # the edition's data, so user editions replay too
     variants: list[str] = []

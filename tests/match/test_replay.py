@@ -192,6 +192,10 @@ USER_ERRORS = {
     "contradictory-variants": (["play", GOOD, GOOD, GOOD, "--variant", "mystery", "--variant",
                                 "mystery-winner"], ["exclude each other"]),
     "replay-spec-seed-too-large": (["replay", "BIG_SEED"], ["spec is not valid: seed:"]),
+    # Python's Random ignores a seed's sign: -7 dealt the game of 7 (and a record's seed
+    # turned from 1 to -1 replayed as agreeing with the rules).
+    "seed-negative": (["play", GOOD, GOOD, GOOD, "--seed", "-7"], ["--seed", "0<=x"]),
+    "replay-spec-seed-negative": (["replay", "NEG_SEED"], ["spec is not valid: seed:"]),
     "no-such-subcommand": (["frobnicate"], ["No such command"]),
     "replay-not-json": (["replay", "NOT_JSON"], ["NOT_JSON"]),
     "replay-not-a-record": (["replay", "NOT_RECORD"], ["not a game record"]),
@@ -209,6 +213,7 @@ def test_user_error_is_one_line(case: str, tmp_path: Path) -> None:
     write_lines(tmp_path / "damaged.jsonl", [spec, {"type": "apply"}])
     big_seed = tmp_path / "big_seed.jsonl"  # json: orjson cannot write a seed this large
     big_seed.write_text(json.dumps({**spec, "seed": 2**70}) + "\n")
+    write_lines(tmp_path / "neg_seed.jsonl", [{**spec, "seed": -1}])
     subst = {
         GOOD: f"python3 {bot_dir / GOOD}",
         "BAD_EDITION": bad_edition(tmp_path),
@@ -220,6 +225,7 @@ def test_user_error_is_one_line(case: str, tmp_path: Path) -> None:
         "PATH_NAME": f"../../escaped=python3 {bot_dir / GOOD}",
         "TDIR": str(tmp_path / "t" / "u"),
         "BIG_SEED": str(big_seed),
+        "NEG_SEED": str(tmp_path / "neg_seed.jsonl"),
     }
     proc = referee(*[subst.get(a, a) for a in args])
     assert_one_error_line(proc, *[subst.get(w, w) for w in words])
