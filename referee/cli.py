@@ -140,13 +140,21 @@ def parse_bots(bots: tuple[str, ...]) -> list[BotSpec]:
         if shutil.which(program) is None and not Path(program).is_file():
             fail(f"bot {i} ({text!r}): command {program!r} not found")
         specs.append(spec)
-        if {"/", "\0"} & set(spec.name) or spec.name in (".", "..") or len(spec.name) > 64:
+        if "/" in spec.name or spec.name in (".", "..") or len(spec.name) > 64 or \
+                any(not c.isprintable() for c in spec.name):
             fail(f"bot {i}: name {spec.name[:80]!r} must be at most 64 characters, without '/' "
-                 "and not '.' or '..' (it names the bot's log and transcript files)")
+                 "or control characters, and not '.' or '..' (it names the bot's log and "
+                 "transcript files, and a row of the standings)")
     names = [s.name for s in specs]
     for i, spec in enumerate(specs):  # same program twice: number them so standings can tell
         if names.count(spec.name) > 1:
             specs[i] = replace(spec, name=f"{spec.name}-{i + 1}")
+    final = [s.name for s in specs]
+    for i, name in enumerate(final):
+        if final.count(name) > 1:
+            j = final.index(name, i + 1)
+            fail(f"bots {i + 1} and {j + 1} would both be named {name!r} (their files and "
+                 "standings rows would mix); name them with NAME=COMMAND")
     return specs
 
 

@@ -185,6 +185,11 @@ USER_ERRORS = {
     # A bot's name names its files: '../x' wrote a transcript outside the folder given.
     "bot-name-with-a-path": (["play", "PATH_NAME", GOOD, GOOD, "--transcript", "TDIR"],
                              ["name '../../escaped'", "without '/'"]),
+    # Both seats' transcripts went into one file, and the standings showed one name twice.
+    "names-clash": (["play", "CLASH_NAME", GOOD, GOOD], ["bots 1 and 2 would both be named "
+                                                         "'first_legal-2'"]),
+    # A newline split its standings row, and named a file.
+    "name-with-a-newline": (["play", "NEWLINE_NAME", GOOD, GOOD], ["control characters"]),
     # An empty path was the current folder: transcripts and logs were written there unasked.
     "transcript-empty": (["play", GOOD, GOOD, GOOD, "--transcript", ""],
                          ["--transcript", "not an empty value"]),
@@ -223,6 +228,8 @@ def test_user_error_is_one_line(case: str, tmp_path: Path) -> None:
         "LOG": str(tmp_path / "game.jsonl"),
         "UNDER_A_FILE": str(tmp_path / "not_json.jsonl" / "x"),
         "PATH_NAME": f"../../escaped=python3 {bot_dir / GOOD}",
+        "CLASH_NAME": f"first_legal-2=python3 {bot_dir / GOOD}",
+        "NEWLINE_NAME": f"a\nb=python3 {bot_dir / GOOD}",
         "TDIR": str(tmp_path / "t" / "u"),
         "BIG_SEED": str(big_seed),
         "NEG_SEED": str(tmp_path / "neg_seed.jsonl"),
