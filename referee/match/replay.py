@@ -92,6 +92,8 @@ def _replay(lines: list[Any]) -> ReplayResult:
     recorded: list[dict[str, Any]] = []
     result: dict[str, Any] | None = None
     step = 0
+    faults: list[list[dict[str, Any]]] = [[] for _ in range(spec.players)]
+    retired_seen: set[int] = set()
 
     def compare() -> None:
         if produced != recorded:
@@ -122,6 +124,11 @@ def _replay(lines: list[Any]) -> ReplayResult:
                 out.mismatches.append(f"step {step}: recorded action {line['action']} is "
                                       f"illegal: {exc}")
                 break
+        elif kind == "fault":
+            faults[line["seat"]].append({k: v for k, v in line.items()
+                                         if k not in ("type", "seat", "rejected")})
+        elif kind == "retired":
+            retired_seen.add(line["seat"])
         elif kind == "result":
             result = line
     compare()
@@ -134,6 +141,13 @@ def _replay(lines: list[Any]) -> ReplayResult:
         if not isinstance(retired_list, list):
             raise RecordError("the result's 'retired' is not a list")
         retired = [s in retired_list for s in range(spec.players)]
+        # The result's own claims, against the record's lines: who retired decides the ranks.
+        if sorted(retired_list) != sorted(retired_seen):
+            out.mismatches.append(f"retired seats: the record's lines give "
+                                  f"{sorted(retired_seen)}, its result {retired_list}")
+        if "faults" in result and result["faults"] != faults:
+            out.mismatches.append(f"faults: the record's lines give {faults}, its result "
+                                  f"{result['faults']}")
         if result.get("money") != state.money:
             out.mismatches.append(f"final money: rules {state.money}, record {result.get('money')}")
         ranks = final_ranks(state.money, retired)

@@ -124,8 +124,27 @@ def tamper_money(lines: list[dict[str, Any]]) -> None:
     lines[-1]["money"][0] += 10
 
 
-@pytest.mark.parametrize("tamper", [tamper_payment, tamper_action, tamper_money],
-                         ids=["payment", "action", "money"])
+def tamper_retired(lines: list[dict[str, Any]]) -> None:
+    """Clear the retired seat from the result, and its faults, with ranks to match: the
+    retired bot then ranks by its money (before, replay agreed)."""
+    from referee.match.runner import final_ranks
+
+    result = lines[-1]
+    assert result["retired"], "the logged game has a retired seat"
+    result["retired"] = []
+    result["faults"] = [[] for _ in result["faults"]]
+    result["ranks"] = final_ranks(result["money"], [False] * len(result["money"]))
+
+
+def tamper_faults(lines: list[dict[str, Any]]) -> None:
+    faults = lines[-1]["faults"]
+    seat = next(i for i, f in enumerate(faults) if f)
+    faults[seat] = faults[seat][1:]
+
+
+@pytest.mark.parametrize("tamper", [tamper_payment, tamper_action, tamper_money,
+                                    tamper_retired, tamper_faults],
+                         ids=["payment", "action", "money", "retired", "faults"])
 def test_tampered_record_is_a_mismatch(
     tamper: Any, logged_game: tuple[Path, dict[str, Any]], tmp_path: Path
 ) -> None:
