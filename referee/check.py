@@ -204,10 +204,14 @@ def exchanged(transcript: Path, request_id: int) -> list[str]:
         msg = line.get("to_bot")
         if isinstance(msg, dict) and msg.get("type") == "request" and msg.get("id") == request_id:
             out.append(f"referee> {raw.decode()[10:-1][:400]}")
+            reply = "bot>     (no reply)"
             for later in lines[i + 1:]:
                 if later.startswith(b'{"from_bot"'):
-                    out.append(f"bot>     {later.decode()[12:-1][:400]}")
+                    reply = f"bot>     {later.decode()[12:-1][:400]}"
                     break
+                if later.startswith(b'{"to_bot":{"type":"hello"'):
+                    break  # a new process: what follows is not this request's reply
+            out.append(reply)
             break
     if not out:
         out.append("(the request never reached the bot: it had stopped reading its input, "

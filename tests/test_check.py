@@ -102,3 +102,13 @@ def test_ctrl_c_ends_the_check_in_one_line_and_stops_the_bot(tmp_path: Path) -> 
     assert child.returncode == 2
     assert said == "error: interrupted; the bot was stopped\n", said
     assert not leftover_processes(str(bot))
+
+
+def test_a_crash_shows_no_reply_not_the_next_process_hello() -> None:
+    """The bot crashed at a request: its exchange ends in "(no reply)"; before, it showed the
+    hello of the process started for the next game as if it were the answer."""
+    result = check(f"{PY} tests/bots/crash_mid_game.py")
+    assert result.returncode == 1
+    assert "ZeroDivisionError" in result.stdout
+    assert "bot>     (no reply)" in result.stdout
+    assert 'bot>     {"type":"hello"' not in result.stdout
