@@ -112,3 +112,19 @@ def test_a_crash_shows_no_reply_not_the_next_process_hello() -> None:
     assert "ZeroDivisionError" in result.stdout
     assert "bot>     (no reply)" in result.stdout
     assert 'bot>     {"type":"hello"' not in result.stdout
+
+
+def test_a_check_cut_short_passes_nothing_it_did_not_see() -> None:
+    """A bot that never answers: the check stops after its first game, so "plays several
+    games in one process" and the situation the bot's own play decides are not passed (they
+    were, on one game); and a failed "keeps playing after a warning" says why."""
+    slow = subprocess.run([PY, "-m", "referee", "check", f"{PY} tests/bots/never_answers.py",
+                           "--move-time", "0.2", "--time-bank", "0.2"], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120)
+    assert ("FAIL  plays several games in one process: the bot process was started 1 time(s) "
+            "for 1 games; the check stopped after 1 of 9") in slow.stdout, slow.stdout
+    assert "FAIL  offers or declines a second card for its own double: not reached" in \
+        slow.stdout
+    crashing = check(f"{PY} tests/bots/crash_mid_game.py")
+    assert "FAIL  keeps playing after a warning: 3 answers after the warning, 1 of them " \
+           "failed; first: crash: closed its output; exit status 1" in crashing.stdout
