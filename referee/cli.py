@@ -215,6 +215,7 @@ def play(
     BOT is a command line ("python3 my_bot.py") or NAME=COMMAND.
     """
     specs = parse_bots(bots)
+    variants = tuple(dict.fromkeys(variants))  # one given twice is still one variant
     try:
         ed = load_edition(edition)
         GameConfig.from_variants(len(specs), ed, variants)

@@ -185,7 +185,7 @@ def _plain_reply(line: bytes) -> Reply | None:
     if (
         type(rid) is not int or not 0 <= rid <= 2**53
         or type(action) is not str or action not in _ACTION_NAMES
-        or (card is not None and (type(card) is not int or not 0 <= card <= 999))
+        or (card is not None and (type(card) is not int or not -(2**31) <= card <= 2**31))
         or (amount is not None and (type(amount) is not int or not -(2**31) <= amount <= 2**31))
         or d.get("type", "action") != "action"
     ):

@@ -34,7 +34,7 @@ class BotHello(Message):
 
     type: Literal["hello"]
     name: Name
-    protocol: Literal[1] = 1
+    protocol: Annotated[int, Field(ge=PROTOCOL_VERSION, le=PROTOCOL_VERSION)]  # 1, not true
 
 
 class ActionReply(Message):
@@ -46,7 +46,8 @@ class ActionReply(Message):
 
     id: Annotated[int, Field(ge=0, le=2**53)]
     action: ActionName
-    card: CardId | None = None
+    # Any integer within +-2**31: one that is not a card of `legal` is illegal, not malformed.
+    card: Annotated[int, Field(ge=-(2**31), le=2**31)] | None = None
     amount: Annotated[int, Field(ge=-(2**31), le=2**31)] | None = None
     type: Literal["action"] = "action"
 

@@ -7,6 +7,8 @@
   fractional           bid, hidden_bid, price: 2.5
   huge                 bid, hidden_bid, price: 10**100
   card_not_held        play: the lowest card id of the edition that is not in view.hand
+  card_beyond_edition  play: card 1000000 (no edition has it)
+  card_negative        play: card -1
   wrong_artist_second  offer: a card in hand of another artist than the double (else a hand
                        card not in legal.cards, else a card not held)
 
@@ -20,7 +22,8 @@ import json
 import sys
 
 KINDS = ("over_money", "not_above_high", "negative", "fractional", "huge", "card_not_held",
-         "wrong_artist_second")
+         "card_beyond_edition", "card_negative", "wrong_artist_second")
+BAD_CARD = {"card_beyond_edition": 1_000_000, "card_negative": -1}
 AMOUNT_ACTION = {"bid": "bid", "hidden_bid": "bid", "price": "price"}
 BAD_AMOUNT = {"negative": -5, "fractional": 2.5, "huge": 10**100}
 
@@ -59,6 +62,8 @@ def answer(kind, request, artist_of):
             return {"action": AMOUNT_ACTION[decision], "amount": amount}
     if kind == "card_not_held" and decision == "play":
         return {"action": "play", "card": not_held(hand, artist_of)}
+    if kind in BAD_CARD and decision == "play":
+        return {"action": "play", "card": BAD_CARD[kind]}
     if kind == "wrong_artist_second" and decision == "offer":
         artist = artist_of[view["double"]["card"]]
         wrong = [c for c in hand if artist_of[c] != artist]

@@ -89,6 +89,10 @@ CASES = [
          (("malformed", r"amount: Input should be less than or equal to"),) * 3, fair=True),
     Case("illegal.py --kind card_not_held", (("illegal", r"is not in seat 0's hand"),) * 3,
          fair=True),
+    Case("illegal.py --kind card_beyond_edition", (("illegal", r"is not in seat 0's hand"),) * 3,
+         fair=True),
+    Case("illegal.py --kind card_negative", (("illegal", r"is not in seat 0's hand"),) * 3,
+         fair=True),
     Case("illegal.py --kind wrong_artist_second",
          (("illegal", r"the double is of artist \d"),) * 3, fair=True),
 ]

@@ -260,14 +260,17 @@ def test_user_error_is_one_line(case: str, tmp_path: Path) -> None:
 
 def test_names_and_limits_that_always_worked_still_do(tmp_path: Path) -> None:
     """The checks above refuse only what broke: a name taken from a file name with a space,
-    a non-ASCII NAME=, and a --max-faults that says "never retire" still play."""
+    a non-ASCII NAME=, a --max-faults that says "never retire", and a variant given twice
+    still play."""
     bot_dir = copy_bots(tmp_path / "bots")
     spaced = bot_dir / "my bot.py"
     spaced.write_bytes((bot_dir / GOOD).read_bytes())
     proc = referee("play", f"python3 '{spaced}'", f"Ålice=python3 {bot_dir / GOOD}",
                    f"python3 {bot_dir / GOOD}", "--max-faults", "10000", "--transcript",
-                   str(tmp_path / "t"))
+                   str(tmp_path / "t"), "--variant", "split-double", "--variant",
+                   "split-double", "--json")
     assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["variants"] == ["split-double"]  # once, as the bots see it
     assert sorted(p.name for p in (tmp_path / "t").iterdir()) == [
         "first_legal.transcript.jsonl", "my bot.transcript.jsonl", "Ålice.transcript.jsonl"]
 

@@ -222,3 +222,15 @@ def test_malformed_replies_say_what_is_wrong(line: bytes, reason: str) -> None:
 def test_missing_or_stray_fields_are_malformed(reply: dict[str, object]) -> None:
     with pytest.raises(codec.ProtocolError):
         codec.reply_to_action(codec.decode_reply(orjson.dumps(reply)), 0)
+
+
+@pytest.mark.parametrize("line", [b'{"type":"hello","name":"a"}',
+                                  b'{"type":"hello","name":"a","protocol":true}',
+                                  b'{"type":"hello","name":"a","protocol":1.0}',
+                                  b'{"type":"hello","name":"a","protocol":2}'])
+def test_a_hello_must_say_protocol_1(line: bytes) -> None:
+    """The spec: `protocol`: 1, anything else is a start fault (no protocol, `true` and `1.0`
+    were taken for 1)."""
+    with pytest.raises(codec.ProtocolError, match="bad hello: protocol"):
+        codec.decode_hello(line)
+    assert codec.decode_hello(b'{"type":"hello","name":"a","protocol":1}').name == "a"
