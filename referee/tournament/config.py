@@ -229,6 +229,9 @@ class TournamentConfig(BaseModel):
         if self.format == "gauntlet":
             if not self.baselines:
                 raise ValueError("baselines: a gauntlet needs at least one baseline")
+            if self.tables is not None:
+                raise ValueError("tables: a gauntlet plays every entrant's table against the "
+                                 "baselines; tables samples a round robin's only")
             for b in self.baselines:
                 if self.baselines.count(b) > 1:
                     raise ValueError(f"baselines: {b!r} is listed twice")

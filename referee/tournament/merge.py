@@ -90,6 +90,8 @@ def merge(out: Path, shards: list[Path]) -> int:
             finally:
                 target.close()
             _name_it(part, out)
+        except StoreError as exc:  # it names the file being written: the user's is `out`
+            raise type(exc)(str(exc).replace(str(part), str(out))) from None
         finally:
             for suffix in ("", "-wal", "-shm"):
                 part.with_name(part.name + suffix).unlink(missing_ok=True)

@@ -8,6 +8,7 @@ refuses to mix in games from a file whose schedule has changed.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import sqlite3
 import time
@@ -53,15 +54,37 @@ GAMES_COLUMNS = ["game_id", "seats", "seed", "result", "record", "seconds", "att
                  "finished"]
 
 
+def _writer_lock(path: Path) -> int | None:
+    """An exclusive `flock` on the store's file, held while a run writes it: two runs on one
+    --db would each play every game (the store stays right, the work is done twice, and both
+    report every game as theirs).  Readers take none.  None where the file cannot be opened
+    for it; SQLite then says what is wrong."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except OSError:
+        return None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise StoreError(f"{path} is being written by another run; wait for it to end, or "
+                         "give another --db") from None
+    except OSError:  # a file system without flock: no guard, as before
+        pass
+    return fd
+
+
 class Store:
     def __init__(self, path: Path, read_only: bool = False) -> None:
         self.path = path
+        self._writer_lock: int | None = None if read_only else _writer_lock(path)
         uri = f"file:{quote(os.fsencode(path))}"
         try:
             self.db = (sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None)
                        if read_only else  # explicit transactions
                        sqlite3.connect(path, isolation_level=None))
         except sqlite3.Error as exc:
+            self._release()
             raise StoreError(f"cannot open {path}: {exc}") from None
         try:
             if read_only:
@@ -73,9 +96,11 @@ class Store:
                 self.db.executescript(SCHEMA)
         except StoreError:
             self.db.close()
+            self._release()
             raise
         except sqlite3.DatabaseError as exc:
             self.db.close()
+            self._release()
             code = exc.sqlite_errorcode & 0xFF
             if code in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT):
                 raise StoreError(f"{path} is not a results store: {exc}") from None
@@ -136,6 +161,12 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+        self._release()
+
+    def _release(self) -> None:
+        lock, self._writer_lock = self._writer_lock, None
+        if lock is not None:
+            os.close(lock)
 
     def close_and_remove_if_empty(self) -> bool:
         """Close; delete the file (and its -wal and -shm) if it holds no game and no void and
@@ -157,6 +188,7 @@ class Store:
             return False
         finally:
             db.close()
+            self._release()
 
     @contextmanager
     def _failing(self) -> Iterator[None]:

@@ -437,3 +437,31 @@ def test_a_reader_in_the_middle_of_a_read_does_not_hold_up_a_run(tmp_path: Path)
     finally:
         reader.kill()
         reader.wait()
+
+
+def test_a_second_run_on_a_store_being_written_is_refused(tmp_path: Path) -> None:
+    """Two runs on one --db each played every game (twice the work, each claiming all of
+    them); the second is now refused in one line, and leaves the first's store alone."""
+    config = write_config(tmp_path, extra="deals = 60")
+    db = tmp_path / "x.db"
+    first = subprocess.Popen([sys.executable, "-m", "referee", "tournament", "run", str(config),
+                              "--db", str(db), "-q"], cwd=tmp_path, stderr=subprocess.PIPE,
+                             text=True)
+    deadline = time.monotonic() + 60
+    while not (db.exists() and db.stat().st_size) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    second = run(config, db)
+    _, err = first.communicate(timeout=120)
+    assert first.returncode == 0, err
+    refused(second, f"{db} is being written by another run")
+    assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM games").fetchone() == (180,)
+    again = referee("tournament", "run", str(config), "--db", str(db), cwd=tmp_path)
+    assert again.returncode == 0 and "0 games played, 180 were already stored" in \
+        again.stderr, again.stderr
+
+
+def test_tables_in_a_gauntlet_is_named(tmp_path: Path) -> None:
+    """`tables` samples a round robin; a gauntlet ignored it, silently."""
+    config = write_config(tmp_path, extra='format = "gauntlet"\nbaselines = ["b0", "b1"]\n'
+                                          "tables = 1")
+    refused(run(config, tmp_path / "x.db"), "tables: a gauntlet plays every entrant's table")
