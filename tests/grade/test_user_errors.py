@@ -637,3 +637,18 @@ def test_feedback_reproduces_the_check_with_the_grading_limits(tmp_path: Path) -
     feedback = (tmp_path / "out" / "feedback" / "o'brien.md").read_text()
     assert ("`referee check --move-time 0.3 --time-bank 0.6 --startup-time 5 "
             "'python3 bot.py'`") in feedback, feedback
+
+
+def test_a_bot_too_slow_to_say_hello_is_timed_out(tmp_path: Path) -> None:
+    """Past the start-up limit: 'timed out', as the feedback's reason says (was 'crashed')."""
+    subs = tmp_path / "subs"
+    (subs / "vera").mkdir(parents=True)
+    (subs / "vera" / "bot.py").write_text("import time\ntime.sleep(30)\n")  # then its hello
+    config = tmp_path / "grading.toml"
+    write_config(config)
+    config.write_text(config.read_text().replace("startup_time = 5", "startup_time = 1"))
+    done = grade(subs, config, tmp_path / "out")
+    assert done.returncode == 0, done.stderr
+    assert rows(tmp_path / "out")["vera"]["status"] == "timed out"
+    assert "no hello within the start-up limit of 1 s" in \
+        (tmp_path / "out" / "feedback" / "vera.md").read_text()
