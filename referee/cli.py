@@ -257,8 +257,7 @@ def play(
         except OSError as exc:
             fail(f"cannot write the log {log_path}: {exc.strerror}")
     if verbose and not as_json:
-        events = [line["event"] for line in record.lines if line["type"] == "event"]
-        for text in Transcript(game.names, ed).lines(events):
+        for text in Transcript(game.names, ed).record(record.lines):
             click.echo(text)
         click.echo()
     summary = play_summary(record)

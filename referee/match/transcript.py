@@ -30,6 +30,22 @@ class Transcript:
             if line:
                 yield line
 
+    def record(self, lines: Iterable[dict[str, Any]]) -> Iterator[str]:
+        """A game record's events, and its faults and retirements where they happened."""
+        for line in lines:
+            kind = line["type"]
+            if kind == "event":
+                text = self.line(line["event"])
+            elif kind == "fault":
+                reason = line["reason"].splitlines()[0] if line["reason"] else ""
+                text = f"   ! {self.who(line['seat'])}: {line['kind']} fault: {reason}"
+            elif kind == "retired":
+                text = f"   ! {self.who(line['seat'])} is retired ({line['reason']})"
+            else:
+                continue
+            if text:
+                yield text
+
     def line(self, ev: dict[str, Any]) -> str | None:
         t = ev["type"]
         artists = self.edition.artists

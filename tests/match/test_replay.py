@@ -307,3 +307,17 @@ def test_malformed_record_is_reported_not_a_traceback(
     except RecordError:
         return
     assert not result.ok
+
+
+def test_verbose_play_shows_faults_where_they_happen(tmp_path: Path) -> None:
+    """-v: each fault and the retirement appear in the game's course, before the plays that
+    follow them (before, only in the standings after the game)."""
+    bot_dir = copy_bots(tmp_path / "bots")
+    proc = referee("play", f"bob={command(bot_dir, 'garbage.py')}",
+                   command(bot_dir, GOOD), command(bot_dir, GOOD), "-v", "--move-time", "0.5")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    faults = [i for i, line in enumerate(lines) if line.startswith("   ! bob: malformed fault: ")]
+    retired = lines.index("   ! bob is retired (3 faults)")
+    assert len(faults) == 3 and faults[-1] < retired < lines.index("")
+    assert any(line.startswith("== Round") for line in lines[:faults[0]])
