@@ -79,15 +79,23 @@ class Store:
         self.path = path
         self._writer_lock: int | None = None if read_only else _writer_lock(path)
         uri = f"file:{quote(os.fsencode(path))}"
+        # A write-protected store (chmod 444) in a folder that can be written: SQLite would
+        # leave -shm and -wal files it cannot fold in; with no games in a -wal, it is read as
+        # it is on disk, like one in a read-only folder (see _unshared_wal).
+        as_on_disk = read_only and not os.access(os.path.realpath(path), os.W_OK) and \
+            os.path.exists(path) and not self._unfolded_wal()
         try:
-            self.db = (sqlite3.connect(f"{uri}?mode=ro", uri=True, isolation_level=None)
+            self.db = (sqlite3.connect(f"{uri}?mode=ro{'&immutable=1' if as_on_disk else ''}",
+                                       uri=True, isolation_level=None)
                        if read_only else  # explicit transactions
                        sqlite3.connect(path, isolation_level=None))
         except sqlite3.Error as exc:
             self._release()
             raise StoreError(f"cannot open {path}: {exc}") from None
         try:
-            if read_only:
+            if as_on_disk:
+                self._refuse_foreign(empty_ok=False)
+            elif read_only:
                 self._open_for_reading(uri)
             else:
                 self._refuse_foreign(empty_ok=True)

@@ -465,3 +465,18 @@ def test_tables_in_a_gauntlet_is_named(tmp_path: Path) -> None:
     config = write_config(tmp_path, extra='format = "gauntlet"\nbaselines = ["b0", "b1"]\n'
                                           "tables = 1")
     refused(run(config, tmp_path / "x.db"), "tables: a gauntlet plays every entrant's table")
+
+
+def test_a_write_protected_store_is_read_and_nothing_left_beside_it(tmp_path: Path) -> None:
+    """chmod 444 in a folder that can be written: readers left -shm and -wal files beside
+    it, which they could not fold in or remove."""
+    config = write_config(tmp_path, extra="deals = 2")
+    db = tmp_path / "r.db"
+    assert run(config, db).returncode == 0
+    db.chmod(0o444)
+    as_user = without_reading_all()
+    for args in (["leaderboard", str(db)], ["replay", "--db", str(db), "-q", "t0000-d00-o00"]):
+        out = subprocess.run([*as_user, sys.executable, "-m", "referee", *args], cwd=tmp_path,
+                             capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, (args, out.stderr)
+        assert sorted(p.name for p in tmp_path.glob("r.db*")) == ["r.db"]
