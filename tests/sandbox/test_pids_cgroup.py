@@ -39,10 +39,11 @@ def group() -> PidsCgroup:
 
 
 def test_the_kernel_refuses_a_fork_past_the_groups_limit(group: PidsCgroup) -> None:
-    """8 tasks: the shell that becomes the program, and 7 children; not the 40 it tries."""
+    """8 tasks: the shell that becomes the program, and 7 children; not the 40 it tries (fewer
+    only if the machine itself is out of processes)."""
     out = subprocess.run([*group.prefix(), sys.executable, "-c", FORKS], capture_output=True,
                          text=True, start_new_session=True, timeout=30)
-    assert out.stdout.split() == ["7"], out
+    assert 1 <= int(out.stdout) <= 7, out
     assert group.remove()
     assert not group.folder.exists()
 
