@@ -412,7 +412,13 @@ async def start_bot(
 
     The caller owns the result and must `aclose` it on every path (`open_bot` does that).
     """
-    log = StderrLog(stderr_path, limits.stderr_per_game, limits.stderr_restart)
+    try:
+        log = StderrLog(stderr_path, limits.stderr_per_game, limits.stderr_restart)
+    except BaseException:
+        if group is not None:
+            group.remove()
+        raise
+    shown = shlex.join(argv)  # the command without the group's prefix
     if group is not None:
         argv = [*group.prefix(), *argv]
     try:
@@ -425,11 +431,13 @@ async def start_bot(
             env=env,
             start_new_session=True,
         )
-    except OSError as exc:
+    except BaseException as exc:
         log.close()
         if group is not None:
             group.remove()
-        raise StartError(f"cannot start {shlex.join(argv)}: {exc.strerror or exc}") from None
+        if isinstance(exc, OSError):
+            raise StartError(f"cannot start {shown}: {exc.strerror or exc}") from None
+        raise
     return BotProcess(process, log, limits, sandboxed, group)
 
 

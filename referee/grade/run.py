@@ -405,6 +405,9 @@ async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out
             say(f"{sub.student}: grading")
             outcome = await grade_submission(sub, config, config_path, out, workers, say)
             known[sub.student] = outcome
+            # Again, now that the baselines are built: a file their build makes is in it
+            # from the first run on, so the next run (which reads it before building) agrees.
+            config_key = grading_key(config, config_path)
             state = {"config": config_key, "outcomes": {s: asdict(o) for s, o in known.items()}}
             write_whole(state_path, json.dumps(state, indent=1))
             with suppress(OSError):  # best effort: the next copy is made afresh anyway

@@ -259,6 +259,7 @@ def prepare(config: TournamentConfig, config_path: Path, store: Store,
     edition = tournament_edition(config, config_path)
     store.bind(config.name, fingerprint(config, edition), config.model_dump_json())
     store.bind_shard(None if shard is None else f"{shard[0]}/{shard[1]}")
+    store.rename(config.name, config.primary_metric)
     return games, store.done()
 
 

@@ -9,6 +9,7 @@ refuses to mix in games from a file whose schedule has changed.
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import sqlite3
 import time
@@ -213,16 +214,8 @@ class Store:
         return None if row is None else str(row[0])
 
     def bind(self, name: str, fingerprint: str, config_json: str) -> None:
-        """Claim a new store for this tournament, or check that it already belongs to it;
-        then the file's name and settings that do not change the games (`primary_metric`,
-        say) are taken from this run, the file as it is now."""
+        """Claim a new store for this tournament, or check that it already belongs to it."""
         stored = self.meta("fingerprint")
-        if stored == fingerprint and (self.meta("name"), self.meta("config")) != (
-                name, config_json):
-            with self._failing(), self.db:
-                self.db.execute("BEGIN")
-                for key, value in (("name", name), ("config", config_json)):
-                    self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
         if stored is None:
             with self._failing(), self.db:
                 self.db.execute("BEGIN")
@@ -235,6 +228,23 @@ class Store:
                 "schedule; the tournament file changed in a way that changes the games. Use "
                 "another --db, or restore the file"
             )
+
+    def rename(self, name: str, primary_metric: str) -> None:
+        """Take the tournament file's name and primary metric, which change no game, from a
+        run that resumes this store (both only say how its results are shown); its other
+        settings stay those the store was made with."""
+        config_text = self.meta("config")
+        if config_text is None:
+            return
+        config = json.loads(config_text)
+        if (self.meta("name"), config.get("name"), config.get("primary_metric")) == (
+                name, name, primary_metric):
+            return
+        config.update(name=name, primary_metric=primary_metric)
+        with self._failing(), self.db:
+            self.db.execute("BEGIN")
+            for key, value in (("name", name), ("config", json.dumps(config))):
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
     def bind_shard(self, shard: str | None) -> None:
         """Record which shard ("I/N") this store holds; refuse another shard's games."""

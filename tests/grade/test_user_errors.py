@@ -652,3 +652,27 @@ def test_a_bot_too_slow_to_say_hello_is_timed_out(tmp_path: Path) -> None:
     assert rows(tmp_path / "out")["vera"]["status"] == "timed out"
     assert "no hello within the start-up limit of 1 s" in \
         (tmp_path / "out" / "feedback" / "vera.md").read_text()
+
+
+def test_a_baseline_built_from_its_sources_does_not_regrade_an_unchanged_class(
+        tmp_path: Path) -> None:
+    """The file a baseline's build makes is named by its command: absent before the first
+    build, it made the second run grade everyone again."""
+    subs = tmp_path / "subs"
+    (subs / "ann").mkdir(parents=True)
+    shutil.copy(SAMPLES / "python" / "random_bot.py", subs / "ann" / "bot.py")
+    base = tmp_path / "base"
+    base.mkdir()
+    shutil.copy(SAMPLES / "python" / "random_bot.py", base / "src.py")
+    config = tmp_path / "grading.toml"
+    write_config(config)
+    text = config.read_text().replace(
+        f'command = "{sys.executable} {SAMPLES / "python" / "random_bot.py"} --seed 1"',
+        'dir = "base"\nbuild = "cp src.py bot.py"\n'
+        f'command = "{sys.executable} bot.py --seed 1"')
+    assert 'build = "cp src.py bot.py"' in text
+    config.write_text(text)
+    out = tmp_path / "out"
+    assert "ann: grading" in grade(subs, config, out).stderr
+    again = grade(subs, config, out)
+    assert "ann: unchanged, kept its grade" in again.stderr, again.stderr

@@ -9,8 +9,10 @@ import sys
 from pathlib import Path
 
 import pytest
+import trio
 
 from referee.bots.pids_cgroup import PREFIX, PidsCgroup, _cgroup_folders, base_folder
+from referee.bots.process import start_bot
 
 FORKS = """
 import os, sys, time
@@ -101,3 +103,20 @@ def test_where_our_groups_are_made() -> None:
         ("v2", Path("/sys/fs/cgroup/unified/inner")),
     ]
     assert _cgroup_folders(mountinfo, "0::/elsewhere\n") == []
+
+
+def test_a_bot_that_cannot_start_leaves_no_group(tmp_path: Path) -> None:
+    """Its stderr log cannot be made (a file where its folder should be): the error is the
+    caller's, and the group made for it is removed."""
+    if base_folder() is None:
+        pytest.skip("no pids cgroup can be made here (cgroup v1 pids, or v2 delegated)")
+    (tmp_path / "afile").write_text("")
+    made = PidsCgroup.make(tasks=256)
+    assert made is not None
+
+    async def start() -> None:
+        await start_bot(["true"], stderr_path=tmp_path / "afile" / "sub" / "log", group=made)
+
+    with pytest.raises(OSError):
+        trio.run(start)
+    assert not made.folder.exists()

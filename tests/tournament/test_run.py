@@ -235,3 +235,11 @@ def test_a_new_primary_metric_or_name_takes_effect_on_the_next_run(tmp_path: Pat
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT value FROM meta WHERE key = 'name'").fetchone() == (
             "renamed",)
+    # A run refused (another shard) takes nothing into the store.
+    config.write_text(config.read_text().replace('name = "renamed"', 'name = "refused"'))
+    other = referee("tournament", "run", str(config), "--db", str(db), "--shard", "1/2",
+                    cwd=tmp_path)
+    assert other.returncode == 2 and "holds shard all" in other.stderr, other.stderr
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT value FROM meta WHERE key = 'name'").fetchone() == (
+            "renamed",)
