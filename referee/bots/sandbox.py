@@ -288,7 +288,9 @@ def wrap_command(
     ro = [Path(os.path.abspath(p)) for p in read_only]
     system = [Path("/usr")] + [Path(p) for p in _SYSTEM_LINKS]
     argv, extra = _sandbox_program(argv, cwd, [*system, home, *ro])
-    args = [_tool("bwrap"), "--unshare-all", "--die-with-parent", "--cap-drop", "ALL",
+    # No --die-with-parent: it ties bwrap to the thread that started it, and trio starts
+    # processes from worker threads that end after 10 s idle (every bot was SIGKILLed then).
+    args = [_tool("bwrap"), "--unshare-all", "--cap-drop", "ALL",
             "--clearenv", "--setenv", "PATH", SYSTEM_PATH, "--setenv", "HOME", "/tmp",
             "--setenv", "TMPDIR", "/tmp"]
     for key, value in sorted(os.environ.items()):

@@ -176,3 +176,14 @@ def test_cpu_budget_is_per_game_not_per_process(bot_dir: Path) -> None:
     assert requests * 0.01 > 1.0  # more than one game's budget in all
     for game in games:
         assert game.result["faults"] == [[], [], [], []]
+
+
+def test_a_sandboxed_game_longer_than_ten_seconds_is_not_cut(bot_dir: Path, bwrap: str) -> None:
+    """bwrap ran with --die-with-parent, which ties it to the thread that started it; trio
+    starts processes from worker threads that end after 10 s idle, and then every bot of
+    the table was SIGKILLed, good ones too."""
+    [game] = play(bot_dir, "answers_late.py --delay 0.3", bwrap, move_time=1.0, time_bank=1.0)
+    assert game.result["faults"] == [[], [], [], []], game.result["faults"]
+    thinking = sum(line["seconds"] for line in game.lines
+                   if line["type"] in ("apply", "answer") and line["seat"] == 0)
+    assert thinking > 10.5, "the game did not outlast the threads' 10 s"
