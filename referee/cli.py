@@ -87,13 +87,44 @@ class OutputPath(click.Path):
 T = TypeVar("T")
 
 
+class Terminated(Exception):
+    """SIGTERM or SIGHUP: a job's time limit, `timeout`, a closed terminal."""
+
+
+async def _until_signalled(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+    """Run `fn`; SIGTERM or SIGHUP cancels it, so that its bots are stopped and what it
+    finished is kept, as after Ctrl-C (by default those signals end the referee at once,
+    leaving its bots running)."""
+    done: list[T] = []
+    failed: list[Exception] = []
+
+    async def main() -> None:
+        try:
+            done.append(await fn(*args))
+        except Exception as exc:  # raised as it is, not in this nursery's group
+            failed.append(exc)
+        nursery.cancel_scope.cancel()
+
+    async def watch() -> None:
+        with trio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP) as signals:
+            async for signum in signals:
+                raise Terminated(signal.Signals(signum).name)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(watch)
+        nursery.start_soon(main)
+    if failed:
+        raise failed[0]
+    return done[0]
+
+
 def run_trio(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
-    """`trio.run`, with a Ctrl-C that came back inside an exception group (trio's nurseries
-    wrap what their tasks raise) raised as the plain KeyboardInterrupt the commands handle."""
+    """`trio.run`, with a Ctrl-C, SIGTERM or SIGHUP raised as the plain KeyboardInterrupt the
+    commands handle (a Ctrl-C comes back inside trio's exception groups)."""
     try:
-        return trio.run(fn, *args)
+        return trio.run(_until_signalled, fn, *args)
     except BaseExceptionGroup as group:
-        if group.subgroup(KeyboardInterrupt) is not None:
+        if group.subgroup((KeyboardInterrupt, Terminated)) is not None:
             raise KeyboardInterrupt from group
         raise
 

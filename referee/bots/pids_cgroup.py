@@ -11,7 +11,8 @@ the command, so the bot's first instruction already runs inside (the pid stays t
 Where no group can be made (no pids controller, not allowed), bots run as before; a bot that
 cannot join runs as before too.  cgroup v1's `pids` hierarchy is used, else cgroup v2 where
 our group already hands the pids controller to its children.  Each group is removed once its
-bot is stopped; groups left by a referee that was killed are removed by the next one.
+bot is stopped; groups left by a referee that was killed are removed by the next one, and
+the bots still in them killed.
 """
 
 from __future__ import annotations
@@ -20,8 +21,11 @@ import functools
 import itertools
 import os
 import shutil
+import time
 from contextlib import suppress
 from pathlib import Path
+
+from . import procs
 
 PREFIX = "modern-art-referee-"
 _made = itertools.count(1)
@@ -78,14 +82,19 @@ def base_folder() -> Path | None:
 
 
 def _remove_stale(folder: Path) -> None:
-    """Remove the empty groups of referees that are no longer running."""
+    """Remove the groups of referees that are no longer running (killed with SIGKILL), and
+    kill the bots left in them first: nobody else will."""
     with suppress(OSError):
         for entry in folder.iterdir():
             pid = entry.name.removeprefix(PREFIX).partition("-")[0]
             if entry.name.startswith(PREFIX) and pid.isdigit() and \
                     not Path(f"/proc/{pid}").exists():
-                with suppress(OSError):
-                    entry.rmdir()
+                left = PidsCgroup(entry)
+                procs.kill_all([s for p in left.pids() if (s := procs.read_stat(p))])
+                for _ in range(50):  # the killed leave the group as they are reaped
+                    if left.remove():
+                        break
+                    time.sleep(0.01)
 
 
 class PidsCgroup:

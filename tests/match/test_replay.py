@@ -4,6 +4,10 @@ a tampered record, and user errors that must end in one `error:` line, not a tra
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -321,3 +325,22 @@ def test_verbose_play_shows_faults_where_they_happen(tmp_path: Path) -> None:
     retired = lines.index("   ! bob is retired (3 faults)")
     assert len(faults) == 3 and faults[-1] < retired < lines.index("")
     assert any(line.startswith("== Round") for line in lines[:faults[0]])
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_or_sighup_stops_every_bot_and_says_so(tmp_path: Path, signum: int) -> None:
+    """A job's time limit (SIGTERM) or a closed terminal (SIGHUP) ended the referee at once,
+    leaving its bots running, a grandchild that ignores SIGTERM included; now it stops them
+    as after Ctrl-C, in one line."""
+    bot_dir = copy_bots(tmp_path / "bots")
+    child = subprocess.Popen(
+        [sys.executable, "-m", "referee", "play", command(bot_dir, "forks_grandchild.py"),
+         command(bot_dir, "answers_late.py --delay 0.2"), command(bot_dir, GOOD)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    time.sleep(3)
+    assert child.poll() is None, "the game ended before the signal"
+    child.send_signal(signum)
+    _, said = child.communicate(timeout=30)
+    assert child.returncode == 2
+    assert said == "error: interrupted; every bot process was stopped\n", said
+    assert leftover_processes(f"{bot_dir}/") == []

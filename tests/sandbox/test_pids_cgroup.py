@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -66,8 +67,8 @@ def test_a_group_is_not_removed_while_a_process_is_in_it(group: PidsCgroup) -> N
 
 
 def test_groups_of_referees_no_longer_running_are_removed(tmp_path: Path) -> None:
-    """A referee killed with SIGKILL leaves its empty groups; the next one removes them, and
-    leaves those of a referee still running."""
+    """A referee killed with SIGKILL leaves its groups, and maybe bots in them; the next one
+    kills those bots and removes the groups, and leaves those of a referee still running."""
     if base_folder() is None:
         pytest.skip("no pids cgroup can be made here (cgroup v1 pids, or v2 delegated)")
     base = base_folder()
@@ -78,12 +79,20 @@ def test_groups_of_referees_no_longer_running_are_removed(tmp_path: Path) -> Non
     live = base / f"{PREFIX}{os.getpid()}-999999"
     stale.mkdir()
     live.mkdir()
+    orphan = subprocess.Popen([*PidsCgroup(stale).prefix(), "sleep", "60"])
     try:
+        for _ in range(100):
+            if PidsCgroup(stale).pids():
+                break
+            time.sleep(0.01)
         base_folder.cache_clear()
         assert base_folder() == base
+        assert orphan.wait(timeout=5) == -9  # SIGKILL
         assert not stale.exists()
         assert live.exists()
     finally:
+        orphan.kill()
+        orphan.wait()
         for folder in (stale, live):
             if folder.exists():
                 folder.rmdir()

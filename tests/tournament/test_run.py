@@ -193,9 +193,11 @@ def test_reading_commands_refuse_a_file_that_is_not_a_store(tmp_path: Path) -> N
     assert empty.read_bytes() == b""  # left as it was
 
 
-def test_ctrl_c_ends_a_run_in_one_line_and_it_resumes(tmp_path: Path) -> None:
-    """SIGINT (Ctrl-C) once some games are stored: the one line the README promises, exit 2,
-    no traceback (before: trio's exception group around the KeyboardInterrupt); running again
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_ctrl_c_ends_a_run_in_one_line_and_it_resumes(tmp_path: Path, signum: int) -> None:
+    """SIGINT (Ctrl-C) or SIGTERM (a job's time limit) once some games are stored: the one
+    line the README promises, exit 2, no traceback (before: trio's exception group around
+    the KeyboardInterrupt; SIGTERM ended it at once, its bots left running); running again
     plays the rest."""
     config = write_config(tmp_path, deals=20)
     db = tmp_path / "t.db"
@@ -205,7 +207,7 @@ def test_ctrl_c_ends_a_run_in_one_line_and_it_resumes(tmp_path: Path) -> None:
     deadline = time.monotonic() + 60
     while proc.poll() is None and stored_games(db) < 5 and time.monotonic() < deadline:
         time.sleep(0.01)
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(signum)
     _, said = proc.communicate(timeout=60)
     assert proc.returncode == 2, said
     assert said == (f"error: interrupted; finished games are kept in {db}; run again to "
