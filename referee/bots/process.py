@@ -106,6 +106,9 @@ class StderrLog:
         self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
         self.game_start = self.seen = os.fstat(self.fd).st_size
         self.written = 0  # bytes the bot wrote to stderr this game
+        # Where this process's stderr begins: a named log keeps earlier runs' (and earlier
+        # processes') lines, which a crash's reason must not quote as this one's.
+        self.process_start = self.game_start
 
     def start_game(self, game_id: str) -> None:
         self.check()
@@ -113,6 +116,7 @@ class StderrLog:
             if not self.temporary:
                 shutil.copyfile(self.path, self.path.with_name(self.path.name + ".1"))
             os.ftruncate(self.fd, 0)
+            self.process_start = 0
         os.write(self.fd, f"=== game {game_id} ===\n".encode())
         self.game_start = self.seen = os.fstat(self.fd).st_size
         self.written = 0
@@ -137,14 +141,15 @@ class StderrLog:
         self.seen = size
         return max(0, self.written - self.per_game)
 
-    def _read_tail(self, size: int) -> bytes:
+    def _read_tail(self, size: int, start: int = 0) -> bytes:
         with open(self.path, "rb") as f:
-            f.seek(max(0, size - self.TAIL))
+            f.seek(max(start, size - self.TAIL))
             return f.read(self.TAIL)
 
     def last_lines(self, count: int = 8) -> str:
-        """The last lines the bot wrote to stderr, for a crash's reason."""
-        tail = self._read_tail(os.fstat(self.fd).st_size)
+        """The last lines this process wrote to stderr, for a crash's reason."""
+        size = os.fstat(self.fd).st_size
+        tail = self._read_tail(size, min(self.process_start, size))
         lines = tail.decode("utf-8", "replace").rstrip("\n").splitlines()
         lines = [line for line in lines if not line.startswith("=== game ")]
         return "\n".join(lines[-count:])

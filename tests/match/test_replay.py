@@ -344,3 +344,21 @@ def test_sigterm_or_sighup_stops_every_bot_and_says_so(tmp_path: Path, signum: i
     assert child.returncode == 2
     assert said == "error: interrupted; every bot process was stopped\n", said
     assert leftover_processes(f"{bot_dir}/") == []
+
+
+def test_a_crash_quotes_only_its_own_process_stderr(tmp_path: Path) -> None:
+    """With --stderr-dir the log keeps earlier runs' lines: a bot that crashed silently was
+    shown the last run's stderr as its own."""
+    bot_dir = copy_bots(tmp_path / "bots")
+    noisy, silent = tmp_path / "noisy.py", tmp_path / "silent.py"
+    noisy.write_text("import sys\nprint('PREVIOUS-RUN: an earlier crash', file=sys.stderr)\n"
+                     "sys.exit(7)\n")
+    silent.write_text("import sys\nsys.exit(7)\n")
+    reasons = []
+    for bot in (noisy, silent):
+        proc = referee("play", f"x=python3 {bot}", command(bot_dir, GOOD), command(bot_dir, GOOD),
+                       "--stderr-dir", str(tmp_path / "logs"), "--json")
+        assert proc.returncode == 0, proc.stderr
+        reasons.append(json.loads(proc.stdout)["seats"][0]["faults"][0]["reason"])
+    assert "PREVIOUS-RUN" in reasons[0]
+    assert reasons[1] == "closed its output before its hello; exit status 7", reasons[1]
