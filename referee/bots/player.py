@@ -272,6 +272,11 @@ class BotPlayer:
             except ReplyTimeout:
                 if trio.current_time() >= deadline:
                     raise
+            if bot.process.returncode is not None:  # it exited; a process it left holds
+                line = bot.line_now(spin=False)  # its output open, so no end of file comes
+                if line is not None:
+                    return line
+                raise BotGone("exited (a process it started still holds its output open)")
             reason = self._over_limit()
             if reason is not None:
                 raise LimitExceeded(reason)

@@ -6,6 +6,10 @@ The child stays in the bot's process group and keeps the inherited stdin, stdout
 open.  Expected: no fault; after the last game the referee kills the whole process group
 (SIGTERM, then SIGKILL) so that no process is left, and does not wait for EOF on stdout (which
 the child holds open) to decide that the bot has exited.
+
+With --crash-at N the bot itself exits with status 3 at its Nth request, a line on stderr,
+while the child still holds its output open.  Expected: a `crash` fault within moments (not a
+timeout), with the exit status and that line.
 """
 
 import json
@@ -41,6 +45,8 @@ def fork_stubborn_child():
 
 
 def main():
+    crash_at = int(sys.argv[sys.argv.index("--crash-at") + 1]) if "--crash-at" in sys.argv else 0
+    asked = 0
     for line in sys.stdin.buffer:
         message = json.loads(line)
         kind = message.get("type")
@@ -48,6 +54,11 @@ def main():
             send({"type": "hello", "name": "forks_grandchild", "protocol": 1})
             fork_stubborn_child()
         elif kind == "request":
+            asked += 1
+            if asked == crash_at:
+                sys.stderr.write("RuntimeError: deliberate crash\n")
+                sys.stderr.flush()
+                os._exit(3)
             send({"id": message["id"], **first_legal(message)})
         elif kind == "goodbye":
             return

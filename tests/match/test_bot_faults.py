@@ -76,6 +76,11 @@ CASES = [
     Case("wrong_id.py", (("wrong_id", r"reply id \d+ does not match request id \d+"),) * 3,
          fair=True),
     Case("forks_grandchild.py", (), retired=False),
+    # It exits while its child holds its output open: no end of file comes, and it was a
+    # timeout after the whole time bank, without its exit status or stderr.
+    Case("forks_grandchild.py --crash-at 3",
+         (("crash", r"(?s)^exited \(a process it started still holds its output open\); "
+                    r"exit status 3;.*RuntimeError: deliberate crash"),)),
     Case("illegal.py --kind over_money",
          (("illegal", r"bid \d+ (of seat 0 )?is more than (seat 0's|its) money \d+"),) * 3,
          fair=True),
