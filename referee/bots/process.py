@@ -38,6 +38,7 @@ class ProcessLimits:
     stderr_per_game: int = 1 << 20  # bytes of stderr kept in the log per game
     goodbye_grace: float = 0.5  # seconds to exit after goodbye before SIGTERM
     term_grace: float = 0.5  # seconds after SIGTERM before SIGKILL
+    reap_within: float = 5.0  # seconds after SIGKILL before the referee goes on without it
     # Seconds to poll for a reply before sleeping in trio; None: SPIN where the referee may use
     # two cores or more (affinity and cgroup quota, `cores.py`), else 0.  See `_spin_read`.
     spin: float | None = None
@@ -379,7 +380,8 @@ async def _shutdown(bot: BotProcess, goodbye: bytes | None) -> None:
             await process.wait()
     # Always kill the group: a grandchild may outlive the bot and ignore SIGTERM.
     _signal_group(process.pid, signal.SIGKILL)
-    await process.wait()
+    with trio.move_on_after(limits.reap_within):  # a frozen process, or one stuck in the
+        await process.wait()  # kernel (a hung file system), is not waited for forever
     procs.kill_all(tree[1:])  # any that left the group (setsid), and all they started
     await _remove_group(bot)
     for stream in (process.stdin, process.stdout):

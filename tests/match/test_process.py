@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -458,3 +459,35 @@ def test_a_transcript_line_split_across_writes_is_written_whole(tmp_path: Path) 
     assert path.read_text().splitlines() == [
         '{"to_bot":{"a":1}}', '{"from_bot":{"id":1}}', '{"to_bot":{"b":2}}',
         '{"to_bot":"{\\"c\\":"}']
+
+
+def test_a_process_that_cannot_be_reaped_does_not_hang_the_referee(bot_dir: Path) -> None:
+    """A frozen process (a cgroup freezer, or a hung file system) ignores SIGKILL until it
+    thaws: the referee waited for it forever; it now goes on after `reap_within`."""
+    freezer = Path("/sys/fs/cgroup/freezer")
+    if not (freezer / "cgroup.procs").exists() or not os.access(freezer, os.W_OK):
+        pytest.skip("needs a writable cgroup v1 freezer (root)")
+    limits = ProcessLimits(goodbye_grace=0.1, term_grace=0.1, reap_within=0.5)
+    group = freezer / f"referee-test-{os.getpid()}"
+    group.mkdir()
+    try:
+        async def run() -> float:
+            bot = await start_bot([sys.executable, f"{bot_dir}/never_answers.py"],
+                                  limits=limits)
+            (group / "cgroup.procs").write_text(str(bot.pid))
+            (group / "freezer.state").write_text("FROZEN")
+            start = time.monotonic()
+            with trio.fail_after(10):
+                await bot.aclose(b'{"type": "goodbye"}\n')
+            bot.close_log()
+            return time.monotonic() - start
+
+        assert trio.run(run) < 3
+    finally:
+        (group / "freezer.state").write_text("THAWED")
+        for _ in range(100):
+            try:
+                group.rmdir()
+                break
+            except OSError:
+                time.sleep(0.02)
