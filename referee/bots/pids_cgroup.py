@@ -90,7 +90,7 @@ def _remove_stale(folder: Path) -> None:
             if entry.name.startswith(PREFIX) and pid.isdigit() and \
                     not Path(f"/proc/{pid}").exists():
                 left = PidsCgroup(entry)
-                procs.kill_all([s for p in left.pids() if (s := procs.read_stat(p))])
+                procs.kill_all(left.members())
                 for _ in range(50):  # the killed leave the group as they are reaped
                     if left.remove():
                         break
@@ -132,6 +132,10 @@ class PidsCgroup:
             return [int(x) for x in (self.folder / "cgroup.procs").read_text().split()]
         except (OSError, ValueError):
             return []
+
+    def members(self) -> list[procs.ProcStat]:
+        """The processes in the group now, as /proc shows them."""
+        return [s for pid in self.pids() if (s := procs.read_stat(pid)) is not None]
 
     def remove(self) -> bool:
         """Remove the group; False while a process is still in it (or it cannot be)."""

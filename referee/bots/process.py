@@ -198,8 +198,7 @@ class BotProcess:
         tree = procs.tree(self.pid)
         if self.group is not None:
             known = {p.pid for p in tree}
-            tree += [s for pid in self.group.pids() if pid not in known
-                     and (s := procs.read_stat(pid)) is not None]
+            tree += [p for p in self.group.members() if p.pid not in known]
         return tree
 
     @property
@@ -397,8 +396,7 @@ async def _remove_group(bot: BotProcess) -> None:
     if group is None:
         return
     for _ in range(200):
-        left = [s for pid in group.pids() if (s := procs.read_stat(pid)) is not None]
-        procs.kill_all(left)
+        procs.kill_all(group.members())
         if group.remove():
             return
         await trio.sleep(0.005)
