@@ -389,6 +389,24 @@ async def _shutdown(bot: BotProcess, goodbye: bytes | None) -> None:
                 await stream.aclose()
 
 
+async def run_build(argv: list[str], cwd: Path,
+                    seconds: float) -> subprocess.CompletedProcess[bytes]:
+    """Run a build command in a session of its own, its output captured, for at most
+    `seconds` (then trio.TooSlowError).  Too slow or cancelled, its whole process group is
+    killed: trio alone stops only its first process, which left a sandbox's inner processes
+    (bwrap's own child) or the build's own children running."""
+
+    async def kill_group(process: trio.Process) -> None:
+        _signal_group(process.pid, signal.SIGKILL)
+        with trio.move_on_after(ProcessLimits.reap_within):
+            await process.wait()
+
+    with trio.fail_after(seconds):
+        return await trio.run_process(argv, cwd=cwd, check=False, capture_stdout=True,
+                                      capture_stderr=True, start_new_session=True,
+                                      deliver_cancel=kill_group)
+
+
 async def _remove_group(bot: BotProcess) -> None:
     """Kill whatever is left in the bot's cgroup (what /proc's tree no longer showed), and
     remove the group once the killed are gone; one still busy after a second is left."""

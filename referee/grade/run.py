@@ -26,6 +26,7 @@ import trio
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from referee.bots.player import BotSpec
+from referee.bots.process import run_build
 from referee.bots.sandbox import BotLimits, SandboxError, SandboxMode, wrap_command
 from referee.check import CheckResult, run_check, summary
 from referee.leaderboard.stats import Games, leaderboard
@@ -106,9 +107,7 @@ async def build(sub: Submission, workdir: Path, seconds: float,
         except SandboxError as exc:
             return False, f"the build cannot run in the sandbox: {exc}"
     try:
-        with trio.fail_after(seconds):
-            done = await trio.run_process(argv, cwd=workdir, check=False,
-                                          capture_stdout=True, capture_stderr=True)
+        done = await run_build(argv, workdir, seconds)
     except trio.TooSlowError:
         return False, f"the build did not finish within {seconds:g} s"
     except OSError as exc:

@@ -24,6 +24,7 @@ from typing import Any
 import trio
 
 from referee.bots.player import BotPlayer, BotSpec
+from referee.bots.process import run_build
 from referee.bots.sandbox import BotLimits, SandboxError, check_sandbox_available, wrap_command
 from referee.editions import load_edition
 from referee.game import BUILTIN_EDITIONS, Edition
@@ -94,9 +95,7 @@ async def build_bots(config: TournamentConfig, config_path: Path,
                     argv = wrap_command(argv, cwd=cwd, limits=BotLimits.off(),
                                         sandbox=config.sandbox, home=cwd, writable_home=True,
                                         read_only=read_only(config_path, bot.read_only))
-                with trio.fail_after(config.limits.build_time):
-                    done = await trio.run_process(argv, cwd=cwd, check=False,
-                                                  capture_stdout=True, capture_stderr=True)
+                done = await run_build(argv, cwd, config.limits.build_time)
             except SandboxError as exc:
                 left_out[bot.name] = f"its build cannot run in the sandbox: {exc}"
                 continue

@@ -15,6 +15,7 @@ import pytest
 import trio
 
 from referee.bots import sandbox
+from referee.bots.process import run_build
 from referee.bots.sandbox import (
     BotLimits,
     GiB,
@@ -30,7 +31,7 @@ from referee.tournament.config import TournamentError, load_tournament
 from referee.tournament.runner import run_tournament
 from referee.tournament.store import open_store
 
-from ..match.support import ROOT, command, referee
+from ..match.support import ROOT, command, leftover_processes, referee
 
 
 def test_limits_are_a_prlimit_prefix() -> None:
@@ -311,3 +312,27 @@ def test_tournament_file_limits_are_checked(tmp_path: Path) -> None:
             f'[[bots]]\nname = "b{i}"\ncommand = "x"\n' for i in range(3)))
         with pytest.raises(TournamentError, match=message):
             load_tournament(path)
+
+
+@pytest.mark.parametrize("mode", ["none", "bwrap"])
+def test_a_build_that_runs_too_long_leaves_nothing_running(tmp_path: Path, mode: str) -> None:
+    """Past its time, or cancelled (Ctrl-C, SIGTERM), a build is stopped with all it started:
+    trio stopped only its first process, so a build's own children (and, in the sandbox,
+    everything inside bwrap) ran on."""
+    if mode == "bwrap":
+        try:
+            check_sandbox_available("bwrap")
+        except SandboxError as exc:
+            pytest.skip(str(exc))
+    marker = f"sleep 7{os.getpid() % 1000}"
+    argv = ["sh", "-c", f"{marker} & {marker}; true"]
+    if mode == "bwrap":
+        argv = sandbox.wrap_command(argv, cwd=tmp_path, limits=BotLimits.off(), sandbox="bwrap",
+                                    home=tmp_path, writable_home=True)
+
+    async def build() -> None:
+        with pytest.raises(trio.TooSlowError):
+            await run_build(argv, tmp_path, 1.0)
+
+    trio.run(build)
+    assert leftover_processes(marker) == []
