@@ -8,16 +8,14 @@ from __future__ import annotations
 import json
 import math
 import shutil
-import signal
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn
 
 import click
 import orjson
-import trio
 from tabulate import tabulate
 
 from . import __version__
@@ -35,6 +33,7 @@ from .bots.sandbox import (
 from .editions import load_edition
 from .game import EditionError, GameConfig
 from .game.config import VARIANTS
+from .interrupts import run_trio, signals_interrupt
 from .match.replay import RecordError, replay
 from .match.runner import GameRecord, RefereeError, play_game
 from .match.spec import GameSpec
@@ -82,51 +81,6 @@ class OutputPath(click.Path):
         if isinstance(value, str) and not value.strip():
             self.fail("give a path, not an empty value", param, ctx)
         return super().convert(value, param, ctx)
-
-
-T = TypeVar("T")
-
-
-class Terminated(Exception):
-    """SIGTERM or SIGHUP: a job's time limit, `timeout`, a closed terminal."""
-
-
-async def _until_signalled(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
-    """Run `fn`; SIGTERM or SIGHUP cancels it, so that its bots are stopped and what it
-    finished is kept, as after Ctrl-C (by default those signals end the referee at once,
-    leaving its bots running)."""
-    done: list[T] = []
-    failed: list[Exception] = []
-
-    async def main() -> None:
-        try:
-            done.append(await fn(*args))
-        except Exception as exc:  # raised as it is, not in this nursery's group
-            failed.append(exc)
-        nursery.cancel_scope.cancel()
-
-    async def watch() -> None:
-        with trio.open_signal_receiver(signal.SIGTERM, signal.SIGHUP) as signals:
-            async for signum in signals:
-                raise Terminated(signal.Signals(signum).name)
-
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(watch)
-        nursery.start_soon(main)
-    if failed:
-        raise failed[0]
-    return done[0]
-
-
-def run_trio(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
-    """`trio.run`, with a Ctrl-C, SIGTERM or SIGHUP raised as the plain KeyboardInterrupt the
-    commands handle (a Ctrl-C comes back inside trio's exception groups)."""
-    try:
-        return trio.run(_until_signalled, fn, *args)
-    except BaseExceptionGroup as group:
-        if group.subgroup((KeyboardInterrupt, Terminated)) is not None:
-            raise KeyboardInterrupt from group
-        raise
 
 
 def fail(message: str) -> NoReturn:
@@ -509,8 +463,10 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
 
     try:
         if executor == "dask":
-            summary = run_on_dask(config, config_path, store, display.say, display.update,
-                                  scheduler, workers or os.cpu_count() or 1, shard=shard_of)
+            with signals_interrupt():
+                summary = run_on_dask(config, config_path, store, display.say, display.update,
+                                      scheduler, workers or os.cpu_count() or 1,
+                                      shard=shard_of)
         else:
             summary = run_trio(run_tournament, config, config_path, store,
                                workers or os.cpu_count() or 1, display.say, display.update,
@@ -721,12 +677,9 @@ def tournament_merge(shards: tuple[Path, ...], out_path: Path) -> None:
 
     if out_path.exists():
         fail(f"{out_path} exists already; merge into a new file")
-    def stop(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt  # a job's time limit (SIGTERM) too: the partial file goes
-
-    signal.signal(signal.SIGTERM, stop)
     try:
-        games = merge(out_path, list(shards))
+        with signals_interrupt():  # a job's time limit (SIGTERM) too: the partial file goes
+            games = merge(out_path, list(shards))
     except StoreError as exc:
         fail(str(exc))
     except KeyboardInterrupt:

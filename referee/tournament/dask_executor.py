@@ -16,6 +16,7 @@ from typing import Any
 
 import trio
 
+from referee.interrupts import run_trio
 from referee.player import polling_allowed
 
 from .config import TournamentConfig
@@ -102,7 +103,7 @@ def run_on_dask(
     try:
         games, done = prepare(config, config_path, store, shard)
         todo = [g for g in games if g.game_id not in done]
-        left_out = trio.run(build_bots, config, config_path, say) if todo else {}
+        left_out = run_trio(build_bots, config, config_path, say) if todo else {}
         playable = [g for g in todo if not left_out.keys() & set(g.seats)]
         progress = Progress(total=len(games), done=len(games) - len(todo))
         voids: list[str] = []

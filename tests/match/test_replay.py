@@ -346,6 +346,38 @@ def test_sigterm_or_sighup_stops_every_bot_and_says_so(tmp_path: Path, signum: i
     assert leftover_processes(f"{bot_dir}/") == []
 
 
+def test_a_second_sigterm_waits_for_the_bots_to_be_stopped(tmp_path: Path) -> None:
+    """The first SIGTERM stops the bots; a second one, while that takes its time (bots that
+    ignore goodbye and SIGTERM), used to end the referee at once, leaving them running."""
+    bot_dir = copy_bots(tmp_path / "bots")
+    child = subprocess.Popen(
+        [sys.executable, "-m", "referee", "play", command(bot_dir, "forks_grandchild.py"),
+         command(bot_dir, "answers_late.py --delay 0.2"), command(bot_dir, GOOD)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    time.sleep(3)
+    child.send_signal(signal.SIGTERM)
+    time.sleep(0.05)
+    child.send_signal(signal.SIGTERM)
+    _, said = child.communicate(timeout=30)
+    assert (child.returncode, said) == (2, "error: interrupted; every bot process was "
+                                           "stopped\n"), said
+    assert leftover_processes(f"{bot_dir}/") == []
+
+
+def test_sighup_ignored_by_nohup_stays_ignored(tmp_path: Path) -> None:
+    """Under nohup SIGHUP is ignored; the referee used to take it as a stop all the same."""
+    bot_dir = copy_bots(tmp_path / "bots")
+    child = subprocess.Popen(
+        ["nohup", sys.executable, "-m", "referee", "play", command(bot_dir, GOOD),
+         command(bot_dir, "answers_late.py --delay 0.1"), command(bot_dir, GOOD), "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    time.sleep(2)
+    child.send_signal(signal.SIGHUP)
+    out, said = child.communicate(timeout=120)
+    assert child.returncode == 0, said
+    assert json.loads(out)["seats"][0]["faults"] == []
+
+
 def test_a_crash_quotes_only_its_own_process_stderr(tmp_path: Path) -> None:
     """With --stderr-dir the log keeps earlier runs' lines: a bot that crashed silently was
     shown the last run's stderr as its own."""

@@ -171,3 +171,30 @@ def test_a_merge_stopped_partway_leaves_no_store(tmp_path: Path) -> None:
     out = referee("tournament", "merge", *shards, "--out", str(merged), cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert len(ids(merged)) == 24
+
+
+def test_sigterm_stops_a_dask_run_in_one_line(tmp_path: Path) -> None:
+    """The Dask executor waits outside trio: SIGTERM ended the referee at once (no line)."""
+    config = write_config(tmp_path, bots=4, deals=30)
+    db = tmp_path / "d.db"
+    proc = subprocess.Popen([sys.executable, "-m", "referee", "tournament", "run", str(config),
+                             "--db", str(db), "-q", "--executor", "dask", "--workers", "1"],
+                            cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True)
+    deadline = time.monotonic() + 120
+    while proc.poll() is None and time.monotonic() < deadline:
+        if db.exists() and ids_or_none(db):
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    _, said = proc.communicate(timeout=120)
+    assert proc.returncode == 2, said
+    assert said.endswith(f"error: interrupted; finished games are kept in {db}; run again to "
+                         "resume\n"), said
+
+
+def ids_or_none(db: Path) -> list[str]:
+    try:
+        return ids(db)
+    except sqlite3.OperationalError:
+        return []

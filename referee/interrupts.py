@@ -1,0 +1,89 @@
+"""Ctrl-C, SIGTERM and SIGHUP end a command alike: its bots stopped, what it finished kept.
+
+By default SIGTERM (a job's time limit, `timeout`) and SIGHUP (a closed terminal) end Python
+at once, leaving the bots running; here they cancel the command, as Ctrl-C does, and the
+caller sees a KeyboardInterrupt.  A signal ignored when the referee starts (SIGHUP under
+`nohup`) stays ignored, and a second signal while the bots are being stopped changes nothing.
+"""
+
+from __future__ import annotations
+
+import signal
+from collections.abc import Awaitable, Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import trio
+
+T = TypeVar("T")
+
+
+class Terminated(Exception):
+    """SIGTERM or SIGHUP arrived."""
+
+
+def _stopping_signals() -> list[signal.Signals]:
+    return [s for s in (signal.SIGTERM, signal.SIGHUP)
+            if signal.getsignal(s) is not signal.SIG_IGN]
+
+
+async def _until_signalled(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+    """Run `fn`; the first SIGTERM or SIGHUP cancels it (its clean-up runs in full: further
+    signals are taken and ignored until it is done), then raises Terminated."""
+    done: list[T] = []
+    failed: list[Exception] = []
+    signalled: list[str] = []
+    work = trio.CancelScope()
+
+    async def main() -> None:
+        with work:
+            try:
+                done.append(await fn(*args))
+            except Exception as exc:  # raised as it is, not in this nursery's group
+                failed.append(exc)
+        nursery.cancel_scope.cancel()
+
+    async def watch() -> None:
+        with trio.open_signal_receiver(*_stopping_signals()) as signals:
+            async for signum in signals:
+                if not signalled:
+                    signalled.append(signal.Signals(signum).name)
+                    work.cancel()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(watch)
+        nursery.start_soon(main)
+    if signalled:
+        raise Terminated(signalled[0])
+    if failed:
+        raise failed[0]
+    return done[0]
+
+
+def run_trio(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
+    """`trio.run(fn, *args)`, ended by Ctrl-C, SIGTERM or SIGHUP with a plain
+    KeyboardInterrupt (a Ctrl-C comes back inside trio's exception groups)."""
+    try:
+        return trio.run(_until_signalled, fn, *args)
+    except Terminated:
+        raise KeyboardInterrupt from None
+    except BaseExceptionGroup as group:
+        if group.subgroup((KeyboardInterrupt, Terminated)) is not None:
+            raise KeyboardInterrupt from group
+        raise
+
+
+@contextmanager
+def signals_interrupt() -> Iterator[None]:
+    """For code outside trio (the Dask executor's waiting): SIGTERM and SIGHUP raise
+    KeyboardInterrupt, as Ctrl-C does, so its clean-up runs."""
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    kept = {s: signal.signal(s, interrupt) for s in _stopping_signals()}
+    try:
+        yield
+    finally:
+        for s, handler in kept.items():
+            signal.signal(s, handler)
