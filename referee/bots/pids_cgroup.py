@@ -11,8 +11,8 @@ the command, so the bot's first instruction already runs inside (the pid stays t
 Where no group can be made (no pids controller, not allowed), bots run as before; a bot that
 cannot join runs as before too.  cgroup v1's `pids` hierarchy is used, else cgroup v2 where
 our group already hands the pids controller to its children.  Each group is removed once its
-bot is stopped; groups left by a referee that was killed are removed by the next one, and
-the bots still in them killed.
+bot is stopped; groups left by a referee that was killed are removed by the next one in the
+same pid namespace, and the bots still in them killed.
 """
 
 from __future__ import annotations
@@ -29,6 +29,18 @@ from . import procs
 
 PREFIX = "modern-art-referee-"
 _made = itertools.count(1)
+
+
+@functools.cache
+def _pid_namespace() -> str:
+    """Our pid namespace's inode: a group's name gives its referee's pid as that referee sees
+    it, which means nothing to a referee in another namespace sharing the cgroup file system
+    (a container)."""
+    try:
+        return str(os.stat("/proc/self/ns/pid").st_ino)
+    except OSError:
+        return "0"
+
 JOIN = '{ echo $$ > "$0"; } 2>/dev/null; exec "$@"'  # run the bot even if it cannot join
 
 
@@ -82,19 +94,24 @@ def base_folder() -> Path | None:
 
 
 def _remove_stale(folder: Path) -> None:
-    """Remove the groups of referees that are no longer running (killed with SIGKILL), and
-    kill the bots left in them first: nobody else will."""
+    """Remove the groups of referees of our pid namespace that are no longer running (killed
+    with SIGKILL), killing the bots left in them first: nobody else will.  A group still busy
+    (its killed not yet gone) is left to the next referee, rather than waited for."""
+    mine = f"{PREFIX}{_pid_namespace()}-"
+    stale = []
     with suppress(OSError):
         for entry in folder.iterdir():
-            pid = entry.name.removeprefix(PREFIX).partition("-")[0]
-            if entry.name.startswith(PREFIX) and pid.isdigit() and \
+            pid = entry.name.removeprefix(mine).partition("-")[0]
+            if entry.name.startswith(mine) and pid.isdigit() and \
                     not Path(f"/proc/{pid}").exists():
-                left = PidsCgroup(entry)
-                procs.kill_all(left.members())
-                for _ in range(50):  # the killed leave the group as they are reaped
-                    if left.remove():
-                        break
-                    time.sleep(0.01)
+                stale.append(PidsCgroup(entry))
+    for group in stale:
+        procs.kill_all(group.members())
+    for _ in range(20):  # the killed leave their groups as they are reaped: 0.2 s at most
+        stale = [group for group in stale if not group.remove()]
+        if not stale:
+            return
+        time.sleep(0.01)
 
 
 class PidsCgroup:
@@ -109,7 +126,7 @@ class PidsCgroup:
         base = base_folder()
         if base is None:
             return None
-        folder = base / f"{PREFIX}{os.getpid()}-{next(_made)}"
+        folder = base / f"{PREFIX}{_pid_namespace()}-{os.getpid()}-{next(_made)}"
         try:
             folder.mkdir()
         except OSError:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.bots.pids_cgroup import PREFIX, base_folder
+from referee.bots.pids_cgroup import PREFIX, _pid_namespace, base_folder
 from referee.bots.sandbox import BotLimits, MiB
 
 from .support import assert_contained, play
@@ -156,7 +156,8 @@ def test_double_forked_daemon_dies_with_its_pids_cgroup(bot_dir: Path) -> None:
     [game] = play(bot_dir, "setsid_escape.py --double", "none")
     assert_contained(game, "crash", r"^its process \d+ \(python\S*\) left the bot's process "
                                     r"group \(setsid or setpgid\)")
-    assert not [p for p in base_folder().iterdir() if p.name.startswith(f"{PREFIX}{os.getpid()}-")]
+    ours = f"{PREFIX}{_pid_namespace()}-{os.getpid()}-"
+    assert not [p for p in base_folder().iterdir() if p.name.startswith(ours)]
 
 
 def test_limits_off_run_the_bot_plain(bot_dir: Path) -> None:
