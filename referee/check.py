@@ -204,14 +204,16 @@ def exchanged(transcript: Path, request_id: int) -> list[str]:
         msg = line.get("to_bot")
         if isinstance(msg, dict) and msg.get("type") == "request" and msg.get("id") == request_id:
             out.append(f"referee> {raw.decode()[10:-1][:400]}")
-            reply = "bot>     (no reply)"
-            for later in lines[i + 1:]:
-                if later.startswith(b'{"from_bot"'):
-                    reply = f"bot>     {later.decode()[12:-1][:400]}"
-                    break
-                if later.startswith(b'{"to_bot":{"type":"hello"'):
+            said: list[str] = []  # what the bot wrote until the next request: a late answer to an
+            for later in lines[i + 1:]:  # earlier one shows beside the line at fault
+                if later.startswith(b'{"to_bot":{"type":"request"') or \
+                        later.startswith(b'{"to_bot":{"type":"hello"'):
                     break  # a new process: what follows is not this request's reply
-            out.append(reply)
+                if later.startswith(b'{"from_bot"') and len(said) < 5:
+                    value = orjson.loads(later)["from_bot"]
+                    said.append(f"bot>     {value[:400]}  (not JSON)" if isinstance(value, str)
+                                else f"bot>     {later.decode()[12:-1][:400]}")
+            out.extend(said or ["bot>     (no reply)"])
             break
     if not out:
         out.append("(the request never reached the bot: it had stopped reading its input, "
@@ -263,14 +265,14 @@ async def _run(
     results.append(CheckResult(
         "plays several games in one process", bot.starts == 1 and played > 1,
         f"the bot process was started {bot.starts} time(s) for {played} games{cut_short}"))
-    crashed = any(a.fault is not None and a.fault.kind == "crash" for a in rec.asked)
+    faulted = any(a.fault is not None for a in rec.asked)
     for name, pred in CHECKS:
         hits = [a for a in rec.asked if pred(a)]
         bad = [a for a in hits if a.fault is not None]
         if not hits and name in OPTIONAL:  # the bot's own choices decide whether it comes up
-            results.append(CheckResult(name, not crashed and not cut_short, OPTIONAL[name] + (
-                "; the bot crashed or the check stopped early, so it may not have had the "
-                "chance" if crashed or cut_short else "")))
+            results.append(CheckResult(name, not faulted and not cut_short, OPTIONAL[name] + (
+                "; the bot's faults (its answers replaced by defaults) or the check stopping "
+                "early may have kept it from coming up" if faulted or cut_short else "")))
         elif not hits:
             results.append(CheckResult(name, False, "this situation never came up: the bot was "
                                        "not asked it (an earlier fault may have retired it)"))

@@ -111,19 +111,26 @@ def main() -> None:
     """
 
 
-def parse_bots(bots: tuple[str, ...]) -> list[BotSpec]:
-    """BOT arguments (`COMMAND` or `NAME=COMMAND`), checked so a typo fails before play."""
+def parse_bots(bots: tuple[str, ...], one: bool = False) -> list[BotSpec]:
+    """BOT arguments (`COMMAND` or `NAME=COMMAND`), checked so a typo fails before play;
+    `one`: the same bot thrice (`check`), named "the bot" in errors."""
     if not 3 <= len(bots) <= 5:
         fail(f"Modern Art needs 3 to 5 bots, got {len(bots)}")
     specs = []
     for i, text in enumerate(bots, 1):
+        which = "the bot" if one else f"bot {i}"
         try:
             spec = BotSpec.parse(text)
             program = split_command(spec.command)[0]
         except StartError as exc:
-            fail(f"bot {i}: {exc}")
-        if shutil.which(program) is None and not Path(program).is_file():
-            fail(f"bot {i} ({text!r}): command {program!r} not found")
+            fail(f"{which}: {exc}")
+        if shutil.which(program) is None:
+            if "/" not in program and Path(program).is_file():
+                fail(f"{which} ({text!r}): {program!r} is not a command on PATH; for the file "
+                     f"{program} here, write ./{program}")
+            if not Path(program).is_file():
+                fail(f"{which} ({text!r}): command {program!r} not found"
+                     + (" (not built yet?)" if "/" in program else ""))
         specs.append(spec)
         if "/" in spec.name or spec.name in (".", "..") or len(spec.name) > 64 or \
                 any(not c.isprintable() for c in spec.name):
@@ -334,7 +341,7 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
     every check passes."""
     from .check import run_check, summary
 
-    spec = parse_bots((bot, bot, bot))[0]
+    spec = parse_bots((bot, bot, bot), one=True)[0]
     spec = replace(spec, name=spec.name.removesuffix("-1"))
     [spec] = confine([spec], sandbox, address_space)
     if transcript_path is not None:

@@ -128,3 +128,36 @@ def test_a_check_cut_short_passes_nothing_it_did_not_see() -> None:
     crashing = check(f"{PY} tests/bots/crash_mid_game.py")
     assert "FAIL  keeps playing after a warning: 3 answers after the warning, 1 of them " \
            "failed; first: crash: closed its output; exit status 1" in crashing.stdout
+
+
+def test_beginners_mistakes_get_a_hint(tmp_path: Path) -> None:
+    """What a beginner does wrong is named with how to fix it: a program in the current
+    folder given without ./, one not built yet, debug output on stdout before the hello, a
+    pretty-printed hello, a byte-order mark, and output that is never flushed."""
+    def run(command: str, *more: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([PY, "-m", "referee", "check", command, *more], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=120)
+
+    (tmp_path / "bot").write_text("#!/bin/sh\n")
+    (tmp_path / "bot").chmod(0o755)
+    assert run("bot").stderr == ("error: the bot ('bot'): 'bot' is not a command on PATH; for "
+                                 "the file bot here, write ./bot\n")
+    assert run("./nobot").stderr == ("error: the bot ('./nobot'): command './nobot' not found "
+                                     "(not built yet?)\n")
+    hello = '{"type": "hello", "name": "b", "protocol": 1}'
+    for prints, hint in (
+            ('print("Bot starting up")', "write logs and debug output to stderr"),
+            (f"print(json.dumps({hello}, indent=2))", "do not pretty-print it"),
+            (f"sys.stdout.write('\\ufeff' + json.dumps({hello}) + '\\n')", "byte-order mark"),
+            (f"sys.stdout.write(json.dumps({hello}) + '\\n'); time.sleep(30)",
+             "check that the bot flushes its output")):
+        bot = tmp_path / "b.py"
+        bot.write_text(f"import json, sys, time\n{prints}\nsys.stdout.flush()\ntime.sleep(30)\n"
+                       if "sleep(30)" not in prints else
+                       f"import json, sys, time\nsys.stdout = open(1, 'w', buffering=65536)\n"
+                       f"{prints}\n")
+        said = run(f"python3 {bot}", "--startup-time", "1").stdout
+        assert "FAIL  starts and says hello: " in said and hint in said, said
+    ended = check(f"{PY} tests/bots/exits_after_game.py")
+    assert ("closed its output; exit status 0 (it ended after its last game: one process plays "
+            "every game, until goodbye or the end of its input)") in ended.stdout, ended.stdout

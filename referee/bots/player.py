@@ -155,6 +155,8 @@ class BotPlayer:
         self._next_watch = self._next_procs = 0.0
         self._cpu_now = 0.0
         self._argv: list[str] = []
+        self._games = 0
+        self._answered = False
 
     # ---------------------------------------------------------------- process life
 
@@ -176,6 +178,7 @@ class BotPlayer:
             return Fault("start", str(exc))
         self.starts += 1
         self._argv = argv
+        self._games = 0
         self._cpu_base = self._cpu_life = 0.0
         self._next_watch = trio.current_time() + WATCH_EVERY
         self._next_procs = trio.current_time() + PROCS_EVERY
@@ -188,8 +191,10 @@ class BotPlayer:
                            deadline)
             line = await self._read_line(bot, deadline)
             hello = codec.decode_hello(line)
-        except ReplyTimeout:
-            reason = f"no hello within the start-up limit of {self.startup_time:g} s"
+        except ReplyTimeout as exc:
+            what = str(exc)  # "no complete line in time (why)": the why
+            reason = (f"no hello within the start-up limit of {self.startup_time:g} s"
+                      f"{what[what.find(' ('):] if ' (' in what else ''}")
         except LimitExceeded as exc:
             reason = f"{exc} before its hello"
         except (BotGone, LineTooLong) as exc:
@@ -221,6 +226,10 @@ class BotPlayer:
         tail = bot.stderr.last_lines()
         text = f"{what}; {ending}"
         hint = limit_hint(ending, tail, self._argv, self.spec.limits, bot.sandboxed)
+        if hint is None and ending == "exit status 0" and self._games > 1 and \
+                not self._answered:
+            hint = ("it ended after its last game: one process plays every game, until "
+                    "goodbye or the end of its input")
         if hint:
             text += f" ({hint})"
         if tail:
@@ -300,6 +309,8 @@ class BotPlayer:
         self._move = info.move_time
         self._bank = info.time_bank
         self._game_id = info.game_id
+        self._games += 1  # games this process was given, this one included
+        self._answered = False  # no reply read yet in this game
         self._out.append(
             codec.encode(
                 codec.new_game(
@@ -377,10 +388,11 @@ class BotPlayer:
                 reason = await self._crash_reason(str(exc))
                 return Answer(None, Fault("crash", reason), trio.current_time() - start,
                               request_id)
+            self._answered = True
             try:
                 reply = codec.decode_reply(line)
             except codec.ProtocolError as exc:
-                reason = f"{exc.reason}; the line began {line[:80]!r}"
+                reason = f"{exc.reason}; {codec.shown(line)}"
                 return self._answer(None, Fault("malformed", reason), start, request_id)
             if reply.id < request_id:
                 continue  # a late answer to a request that already timed out

@@ -318,8 +318,9 @@ class BotProcess:
         while line is None:
             if trio.current_time() >= deadline:
                 buf = self._buf
-                partial = f" ({len(buf)} bytes without a newline)" if buf else ""
-                raise ReplyTimeout(f"no complete line in time{partial}")
+                raise ReplyTimeout(f"no complete line in time ({len(buf)} bytes without a "
+                                   "newline)" if buf else "no complete line in time (nothing "
+                                   "came: check that the bot flushes its output)")
             with trio.move_on_at(deadline):
                 await trio.lowlevel.wait_readable(self._rfd)
             line = self.line_now(spin=False)  # readable, or past the deadline: once more

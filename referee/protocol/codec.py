@@ -155,7 +155,26 @@ def decode_hello(line: bytes) -> BotHello:
     try:
         return BotHello.model_validate_json(line)
     except ValidationError as exc:
-        raise ProtocolError("malformed", f"bad hello: {_describe(exc)}") from None
+        raise ProtocolError("malformed", f"bad hello: {_describe(exc)}; {shown(line)}") \
+            from None
+
+
+def shown(line: bytes) -> str:
+    """The start of a line the referee could not use, as text, with a hint at the usual
+    causes: something printed before the message, a pretty-printed message, a byte-order
+    mark."""
+    try:
+        said = f"the line began {line.decode()[:80]!r}"
+    except UnicodeDecodeError:
+        return f"the line began {line[:80]!r} (not UTF-8: write UTF-8 text)"
+    if line.startswith(b"\xef\xbb\xbf"):
+        return said + " (a UTF-8 byte-order mark: write plain UTF-8, without one)"
+    if line.strip() in (b"{", b"[") or line.rstrip().endswith((b",", b"{")):
+        return said + " (a message is one JSON object on one line: do not pretty-print it)"
+    if not line.lstrip().startswith(b"{"):
+        return said + (" (stdout is for protocol messages only: write logs and debug output "
+                       "to stderr)")
+    return said
 
 
 class Reply(NamedTuple):

@@ -45,7 +45,7 @@ def decode_everything(line: bytes) -> None:
 
     def rejected(exc: codec.ProtocolError) -> None:
         assert exc.kind == "malformed" and exc.reason
-        fault = Fault("malformed", f"{exc.reason}; the line began {line[:80]!r}")
+        fault = Fault("malformed", f"{exc.reason}; {codec.shown(line)}")
         orjson.dumps(fault.to_dict())
         codec.encode(codec.warning(1, fault.kind, fault.reason, {"action": "pass"}))
 
