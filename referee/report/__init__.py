@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.tournament.store import Store
+from referee.tournament.store import DamagedRecord, Store
 
 from .data import Tournament, load, select_games
 from .pages import Links, bot_page, game_page, games_page, leaderboard_page, missing_game_page
@@ -89,10 +89,11 @@ def write_report(store: Store, out: Path, *, stderr_dir: Path | None = None,
         write(asset, (STATIC / asset).read_text(encoding="utf-8"))
     first_fault: dict[tuple[str, int], int] = {}
     for gid in chosen:
-        lines = store.record(gid)
         try:
+            lines = store.record(gid)
             doc = game_document(lines or [])
-        except (RecordShapeError, ValueError, KeyError, IndexError, TypeError) as exc:
+        except (DamagedRecord, RecordShapeError, ValueError, KeyError, IndexError,
+                TypeError) as exc:
             write(links.games[gid], missing_game_page(data, gid, str(exc)))
             continue
         for seat, step in fault_steps(doc).items():

@@ -49,6 +49,10 @@ class StoreFailed(StoreError):
     game committed before it is kept."""
 
 
+class DamagedRecord(StoreFailed):
+    """One game's stored record cannot be read (the file was damaged or edited)."""
+
+
 # What SQLite says when a reader cannot make the files it needs beside a WAL-mode store.
 CANNOT_WRITE_THERE = (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN)
 GAMES_COLUMNS = ["game_id", "seats", "seed", "result", "record", "seconds", "attempts",
@@ -306,20 +310,46 @@ class Store:
                     self.db.execute("SELECT game_id, attempt, reason FROM voids ORDER BY at")]
 
     def results(self) -> Iterator[tuple[str, list[str], dict[str, Any]]]:
-        """(game id, seats, result) for every stored game, in game id order."""
+        """(game id, seats, result) for every stored game, in game id order; a row that is
+        not what a run writes (a file edited or damaged by hand) is a StoreFailed naming it,
+        not a KeyError deep in a leaderboard."""
         with self._failing():
             for game_id, seats, result in self.db.execute(
                 "SELECT game_id, seats, result FROM games ORDER BY game_id"
             ):
-                yield game_id, orjson.loads(seats), orjson.loads(result)
+                yield game_id, *self._checked(game_id, seats, result)
+
+    def _checked(self, game_id: str, seats_json: str,
+                 result_json: str) -> tuple[list[str], dict[str, Any]]:
+        try:
+            seats, result = orjson.loads(seats_json), orjson.loads(result_json)
+            n = len(seats)
+            if not (isinstance(seats, list) and all(isinstance(x, str) for x in seats)
+                    and isinstance(result, dict)):
+                raise ValueError("not a list of names and a result")
+            for key in ("money", "ranks", "faults"):
+                if not (isinstance(result.get(key), list) and len(result[key]) == n):
+                    raise ValueError(f"its {key!r} is not a list for each seat")
+            if not isinstance(result.get("retired"), list):
+                raise ValueError("its 'retired' is not a list")
+        except (ValueError, TypeError) as exc:  # orjson's errors are ValueErrors
+            raise StoreFailed(f"{self.path}: the stored result of game {game_id} is damaged: "
+                              f"{exc}") from None
+        return seats, result
 
     def record(self, game_id: str) -> list[dict[str, Any]] | None:
+        """The game's record lines, None if no such game; a record that cannot be read is a
+        DamagedRecord."""
         with self._failing():
             row = self.db.execute("SELECT record FROM games WHERE game_id = ?",
                                   (game_id,)).fetchone()
         if row is None:
             return None
-        return [orjson.loads(line) for line in zlib.decompress(row[0]).splitlines()]
+        try:
+            return [orjson.loads(line) for line in zlib.decompress(row[0]).splitlines()]
+        except (zlib.error, ValueError, TypeError) as exc:
+            raise DamagedRecord(f"{self.path}: the stored record of game {game_id} cannot be "
+                                f"read: {exc}") from None
 
 
 def open_store(path: Path, read_only: bool = False) -> Store:

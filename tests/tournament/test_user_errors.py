@@ -480,3 +480,31 @@ def test_a_write_protected_store_is_read_and_nothing_left_beside_it(tmp_path: Pa
                              capture_output=True, text=True, timeout=60)
         assert out.returncode == 0, (args, out.stderr)
         assert sorted(p.name for p in tmp_path.glob("r.db*")) == ["r.db"]
+
+
+def test_a_damaged_game_in_a_store_is_named_not_a_traceback(tmp_path: Path) -> None:
+    """A store damaged or edited by hand: a record that is not zlib, or not JSON lines, and a
+    result without its ranks were tracebacks (zlib.error, JSONDecodeError, KeyError), and the
+    report left a site without its index.  Now a damaged record gets the report's "no replay"
+    page and one line from replay; a damaged result is one line naming the game."""
+    config = write_config(tmp_path, extra="deals = 1")
+    db = tmp_path / "r.db"
+    assert run(config, db).returncode == 0
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE games SET record = x'00ff' WHERE game_id = 't0000-d00-o00'")
+        con.execute("UPDATE games SET record = ? WHERE game_id = 't0000-d00-o01'",
+                    (__import__("zlib").compress(b"not json\n"),))
+    for game in ("t0000-d00-o00", "t0000-d00-o01"):
+        refused(referee("replay", "--db", str(db), game, cwd=tmp_path),
+                f"the stored record of game {game} cannot be read")
+    site = referee("report", str(db), "--out", "site", "--all-games", cwd=tmp_path)
+    assert site.returncode == 0, site.stderr
+    assert (tmp_path / "site" / "index.html").exists()
+    assert "cannot be read" in (tmp_path / "site" / "games" / "t0000-d00-o00.html").read_text()
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE games SET result = json_remove(result, '$.ranks') "
+                    "WHERE game_id = 't0000-d00-o02'")
+    for args in (["leaderboard", str(db)], ["report", str(db), "--out", "site2"]):
+        refused(referee(*args, cwd=tmp_path),
+                "the stored result of game t0000-d00-o02 is damaged: its 'ranks' is not a list")
+    assert not (tmp_path / "site2").exists()
