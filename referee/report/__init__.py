@@ -87,7 +87,7 @@ def write_report(store: Store, out: Path, *, stderr_dir: Path | None = None,
 
     for asset in ASSETS:
         write(asset, (STATIC / asset).read_text(encoding="utf-8"))
-    first_fault: dict[tuple[str, int], int] = {}
+    fault_step: dict[tuple[str, int], list[int]] = {}
     for gid in chosen:
         try:
             lines = store.record(gid)
@@ -96,8 +96,8 @@ def write_report(store: Store, out: Path, *, stderr_dir: Path | None = None,
                 TypeError) as exc:
             write(links.games[gid], missing_game_page(data, gid, str(exc)))
             continue
-        for seat, step in fault_steps(doc).items():
-            first_fault[(gid, seat)] = step
+        for seat, steps in fault_steps(doc).items():
+            fault_step[(gid, seat)] = steps
         write(links.games[gid], game_page(data, links, doc))
     stderr_note = ("Stderr excerpts are on each bot's page." if stderr_dir is not None else
                    "Stderr excerpts are not included (no --stderr-dir).")
@@ -106,7 +106,7 @@ def write_report(store: Store, out: Path, *, stderr_dir: Path | None = None,
                                    policy_text(data, len(chosen), games_sample, all_games)))
     for name in data.names:
         found = excerpts(stderr_dir, name) if stderr_dir is not None else []
-        write(links.bots[name], bot_page(data, links, name, stderr_dir, found, first_fault))
+        write(links.bots[name], bot_page(data, links, name, stderr_dir, found, fault_step))
     return ReportSummary(out, len(data.results), len(chosen), len(data.names), written[0],
                          written[1], time.perf_counter() - started)
 

@@ -263,7 +263,7 @@ def games_page(data: Tournament, links: Links, policy: str) -> str:
 
 
 def bot_page(data: Tournament, links: Links, name: str, stderr_dir: Path | None,
-             excerpts: list[Excerpt], first_fault_step: dict[tuple[str, int], int]) -> str:
+             excerpts: list[Excerpt], fault_step: dict[tuple[str, int], list[int]]) -> str:
     root = "../"
     row = next((r for r in data.rows if r["name"] == name), None)
     played: list[BotGame] = data.bot_games.get(name, [])
@@ -312,7 +312,7 @@ def bot_page(data: Tournament, links: Links, name: str, stderr_dir: Path | None,
                          f"<th>level</th><th>games</th></tr></thead><tbody>{''.join(vs)}"
                          "</tbody></table></div>")
         parts.append("</section>")
-    parts.append(_faults_section(played, links, root, first_fault_step))
+    parts.append(_faults_section(played, links, root, fault_step))
     parts.append(_stderr_section(name, stderr_dir, excerpts))
     parts.append(_games_section(played, links, root))
     return page(f"{name}: {data.name}", "\n".join(parts), root=root, kind="bot",
@@ -320,14 +320,15 @@ def bot_page(data: Tournament, links: Links, name: str, stderr_dir: Path | None,
 
 
 def _faults_section(played: list[BotGame], links: Links, root: str,
-                    first_fault_step: dict[tuple[str, int], int]) -> str:
+                    fault_step: dict[tuple[str, int], list[int]]) -> str:
     rows: list[str] = []
     count = 0
     for g in played:
-        for f in g.faults:
+        steps = fault_step.get((g.game_id, g.seat), [])
+        for i, f in enumerate(g.faults):
             count += 1
             if len(rows) < MAX_ROWS:
-                link = links.game(g.game_id, root, first_fault_step.get((g.game_id, g.seat)))
+                link = links.game(g.game_id, root, steps[i] if i < len(steps) else None)
                 rows.append(f"<tr><td>{link}</td><td>{g.seat}</td><td>{e(f['kind'])}</td>"
                             f'<td class="reason">{e(f["reason"])}</td></tr>')
     if not count:
@@ -337,7 +338,7 @@ def _faults_section(played: list[BotGame], links: Links, root: str,
     return (f"<section><h2>Faults ({count})</h2><div class=\"scroll tall\"><table "
             'class="faults"><thead><tr><th>game</th><th>seat</th><th>kind</th><th>reason</th>'
             f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>{more}"
-            '<p class="note">A linked game opens at the bot\'s first fault in it.</p></section>')
+            '<p class="note">A linked game opens at that fault.</p></section>')
 
 
 def _stderr_section(name: str, stderr_dir: Path | None, excerpts: list[Excerpt]) -> str:

@@ -109,10 +109,11 @@ def game_document(lines: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def fault_steps(doc: dict[str, Any]) -> dict[int, int]:
-    """Per seat, the index of its first fault step (for links straight to it)."""
-    first: dict[int, int] = {}
+def fault_steps(doc: dict[str, Any]) -> dict[int, list[int]]:
+    """Per seat, the index of each of its fault steps, in the order of its faults (for links
+    straight to each)."""
+    steps: dict[int, list[int]] = {}
     for i, step in enumerate(doc["steps"]):
-        if step["k"] == "fault" and step["s"] not in first:
-            first[step["s"]] = i
-    return first
+        if step["k"] == "fault":
+            steps.setdefault(step["s"], []).append(i)
+    return steps

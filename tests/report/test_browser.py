@@ -172,7 +172,7 @@ def test_bot_and_games_pages_render(browser: Any, made: Made, tmp_path: Path) ->
     step = int(link.get_attribute("href").split("#step=")[1])
     link.click()
     page.page.wait_for_load_state()
-    assert page.step() == step  # the game opens at the bot's first fault
+    assert page.step() == step  # the game opens at that fault
     assert "illegal fault" in page.page.inner_text("#step-text")
     page.done(tmp_path / "bot.png")
     page = Page(browser, made.out / "games.html")

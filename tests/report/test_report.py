@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import subprocess
@@ -89,11 +90,14 @@ def test_game_pages_hold_public_steps_that_add_up_to_the_result(made: Made) -> N
 def test_bot_pages_list_faults_with_links_and_stderr_excerpts(made: Made) -> None:
     page = (made.out / "bots" / "illegal.html").read_text()
     assert "is more than seat" in page  # the fault's reason
-    links = re.findall(r'href="\.\./games/([^"#]+)\.html#step=(\d+)"', page)
-    assert links
-    for gid, step in links:
+    rows = re.findall(r'href="\.\./games/([^"#]+)\.html#step=(\d+)".*?<td class="reason">'
+                      r'(.*?)</td>', page)
+    assert len(rows) >= 2
+    for gid, step, reason in rows:  # each fault's link opens the game at that very fault
         doc = game_doc(made.out / "games" / f"{gid}.html")
         assert doc["steps"][int(step)]["k"] == "fault"
+        assert doc["steps"][int(step)]["f"]["reason"] == html.unescape(reason)
+    assert len({(gid, step) for gid, step, _ in rows}) == len(rows)  # not all the first one
     alpha = (made.out / "bots" / "alpha.html").read_text()
     assert "alpha thinking about move 99 &lt;b&gt;" in alpha
     assert "move 60 " in alpha and "move 59 " not in alpha  # the last 40 lines
