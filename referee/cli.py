@@ -522,6 +522,9 @@ def leaderboard_cmd(db_path: Path, fmt: str, head_to_head: bool, seats: bool) ->
     from .leaderboard import board
     from .tournament.store import StoreError, open_store
 
+    if fmt == "csv" and (head_to_head or seats):
+        fail("--head-to-head and --seats do not fit --format csv (one table of entrants); "
+             "use json, table or markdown for them")
     if not db_path.is_file():
         fail(f"no results store at {db_path}")
     try:

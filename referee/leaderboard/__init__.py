@@ -22,8 +22,12 @@ def board(store: Store, fmt: str = "table", with_head_to_head: bool = False,
     games = Games.load(store.results())
     primary = primary_metric(store)
     rows: list[dict[str, Any]] = leaderboard(games, primary)
-    return render(rows, fmt, head_to_head(games) if with_head_to_head else None,
-                  by_seat(games) if with_seats else None, primary)
+    h2h = None
+    if with_head_to_head:  # in standings order, as the report shows it
+        pairs = head_to_head(games)
+        order = [r["name"] for r in rows]
+        h2h = {a: {b: pairs[a][b] for b in order if b != a} for a in order}
+    return render(rows, fmt, h2h, by_seat(games) if with_seats else None, primary)
 
 
 __all__ = ["Games", "board", "by_seat", "head_to_head", "leaderboard", "primary_metric"]

@@ -18,12 +18,19 @@ def _ms(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
 
 
+def _md(text: str) -> str:
+    """A name as Markdown shows it as it is: `_`, `*` and friends escaped."""
+    return "".join("\\" + c if c in "\\`*_[]<>|#+-.!" else c for c in text)
+
+
 def standings_table(rows: list[dict[str, Any]], fmt: str = "simple") -> str:
     body = []
+    name = _md if fmt == "github" else str
     for r in rows:
         f = r["faults"]
         body.append([
-            r["rank"], r["name"] + ("" if r["separated"] else " *"), r["games"],
+            r["rank"], name(r["name"]) + ("" if r["separated"] else " \\*" if fmt == "github"
+                                          else " *"), r["games"],
             f"{r['win_share']['mean']:.1%}", _ci(r["placement"], 3), _ci(r["money"], 1),
             f"{r['rating']['mu']:.1f} ± {r['rating']['sigma']:.1f}",
             f["timeouts"], f["illegal_or_malformed"], f["crashes"], f["stderr_over_limit"],
@@ -34,7 +41,9 @@ def standings_table(rows: list[dict[str, Any]], fmt: str = "simple") -> str:
                "ms p99"]
     text = tabulate(body, headers=headers, tablefmt=fmt)
     if any(not r["separated"] for r in rows):
-        text += "\n* not separated from the leader: the 95% intervals overlap"
+        legend = "* not separated from the leader: the 95% intervals overlap"
+        # In Markdown a line starting "* " is a bullet, and one right after a table a row.
+        text += "\n\n\\" + legend if fmt == "github" else "\n" + legend
     return text
 
 
@@ -61,9 +70,10 @@ def standings_csv(rows: list[dict[str, Any]]) -> str:
 
 def head_to_head_table(h2h: dict[str, dict[str, dict[str, int]]], fmt: str = "simple") -> str:
     names = list(h2h)
+    shown = [_md(n) if fmt == "github" else n for n in names]
     body = []
-    for a in names:
-        row: list[Any] = [a]
+    for a, label in zip(names, shown, strict=True):
+        row: list[Any] = [label]
         for b in names:
             if a == b:
                 row.append("")
@@ -73,7 +83,7 @@ def head_to_head_table(h2h: dict[str, dict[str, dict[str, int]]], fmt: str = "si
                 row.append(f"{c['above']}/{total}" if total else "-")
         body.append(row)
     return ("games in which the row's bot finished above the column's, of games together\n"
-            + tabulate(body, headers=["", *names], tablefmt=fmt))
+            + tabulate(body, headers=["", *shown], tablefmt=fmt))
 
 
 def seats_table(rows: list[dict[str, Any]], fmt: str = "simple") -> str:
@@ -93,7 +103,7 @@ def render(rows: list[dict[str, Any]], fmt: str, h2h: dict[str, Any] | None = No
         if seats is not None:
             doc["seats"] = seats
         return json.dumps(doc, indent=2)
-    if fmt == "csv":
+    if fmt == "csv":  # one table: the CLI refuses the extras with it
         return standings_csv(rows)
     tablefmt = "github" if fmt == "markdown" else "simple"
     parts = [standings_table(rows, tablefmt)]

@@ -127,3 +127,33 @@ def test_every_format_counts_stderr_over_its_limit() -> None:
     csv_rows = {r["name"]: r for r in csv.DictReader(io.StringIO(render(rows, "csv")))}
     assert csv_rows["noisy"]["stderr_over_limit"] == "3"
     assert csv_rows["quiet"]["stderr_over_limit"] == "0"
+
+
+def test_markdown_shows_names_as_they_are_and_the_legend_as_text() -> None:
+    """`__dunder__` rendered bold and `_under_` italic; the legend's leading "* " made a
+    bullet, losing the key to the marks."""
+    from referee.leaderboard.render import render
+
+    results = [(f"g{i}", ["__dunder__", "_under_", "plain"],
+                {"money": [10 + i % 2, 10, 10], "ranks": [1 + i % 2, 1, 3], "retired": [],
+                 "faults": [[], [], []]}) for i in range(4)]
+    text = render(leaderboard(Games.load(results)), "markdown")
+    assert "\\_\\_dunder\\_\\_" in text and "\\_under\\_" in text
+    assert "\n\n\\* not separated from the leader" in text
+
+
+def test_head_to_head_follows_the_standings(tmp_path: Path) -> None:
+    """The matrix listed bots in the order they first appeared; the standings' order is what
+    a reader compares it with (the report uses it too)."""
+    from referee.leaderboard import board
+
+    store = open_store(tmp_path / "s.db")
+    store.bind("t", "f", "{}")
+    for i in range(6):
+        seats = ["last", "middle", "first"]
+        result = {"money": [1, 2, 3], "ranks": [3, 2, 1], "retired": [], "faults": [[], [], []]}
+        store.save(f"g{i}", seats, i, result, b"", 0.0, 1)
+    text = board(store, "table", with_head_to_head=True)
+    store.close()
+    matrix = text.split("games in which the row's bot finished above")[1].splitlines()
+    assert [line.split()[0] for line in matrix[3:6]] == ["first", "middle", "last"]

@@ -225,6 +225,9 @@ USER_ERRORS = {
     "seed-negative": (["play", GOOD, GOOD, GOOD, "--seed", "-7"], ["--seed", "0<=x"]),
     "replay-spec-seed-negative": (["replay", "NEG_SEED"], ["spec is not valid: seed:"]),
     "no-such-subcommand": (["frobnicate"], ["No such command"]),
+    # csv is one table: the extras were dropped without a word.
+    "leaderboard-csv-with-extras": (["leaderboard", "x.db", "--format", "csv", "--seats"],
+                                    ["--head-to-head and --seats do not fit --format csv"]),
     "replay-not-json": (["replay", "NOT_JSON"], ["NOT_JSON"]),
     "replay-not-a-record": (["replay", "NOT_RECORD"], ["not a game record"]),
     "replay-damaged-record": (["replay", "DAMAGED"], ["DAMAGED"]),
