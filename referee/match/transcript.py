@@ -90,7 +90,8 @@ class Transcript:
             )
             return f"== Round {ev['round']} ends: {ranked or 'no cards played'}"
         if t == "paintings_sold":
-            return (f"   {self.who(ev['seat'])} sells {len(ev['cards'])} paintings "
+            count = len(ev["cards"])
+            return (f"   {self.who(ev['seat'])} sells {count} painting{'s' * (count != 1)} "
                     f"for {ev['amount']}")
         if t == "game_ended":
             money = ", ".join(f"{n} {m}" for n, m in zip(self.names, ev["money"], strict=True))

@@ -124,8 +124,13 @@ def response_histogram(record: GameRecord, seats: int) -> list[dict[str, int]]:
     """Per seat, counts of the bot's response times in quarter-octave buckets of microseconds
     (bucket b holds times near 2**(b/4) us), mergeable across games for medians and p99s."""
     out: list[dict[str, int]] = [{} for _ in range(seats)]
+    unanswered: set[int] = set()  # seats whose step's fault was that no answer came
     for line in record.lines:
-        if line["type"] in ("apply", "answer") and line.get("seat") is not None \
+        if line["type"] == "fault" and line["kind"] in ("timeout", "crash"):
+            unanswered.add(line["seat"])
+        elif line["type"] in ("apply", "answer") and line.get("seat") in unanswered:
+            unanswered.discard(line["seat"])  # the time it was given, not a response time
+        elif line["type"] in ("apply", "answer") and line.get("seat") is not None \
                 and line.get("source") in ("bot", "default"):
             us = max(1.0, line["seconds"] * 1e6)
             bucket = str(int(4 * math.log2(us)))

@@ -157,3 +157,22 @@ def test_head_to_head_follows_the_standings(tmp_path: Path) -> None:
     store.close()
     matrix = text.split("games in which the row's bot finished above")[1].splitlines()
     assert [line.split()[0] for line in matrix[3:6]] == ["first", "middle", "last"]
+
+
+def test_a_timeout_is_not_a_response_time() -> None:
+    """A bot that never answered showed a median response of its move time: the time a
+    timeout or a crash was given is left out; a malformed reply's time stays (it answered)."""
+    from referee.match.runner import GameRecord
+    from referee.match.spec import GameSpec
+    from referee.tournament.runner import response_histogram
+
+    record = GameRecord(GameSpec.make("g", 1, ["a", "b", "c"]))
+    record.lines = [
+        {"type": "fault", "seat": 0, "kind": "timeout", "reason": "no reply"},
+        {"type": "apply", "seat": 0, "source": "default", "action": {}, "seconds": 1.0},
+        {"type": "fault", "seat": 1, "kind": "malformed", "reason": "not JSON"},
+        {"type": "apply", "seat": 1, "source": "default", "action": {}, "seconds": 0.001},
+        {"type": "apply", "seat": 0, "source": "bot", "action": {}, "seconds": 0.002},
+    ]
+    hist = response_histogram(record, 3)
+    assert sum(hist[0].values()) == 1 and sum(hist[1].values()) == 1 and hist[2] == {}
