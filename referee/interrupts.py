@@ -30,6 +30,9 @@ def _stopping_signals() -> list[signal.Signals]:
 async def _until_signalled(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
     """Run `fn`; the first SIGTERM or SIGHUP cancels it (its clean-up runs in full: further
     signals are taken and ignored until it is done), then raises Terminated."""
+    stopping = _stopping_signals()
+    if not stopping:  # both ignored (nohup under a parent that ignores SIGTERM)
+        return await fn(*args)
     done: list[T] = []
     failed: list[Exception] = []
     signalled: list[str] = []
@@ -44,9 +47,9 @@ async def _until_signalled(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
         nursery.cancel_scope.cancel()
 
     async def watch() -> None:
-        with trio.open_signal_receiver(*_stopping_signals()) as signals:
+        with trio.open_signal_receiver(*stopping) as signals:
             async for signum in signals:
-                if not signalled:
+                if not signalled and not done and not failed:  # finished: nothing to stop
                     signalled.append(signal.Signals(signum).name)
                     work.cancel()
 

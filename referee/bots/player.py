@@ -54,6 +54,8 @@ PROCS_EVERY = 0.05
 # at least this often all the same, so that other tables and timers are not kept waiting.
 HOLD_AT_MOST = 0.001
 _turn_given = [0.0]  # when a decision last let other tasks run (perf_counter)
+# A timeout with nothing ever read from the bot (no hello; no reply since its hello).
+UNFLUSHED = " (nothing came from it: check that the bot flushes its output)"
 
 
 class LimitExceeded(Exception):
@@ -157,6 +159,7 @@ class BotPlayer:
         self._argv: list[str] = []
         self._games = 0
         self._answered = False
+        self._replies = 0
 
     # ---------------------------------------------------------------- process life
 
@@ -179,6 +182,7 @@ class BotPlayer:
         self.starts += 1
         self._argv = argv
         self._games = 0
+        self._replies = 0  # lines read after its hello, by this process
         self._cpu_base = self._cpu_life = 0.0
         self._next_watch = trio.current_time() + WATCH_EVERY
         self._next_procs = trio.current_time() + PROCS_EVERY
@@ -194,7 +198,7 @@ class BotPlayer:
         except ReplyTimeout as exc:
             what = str(exc)  # "no complete line in time (why)": the why
             reason = (f"no hello within the start-up limit of {self.startup_time:g} s"
-                      f"{what[what.find(' ('):] if ' (' in what else ''}")
+                      f"{what[what.find(' ('):] if ' (' in what else UNFLUSHED}")
         except LimitExceeded as exc:
             reason = f"{exc} before its hello"
         except (BotGone, LineTooLong) as exc:
@@ -381,6 +385,8 @@ class BotPlayer:
                 self._bank = 0.0
                 reason = (f"no reply within {move + bank:.3g} s (move time {move:g} s + time bank "
                           f"{bank:.3g} s): {exc}")
+                if not self._replies and not str(exc).endswith(")"):  # nothing, ever
+                    reason += UNFLUSHED
                 return Answer(None, Fault("timeout", reason), move + bank, request_id)
             except LineTooLong as exc:
                 return self._answer(None, Fault("malformed", str(exc)), start, request_id)
@@ -389,6 +395,7 @@ class BotPlayer:
                 return Answer(None, Fault("crash", reason), trio.current_time() - start,
                               request_id)
             self._answered = True
+            self._replies += 1
             try:
                 reply = codec.decode_reply(line)
             except codec.ProtocolError as exc:

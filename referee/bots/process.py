@@ -318,9 +318,8 @@ class BotProcess:
         while line is None:
             if trio.current_time() >= deadline:
                 buf = self._buf
-                raise ReplyTimeout(f"no complete line in time ({len(buf)} bytes without a "
-                                   "newline)" if buf else "no complete line in time (nothing "
-                                   "came: check that the bot flushes its output)")
+                partial = f" ({len(buf)} bytes without a newline)" if buf else ""
+                raise ReplyTimeout(f"no complete line in time{partial}")
             with trio.move_on_at(deadline):
                 await trio.lowlevel.wait_readable(self._rfd)
             line = self.line_now(spin=False)  # readable, or past the deadline: once more
@@ -393,19 +392,31 @@ async def _shutdown(bot: BotProcess, goodbye: bytes | None) -> None:
 async def run_build(argv: list[str], cwd: Path,
                     seconds: float) -> subprocess.CompletedProcess[bytes]:
     """Run a build command in a session of its own, its output captured, for at most
-    `seconds` (then trio.TooSlowError).  Too slow or cancelled, its whole process group is
-    killed: trio alone stops only its first process, which left a sandbox's inner processes
-    (bwrap's own child) or the build's own children running."""
+    `seconds` (then trio.TooSlowError).  However it ends, its whole process group is killed:
+    trio alone stops only its first process, and only while that runs, which left a
+    sandbox's inner processes (bwrap's own child) or the build's own children running."""
 
     async def kill_group(process: trio.Process) -> None:
         _signal_group(process.pid, signal.SIGKILL)
         with trio.move_on_after(ProcessLimits.reap_within):
             await process.wait()
 
-    with trio.fail_after(seconds):
-        return await trio.run_process(argv, cwd=cwd, check=False, capture_stdout=True,
-                                      capture_stderr=True, start_new_session=True,
-                                      deliver_cancel=kill_group)
+    done: list[subprocess.CompletedProcess[bytes]] = []
+
+    async def build(task_status: trio.TaskStatus[trio.Process]) -> None:
+        done.append(await trio.run_process(
+            argv, cwd=cwd, check=False, capture_stdout=True, capture_stderr=True,
+            start_new_session=True, deliver_cancel=kill_group, task_status=task_status))
+
+    process = None
+    try:
+        with trio.fail_after(seconds):
+            async with trio.open_nursery() as nursery:
+                process = await nursery.start(build)
+    finally:  # a child left running (holding the output open, or not) goes with it
+        if process is not None:
+            _signal_group(process.pid, signal.SIGKILL)
+    return done[0]
 
 
 async def _remove_group(bot: BotProcess) -> None:

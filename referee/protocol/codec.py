@@ -167,11 +167,14 @@ def shown(line: bytes) -> str:
         said = f"the line began {line.decode()[:80]!r}"
     except UnicodeDecodeError:
         return f"the line began {line[:80]!r} (not UTF-8: write UTF-8 text)"
+    stripped = line.strip()
     if line.startswith(b"\xef\xbb\xbf"):
         return said + " (a UTF-8 byte-order mark: write plain UTF-8, without one)"
-    if line.strip() in (b"{", b"[") or line.rstrip().endswith((b",", b"{")):
+    if stripped in (b"{", b"[", b"}", b"]", b"},", b"],") or (
+            line[:1] in (b" ", b"\t") and stripped[:1] in (b'"', b"{", b"[", b"}", b"]")) or (
+            stripped.startswith(b"{") and stripped.endswith((b",", b"{", b"["))):
         return said + " (a message is one JSON object on one line: do not pretty-print it)"
-    if not line.lstrip().startswith(b"{"):
+    if not stripped.startswith((b"{", b"[")):
         return said + (" (stdout is for protocol messages only: write logs and debug output "
                        "to stderr)")
     return said

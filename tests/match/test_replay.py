@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from shlex import join as shlex_join
 from typing import Any
 
 import orjson
@@ -397,3 +398,28 @@ def test_a_crash_quotes_only_its_own_process_stderr(tmp_path: Path) -> None:
         reasons.append(json.loads(proc.stdout)["seats"][0]["faults"][0]["reason"])
     assert "PREVIOUS-RUN" in reasons[0]
     assert reasons[1] == "closed its output before its hello; exit status 7", reasons[1]
+
+
+def test_the_flush_hint_is_for_bots_that_never_sent_a_line(tmp_path: Path) -> None:
+    """A timeout with nothing received hints at an unflushed output only while the bot has
+    sent nothing at all: a slow bot that answered before is just slow."""
+    bot_dir = copy_bots(tmp_path / "bots")
+    proc = referee("play", command(bot_dir, "never_answers.py"),
+                   command(bot_dir, "answers_late.py --delay 0.8"), command(bot_dir, GOOD),
+                   "--move-time", "0.5", "--time-bank", "0.5", "--json", timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    never, late = (json.loads(proc.stdout)["seats"][i]["faults"] for i in (0, 1))
+    assert never and all("check that the bot flushes its output" in f["reason"] for f in never)
+    assert late and not any("flush" in f["reason"] for f in late), late
+
+
+def test_a_referee_that_ignores_sigterm_and_sighup_plays(tmp_path: Path) -> None:
+    """Started with both ignored (nohup under a parent that ignores SIGTERM), the referee has
+    no signal to watch: it failed with 'No signals were provided' before playing."""
+    bot_dir = copy_bots(tmp_path / "bots")
+    play = shlex_join([sys.executable, "-m", "referee", "play", command(bot_dir, GOOD),
+                       command(bot_dir, GOOD), command(bot_dir, GOOD), "--json"])
+    proc = subprocess.run(["sh", "-c", f"trap '' TERM HUP; exec {play}"], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert len(json.loads(proc.stdout)["seats"]) == 3

@@ -234,3 +234,18 @@ def test_a_hello_must_say_protocol_1(line: bytes) -> None:
     with pytest.raises(codec.ProtocolError, match="bad hello: protocol"):
         codec.decode_hello(line)
     assert codec.decode_hello(b'{"type":"hello","name":"a","protocol":1}').name == "a"
+
+
+@pytest.mark.parametrize(("line", "hint"), [
+    (b"Bot starting up", "write logs and debug output to stderr"),
+    (b"{", "do not pretty-print it"),
+    (b'  "action": "pass"', "do not pretty-print it"),
+    (b"}", "do not pretty-print it"),
+    (b"\xef\xbb\xbf{}", "byte-order mark"),
+    (b"\xff\xfe", "not UTF-8"),
+    (b"[1, 2]", None),
+])
+def test_a_line_at_fault_is_quoted_with_the_likely_cause(line: bytes, hint: str | None) -> None:
+    said = codec.shown(line)
+    assert said.startswith("the line began ")
+    assert (hint in said) if hint else "(" not in said.removeprefix("the line began "), said

@@ -336,3 +336,16 @@ def test_a_build_that_runs_too_long_leaves_nothing_running(tmp_path: Path, mode:
 
     trio.run(build)
     assert leftover_processes(marker) == []
+
+
+def test_a_build_that_leaves_a_child_behind_leaves_nothing_running(tmp_path: Path) -> None:
+    """The build's first process exits at once; a child it left holds its output open, so
+    trio waits out the time limit, and then stopped nothing: the child ran on."""
+    marker = f"sleep 8{os.getpid() % 1000}"
+
+    async def build() -> None:
+        with pytest.raises(trio.TooSlowError):
+            await run_build(["sh", "-c", f"{marker} & echo started"], tmp_path, 1.0)
+
+    trio.run(build)
+    assert leftover_processes(marker) == []
