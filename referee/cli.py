@@ -636,7 +636,8 @@ def report_cmd(db_path: Path, out_name: str, stderr_dir: Path | None, games_samp
     if not db_path.is_file():
         fail(f"no results store at {db_path}")
     if stderr_dir is not None and not stderr_dir.is_dir():
-        fail(f"--stderr-dir {stderr_dir}: no such folder")
+        fail(f"--stderr-dir {stderr_dir}: "
+             f"{'a file, not a folder' if stderr_dir.exists() else 'no such folder'}")
     if out_dir.exists() and not out_dir.is_dir():
         fail(f"--out {out_dir} is a file, not a folder")
     try:

@@ -81,10 +81,14 @@ def signals_interrupt() -> Iterator[None]:
     """For code outside trio (the Dask executor's waiting): SIGTERM and SIGHUP raise
     KeyboardInterrupt, as Ctrl-C does, so its clean-up runs."""
 
+    stopping = _stopping_signals()
+
     def interrupt(signum: int, frame: object) -> None:
+        for s in stopping:  # a second signal must not cut the clean-up short
+            signal.signal(s, signal.SIG_IGN)
         raise KeyboardInterrupt
 
-    kept = {s: signal.signal(s, interrupt) for s in _stopping_signals()}
+    kept = {s: signal.signal(s, interrupt) for s in stopping}
     try:
         yield
     finally:

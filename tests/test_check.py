@@ -161,3 +161,25 @@ def test_beginners_mistakes_get_a_hint(tmp_path: Path) -> None:
     ended = check(f"{PY} tests/bots/exits_after_game.py")
     assert ("closed its output; exit status 0 (it ended after its last game: one process plays "
             "every game, until goodbye or the end of its input)") in ended.stdout, ended.stdout
+
+
+def test_outside_trio_a_second_sigterm_does_not_cut_the_clean_up_short() -> None:
+    """signals_interrupt (merge, the Dask executor): the first SIGTERM raises
+    KeyboardInterrupt; one more during the clean-up used to raise again inside it."""
+    code = """
+import os, signal, time
+from referee.interrupts import signals_interrupt
+try:
+    with signals_interrupt():
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(5)
+        finally:  # the clean-up, as merge's removes its partial file
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.1)
+            print("cleaned up")
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+    done = subprocess.run([PY, "-c", code], capture_output=True, text=True, timeout=30)
+    assert done.stdout == "cleaned up\ninterrupted\n", done.stderr

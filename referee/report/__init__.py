@@ -105,7 +105,8 @@ def write_report(store: Store, out: Path, *, stderr_dir: Path | None = None,
     write("games.html", games_page(data, links,
                                    policy_text(data, len(chosen), games_sample, all_games)))
     for name in data.names:
-        found = excerpts(stderr_dir, name) if stderr_dir is not None else []
+        found = (excerpts(stderr_dir, name, others=frozenset(data.names) - {name})
+                 if stderr_dir is not None else [])
         write(links.bots[name], bot_page(data, links, name, stderr_dir, found, fault_step))
     return ReportSummary(out, len(data.results), len(chosen), len(data.names), written[0],
                          written[1], time.perf_counter() - started)

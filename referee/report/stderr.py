@@ -19,10 +19,15 @@ class Excerpt:
     size: int  # bytes in the whole log
 
 
-def log_files(folder: Path, name: str) -> list[Path]:
+def log_files(folder: Path, name: str, others: frozenset[str] = frozenset()) -> list[Path]:
+    """The bot's logs in `folder`.  NAME.wN.stderr.log is bot NAME's worker N log, so for a
+    bot named like another's worker log (`x.w1` beside `x`) that file is the other's."""
     pattern = re.compile(rf"^{re.escape(name)}(\.w\d+)?\.stderr\.log$")
+    owner = re.match(r"^(.*)\.w\d+$", name)
+    theirs = f"{name}.stderr.log" if owner and owner.group(1) in others else None
     try:
-        found = [p for p in folder.iterdir() if pattern.match(p.name) and p.is_file()]
+        found = [p for p in folder.iterdir()
+                 if pattern.match(p.name) and p.name != theirs and p.is_file()]
     except OSError:
         return []
     return sorted(found, key=lambda p: p.name)
@@ -45,9 +50,11 @@ def tail(path: Path, count: int) -> list[str]:
             for line in lines[-count:]]
 
 
-def excerpts(folder: Path, name: str, budget: int = LINES_PER_BOT) -> list[Excerpt]:
-    """The last lines of the bot's logs: about `budget` lines in all, shared among its logs."""
-    files = [p for p in log_files(folder, name) if p.stat().st_size > 0]
+def excerpts(folder: Path, name: str, budget: int = LINES_PER_BOT,
+             others: frozenset[str] = frozenset()) -> list[Excerpt]:
+    """The last lines of the bot's logs: about `budget` lines in all, shared among its logs
+    (`others`: the tournament's other bots, see log_files)."""
+    files = [p for p in log_files(folder, name, others) if p.stat().st_size > 0]
     if not files:
         return []
     each = max(5, budget // len(files))
