@@ -15,7 +15,9 @@ def load_edition(name_or_path: str) -> Edition:
     path = Path(name_or_path)
     if not path.is_file():
         known = ", ".join(BUILTIN_EDITIONS)
-        raise EditionError(f"no edition {name_or_path!r}: not one of {known}, and no such file")
+        what = ("a folder, not an edition file" if path.is_dir() else
+                "not a regular file" if path.exists() else "no such file")
+        raise EditionError(f"no edition {name_or_path!r}: not one of {known}, and {what}")
     fmt = "json" if path.suffix.lower() == ".json" else "toml"
     try:
         text = path.read_text(encoding="utf-8")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 import json
 import tomllib
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,8 +96,19 @@ class Edition:
 MAX_CARDS = 1000  # the protocol's card ids are 0-999 (protocol.messages.CardId)
 
 
+def _shown_name(name: str) -> str:
+    """A name as transcripts and pages show it: printable, without spaces around it (a
+    newline in one would split a transcript line; ' A' beside 'A' reads as a duplicate)."""
+    if any(not c.isprintable() for c in name):
+        raise ValueError(f"name {name!r} holds a control character")
+    if name != name.strip() or not name:
+        raise ValueError(f"name {name!r} is blank or starts or ends with spaces")
+    return name
+
+
 class _ArtistModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    # strict: a count written true, "3" or 3.0 is a mistake, not 1 or 3
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, strict=True)
 
     name: str = Field(min_length=1, max_length=60)
     open: int = Field(ge=0, le=40)
@@ -107,18 +119,28 @@ class _ArtistModel(BaseModel):
 
 
 class _EditionModel(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     name: str = Field(min_length=1, max_length=60)
     artists: list[_ArtistModel] = Field(min_length=3, max_length=10)
 
+    @field_validator("name")
+    @classmethod
+    def _name_shown(cls, name: str) -> str:
+        return _shown_name(name)
+
     @field_validator("artists")
     @classmethod
     def _distinct_names(cls, artists: list[_ArtistModel]) -> list[_ArtistModel]:
-        names = [a.name for a in artists]
-        for name in names:
-            if names.count(name) > 1:
-                raise ValueError(f"artist name {name!r} appears twice")
+        seen: dict[str, str] = {}
+        for a in artists:
+            _shown_name(a.name)
+            key = unicodedata.normalize("NFKC", a.name).casefold()  # width and case aside
+            if key in seen:
+                raise ValueError(f"artist names {seen[key]!r} and {a.name!r} are the same name"
+                                 if seen[key] != a.name else
+                                 f"artist name {a.name!r} appears twice")
+            seen[key] = a.name
         cards = sum(a.open + a.once_around + a.hidden + a.fixed_price + a.double for a in artists)
         if cards < 1:
             raise ValueError("the edition has no cards")
@@ -130,12 +152,16 @@ class _EditionModel(BaseModel):
 
 def edition_from_data(data: Any) -> Edition:
     """Validate parsed edition data; errors name the field, e.g. `artists.2.hidden`."""
+    if not isinstance(data, dict):
+        raise EditionError("an edition is a table with a name and its artists, not "
+                           f"{type(data).__name__ if data is not None else 'null'}")
     try:
         model = _EditionModel.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"]) or "(top level)"
-        raise EditionError(f"edition field {where}: {err['msg']}") from None
+        raise EditionError(f"edition field {where}: "
+                           f"{err['msg'].removeprefix('Value error, ')}") from None
     return Edition(
         name=model.name,
         artists=tuple(a.name for a in model.artists),
@@ -152,10 +178,25 @@ def parse_edition(text: str, fmt: str) -> Edition:
     each of `open`, `once-around`, `hidden`, `fixed-price` and `double`.
     """
     try:
-        data: Any = tomllib.loads(text) if fmt == "toml" else json.loads(text)
+        data: Any = (tomllib.loads(text) if fmt == "toml" else
+                     json.loads(text, object_pairs_hook=_without_repeated_keys))
     except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
         raise EditionError(f"edition file is not valid {fmt.upper()}: {exc}") from None
+    except RecursionError:
+        raise EditionError(f"edition file is not valid {fmt.upper()}: nested too deeply") \
+            from None
     return edition_from_data(data)
+
+
+def _without_repeated_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object; a key given twice is an error (JSON would keep the last silently)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise EditionError(f"edition file is not valid JSON: the key {key!r} appears twice "
+                               "in one object")
+        out[key] = value
+    return out
 
 
 CMON = Edition(

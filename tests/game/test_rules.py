@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
@@ -345,6 +346,10 @@ def _with(path: tuple[Any, ...], value: Any, *, delete: bool = False) -> str:
         (_with(("artists", 0, "once-around"), -2), "json", "artists.0.once-around"),
         (_with(("artists", 2, "fixed-price"), 41), "json", "artists.2.fixed-price"),
         (_with(("artists", 3, "double"), 2.5), "json", "artists.3.double"),
+        # Written true, "3" or 3.0, a count was taken as 1 or 3: a mistake is not a count.
+        (_with(("artists", 3, "double"), True), "json", "artists.3.double"),
+        (_with(("artists", 3, "double"), "3"), "json", "artists.3.double"),
+        (_with(("artists", 3, "double"), 3.0), "json", "artists.3.double"),
         (_with(("artists", 0, "open"), None, delete=True), "json", "artists.0.open"),
         (_with(("artists", 2, "colour"), "red"), "json", "artists.2.colour"),
         (_with(("artists", 4, "name"), ""), "json", "artists.4.name"),
@@ -366,6 +371,24 @@ def test_R1_bad_edition_file_names_the_field(text: str, fmt: str, where: str) ->
 def test_R1_edition_file_that_does_not_parse(text: str, fmt: str) -> None:
     """R1: text that is not TOML/JSON at all is an EditionError too, naming the format."""
     with pytest.raises(EditionError, match=f"not valid {fmt.upper()}"):
+        parse_edition(text, fmt)
+
+
+@pytest.mark.parametrize(("text", "fmt", "says"), [
+    ('{"name": "x", "artists": ' + "[" * 5000, "json", "not valid JSON: nested too deeply"),
+    ("x = " + "[" * 100000, "toml", "not valid TOML: nested too deeply"),
+    ('{"name": "x", "name": "y", "artists": []}', "json", "the key 'name' appears twice"),
+    ("[1, 2]", "json", "an edition is a table with a name and its artists, not list"),
+    (_with(("artists", 1, "name"), "A\u0000\nX"), "json", "holds a control character"),
+    (_with(("artists", 1, "name"), "Sigrid Thaler "), "json", "starts or ends with spaces"),
+    (_with(("artists", 0, "name"), "\uff33igrid thaler"), "json",
+     "'\uff33igrid thaler' and 'Sigrid Thaler' are the same name"),
+])
+def test_R1_an_edition_file_a_user_could_get_wrong_is_one_error(text: str, fmt: str,
+                                                                 says: str) -> None:
+    """A RecursionError traceback; a key given twice kept its last value; a newline in an
+    artist's name split transcript lines; 'A ' or a full-width A passed beside 'A'."""
+    with pytest.raises(EditionError, match=re.escape(says)):
         parse_edition(text, fmt)
 
 
