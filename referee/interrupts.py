@@ -53,9 +53,17 @@ async def _until_signalled(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
                     signalled.append(signal.Signals(signum).name)
                     work.cancel()
 
-    async with trio.open_nursery() as nursery:
-        nursery.start_soon(watch)
-        nursery.start_soon(main)
+    # Ignored outside the receiver: once one has come, the referee is on its way out, and
+    # a second one after the receiver closes must not end it with the default action.
+    previous = {s: signal.signal(s, signal.SIG_IGN) for s in stopping}
+    try:
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(watch)
+            nursery.start_soon(main)
+    finally:
+        if not signalled:
+            for s, handler in previous.items():
+                signal.signal(s, handler)
     if signalled:
         raise Terminated(signalled[0])
     if failed:
