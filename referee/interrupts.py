@@ -9,7 +9,7 @@ caller sees a KeyboardInterrupt.  A signal ignored when the referee starts (SIGH
 from __future__ import annotations
 
 import signal
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -46,20 +46,21 @@ async def _until_signalled(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
                 failed.append(exc)
         nursery.cancel_scope.cancel()
 
-    async def watch() -> None:
-        with trio.open_signal_receiver(*stopping) as signals:
-            async for signum in signals:
-                if not signalled and not done and not failed:  # finished: nothing to stop
-                    signalled.append(signal.Signals(signum).name)
-                    work.cancel()
+    async def watch(signals: AsyncIterator[int]) -> None:
+        async for signum in signals:
+            if not signalled and not done and not failed:  # finished: nothing to stop
+                signalled.append(signal.Signals(signum).name)
+                work.cancel()
 
     # Ignored outside the receiver: once one has come, the referee is on its way out, and
-    # a second one after the receiver closes must not end it with the default action.
+    # a second one after the receiver closes must not end it with the default action.  The
+    # receiver is open before the work starts, so that no signal falls between.
     previous = {s: signal.signal(s, signal.SIG_IGN) for s in stopping}
     try:
-        async with trio.open_nursery() as nursery:
-            nursery.start_soon(watch)
-            nursery.start_soon(main)
+        with trio.open_signal_receiver(*stopping) as signals:
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(watch, signals)
+                nursery.start_soon(main)
     finally:
         if not signalled:
             for s, handler in previous.items():
