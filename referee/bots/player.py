@@ -196,9 +196,8 @@ class BotPlayer:
             line = await self._read_line(bot, deadline)
             hello = codec.decode_hello(line)
         except ReplyTimeout as exc:
-            what = str(exc)  # "no complete line in time (why)": the why
-            reason = (f"no hello within the start-up limit of {self.startup_time:g} s"
-                      f"{what[what.find(' ('):] if ' (' in what else UNFLUSHED}")
+            reason = (f"no hello within the start-up limit of {self.startup_time:g} s" + (
+                f" ({exc.partial} bytes without a newline)" if exc.partial else UNFLUSHED))
         except LimitExceeded as exc:
             reason = f"{exc} before its hello"
         except (BotGone, LineTooLong) as exc:
@@ -385,7 +384,7 @@ class BotPlayer:
                 self._bank = 0.0
                 reason = (f"no reply within {move + bank:.3g} s (move time {move:g} s + time bank "
                           f"{bank:.3g} s): {exc}")
-                if not self._replies and not str(exc).endswith(")"):  # nothing, ever
+                if not self._replies and not exc.partial:  # nothing, ever
                     reason += UNFLUSHED
                 return Answer(None, Fault("timeout", reason), move + bank, request_id)
             except LineTooLong as exc:

@@ -59,7 +59,12 @@ class BotGone(Exception):
 
 
 class ReplyTimeout(Exception):
-    """No complete line before the deadline."""
+    """No complete line before the deadline; `partial`: the bytes of a line without its
+    newline that did come (0: nothing came)."""
+
+    def __init__(self, message: str, partial: int = 0) -> None:
+        super().__init__(message)
+        self.partial = partial
 
 
 class LineTooLong(Exception):
@@ -319,7 +324,7 @@ class BotProcess:
             if trio.current_time() >= deadline:
                 buf = self._buf
                 partial = f" ({len(buf)} bytes without a newline)" if buf else ""
-                raise ReplyTimeout(f"no complete line in time{partial}")
+                raise ReplyTimeout(f"no complete line in time{partial}", len(buf))
             with trio.move_on_at(deadline):
                 await trio.lowlevel.wait_readable(self._rfd)
             line = self.line_now(spin=False)  # readable, or past the deadline: once more

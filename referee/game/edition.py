@@ -12,9 +12,9 @@ import json
 import tomllib
 import unicodedata
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 
 class AuctionType(enum.IntEnum):
@@ -106,11 +106,14 @@ def _shown_name(name: str) -> str:
     return name
 
 
+ShownName = Annotated[str, Field(min_length=1, max_length=60), AfterValidator(_shown_name)]
+
+
 class _ArtistModel(BaseModel):
     # strict: a count written true, "3" or 3.0 is a mistake, not 1 or 3
     model_config = ConfigDict(extra="forbid", populate_by_name=True, strict=True)
 
-    name: str = Field(min_length=1, max_length=60)
+    name: ShownName
     open: int = Field(ge=0, le=40)
     once_around: int = Field(ge=0, le=40, alias="once-around")
     hidden: int = Field(ge=0, le=40)
@@ -121,20 +124,14 @@ class _ArtistModel(BaseModel):
 class _EditionModel(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
 
-    name: str = Field(min_length=1, max_length=60)
+    name: ShownName
     artists: list[_ArtistModel] = Field(min_length=3, max_length=10)
-
-    @field_validator("name")
-    @classmethod
-    def _name_shown(cls, name: str) -> str:
-        return _shown_name(name)
 
     @field_validator("artists")
     @classmethod
     def _distinct_names(cls, artists: list[_ArtistModel]) -> list[_ArtistModel]:
         seen: dict[str, str] = {}
         for a in artists:
-            _shown_name(a.name)
             key = unicodedata.normalize("NFKC", a.name).casefold()  # width and case aside
             if key in seen:
                 raise ValueError(f"artist names {seen[key]!r} and {a.name!r} are the same name"

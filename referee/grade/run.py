@@ -122,8 +122,9 @@ async def build(sub: Submission, workdir: Path, seconds: float,
 async def play_gauntlet(
     sub: Submission, name: str, workdir: Path, config: TournamentConfig, config_path: Path,
     db: Path, workers: int, say: Callable[[str], None],
-) -> tuple[Games, list[dict[str, Any]], str | None]:
-    """The student's gauntlet: its games, the standings, and why it was left out, if so."""
+) -> tuple[Games, list[dict[str, Any]], str | None, bool]:
+    """The student's gauntlet: its games, the standings, why it was left out, if so, and
+    whether it crashed (or could not start) in every one of its games."""
     baselines = [b for b in config.bots if b.name in config.baselines]
     assert sub.command is not None
     student = BotEntry(name=name, command=sub.command, dir=str(workdir.resolve()))
@@ -148,7 +149,11 @@ async def play_gauntlet(
                 reason = broken[0]["reason"].replace("\n", " / ")
                 raise BaselineFailed(f"baseline {bot} failed in game {game_id} (playing "
                                      f"{name}): {broken[0]['kind']}: {reason}")
-    return games, leaderboard(games) if games.game_ids else [], summary.left_out.get(name)
+    crashed = bool(results) and all(
+        any(f["kind"] in ("start", "crash") for f in result["faults"][seats.index(name)])
+        for _game_id, seats, result in results)
+    return games, leaderboard(games) if games.game_ids else [], summary.left_out.get(name), \
+        crashed
 
 
 async def grade_submission(sub: Submission, config: TournamentConfig, config_path: Path,
@@ -198,13 +203,13 @@ async def grade_submission(sub: Submission, config: TournamentConfig, config_pat
         db.parent.mkdir(parents=True, exist_ok=True)
         db.unlink(missing_ok=True)
         name = spec.name
-        _games, rows, left_out = await play_gauntlet(sub, name, workdir, config, config_path,
-                                                     db, workers, say)
+        _games, rows, left_out, crashed = await play_gauntlet(
+            sub, name, workdir, config, config_path, db, workers, say)
         if left_out is not None:  # it passed the check but could not be played
             outcome.status = "crashed"
             notes.append(f"## Games against the baselines\n\nNot played: {left_out}\n")
         row = next((r for r in rows if r["name"] == name), None)
-        if row is not None and row["games"] and crashed_in_every_game(db, name):
+        if row is not None and crashed:
             outcome.status = "crashed"  # it passed the check, but could not play a game
         if row is not None:
             outcome.games = row["games"]
@@ -233,17 +238,6 @@ def check_command(command: str, config: TournamentConfig) -> str:
     if limits.address_space != "auto":
         words += ["--address-space", str(limits.address_space)]
     return shlex.join([*words, command])
-
-
-def crashed_in_every_game(db: Path, name: str) -> bool:
-    """Whether the bot crashed (or could not start) in each of its games."""
-    store = open_store(db, read_only=True)
-    try:
-        return all(any(f["kind"] in ("start", "crash")
-                       for f in result["faults"][seats.index(name)])
-                   for _game_id, seats, result in store.results())
-    finally:
-        store.close()
 
 
 def games_notes(outcome: Outcome, config: TournamentConfig, db: Path, name: str) -> str:
