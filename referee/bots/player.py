@@ -54,6 +54,8 @@ PROCS_EVERY = 0.05
 # at least this often all the same, so that other tables and timers are not kept waiting.
 HOLD_AT_MOST = 0.001
 _turn_given = [0.0]  # when a decision last let other tasks run (perf_counter)
+# Seconds for an exited bot's output to close before a process it left is held to keep it.
+EXIT_GRACE = 0.2
 # A timeout with nothing ever read from the bot (no hello; no reply since its hello).
 UNFLUSHED = " (nothing came from it: check that the bot flushes its output)"
 
@@ -284,11 +286,14 @@ class BotPlayer:
             except ReplyTimeout:
                 if trio.current_time() >= deadline:
                     raise
-            if bot.process.returncode is not None:  # it exited; a process it left holds
-                line = bot.line_now(spin=False)  # its output open, so no end of file comes
-                if line is not None:
-                    return line
-                raise BotGone("exited (a process it started still holds its output open)")
+            if bot.process.returncode is not None:
+                # It exited.  Its output closes as its last processes go (in the sandbox, a
+                # moment after bwrap itself); if it stays open, a process it left holds it.
+                try:
+                    return await bot.read_line(trio.current_time() + EXIT_GRACE)
+                except ReplyTimeout:
+                    raise BotGone("exited (a process it started still holds its output "
+                                  "open)") from None
             reason = self._over_limit()
             if reason is not None:
                 raise LimitExceeded(reason)
