@@ -309,6 +309,15 @@ class BotProcess:
             if not data:
                 self.closed_stdout = True
                 raise BotGone("closed its output")
+            if not buf and not self._skipping:
+                end = data.find(b"\n")
+                if end == len(data) - 1 and end <= max_line:
+                    # One whole line and nothing else, as a reply usually comes: returned as
+                    # it is, saving the buffer's copies on the way to waking the next bot.
+                    if self.tee is not None:
+                        self.tee("from_bot", data)
+                    self._quick = time.perf_counter() - self._sent_at < self.spin
+                    return data[:end]
             if self._skipping:
                 end = data.find(b"\n")
                 if end < 0:
