@@ -500,9 +500,13 @@ async def open_bot(
     goodbye: bytes | None = None,
     env: dict[str, str] | None = None,
 ) -> AsyncIterator[BotProcess]:
-    """Own a bot process for the length of a block; on any exit it is stopped and reaped."""
+    """Own a bot process for the length of a block; on any exit it is stopped and reaped, and
+    its stderr log closed (a temporary one, without `stderr_path`, is removed)."""
     bot = await start_bot(argv, cwd=cwd, stderr_path=stderr_path, limits=limits, env=env)
     try:
         yield bot
     finally:
-        await bot.aclose(goodbye)
+        try:
+            await bot.aclose(goodbye)
+        finally:
+            bot.close_log()

@@ -178,6 +178,23 @@ def test_start_bot_reaps_on_aclose(bot_dir: Path) -> None:
     assert trio.run(run) == "exit status 0"  # it left on goodbye, before any signal
 
 
+
+def test_open_bot_removes_its_temporary_stderr_log_and_keeps_a_named_one(tmp_path: Path) -> None:
+    """Each block used to leave a `bot-stderr-*` file in the temporary folder for good."""
+    says = [sys.executable, "-c",
+            "import sys; sys.stderr.write('said\\n'); print('ok', flush=True); sys.stdin.read()"]
+
+    async def run(stderr_path: Path | None) -> Path:
+        async with open_bot(says, stderr_path=stderr_path) as bot:
+            assert await bot.read_line(trio.current_time() + 10) == b"ok"
+        return bot.stderr.path
+
+    temporary = trio.run(run, None)
+    assert not temporary.exists()
+    named = trio.run(run, tmp_path / "bot.log")
+    assert named.read_text() == "said\n"
+
+
 # Echoes each line back, after `sys.argv[1]` seconds.
 DELAYED_ECHO = """\
 import sys, time
