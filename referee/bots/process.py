@@ -92,7 +92,9 @@ class StderrLog:
     """A bot's stderr file, capped per game by truncation so the bot never blocks on it.
 
     The bot writes straight to the file (append mode).  `check` trims what a game wrote past
-    the cap, keeping the last few KiB so a crash still shows its traceback.
+    the cap, keeping the last few KiB so a crash still shows its traceback.  The log is read
+    through a file descriptor of its own, so a temporary one (no `path`) is unlinked as soon as
+    it is open: nothing is left in the temporary folder, even by a referee killed with SIGKILL.
     """
 
     TAIL = 4096
@@ -110,6 +112,14 @@ class StderrLog:
         self.per_game = per_game
         self.restart = restart
         self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+        try:
+            self._read_fd = os.open(path, os.O_RDONLY)  # the bot's own one stays write-only
+        except BaseException:
+            os.close(self.fd)
+            raise
+        finally:
+            if self.temporary:
+                path.unlink()
         self.game_start = self.seen = os.fstat(self.fd).st_size
         self.written = 0  # bytes the bot wrote to stderr this game
         # Where this process's stderr begins: a named log keeps earlier runs' (and earlier
@@ -148,9 +158,7 @@ class StderrLog:
         return max(0, self.written - self.per_game)
 
     def _read_tail(self, size: int, start: int = 0) -> bytes:
-        with open(self.path, "rb") as f:
-            f.seek(max(start, size - self.TAIL))
-            return f.read(self.TAIL)
+        return os.pread(self._read_fd, self.TAIL, max(start, size - self.TAIL))
 
     def last_lines(self, count: int = 8) -> str:
         """The last lines this process wrote to stderr, for a crash's reason."""
@@ -163,9 +171,8 @@ class StderrLog:
     def close(self) -> None:
         if self.fd >= 0:
             os.close(self.fd)
+            os.close(self._read_fd)
             self.fd = -1
-            if self.temporary:
-                self.path.unlink(missing_ok=True)
 
 
 class BotProcess:

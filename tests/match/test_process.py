@@ -178,15 +178,18 @@ def test_start_bot_reaps_on_aclose(bot_dir: Path) -> None:
     assert trio.run(run) == "exit status 0"  # it left on goodbye, before any signal
 
 
-
-def test_open_bot_removes_its_temporary_stderr_log_and_keeps_a_named_one(tmp_path: Path) -> None:
-    """Each block used to leave a `bot-stderr-*` file in the temporary folder for good."""
+def test_a_temporary_stderr_log_leaves_no_file_and_a_named_one_is_kept(tmp_path: Path) -> None:
+    """Each bot used to leave a `bot-stderr-*` file in the temporary folder for good (one per
+    bot process when the referee was killed with SIGKILL); now the file is unlinked as soon as
+    it is open, and its lines are still there for a crash's reason."""
     says = [sys.executable, "-c",
             "import sys; sys.stderr.write('said\\n'); print('ok', flush=True); sys.stdin.read()"]
 
     async def run(stderr_path: Path | None) -> Path:
         async with open_bot(says, stderr_path=stderr_path) as bot:
             assert await bot.read_line(trio.current_time() + 10) == b"ok"
+            assert bot.stderr.path.exists() == (stderr_path is not None)
+            assert bot.stderr.last_lines() == "said"
         return bot.stderr.path
 
     temporary = trio.run(run, None)
