@@ -215,10 +215,12 @@ class BotPlayer:
     async def _stop(self, goodbye: bool) -> None:
         bot, self.bot = self.bot, None
         if bot is not None:
-            await bot.aclose(GOODBYE if goodbye else None)
-            if isinstance(bot.tee, TranscriptWriter):
-                bot.tee.close()
-            bot.close_log()
+            try:
+                await bot.aclose(GOODBYE if goodbye else None)
+            finally:
+                if isinstance(bot.tee, TranscriptWriter):
+                    bot.tee.close()
+                bot.close_log()
 
     async def _crash_reason(self, what: str) -> str:
         """`what`, how the process ended, and the end of its stderr."""

@@ -111,12 +111,13 @@ class StderrLog:
         self.path = path
         self.per_game = per_game
         self.restart = restart
-        self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
         try:
-            self._read_fd = os.open(path, os.O_RDONLY)  # the bot's own one stays write-only
-        except BaseException:
-            os.close(self.fd)
-            raise
+            self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+            try:
+                self._read_fd = os.open(path, os.O_RDONLY)  # the bot's own one stays write-only
+            except BaseException:
+                os.close(self.fd)
+                raise
         finally:
             if self.temporary:
                 path.unlink()
@@ -508,7 +509,7 @@ async def open_bot(
     env: dict[str, str] | None = None,
 ) -> AsyncIterator[BotProcess]:
     """Own a bot process for the length of a block; on any exit it is stopped and reaped, and
-    its stderr log closed (a temporary one, without `stderr_path`, is removed)."""
+    its stderr log closed."""
     bot = await start_bot(argv, cwd=cwd, stderr_path=stderr_path, limits=limits, env=env)
     try:
         yield bot
