@@ -220,7 +220,6 @@ class BotPlayer:
             finally:
                 if isinstance(bot.tee, TranscriptWriter):
                     bot.tee.close()
-                bot.close_log()
 
     async def _crash_reason(self, what: str) -> str:
         """`what`, how the process ended, and the end of its stderr."""

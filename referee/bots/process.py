@@ -348,17 +348,17 @@ class BotProcess:
         return line
 
     async def aclose(self, goodbye: bytes | None = None) -> None:
-        """Stop the process and its group and reap it; shielded, so it also runs when
-        the caller is being cancelled (Ctrl-C)."""
+        """Stop the process and its group, reap it and close its stderr log; shielded, so it
+        also runs when the caller is being cancelled (Ctrl-C)."""
         if self._closed:
             return
         self._closed = True
-        with trio.CancelScope(shield=True):
-            await _shutdown(self, goodbye)
-        self.stderr.check()
-
-    def close_log(self) -> None:
-        self.stderr.close()
+        try:
+            with trio.CancelScope(shield=True):
+                await _shutdown(self, goodbye)
+            self.stderr.check()
+        finally:
+            self.stderr.close()
 
     def exit_description(self) -> str:
         """How the process ended ("exit status 3", "killed by SIGSEGV") or "running"."""
@@ -508,13 +508,9 @@ async def open_bot(
     goodbye: bytes | None = None,
     env: dict[str, str] | None = None,
 ) -> AsyncIterator[BotProcess]:
-    """Own a bot process for the length of a block; on any exit it is stopped and reaped, and
-    its stderr log closed."""
+    """Own a bot process for the length of a block; on any exit it is stopped and reaped."""
     bot = await start_bot(argv, cwd=cwd, stderr_path=stderr_path, limits=limits, env=env)
     try:
         yield bot
     finally:
-        try:
-            await bot.aclose(goodbye)
-        finally:
-            bot.close_log()
+        await bot.aclose(goodbye)

@@ -172,7 +172,6 @@ def test_start_bot_reaps_on_aclose(bot_dir: Path) -> None:
             await bot.read_line(trio.current_time() + 5)
         finally:
             await bot.aclose(b'{"type": "goodbye"}\n')
-            bot.close_log()
         return bot.exit_description()
 
     assert trio.run(run) == "exit status 0"  # it left on goodbye, before any signal
@@ -499,7 +498,6 @@ def test_a_process_that_cannot_be_reaped_does_not_hang_the_referee(bot_dir: Path
             start = time.monotonic()
             with trio.fail_after(10):
                 await bot.aclose(b'{"type": "goodbye"}\n')
-            bot.close_log()
             return time.monotonic() - start
 
         assert trio.run(run) < 3
