@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from contextlib import suppress
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -45,9 +45,8 @@ from .process import (
 from .sandbox import BotLimits, SandboxError, SandboxMode, limit_hint, resolve_program, wrap_command
 
 GOODBYE = codec.encode(codec.GOODBYE)
-# Seconds between looks at a bot while it thinks: its stderr log is trimmed at every look (an
-# fstat, ~1 us; a bot can write a few GB/s to a file), its processes in /proc (~40 us) looked at
-# every PROCS_EVERY.
+# Seconds between looks at a bot while it thinks; its processes in /proc (~40 us) are looked
+# at every PROCS_EVERY.
 WATCH_EVERY = 0.01
 PROCS_EVERY = 0.05
 # Replies read at once do not pass through trio's scheduler; the event loop is given back
@@ -58,6 +57,10 @@ _turn_given = [0.0]  # when a decision last let other tasks run (perf_counter)
 EXIT_GRACE = 0.2
 # A timeout with nothing ever read from the bot (no hello; no reply since its hello).
 UNFLUSHED = " (nothing came from it: check that the bot flushes its output)"
+# Replies to earlier requests skipped in one decision before the decision is faulted: a late
+# answer is allowed for each request that timed out, and a bot is retired after a few faults,
+# so more than this is a flood, which must neither hold the decision nor the referee's CPU.
+STALE_AT_MOST = 16
 
 
 class LimitExceeded(Exception):
@@ -141,9 +144,6 @@ class BotPlayer:
         self.name = spec.name
         self.hello_name: str | None = None
         self.startup_time = startup_time
-        if spec.limits.file_size is not None:
-            restart = min(process_limits.stderr_restart, spec.limits.file_size // 2)
-            process_limits = replace(process_limits, stderr_restart=restart)
         self.process_limits = process_limits
         self.stderr_path = stderr_path
         self.bot: BotProcess | None = None
@@ -245,14 +245,13 @@ class BotPlayer:
     # ---------------------------------------------------------------- watched limits
 
     def _over_limit(self) -> str | None:
-        """Trim the bot's stderr log; then, if it is time to look, the watched limit the bot's
-        processes are over now, in words, or None."""
+        """If it is time to look, the watched limit the bot's processes are over now, in
+        words, or None."""
         bot = self.bot
         if bot is None:
             return None
         now = trio.current_time()
         self._next_watch = now + WATCH_EVERY
-        bot.stderr.check()  # a bot flooding stderr while it thinks is trimmed as it goes
         if now < self._next_procs:
             return None
         self._next_procs = now + PROCS_EVERY
@@ -373,11 +372,14 @@ class BotPlayer:
         except BotGone as exc:
             return Answer(None, Fault("crash", await self._crash_reason(str(exc))),
                           trio.current_time() - start, request_id)
+        stale = 0  # replies to earlier requests skipped in this decision
         while True:
             try:
                 # A quick bot's reply is read here without a trip through trio's scheduler,
                 # giving other tasks a turn at least every HOLD_AT_MOST seconds.
                 line = bot.line_now()
+                if line is not None and stale and trio.current_time() >= deadline:
+                    raise ReplyTimeout("no reply to this request in time")
                 if line is None:
                     line = await self._read_line(bot, deadline)
                     _turn_given[0] = time.perf_counter()
@@ -391,7 +393,9 @@ class BotPlayer:
                 self._bank = 0.0
                 reason = (f"no reply within {move + bank:.3g} s (move time {move:g} s + time bank "
                           f"{bank:.3g} s): {exc}")
-                if not self._replies and not exc.partial:  # nothing, ever
+                if stale:
+                    reason += f" ({stale} replies to earlier requests skipped)"
+                elif not self._replies and not exc.partial:  # nothing, ever
                     reason += UNFLUSHED
                 return Answer(None, Fault("timeout", reason), move + bank, request_id)
             except LineTooLong as exc:
@@ -407,8 +411,14 @@ class BotPlayer:
             except codec.ProtocolError as exc:
                 reason = f"{exc.reason}; {codec.shown(line)}"
                 return self._answer(None, Fault("malformed", reason), began, request_id)
-            if reply.id < request_id:
-                continue  # a late answer to a request that already timed out
+            if reply.id < request_id:  # a late answer to a request that already timed out
+                stale += 1
+                if stale > STALE_AT_MOST:
+                    fault = Fault("wrong_id", f"{stale} replies to earlier requests while "
+                                  f"request {request_id} waited, a flood (at most "
+                                  f"{STALE_AT_MOST} late replies are skipped in a decision)")
+                    return self._answer(None, fault, began, request_id)
+                continue
             if reply.id != request_id:
                 fault = Fault("wrong_id", f"reply id {reply.id} does not match request id "
                                           f"{request_id}")

@@ -1,8 +1,8 @@
 """One bot process, owned by one `open_bot` context for its whole life.
 
 The process runs in its own session (so its whole process group can be signalled), reads
-requests on stdin and answers on stdout; its stderr is drained into a size-capped log so a
-noisy bot never blocks.  On every way out of the context, cancellation included, it is sent
+requests on stdin and answers on stdout; its stderr is a pipe drained into a size-capped log
+(`stderr_log.py`) so a noisy bot never blocks.  On every way out of the context, cancellation included, it is sent
 `goodbye`, given a grace period, then SIGTERM and SIGKILL to its process group, and reaped;
 any process of its tree that left the group (setsid) is found from /proc and killed too.
 """
@@ -12,10 +12,8 @@ from __future__ import annotations
 import math
 import os
 import shlex
-import shutil
 import signal
 import subprocess
-import tempfile
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
@@ -30,6 +28,7 @@ from referee.player import polling_allowed
 from . import procs
 from .cores import usable_cores
 from .pids_cgroup import PidsCgroup
+from .stderr_log import StderrLog
 
 
 @dataclass(frozen=True)
@@ -43,7 +42,7 @@ class ProcessLimits:
     # two cores or more (affinity and cgroup quota, `cores.py`), else 0.  See `_spin_read`.
     spin: float | None = None
     # At a game's start, a stderr log larger than this starts afresh (a named log's old
-    # content is kept in NAME.1), so it stays under the bot's file-size limit.
+    # content is kept in NAME.1), so a long tournament's log does not grow without end.
     stderr_restart: int = 256 << 20
 
 
@@ -86,94 +85,6 @@ def split_command(command: str) -> list[str]:
     if not argv:
         raise StartError("empty bot command")
     return argv
-
-
-class StderrLog:
-    """A bot's stderr file, capped per game by truncation so the bot never blocks on it.
-
-    The bot writes straight to the file (append mode).  `check` trims what a game wrote past
-    the cap, keeping the last few KiB so a crash still shows its traceback.  The log is read
-    through a file descriptor of its own, so a temporary one (no `path`) is unlinked as soon as
-    it is open: nothing is left in the temporary folder, even by a referee killed with SIGKILL.
-    """
-
-    TAIL = 4096
-
-    def __init__(self, path: Path | None, per_game: int, restart: int = 256 << 20) -> None:
-        if path is None:
-            fd, name = tempfile.mkstemp(prefix="bot-stderr-")
-            os.close(fd)
-            path = Path(name)
-            self.temporary = True
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self.temporary = False
-        self.path = path
-        self.per_game = per_game
-        self.restart = restart
-        try:
-            self.fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
-            try:
-                self._read_fd = os.open(path, os.O_RDONLY)  # the bot's own one stays write-only
-            except BaseException:
-                os.close(self.fd)
-                raise
-        finally:
-            if self.temporary:
-                path.unlink()
-        self.game_start = self.seen = os.fstat(self.fd).st_size
-        self.written = 0  # bytes the bot wrote to stderr this game
-        # Where this process's stderr begins: a named log keeps earlier runs' (and earlier
-        # processes') lines, which a crash's reason must not quote as this one's.
-        self.process_start = self.game_start
-
-    def start_game(self, game_id: str) -> None:
-        self.check()
-        if os.fstat(self.fd).st_size > self.restart:
-            if not self.temporary:
-                shutil.copyfile(self.path, self.path.with_name(self.path.name + ".1"))
-            os.ftruncate(self.fd, 0)
-            self.process_start = 0
-        os.write(self.fd, f"=== game {game_id} ===\n".encode())
-        self.game_start = self.seen = os.fstat(self.fd).st_size
-        self.written = 0
-
-    def check(self) -> int:
-        """Trim this game's stderr to the cap; return the bytes dropped so far this game.
-        A bot may write while it is trimmed.  The end kept is the end when the trim began;
-        what the bot writes while that end is read is counted as dropped, and what it writes
-        after the truncation is counted and kept.  Only what lands in the microsecond between
-        the last fstat and the truncation goes uncounted."""
-        size = os.fstat(self.fd).st_size
-        self.written += max(0, size - self.seen)
-        limit = self.game_start + self.per_game
-        if size > limit + 2 * self.TAIL:
-            tail = self._read_tail(size)
-            self.written += max(0, os.fstat(self.fd).st_size - size)
-            os.ftruncate(self.fd, limit)
-            note = b"\n[stderr cut: over the per-game limit; its end follows]\n" + tail
-            os.write(self.fd, note)
-            size = os.fstat(self.fd).st_size
-            self.written += max(0, size - (limit + len(note)))  # written after the truncation
-        self.seen = size
-        return max(0, self.written - self.per_game)
-
-    def _read_tail(self, size: int, start: int = 0) -> bytes:
-        return os.pread(self._read_fd, self.TAIL, max(start, size - self.TAIL))
-
-    def last_lines(self, count: int = 8) -> str:
-        """The last lines this process wrote to stderr, for a crash's reason."""
-        size = os.fstat(self.fd).st_size
-        tail = self._read_tail(size, min(self.process_start, size))
-        lines = tail.decode("utf-8", "replace").rstrip("\n").splitlines()
-        lines = [line for line in lines if not line.startswith("=== game ")]
-        return "\n".join(lines[-count:])
-
-    def close(self) -> None:
-        if self.fd >= 0:
-            os.close(self.fd)
-            os.close(self._read_fd)
-            self.fd = -1
 
 
 class BotProcess:
@@ -483,11 +394,12 @@ async def start_bot(
             argv,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=log.fd,
+            stderr=log.writer,
             cwd=cwd,
             env=env,
             start_new_session=True,
         )
+        log.started()
     except BaseException as exc:
         log.close()
         if group is not None:

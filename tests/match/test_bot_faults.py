@@ -75,6 +75,14 @@ CASES = [
          (("malformed", r"Invalid JSON: recursion limit exceeded"),) * 3, fair=True),
     Case("wrong_id.py", (("wrong_id", r"reply id \d+ does not match request id \d+"),) * 3,
          fair=True),
+    # Replies to an earlier request, as fast as it can: faulted at once, not when it stops.
+    Case("stale_flood.py",
+         (("wrong_id", r"^17 replies to earlier requests while request \d+ waited, a flood"),)
+         * 3, fair=True),
+    # One every 0.1 s: the decision's deadline holds, and its reason counts them.
+    Case("stale_flood.py --every 0.1",
+         (("timeout", r"no reply within [\d.]+ s .*\(\d+ replies to earlier requests skipped\)$"),)
+         * 3, fair=True),
     Case("forks_grandchild.py", (), retired=False),
     # It exits while its child holds its output open: no end of file comes, and it was a
     # timeout after the whole time bank, without its exit status or stderr.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import socket
+import stat
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ import pytest
 from referee.bots.pids_cgroup import PREFIX, _pid_namespace, base_folder
 from referee.bots.sandbox import BotLimits, MiB
 
+from ..match.support import command, referee
 from .support import assert_contained, play
 
 EXIT_WITH = r"(?s)^closed its output; exit status 1 "
@@ -188,3 +190,22 @@ def test_a_sandboxed_game_longer_than_ten_seconds_is_not_cut(bot_dir: Path, bwra
     thinking = sum(line["seconds"] for line in game.lines
                    if line["type"] in ("apply", "answer") and line["seat"] == 0)
     assert thinking > 10.5, "the game did not outlast the threads' 10 s"
+
+
+def test_files_the_referee_keeps_keep_their_mode_and_owner(bot_dir: Path, mode: str,
+                                                           tmp_path: Path) -> None:
+    """A bot that calls fchmod(0o4777) and fchown on every descriptor it holds changes no file
+    the referee writes for it: every stderr log and transcript stays 0644, the referee's own."""
+    logs, transcripts = tmp_path / "stderr", tmp_path / "transcripts"
+    bots = [f"{n}={command(bot_dir, b)}" for n, b in
+            [("bad", "chmod_fds.py"), ("good1", "first_legal.py"), ("good2", "first_legal.py")]]
+    done = referee("play", *bots, "--sandbox", mode, "--stderr-dir", str(logs),
+                   "--transcript", str(transcripts), "--move-time", "0.5", cwd=bot_dir)
+    assert done.returncode == 0, done.stderr
+    kept = sorted([*logs.iterdir(), *transcripts.iterdir()])
+    assert {p.name for p in kept} >= {"bad.stderr.log", "bad.transcript.jsonl"}
+    assert "trying every descriptor" in (logs / "bad.stderr.log").read_text()
+    for path in kept:
+        st = path.lstat()
+        assert stat.S_ISREG(st.st_mode), path
+        assert (stat.S_IMODE(st.st_mode), st.st_uid) == (0o644, os.getuid()), path
