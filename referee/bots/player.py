@@ -157,6 +157,7 @@ class BotPlayer:
         self._cpu_base = 0.0  # CPU seconds of the bot's processes when this game began
         self._cpu_life = 0.0  # the most CPU seconds any one of its processes has used
         self._next_watch = self._next_procs = 0.0
+        self._looked = False  # the last `_over_limit` looked at the bot's processes
         self._cpu_now = 0.0
         self._argv: list[str] = []
         self._games = 0
@@ -252,7 +253,8 @@ class BotPlayer:
             return None
         now = trio.current_time()
         self._next_watch = now + WATCH_EVERY
-        if now < self._next_procs:
+        self._looked = now >= self._next_procs
+        if not self._looked:
             return None
         self._next_procs = now + PROCS_EVERY
         tree = bot.processes()
@@ -297,6 +299,9 @@ class BotPlayer:
             reason = self._over_limit()
             if reason is not None:
                 raise LimitExceeded(reason)
+            if self._looked and bot.output_only_held_by_sandbox():
+                bot.closed_stdout = True
+                raise BotGone("closed its output")
 
     async def _limit_fault(self, reason: str) -> Fault:
         await self._stop(goodbye=False)

@@ -2,9 +2,10 @@
 
 The process runs in its own session (so its whole process group can be signalled), reads
 requests on stdin and answers on stdout; its stderr is a pipe drained into a size-capped log
-(`stderr_log.py`) so a noisy bot never blocks.  On every way out of the context, cancellation included, it is sent
-`goodbye`, given a grace period, then SIGTERM and SIGKILL to its process group, and reaped;
-any process of its tree that left the group (setsid) is found from /proc and killed too.
+(`stderr_log.py`) so a noisy bot never blocks.  On every way out of the context, cancellation
+included, it is sent `goodbye`, given a grace period, then SIGTERM and SIGKILL to its process
+group, and reaped; any process of its tree that left the group (setsid) is found from /proc
+and killed too.
 """
 
 from __future__ import annotations
@@ -124,6 +125,30 @@ class BotProcess:
             known = {p.pid for p in tree}
             tree += [p for p in self.group.members() if p.pid not in known]
         return tree
+
+    def output_only_held_by_sandbox(self) -> bool:
+        """In the sandbox: the bot's stdout pipe is held open by bwrap's own two processes
+        alone, i.e. the bot closed its output.  bwrap keeps its copies, so no end of file
+        comes; this look in /proc makes that the crash it is without the sandbox.  A process
+        whose descriptors cannot be read counts as holding the pipe."""
+        if not self.sandboxed or self.closed_stdout:
+            return False
+        tree = self.processes()
+        if not tree:
+            return False
+        root = tree[0].pid
+        pipe = f"pipe:[{os.fstat(self._rfd).st_ino}]"
+        for p in tree:
+            if p.pid == root or p.ppid == root:  # bwrap outside, and bwrap as pid 1 inside
+                continue
+            try:
+                fds = os.listdir(f"/proc/{p.pid}/fd")
+                if any(_link(f"/proc/{p.pid}/fd/{fd}") == pipe for fd in fds):
+                    return False
+            except OSError:
+                if os.path.exists(f"/proc/{p.pid}"):
+                    return False
+        return True
 
     @property
     def answers_quickly(self) -> bool:
@@ -284,6 +309,13 @@ class BotProcess:
             except ValueError:
                 return f"killed by signal {-code}"
         return f"exit status {code}"
+
+
+def _link(path: str) -> str:
+    try:
+        return os.readlink(path)
+    except OSError:
+        return ""
 
 
 def _signal_group(pid: int, sig: signal.Signals) -> None:

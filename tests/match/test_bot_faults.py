@@ -81,8 +81,8 @@ CASES = [
          * 3, fair=True),
     # One every 0.1 s: the decision's deadline holds, and its reason counts them.
     Case("stale_flood.py --every 0.1",
-         (("timeout", r"no reply within [\d.]+ s .*\(\d+ replies to earlier requests skipped\)$"),)
-         * 3, fair=True),
+         (("timeout", r"no reply within [\d.]+ s .*\(\d+ replies to earlier requests "
+                      r"skipped\)$"),) * 3, fair=True),
     Case("forks_grandchild.py", (), retired=False),
     # It exits while its child holds its output open: no end of file comes, and it was a
     # timeout after the whole time bank, without its exit status or stderr.

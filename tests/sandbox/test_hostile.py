@@ -209,3 +209,11 @@ def test_files_the_referee_keeps_keep_their_mode_and_owner(bot_dir: Path, mode: 
         st = path.lstat()
         assert stat.S_ISREG(st.st_mode), path
         assert (stat.S_IMODE(st.st_mode), st.st_uid) == (0o644, os.getuid()), path
+
+
+def test_a_bot_that_closes_its_output_and_lives_is_a_crash(bot_dir: Path, mode: str) -> None:
+    """Closing stdout while staying alive is a crash at once in both modes (in the sandbox,
+    bwrap's own processes hold the pipe open, so no end of file comes)."""
+    [game] = play(bot_dir, "closes_stdout.py", mode)
+    assert_contained(game, "crash", r"^closed its output; still running$")
+    assert game.result["retired"] == [0]
