@@ -229,6 +229,7 @@ async def _run(
     results: list[CheckResult] = []
     starts_ok = True
     played = 0
+    exits: list[str] = []  # why its process ended between games
     try:
         for number, sc in enumerate(SCENARIOS):
             slow = [a for a in rec.asked if a.fault is not None and a.fault.kind == "timeout"]
@@ -251,6 +252,8 @@ async def _run(
             record = await play_game(game, [rec, *others])
             played += 1
             for f in record.result["faults"][0]:
+                if f["kind"] == "exit":
+                    exits.append(f["reason"])
                 if f["kind"] == "start":
                     starts_ok = False
                     results.append(CheckResult("starts and says hello", False, f["reason"],
@@ -264,7 +267,8 @@ async def _run(
                  if played < len(SCENARIOS) else "")
     results.append(CheckResult(
         "plays several games in one process", bot.starts == 1 and played > 1,
-        f"the bot process was started {bot.starts} time(s) for {played} games{cut_short}"))
+        f"the bot process was started {bot.starts} time(s) for {played} games{cut_short}"
+        + (f"; it {exits[0]}" if exits else "")))
     faulted = any(a.fault is not None for a in rec.asked)
     for name, pred in CHECKS:
         hits = [a for a in rec.asked if pred(a)]

@@ -14,10 +14,12 @@ from typing import Any, Literal, Protocol
 
 from referee.game import Action, Decision, Event, GameConfig
 
-FaultKind = Literal["start", "timeout", "malformed", "wrong_id", "illegal", "crash", "stderr"]
+FaultKind = Literal[
+    "start", "timeout", "malformed", "wrong_id", "illegal", "crash", "stderr", "exit"]
 
-# Faults that do not count towards retirement: they break no rule of play.
-HARMLESS_FAULTS: frozenset[str] = frozenset({"stderr"})
+# Faults that do not count towards retirement: they break no rule of play.  `exit`: the bot's
+# process ended between games, and a fresh one played this game.
+HARMLESS_FAULTS: frozenset[str] = frozenset({"stderr", "exit"})
 
 
 # Whether a player may keep the event loop to itself while it waits for its answer (a bot

@@ -159,8 +159,9 @@ def test_beginners_mistakes_get_a_hint(tmp_path: Path) -> None:
         said = run(f"python3 {bot}", "--startup-time", "1").stdout
         assert "FAIL  starts and says hello: " in said and hint in said, said
     ended = check(f"{PY} tests/bots/exits_after_game.py")
-    assert ("closed its output; exit status 0 (it ended after its last game: one process plays "
-            "every game, until goodbye or the end of its input)") in ended.stdout, ended.stdout
+    assert ("it exited between games; exit status 0 (it ended after its last game: one "
+            "process plays every game, until goodbye or the end of its input)"
+            ) in ended.stdout, ended.stdout
 
 
 def test_outside_trio_a_second_sigterm_does_not_cut_the_clean_up_short() -> None:

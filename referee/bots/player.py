@@ -67,6 +67,10 @@ class LimitExceeded(Exception):
     """The bot went over a watched limit; the message says which."""
 
 
+class GoneBeforeGame(Exception):
+    """The bot's process ended having read nothing of this game: it exited between games."""
+
+
 @dataclass(frozen=True)
 class BotSpec:
     """How to run a bot: a display name, a command line, where to run it, its limits and
@@ -163,6 +167,12 @@ class BotPlayer:
         self._games = 0
         self._answered = False
         self._replies = 0
+        # This game's lines written to the bot until its first reply in the game: if its
+        # process turns out to have ended before reading any of them, they are sent again
+        # to a fresh one (`_restart_for_game`).
+        self._game_sent: list[bytes] = []
+        self._exits: list[Fault] = []  # exits between games, reported with the game's end
+        self._fresh_in_game = False
 
     # ---------------------------------------------------------------- process life
 
@@ -324,14 +334,11 @@ class BotPlayer:
         self._game_id = info.game_id
         self._games += 1  # games this process was given, this one included
         self._answered = False  # no reply read yet in this game
-        self._out.append(
-            codec.encode(
-                codec.new_game(
-                    info.game_id, info.seat, info.names, info.edition_info,
-                    list(info.config.variants), info.move_time, info.time_bank,
-                )
-            )
-        )
+        self._game_sent.clear()
+        self._fresh_in_game = False  # started afresh during this game
+        self._out.append(codec.encode(codec.new_game(
+            info.game_id, info.seat, info.names, info.edition_info,
+            list(info.config.variants), info.move_time, info.time_bank)))
         return None
 
     def notify(self, events: Sequence[Event], lines: Sequence[bytes],
@@ -339,15 +346,19 @@ class BotPlayer:
         out = self._out
         out.extend(lines)
         bot = self.bot
-        if next_up and bot is not None and bot.answers_quickly:
+        if next_up and bot is not None and bot.answers_quickly and (
+                self._answered or self._game_sent or not bot.unread()):
             # Sent now rather than with the request: the bot wakes up (tens of microseconds
-            # from one core to another) while the referee builds its request.
+            # from one core to another) while the referee builds its request.  A game's first
+            # lines only once the bot has read all it was sent before (see `_until_read`).
             data = b"".join(out)
             out.clear()
             try:
                 sent = bot.write_now(data, request=False)
             except BotGone:  # the request's write meets it again and records the crash
                 sent = 0
+            if not self._answered and sent:
+                self._game_sent.append(data[:sent])
             if sent < len(data):
                 out.append(data[sent:])
 
@@ -362,6 +373,48 @@ class BotPlayer:
         out.append(codec.encode(codec.request(request_id, decision, view, move, bank)))
         data = b"".join(out)
         out.clear()
+        if not self._answered:
+            if not self._game_sent:
+                await self._until_read(bot)
+            self._game_sent.append(data)
+        try:
+            return await self._exchange(bot, data, request_id)
+        except GoneBeforeGame:
+            pass
+        fault = await self._restart_for_game()
+        if fault is not None or self.bot is None:
+            return Answer(None, fault, 0.0, request_id)
+        return await self._exchange(self.bot, b"".join(self._game_sent), request_id)
+
+    async def _until_read(self, bot: BotProcess) -> None:
+        """Wait, a second at most, for the bot to have read all it was sent (the last game's
+        end) before this game's first lines go out: whether it then read any of them says
+        whether it ended between games, whatever the scheduling (see `GoneBeforeGame`)."""
+        give_up = trio.current_time() + 1.0
+        while bot.unread() and bot.process.returncode is None and \
+                trio.current_time() < give_up:
+            await trio.sleep(0.0005)
+
+    async def _restart_for_game(self) -> Fault | None:
+        """The bot ended between games: record it, start a fresh process for this game and
+        hand it the game so far; a fault if that fails (a crash in this game)."""
+        why = await self._crash_reason("exited between games")
+        await self._stop(goodbye=False)
+        fault = await self._start()
+        if fault is not None:
+            return Fault("crash", f"{why}; then it could not be started again: {fault.reason}")
+        self._exits.append(Fault("exit", f"{why}; started afresh for game {self._game_id}"))
+        assert self.bot is not None
+        self.bot.stderr.start_game(self._game_id)
+        self._fresh_in_game = True
+        self._games = 1
+        self._next_watch = self._next_procs = 0.0
+        self._cpu_now = self._cpu_base = 0.0
+        return None
+
+    async def _exchange(self, bot: BotProcess, data: bytes, request_id: int) -> Answer:
+        """Write a request (with what precedes it) and read the bot's reply to it."""
+        move, bank = self._move, self._bank
         start = trio.current_time()  # the bot's time runs from the write
         if start >= self._next_watch:
             reason = self._over_limit()
@@ -370,11 +423,13 @@ class BotPlayer:
             start = trio.current_time()  # the look in /proc is not the bot's time
         began = time.perf_counter()  # the same instant on the clock `_answer` reads quickly
         deadline = start + move + bank
+        sent = 0
         try:
             sent = bot.write_now(data)
             if sent < len(data):
                 await bot.send(data, deadline, sent=sent)
         except BotGone as exc:
+            self._gone_before_game(bot, sent - len(data))
             return Answer(None, Fault("crash", await self._crash_reason(str(exc))),
                           trio.current_time() - start, request_id)
         stale = 0  # replies to earlier requests skipped in this decision
@@ -406,6 +461,7 @@ class BotPlayer:
             except LineTooLong as exc:
                 return self._answer(None, Fault("malformed", str(exc)), began, request_id)
             except BotGone as exc:
+                self._gone_before_game(bot)
                 reason = await self._crash_reason(str(exc))
                 return Answer(None, Fault("crash", reason), trio.current_time() - start,
                               request_id)
@@ -434,6 +490,15 @@ class BotPlayer:
                 return self._answer(None, Fault("malformed", exc.reason), began, request_id)
             return self._answer(action, None, began, request_id)
 
+    def _gone_before_game(self, bot: BotProcess, unsent: int = 0) -> None:
+        """Raise GoneBeforeGame if the bot, found gone, read nothing it was sent this game
+        (`unsent`: bytes of the last write that did not go out).  A second time in the same
+        game it is a crash."""
+        if self._answered or not self._game_sent or self._fresh_in_game:
+            return
+        if bot.unread() >= sum(map(len, self._game_sent)) + unsent:
+            raise GoneBeforeGame
+
     def _answer(
         self, action: Action | None, fault: Fault | None, began: float, request_id: int
     ) -> Answer:
@@ -457,14 +522,15 @@ class BotPlayer:
         bot = self.bot
         if bot is None:
             self._out.clear()
-            return []
+            faults, self._exits = self._exits, []
+            return faults
         self._out.append(
             codec.encode(codec.game_end(self._game_id, result["money"], result["ranks"],
                                         result["retired"]))
         )
         data = b"".join(self._out)
         self._out.clear()
-        faults: list[Fault] = []
+        faults, self._exits = self._exits, []
         cut = bot.stderr.check()
         self._next_procs = 0.0  # a game's end always looks at its processes
         reason = self._over_limit()

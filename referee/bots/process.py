@@ -10,11 +10,14 @@ and killed too.
 
 from __future__ import annotations
 
+import fcntl
 import math
 import os
 import shlex
 import signal
 import subprocess
+import sys
+import termios
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
@@ -149,6 +152,15 @@ class BotProcess:
                 if os.path.exists(f"/proc/{p.pid}"):
                     return False
         return True
+
+    def unread(self) -> int:
+        """Bytes written to the bot's input that it has not read (yet): FIONREAD on the
+        pipe, which counts them even after the bot is gone."""
+        try:
+            got = fcntl.ioctl(self._wfd, termios.FIONREAD, b"\0\0\0\0")
+        except OSError:
+            return 0
+        return int.from_bytes(got, sys.byteorder, signed=True)
 
     @property
     def answers_quickly(self) -> bool:

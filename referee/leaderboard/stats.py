@@ -22,6 +22,7 @@ FAULT_GROUPS = {
     "illegal_or_malformed": ("illegal", "malformed", "wrong_id"),
     "crashes": ("crash", "start"),
     "stderr_over_limit": ("stderr",),
+    "exits_between_games": ("exit",),
 }
 METRICS = ("placement", "win_share", "money", "rating")
 

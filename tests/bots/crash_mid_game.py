@@ -8,6 +8,9 @@ for its next game (where it crashes again on its 6th request).
 With --close-input it instead closes its stdin as it sends its 5th answer and exits with status
 3 a moment later.  Expected: the 6th request cannot be written to it: a `crash` fault ("stopped
 reading its input", exit status 3); `referee check` says that request never reached the bot.
+
+With --in-game N it instead answers every request of its first N - 1 games and crashes at the
+first request of game N, having read that game's first lines.
 """
 
 import json
@@ -36,14 +39,17 @@ def first_legal(request):
 
 def main():
     close_input = "--close-input" in sys.argv[1:]
-    answered = 0
+    in_game = int(sys.argv[sys.argv.index("--in-game") + 1]) if "--in-game" in sys.argv else 0
+    answered = games = 0
     for line in sys.stdin.buffer:
         message = json.loads(line)
         kind = message.get("type")
         if kind == "hello":
             send({"type": "hello", "name": "crash_mid_game", "protocol": 1})
+        elif kind == "new_game":
+            games += 1
         elif kind == "request":
-            if answered == ANSWERED_BEFORE_CRASH:  # the bad thing
+            if (answered == ANSWERED_BEFORE_CRASH and not in_game) or games == in_game:
                 sys.stderr.write(
                     "Traceback (most recent call last):\n  ...\n"
                     "ZeroDivisionError: division by zero\n"

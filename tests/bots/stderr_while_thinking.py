@@ -2,9 +2,9 @@
 """stderr_while_thinking: WRONG: at its first request, floods stderr for a long think before
 answering (1 MiB writes, up to --total MB or --seconds), then plays quietly.
 
-It watches the size of its own stderr file (fstat on fd 2) after every write and writes the
-largest size it saw, how much it wrote and in how long, as JSON to --report.  Expected: the
-referee trims the log while the bot is still thinking, so the file on disk stays small.
+It writes how much it wrote and in how long as JSON to --report (and the largest size fstat
+showed for its stderr, which is 0 for a pipe).  Expected: the referee reads its stderr as it
+comes, so the bot is not stuck on a full pipe, and keeps a log of about 1 MiB.
 """
 
 import argparse

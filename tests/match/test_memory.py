@@ -74,14 +74,12 @@ def test_floods_keep_the_referee_small(bot_dir: Path, tmp_path: Path) -> None:
     assert b"[stderr cut: over the per-game limit; its end follows]" in tail
 
 
-def test_a_bot_flooding_stderr_while_it_thinks_is_trimmed_before_it_answers(
+def test_a_bot_flooding_stderr_while_it_thinks_keeps_a_capped_log_and_its_time(
     bot_dir: Path, tmp_path: Path
 ) -> None:
-    """The log is trimmed while the referee waits for a reply, not only between requests: a
-    bot that writes hundreds of MB of stderr in one long think never has the whole flood on disk
-    (the referee looks every 0.01 s; the bot itself reports the largest size its stderr file
-    reached). Unloaded, the largest is about 50 MB of 400; a referee starved of CPU looks less
-    often, so the bound is half the flood (before the fix, the largest was all of it)."""
+    """A bot that floods stderr in one long think is read as it writes, at a bounded rate
+    past the cap: it writes tens of MB (it is not stuck on a full pipe), answers in time (its
+    only fault is `stderr`), and the log kept is capped at about 1 MiB."""
     report = tmp_path / "report.json"
     stderr_dir = tmp_path / "stderr"
     flooder = f"stderr_while_thinking.py --report {report} --total 400 --seconds 1.5"
@@ -92,8 +90,7 @@ def test_a_bot_flooding_stderr_while_it_thinks_is_trimmed_before_it_answers(
     proc = subprocess.run(argv, capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     seen = json.loads(report.read_text())
-    assert seen["written"] >= 100 << 20, seen  # a flood big enough to tell
-    assert seen["largest"] <= seen["written"] // 2, seen
+    assert seen["written"] >= 20 << 20, seen
     seats = {s["name"]: s for s in json.loads(proc.stdout)["seats"]}
     assert [f["kind"] for f in seats["flooder"]["faults"]] == ["stderr"]
     assert (stderr_dir / "flooder.stderr.log").stat().st_size <= MAX_STDERR_LOG
