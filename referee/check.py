@@ -9,11 +9,11 @@ every answer the bot gave in it was accepted.
 
 from __future__ import annotations
 
-import os
 import random
 import statistics
 import tempfile
 from collections.abc import Callable, Sequence
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -180,19 +180,18 @@ async def run_check(
     spec: BotSpec, move_time: float = 1.0, time_bank: float = 10.0,
     startup_time: float = 10.0, transcript: Path | None = None,
 ) -> tuple[list[CheckResult], list[float]]:
-    temp = None
-    if transcript is None:
-        try:
-            fd, name = tempfile.mkstemp(prefix="referee-check-", suffix=".jsonl")
-        except OSError as exc:  # none of the temporary folders can be written: no room
-            raise RefereeError(f"the checks' transcript cannot be made: {exc}") from None
-        os.close(fd)
-        transcript = temp = Path(name)
-    try:
+    """The checks and the bot's reply times.  Without a `transcript` to keep, the checks'
+    own is a file with no name (unlinked at once, or never linked), written and read through
+    /proc/self/fd: it goes with the referee however it ends, SIGKILL included."""
+    with ExitStack() as stack:
+        if transcript is None:
+            try:
+                temp = stack.enter_context(
+                    tempfile.TemporaryFile(prefix="referee-check-", suffix=".jsonl"))
+            except OSError as exc:  # none of the temporary folders can be written: no room
+                raise RefereeError(f"the checks' transcript cannot be made: {exc}") from None
+            transcript = Path(f"/proc/self/fd/{temp.fileno()}")
         return await _run(spec, move_time, time_bank, startup_time, transcript)
-    finally:
-        if temp is not None:
-            temp.unlink(missing_ok=True)
 
 
 def exchanged(transcript: Path, request_id: int) -> list[str]:

@@ -1,6 +1,8 @@
 """The `referee` command line: thin wrappers over the library's layers.
 
 Every mistake a user can make ends in one `error:` line and a non-zero exit, not a traceback.
+Text a bot wrote (names, reasons, stderr tails, build output) goes through `visible` as it is
+printed, so that no escape sequence of a bot's reaches the terminal.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from .match.replay import RecordError, replay
 from .match.runner import GameRecord, RefereeError, play_game
 from .match.spec import GameSpec
 from .match.transcript import Transcript
+from .text import visible
 
 
 def _seconds(zero_ok: bool) -> Callable[[click.Context, click.Parameter, float], float]:
@@ -84,8 +87,8 @@ class OutputPath(click.Path):
 
 
 def fail(message: str) -> NoReturn:
-    """One clear line on stderr and exit status 2."""
-    click.echo(f"error: {message}", err=True)
+    """One clear line on stderr and exit status 2 (a bot's text in it made visible)."""
+    click.echo(f"error: {visible(message)}", err=True)
     sys.exit(2)
 
 
@@ -250,7 +253,7 @@ def play(
             fail(f"cannot write the log {log_path}: {exc.strerror}")
     if verbose and not as_json:
         for text in Transcript(game.names, ed).record(record.lines):
-            click.echo(text)
+            click.echo(visible(text))
         click.echo()
     summary = play_summary(record)
     if as_json:
@@ -278,7 +281,8 @@ def play_summary(record: GameRecord) -> dict[str, Any]:
 def standings_table(summary: dict[str, Any]) -> str:
     seats = sorted(summary["seats"], key=lambda s: (s["rank"], s["seat"]))
     headers = ["rank", "bot", "seat", "money", "faults"]
-    rows = [[s["rank"], s["name"], s["seat"], s["money"], len(s["faults"])] for s in seats]
+    rows = [[s["rank"], visible(s["name"]), s["seat"], s["money"], len(s["faults"])]
+            for s in seats]
     if any(s["retired"] for s in seats):  # a column of its own only when it says something
         headers.append("retired")
         for row, s in zip(rows, seats, strict=True):
@@ -287,8 +291,8 @@ def standings_table(summary: dict[str, Any]) -> str:
     notes = []
     for s in summary["seats"]:
         for f in s["faults"]:
-            reason = f["reason"].replace("\n", "\n      ")
-            notes.append(f"  {s['name']}: {f['kind']}: {reason}")
+            reason = visible(f["reason"], indent="      ")  # a stderr tail, as a block
+            notes.append(f"  {visible(s['name'])}: {f['kind']}: {reason}")
     if notes:
         text += "\n\nFaults:\n" + "\n".join(notes)
     return text
@@ -319,12 +323,12 @@ def replay_cmd(source: str, db_path: Path | None, quiet: bool) -> None:
     if not quiet:
         names = result.spec.names
         for text in Transcript(names, result.spec.edition_obj()).lines(result.events):
-            click.echo(text)
+            click.echo(visible(text))
     if result.ok:
         click.echo(f"{source}: the record agrees with the rules")
         return
     for m in result.mismatches:
-        click.echo(f"mismatch: {m}", err=True)
+        click.echo(f"mismatch: {visible(m)}", err=True)
     sys.exit(1)
 
 
@@ -360,9 +364,9 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
         fail("interrupted; the bot was stopped")
     for r in results:
         mark = "PASS" if r.passed else "FAIL"
-        click.echo(f"{mark}  {r.name}: {r.reason}")
-        for line in r.lines:
-            click.echo(f"      {line}")
+        click.echo(f"{mark}  {r.name}: {visible(r.reason, indent='      ')}")
+        for line in r.lines:  # the exchange: what the referee sent, and what the bot said
+            click.echo(f"      {visible(line)}")
     click.echo(summary(times))
     failed = sum(1 for r in results if not r.passed)
     click.echo(f"{len(results) - failed} passed, {failed} failed")
@@ -375,7 +379,7 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
 def stored_record(db_path: Path, game_id: str) -> list[Any]:
     from .tournament.store import StoreError, open_store
 
-    if not db_path.is_file():
+    if not db_path.exists():  # anything else there: open_store says what it is
         fail(f"no results store at {db_path}")
     try:
         store = open_store(db_path, read_only=True)
@@ -499,7 +503,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     store.close()
     if quiet:  # a left-out bot is said all the same: its games are missing from the results
         for name, why in summary.left_out.items():
-            click.echo(f"warning: left out {name}: {why}", err=True)
+            click.echo(f"warning: left out {name}: {visible(why, indent='    ')}", err=True)
         if summary.skipped:
             click.echo(f"warning: {summary.skipped} games skipped (left-out bots); run again "
                        "once they are fixed to play them", err=True)
@@ -525,7 +529,7 @@ def leaderboard_cmd(db_path: Path, fmt: str, head_to_head: bool, seats: bool) ->
     if fmt == "csv" and (head_to_head or seats):
         fail("--head-to-head and --seats do not fit --format csv (one table of entrants); "
              "use json, table or markdown for them")
-    if not db_path.is_file():
+    if not db_path.exists():  # anything else there: open_store says what it is
         fail(f"no results store at {db_path}")
     try:
         store = open_store(db_path, read_only=True)
@@ -588,7 +592,8 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
         check_sandbox_available(config.sandbox)  # before any build: never a silent fallback
     except SandboxError as exc:
         fail(str(exc))
-    say = (lambda m: None) if quiet else (lambda m: click.echo(m, err=True))
+    say = (lambda m: None) if quiet else (
+        lambda m: click.echo(visible(m, indent="    "), err=True))
     out_dir, submissions, config_path = (out_dir.resolve(), submissions.resolve(),
                                          config_path.resolve())
     try:
@@ -605,7 +610,7 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
     except KeyboardInterrupt:
         fail("interrupted; graded submissions are kept and skipped next time")
     if not quiet:
-        rows = [[o.student, o.status, o.grade, o.games,
+        rows = [[visible(o.student), o.status, o.grade, o.games,
                  "" if o.placement is None else f"{o.placement['mean']:.3f}"] for o in outcomes]
         click.echo(tabulate(rows, headers=["student", "status", "grade", "games",
                                            "placement"]))
@@ -633,7 +638,7 @@ def report_cmd(db_path: Path, out_name: str, stderr_dir: Path | None, games_samp
     if not out_name:  # Path("") is the current folder
         fail("--out: give a folder name")
     out_dir = Path(out_name)
-    if not db_path.is_file():
+    if not db_path.exists():  # anything else there: open_store says what it is
         fail(f"no results store at {db_path}")
     if stderr_dir is not None and not stderr_dir.is_dir():
         fail(f"--stderr-dir {stderr_dir}: "

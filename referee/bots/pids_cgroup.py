@@ -151,8 +151,24 @@ class PidsCgroup:
             return []
 
     def members(self) -> list[procs.ProcStat]:
-        """The processes in the group now, as /proc shows them."""
-        return [s for pid in self.pids() if (s := procs.read_stat(pid)) is not None]
+        """The processes in the group now, as /proc shows them.  Each is checked to be in
+        the group by its own /proc/PID/cgroup, read with its stat: a pid listed here may
+        have exited and gone to a process outside the group by the time it is read (pids
+        wrap on a busy machine), which is neither the bot's fault nor to be killed."""
+        found = []
+        for pid in self.pids():
+            read = procs.read_stat_and(pid, "cgroup")
+            if read is not None and self._named_in(read[1]):
+                found.append(read[0])
+        return found
+
+    def _named_in(self, cgroups: bytes) -> bool:
+        """Whether a process's /proc/PID/cgroup puts it in this group: the group's name is
+        unique (our pid namespace, our pid, a count), and a path may be shown relative to a
+        cgroup namespace's root, so the last part of a path is compared."""
+        name = os.fsencode(self.folder.name)
+        return any(line.split(b":", 2)[-1].rstrip().rsplit(b"/", 1)[-1] == name
+                   for line in cgroups.splitlines())
 
     def remove(self) -> bool:
         """Remove the group; False while a process is still in it (or it cannot be)."""

@@ -123,7 +123,8 @@ class BotProcess:
     def processes(self) -> list[procs.ProcStat]:
         """Its process tree, root first, and any other process in its cgroup: one that left
         the tree (a double-forked daemon, reparented to init) is still in there."""
-        tree = procs.tree(self.pid)
+        # Once reaped, its pid may be another process's: only its cgroup still tells.
+        tree = procs.tree(self.pid) if self.process.returncode is None else []
         if self.group is not None:
             known = {p.pid for p in tree}
             tree += [p for p in self.group.members() if p.pid not in known]

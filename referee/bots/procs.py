@@ -5,6 +5,12 @@ thread of each member), or by one scan of /proc where the kernel lacks that file
 enforce the limits that no rlimit can: CPU time per game over all of a bot's processes, the
 number of processes (RLIMIT_NPROC is per user and not enforced for root), and processes that
 leave the bot's process group with setsid or setpgid.
+
+A pid read from a listing (a children file, a cgroup's) may belong to another process by the
+time its stat is read: the listed one exited, and on a busy machine the pids wrapped.  So a
+listed process counts only once its stat shows it is the one listed (its parent, its start
+time), and a process is signalled only while it is verifiably the one found (its start time,
+through a pidfd): a recycled pid is never a fault of the bot's, and never killed with it.
 """
 
 from __future__ import annotations
@@ -44,6 +50,33 @@ def read_stat(pid: int) -> ProcStat | None:
             data = f.read()
     except OSError:
         return None
+    return _parse_stat(pid, data)
+
+
+def read_stat_and(pid: int, name: str) -> tuple[ProcStat, bytes] | None:
+    """The process's stat and its /proc/PID/`name` file, both of one process, or None if it
+    is gone: they are read through one descriptor of its /proc folder, which stops working
+    when that process is gone, even if its pid goes to another meanwhile."""
+    try:
+        folder = os.open(f"/proc/{pid}", os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        data = [_read_at(folder, file) for file in ("stat", name)]
+    except OSError:
+        return None
+    finally:
+        os.close(folder)
+    stat = _parse_stat(pid, data[0])
+    return None if stat is None else (stat, data[1])
+
+
+def _read_at(folder: int, name: str) -> bytes:
+    with open(name, "rb", opener=lambda path, flags: os.open(path, flags, dir_fd=folder)) as f:
+        return f.read()
+
+
+def _parse_stat(pid: int, data: bytes) -> ProcStat | None:
     end = data.rfind(b")")
     if end < 0:
         return None
@@ -83,24 +116,36 @@ def _children_by_scan() -> dict[int, list[int]]:
 
 
 def tree(root: int) -> list[ProcStat]:
-    """`root` and all its live descendants (zombies included), root first."""
+    """`root` and all its live descendants (zombies included), root first; a pid listed as
+    a child counts only if /proc shows it is one (see `_walk`)."""
     stat = read_stat(root)
-    if stat is None:
-        return []
+    return [] if stat is None else _walk(stat)
+
+
+def _walk(top: ProcStat) -> list[ProcStat]:
+    """`top` and its descendants.  A listed child is one only if its stat, read after the
+    listing, names the parent and a start no earlier than the parent's, and the parent is
+    still the same process after that read (so it held its pid meanwhile): else the child
+    exited and its pid went to another process, or the parent's did (the children of a
+    recycled parent pass the first two tests)."""
     kids = None if _HAS_CHILDREN_FILE else _children_by_scan()
-    out = [stat]
-    todo = [root]
-    seen = {root}
+    out = [top]
+    todo = [top]
+    seen = {top.pid}
     while todo:
-        pid = todo.pop()
-        for child in (_children(pid) if kids is None else kids.get(pid, [])):
+        parent = todo.pop()
+        found: dict[int, ProcStat] = {}
+        for child in (_children(parent.pid) if kids is None else kids.get(parent.pid, [])):
             if child in seen:
                 continue
-            seen.add(child)
-            child_stat = read_stat(child)
-            if child_stat is not None:
-                out.append(child_stat)
-                todo.append(child)
+            stat = read_stat(child)
+            if stat is not None and stat.ppid == parent.pid and stat.start >= parent.start:
+                found[child] = stat
+        if found and not _same(parent):
+            continue
+        seen.update(found)
+        out.extend(found.values())
+        todo.extend(found.values())
     return out
 
 
@@ -110,28 +155,62 @@ def kill_all(procs: list[ProcStat], rounds: int = 50) -> None:
 
     They are frozen first with SIGSTOP, a tree at a time, until a scan finds nothing new: a
     stopped process cannot fork, so a process forking in a loop cannot outrun the kill, and
-    no child is orphaned (out of reach) by its parent dying first.  The referee's own process
-    group is never signalled."""
+    no child is orphaned (out of reach) by its parent dying first.  Every signal goes only to
+    a process still the one found (see `_signal`), and a group is signalled only while one of
+    those found is still in it; the referee's own process group never is."""
     own_group = os.getpgrp()
-    stopped: dict[int, ProcStat] = {}
-    roots = [p for p in procs if _same(p)]
+    stopped: dict[tuple[int, int], ProcStat] = {}  # by pid and start: a pid may be reused
     for _ in range(rounds):
-        new = [q for p in roots + list(stopped.values()) for q in tree(p.pid)
-               if q.pid not in stopped and q.state != "Z"]
+        new: dict[tuple[int, int], ProcStat] = {}
+        for p in [*procs, *stopped.values()]:
+            now = read_stat(p.pid)
+            if now is not None and now.start == p.start:
+                new.update(((q.pid, q.start), q) for q in _walk(now)
+                           if (q.pid, q.start) not in stopped and q.state != "Z")
         if not new:
             break
-        for q in new:
-            stopped[q.pid] = q
+        for key, q in new.items():
+            if _signal(q, signal.SIGSTOP):
+                stopped[key] = q
+    groups = {q.pgid for q in stopped.values() if q.pgid > 1 and q.pgid != own_group}
+    for group in groups:  # while its stopped members hold it: a group id is a pid, reusable
+        if any(_in_group(q, group) for q in stopped.values()):
             with suppress(ProcessLookupError, PermissionError):
-                os.kill(q.pid, signal.SIGSTOP)
+                os.killpg(group, signal.SIGKILL)
     for q in stopped.values():
-        with suppress(ProcessLookupError, PermissionError):
-            os.kill(q.pid, signal.SIGKILL)
-        if q.pgid > 1 and q.pgid != own_group:
-            with suppress(ProcessLookupError, PermissionError):
-                os.killpg(q.pgid, signal.SIGKILL)
+        _signal(q, signal.SIGKILL)
 
 
 def _same(p: ProcStat) -> bool:
     now = read_stat(p.pid)
     return now is not None and now.start == p.start
+
+
+def _in_group(p: ProcStat, group: int) -> bool:
+    now = read_stat(p.pid)
+    return now is not None and now.start == p.start and now.pgid == group
+
+
+def _signal(p: ProcStat, sig: int) -> bool:
+    """Send `sig` to `p` if it is still that process, not another that took its pid; whether
+    it is.  Through a pidfd, so that the start time checked and the process signalled are
+    the same one; where there are none (a kernel before 5.3), a signal by pid just after
+    the check."""
+    try:
+        fd = os.pidfd_open(p.pid)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        fd = -1
+    try:
+        if not _same(p):
+            return False
+        with suppress(ProcessLookupError, PermissionError):
+            if fd >= 0:
+                signal.pidfd_send_signal(fd, sig)
+            else:
+                os.kill(p.pid, sig)
+        return True
+    finally:
+        if fd >= 0:
+            os.close(fd)

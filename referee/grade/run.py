@@ -30,6 +30,7 @@ from referee.bots.process import run_build
 from referee.bots.sandbox import BotLimits, SandboxError, SandboxMode, wrap_command
 from referee.check import CheckResult, run_check, summary
 from referee.leaderboard.stats import Games, leaderboard
+from referee.text import visible
 from referee.tournament.config import BotEntry, TournamentConfig
 from referee.tournament.runner import bot_dir, run_tournament, tournament_edition
 from referee.tournament.schedule import fingerprint
@@ -287,7 +288,7 @@ CSV_COLUMNS = ["student", "status", "grade", "games", "win_share", "placement",
 
 def csv_row(o: Outcome) -> list[Any]:
     p = o.placement or {}
-    return [o.student, o.status, o.grade, o.games,
+    return [visible(o.student), o.status, o.grade, o.games,
             "" if o.win_share is None else f"{o.win_share:.4f}",
             *("" if k not in p else f"{p[k]:.4f}" for k in ("mean", "low", "high")),
             "" if o.money is None else f"{o.money['mean']:.1f}",
@@ -405,7 +406,9 @@ async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out
             write_whole(state_path, json.dumps(state, indent=1))
             with suppress(OSError):  # best effort: the next copy is made afresh anyway
                 remove_copy(out / "work" / sub.student)
-        (out / "feedback" / f"{sub.student}.md").write_text(outcome.feedback)
+        # Made visible as it is written (the state keeps it raw): it quotes the bot's build
+        # output, stderr and replies, and a teacher may well `cat` it.
+        (out / "feedback" / f"{sub.student}.md").write_text(visible(outcome.feedback, indent=""))
         outcomes.append(outcome)
     with (out / "grades.csv").open("w", newline="") as f:
         writer = csv.writer(f)

@@ -1,4 +1,7 @@
-"""The leaderboard as a terminal table, Markdown, CSV or JSON."""
+"""The leaderboard as a terminal table, Markdown, CSV or JSON.
+
+A name is shown `visible` (escapes for control characters) in every format but JSON, which
+escapes them itself: a store's names are only as trustworthy as whoever wrote it."""
 
 from __future__ import annotations
 
@@ -8,6 +11,8 @@ import json
 from typing import Any
 
 from tabulate import tabulate
+
+from referee.text import visible
 
 
 def _ci(m: dict[str, float], digits: int) -> str:
@@ -19,13 +24,14 @@ def _ms(value: float | None) -> str:
 
 
 def _md(text: str) -> str:
-    """A name as Markdown shows it as it is: `_`, `*` and friends escaped."""
-    return "".join("\\" + c if c in "\\`*_[]<>|#+-.!" else c for c in text)
+    """A name as Markdown shows it as it is: its control characters `visible`, then `_`, `*`
+    and friends escaped."""
+    return "".join("\\" + c if c in "\\`*_[]<>|#+-.!" else c for c in visible(text))
 
 
 def standings_table(rows: list[dict[str, Any]], fmt: str = "simple") -> str:
     body = []
-    name = _md if fmt == "github" else str
+    name = _md if fmt == "github" else visible
     for r in rows:
         f = r["faults"]
         body.append([
@@ -34,11 +40,12 @@ def standings_table(rows: list[dict[str, Any]], fmt: str = "simple") -> str:
             f"{r['win_share']['mean']:.1%}", _ci(r["placement"], 3), _ci(r["money"], 1),
             f"{r['rating']['mu']:.1f} ± {r['rating']['sigma']:.1f}",
             f["timeouts"], f["illegal_or_malformed"], f["crashes"], f["stderr_over_limit"],
-            f["retirements"], _ms(r["response_ms"]["median"]), _ms(r["response_ms"]["p99"]),
+            f["exits_between_games"], f["retirements"], _ms(r["response_ms"]["median"]),
+            _ms(r["response_ms"]["p99"]),
         ])
     headers = ["#", "bot", "games", "win share", "placement [95% CI]", "money [95% CI]",
-               "rating", "timeouts", "illegal", "crashes", "stderr cut", "retired", "ms median",
-               "ms p99"]
+               "rating", "timeouts", "illegal", "crashes", "stderr cut", "exits", "retired",
+               "ms median", "ms p99"]
     text = tabulate(body, headers=headers, tablefmt=fmt)
     if any(not r["separated"] for r in rows):
         legend = "* not separated from the leader: the 95% intervals overlap"
@@ -53,24 +60,25 @@ def standings_csv(rows: list[dict[str, Any]]) -> str:
     w.writerow(["rank", "name", "games", "separated", "win_share", "win_share_low",
                 "win_share_high", "placement", "placement_low", "placement_high", "money",
                 "money_low", "money_high", "rating_mu", "rating_sigma", "timeouts",
-                "illegal_or_malformed", "crashes", "stderr_over_limit", "retirements",
+                "illegal_or_malformed", "crashes", "stderr_over_limit", "exits_between_games",
+                "retirements",
                 "response_ms_median",
                 "response_ms_p99"])
     for r in rows:
-        w.writerow([r["rank"], r["name"], r["games"], r["separated"],
+        w.writerow([r["rank"], visible(r["name"]), r["games"], r["separated"],
                     *(f"{r[m][k]:.4f}" for m in ("win_share", "placement", "money")
                       for k in ("mean", "low", "high")),
                     f"{r['rating']['mu']:.3f}", f"{r['rating']['sigma']:.3f}",
                     r["faults"]["timeouts"], r["faults"]["illegal_or_malformed"],
                     r["faults"]["crashes"], r["faults"]["stderr_over_limit"],
-                    r["faults"]["retirements"],
+                    r["faults"]["exits_between_games"], r["faults"]["retirements"],
                     r["response_ms"]["median"], r["response_ms"]["p99"]])
     return out.getvalue()
 
 
 def head_to_head_table(h2h: dict[str, dict[str, dict[str, int]]], fmt: str = "simple") -> str:
     names = list(h2h)
-    shown = [_md(n) if fmt == "github" else n for n in names]
+    shown = [_md(n) if fmt == "github" else visible(n) for n in names]
     body = []
     for a, label in zip(names, shown, strict=True):
         row: list[Any] = [label]

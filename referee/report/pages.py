@@ -41,7 +41,7 @@ METRIC_TITLES = {"placement": "placement points", "win_share": "win share",
                  "money": "final money", "rating": "rating"}
 FAULT_TITLES = {"timeouts": "timeouts", "illegal_or_malformed": "illegal or malformed",
                 "crashes": "crashes", "stderr_over_limit": "stderr over limit",
-                "retirements": "retirements"}
+                "exits_between_games": "exits between games", "retirements": "retirements"}
 MAX_ROWS = 2000
 
 

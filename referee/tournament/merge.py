@@ -7,7 +7,9 @@ either is refused rather than merged into a leaderboard nobody can trust.
 
 from __future__ import annotations
 
+import fcntl
 import os
+from contextlib import suppress
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -18,6 +20,9 @@ from .config import TournamentConfig
 from .runner import shard_games
 from .schedule import schedule
 from .store import Store, StoreError, open_store
+
+PARTIAL = "{}.merging-"  # then the merging process's pid
+SQLITE_FILES = ("", "-journal", "-wal", "-shm")  # a database's file and those SQLite adds
 
 
 def missing_shards(labels: list[str], total: int, show: int = 5) -> str:
@@ -33,10 +38,11 @@ def merge(out: Path, shards: list[Path]) -> int:
     """Check the shards and copy their games into `out`; return how many games it holds."""
     if not shards:
         raise StoreError("give the shards' stores to merge")
+    remove_stale_parts(out)
     stores: list[Store] = []
     try:
         for path in shards:
-            if not path.is_file():
+            if not path.exists():  # anything else there: open_store says what it is
                 raise StoreError(f"no results store at {path}")
             stores.append(open_store(path, read_only=True))  # a shard is only read
         prints = {s.meta("fingerprint") for s in stores}
@@ -78,7 +84,7 @@ def merge(out: Path, shards: list[Path]) -> int:
                                  f"e.g. {gap[0]}; finish it first (run the shard again)")
         # Written beside `out` under another name, and given its name only once whole: a
         # merge stopped partway (Ctrl-C, a job's time limit) leaves no store that looks done.
-        part = out.with_name(f"{out.name}.merging-{os.getpid()}")
+        part = out.with_name(f"{PARTIAL.format(out.name)}{os.getpid()}")
         try:
             target = open_store(part)
             try:
@@ -93,12 +99,72 @@ def merge(out: Path, shards: list[Path]) -> int:
         except StoreError as exc:  # it names the file being written: the user's is `out`
             raise type(exc)(str(exc).replace(str(part), str(out))) from None
         finally:
-            for suffix in ("", "-wal", "-shm"):
+            for suffix in SQLITE_FILES:
                 part.with_name(part.name + suffix).unlink(missing_ok=True)
         return count
     finally:
         for s in stores:
             s.close()
+
+
+def remove_stale_parts(out: Path) -> None:
+    """Remove the partial files (and SQLite's -journal, -wal and -shm beside them) of earlier
+    merges into `out` that were killed with SIGKILL, which no `finally` outlives.  One is
+    stale once the process it is named after runs no longer and no process holds the store's
+    lock on it (which goes with the process): the folder may be shared with another machine,
+    whose pids mean nothing here."""
+    prefix = PARTIAL.format(out.name)
+    try:
+        names = [p.name for p in out.parent.iterdir() if p.name.startswith(prefix)]
+    except OSError:
+        return  # the merge itself says what is wrong with the folder
+    for base in {_base(name) for name in names}:
+        pid = base.removeprefix(prefix)
+        if not pid.isdigit() or _running(int(pid)):
+            continue  # not a merge's, or its merge still runs
+        if out.with_name(base).exists() and not _unlocked(out.with_name(base)):
+            continue  # a merge on another machine
+        for suffix in SQLITE_FILES:
+            with suppress(OSError):
+                out.with_name(base + suffix).unlink(missing_ok=True)
+
+
+def _base(name: str) -> str:
+    """The database a file of SQLite's (or the database itself) belongs to."""
+    for suffix in SQLITE_FILES[1:]:
+        if name.endswith(suffix):
+            return name.removesuffix(suffix)
+    return name
+
+
+def _running(pid: int) -> bool:
+    """Whether process `pid` exists (or might: a pid no process can have is not ours)."""
+    if not 0 < pid < 1 << 22:
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's
+        pass
+    return True
+
+
+def _unlocked(path: Path) -> bool:
+    """Whether no process holds the store's writer lock (flock) on `path`."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    except OSError:
+        pass  # a file system without flock: the pid alone tells
+    finally:
+        os.close(fd)
+    return True
 
 
 def _name_it(part: Path, out: Path) -> None:

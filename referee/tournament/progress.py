@@ -1,4 +1,6 @@
-"""Progress display: a bar on a terminal, plain lines otherwise, nothing with --quiet."""
+"""Progress display: a bar on a terminal, plain lines otherwise, nothing with --quiet.
+
+Its messages carry bots' text (build output, void and left-out reasons): shown `visible`."""
 
 from __future__ import annotations
 
@@ -6,6 +8,8 @@ import math
 import sys
 import time
 from typing import TextIO
+
+from referee.text import visible
 
 from .runner import Progress
 
@@ -28,7 +32,7 @@ class ProgressDisplay:
         if not self.quiet:
             if self.tty:
                 self.stream.write("\r\033[K")
-            print(message, file=self.stream, flush=True)
+            print(visible(message, indent="    "), file=self.stream, flush=True)
 
     def update(self, p: Progress) -> None:
         if self.quiet:

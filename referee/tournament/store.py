@@ -12,6 +12,7 @@ import fcntl
 import json
 import os
 import sqlite3
+import stat
 import time
 import zlib
 from collections.abc import Iterator
@@ -45,8 +46,25 @@ class StoreError(Exception):
 
 
 class StoreFailed(StoreError):
-    """The store's file failed while in use (a full disk, a locked or damaged file); every
-    game committed before it is kept."""
+    """The store's file failed while in use (a full disk, a locked file); every game
+    committed before it is kept.  A damaged file is a DamagedStore."""
+
+
+class DamagedStore(StoreError):
+    """The file is not an SQLite database, or a damaged one: unlike a StoreFailed, running
+    again cannot help, so the message says what to do instead."""
+
+    @classmethod
+    def of(cls, path: Path, exc: sqlite3.Error) -> DamagedStore | None:
+        """The error for SQLite's `exc` on `path` if it says the file is damaged, else None."""
+        code = getattr(exc, "sqlite_errorcode", 0) & 0xFF  # not there for errors of Python's
+        if code == sqlite3.SQLITE_NOTADB:
+            return cls(f"{path} is not a results store ({exc}): move it away or give another "
+                       "file")
+        if code == sqlite3.SQLITE_CORRUPT:
+            return cls(f"{path} is damaged ({exc}), which running again cannot mend: move it "
+                       "away (a new store plays its games again) or give another file")
+        return None
 
 
 class DamagedRecord(StoreFailed):
@@ -115,8 +133,9 @@ class Store:
             self.db.close()
             self._release()
             code = exc.sqlite_errorcode & 0xFF
-            if code in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT):
-                raise StoreError(f"{path} is not a results store: {exc}") from None
+            damaged = DamagedStore.of(path, exc)
+            if damaged is not None:
+                raise damaged from None
             if read_only and code in CANNOT_WRITE_THERE and self._unfolded_wal():
                 raise StoreFailed(
                     f"cannot open {path}: {exc}; its -wal file holds games not yet written "
@@ -206,11 +225,12 @@ class Store:
     @contextmanager
     def _failing(self) -> Iterator[None]:
         """SQLite's errors while the store is in use, as one StoreFailed naming the file: a
-        full disk ends a run with one line, not a traceback."""
+        full disk ends a run with one line, not a traceback.  A damaged file (found only
+        when the damaged page is read) is a DamagedStore: "run again to resume" cannot help."""
         try:
             yield
         except sqlite3.Error as exc:
-            raise StoreFailed(f"{self.path}: {exc}") from None
+            raise DamagedStore.of(self.path, exc) or StoreFailed(f"{self.path}: {exc}") from None
 
     def meta(self, key: str) -> str | None:
         with self._failing():
@@ -358,7 +378,23 @@ def open_store(path: Path, read_only: bool = False) -> Store:
     at read-only).  A store is then read through a connection that may write (never creating
     the file): the last connection to a WAL-mode store to close is the one that folds the
     -wal file into it and removes the -wal and -shm files, and a reader is often the last (a
-    report made while a run ends)."""
-    if path.exists() and path.is_dir():
-        raise StoreError(f"{path} is a directory, not a results store")
+    report made while a run ends).  Anything but a file (or a link to one) is refused first:
+    SQLite would wait forever for a writer to open a named pipe."""
+    kind = not_a_file(path)
+    if kind is not None:
+        raise StoreError(f"{path} is {kind}, not a results store; give a file")
     return Store(path, read_only)
+
+
+def not_a_file(path: Path) -> str | None:
+    """What `path` is, in words, if it exists and is not a regular file (through links)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None  # missing (or unreadable): opening it says what is wrong
+    for test, kind in ((stat.S_ISREG, None), (stat.S_ISDIR, "a directory"),
+                       (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device")):
+        if test(mode):
+            return kind
+    return "a special file"

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from .. import terminal
+
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = ROOT / "tests" / "bots"
 SAMPLES = ROOT / "sample_bots"
@@ -115,6 +117,34 @@ def test_grading_a_class(tmp_path: Path) -> None:
     third = grade(subs, config, out)
     assert third.stderr.count("unchanged") == 7 and "bob: grading" in third.stderr
     assert list(csv.DictReader((out / "grades.csv").open()))[1]["status"] == "ok"
+
+
+def test_a_submissions_escape_sequences_are_shown_not_obeyed(tmp_path: Path) -> None:
+    """A student's folder name, build output, reply and stderr that would clear the screen,
+    set the window title and overwrite a line with "ALL BOTS PASSED": the teacher's terminal,
+    grades.csv and the feedback files show them as escapes."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    write_config(config)
+    evil = "mallory\x1b]0;pwned\x07\rALL BOTS PASSED"
+    for student, toml in ((evil, 'command = "python3 bot.py"\nbuild = "python3 bot.py --build"'),
+                          ("oscar", 'command = "python3 bot.py"')):
+        (subs / student).mkdir(parents=True)
+        shutil.copy(BOTS / "terminal_escape.py", subs / student / "bot.py")
+        (subs / student / "bot.toml").write_text(toml + "\n")
+    done = terminal.referee("grade", "subs", "--config", "class.toml", "--out", "out",
+                            cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    shown = "mallory\\x1b]0;pwned\\x07\\rALL BOTS PASSED"
+    terminal.assert_shown_safely(done.stdout + done.stderr, shown + ": grading", shown + "  ")
+    grades = (out / "grades.csv").read_text().replace("\r\n", "\n")  # CSV's own line ends
+    terminal.assert_shown_safely(grades, shown + ",build failed,F")
+    terminal.assert_shown_safely((out / "feedback" / f"{evil}.md").read_text(),
+                                 "# " + shown, "error: \\x1b[2J\\x1b]0;pwned\\x07\n",
+                                 "\nALL BOTS PASSED\\x9b31m\\u202edeliaf\n")
+    terminal.assert_shown_safely((out / "feedback" / "oscar.md").read_text(),
+                                 "- status: **crashed**",
+                                 "bot>     \\x1b[2J\\x1b]0;pwned\\x07",
+                                 "its stderr ends:\nTraceback: \\x1b[2J\\x1b]0;pwned\\x07\n")
 
 
 def test_grading_in_the_sandbox(tmp_path: Path) -> None:

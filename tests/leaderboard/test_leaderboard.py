@@ -7,6 +7,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+import pytest
 import trio
 
 from referee.bots.player import BotPlayer, BotSpec
@@ -17,6 +18,8 @@ from referee.player import Player
 from referee.tournament.config import TournamentConfig
 from referee.tournament.runner import run_tournament
 from referee.tournament.store import open_store
+
+from .. import terminal
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -157,6 +160,37 @@ def test_head_to_head_follows_the_standings(tmp_path: Path) -> None:
     store.close()
     matrix = text.split("games in which the row's bot finished above")[1].splitlines()
     assert [line.split()[0] for line in matrix[3:6]] == ["first", "middle", "last"]
+
+
+@pytest.mark.parametrize(("fmt", "shown"), [
+    ("table", "\\x1b]0;pwned\\x07\\rALL BOTS PASSED\\u202e"),
+    ("markdown", "\\\\x1b\\]0;pwned\\\\x07\\\\rALL BOTS PASSED\\\\u202e"),
+    ("csv", "\\x1b]0;pwned\\x07\\rALL BOTS PASSED\\u202e"),
+    ("json", "\\u001b]0;pwned\\u0007\\rALL BOTS PASSED\\u202e"),
+])
+def test_a_name_with_escape_sequences_is_shown_as_escapes(tmp_path: Path, fmt: str,
+                                                          shown: str) -> None:
+    """A stored name that would set the window title, overwrite its row with "ALL BOTS
+    PASSED" and reverse the rest: every format of `referee leaderboard` (and the head-to-head
+    matrix) shows it as escapes, and the table's columns still line up."""
+    evil = "\x1b]0;pwned\x07\rALL BOTS PASSED\u202e"
+    store = open_store(tmp_path / "s.db")
+    store.bind("t", "f", "{}")
+    for i in range(4):
+        result = {"money": [1, 2, 3], "ranks": [3, 2, 1], "retired": [], "faults": [[], [], []]}
+        store.save(f"g{i}", ["last", evil, "first"], i, result, b"", 0.0, 1)
+    store.close()
+    extra = [] if fmt == "csv" else ["--head-to-head"]
+    out = terminal.referee("leaderboard", str(tmp_path / "s.db"), "--format", fmt, *extra,
+                           cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    text = out.stdout.replace("\r\n", "\n") if fmt == "csv" else out.stdout  # CSV's line ends
+    terminal.assert_shown_safely(text + out.stderr, shown)
+    if fmt == "table":
+        lines = text.split("\n")
+        header, row = lines[0], next(x for x in lines if "pwned" in x)
+        end = header.index("games") + len("games")
+        assert row[end - 2:end + 1] == " 4 ", (header, row)  # its games under "games"
 
 
 def test_a_timeout_is_not_a_response_time() -> None:

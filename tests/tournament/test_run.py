@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from .. import terminal
+
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_LEGAL = ROOT / "tests" / "bots" / "first_legal.py"
 
@@ -117,6 +119,27 @@ def test_a_bot_that_fails_to_build_is_left_out(tmp_path: Path) -> None:
     assert quiet.stderr == ("warning: left out broken: its build failed (exit status 1)\n"
                             "warning: 36 games skipped (left-out bots); run again once they "
                             "are fixed to play them\n"), quiet.stderr
+
+
+def test_a_builds_escape_sequences_are_shown_not_obeyed(tmp_path: Path) -> None:
+    """A build that prints sequences to clear the screen, set the window title, overwrite a
+    line with "ALL BOTS PASSED" and reverse text: the "left out" line (with --quiet too) shows
+    them as escapes, the build's output indented under it."""
+    config = write_config(tmp_path, bots=3, deals=1)
+    hostile = ROOT / "tests" / "bots" / "terminal_escape.py"
+    config.write_text(config.read_text() + (
+        f'[[bots]]\nname = "hostile"\nbuild = "{sys.executable} {hostile} --build"\n'
+        f'command = "{sys.executable} {hostile}"\n'))
+    shown = ("left out hostile: its build failed (exit status 1): error: "
+             "\\x1b[2J\\x1b]0;pwned\\x07\n    ALL BOTS PASSED\\x9b31m\\u202edeliaf\n")
+    out = terminal.referee("tournament", "run", str(config), "--db", str(tmp_path / "x.db"),
+                           cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    terminal.assert_shown_safely(out.stdout + out.stderr, shown)
+    quiet = terminal.referee("tournament", "run", str(config), "--db",
+                             str(tmp_path / "q.db"), "-q", cwd=tmp_path)
+    assert quiet.returncode == 0, quiet.stderr
+    terminal.assert_shown_safely(quiet.stdout + quiet.stderr, "warning: " + shown)
 
 
 def test_a_changed_schedule_is_refused(tmp_path: Path) -> None:
