@@ -186,6 +186,9 @@ class InMemoryBot:
     def processes(self) -> list[Any]:
         return []
 
+    def unread(self) -> int:
+        return 0  # it reads everything at once
+
     def start_game(self, game_id: str) -> None:
         pass
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
+from . import terminal
 from .disk import files_limited_to
-from .match.support import leftover_processes
+from .match.support import bot_processes, leftover_processes, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -96,7 +96,7 @@ def test_ctrl_c_ends_the_check_in_one_line_and_stops_the_bot(tmp_path: Path) -> 
     bot.write_bytes((ROOT / "tests" / "bots" / "never_answers.py").read_bytes())
     child = subprocess.Popen([sys.executable, "-m", "referee", "check", f"python3 {bot}"],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    time.sleep(2)  # it waits for the bot's answer: a second a request
+    wait_until(lambda: bot_processes(tmp_path, child), "the bot to be running", process=child)
     child.send_signal(signal.SIGINT)
     _, said = child.communicate(timeout=30)
     assert child.returncode == 2
@@ -112,6 +112,22 @@ def test_a_crash_shows_no_reply_not_the_next_process_hello() -> None:
     assert "ZeroDivisionError" in result.stdout
     assert "bot>     (no reply)" in result.stdout
     assert 'bot>     {"type":"hello"' not in result.stdout
+
+
+def test_a_bots_escape_sequences_are_shown_not_obeyed() -> None:
+    """A bot whose hello name, reply and stderr would clear the screen, set the window title
+    and overwrite a line with "ALL BOTS PASSED": `check` shows them as `\\x1b`, `\\x07` and
+    `\\r`, the stderr tail indented under its check, and still fails the bot."""
+    result = terminal.referee("check", f"{PY} tests/bots/terminal_escape.py", cwd=ROOT,
+                              timeout=120)
+    assert result.returncode == 1
+    terminal.assert_shown_safely(
+        result.stdout + result.stderr,
+        "hello from '\\x1b[2J\\x1b]0;pwned\\x07\\rALL BOTS PASSED'",
+        "bot>     \\x1b[2J\\x1b]0;pwned\\x07",
+        "its stderr ends:\n      Traceback: \\x1b[2J\\x1b]0;pwned\\x07\n"
+        "      ALL BOTS PASSED\\u202edeliaf\\x1b[0m\n")
+    assert "\nALL BOTS PASSED" not in result.stdout
 
 
 def test_a_check_cut_short_passes_nothing_it_did_not_see() -> None:

@@ -10,7 +10,6 @@ import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -19,6 +18,7 @@ from referee.grade.submissions import WorkFolderFull, discover, fresh_copy
 from referee.tournament.config import SizeLimits
 
 from ..disk import files_limited_to, without_reading_all
+from ..match.support import wait_until
 from .test_grade import BOTS, SAMPLES, grade, write_config
 
 
@@ -503,7 +503,8 @@ def test_ctrl_c_while_grading_ends_in_one_line_and_keeps_the_graded(tmp_path: Pa
         said.append(line)
         if line.startswith("bob: grading"):
             break
-    time.sleep(2)  # the check takes about 1 s; then its games
+    # Past bob's check: the store of his games is made as they begin.
+    wait_until((out / "games" / "bob.db").exists, "bob's games to begin", process=child)
     child.send_signal(signal.SIGINT)
     _, rest = child.communicate(timeout=60)
     assert child.returncode == 2

@@ -10,8 +10,11 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 BOTS = Path(__file__).resolve().parent.parent / "bots"
 ROOT = BOTS.parent.parent
@@ -62,6 +65,35 @@ def leftover_processes(marker: str, wait: float = 3.0) -> list[str]:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
     return [f"{pid}: {cmd}" for pid, cmd in found]
+
+
+def wait_until(reached: Callable[[], object], what: str, *,
+               process: subprocess.Popen[Any] | None = None, timeout: float = 120.0) -> None:
+    """Poll until `reached()` is true: a state of the command under test (a process started, a
+    file written), never a fixed sleep, so a busy machine makes the wait longer, not the test
+    fail.  Fails the test, rather than hang, after `timeout` seconds, or as soon as `process`
+    has ended; `process`, if still running, is then stopped (SIGTERM, then SIGKILL)."""
+    deadline = time.monotonic() + timeout
+    while not reached():
+        code = None if process is None else process.poll()
+        if code is not None:
+            pytest.fail(f"waited for {what}, but the process ended first (exit status {code})")
+        if time.monotonic() > deadline:
+            if process is not None:
+                process.terminate()
+                try:
+                    process.wait(timeout=30)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
+            pytest.fail(f"waited {timeout:g} s for {what} in vain")
+        time.sleep(0.02)
+
+
+def bot_processes(bot_dir: Path, referee: subprocess.Popen[Any]) -> list[tuple[int, str]]:
+    """The live processes of the bots in `bot_dir`, not the referee (whose command line names
+    them too)."""
+    return [(pid, cmd) for pid, cmd in processes_with(f"{bot_dir}/") if pid != referee.pid]
 
 
 def without_seconds(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -55,7 +55,7 @@ for line in sys.stdin.buffer:
 """
 
 
-async def wait_for_processes(marker: str, count: int, limit: float = 10.0) -> int:
+async def wait_for_processes(marker: str, count: int, limit: float = 60.0) -> int:
     """How many processes have `marker`, once there are `count` of them or `limit` passed."""
     with trio.move_on_after(limit):
         while len(processes_with(marker)) < count:
@@ -445,7 +445,9 @@ def test_events_the_pipe_cannot_take_at_once_reach_the_bot_whole_and_in_order(
             bot = await begin_quick(player, spec, seat)
             assert bot.answers_quickly
             bot.write_now(b'{"type": "stall"}\n')
-            await trio.sleep(0.1)
+            with trio.fail_after(60):  # until it has read that line, and stopped reading
+                while not received.read_bytes().endswith(b'{"type": "stall"}\n'):
+                    await trio.sleep(0.01)
             player.notify([], events, True)
             assert player._out, "the pipe took it all: the test needs a fuller pipe"
             decision = state.decision(seat)

@@ -7,7 +7,6 @@ import json
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from shlex import join as shlex_join
 from typing import Any
@@ -18,7 +17,14 @@ import pytest
 from referee.match.replay import RecordError, replay
 from referee.match.spec import GameSpec
 
-from .support import command, copy_bots, leftover_processes, referee
+from .support import (
+    bot_processes,
+    command,
+    copy_bots,
+    leftover_processes,
+    referee,
+    wait_until,
+)
 
 BOTS = {
     "alice": "first_legal.py",
@@ -332,17 +338,17 @@ def test_verbose_play_shows_faults_where_they_happen(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP])
-def test_sigterm_or_sighup_stops_every_bot_and_says_so(tmp_path: Path, signum: int) -> None:
-    """A job's time limit (SIGTERM) or a closed terminal (SIGHUP) ended the referee at once,
-    leaving its bots running, a grandchild that ignores SIGTERM included; now it stops them
-    as after Ctrl-C, in one line."""
-    bot_dir = copy_bots(tmp_path / "bots")
+def test_sigterm_or_sighup_stops_every_bot_and_says_so(bot_dir: Path, signum: int) -> None:
+    """A job's time limit (SIGTERM) or a closed terminal (SIGHUP) stops the referee as Ctrl-C
+    does: every bot process is stopped, a grandchild that ignores SIGTERM included, and it
+    says so in one line."""
     child = subprocess.Popen(
         [sys.executable, "-m", "referee", "play", command(bot_dir, "forks_grandchild.py"),
          command(bot_dir, "answers_late.py --delay 0.2"), command(bot_dir, GOOD)],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    time.sleep(3)
-    assert child.poll() is None, "the game ended before the signal"
+    # The three bots and the grandchild forks_grandchild.py forks after its hello.
+    wait_until(lambda: len(bot_processes(bot_dir, child)) >= 4,
+               "the three bots and the grandchild to be running", process=child)
     child.send_signal(signum)
     _, said = child.communicate(timeout=30)
     assert child.returncode == 2
@@ -350,17 +356,46 @@ def test_sigterm_or_sighup_stops_every_bot_and_says_so(tmp_path: Path, signum: i
     assert leftover_processes(f"{bot_dir}/") == []
 
 
-def test_a_second_sigterm_waits_for_the_bots_to_be_stopped(tmp_path: Path) -> None:
-    """The first SIGTERM stops the bots; a second one, while that takes its time (bots that
-    ignore goodbye and SIGTERM), used to end the referee at once, leaving them running."""
-    bot_dir = copy_bots(tmp_path / "bots")
+# Plays the first legal action; takes goodbye and SIGTERM as nothing, after noting each in a
+# file named by its argument (so its stop takes the referee's full grace periods).
+STUBBORN = """\
+import json, signal, sys, time
+note = sys.argv[1]
+signal.signal(signal.SIGTERM, lambda *_: open(note, "a").write("SIGTERM\\n"))
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        print(json.dumps({"type": "hello", "name": "stubborn", "protocol": 1}), flush=True)
+    elif message["type"] == "goodbye":
+        open(note, "a").write("goodbye\\n")
+    elif message["type"] == "request":
+        legal, action = message["legal"], {"action": "pass"}
+        if message["decision"] == "play":
+            action = {"action": "play", "card": legal["cards"][0]}
+        elif message["decision"] == "hidden_bid":
+            action = {"action": "bid", "amount": 0}
+        elif message["decision"] == "price":
+            action = {"action": "price", "amount": legal["min"]}
+        print(json.dumps({"id": message["id"], **action}), flush=True)
+while True:
+    time.sleep(1)
+"""
+
+
+def test_a_second_sigterm_waits_for_the_bots_to_be_stopped(bot_dir: Path,
+                                                           tmp_path: Path) -> None:
+    """The first SIGTERM stops the bots; a second one, while that takes its time (a bot that
+    ignores goodbye and SIGTERM), changes nothing: the bots are all stopped, in one line."""
+    (bot_dir / "stubborn.py").write_text(STUBBORN)
+    note = tmp_path / "stubborn.note"
     child = subprocess.Popen(
-        [sys.executable, "-m", "referee", "play", command(bot_dir, "forks_grandchild.py"),
+        [sys.executable, "-m", "referee", "play", command(bot_dir, f"stubborn.py {note}"),
          command(bot_dir, "answers_late.py --delay 0.2"), command(bot_dir, GOOD)],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    time.sleep(3)
+    wait_until(lambda: len(bot_processes(bot_dir, child)) >= 3, "the three bots to be running",
+               process=child)
     child.send_signal(signal.SIGTERM)
-    time.sleep(0.05)
+    wait_until(note.exists, "the referee to be stopping the stubborn bot", process=child)
     child.send_signal(signal.SIGTERM)
     _, said = child.communicate(timeout=30)
     assert (child.returncode, said) == (2, "error: interrupted; every bot process was "
@@ -368,14 +403,14 @@ def test_a_second_sigterm_waits_for_the_bots_to_be_stopped(tmp_path: Path) -> No
     assert leftover_processes(f"{bot_dir}/") == []
 
 
-def test_sighup_ignored_by_nohup_stays_ignored(tmp_path: Path) -> None:
-    """Under nohup SIGHUP is ignored; the referee used to take it as a stop all the same."""
-    bot_dir = copy_bots(tmp_path / "bots")
+def test_sighup_ignored_by_nohup_stays_ignored(bot_dir: Path, tmp_path: Path) -> None:
+    """Under nohup a SIGHUP (a closed terminal) changes nothing: the game plays to its end."""
     child = subprocess.Popen(
         ["nohup", sys.executable, "-m", "referee", "play", command(bot_dir, GOOD),
          command(bot_dir, "answers_late.py --delay 0.1"), command(bot_dir, GOOD), "--json"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
-    time.sleep(2)
+    wait_until(lambda: len(bot_processes(bot_dir, child)) >= 3, "the three bots to be running",
+               process=child)
     child.send_signal(signal.SIGHUP)
     out, said = child.communicate(timeout=120)
     assert child.returncode == 0, said

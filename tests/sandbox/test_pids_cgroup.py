@@ -21,6 +21,8 @@ from referee.bots.pids_cgroup import (
 )
 from referee.bots.process import start_bot
 
+from ..match.support import wait_until
+
 FORKS = """
 import os, sys, time
 made = 0
@@ -53,20 +55,15 @@ def test_the_kernel_refuses_a_fork_past_the_groups_limit(group: PidsCgroup) -> N
     out = subprocess.run([*group.prefix(), sys.executable, "-c", FORKS], capture_output=True,
                          text=True, start_new_session=True, timeout=30)
     assert 1 <= int(out.stdout) <= 7, out
-    for _ in range(100):  # its killed children leave the group as init reaps them
-        if group.remove():
-            break
-        time.sleep(0.01)
+    # Its killed children leave the group as init reaps them; then it can be removed.
+    wait_until(group.remove, "the group to be removed")
     assert not group.folder.exists()
 
 
 def test_a_group_is_not_removed_while_a_process_is_in_it(group: PidsCgroup) -> None:
     child = subprocess.Popen([*group.prefix(), "sleep", "30"])
     try:
-        for _ in range(100):
-            if group.pids():
-                break
-            subprocess.run(["sleep", "0.01"])
+        wait_until(group.pids, "the process to be in the group")
         assert group.pids() == [child.pid]
         assert not group.remove()
     finally:
@@ -95,10 +92,8 @@ def test_groups_of_referees_no_longer_running_are_removed(tmp_path: Path) -> Non
     orphan = subprocess.Popen([*PidsCgroup(stale).prefix(), "sleep", "60"])
     other = subprocess.Popen([*PidsCgroup(elsewhere).prefix(), "sleep", "60"])
     try:
-        for _ in range(100):
-            if PidsCgroup(stale).pids() and PidsCgroup(elsewhere).pids():
-                break
-            time.sleep(0.01)
+        wait_until(lambda: PidsCgroup(stale).pids() and PidsCgroup(elsewhere).pids(),
+                   "both processes to be in their groups")
         base_folder.cache_clear()
         assert base_folder() == base
         assert orphan.wait(timeout=5) == -9  # SIGKILL

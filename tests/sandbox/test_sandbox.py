@@ -98,11 +98,22 @@ def can(f):
         return True
     except OSError:
         return False
+def tree(top, installations):
+    # What is visible under `top`, the installations themselves counted but not their files.
+    if not os.path.isdir(top):
+        return None
+    seen = []
+    for path, dirs, files in os.walk(top):
+        if path in installations:
+            dirs[:] = []
+            continue
+        seen += [os.path.relpath(os.path.join(path, name), top) for name in dirs + files]
+    return sorted(seen)
 home = sys.argv[2]
 out = {
     "shadow": os.path.exists("/etc/shadow"),
     "etc": sorted(os.listdir("/etc")),
-    "home_entries": sorted(os.listdir(home)) if os.path.isdir(home) else None,
+    "home_tree": tree(home, sys.argv[3:]),
     "other": os.path.exists(sys.argv[1]),
     "write_own": can(lambda: open(os.path.join(os.path.dirname(__file__), "x"), "w")),
     "write_tmp": can(lambda: open("/tmp/x", "w").write("ok")),
@@ -123,21 +134,29 @@ def test_the_sandbox_shows_only_what_it_should(tmp_path: Path, bwrap: str) -> No
     (me / "probe.py").write_text(PROBE)
     other = tmp_path / "other_bot"
     other.mkdir()
-    argv = wrap_command([sys.executable, "probe.py", str(other), str(Path.home())], cwd=me,
-                        sandbox="bwrap")
+    home = Path.home()
+    # The interpreter needs its installation: a venv's and the Python it was made from.
+    installations = {Path(sys.prefix), Path(sys.base_prefix)}
+    installations = {p for p in installations if not any(q in p.parents for q in installations)}
+    argv = wrap_command([sys.executable, "probe.py", str(other), str(home),
+                         *map(str, sorted(installations))], cwd=me, sandbox="bwrap")
     env = {**os.environ, "PROBE_SECRET": "hunter2"}
     done = subprocess.run(argv, capture_output=True, text=True, timeout=30, env=env, cwd=me)
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stdout)
     assert seen["shadow"] is False and "shadow" not in seen["etc"]
     assert "passwd" in seen["etc"] and "ld.so.cache" in seen["etc"]
-    # The home directory holds at most the interpreter's installation (pyenv, a venv).
-    python_home = Path(sys.prefix)
-    if Path.home() in python_home.parents:
-        first = python_home.relative_to(Path.home()).parts[0]
-        assert seen["home_entries"] == [first]
+    # Of the home directory, only the interpreter's installations (pyenv, a venv) and the
+    # folders that lead to them are there: no other file or folder.
+    expected = set()
+    for installation in installations:
+        if home in installation.parents:
+            parts = installation.relative_to(home).parts
+            expected |= {os.path.join(*parts[:n]) for n in range(1, len(parts) + 1)}
+    if expected:
+        assert seen["home_tree"] == sorted(expected)
     else:
-        assert seen["home_entries"] in (None, [])
+        assert seen["home_tree"] in (None, [])
     assert seen["other"] is False  # another bot's folder, next to this one
     assert seen["write_own"] is False and seen["write_tmp"] is True
     assert seen["tmp"] == "/tmp" and seen["home_env"] == "/tmp"

@@ -76,9 +76,13 @@ def test_a_killed_dask_worker_loses_nothing(tmp_path: Path) -> None:
                            dashboard_address=None)
     client = Client(cluster)
     killed: list[int] = []
+    first_batch, finished = threading.Event(), threading.Event()
 
     def kill_one() -> None:
-        time.sleep(2.0)
+        # Once the first batch is in: the workers are at work, most batches still to play.
+        while not first_batch.wait(0.05):
+            if finished.is_set():
+                return
         pids = client.run(os.getpid)
         pid = next(iter(pids.values()))
         os.kill(pid, signal.SIGKILL)
@@ -88,9 +92,11 @@ def test_a_killed_dask_worker_loses_nothing(tmp_path: Path) -> None:
     killer = threading.Thread(target=kill_one)
     killer.start()
     try:
-        summary = run_on_dask(config, config_path, store, lambda m: None, client=client,
+        summary = run_on_dask(config, config_path, store, lambda m: None,
+                              on_update=lambda _: first_batch.set(), client=client,
                               batch_size=4)
     finally:
+        finished.set()
         killer.join()
         store.close()
         client.close()
