@@ -142,9 +142,12 @@ class BotProcess:
             return False
         root = tree[0].pid
         pipe = f"pipe:[{os.fstat(self._rfd).st_ino}]"
-        for p in tree:
-            if p.pid == root or p.ppid == root:  # bwrap outside, and bwrap as pid 1 inside
-                continue
+        # bwrap outside, and bwrap as pid 1 inside, are not the bot; until a process of the
+        # bot's own exists (bwrap is still setting up), nothing can be told.
+        own = [p for p in tree if p.pid != root and p.ppid != root]
+        if not own:
+            return False
+        for p in own:
             try:
                 fds = os.listdir(f"/proc/{p.pid}/fd")
                 if any(_link(f"/proc/{p.pid}/fd/{fd}") == pipe for fd in fds):
