@@ -2,8 +2,8 @@
 
 Run: python benchmarks/grade.py
 Makes 20 submissions from the sample bots (Python baseline and random, JavaScript, Perl, C
-with a Makefile), grades them with `referee grade` against the classroom baselines (every seat
-order of 2 deals, 48 games each, plus the conformance check), and prints the wall time.
+with a Makefile), grades them with `referee grade` against the classroom baselines (5 deals in
+12 balanced seat orders, 60 games each, plus the conformance check), and prints the wall time.
 """
 
 from __future__ import annotations

@@ -417,9 +417,14 @@ def tournament() -> None:
               help="Print nothing but errors, and warnings of bots left out.")
 @click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default=None,
               help=SANDBOX_HELP + "  [default: the file's `sandbox`, else none]")
+@click.option("--until-separated", is_flag=True,
+              help="Stop once the leader is separated from every other entrant, looking after "
+                   "8, 16, 32... deals; the file's deals are the most (as until = "
+                   "\"separated\" in the file).")
 def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
                    stderr_dir: Path | None, executor: str, scheduler: str | None,
-                   shard: str | None, quiet: bool, sandbox: str | None) -> None:
+                   shard: str | None, quiet: bool, sandbox: str | None,
+                   until_separated: bool) -> None:
     """Play every game of the tournament in FILE that is not stored yet, then print the
     leaderboard.  Running it again after a crash or Ctrl-C resumes where it stopped."""
     import os
@@ -439,6 +444,8 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
             raise EditionError(f"{config_path}: edition: {exc}") from None
         if sandbox is not None:
             config = config.model_copy(update={"sandbox": sandbox})
+        if until_separated:
+            config = config.model_copy(update={"until": "separated"})
         check_sandbox_available(config.sandbox)
     except (TournamentError, EditionError, SandboxError) as exc:
         fail(str(exc))
@@ -448,6 +455,9 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
         fail(f"{config_path}: the schedule has no games (a gauntlet's games are its bots "
              "other than the baselines against them)")
     shard_of = parse_shard(shard) if shard is not None else None
+    if shard_of is not None and config.until is not None:
+        from .tournament.until import SHARDED
+        fail(SHARDED)
     if scheduler is not None and executor != "dask":
         fail("--scheduler goes with --executor dask")
     suffix = f".shard{shard_of[0]}of{shard_of[1]}" if shard_of else ""
@@ -521,19 +531,23 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
 @click.option("--head-to-head", is_flag=True,
               help="Also: for each pair, how often each finished above the other.")
 @click.option("--seats", is_flag=True, help="Also: results by seat position (seat bias).")
-def leaderboard_cmd(db_path: Path, fmt: str, head_to_head: bool, seats: bool) -> None:
+@click.option("--pairs", is_flag=True,
+              help="Also: each pair's difference, LOS and whether it is separated (JSON "
+                   "always has them).")
+def leaderboard_cmd(db_path: Path, fmt: str, head_to_head: bool, seats: bool,
+                    pairs: bool) -> None:
     """The standings of the games stored in DB, with 95% intervals and ratings."""
     from .leaderboard import board
     from .tournament.store import StoreError, open_store
 
-    if fmt == "csv" and (head_to_head or seats):
-        fail("--head-to-head and --seats do not fit --format csv (one table of entrants); "
-             "use json, table or markdown for them")
+    if fmt == "csv" and (head_to_head or seats or pairs):
+        fail("--pairs, --head-to-head and --seats do not fit --format csv (one table of "
+             "entrants); use json, table or markdown for them")
     if not db_path.exists():  # anything else there: open_store says what it is
         fail(f"no results store at {db_path}")
     try:
         store = open_store(db_path, read_only=True)
-        text = board(store, fmt, head_to_head, seats)
+        text = board(store, fmt, head_to_head, seats, pairs)
         store.close()
     except StoreError as exc:
         fail(str(exc))
@@ -584,6 +598,9 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
         fail(f"{config_path}: edition: {exc}")
     if config.format != "gauntlet":
         fail(f"{config_path}: format: grading needs a gauntlet (with baselines)")
+    if config.until is not None:
+        fail(f"{config_path}: until: a grade is given on every deal of the file, so that every "
+             "student plays the same games; remove `until` (its `deals` are played)")
     if sandbox is not None:
         config = config.model_copy(update={"sandbox": sandbox})
     from .bots.sandbox import SandboxError, check_sandbox_available

@@ -1,5 +1,5 @@
-"""The protocol benchmark runs and prints every figure the README quotes (a smoke run: one
-game a line, so its figures are not judged here; the speed target is read off a full run)."""
+"""The benchmarks the READMEs quote run and print every figure (smoke runs: one game a line,
+or two tournaments, so their figures are not judged here; targets are read off a full run)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+
+from referee.leaderboard.sequential import look_alpha, looks
 
 ROOT = Path(__file__).resolve().parents[1]
 ROW = re.compile(
@@ -170,3 +172,40 @@ def test_wake_benchmark_prints_each_wake_up_lead() -> None:
     for lead, total, from_line, waking, hidden in lines:
         assert 0 < float(from_line) <= float(total) and 0 < float(waking) <= float(total)
         assert abs(float(plain[1]) + int(lead) - float(total) - float(hidden)) <= 0.2
+
+
+RATE = r"(\d+)/(\d+) = +([\d.]+)% ± ([\d.]+)% \(≤ +([\d.]+)%\)"
+
+
+def test_verdict_benchmark_prints_each_rate_with_its_error() -> None:
+    """benchmarks/verdict.py (quoted by benchmarks/README.md), a smoke run of 2 tournaments
+    of each kind: a line per size (24, 48, 96, 240 games) with the false separations of the
+    paired tests and of the old rule, each k/n with its percentage and binomial error; the
+    bidder's edge with its interval and its spread per deal; when each method separated it;
+    and the stops of --until-separated."""
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "verdict.py"), "--quick", "--tournaments",
+         "2"],
+        capture_output=True, text=True, timeout=600, check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    sizes = re.findall(rf"^ +(\d+) +(\d+)  +{RATE}  +{RATE}$", out, re.M)
+    assert [(games, deals) for games, deals, *_ in sizes] == [
+        ("24", "1"), ("48", "2"), ("96", "4"), ("240", "10")], out
+    for _, _, *figures in sizes:
+        for k, n, percent, error, _upper in (figures[:5], figures[5:]):
+            p = int(k) / int(n)
+            assert n == "2" and float(percent) == pytest.approx(100 * p, abs=0.05)
+            assert float(error) == pytest.approx(100 * (p * (1 - p) / 2) ** 0.5, abs=0.05)
+    edge = re.search(r"edge .*: ([+-][\d.]+) \(95% ([+-][\d.]+) to ([+-][\d.]+); 20 deals", out)
+    assert edge and float(edge[2]) < float(edge[1]) < float(edge[3]), out
+    assert re.search(r"^its sd per deal: [\d.]+; [\d.]+ with the same games grouped", out, re.M)
+    methods = re.findall(r"^(paired tests \+ Holm \(new\)|old rule) +([\d.]+)% +([\d.]+)% +"
+                         r"(\d+|> 240)$", out, re.M)
+    assert [m[0] for m in methods] == ["paired tests + Holm (new)", "old rule"], out
+    at = ", ".join(map(str, looks(10)))
+    assert f"looks after {at} deals, each at familywise {100 * look_alpha(10):.2f}%" in out
+    assert re.search(rf"^identical +false +{RATE} +[\d.]+ / [\d.]+$", out, re.M), out
+    assert re.search(rf"^skill gap +correct +{RATE} +[\d.]+ / [\d.]+ +\(wrong leader: \d+\)$",
+                     out, re.M), out

@@ -6,6 +6,12 @@ the same deals in every seat order.  Bots that do not build, crash or time out i
 play no games; bots that fail the check otherwise still play, so their feedback shows what it
 cost them.  Only working bots (status ok) earn the grades of the config's rules.
 A submission whose files and grading config did not change is not graded again.
+
+A rule's "beats X" holds only when the paired one-sided test over deals separates the student's
+mean placement points above X's (`referee.leaderboard.pairs`), at 1 - `[grading] confidence`:
+the luck of the cards, which decided grades when raw means were compared, then gives a copy of
+a baseline "beats" at most that often.  A rule that needs several baselines needs every test
+to pass, each at that level (an intersection-union test, which needs no correction).
 """
 
 from __future__ import annotations
@@ -29,9 +35,9 @@ from referee.bots.player import BotSpec
 from referee.bots.process import run_build
 from referee.bots.sandbox import BotLimits, SandboxError, SandboxMode, wrap_command
 from referee.check import CheckResult, run_check, summary
-from referee.leaderboard.stats import Games, leaderboard
+from referee.leaderboard.stats import Games, leaderboard, versus
 from referee.text import visible
-from referee.tournament.config import BotEntry, TournamentConfig
+from referee.tournament.config import BotEntry, GradeRule, TournamentConfig
 from referee.tournament.runner import bot_dir, run_tournament, tournament_edition
 from referee.tournament.schedule import fingerprint
 from referee.tournament.store import open_store
@@ -40,6 +46,26 @@ from referee.validation import first_error
 from .submissions import SKIP, Submission, discover, fresh_copy, remove_copy
 
 STATUSES = ("ok", "build failed", "failed the check", "crashed", "timed out")
+VERDICTS = ("beats", "level", "below")
+# Part of the grading key: bump when the same games would be graded differently, so that a
+# state.json of the old rules grades everyone again.  2: "beats" by the paired test.
+GRADE_VERSION = 2
+
+
+@dataclass
+class Versus:
+    """The student against one baseline: the difference of mean placement points (the
+    student's less the baseline's) over the deals they shared, its two-sided interval at
+    2 * confidence - 1 (so that each end is a one-sided bound at the confidence), the
+    one-sided p-values of the paired test and the verdict they give."""
+
+    verdict: str  # one of VERDICTS
+    diff: float
+    low: float | None  # None: unbounded (fewer than 2 deals)
+    high: float | None
+    p_above: float
+    p_below: float
+    deals: int
 
 
 @dataclass
@@ -48,11 +74,13 @@ class Outcome:
     status: str
     digest: str
     grade: str = ""
+    rule: str = ""  # which rule gave the grade ("beats random-1, random-2"), or otherwise/broken
     games: int = 0
     win_share: float | None = None
     placement: dict[str, float] | None = None
     money: dict[str, float] | None = None
-    baselines: dict[str, float] = field(default_factory=dict)
+    baselines: dict[str, float] = field(default_factory=dict)  # each one's mean placement
+    versus: dict[str, Versus] = field(default_factory=dict)
     faults: dict[str, int] = field(default_factory=dict)
     feedback: str = ""
 
@@ -81,17 +109,49 @@ def status_from_check(results: list[CheckResult]) -> str:
     return "failed the check"
 
 
-def grade_for(outcome: Outcome, config: TournamentConfig) -> str:
+def compare(games: Games, name: str, baselines: list[str], confidence: float
+            ) -> dict[str, Versus]:
+    """`name` against each baseline by the paired one-sided tests over deals: "beats" when
+    separated above it at 1 - confidence, "below" when separated below, else "level"."""
+    alpha = 1 - confidence + 1e-9  # an exact p of 1/32 meets a confidence of 31/32
+    out = {}
+    for b in baselines:
+        if b not in games.names:
+            continue
+        # The interval of coverage 2 * confidence - 1 excludes zero where the one-sided
+        # test at `confidence` separates.
+        _pairing, t = versus(games, name, b, "placement", alpha=2 * (1 - confidence))
+        verdict = "beats" if t.p_above <= alpha else "below" if t.p_below <= alpha else "level"
+        out[b] = Versus(verdict, t.diff, t.low, t.high, t.p_above, t.p_below, t.deals)
+    return out
+
+
+def rule_text(rule: GradeRule) -> str:
+    """A rule in words, as grades.csv and the feedback name it."""
+    parts = []
+    if rule.beats:
+        parts.append("beats " + ", ".join(rule.beats))
+    if rule.level_with:
+        parts.append("level with " + ", ".join(rule.level_with))
+    if rule.min_placement is not None:
+        parts.append(f"placement >= {rule.min_placement:g}")
+    return "; ".join(parts) or "works"
+
+
+def grade_for(outcome: Outcome, config: TournamentConfig) -> tuple[str, str]:
+    """The grade and the rule that gave it: the first rule whose baselines the bot beats, and
+    is level with or beats, at the placement it asks; else `otherwise` (`broken`)."""
     grading = config.grading
     if outcome.status != "ok" or outcome.placement is None:
-        return grading.broken
+        return grading.broken, "broken"
     mine = outcome.placement["mean"]
+    verdict = {b: v.verdict for b, v in outcome.versus.items()}
     for rule in grading.rules:
-        if all(mine > outcome.baselines.get(b, float("inf")) for b in rule.beats) and (
-            rule.min_placement is None or mine >= rule.min_placement
-        ):
-            return rule.grade
-    return grading.otherwise
+        if all(verdict.get(b) == "beats" for b in rule.beats) and \
+                all(verdict.get(b) in ("beats", "level") for b in rule.level_with) and \
+                (rule.min_placement is None or mine >= rule.min_placement):
+            return rule.grade, rule_text(rule)
+    return grading.otherwise, "otherwise"
 
 
 async def build(sub: Submission, workdir: Path, seconds: float,
@@ -140,7 +200,7 @@ async def play_gauntlet(
                 raise BaselineFailed(f"baseline {baseline} cannot play: "
                                      f"{summary.left_out[baseline]}")
         results = list(store.results())
-        games = Games.load(results)
+        games = Games.load(results, store.seeds())
     finally:
         store.close()
     for game_id, seats, result in results:
@@ -204,7 +264,7 @@ async def grade_submission(sub: Submission, config: TournamentConfig, config_pat
         db.parent.mkdir(parents=True, exist_ok=True)
         db.unlink(missing_ok=True)
         name = spec.name
-        _games, rows, left_out, crashed = await play_gauntlet(
+        games, rows, left_out, crashed = await play_gauntlet(
             sub, name, workdir, config, config_path, db, workers, say)
         if left_out is not None:  # it passed the check but could not be played
             outcome.status = "crashed"
@@ -220,6 +280,8 @@ async def grade_submission(sub: Submission, config: TournamentConfig, config_pat
             outcome.faults = row["faults"]
             outcome.baselines = {r["name"]: r["placement"]["mean"] for r in rows
                                  if r["name"] != name}
+            outcome.versus = compare(games, name, config.baselines,
+                                     config.grading.confidence)
             notes.append(games_notes(outcome, config, db, name))
     return finish(outcome, config, notes, sub)
 
@@ -252,8 +314,7 @@ def games_notes(outcome: Outcome, config: TournamentConfig, db: Path, name: str)
             f"(95% interval {p['low']:.3f} to {p['high']:.3f})",
             f"- win share: {outcome.win_share:.1%}",
             f"- mean final money: {outcome.money['mean']:.1f}"]
-    for b, v in outcome.baselines.items():
-        text.append(f"- baseline {b}: mean placement points {v:.3f}")
+    text += versus_notes(outcome, config.grading.confidence)
     store = open_store(db)
     faulty = []
     for game_id, seats, result in store.results():
@@ -271,11 +332,49 @@ def games_notes(outcome: Outcome, config: TournamentConfig, db: Path, name: str)
     return "\n".join(text) + "\n"
 
 
+def percent(x: float) -> str:
+    return f"{x:.1%}".replace(".0%", "%")
+
+
+def versus_notes(outcome: Outcome, confidence: float) -> list[str]:
+    """Each baseline compared with the student, in words."""
+    shown = percent(2 * confidence - 1)
+    text = [f"\n### Against each baseline\n\nYour placement points less the baseline's, deal "
+            f"by deal, with its {shown} interval. You beat a baseline when the difference is "
+            f"above zero with {percent(confidence)} confidence (a one-sided paired test over "
+            f"deals: luck alone says so at most {percent(1 - confidence)} of the time), and are "
+            "below it when it is below zero with that confidence; otherwise you are level with "
+            "it.\n"]
+    for b, v in outcome.versus.items():
+        mean = outcome.baselines.get(b)
+        its = "" if mean is None else f" (its mean placement points {mean:.3f})"
+        span = "no interval from a single deal" if v.low is None or v.high is None else \
+            f"{shown} interval {v.low:+.3f} to {v.high:+.3f}"
+        words = {
+            "beats": f"you beat {b} (one-sided p = {v.p_above:.2g})",
+            "below": f"you are below {b} (one-sided p = {v.p_below:.2g})",
+            "level": f"level with {b}, not separated either way (one-sided p = "
+                     f"{v.p_above:.2g} above, {v.p_below:.2g} below)",
+        }[v.verdict]
+        text.append(f"- {b}{its}: difference {v.diff:+.3f} over {v.deals} deal(s) ({span}): "
+                    f"{words}")
+    return text
+
+
+def grade_reason(outcome: Outcome) -> str:
+    """Which rule gave the grade, in words, for the feedback's head."""
+    if outcome.rule == "broken":
+        return "the grade of a bot that does not work (`broken`)"
+    if outcome.rule == "otherwise":
+        return "it met no rule: the grade of a working bot that meets none (`otherwise`)"
+    return f"by the rule: {outcome.rule}"
+
+
 def finish(outcome: Outcome, config: TournamentConfig, notes: list[str],
            sub: Submission) -> Outcome:
-    outcome.grade = grade_for(outcome, config)
+    outcome.grade, outcome.rule = grade_for(outcome, config)
     head = [f"# {sub.student}\n", f"- status: **{outcome.status}**",
-            f"- grade: **{outcome.grade}**",
+            f"- grade: **{outcome.grade}**, {grade_reason(outcome)}",
             f"- bot: `{sub.command or '(none found)'}`"
             + (f", built with `{sub.build}`" if sub.build else ""), ""]
     outcome.feedback = "\n".join(head) + "\n" + "\n".join(notes)
@@ -286,14 +385,29 @@ CSV_COLUMNS = ["student", "status", "grade", "games", "win_share", "placement",
                "placement_low", "placement_high", "money", "faults"]
 
 
-def csv_row(o: Outcome) -> list[Any]:
+def csv_columns(baselines: list[str]) -> list[str]:
+    """CSV_COLUMNS, the rule, and for each baseline the verdict, difference and interval."""
+    return [*CSV_COLUMNS, "rule",
+            *(f"vs_{b}{part}" for b in baselines for part in ("", "_diff", "_low", "_high"))]
+
+
+def csv_row(o: Outcome, baselines: list[str]) -> list[Any]:
     p = o.placement or {}
-    return [visible(o.student), o.status, o.grade, o.games,
-            "" if o.win_share is None else f"{o.win_share:.4f}",
+
+    def number(x: float | None) -> str:
+        return "" if x is None else f"{x:.4f}"
+
+    compared = []
+    for b in baselines:
+        v = o.versus.get(b)
+        compared += ["", "", "", ""] if v is None else \
+            [v.verdict, number(v.diff), number(v.low), number(v.high)]
+    return [visible(o.student), o.status, o.grade, o.games, number(o.win_share),
             *("" if k not in p else f"{p[k]:.4f}" for k in ("mean", "low", "high")),
             "" if o.money is None else f"{o.money['mean']:.1f}",
             sum(v for k, v in o.faults.items()
-                if k not in ("stderr_over_limit", "retirements"))]
+                if k not in ("stderr_over_limit", "retirements")),
+            o.rule, *compared]
 
 
 class FolderError(ValueError):
@@ -360,6 +474,7 @@ def grading_key(config: TournamentConfig, config_path: Path) -> str:
     the baselines' commands and builds name, so that a change to any of them grades everyone
     again."""
     h = hashlib.sha256()
+    h.update(f"grades {GRADE_VERSION}\0".encode())
     h.update(fingerprint(config, tournament_edition(config, config_path)).encode())
     h.update(config.model_dump_json().encode())
     for bot in config.bots:
@@ -412,7 +527,7 @@ async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out
         outcomes.append(outcome)
     with (out / "grades.csv").open("w", newline="") as f:
         writer = csv.writer(f)
-        writer.writerow(CSV_COLUMNS)
+        writer.writerow(csv_columns(config.baselines))
         for o in outcomes:
-            writer.writerow(csv_row(o))
+            writer.writerow(csv_row(o, config.baselines))
     return outcomes

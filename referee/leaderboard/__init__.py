@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from referee.tournament.store import Store
 
 from .render import render
-from .stats import Games, by_seat, head_to_head, leaderboard
+from .stats import Games, Standings, by_seat, head_to_head, leaderboard, standings
 
 
 def primary_metric(store: Store) -> str:
@@ -18,16 +17,19 @@ def primary_metric(store: Store) -> str:
 
 
 def board(store: Store, fmt: str = "table", with_head_to_head: bool = False,
-          with_seats: bool = False) -> str:
-    games = Games.load(store.results())
+          with_seats: bool = False, with_pairs: bool = False) -> str:
+    """The standings of `store` in `fmt` (JSON always with the pairs; the tables with them
+    when `with_pairs`)."""
+    games = Games.load(store.results(), store.seeds())
     primary = primary_metric(store)
-    rows: list[dict[str, Any]] = leaderboard(games, primary)
+    result = standings(games, primary)
     h2h = None
     if with_head_to_head:  # in standings order, as the report shows it
         pairs = head_to_head(games)
-        order = [r["name"] for r in rows]
+        order = [r["name"] for r in result.rows]
         h2h = {a: {b: pairs[a][b] for b in order if b != a} for a in order}
-    return render(rows, fmt, h2h, by_seat(games) if with_seats else None, primary)
+    return render(result, fmt, h2h, by_seat(games) if with_seats else None, primary, with_pairs)
 
 
-__all__ = ["Games", "board", "by_seat", "head_to_head", "leaderboard", "primary_metric"]
+__all__ = ["Games", "Standings", "board", "by_seat", "head_to_head", "leaderboard",
+           "primary_metric", "standings"]

@@ -14,6 +14,16 @@ from tabulate import tabulate
 
 from referee.text import visible
 
+from .pairs import ALPHA, EXACT_DEALS, Pair
+from .stats import Standings
+
+# What the pairs compare for each primary metric (`Games.metric`: a rating by placement points).
+PAIR_METRIC = {"placement": "placement points", "win_share": "win share", "money": "money",
+               "rating": "placement points"}
+PAIRED = {"table": "same tables", "deal": "same deals", "none": "all games (unpaired)"}
+PLACE_NOTE = ("place: the places a bot could hold, given which pairs the paired tests over deals "
+              f"separate (familywise error {ALPHA:.0%}, Holm)")
+
 
 def _ci(m: dict[str, float], digits: int) -> str:
     return f"{m['mean']:.{digits}f} [{m['low']:.{digits}f}, {m['high']:.{digits}f}]"
@@ -29,51 +39,93 @@ def _md(text: str) -> str:
     return "".join("\\" + c if c in "\\`*_[]<>|#+-.!" else c for c in visible(text))
 
 
+def place_text(place: dict[str, int]) -> str:
+    """"1" when the place is known, else the range "1-3"."""
+    best, worst = place["best"], place["worst"]
+    return str(best) if best == worst else f"{best}-{worst}"
+
+
+def rating_text(rating: dict[str, float]) -> str:
+    """The Elo rating and its 95% interval, in whole points."""
+    return f"{round(rating['elo'])} [{round(rating['low'])}, {round(rating['high'])}]"
+
+
 def standings_table(rows: list[dict[str, Any]], fmt: str = "simple") -> str:
     body = []
     name = _md if fmt == "github" else visible
     for r in rows:
         f = r["faults"]
         body.append([
-            r["rank"], name(r["name"]) + ("" if r["separated"] else " \\*" if fmt == "github"
-                                          else " *"), r["games"],
+            r["rank"], place_text(r["place"]), name(r["name"]), r["games"],
             f"{r['win_share']['mean']:.1%}", _ci(r["placement"], 3), _ci(r["money"], 1),
-            f"{r['rating']['mu']:.1f} ± {r['rating']['sigma']:.1f}",
+            rating_text(r["rating"]),
             f["timeouts"], f["illegal_or_malformed"], f["crashes"], f["stderr_over_limit"],
             f["exits_between_games"], f["retirements"], _ms(r["response_ms"]["median"]),
             _ms(r["response_ms"]["p99"]),
         ])
-    headers = ["#", "bot", "games", "win share", "placement [95% CI]", "money [95% CI]",
-               "rating", "timeouts", "illegal", "crashes", "stderr cut", "exits", "retired",
-               "ms median", "ms p99"]
-    text = tabulate(body, headers=headers, tablefmt=fmt)
-    if any(not r["separated"] for r in rows):
-        legend = "* not separated from the leader: the 95% intervals overlap"
-        # In Markdown a line starting "* " is a bullet, and one right after a table a row.
-        text += "\n\n\\" + legend if fmt == "github" else "\n" + legend
-    return text
+    headers = ["#", "place", "bot", "games", "win share", "placement [95% CI]",
+               "money [95% CI]", "rating (Elo) [95% CI]", "timeouts", "illegal", "crashes",
+               "stderr cut", "exits", "retired", "ms median", "ms p99"]
+    # Place and name as text: tabulate would align "1" unlike "1-2", and show a bot named
+    # "1e3" as 1000.
+    text = tabulate(body, headers=headers, tablefmt=fmt,  # (a list fails on no rows)
+                    disable_numparse=[1, 2] if body else True)
+    if not rows:
+        return text
+    # In Markdown a line right after a table is read as one more row.
+    return text + ("\n\n" if fmt == "github" else "\n") + PLACE_NOTE
 
 
 def standings_csv(rows: list[dict[str, Any]]) -> str:
     out = io.StringIO()
     w = csv.writer(out)
-    w.writerow(["rank", "name", "games", "separated", "win_share", "win_share_low",
-                "win_share_high", "placement", "placement_low", "placement_high", "money",
-                "money_low", "money_high", "rating_mu", "rating_sigma", "timeouts",
-                "illegal_or_malformed", "crashes", "stderr_over_limit", "exits_between_games",
-                "retirements",
-                "response_ms_median",
-                "response_ms_p99"])
+    w.writerow(["rank", "name", "games", "separated", "place_best", "place_worst", "win_share",
+                "win_share_low", "win_share_high", "placement", "placement_low",
+                "placement_high", "money", "money_low", "money_high", "rating_elo",
+                "rating_low", "rating_high", "timeouts", "illegal_or_malformed", "crashes",
+                "stderr_over_limit", "exits_between_games", "retirements",
+                "response_ms_median", "response_ms_p99"])
     for r in rows:
         w.writerow([r["rank"], visible(r["name"]), r["games"], r["separated"],
+                    r["place"]["best"], r["place"]["worst"],
                     *(f"{r[m][k]:.4f}" for m in ("win_share", "placement", "money")
                       for k in ("mean", "low", "high")),
-                    f"{r['rating']['mu']:.3f}", f"{r['rating']['sigma']:.3f}",
+                    *(f"{r['rating'][k]:.1f}" for k in ("elo", "low", "high")),
                     r["faults"]["timeouts"], r["faults"]["illegal_or_malformed"],
                     r["faults"]["crashes"], r["faults"]["stderr_over_limit"],
                     r["faults"]["exits_between_games"], r["faults"]["retirements"],
                     r["response_ms"]["median"], r["response_ms"]["p99"]])
     return out.getvalue()
+
+
+def difference_text(pair: Pair, digits: int) -> str:
+    """a - b with the half-width of its 95% interval, or "unbounded" (fewer than 2 deals)."""
+    t = pair.test
+    if t.low is None or t.high is None:
+        return f"{t.diff:+.{digits}f} (unbounded)"
+    return f"{t.diff:+.{digits}f} ± {(t.high - t.low) / 2:.{digits}f}"
+
+
+def method_note(primary: str, pairs: int) -> str:
+    """Which test gave `separated`, and what error it controls."""
+    return (f"a - b: the difference in {PAIR_METRIC.get(primary, primary)} over the games both "
+            "played, ± half its 95% interval; LOS: the likelihood that a is the stronger.\n"
+            "separated: sign-flip test over deals (exact up to "
+            f"{EXACT_DEALS} deals, else Student t), Holm over {pairs} pairs, familywise error "
+            f"{ALPHA:.0%}.")
+
+
+def pairs_table(pairs: list[Pair], primary: str, fmt: str = "simple") -> str:
+    name = _md if fmt == "github" else visible
+    digits = 1 if primary == "money" else 3
+    body = [[name(p.a), name(p.b), p.test.games, p.test.deals, PAIRED[p.paired],
+             difference_text(p, digits), f"{p.test.los:.1%}", "yes" if p.separated else "no"]
+            for p in pairs]
+    headers = ["a", "b", "games", "deals", "compared over", "a - b [95% CI]", "LOS",
+               "separated"]
+    sep = "\n\n" if fmt == "github" else "\n"
+    return (tabulate(body, headers=headers, tablefmt=fmt, disable_numparse=[0, 1]) + sep
+            + method_note(primary, len(pairs)).replace("\n", sep))
 
 
 def head_to_head_table(h2h: dict[str, dict[str, dict[str, int]]], fmt: str = "simple") -> str:
@@ -102,10 +154,14 @@ def seats_table(rows: list[dict[str, Any]], fmt: str = "simple") -> str:
                     tablefmt=fmt)
 
 
-def render(rows: list[dict[str, Any]], fmt: str, h2h: dict[str, Any] | None = None,
-           seats: list[dict[str, Any]] | None = None, primary: str = "placement") -> str:
+def render(board: Standings, fmt: str, h2h: dict[str, Any] | None = None,
+           seats: list[dict[str, Any]] | None = None, primary: str = "placement",
+           with_pairs: bool = False) -> str:
+    """The standings in `fmt`; JSON always holds the pairs, the tables when `with_pairs`."""
+    rows = board.rows
     if fmt == "json":
-        doc: dict[str, Any] = {"primary_metric": primary, "entrants": rows}
+        doc: dict[str, Any] = {"primary_metric": primary, "entrants": rows,
+                               "pairs": [p.as_dict() for p in board.pairs]}
         if h2h is not None:
             doc["head_to_head"] = h2h
         if seats is not None:
@@ -115,6 +171,8 @@ def render(rows: list[dict[str, Any]], fmt: str, h2h: dict[str, Any] | None = No
         return standings_csv(rows)
     tablefmt = "github" if fmt == "markdown" else "simple"
     parts = [standings_table(rows, tablefmt)]
+    if with_pairs:
+        parts.append(pairs_table(board.pairs, primary, tablefmt))
     if h2h is not None:
         parts.append(head_to_head_table(h2h, tablefmt))
     if seats is not None:

@@ -1,20 +1,24 @@
 """Leaderboard statistics over stored games.
 
 Luck is large in a four-player game, so every mean comes with a 95% interval from a bootstrap
-that resamples whole games (an entrant's results in one game are not independent of the
-others').  Ratings are OpenSkill Plackett-Luce with tau 0 (the bots do not change), updated in
-game id order.  An entrant whose interval overlaps the leader's is marked as not separated.
+that resamples whole deals: the games of one deal share a deck, so they are not independent,
+while deals are.  Ratings are a Bradley-Terry fit over all games at once (`rating.py`).  Who is
+ahead of whom, and so each entrant's range of places, comes from the paired tests of
+`pairs.py`, which compare entrants on the deals they played alike.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from openskill.models import PlackettLuce
+
+from . import pairs as paired
+from .rating import Finishes, fit
+from .rating import ratings as fit_ratings
 
 BOOTSTRAP_SAMPLES = 1000
 FAULT_GROUPS = {
@@ -45,6 +49,7 @@ class Games:
     game_ids: list[str]
     seats: list[list[int]]  # entrant index by seat, per game
     ranks: list[list[int]]
+    deal: np.ndarray  # G ints: the deal (games dealt the same deck) of each game, from 0
     present: np.ndarray  # G x E, 1.0 where the entrant played
     points: np.ndarray  # G x E placement points
     wins: np.ndarray  # G x E win share
@@ -53,11 +58,18 @@ class Games:
     retired: list[int]
     response: list[dict[int, int]]  # per entrant, histogram buckets of microseconds
 
+    @property
+    def deals(self) -> int:
+        return int(self.deal.max()) + 1 if len(self.deal) else 0
+
     @classmethod
-    def load(cls, results: Iterable[tuple[str, list[str], dict[str, Any]]]) -> Games:
+    def load(cls, results: Iterable[tuple[str, list[str], dict[str, Any]]],
+             seeds: Mapping[str, int]) -> Games:
+        """From a store's `results()` and `seeds()`: games with one seed are one deal."""
         names: list[str] = []
         index: dict[str, int] = {}
-        game_ids, seats, ranks, rows = [], [], [], []
+        deal_index: dict[int, int] = {}
+        game_ids, seats, ranks, rows, deal = [], [], [], [], []
         faults: list[dict[str, int]] = []
         retired: list[int] = []
         response: list[dict[int, int]] = []
@@ -87,6 +99,7 @@ class Games:
             game_ids.append(game_id)
             seats.append(seat_idx)
             ranks.append(r)
+            deal.append(deal_index.setdefault(seeds[game_id], len(deal_index)))
         g, e = len(rows), len(names)
         present, points = np.zeros((g, e)), np.zeros((g, e))
         wins, money = np.zeros((g, e)), np.zeros((g, e))
@@ -95,64 +108,68 @@ class Games:
             points[i, seat_idx] = pts
             wins[i, seat_idx] = win
             money[i, seat_idx] = mon
-        return cls(names, game_ids, seats, ranks, present, points, wins, money, faults,
-                   retired, response)
+        return cls(names, game_ids, seats, ranks, np.array(deal, dtype=np.int64), present,
+                   points, wins, money, faults, retired, response)
+
+    def metric(self, name: str) -> np.ndarray:
+        """G x E values of a metric; for "rating", placement points (what pairs compare)."""
+        return {"win_share": self.wins, "money": self.money}.get(name, self.points)
 
 
-def bootstrap(games: Games, samples: int = BOOTSTRAP_SAMPLES, seed: int = 0,
-              batch: int = 50) -> dict[str, np.ndarray]:
-    """Per metric, a (samples x E) array of means over games resampled with replacement."""
-    g = len(games.game_ids)
+def deal_weights(deals: int, samples: int = BOOTSTRAP_SAMPLES, seed: int = 0) -> np.ndarray:
+    """(samples x deals): how often each deal is drawn in each bootstrap resample."""
     rng = np.random.default_rng(seed)
-    values = np.stack([games.points, games.wins, games.money], axis=2)  # G x E x 3
-    flat = values.reshape(g, -1)
-    out: list[np.ndarray] = []
-    for start in range(0, samples, batch):
-        n = min(batch, samples - start)
-        weights = np.stack([np.bincount(rng.integers(0, g, g), minlength=g)
-                            for _ in range(n)]).astype(np.float64)  # n x G
-        counts = weights @ games.present  # n x E
-        sums = (weights @ flat).reshape(n, -1, 3)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out.append(sums / counts[:, :, None])
-    means = np.concatenate(out)  # samples x E x 3
+    return np.stack([np.bincount(rng.integers(0, deals, deals), minlength=deals)
+                     for _ in range(samples)]).astype(np.float64) if deals else \
+        np.zeros((samples, 0))
+
+
+def bootstrap(games: Games, weights: np.ndarray | None = None) -> dict[str, np.ndarray]:
+    """Per metric, a (samples x E) array of means over the deals resampled with replacement."""
+    if weights is None:
+        weights = deal_weights(games.deals)
+    c, e = games.deals, len(games.names)
+    values = np.stack([games.points, games.wins, games.money], axis=2).reshape(len(games.deal),
+                                                                               -1)
+    sums = np.zeros((c, e * 3))
+    np.add.at(sums, games.deal, values)
+    counts = np.zeros((c, e))
+    np.add.at(counts, games.deal, games.present)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        means = (weights @ sums).reshape(len(weights), e, 3) / (weights @ counts)[:, :, None]
     return {"placement": means[:, :, 0], "win_share": means[:, :, 1], "money": means[:, :, 2]}
 
 
-def ratings(games: Games) -> list[tuple[float, float]]:
-    """OpenSkill Plackett-Luce (tau 0) over the games in game id order: (mu, sigma)."""
-    return _rate(games, set())[0]
+def finishes(games: Games) -> Finishes:
+    """Every game's pairwise finishes, summed per deal."""
+    return Finishes.of(len(games.names), games.seats, games.ranks).by_deal(games.deal)
 
 
-def rating_history(games: Games, points: int = 200
-                   ) -> list[tuple[int, list[tuple[float, float] | None]]]:
-    """The ratings as games accumulated, in game id order, at about `points` evenly spaced
-    moments: (games so far, per entrant (mu, sigma) or None before its first game).  The last
-    moment is after every game, and equals `ratings`."""
+def ratings(games: Games) -> list[float]:
+    """Each entrant's Elo-scale rating over all games (`rating.py`)."""
+    return [float(x) for x in fit(finishes(games).matrix())]
+
+
+def rating_history(games: Games, points: int = 50) -> list[tuple[int, list[float | None]]]:
+    """The ratings of the first n games, in game id order, for about `points` evenly spaced n:
+    (n, per entrant its rating, or None before its first game).  Each is a fit of those games
+    alone, so the last equals `ratings`."""
     g = len(games.game_ids)
     if not g:
         return []
-    keep = {max(1, round(g * k / points)) for k in range(1, points + 1)} | {g}
-    return _rate(games, keep)[1]
-
-
-def _rate(games: Games, keep: set[int]
-          ) -> tuple[list[tuple[float, float]], list[tuple[int, list[tuple[float, float] | None]]]]:
-    model = PlackettLuce(tau=0)
-    current = [model.rating(name=n) for n in games.names]
-    played = [False] * len(games.names)
-    history: list[tuple[int, list[tuple[float, float] | None]]] = []
-    orders = np.argsort(np.array(games.game_ids, dtype=object), kind="stable")
-    for done, order in enumerate(orders, 1):
-        seats = games.seats[order]
-        teams = [[current[e]] for e in seats]
-        for e, team in zip(seats, model.rate(teams, ranks=games.ranks[order]), strict=True):
-            current[e] = team[0]
-            played[e] = True
-        if done in keep:
-            history.append((done, [(r.mu, r.sigma) if p else None
-                                   for r, p in zip(current, played, strict=True)]))
-    return [(r.mu, r.sigma) for r in current], history
+    order = np.argsort(np.array(games.game_ids, dtype=object), kind="stable")
+    position = np.empty(g, dtype=np.int64)
+    position[order] = np.arange(g)
+    every = Finishes.of(len(games.names), games.seats, games.ranks)
+    first_game = np.full(len(games.names), g)
+    for e in range(len(games.names)):
+        first_game[e] = position[games.present[:, e] > 0].min()
+    history: list[tuple[int, list[float | None]]] = []
+    for n in sorted({max(1, round(g * k / points)) for k in range(1, points + 1)} | {g}):
+        elo = fit(every.matrix((position < n).astype(np.float64)))
+        history.append((n, [float(x) if first < n else None
+                            for x, first in zip(elo, first_game.tolist(), strict=True)]))
+    return history
 
 
 def _quantile(hist: dict[int, int], q: float) -> float | None:
@@ -168,16 +185,26 @@ def _quantile(hist: dict[int, int], q: float) -> float | None:
     return None
 
 
-def leaderboard(games: Games, primary: str = "placement",
-                samples: int = BOOTSTRAP_SAMPLES) -> list[dict[str, Any]]:
-    """One row per entrant, best first by `primary`, with the keys documented in README."""
+@dataclass
+class Standings:
+    """The leaderboard: rows best first, and every pair of entrants compared."""
+
+    rows: list[dict[str, Any]]
+    pairs: list[paired.Pair]
+
+
+def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP_SAMPLES,
+              alpha: float = paired.ALPHA) -> Standings:
+    """One row per entrant, best first by `primary`, with the keys documented in README, and
+    the pairs in standings order (`pairs.compare`), familywise error `alpha`."""
     if primary not in METRICS:
         raise ValueError(f"unknown metric {primary!r}; known: {', '.join(METRICS)}")
     if not games.game_ids:
-        return []
+        return Standings([], [])
     present = games.present.sum(axis=0)
-    boot = bootstrap(games, samples)
-    rated = ratings(games)
+    weights = deal_weights(games.deals, samples)
+    boot = bootstrap(games, weights)
+    elo, elo_boot = fit_ratings(finishes(games), weights)
     rows: list[dict[str, Any]] = []
     for e, name in enumerate(games.names):
         n = present[e]
@@ -187,9 +214,8 @@ def leaderboard(games: Games, primary: str = "placement",
             mean = float(values[:, e].sum() / n)
             lo, hi = np.nanpercentile(boot[metric][:, e], [2.5, 97.5])
             row[metric] = {"mean": mean, "low": float(lo), "high": float(hi)}
-        mu, sigma = rated[e]
-        row["rating"] = {"mu": mu, "sigma": sigma, "low": mu - 1.96 * sigma,
-                         "high": mu + 1.96 * sigma}
+        lo, hi = np.percentile(elo_boot[:, e], [2.5, 97.5])
+        row["rating"] = {"elo": float(elo[e]), "low": float(lo), "high": float(hi)}
         f = games.faults[e]
         row["faults"] = {group: sum(f.get(k, 0) for k in kinds)
                          for group, kinds in FAULT_GROUPS.items()}
@@ -199,14 +225,54 @@ def leaderboard(games: Games, primary: str = "placement",
         rows.append(row)
 
     def key(r: dict[str, Any]) -> float:
-        return float(r["rating"]["mu"] if primary == "rating" else r[primary]["mean"])
+        return float(r["rating"]["elo"] if primary == "rating" else r[primary]["mean"])
 
     rows.sort(key=lambda r: (-key(r), r["name"]))
-    leader = rows[0][primary]
-    for place, r in enumerate(rows, 1):
-        r["rank"] = place
-        r["separated"] = place == 1 or r[primary]["high"] < leader["low"]
-    return rows
+    order = [r["name"] for r in rows]
+    pairs, ranges = verdicts(games, order, primary, alpha)
+    leader_above = {p.b for p in pairs if p.a == order[0] and p.separated and p.test.diff > 0}
+    for rank, r in enumerate(rows, 1):
+        r["rank"] = rank
+        best, worst = ranges[r["name"]]
+        r["place"] = {"best": best, "worst": worst}
+        r["separated"] = rank == 1 or r["name"] in leader_above
+    return Standings(rows, pairs)
+
+
+def order(games: Games, primary: str = "placement") -> list[str]:
+    """The entrants best first by `primary` (ties by name), without any interval."""
+    if primary == "rating":
+        score = ratings(games)
+    else:
+        values = games.metric(primary)
+        score = list(values.sum(axis=0) / games.present.sum(axis=0))
+    return [n for _, n in sorted(zip((-x for x in score), games.names, strict=True))]
+
+
+def verdicts(games: Games, names: list[str], primary: str = "placement",
+             alpha: float = paired.ALPHA
+             ) -> tuple[list[paired.Pair], dict[str, tuple[int, int]]]:
+    """The pairs of `names` (in that order) on `primary`, and each one's range of places."""
+    index = [games.names.index(n) for n in names]
+    pairs = paired.compare(names, games.deal, games.metric(primary)[:, index],
+                           games.present[:, index], alpha)
+    return pairs, paired.places(names, pairs)
+
+
+def versus(games: Games, a: str, b: str, primary: str = "placement",
+           alpha: float = paired.ALPHA) -> tuple[paired.Pairing, paired.Test]:
+    """The paired test of a against b alone (`pairs.versus`), its interval's coverage
+    1 - alpha."""
+    values = games.metric(primary)
+    i, j = games.names.index(a), games.names.index(b)
+    return paired.versus(games.deal, (values[:, i], games.present[:, i]),
+                         (values[:, j], games.present[:, j]), alpha)
+
+
+def leaderboard(games: Games, primary: str = "placement",
+                samples: int = BOOTSTRAP_SAMPLES) -> list[dict[str, Any]]:
+    """The rows of `standings`."""
+    return standings(games, primary, samples).rows
 
 
 def head_to_head(games: Games) -> dict[str, dict[str, dict[str, int]]]:

@@ -1,8 +1,9 @@
 """`referee report`: a results store as a static site that works from file://.
 
-The leaderboard (intervals as bars, the head-to-head grid, seat bias, ratings over the games),
-a page per bot (results, faults with links to where they happened, stderr excerpts) and a
-replay page for a sample of the games plus every game with a fault.  Every page is plain HTML
+The leaderboard (places, intervals as bars, every pair's verdict, the head-to-head grid, seat
+bias, ratings over the games), a page per bot (results, faults with links to where they
+happened, stderr excerpts) and a replay page for a sample of the games plus every game with a
+fault.  Every page is plain HTML
 with inline SVG; the game pages embed their data as JSON and share one script and one style
 sheet copied into the folder, so nothing is fetched from anywhere.
 """

@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.leaderboard import primary_metric
-from referee.leaderboard.stats import Games, by_seat, head_to_head, leaderboard, rating_history
+from referee.leaderboard.pairs import Pair
+from referee.leaderboard.stats import Games, by_seat, head_to_head, rating_history, standings
 from referee.tournament.store import Store
 
 HISTORY_POINTS = 200
@@ -34,9 +35,10 @@ class Tournament:
     config: dict[str, Any]
     results: list[tuple[str, list[str], dict[str, Any]]]
     rows: list[dict[str, Any]]
+    pairs: list[Pair]  # every pair of entrants, in standings order
     h2h: dict[str, dict[str, dict[str, int]]]
     seats: list[dict[str, Any]]
-    ratings: dict[str, list[tuple[float, float]]]  # per entrant, (games so far, mu)
+    ratings: dict[str, list[tuple[float, float]]]  # per entrant, (games so far, Elo)
     names: list[str]  # entrants in leaderboard order
     bot_games: dict[str, list[BotGame]] = field(default_factory=dict)
 
@@ -48,9 +50,9 @@ class Tournament:
 
 def load(store: Store) -> Tournament:
     results = list(store.results())
-    games = Games.load(results)
+    games = Games.load(results, store.seeds())
     primary = primary_metric(store)
-    rows = leaderboard(games, primary)
+    board = standings(games, primary)
     config_text = store.meta("config")
     config: dict[str, Any] = json.loads(config_text) if config_text else {}
     data = Tournament(
@@ -58,11 +60,12 @@ def load(store: Store) -> Tournament:
         primary=primary,
         config=config,
         results=results,
-        rows=rows,
+        rows=board.rows,
+        pairs=board.pairs,
         h2h=head_to_head(games),
         seats=by_seat(games),
         ratings=rating_series(games),
-        names=[r["name"] for r in rows],
+        names=[r["name"] for r in board.rows],
     )
     per_bot: dict[str, list[BotGame]] = {n: [] for n in data.names}
     for gid, names, result in results:
@@ -76,12 +79,13 @@ def load(store: Store) -> Tournament:
 
 
 def rating_series(games: Games) -> dict[str, list[tuple[float, float]]]:
-    """Per entrant, (games so far, mu) at evenly spaced moments from its first game on."""
+    """Per entrant, (games so far, its Elo rating over those games) at evenly spaced moments
+    from its first game on."""
     out: dict[str, list[tuple[float, float]]] = {n: [] for n in games.names}
     for done, values in rating_history(games, HISTORY_POINTS):
         for name, value in zip(games.names, values, strict=True):
             if value is not None:
-                out[name].append((float(done), value[0]))
+                out[name].append((float(done), value))
     return out
 
 

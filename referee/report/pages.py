@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 
 from referee import __version__
+from referee.leaderboard.render import PAIRED, PLACE_NOTE, method_note, place_text
 
 from . import svg
 from .data import BotGame, Tournament
@@ -95,8 +96,13 @@ def _ci_text(m: dict[str, float], digits: int, pct: bool = False) -> str:
             f"{m['high']:.{digits}f}]</small>")
 
 
+def _rating_html(rating: dict[str, float]) -> str:
+    return (f"{round(rating['elo'])} <small>[{round(rating['low'])}, "
+            f"{round(rating['high'])}]</small>")
+
+
 def _axis(rows: list[dict[str, Any]], metric: str) -> tuple[float, float]:
-    centre = "mu" if metric == "rating" else "mean"
+    centre = "elo" if metric == "rating" else "mean"
     values = [r[metric][k] for r in rows for k in ("low", "high", centre)]
     return svg.padded_range(values)
 
@@ -119,7 +125,7 @@ def leaderboard_page(data: Tournament, links: Links, stderr_note: str, published
                     tournament=data.name)
     axes = {m: _axis(rows, m) for m in ("win_share", "placement", "money", "rating")}
     leader = rows[0]
-    head = ["#", "bot", "games"]
+    head = ["#", "place", "bot", "games"]
     for m in ("win_share", "placement", "money", "rating"):
         fmt = "{:.0f}" if m in ("money", "rating") else "{:.2f}"
         head.append(f"{METRIC_TITLES[m]} {svg.axis_caption(axes[m], fmt)}")
@@ -128,15 +134,15 @@ def leaderboard_page(data: Tournament, links: Links, stderr_note: str, published
     for r in rows:
         band_src = leader["rating"] if primary == "rating" else leader[primary]
         band = (band_src["low"], band_src["high"])
-        cells = [str(r["rank"]),
+        cells = [str(r["rank"]), f'<span class="place">{place_text(r["place"])}</span>',
                  f'<i class="sw" style="background:{colors[r["name"]]}"></i>'
-                 f'{links.bot(r["name"], "")}{"" if r["separated"] else " *"}',
+                 f'{links.bot(r["name"], "")}',
                  str(r["games"])]
         for m in ("win_share", "placement", "money", "rating"):
             if m == "rating":
                 rt = r["rating"]
-                text = f"{rt['mu']:.1f} <small>± {rt['sigma']:.1f}</small>"
-                mean, low, high = rt["mu"], rt["low"], rt["high"]
+                text = _rating_html(rt)
+                mean, low, high = rt["elo"], rt["low"], rt["high"]
             else:
                 text = _ci_text(r[m], 1 if m == "money" else 3, pct=m == "win_share")
                 mean, low, high = r[m]["mean"], r[m]["low"], r[m]["high"]
@@ -156,20 +162,51 @@ def leaderboard_page(data: Tournament, links: Links, stderr_note: str, published
     parts.append('<section><h2>Standings</h2><div class="scroll"><table class="standings">'
                  "<thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead>"
                  f"<tbody>{''.join(body)}</tbody></table></div>"
-                 '<p class="note">Bars: 95% intervals (bootstrap over whole games; rating: '
-                 "mu ± 1.96 sigma), the tick is the mean; the shaded band is the leader's "
-                 "interval on the primary metric. * not separated from the leader: the "
-                 "intervals overlap.</p></section>")
+                 '<p class="note">Bars: 95% intervals from a bootstrap over deals (the games '
+                 "dealt one deck); the tick is the mean, or the rating fitted to all games; "
+                 "the shaded band is the leader's interval on the primary metric. Rating: "
+                 "Bradley-Terry on the Elo scale, mean 0 (400 points higher: 10 to 1 odds of "
+                 f"finishing above). {e(PLACE_NOTE[0].upper() + PLACE_NOTE[1:])}.</p>"
+                 "</section>")
+    parts.append(pairs_section(data, links))
     parts.append(head_to_head_section(data, links))
     parts.append(seats_section(data))
     series = [(name, colors[name], data.ratings.get(name, [])) for name in data.names]
     parts.append('<section><h2>Ratings as games accumulated</h2>'
                  + svg.line_chart(series, x_label="games played (in game id order)",
-                                  y_label="rating mu")
-                 + '<p class="note">OpenSkill Plackett-Luce, updated game by game in game id '
-                   "order; each line starts at the entrant's first game.</p></section>")
+                                  y_label="rating (Elo)")
+                 + '<p class="note">Each point: the ratings fitted to the first games alone, '
+                   "in game id order; each line starts at the entrant's first game and ends at "
+                   "its rating in the standings.</p></section>")
     return page(f"{data.name}: leaderboard", "\n".join(parts), root="", kind="leaderboard",
                 tournament=data.name)
+
+
+def pairs_section(data: Tournament, links: Links) -> str:
+    """Every pair's paired difference with its interval, LOS and verdict."""
+    if not data.pairs:
+        return ""
+    digits = 1 if data.primary == "money" else 3
+    rows = []
+    for p in data.pairs[:MAX_ROWS]:
+        t = p.test
+        diff = (f"{t.diff:+.{digits}f} <small>unbounded</small>" if t.low is None or
+                t.high is None else f"{t.diff:+.{digits}f} <small>[{t.low:.{digits}f}, "
+                f"{t.high:.{digits}f}]</small>")
+        mark = ' class="separated"' if p.separated else ""
+        rows.append(f"<tr{mark}>"
+                    f"<td>{links.bot(p.a, '')}</td><td>{links.bot(p.b, '')}</td>"
+                    f"<td>{t.games}</td><td>{t.deals}</td><td>{PAIRED[p.paired]}</td>"
+                    f"<td>{diff}</td><td>{t.los:.1%}</td>"
+                    f"<td>{'yes' if p.separated else 'no'}</td></tr>")
+    more = (f'<p class="note">{len(data.pairs) - MAX_ROWS} more pairs not listed.</p>'
+            if len(data.pairs) > MAX_ROWS else "")
+    note = e(method_note(data.primary, len(data.pairs))).replace("\n", " ")
+    return ('<section><h2>Pairs</h2><div class="scroll tall"><table class="pairs"><thead><tr>'
+            "<th>a</th><th>b</th><th>games</th><th>deals</th><th>compared over</th>"
+            "<th>a &minus; b [95% CI]</th><th>LOS</th><th>separated</th></tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table></div>{more}"
+            f'<p class="note">{note}</p></section>')
 
 
 def _share_color(share: float) -> str:
@@ -272,13 +309,15 @@ def bot_page(data: Tournament, links: Links, name: str, stderr_dir: Path | None,
         f = row["faults"]
         ms = row["response_ms"]
         figures = [
-            ("rank", f"{row['rank']} of {len(data.rows)}"
-             + ("" if row["separated"] else " (not separated from the leader)")),
+            ("rank", f"{row['rank']} of {len(data.rows)}"),
+            ("place", place_text(row["place"])
+             + ("" if row["place"]["best"] == row["place"]["worst"] else
+                " (the places it could hold, given the paired tests)")),
             ("games", str(row["games"])),
             ("win share", _ci_text(row["win_share"], 3, pct=True)),
             ("placement points", _ci_text(row["placement"], 3)),
             ("final money", _ci_text(row["money"], 1)),
-            ("rating", f"{row['rating']['mu']:.2f} ± {row['rating']['sigma']:.2f}"),
+            ("rating", _rating_html(row["rating"]) + " Elo"),
             ("faults", ", ".join(f"{FAULT_TITLES[k]} {v}" for k, v in f.items())),
             ("response time", "-" if ms["median"] is None
              else f"median {ms['median']:.2f} ms, p99 {ms['p99']:.2f} ms"),

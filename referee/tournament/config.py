@@ -171,13 +171,15 @@ def _address_space(value: str | int | None) -> int | None:
 
 
 class GradeRule(BaseModel):
-    """A grade and what earns it: beat these baselines (higher mean placement points in the
-    same games) and/or reach a mean placement."""
+    """A grade and what earns it: beat these baselines (mean placement points separated above
+    each by the paired one-sided test over deals), be level with these (not separated below
+    each), and/or reach a mean placement."""
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     grade: str = Field(min_length=1, max_length=20)
     beats: list[str] = []
+    level_with: list[str] = []  # level with each, or better: not separated below it
     min_placement: float | None = Field(None, ge=0, le=1)
 
 
@@ -189,6 +191,9 @@ class Grading(BaseModel):
     rules: list[GradeRule] = []
     otherwise: str = "F"  # working, but meets no rule
     broken: str = "F"  # did not build, crashed, timed out, or failed the check
+    # Each comparison with a baseline is a one-sided test at 1 - confidence; above 0.5, so
+    # that a bot is never separated both above and below one baseline.
+    confidence: float = Field(0.95, gt=0.5, lt=1)
 
 
 class TournamentConfig(BaseModel):
@@ -201,7 +206,10 @@ class TournamentConfig(BaseModel):
     bots: list[BotEntry] = Field(min_length=1)
     table_size: Literal[3, 4, 5] = 4
     format: Literal["round-robin", "gauntlet"] = "round-robin"
-    deals: int = Field(1, ge=1, le=10_000, description="deals per table")
+    deals: int = Field(1, ge=1, le=10_000, description="deals per table (with until: the most)")
+    # Stop once the leader is separated from every other entrant, or every place is known;
+    # `max_deals` is another name for `deals` then (see `_max_deals`, and README).
+    until: Literal["separated", "ranked"] | None = None
     seat_orders: Literal["all", "rotations", "balanced"] = "all"
     tables: int | None = Field(None, ge=1, description="sample this many tables (large fields)")
     baselines: list[str] = []  # gauntlet: names of the fixed opponents among `bots`
@@ -211,6 +219,22 @@ class TournamentConfig(BaseModel):
     primary_metric: Literal["placement", "win_share", "money", "rating"] = "placement"
     sandbox: Literal["none", "bwrap"] = "none"  # bwrap: see README, Untrusted bots
     grading: Grading = Grading()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _max_deals(cls, data: object) -> object:
+        """`max_deals` (what a run with `until` plays at most) is another name for `deals`:
+        one number, so that the schedule, its game ids and the store do not depend on which
+        name the file uses."""
+        if not isinstance(data, dict) or "max_deals" not in data:
+            return data
+        if "deals" in data:
+            raise ValueError("max_deals: another name for deals (the most deals a run with "
+                             "until plays); give only one of them")
+        if data.get("until") is None:
+            raise ValueError('max_deals: goes with until = "separated" or "ranked"; without '
+                             "until, a run plays every one of its deals: name them deals")
+        return {("deals" if k == "max_deals" else k): v for k, v in data.items()}
 
     @field_validator("variants")
     @classmethod
@@ -250,14 +274,15 @@ class TournamentConfig(BaseModel):
 
     @model_validator(mode="after")
     def _rules_beat_baselines(self) -> TournamentConfig:
-        """A grading rule can only be met by beating the gauntlet's baselines: any other name
-        (a typo, a case slip) would make it a rule nobody can ever meet."""
+        """A grading rule can only name the gauntlet's baselines: any other name (a typo, a
+        case slip) would make it a rule nobody can ever meet, or everybody."""
         if self.format == "gauntlet":
             for i, rule in enumerate(self.grading.rules):
-                for b in rule.beats:
-                    if b not in self.baselines:
-                        raise ValueError(f"grading.rules.{i}.beats: {b!r} is not one of the "
-                                         f"baselines ({', '.join(self.baselines)})")
+                for key, names in (("beats", rule.beats), ("level_with", rule.level_with)):
+                    for b in names:
+                        if b not in self.baselines:
+                            raise ValueError(f"grading.rules.{i}.{key}: {b!r} is not one of "
+                                             f"the baselines ({', '.join(self.baselines)})")
         return self
 
 

@@ -5,7 +5,8 @@ policy as the local executor (`Table`), keeping its bot processes across the bat
 organiser's machine writes each finished game to its one SQLite store as the results arrive,
 so a lost worker costs only its unfinished batch: Dask runs that task again elsewhere, and the
 store, idempotent per game id, never counts a game twice.  Bots must be reachable by the same
-command and directory on every worker (a shared directory, or the same image).
+command and directory on every worker (a shared directory, or the same image).  With `until`
+the stages are sent one after another, and the look after each decides whether to go on.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from .runner import (
     Finished,
     Progress,
     RunSummary,
+    Staged,
     Table,
     Voided,
     bot_factory,
@@ -33,6 +35,7 @@ from .runner import (
 )
 from .schedule import ScheduledGame
 from .store import Store
+from .until import stages
 
 
 def play_batch(config_json: str, config_path: str,
@@ -100,47 +103,49 @@ def run_on_dask(
     own_client = client is None
     if own_client and scheduler is not None:  # first, so a wrong address fails at once
         client = connect(Client, scheduler)
+    left_out: dict[str, str] | None = None  # built before the first stage with games to play
+    voids: list[str] = []
     try:
         games, done = prepare(config, config_path, store, shard)
-        todo = [g for g in games if g.game_id not in done]
-        left_out = run_trio(build_bots, config, config_path, say) if todo else {}
-        playable = [g for g in todo if not left_out.keys() & set(g.seats)]
-        progress = Progress(total=len(games), done=len(games) - len(todo))
-        voids: list[str] = []
-        failed = 0
-        if client is None:
-            cluster = LocalCluster(  # type: ignore[no-untyped-call]
-                n_workers=workers, threads_per_worker=1, processes=True,
-                dashboard_address=None)
-            client = Client(cluster)  # type: ignore[no-untyped-call]
+        run = Staged(config, store, games, done, say)
+        progress = run.progress
         config_json = config.model_dump_json()
-        futures = [client.submit(play_batch, config_json, str(config_path.resolve()), batch,
-                                 pure=False) for batch in batches(playable, batch_size)]
-        for future in as_completed(futures):  # type: ignore[no-untyped-call]
-            try:
-                finished, voided = future.result()
-            except Exception as exc:  # a batch that failed on its worker, however often retried
-                failed += 1
-                say(f"a batch failed on its worker ({type(exc).__name__}: {exc}); its games "
-                    "are left for the next run")
-                continue
-            for v in voided:
-                store.save_void(v.game_id, v.attempt, v.reason)
-                voids.append(f"{v.game_id} (attempt {v.attempt}): {v.reason}")
-                say(f"void: {v.reason}")
-            for f in finished:
-                if not store_finished(store, f):
-                    continue  # a batch run again after a lost worker: stored already
-                progress.done += 1
-                progress.played += 1
-                progress.faults += sum(len(x) for x in f.result["faults"])
-            if on_update is not None:
-                on_update(progress)
+        for stage in stages(config, games):
+            if left_out is None and any(g.game_id not in done for g in stage.games):
+                left_out = run_trio(build_bots, config, config_path, say)
+            playable = run.begin(stage, left_out or {})
+            if playable and client is None:
+                cluster = LocalCluster(  # type: ignore[no-untyped-call]
+                    n_workers=workers, threads_per_worker=1, processes=True,
+                    dashboard_address=None)
+                client = Client(cluster)  # type: ignore[no-untyped-call]
+            futures = [client.submit(play_batch, config_json, str(config_path.resolve()),
+                                     batch, pure=False)
+                       for batch in batches(playable, batch_size)]
+            for future in as_completed(futures) if futures else ():  # type: ignore[no-untyped-call]
+                try:
+                    finished, voided = future.result()
+                except Exception as exc:  # a batch that failed on its worker, however often
+                    say(f"a batch failed on its worker ({type(exc).__name__}: {exc}); its "
+                        "games are left for the next run")
+                    continue
+                for v in voided:
+                    store.save_void(v.game_id, v.attempt, v.reason)
+                    voids.append(f"{v.game_id} (attempt {v.attempt}): {v.reason}")
+                    say(f"void: {v.reason}")
+                for f in finished:
+                    if not store_finished(store, f):
+                        continue  # a batch run again after a lost worker: stored already
+                    progress.done += 1
+                    progress.played += 1
+                    progress.faults += sum(len(x) for x in f.result["faults"])
+                if on_update is not None:
+                    on_update(progress)
+            if run.end(stage):
+                break
     finally:
         if own_client and client is not None:
             client.close()
         if cluster is not None:
             cluster.close()
-    return RunSummary(total=len(games), already=len(games) - len(todo),
-                      played=progress.played, skipped=len(todo) - len(playable),
-                      left_out=left_out, voids=voids)
+    return run.summary(progress.played, left_out or {}, voids)

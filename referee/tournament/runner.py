@@ -7,16 +7,18 @@ message, and the games it would have played are not played (a later run, after a
 them).  A referee failure voids a game, which is played again up to three times.
 
 Every bot runs under the file's limits, and in its sandbox (`sandbox = "bwrap"`); so do the
-builds in the sandbox, with the bot's folder writable and no network.
+builds in the sandbox, with the bot's folder writable and no network.  With `until` in the file
+the games are played in stages, each ended by a look that may stop the run (`until.py`).
 """
 
 from __future__ import annotations
 
+import json
 import math
 import shlex
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +36,7 @@ from referee.player import Player, polling_allowed
 from .config import TournamentConfig
 from .schedule import ScheduledGame, fingerprint, game_spec, schedule
 from .store import Store, StoreError
+from .until import SHARDED, Stage, look, plan, stages
 
 MAX_ATTEMPTS = 3
 
@@ -63,12 +66,13 @@ class Progress:
 
 @dataclass
 class RunSummary:
-    total: int
+    total: int  # the games of the deals this run covered (with until: up to where it stopped)
     already: int
     played: int
     skipped: int
     left_out: dict[str, str]
     voids: list[str]
+    verdict: str | None = None  # with until: where the run stopped, and why
 
 
 def bot_dir(config_path: Path, entry_dir: str | None) -> Path:
@@ -256,12 +260,25 @@ def tournament_edition(config: TournamentConfig, config_path: Path) -> Edition:
     return load_edition(str(path))
 
 
+def _earlier_fingerprints(config: TournamentConfig, edition: Edition, store: Store) -> list[str]:
+    """What a store begun by an earlier version with this file would hold: its fingerprint
+    counted the deals (those the store was made with), which never changed a game."""
+    try:
+        deals = json.loads(store.meta("config") or "{}").get("deals")
+    except ValueError:
+        return []
+    return [fingerprint(config, edition, with_deals=deals)] if isinstance(deals, int) else []
+
+
 def prepare(config: TournamentConfig, config_path: Path, store: Store,
             shard: tuple[int, int] | None) -> tuple[list[ScheduledGame], set[str]]:
     """Bind the store to this tournament (and shard); the shard's games and those stored."""
+    if shard is not None and config.until is not None:
+        raise ValueError(SHARDED)
     games = shard_games(schedule(config), shard)
     edition = tournament_edition(config, config_path)
-    store.bind(config.name, fingerprint(config, edition), config.model_dump_json())
+    store.bind(config.name, fingerprint(config, edition), config.model_dump_json(),
+               also=_earlier_fingerprints(config, edition, store))
     store.bind_shard(None if shard is None else f"{shard[0]}/{shard[1]}")
     store.rename(config.name, config.primary_metric)
     return games, store.done()
@@ -270,6 +287,59 @@ def prepare(config: TournamentConfig, config_path: Path, store: Store,
 def store_finished(store: Store, f: Finished) -> bool:
     """Store one game; False when it was stored already."""
     return store.save(f.game_id, f.seats, f.seed, f.result, f.record, f.seconds, f.attempts)
+
+
+@dataclass
+class Staged:
+    """The stages of one run as it goes: its progress, what it covered, where it stopped."""
+
+    config: TournamentConfig
+    store: Store
+    games: list[ScheduledGame]
+    done: set[str]
+    say: Callable[[str], None]
+    progress: Progress = field(default_factory=lambda: Progress(total=0))
+    covered: set[str] = field(default_factory=set)  # the ids of the stages begun
+    deals: int = 0  # the deals of the stages begun
+    already: int = 0
+    skipped: int = 0
+    verdict: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.config.until is not None:
+            self.say(plan(self.config, self.games))
+
+    def begin(self, stage: Stage, left_out: dict[str, str]) -> list[ScheduledGame]:
+        """Start a stage: the progress now counts to its end; its games to play."""
+        todo = [g for g in stage.games if g.game_id not in self.done]
+        playable = [g for g in todo if not left_out.keys() & set(g.seats)]
+        self.covered |= {g.game_id for g in stage.games}
+        self.deals = stage.deals
+        self.already += len(stage.games) - len(todo)
+        self.skipped += len(todo) - len(playable)
+        self.progress.total = len(self.covered)
+        self.progress.done += len(stage.games) - len(todo)
+        return playable
+
+    def end(self, stage: Stage) -> bool:
+        """End a stage: True when the run stops here (at a look that settles it, or after
+        the last stage)."""
+        if self.config.until is None:
+            return True
+        verdict = look(self.config, self.store, self.games, stage)
+        self.say(verdict.text)
+        self.verdict = verdict.text
+        return verdict.stop
+
+    def summary(self, played: int, left_out: dict[str, str], voids: list[str]) -> RunSummary:
+        beyond = len(self.done - self.covered)
+        if beyond:  # a longer run's games: the leaderboard counts every stored game
+            self.say(f"note: the store also holds {beyond} games of deals after the "
+                     f"{self.deals} this run covered (an earlier run played more); the "
+                     "leaderboard counts every stored game")
+        return RunSummary(total=len(self.covered), already=self.already, played=played,
+                          skipped=self.skipped, left_out=left_out, voids=voids,
+                          verdict=self.verdict)
 
 
 async def run_tournament(
@@ -291,13 +361,12 @@ async def run_tournament(
     if player_factory is None:
         check_sandbox_available(config.sandbox)
     games, done = prepare(config, config_path, store, shard)
-    todo = [g for g in games if g.game_id not in done]
-    needs_build = todo and player_factory is None
-    left_out = await build_bots(config, config_path, say) if needs_build else {}
-    playable = [g for g in todo if not left_out.keys() & set(g.seats)]
-    progress = Progress(total=len(games), done=len(games) - len(todo))
+    run = Staged(config, store, games, done, say)
+    progress = run.progress
     make_player = player_factory or bot_factory(config, config_path, stderr_dir)
-    queue = iter(playable)
+    tables = [Table(config, config_path, number, make_player, restart_each_game)
+              for number in range(max(1, workers))]
+    left_out: dict[str, str] | None = None  # built before the first stage with games to play
     voids: list[str] = []
 
     def voided(v: Voided) -> None:
@@ -309,10 +378,10 @@ async def run_tournament(
 
     failed: list[StoreError] = []
 
-    async def worker(number: int, nursery: trio.Nursery) -> None:
+    async def worker(table: Table, queue: Iterator[ScheduledGame], nursery: trio.Nursery
+                     ) -> None:
         if workers > 1:
             polling_allowed.set(False)  # this task's own context: other tables share the loop
-        table = Table(config, config_path, number, make_player, restart_each_game)
         try:
             for game in queue:
                 finished = await table.play(game, voided)
@@ -327,14 +396,21 @@ async def run_tournament(
         except StoreError as exc:  # the store failed (a full disk): every table stops
             failed.append(exc)
             nursery.cancel_scope.cancel()
-        finally:
-            await table.aclose()
 
-    async with trio.open_nursery() as nursery:
-        for number in range(max(1, workers)):
-            nursery.start_soon(worker, number, nursery)
-    if failed:
-        raise failed[0]
-    return RunSummary(total=len(games), already=len(games) - len(todo),
-                      played=progress.played, skipped=len(todo) - len(playable),
-                      left_out=left_out, voids=voids)
+    try:
+        for stage in stages(config, games):
+            if left_out is None and any(g.game_id not in done for g in stage.games):
+                needs_build = player_factory is None
+                left_out = await build_bots(config, config_path, say) if needs_build else {}
+            queue = iter(run.begin(stage, left_out or {}))
+            async with trio.open_nursery() as nursery:
+                for table in tables:
+                    nursery.start_soon(worker, table, queue, nursery)
+            if failed:
+                raise failed[0]
+            if run.end(stage):
+                break
+    finally:
+        for table in tables:  # the bots are kept from stage to stage
+            await table.aclose()
+    return run.summary(progress.played, left_out or {}, voids)

@@ -143,10 +143,13 @@ def game_spec(config: TournamentConfig, game: ScheduledGame, edition: Edition) -
                          max_faults=limits.max_faults)
 
 
-def fingerprint(config: TournamentConfig, edition: Edition | None = None) -> str:
-    """A hex digest of everything that changes the schedule or the games; not of the name, the
-    builds, the directories, the startup and build times or the primary metric.  Given the
-    loaded `edition`, its contents count too, so an edited edition file is noticed."""
+def fingerprint(config: TournamentConfig, edition: Edition | None = None,
+                with_deals: int | None = None) -> str:
+    """A hex digest of everything that changes the games; not of the name, the builds, the
+    directories, the startup and build times or the primary metric, nor of the number of
+    deals or `until`: a game's id and seed do not depend on them, so a store can be extended
+    by more deals, or taken over by a run that stops early (runner, stages).  Given the loaded
+    `edition`, its contents count too, so an edited edition file is noticed."""
     limits = config.limits
     data = {
         "schedule": SCHEDULE_VERSION,
@@ -154,7 +157,6 @@ def fingerprint(config: TournamentConfig, edition: Edition | None = None) -> str
         "bots": [[b.name, b.command] for b in config.bots],
         "table_size": config.table_size,
         "format": config.format,
-        "deals": config.deals,
         "seat_orders": config.seat_orders,
         "tables": config.tables,
         "baselines": config.baselines,
@@ -162,6 +164,8 @@ def fingerprint(config: TournamentConfig, edition: Edition | None = None) -> str
         "variants": config.variants,
         "limits": [limits.move_time, limits.time_bank, limits.max_faults],
     }
+    if with_deals is not None:  # as stores made before version 0.2 were fingerprinted
+        data["deals"] = with_deals
     if edition is not None:
         data["edition_data"] = edition.to_data()
     text = json.dumps(data, sort_keys=True, separators=(",", ":"))

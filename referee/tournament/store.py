@@ -15,7 +15,7 @@ import sqlite3
 import stat
 import time
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -237,9 +237,17 @@ class Store:
             row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
-    def bind(self, name: str, fingerprint: str, config_json: str) -> None:
-        """Claim a new store for this tournament, or check that it already belongs to it."""
+    def bind(self, name: str, fingerprint: str, config_json: str,
+             also: Sequence[str] = ()) -> None:
+        """Claim a new store for this tournament, or check that it already belongs to it;
+        a store holding one of the fingerprints `also` (the same games, fingerprinted by an
+        earlier version) is taken over with the new one."""
         stored = self.meta("fingerprint")
+        if stored is not None and stored != fingerprint and stored in also:
+            with self._failing(), self.db:
+                self.db.execute("UPDATE meta SET value = ? WHERE key = 'fingerprint'",
+                                (fingerprint,))
+            stored = fingerprint
         if stored is None:
             with self._failing(), self.db:
                 self.db.execute("BEGIN")
@@ -338,6 +346,12 @@ class Store:
                 "SELECT game_id, seats, result FROM games ORDER BY game_id"
             ):
                 yield game_id, *self._checked(game_id, seats, result)
+
+    def seeds(self) -> dict[str, int]:
+        """The deck seed of every stored game: games with one seed were dealt alike."""
+        with self._failing():
+            return {gid: int(seed) for gid, seed in
+                    self.db.execute("SELECT game_id, seed FROM games")}
 
     def _checked(self, game_id: str, seats_json: str,
                  result_json: str) -> tuple[list[str], dict[str, Any]]:

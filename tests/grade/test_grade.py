@@ -68,20 +68,24 @@ command = "{sys.executable} {random_bot} --seed {i}"
 ''' for i in (1, 2, 3)))
 
 
-def grade(subs: Path, config: Path, out: Path,
-          prefix: list[str] | None = None) -> subprocess.CompletedProcess[str]:
+def grade(subs: Path, config: Path, out: Path, prefix: list[str] | None = None,
+          workers: int | None = None) -> subprocess.CompletedProcess[str]:
     """Run with paths relative to the working directory, as a teacher would type them;
     `prefix` goes before the command (see `without_reading_all`)."""
     cwd = out.parent
+    more = [] if workers is None else ["--workers", str(workers)]
     return subprocess.run([*(prefix or []), sys.executable, "-m", "referee", "grade",
                            os.path.relpath(subs, cwd), "--config", os.path.relpath(config, cwd),
-                           "--out", os.path.relpath(out, cwd)], cwd=cwd, capture_output=True,
-                          text=True, timeout=600)
+                           "--out", os.path.relpath(out, cwd), *more], cwd=cwd,
+                          capture_output=True, text=True, timeout=600)
 
 
 @pytest.mark.skipif(shutil.which("node") is None or shutil.which("perl") is None
                     or shutil.which("cc") is None, reason="node, perl or cc is missing")
 def test_grading_a_class(tmp_path: Path) -> None:
+    """A class in several languages, some broken: each gets its status, games, grade and
+    feedback; one deal separates no one, so the baseline sample is level with every random
+    bot and gets `otherwise`; graded again, only the changed submission is played."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     make_submissions(subs)
     write_config(config)
@@ -96,7 +100,12 @@ def test_grading_a_class(tmp_path: Path) -> None:
         assert int(rows[student]["games"]) == 24  # every seat order of one deal
     for student in ("dave", "erin", "frank", "heidi"):
         assert rows[student]["games"] == "0" and rows[student]["grade"] == "F"
-    assert rows["alice"]["grade"] == "A"  # the baseline beats random bots
+    # One deal: the smallest one-sided p is 1/2, and there is no interval.
+    assert (rows["alice"]["grade"], rows["alice"]["rule"]) == ("C", "otherwise")
+    for b in ("random-1", "random-2", "random-3"):
+        assert rows["alice"][f"vs_{b}"] == "level" and float(rows["alice"][f"vs_{b}_diff"]) > 0
+        assert rows["alice"][f"vs_{b}_low"] == rows["alice"][f"vs_{b}_high"] == ""
+    assert (rows["dave"]["rule"], rows["dave"]["vs_random-1"]) == ("broken", "")
     assert rows["grace"]["grade"] == "F" and int(rows["grace"]["faults"]) > 0
     assert rows["erin"]["faults"] == "0"  # no games: the check's crash is in its status
 
@@ -109,6 +118,9 @@ def test_grading_a_class(tmp_path: Path) -> None:
     assert ("referee check --move-time 0.3 --time-bank 0.6 --startup-time 5 "
             "'python3 bot.py --kind over_money'") in feedback["grace"]
     assert "no bot found" in feedback["heidi"]
+    assert "- grade: **C**, it met no rule" in feedback["alice"]
+    assert "level with random-1, not separated either way" in feedback["alice"]
+    assert "no interval from a single deal" in feedback["alice"]
 
     again = grade(subs, config, out)
     assert again.returncode == 0

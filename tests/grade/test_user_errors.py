@@ -457,19 +457,53 @@ def test_overlapping_out_and_submissions_are_refused(tmp_path: Path, where: str)
     assert set(tmp_path.rglob("*")) == before  # nothing written, nothing lost
 
 
-def test_a_rule_beating_no_baseline_is_a_config_error(tmp_path: Path) -> None:
-    """A name in `beats` that is not a baseline (here a case slip) made a rule nobody could
-    meet, silently."""
+@pytest.mark.parametrize(("line", "error"), [
+    ('beats = ["random-1", "Random-2"]',
+     "grading.rules.0.beats: 'Random-2' is not one of the baselines (random-1, random-2, "
+     "random-3)"),
+    ('level_with = ["random-1", "Random-2"]',
+     "grading.rules.0.level_with: 'Random-2' is not one of the baselines (random-1, random-2, "
+     "random-3)"),
+])
+def test_a_rule_naming_no_baseline_is_a_config_error(tmp_path: Path, line: str,
+                                                     error: str) -> None:
+    """A name in `beats` or `level_with` that is not a baseline (here a case slip) made a rule
+    nobody could meet (or everybody), silently."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     (subs / "heidi").mkdir(parents=True)
     write_config(config)
     text = config.read_text()
     assert 'beats = ["random-1", "random-2", "random-3"]' in text
-    config.write_text(text.replace('beats = ["random-1", "random-2", "random-3"]',
-                                   'beats = ["random-1", "Random-2"]'))
+    config.write_text(text.replace('beats = ["random-1", "random-2", "random-3"]', line))
     done = grade(subs, config, out)
-    one_error_line(done, "class.toml: grading.rules.0.beats: 'Random-2' is not one of the "
-                   "baselines (random-1, random-2, random-3)")
+    one_error_line(done, f"class.toml: {error}")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("confidence", ["0.5", "1", "1.5", "0.2"])
+def test_a_confidence_outside_one_half_to_one_is_a_config_error(tmp_path: Path,
+                                                                 confidence: str) -> None:
+    """`[grading] confidence` must lie strictly between 0.5 and 1: at 0.5 or below a bot could
+    be separated both above and below one baseline, and 1 would never separate."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    (subs / "heidi").mkdir(parents=True)
+    write_config(config)
+    config.write_text(config.read_text().replace('otherwise = "C"',
+                                                 f'otherwise = "C"\nconfidence = {confidence}'))
+    done = grade(subs, config, out)
+    one_error_line(done, "class.toml: grading.confidence: Input should be")
+    assert not out.exists()
+
+
+def test_until_in_a_grading_config_is_refused(tmp_path: Path) -> None:
+    """Grading plays every deal of its file for every student, so a file that asks to stop
+    early is refused in one line before anything is graded."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    (subs / "heidi").mkdir(parents=True)
+    write_config(config)
+    config.write_text('until = "separated"\n' + config.read_text())
+    done = grade(subs, config, out)
+    one_error_line(done, "class.toml: until: a grade is given on every deal of the file")
     assert not out.exists()
 
 

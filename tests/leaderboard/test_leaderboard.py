@@ -11,7 +11,8 @@ import pytest
 import trio
 
 from referee.bots.player import BotPlayer, BotSpec
-from referee.leaderboard import Games, by_seat, head_to_head, leaderboard
+from referee.leaderboard import Games, by_seat, head_to_head, standings
+from referee.leaderboard.render import rating_text
 from referee.leaderboard.stats import placement_points
 from referee.match.players import PolicyPlayer, random_player
 from referee.player import Player
@@ -32,13 +33,26 @@ def play(tmp: Path, seed: int, names: list[str], make: Any, **extra: Any) -> Gam
     store = open_store(tmp / f"s{seed}.db")
     trio.run(lambda: run_tournament(config, tmp / "t.toml", store, 2, lambda m: None,
                                     player_factory=make))
-    games = Games.load(store.results())
+    games = Games.load(store.results(), store.seeds())
     store.close()
     return games
 
 
-def overlaps(a: dict[str, float], b: dict[str, float]) -> bool:
-    return a["low"] <= b["high"] and b["low"] <= a["high"]
+def by_hand(results: list[tuple[str, list[str], dict[str, Any]]]) -> Games:
+    """Games written out by hand, each dealt its own deck."""
+    return Games.load(results, {gid: i for i, (gid, _, _) in enumerate(results)})
+
+
+def in_seat_order() -> dict[str, Any]:
+    """The result of a three-seat game finished in seat order, without faults."""
+    return {"money": [30, 20, 10], "ranks": [1, 2, 3], "retired": [], "faults": [[], [], []]}
+
+
+def one_clear_leader() -> list[tuple[str, list[str], dict[str, Any]]]:
+    """20 deals in which `top` always wins and `a` and `b` take turns in second place: top
+    holds place 1, and a and b places 2-3."""
+    return [(f"g{i:02d}", ["top", *(("a", "b") if i % 2 else ("b", "a"))], in_seat_order())
+            for i in range(20)]
 
 
 def test_placement_points_share_tied_places() -> None:
@@ -48,28 +62,36 @@ def test_placement_points_share_tied_places() -> None:
 
 
 def test_two_copies_of_one_bot_are_not_separated(tmp_path: Path) -> None:
-    """The same deterministic-random bot under two names, round robin, duplicate deals:
-    their intervals overlap in at least 19 of 20 master seeds."""
+    """The same deterministic-random bot under two names, with two more random bots, round
+    robin, duplicate deals: no pair is separated in at least 19 of 20 master seeds, and the
+    copies' place ranges always overlap.  Each pair shares 16 deals, enough for the exact test
+    to separate them after Holm's correction, were they different."""
 
     def make(name: str, worker: int) -> Player:
         # copy-a and copy-b share one policy and one seed: the same bot under two names
         seed = 7 if name.startswith("copy") else zlib.crc32(name.encode()) % 1000
         return random_player(name, seed)
 
-    overlapping = 0
+    calm = 0
     for seed in range(20):
         games = play(tmp_path, seed, ["copy-a", "copy-b", "other-1", "other-2"], make,
-                     table_size=3, deals=2)
-        rows = {r["name"]: r for r in leaderboard(games, samples=400)}
+                     table_size=3, seat_orders="rotations", deals=8)
+        board = standings(games, samples=50)  # the intervals' samples: no part in the pairs
+        rows = {r["name"]: r for r in board.rows}
         a, b = rows["copy-a"], rows["copy-b"]
-        assert a["games"] == b["games"] == 3 * 6 * 2  # every table each is at, 6 orders, 2 deals
-        overlapping += overlaps(a["placement"], b["placement"]) and overlaps(a["money"],
-                                                                             b["money"])
-    assert overlapping >= 19
+        assert a["games"] == b["games"] == 3 * 3 * 8  # the tables each is at, 3 orders, 8 deals
+        copies = next(p for p in board.pairs if {p.a, p.b} == {"copy-a", "copy-b"})
+        assert copies.test.deals == 2 * 8  # the two tables of both, 8 deals each
+        assert a["place"]["best"] <= b["place"]["worst"]
+        assert b["place"]["best"] <= a["place"]["worst"]
+        calm += not any(p.separated for p in board.pairs)
+    assert calm >= 19
 
 
 def test_the_baseline_is_separated_from_random_bots(tmp_path: Path) -> None:
-    """Strong baseline against random bots: the intervals do not overlap, within 400 games."""
+    """Strong baseline against four random bots, 200 games: the baseline holds place 1,
+    separated from each random bot by the paired test, with a rating interval above all of
+    theirs; the random bots, one policy, are not separated from each other (places 2-5)."""
     command = f"{sys.executable} {ROOT / 'sample_bots/python/baseline_bot.py'}"
 
     def make(name: str, worker: int) -> Player:
@@ -79,12 +101,17 @@ def test_the_baseline_is_separated_from_random_bots(tmp_path: Path) -> None:
 
     names = ["baseline", "random-1", "random-2", "random-3", "random-4"]
     games = play(tmp_path, 3, names, make, seat_orders="rotations", deals=10)
-    assert len(games.game_ids) == 5 * 4 * 10 <= 400
-    rows = leaderboard(games)
+    assert len(games.game_ids) == 5 * 4 * 10
+    board = standings(games)
+    rows = board.rows
     assert rows[0]["name"] == "baseline"
+    assert rows[0]["place"] == {"best": 1, "worst": 1}
     assert all(r["separated"] for r in rows)
-    second = rows[1]
-    assert rows[0]["placement"]["low"] > second["placement"]["high"]
+    assert all(r["place"] == {"best": 2, "worst": 5} for r in rows[1:])
+    assert [p.separated for p in board.pairs] == [p.a == "baseline" for p in board.pairs]
+    assert all(p.test.low is not None and p.test.low > 0 for p in board.pairs
+               if p.a == "baseline")
+    assert rows[0]["rating"]["low"] > max(r["rating"]["high"] for r in rows[1:])
     assert rows[0]["money"]["low"] > max(r["money"]["high"] for r in rows[1:])
 
 
@@ -118,31 +145,31 @@ def test_every_format_counts_stderr_over_its_limit() -> None:
     results = [(f"g{i}", ["noisy", "quiet", "other"],
                 {"money": [10, 20, 30], "ranks": [3, 2, 1], "retired": [],
                  "faults": [[noisy], [], []]}) for i in range(3)]
-    rows = leaderboard(Games.load(results))
-    by_name = {r["name"]: r for r in json.loads(render(rows, "json"))["entrants"]}
+    board = standings(by_hand(results))
+    by_name = {r["name"]: r for r in json.loads(render(board, "json"))["entrants"]}
     assert by_name["noisy"]["faults"]["stderr_over_limit"] == 3
-    table = render(rows, "table").splitlines()
+    table = render(board, "table").splitlines()
     header = table[0]
     noisy_line = next(line for line in table if " noisy" in line)
     start = header.index("stderr cut")
     assert noisy_line[start:start + len("stderr cut")].strip() == "3", (header, noisy_line)
-    assert "stderr cut |" in render(rows, "markdown")
-    csv_rows = {r["name"]: r for r in csv.DictReader(io.StringIO(render(rows, "csv")))}
+    assert "stderr cut |" in render(board, "markdown")
+    csv_rows = {r["name"]: r for r in csv.DictReader(io.StringIO(render(board, "csv")))}
     assert csv_rows["noisy"]["stderr_over_limit"] == "3"
     assert csv_rows["quiet"]["stderr_over_limit"] == "0"
 
 
-def test_markdown_shows_names_as_they_are_and_the_legend_as_text() -> None:
-    """`__dunder__` rendered bold and `_under_` italic; the legend's leading "* " made a
-    bullet, losing the key to the marks."""
+def test_markdown_shows_names_as_they_are_and_the_note_as_text() -> None:
+    """Markdown shows `__dunder__` and `_under_` as written, not bold or italic, and the note
+    on places as a paragraph of its own, not a row of the table."""
     from referee.leaderboard.render import render
 
     results = [(f"g{i}", ["__dunder__", "_under_", "plain"],
                 {"money": [10 + i % 2, 10, 10], "ranks": [1 + i % 2, 1, 3], "retired": [],
                  "faults": [[], [], []]}) for i in range(4)]
-    text = render(leaderboard(Games.load(results)), "markdown")
+    text = render(standings(by_hand(results)), "markdown")
     assert "\\_\\_dunder\\_\\_" in text and "\\_under\\_" in text
-    assert "\n\n\\* not separated from the leader" in text
+    assert "|\n\nplace: the places a bot could hold" in text
 
 
 def test_head_to_head_follows_the_standings(tmp_path: Path) -> None:
@@ -210,3 +237,91 @@ def test_a_timeout_is_not_a_response_time() -> None:
     ]
     hist = response_histogram(record, 3)
     assert sum(hist[0].values()) == 1 and sum(hist[1].values()) == 1 and hist[2] == {}
+
+
+def test_every_format_shows_the_place_range_and_the_rating_interval() -> None:
+    """The table, Markdown, CSV and JSON give each bot its place ("1", or the range "2-3"
+    when the paired tests cannot order it) and its Elo rating with the 95% interval."""
+    import csv
+    import io
+    import json
+
+    from referee.leaderboard.render import render
+
+    board = standings(by_hand(one_clear_leader()))
+    places = {"top": "1", "a": "2-3", "b": "2-3"}
+    ratings = {r["name"]: r["rating"] for r in board.rows}
+    assert ratings["top"]["low"] <= ratings["top"]["elo"] <= ratings["top"]["high"]
+    assert ratings["top"]["low"] > ratings["a"]["high"]
+    for fmt in ("table", "markdown"):
+        lines = render(board, fmt).splitlines()
+        for name, place in places.items():
+            row = next(line for line in lines if f" {name} " in line)
+            cells = row.replace("|", " ").split()
+            assert cells[1] == place, (fmt, row)
+            assert rating_text(ratings[name]) in row, (fmt, row)
+        assert lines[-1].startswith("place: the places a bot could hold")
+    shown = {r["name"]: r for r in csv.DictReader(io.StringIO(render(board, "csv")))}
+    for name, place in places.items():
+        r = shown[name]
+        assert "-".join(dict.fromkeys((r["place_best"], r["place_worst"]))) == place
+        assert float(r["rating_low"]) < float(r["rating_elo"]) or name == "top"
+        assert abs(float(r["rating_elo"]) - ratings[name]["elo"]) < 0.1
+        assert "rating_mu" not in r and "rating_sigma" not in r
+    doc = json.loads(render(board, "json"))
+    for entrant in doc["entrants"]:
+        best, worst = {"1": (1, 1), "2-3": (2, 3)}[places[entrant["name"]]]
+        assert entrant["place"] == {"best": best, "worst": worst}
+        assert set(entrant["rating"]) == {"elo", "low", "high"}
+
+
+def test_json_lists_every_pair_with_its_verdict() -> None:
+    """JSON's `pairs` holds every pair in standings order with the documented keys: the
+    leader separated from both others (the difference's interval above 0, LOS near 1), and
+    the two that take turns not separated."""
+    import json
+
+    from referee.leaderboard.render import render
+
+    doc = json.loads(render(standings(by_hand(one_clear_leader())), "json"))
+    pairs = doc["pairs"]
+    assert [(p["a"], p["b"]) for p in pairs] == [("top", "a"), ("top", "b"), ("a", "b")]
+    for p in pairs:
+        assert set(p) == {"a", "b", "games", "deals", "paired", "diff", "low", "high", "los",
+                          "p", "separated"}
+        assert p["games"] == p["deals"] == 20 and p["paired"] == "table"
+    top_a, top_b, a_b = pairs
+    for p in (top_a, top_b):
+        assert p["separated"] and p["diff"] == 0.75 and 0 < p["low"] < 0.75 < p["high"]
+        assert p["los"] > 0.99 and p["p"] < 0.05
+    assert not a_b["separated"] and a_b["diff"] == 0 and a_b["low"] < 0 < a_b["high"]
+    assert a_b["los"] == 0.5
+
+
+def test_pairs_option_prints_the_pairs_and_is_refused_with_csv(tmp_path: Path) -> None:
+    """`referee leaderboard --pairs` adds a table of every pair (difference ± half its
+    interval, LOS, separated) and names the method; with --format csv it is one error line."""
+    store = open_store(tmp_path / "s.db")
+    store.bind("t", "f", "{}")
+    for i, (gid, seats, result) in enumerate(one_clear_leader()):
+        store.save(gid, seats, i, result, b"", 0.0, 1)
+    store.close()
+    db = str(tmp_path / "s.db")
+    for fmt in ("table", "markdown"):
+        out = terminal.referee("leaderboard", db, "--format", fmt, "--pairs", cwd=tmp_path)
+        assert out.returncode == 0, out.stderr
+        lines = out.stdout.splitlines()
+        header = next(i for i, line in enumerate(lines) if "a - b [95% CI]" in line)
+        assert "LOS" in lines[header] and "separated" in lines[header]
+        rows = [line.replace("|", " ").split() for line in lines[header + 2:header + 5]]
+        assert [(r[0], r[1], r[-1]) for r in rows] == [("top", "a", "yes"), ("top", "b", "yes"),
+                                                       ("a", "b", "no")]
+        assert all(r[2] == r[3] == "20" for r in rows)  # games, deals
+        assert "+0.750 ± " in lines[header + 2] and "+0.000 ± " in lines[header + 4]
+        assert "sign-flip test over deals" in out.stdout and "Holm over 3 pairs" in out.stdout
+    plain = terminal.referee("leaderboard", db, cwd=tmp_path)
+    assert plain.returncode == 0 and "a - b [95% CI]" not in plain.stdout
+    refused = terminal.referee("leaderboard", db, "--format", "csv", "--pairs", cwd=tmp_path)
+    assert refused.returncode == 2 and refused.stdout == ""
+    assert refused.stderr.startswith("error: --pairs")
+    assert len(refused.stderr.strip().splitlines()) == 1

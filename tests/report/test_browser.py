@@ -1,7 +1,7 @@
-"""The report in headless Chromium from file:// URLs: every entrant on the leaderboard, the
-replay viewer stepping to the end of a game and showing the record's final money, arrow keys,
-hidden bids sealed until revealed, no console errors, no request leaving the folder, and a
-screenshot of each kind of page that is not blank."""
+"""The report in headless Chromium from file:// URLs: every entrant and pair on the
+leaderboard, the replay viewer stepping to the end of a game and showing the record's final
+money, arrow keys, hidden bids sealed until revealed, no console errors, no request leaving
+the folder, and a screenshot of each kind of page that is not blank."""
 
 from __future__ import annotations
 
@@ -87,6 +87,9 @@ def test_leaderboard_page_shows_every_entrant(browser: Any, made: Made, tmp_path
     for name in NAMES:
         assert name in standings
     assert page.page.locator("table.standings svg.ibar").count() == 4 * len(NAMES)
+    assert page.page.locator("table.standings .place").count() == len(NAMES)
+    pairs = len(NAMES) * (len(NAMES) - 1) // 2
+    assert page.page.locator("table.pairs tbody tr").count() == pairs
     assert page.page.locator("table.h2h td[title]").count() > 0
     assert page.page.locator("svg.chart polyline").count() == len(NAMES)
     page.done(tmp_path / "leaderboard.png")

@@ -9,13 +9,26 @@ import subprocess
 import sys
 from pathlib import Path
 
+from referee.leaderboard.render import place_text
 from referee.leaderboard.stats import Games, rating_history, ratings
+from referee.report import write_report
 from referee.report.data import load, select_games
 from referee.tournament.store import open_store
 
 from .conftest import NAMES, Made
 
 GAME_DATA = re.compile(r'<script type="application/json" id="game-data">(.*?)</script>', re.S)
+
+
+def table_rows(page: str, css_class: str) -> list[list[str]]:
+    """The text of each cell of each body row of the page's table of that class (without the
+    bars' tooltips)."""
+    table = re.search(rf'<table class="{css_class}">.*?<tbody>(.*?)</tbody>', page, re.S)
+    assert table, f"no table.{css_class}"
+    body = re.sub(r"<title>.*?</title>", "", table.group(1))
+    return [[" ".join(html.unescape(re.sub(r"<[^>]+>", " ", cell)).split())
+             for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+            for row in re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)]
 
 
 def game_doc(page: Path) -> dict:
@@ -144,7 +157,7 @@ def test_sample_is_spread_and_keeps_every_faulty_game(made: Made) -> None:
 
 def test_rating_history_ends_at_the_ratings(made: Made) -> None:
     store = open_store(made.db)
-    games = Games.load(store.results())
+    games = Games.load(store.results(), store.seeds())
     store.close()
     history = rating_history(games, points=7)
     assert history[-1][0] == len(games.game_ids)
@@ -210,3 +223,59 @@ def test_a_bot_named_like_another_bots_worker_log_is_shown_only_its_own(tmp_path
         "alpha.w1.w0.stderr.log"]
     assert [p.name for p in log_files(tmp_path, "alpha", frozenset({"alpha.w1"}))] == [
         "alpha.w0.stderr.log", "alpha.w1.stderr.log"]
+
+
+def test_the_leaderboard_page_shows_places_ratings_and_pairs(made: Made) -> None:
+    """The standings give each bot its place range and its Elo rating with its interval, the
+    pairs table every pair in standings order with its difference, interval, LOS and verdict,
+    and each bot's page its place and rating."""
+    store = open_store(made.db)
+    data = load(store)
+    store.close()
+    page = (made.out / "index.html").read_text()
+    rows = table_rows(page, "standings")
+    assert [r[2] for r in rows] == data.names
+    for cells, row in zip(rows, data.rows, strict=True):
+        assert cells[1] == place_text(row["place"])
+        rating = row["rating"]
+        assert cells[-4] == (f"{round(rating['elo'])} [{round(rating['low'])}, "
+                             f"{round(rating['high'])}]")
+    assert "Place: the places a bot could hold" in page
+    pairs = table_rows(page, "pairs")
+    assert [(r[0], r[1]) for r in pairs] == [(p.a, p.b) for p in data.pairs]
+    assert len(pairs) == len(NAMES) * (len(NAMES) - 1) // 2
+    for cells, pair in zip(pairs, data.pairs, strict=True):
+        t = pair.test
+        assert cells[2:4] == [str(t.games), str(t.deals)]
+        assert cells[5].startswith(f"{t.diff:+.3f} [")
+        assert cells[6] == f"{t.los:.1%}" and cells[7] == ("yes" if pair.separated else "no")
+    assert f"Holm over {len(pairs)} pairs" in page
+    assert ">rating (Elo)</text>" in page  # the chart's axis
+    for row in data.rows:
+        bot = (made.out / "bots" / f"{row['name']}.html").read_text()
+        assert f"<dt>place</dt><dd>{place_text(row['place'])}" in bot
+        assert f"<dt>rating</dt><dd>{round(row['rating']['elo'])} <small>[" in bot
+
+
+def test_the_report_shows_which_places_are_settled(tmp_path: Path) -> None:
+    """A leader that wins all 20 deals holds place 1 and is separated from both others; the
+    two that take turns behind it share places 2-3 and are not separated."""
+    store = open_store(tmp_path / "s.db")
+    store.bind("t", "f", "{}")
+    for i in range(20):
+        seats = ["top", *(("a", "b") if i % 2 else ("b", "a"))]
+        result = {"money": [30, 20, 10], "ranks": [1, 2, 3], "retired": [],
+                  "faults": [[], [], []]}
+        store.save(f"g{i:02d}", seats, i, result, b"", 0.0, 1)
+    write_report(store, tmp_path / "site", games_sample=0)
+    store.close()
+    page = (tmp_path / "site" / "index.html").read_text()
+    assert [r[1:3] for r in table_rows(page, "standings")] == [["1", "top"], ["2-3", "a"],
+                                                               ["2-3", "b"]]
+    pairs = table_rows(page, "pairs")
+    assert [(r[0], r[1], r[7]) for r in pairs] == [("top", "a", "yes"), ("top", "b", "yes"),
+                                                   ("a", "b", "no")]
+    assert pairs[0][5].startswith("+0.750 [") and pairs[2][5].startswith("+0.000 [-")
+    assert page.count('<tr class="separated">') == 2
+    bot = (tmp_path / "site" / "bots" / "a.html").read_text()
+    assert "<dt>place</dt><dd>2-3 (the places it could hold" in bot

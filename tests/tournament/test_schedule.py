@@ -281,7 +281,6 @@ def with_bot(i: int, **changes: Any) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("changes", [
     {"seed": 4},
     {"table_size": 4},
-    {"deals": 2},
     {"seat_orders": "rotations"},
     {"seat_orders": "balanced"},
     {"tables": 4},
@@ -307,6 +306,9 @@ def test_fingerprint_changes_with_what_changes_the_games(changes: dict[str, Any]
     {"bots": with_bot(1, build=None, dir=None)},
     {"limits": {"startup_time": 30.0, "build_time": 60.0}},
     {"primary_metric": "money"},
+    {"deals": 2},  # more deals keep every game's id and seed: the store is extended
+    {"until": "separated"},
+    {"until": "ranked", "max_deals": 64},
 ])
 def test_fingerprint_ignores_what_does_not(changes: dict[str, Any]) -> None:
     assert fp(**changes) == fp()

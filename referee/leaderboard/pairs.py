@@ -1,0 +1,228 @@
+"""Paired comparisons of entrants over deals, and the places they imply.
+
+Every seat order of a deal is dealt the same deck (duplicate format), so the luck of the cards
+cancels in a difference between two entrants measured on the same deals.  The games of one deal
+are not independent of each other, so the unit of every test here is the deal: for a pair
+(a, b), `d_c` is a's mean minus b's mean over the games of deal c in which they sat at the same
+table, and the deals are the independent draws.
+
+The test of "a and b are equally strong" is the sign-flip randomization test over deals: if
+they are interchangeable, each deal's difference is as likely to be +d as -d, so the observed
+sum is compared with the sums of all 2**C sign patterns.  With up to EXACT_DEALS deals every
+pattern is enumerated and the test is exact whatever the distribution, which matters because a
+class or a first look plays only a few deals.  With more deals that distribution is the
+Student t of the cluster-robust (deal-level) t statistic with C - 1 degrees of freedom, to
+which the randomization distribution converges; the 95% interval of the difference is that t
+interval in both cases (with fewer than 2 deals it is unbounded: None).
+
+`separated` controls the familywise error over all pairs of a leaderboard with Holm's step-down
+correction of the two-sided p-values (valid under any dependence between the pairs); the
+simulation in `benchmarks/verdict.py` measures the rate at which identical entrants are
+separated.  Two entrants that never sat at one table but played the same deals (the candidates
+of a gauntlet) are compared deal by deal over their own games; two that share no deal at all
+are compared over all their games with Welch's t on deal means, and the pair says so.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from functools import cache
+from typing import Literal
+
+import numpy as np
+
+ALPHA = 0.05  # familywise error of `separated`, and 1 - the interval's coverage
+EXACT_DEALS = 16  # up to this many deals the sign-flip test enumerates every pattern
+Pairing = Literal["table", "deal", "none"]
+
+
+@dataclass(frozen=True)
+class Test:
+    """One comparison: the difference a - b of a metric with its interval and p-values."""
+
+    __test__ = False  # a statistical test, not one for pytest to collect
+
+    deals: int
+    games: int
+    diff: float
+    low: float | None
+    high: float | None
+    p: float  # two-sided, for a != b
+    p_above: float  # one-sided, for a > b
+    p_below: float  # one-sided, for a < b
+    los: float  # likelihood of superiority: 1 - the one-sided mid-p of a > b
+    exact: bool
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A leaderboard pair: `a` is the entrant listed first in the standings."""
+
+    a: str
+    b: str
+    paired: Pairing
+    test: Test
+    p_holm: float
+    separated: bool
+
+    def as_dict(self) -> dict[str, object]:
+        t = self.test
+        return {"a": self.a, "b": self.b, "games": t.games, "deals": t.deals,
+                "paired": self.paired, "diff": t.diff, "low": t.low, "high": t.high,
+                "los": t.los, "p": self.p_holm, "separated": self.separated}
+
+
+@cache
+def _patterns(deals: int) -> np.ndarray:
+    """All 2**deals sign patterns as a (2**deals x deals) array of +-1."""
+    return np.array(list(itertools.product((1.0, -1.0), repeat=deals)))
+
+
+def paired_test(d: np.ndarray, w: np.ndarray, alpha: float = ALPHA) -> Test:
+    """The test of deal differences `d` (a - b, a mean per deal) weighted by games `w`, with
+    an interval of coverage 1 - alpha."""
+    c = len(d)
+    total = float(w.sum())
+    diff = float((w * d).sum() / total) if c else 0.0
+    t_stat, df, se = _t_statistic(w * d, w, diff)
+    low, high = _interval(diff, se, df, alpha)
+    if c <= EXACT_DEALS:
+        sums = _patterns(c) @ (w * d) if c else np.zeros(1)
+        observed = float((w * d).sum())
+        tol = 1e-9 * max(1.0, float(np.abs(w * d).sum()))
+        above = float(np.mean(sums >= observed - tol))
+        below = float(np.mean(sums <= observed + tol))
+        equal = float(np.mean(np.abs(sums - observed) <= tol))
+        p = float(np.mean(np.abs(sums) >= abs(observed) - tol))
+        return Test(c, int(total), diff, low, high, p, above, below, 1 - above + equal / 2, True)
+    p_above, p_below = _t_tails(t_stat, df, diff)
+    return Test(c, int(total), diff, low, high, min(1.0, 2 * min(p_above, p_below)), p_above,
+                p_below, 1 - p_above if math.isfinite(t_stat) else float(diff > 0), False)
+
+
+def unpaired_test(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray],
+                  alpha: float = ALPHA) -> Test:
+    """Welch's t on deal means for two entrants that share no deal: each side is (sums per
+    deal, games per deal)."""
+    (sa, na), (sb, nb) = a, b
+    ma, mb = float(sa.sum() / na.sum()), float(sb.sum() / nb.sum())
+    diff = ma - mb
+    _, dfa, sea = _t_statistic(sa, na, ma)
+    _, dfb, seb = _t_statistic(sb, nb, mb)
+    games = int(na.sum() + nb.sum())
+    deals = len(sa) + len(sb)
+    if not (math.isfinite(sea) and math.isfinite(seb)):
+        return Test(deals, games, diff, None, None, 1.0, 1.0, 1.0, 0.5, False)
+    se = math.sqrt(sea ** 2 + seb ** 2)
+    parts = [x ** 4 / k for x, k in ((sea, dfa), (seb, dfb)) if x > 0]
+    df = se ** 4 / sum(parts) if parts else float(dfa + dfb)
+    t_stat = diff / se if se > 0 else math.copysign(math.inf, diff) if diff else 0.0
+    low, high = _interval(diff, se, df, alpha)
+    p_above, p_below = _t_tails(t_stat, df, diff)
+    return Test(deals, games, diff, low, high, min(1.0, 2 * min(p_above, p_below)), p_above,
+                p_below, 1 - p_above, False)
+
+
+def _t_statistic(sums: np.ndarray, games: np.ndarray, mean: float) -> tuple[float, float, float]:
+    """(t, degrees of freedom, standard error) of a ratio mean from per-deal sums and games:
+    the cluster-robust variance with the small-sample factor C / (C - 1)."""
+    c = len(sums)
+    if c < 2:
+        return 0.0, 0.0, math.inf
+    resid = sums - mean * games
+    se = math.sqrt(c / (c - 1) * float((resid ** 2).sum())) / float(games.sum())
+    if se == 0:
+        return (math.copysign(math.inf, mean) if mean else 0.0), c - 1, 0.0
+    return mean / se, c - 1, se
+
+
+def _interval(diff: float, se: float, df: float, alpha: float) -> tuple[float | None, float | None]:
+    if not math.isfinite(se) or df <= 0:
+        return None, None
+    from scipy.special import stdtrit  # here: scipy takes a second to import
+
+    half = float(stdtrit(df, 1 - alpha / 2)) * se
+    return diff - half, diff + half
+
+
+def _t_tails(t_stat: float, df: float, diff: float) -> tuple[float, float]:
+    """One-sided p-values (a > b, a < b) of a t statistic."""
+    if df <= 0:
+        return 1.0, 1.0
+    if not math.isfinite(t_stat):
+        return (0.0, 1.0) if diff > 0 else (1.0, 0.0)
+    from scipy.special import stdtr
+
+    return float(stdtr(df, -t_stat)), float(stdtr(df, t_stat))
+
+
+def holm(p_values: list[float]) -> list[float]:
+    """Holm's step-down adjusted p-values, in the given order."""
+    m = len(p_values)
+    adjusted = [1.0] * m
+    running = 0.0
+    for rank, i in enumerate(sorted(range(m), key=lambda i: p_values[i])):
+        running = max(running, min(1.0, (m - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def compare(names: list[str], deal: np.ndarray, values: np.ndarray, present: np.ndarray,
+            alpha: float = ALPHA) -> list[Pair]:
+    """Every pair of `names` (in that order: a before b) on a G x E metric `values`, with games
+    in deals `deal` (G ints) and `present` (G x E, 1.0 where the entrant played)."""
+    n_deals = int(deal.max()) + 1 if len(deal) else 0
+    index = {n: i for i, n in enumerate(names)}
+    found: list[tuple[str, str, Pairing, Test]] = []
+    for a, b in itertools.combinations(names, 2):
+        i, j = index[a], index[b]
+        pairing, test = _compare_one(deal, n_deals, values[:, i], values[:, j],
+                                     present[:, i], present[:, j])
+        found.append((a, b, pairing, test))
+    adjusted = holm([t.p for *_, t in found])
+    return [Pair(a, b, pairing, test, p, p <= alpha)
+            for (a, b, pairing, test), p in zip(found, adjusted, strict=True)]
+
+
+def versus(deal: np.ndarray, a: tuple[np.ndarray, np.ndarray],
+           b: tuple[np.ndarray, np.ndarray], alpha: float = ALPHA) -> tuple[Pairing, Test]:
+    """One comparison a - b, each side (values, present) as G-long columns: for grading,
+    where each candidate meets each baseline once and no familywise correction applies."""
+    n_deals = int(deal.max()) + 1 if len(deal) else 0
+    return _compare_one(deal, n_deals, a[0], b[0], a[1], b[1], alpha)
+
+
+def _compare_one(deal: np.ndarray, n_deals: int, xa: np.ndarray, xb: np.ndarray,
+                 pa: np.ndarray, pb: np.ndarray, alpha: float = ALPHA
+                 ) -> tuple[Pairing, Test]:
+    def per_deal(x: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        return (np.bincount(deal, weights=x * mask, minlength=n_deals),
+                np.bincount(deal, weights=mask, minlength=n_deals))
+
+    both = pa * pb
+    if both.any():  # at the same tables: the difference in each game they shared
+        sums, games = per_deal(xa - xb, both)
+        kept = games > 0
+        return "table", paired_test(sums[kept] / games[kept], games[kept], alpha)
+    sa, na = per_deal(xa, pa)
+    sb, nb = per_deal(xb, pb)
+    shared = (na > 0) & (nb > 0)
+    if shared.any():  # the same deals at other tables (a gauntlet's candidates)
+        d = sa[shared] / na[shared] - sb[shared] / nb[shared]
+        return "deal", paired_test(d, np.minimum(na[shared], nb[shared]), alpha)
+    return "none", unpaired_test((sa[na > 0], na[na > 0]), (sb[nb > 0], nb[nb > 0]), alpha)
+
+
+def places(names: list[str], pairs: list[Pair]) -> dict[str, tuple[int, int]]:
+    """Each entrant's range of places: 1 + the entrants separated above it, to the number of
+    entrants less those separated below it."""
+    above = dict.fromkeys(names, 0)
+    below = dict.fromkeys(names, 0)
+    for pair in pairs:
+        if pair.separated:
+            better, worse = (pair.a, pair.b) if pair.test.diff > 0 else (pair.b, pair.a)
+            above[worse] += 1
+            below[better] += 1
+    return {n: (1 + above[n], len(names) - below[n]) for n in names}

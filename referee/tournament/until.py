@@ -1,0 +1,108 @@
+"""Runs that stop when their question is settled (`until` in the tournament file).
+
+The schedule stays that of all `deals` deals, so every game keeps its id and seed wherever a
+run stops.  It is played in stages ending at the looks of `sequential.looks(deals)`; after
+each, the games of the deals played so far are judged by `sequential.settled` at the error
+each look is given, and the run stops once the question is settled.  A look reads only the
+games of its deals, from the store, so a resumed run takes the same looks on the same games
+and stops where an uninterrupted run would.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from referee.leaderboard import sequential
+from referee.leaderboard.stats import Games, order, verdicts
+
+from .config import TournamentConfig
+from .schedule import ScheduledGame
+from .store import Store
+
+SHARDED = ("--shard: a run with until looks at every game of the field after each stage, so "
+           "it cannot be sharded; run it whole (on Dask to spread it over machines)")
+
+
+@dataclass(frozen=True)
+class Stage:
+    """The games played before one look (or, without `until`, the whole schedule)."""
+
+    deals: int  # the deals played once this stage is: its look
+    games: list[ScheduledGame]  # the games of the deals since the previous look
+    next: int | None  # the following look's deals; None for the last stage
+
+
+def stages(config: TournamentConfig, games: list[ScheduledGame]) -> list[Stage]:
+    """`games` (a schedule) in stages ending at the looks; one stage without `until`."""
+    ends = sequential.looks(config.deals) if config.until else [config.deals]
+    starts = [0, *ends[:-1]]
+    return [Stage(end, [g for g in games if start <= g.deal < end],
+                  ends[i + 1] if i + 1 < len(ends) else None)
+            for i, (start, end) in enumerate(zip(starts, ends, strict=True))]
+
+
+def plan(config: TournamentConfig, games: list[ScheduledGame]) -> str:
+    """What a run with `until` will do, in one line."""
+    ends = sequential.looks(config.deals)
+    at = f"looks after {', '.join(map(str, ends[:-1]))} and {ends[-1]}" if len(ends) > 1 \
+        else f"one look after {ends[0]}"
+    goal = ("the leader is separated from every other entrant" if config.until == "separated"
+            else "every place is settled")
+    return (f"until {goal}: {at} deals (at most {len(games)} games), each at familywise "
+            f"error {sequential.look_alpha(config.deals):.3g}; the progress counts the games "
+            "up to the next look")
+
+
+@dataclass(frozen=True)
+class Look:
+    """A look's outcome: stop the run or play on, and the line that says why."""
+
+    stop: bool
+    text: str
+
+
+def look(config: TournamentConfig, store: Store, games: list[ScheduledGame],
+         stage: Stage) -> Look:
+    """Judge the stored games of the schedule `games` up to `stage`'s look."""
+    assert config.until is not None
+    wanted = {g.game_id for g in games if g.deal < stage.deals}
+    results = [r for r in store.results() if r[0] in wanted]
+    head = f"{stage.deals} deals ({len(results)} games)"
+    if len(results) < len(wanted):
+        return Look(True, f"stopped at the look after {stage.deals} deals: "
+                          f"{len(wanted) - len(results)} of its {len(wanted)} games could not "
+                          "be played (left-out bots or void games); run again to play them")
+    played = Games.load(results, store.seeds())
+    alpha = sequential.look_alpha(config.deals)
+    primary = config.primary_metric
+    if sequential.settled(played, config.until, primary, alpha):
+        names = order(played, primary)
+        if config.until == "separated":
+            return Look(True, f"stopped after {head}: the leader, {names[0]}, is separated "
+                              "from every other entrant")
+        return Look(True, f"stopped after {head}: every place is settled: "
+                          + " > ".join(names))
+    why = unsettled(played, config.until, primary, alpha)
+    if stage.next is None:
+        return Look(True, f"played all {head}: {why}")
+    return Look(False, f"look after {head}: {why}; playing on to {stage.next} deals")
+
+
+def unsettled(games: Games, until: sequential.Until, primary: str, alpha: float) -> str:
+    """What keeps the question open: who the leader is not separated from, or which
+    neighbours in the standings are not."""
+    names = order(games, primary)
+    if len(names) < 2:
+        return "fewer than two entrants have played"
+    pairs, places = verdicts(games, names, primary, alpha)
+    above = {(p.a, p.b) if p.test.diff > 0 else (p.b, p.a) for p in pairs if p.separated}
+    if until == "separated":
+        level = [n for n in names[1:] if (names[0], n) not in above]
+        return f"the leader, {names[0]}, is not separated from {', '.join(level)}"
+    close = [f"{a} and {b}" for a, b in itertools.pairwise(names)
+             if (a, b) not in above]
+    if close:
+        return f"not separated: {', '.join(close)}"
+    return "places not settled: " + ", ".join(  # neighbours apart, but not every pair
+        f"{n} {best}-{worst}" for n, (best, worst) in places.items() if best != worst)

@@ -1,0 +1,156 @@
+"""Verdicts a contest can stand behind: equal entrants are rarely called different, a real
+difference hidden by shared luck is found, and the order of the games changes nothing."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+import numpy as np
+import pytest
+from scipy import stats as scipy_stats
+
+from referee.leaderboard import Games, standings
+from referee.leaderboard import pairs as paired
+from referee.leaderboard.pairs import Pair, compare, holm, paired_test, places
+from referee.leaderboard.stats import ratings
+
+Result = tuple[str, list[str], dict[str, Any]]
+NAMES = ["a", "b", "c", "d"]
+
+
+def result(ranks: list[int]) -> dict[str, Any]:
+    """A four-seat result with these ranks (money to match), without faults."""
+    return {"money": [100 * (5 - r) for r in ranks], "ranks": ranks, "retired": [],
+            "faults": [[], [], [], []]}
+
+
+def tournament(deals: int, rank: Any) -> tuple[list[Result], dict[str, int]]:
+    """Every deal in all 24 seat orders with one seed; `rank(deal, k, seats)` gives the
+    ranks of game k of the deal."""
+    results: list[Result] = []
+    seeds: dict[str, int] = {}
+    for deal in range(deals):
+        for k, seats in enumerate(itertools.permutations(NAMES)):
+            game_id = f"d{deal:03d}-o{k:02d}"
+            results.append((game_id, list(seats), result(rank(deal, k, list(seats)))))
+            seeds[game_id] = 1000 + deal
+    return results, seeds
+
+
+@pytest.mark.parametrize("deals", [10, 30])
+def test_identical_entrants_are_separated_in_at_most_5_percent_of_tournaments(
+        deals: int) -> None:
+    """Four entrants whose every finish is a fair draw, each deal played in 24 seat orders:
+    in at most 5% of 1,000 tournaments is any pair called separated, with the exact test
+    (10 deals) and with the t test (30 deals)."""
+    rng = np.random.default_rng(deals)
+    deal = np.repeat(np.arange(deals), 24)
+    present = np.ones((len(deal), len(NAMES)))
+    points = np.array([1, 2 / 3, 1 / 3, 0])
+    separated = 0
+    for _ in range(1000):
+        places_drawn = np.argsort(rng.random((len(deal), len(NAMES))), axis=1)
+        pairs = compare(NAMES, deal, points[places_drawn], present)
+        separated += any(p.separated for p in pairs)
+    assert separated <= 50
+
+
+def edge_of_a(deal: int, k: int, seats: list[str]) -> list[int]:
+    """Finishes drawn at random from the deal and the seat order, except that a is moved to
+    first place in a third of the games: a real edge of a over the others."""
+    rng = random.Random(f"{deal}:{k}")
+    order = rng.sample(NAMES, len(NAMES))
+    if rng.random() < 1 / 3:
+        order = ["a", *(n for n in order if n != "a")]
+    return [1 + order.index(n) for n in seats]
+
+
+@pytest.mark.parametrize("arrange", ["reversed", "shuffled", "renumbered"])
+def test_the_order_of_the_games_changes_no_rating_and_no_verdict(arrange: str) -> None:
+    """The same games reversed, shuffled, or played in another order (their ids dealt out
+    afresh) give the same ratings and the same pairs: a batch fit, not a sequence of updates."""
+    results, seeds = tournament(20, edge_of_a)
+    if arrange == "reversed":
+        other = results[::-1]
+    elif arrange == "shuffled":
+        other = random.Random(1).sample(results, len(results))
+    else:
+        ids = random.Random(2).sample([gid for gid, _, _ in results], len(results))
+        renamed = list(zip((f"x{new}" for new in ids), results, strict=True))
+        seeds = {**seeds, **{new: seeds[gid] for new, (gid, _, _) in renamed}}
+        other = sorted((new, seats, r) for new, (_, seats, r) in renamed)
+    first, second = Games.load(results, seeds), Games.load(other, seeds)
+    rated = dict(zip(first.names, ratings(first), strict=True))
+    rated_again = dict(zip(second.names, ratings(second), strict=True))
+    assert rated == pytest.approx(rated_again, abs=1e-9)
+    assert len(set(rated.values())) == len(NAMES)  # a fit that tells them apart
+    pairs = [p.as_dict() for p in standings(first, samples=10).pairs]
+    pairs_again = [p.as_dict() for p in standings(second, samples=10).pairs]
+    assert pairs == [pytest.approx(p, rel=1e-9) for p in pairs_again]
+    assert any(p["separated"] for p in pairs) and not all(p["separated"] for p in pairs)
+
+
+def test_a_paired_difference_is_found_where_the_intervals_overlap() -> None:
+    """a and b share each deal's luck (both high, or both low) and a finishes above b a little
+    more often in every deal: their intervals overlap widely, yet the pair a-b is
+    separated, with an interval of the difference above 0."""
+    def shared_luck(deal: int, k: int, seats: list[str]) -> list[int]:
+        a_first = k < 13 + deal % 2  # 13 or 14 of 24 games
+        pair = ["a", "b"] if a_first else ["b", "a"]
+        rest = ["c", "d"] if k % 2 else ["d", "c"]
+        order = [*pair, *rest] if deal % 2 == 0 else [*rest, *pair]  # luck: high or low
+        return [1 + order.index(n) for n in seats]
+
+    games = Games.load(*tournament(12, shared_luck))
+    board = standings(games)
+    rows = {r["name"]: r["placement"] for r in board.rows}
+    a, b = rows["a"], rows["b"]
+    assert a["low"] < b["high"] and b["low"] < a["high"]  # the intervals overlap
+    pair = next(p for p in board.pairs if {p.a, p.b} == {"a", "b"})
+    assert (pair.a, pair.b, pair.paired, pair.separated) == ("a", "b", "table", True)
+    assert pair.test.low is not None and pair.test.low > 0
+    assert pair.test.diff == pytest.approx((13.5 - 10.5) / 24 / 3)  # a third per place
+
+
+def test_the_sign_flip_test_counts_every_sign_pattern() -> None:
+    """Three deals whose weighted differences are 2, 1 and -1: of the 8 sign patterns, 6 have
+    a sum at least 2 away from 0 (p = 6/8), 3 a sum of at least 2 (one-sided 3/8), 7 a sum of
+    at most 2; the LOS counts the 2 patterns equal to it as half (5/8 + 1/8); the interval is
+    Student's t with 2 degrees of freedom on the deals."""
+    test = paired_test(np.array([1.0, 0.5, -0.25]), np.array([2.0, 2.0, 4.0]))
+    assert test.exact and (test.deals, test.games) == (3, 8)
+    assert test.diff == pytest.approx(2 / 8)
+    assert (test.p, test.p_above, test.p_below, test.los) == pytest.approx((6 / 8, 3 / 8,
+                                                                            7 / 8, 6 / 8))
+    # deal sums less the mean times the games: 1.5, 0.5, -2; with the factor 3 / 2
+    se = (1.5 * (1.5 ** 2 + 0.5 ** 2 + 2 ** 2)) ** 0.5 / 8
+    half = scipy_stats.t.ppf(0.975, 2) * se
+    assert (test.low, test.high) == pytest.approx((2 / 8 - half, 2 / 8 + half))
+    every_deal_ahead = paired_test(np.array([1.0, 2.0, 3.0, 4.0]), np.ones(4))
+    assert (every_deal_ahead.p, every_deal_ahead.p_above) == pytest.approx((2 / 16, 1 / 16))
+    assert every_deal_ahead.los == pytest.approx(1 - 1 / 16 + 1 / 32)
+
+
+def test_holm_multiplies_each_p_value_by_the_hypotheses_left() -> None:
+    """Sorted, 0.005 x 4, 0.01 x 3, 0.03 x 2, then 0.04 x 1 kept at least the 0.06 before it;
+    values are given back in the order they came, and never above 1."""
+    assert holm([0.01, 0.04, 0.03, 0.005]) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert holm([0.6, 0.5]) == [1.0, 1.0]
+    assert holm([]) == []
+
+
+def pair(a: str, b: str, diff: float, separated: bool) -> Pair:
+    test = paired.Test(10, 240, diff, None, None, 0.5, 0.5, 0.5, 0.5, True)
+    return Pair(a, b, "table", test, 0.001 if separated else 0.5, separated)
+
+
+def test_places_run_from_those_separated_above_to_those_separated_below() -> None:
+    """a is separated above c and d, b above d; and c, listed before d, is separated below
+    it (a negative difference): a holds places 1-2, b 1-3, d exactly 3 (a and b above it, c
+    below), c 3-4."""
+    pairs = [pair("a", "b", 0.05, False), pair("a", "c", 0.2, True), pair("a", "d", 0.2, True),
+             pair("b", "c", 0.1, False), pair("b", "d", 0.1, True),
+             pair("c", "d", -0.1, True)]
+    assert places(NAMES, pairs) == {"a": (1, 2), "b": (1, 3), "c": (3, 4), "d": (3, 3)}

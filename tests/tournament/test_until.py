@@ -1,0 +1,320 @@
+"""Runs that stop when their question is settled (`until`, `--until-separated`): they stop at
+a look and say why, or play every deal and say what is still open; a resumed or extended run
+keeps the games stored and stops where an uninterrupted run does."""
+
+from __future__ import annotations
+
+import random
+import re
+import sqlite3
+import subprocess
+import sys
+import zlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from referee.game.actions import Action, Bid, Decision, DecisionKind, Pass, Price
+from referee.game.random_policy import random_action
+from referee.leaderboard import Games, leaderboard
+from referee.leaderboard.sequential import looks
+from referee.match.players import PolicyPlayer, default_player, random_player
+from referee.player import Answer, Player
+from referee.tournament.config import TournamentConfig
+from referee.tournament.runner import Progress, RunSummary, run_tournament
+from referee.tournament.store import open_store
+
+ROOT = Path(__file__).resolve().parents[2]
+ORDERS = 6  # seat orders of a table of three ("all")
+
+
+def shrewd(decision: Decision, view: dict[str, Any], rng: random.Random) -> Action:
+    """Sells dear, buys only cheap, never buys at a fixed price; random otherwise: far
+    stronger than a random player, whose buys ignore the price."""
+    seat, kind = decision.seat, decision.kind
+    if kind is DecisionKind.PRICE:
+        return Price(seat, max(decision.min_amount, min(decision.max_amount, 25)))
+    if kind is DecisionKind.BUY:
+        return Pass(seat)
+    if kind is DecisionKind.HIDDEN_BID:
+        return Bid(seat, min(decision.max_amount, rng.randint(0, 4)))
+    if kind is DecisionKind.BID:
+        cheap = decision.min_amount <= min(6, decision.max_amount)
+        return Bid(seat, decision.min_amount) if cheap else Pass(seat)
+    return random_action(decision, rng)
+
+
+class Thinking(PolicyPlayer):
+    """A policy player that yields to the event loop at every decision, as a bot process does
+    while it waits for its answer (so that a run can be cancelled between them)."""
+
+    async def decide(self, decision: Decision, view: dict[str, Any]) -> Answer:
+        await trio.lowlevel.checkpoint()
+        return await super().decide(decision, view)
+
+
+def make(name: str, worker: int) -> Player:
+    if name == "shrewd":
+        return Thinking(name, shrewd, 1)
+    if name == "passive":
+        return default_player(name)
+    # the copies share one policy and one seed: the same player under three names
+    return random_player(name, 1 if name.startswith("copy") else zlib.crc32(name.encode()))
+
+
+def config(names: list[str], seed: int, **extra: Any) -> TournamentConfig:
+    return TournamentConfig.model_validate({
+        "name": "until", "seed": seed, "table_size": 3,
+        "bots": [{"name": n, "command": "unused"} for n in names], **extra})
+
+
+def run(cfg: TournamentConfig, db: Path, on_update: Callable[[Progress], None] | None = None
+        ) -> tuple[RunSummary, list[str]]:
+    said: list[str] = []
+    store = open_store(db)
+    try:
+        summary = trio.run(lambda: run_tournament(cfg, db.with_suffix(".toml"), store, 2,
+                                                  said.append, on_update, player_factory=make))
+    finally:
+        store.close()
+    return summary, said
+
+
+def stored(db: Path) -> set[str]:
+    with sqlite3.connect(db) as con:
+        return {row[0] for row in con.execute("SELECT game_id FROM games")}
+
+
+def deal(game_id: str) -> int:
+    return int(game_id.split("-d")[1].split("-")[0])
+
+
+STRONG = config(["shrewd", "random-1", "random-2"], seed=0, deals=64, until="separated")
+
+
+def test_a_clearly_stronger_player_stops_the_run_at_a_look(tmp_path: Path) -> None:
+    """A player far stronger than two random ones: the run stops at a look well before its 64
+    deals and names the leader separated; the store holds exactly the games of the deals up to
+    that look, the progress counted to each look in turn, and the leaderboard agrees."""
+    db = tmp_path / "strong.db"
+    totals: set[int] = set()
+    summary, said = run(STRONG, db, lambda p: totals.add(p.total))
+    assert summary.verdict is not None
+    found = re.fullmatch(r"stopped after (\d+) deals \((\d+) games\): the leader, shrewd, is "
+                         r"separated from every other entrant", summary.verdict)
+    assert found, summary.verdict
+    deals = int(found[1])
+    assert deals in looks(64) and deals < 64
+    assert int(found[2]) == summary.total == summary.played == deals * ORDERS
+    ids = stored(db)
+    assert len(ids) == deals * ORDERS and max(map(deal, ids)) == deals - 1
+    assert totals == {n * ORDERS for n in looks(64) if n <= deals}
+    assert said[0].startswith("until the leader is separated from every other entrant: looks "
+                              "after 8, 16, 32 and 64 deals (at most 384 games)")
+    assert said[-1] == summary.verdict
+    store = open_store(db, read_only=True)
+    rows = leaderboard(Games.load(store.results(), store.seeds()), samples=200)
+    store.close()
+    assert rows[0]["name"] == "shrewd" and rows[0]["place"] == {"best": 1, "worst": 1}
+
+
+def test_identical_players_play_every_deal_and_the_run_says_so(tmp_path: Path) -> None:
+    """Three copies of one random player: no look separates them, so the run plays all 16
+    deals, saying at the first look that it plays on, and at the end whom the leader is not
+    separated from."""
+    db = tmp_path / "same.db"
+    cfg = config(["copy-a", "copy-b", "copy-c"], seed=1, deals=16, until="separated")
+    summary, said = run(cfg, db)
+    assert summary.verdict is not None
+    assert re.fullmatch(r"played all 16 deals \(96 games\): the leader, copy-(.), is not "
+                        r"separated from copy-(?!\1).(, copy-.)", summary.verdict), \
+        summary.verdict
+    assert re.fullmatch(r"look after 8 deals \(48 games\): the leader, copy-., is not "
+                        r"separated from .*; playing on to 16 deals", said[1]), said
+    assert len(stored(db)) == summary.total == 16 * ORDERS
+
+
+def test_until_ranked_stops_once_every_place_is_settled(tmp_path: Path) -> None:
+    """A strong, a random and a passive player: the run stops once the standings are known
+    from top to bottom, and says them; before that it names the neighbours not separated."""
+    cfg = config(["shrewd", "random-1", "passive"], seed=0, deals=64, until="ranked")
+    summary, said = run(cfg, tmp_path / "ranked.db")
+    assert summary.verdict is not None
+    assert re.fullmatch(r"stopped after (16|32) deals \(\d+ games\): every place is settled: "
+                        r"shrewd > random-1 > passive", summary.verdict), summary.verdict
+    assert said[1].startswith("look after 8 deals (48 games): not separated: ")
+
+
+def test_an_interrupted_run_resumes_to_the_same_stop(tmp_path: Path) -> None:
+    """Cancelled during its second stage and run again, the run takes the same looks on the
+    stored games and stops where an uninterrupted run stops, with the same games."""
+    whole, _ = run(STRONG, tmp_path / "whole.db")
+    part = tmp_path / "part.db"
+    store = open_store(part)
+
+    async def interrupted() -> None:
+        with trio.CancelScope() as scope:
+            def update(p: Progress) -> None:
+                if p.played >= 8 * ORDERS + 12:  # past the first look
+                    scope.cancel()
+
+            await run_tournament(STRONG, part.with_suffix(".toml"), store, 2, lambda m: None,
+                                 update, player_factory=make)
+
+    try:
+        trio.run(interrupted)
+    finally:
+        store.close()
+    kept = len(stored(part))
+    assert 8 * ORDERS + 12 <= kept < whole.total
+    resumed, said = run(STRONG, part)
+    assert resumed.verdict == whole.verdict
+    assert (resumed.already, resumed.played) == (kept, whole.total - kept)
+    assert stored(part) == stored(tmp_path / "whole.db")
+    assert said[1].startswith("look after 8 deals (48 games): ")  # taken again, the same
+
+
+def test_a_store_is_extended_when_max_deals_grows(tmp_path: Path) -> None:
+    """A run that played all its 16 deals, run again with max_deals = 32 on the same store:
+    the store is not refused (the games keep their ids and seeds), its games are kept and only
+    the new deals played; a run without until over the same 32 deals has nothing left."""
+    db = tmp_path / "grow.db"
+    names = ["copy-a", "copy-b", "copy-c"]
+    first, _ = run(config(names, seed=1, deals=16, until="separated"), db)
+    assert first.total == 16 * ORDERS
+    more, _ = run(config(names, seed=1, max_deals=32, until="separated"), db)
+    assert (more.already, more.played) == (16 * ORDERS, 16 * ORDERS)
+    assert more.verdict is not None and more.verdict.startswith("played all 32 deals (192 games)")
+    plain, said = run(config(names, seed=1, deals=32), db)
+    assert (plain.already, plain.played, plain.verdict) == (32 * ORDERS, 0, None)
+    assert not said  # a run without until says nothing of looks
+
+
+def test_a_store_begun_by_the_previous_version_is_resumed(tmp_path: Path) -> None:
+    """A store whose fingerprint counted its deals (as version 0.1 made them) belongs to the
+    same file: a run resumes it, and takes it over with today's fingerprint."""
+    from referee.game import BUILTIN_EDITIONS
+    from referee.tournament.schedule import fingerprint
+
+    db = tmp_path / "old.db"
+    cfg = config(["copy-a", "copy-b", "copy-c"], seed=1, deals=2)
+    run(cfg, db)
+    old = fingerprint(cfg, BUILTIN_EDITIONS["cmon"], with_deals=2)
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE meta SET value = ? WHERE key = 'fingerprint'", (old,))
+    again, _ = run(cfg, db)
+    assert (again.already, again.played) == (2 * ORDERS, 0)
+    with sqlite3.connect(db) as con:
+        stored = con.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()[0]
+    assert stored == fingerprint(cfg, BUILTIN_EDITIONS["cmon"]) != old
+
+
+# ------------------------------------------------------------------ the command line
+
+
+def referee(*args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def sample_file(folder: Path, extra: str = "") -> Path:
+    """The Python sample bots at tables of three in rotations, at most 16 deals."""
+    bots = {"baseline": "baseline_bot.py", "random-1": "random_bot.py --seed 1",
+            "random-2": "random_bot.py --seed 2"}
+    lines = ['name = "until-cli"', "seed = 5", "table_size = 3", 'seat_orders = "rotations"',
+             extra or "deals = 16"]
+    for name, script in bots.items():
+        lines += ["[[bots]]", f'name = "{name}"',
+                  f'command = "{sys.executable} {ROOT / "sample_bots/python"}/{script}"']
+    path = folder / "cup.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def cli_run(tmp_path_factory: pytest.TempPathFactory
+            ) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    folder = tmp_path_factory.mktemp("cli")
+    path = sample_file(folder)
+    out = referee("tournament", "run", str(path), "--until-separated", "--workers", "2",
+                  "--db", "local.db", cwd=folder)
+    return folder, out
+
+
+STOP = ("stopped after 8 deals (24 games): the leader, baseline, is separated from every "
+        "other entrant")
+
+
+def test_until_separated_on_the_command_line_stops_and_resumes(
+        cli_run: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+    """`--until-separated` with the sample bots: the baseline is separated at the first look,
+    the run says so and stops there, the leaderboard follows; run again, it plays nothing and
+    says the same."""
+    folder, out = cli_run
+    assert out.returncode == 0, out.stderr
+    assert "looks after 8 and 16 deals (at most 48 games)" in out.stderr
+    assert STOP in out.stderr.splitlines()
+    assert re.search(r"^ +1 +1 +baseline +24 ", out.stdout, re.MULTILINE), out.stdout
+    ids = stored(folder / "local.db")
+    assert len(ids) == 24 and max(map(deal, ids)) == 7
+    again = referee("tournament", "run", "cup.toml", "--until-separated", "--db", "local.db",
+                    cwd=folder)
+    assert again.returncode == 0, again.stderr
+    assert STOP in again.stderr.splitlines()
+    assert "0 games played, 24 were already stored" in again.stderr
+
+
+def test_the_dask_executor_stops_at_the_same_look(
+        cli_run: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
+    """The same run on a Dask LocalCluster, stage by stage: the same stop, the same games."""
+    pytest.importorskip("distributed")
+    folder, _ = cli_run
+    out = referee("tournament", "run", "cup.toml", "--until-separated", "--executor", "dask",
+                  "--workers", "1", "--db", "dask.db", cwd=folder)
+    assert out.returncode == 0, out.stderr
+    assert STOP in out.stderr.splitlines()
+    assert stored(folder / "dask.db") == stored(folder / "local.db")
+
+
+def test_a_look_with_games_missing_stops_the_run_and_says_why(tmp_path: Path) -> None:
+    """A bot left out (its command is missing): the first look lacks its games, so the run
+    stops there, saying how many could not be played, instead of judging without them."""
+    bot = ROOT / "tests" / "bots" / "first_legal.py"
+    lines = ['name = "missing"', "seed = 2", "table_size = 3", 'seat_orders = "rotations"',
+             "deals = 32", 'until = "separated"']
+    for i in range(3):
+        lines += ["[[bots]]", f'name = "b{i}"', f'command = "{sys.executable} {bot}"']
+    lines += ["[[bots]]", 'name = "gone"', 'command = "./no-such-bot"']
+    (tmp_path / "t.toml").write_text("\n".join(lines) + "\n")
+    out = referee("tournament", "run", "t.toml", "--db", "t.db", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    # 4 tables of 3, 3 orders, 8 deals; the 3 tables with "gone" are not played
+    assert ("stopped at the look after 8 deals: 72 of its 96 games could not be played "
+            "(left-out bots or void games); run again to play them") in out.stderr.splitlines()
+    assert "24 games played, 0 were already stored, 72 skipped" in out.stderr
+    assert len(stored(tmp_path / "t.db")) == 24
+
+
+@pytest.mark.parametrize(("extra", "args", "expected"), [
+    ('until = "separated"\nmax_deals = 16\ndeals = 8', (),
+     "max_deals: another name for deals (the most deals a run with until plays); give only "
+     "one of them"),
+    ("max_deals = 16", ("--until-separated",),
+     'max_deals: goes with until = "separated" or "ranked"'),
+    ('until = "ranked"\ndeals = 16', ("--shard", "1/2"),
+     "--shard: a run with until looks at every game of the field"),
+    ('until = "always"', (), "until: Input should be 'separated' or 'ranked'"),
+], ids=["both-names", "max-deals-alone", "shard", "unknown-until"])
+def test_contradictory_settings_are_refused_in_one_line(
+        tmp_path: Path, extra: str, args: tuple[str, ...], expected: str) -> None:
+    """Both names of the most deals, max_deals without until, a shard of a run that looks at
+    the whole field, an unknown until: one error line, nothing stored."""
+    path = sample_file(tmp_path, extra)
+    out = referee("tournament", "run", str(path), "--db", "x.db", *args, cwd=tmp_path)
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and expected in lines[0], lines
+    assert not (tmp_path / "x.db").exists()
