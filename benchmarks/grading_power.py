@@ -39,9 +39,10 @@ import trio
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from referee.game import Action, Decision, Event  # noqa: E402
+from referee.game import Decision, Event  # noqa: E402
 from referee.leaderboard.pairs import paired_test  # noqa: E402
 from referee.leaderboard.stats import placement_points  # noqa: E402
+from referee.match.players import PolicyPlayer  # noqa: E402
 from referee.match.runner import play_game  # noqa: E402
 from referee.player import Answer, Fault, GameInfo  # noqa: E402
 from referee.protocol import codec  # noqa: E402
@@ -69,12 +70,14 @@ RANDOM = sample_bot("random_bot")
 RANDOM.log = lambda *parts: None  # type: ignore[attr-defined]  # quiet on stderr
 
 
-class SampleBot:
+class SampleBot(PolicyPlayer):
     """baseline_bot.py or random_bot.py (or a mix of the two) as an in-process player: each
-    message as the JSON a bot process would read, each reply decoded as the referee does."""
+    message as the JSON a bot process would read, each reply decoded as the referee does.
+    The rest of the `Player` interface is PolicyPlayer's (nothing to do in-process)."""
 
     def __init__(self, name: str, baseline: float, seed: int | None = None) -> None:
-        self.name, self.baseline, self.seed = name, baseline, seed  # baseline: share of choices
+        super().__init__(name, lambda d, v, r: d.default_action())  # decide is our own
+        self.baseline, self.bot_seed = baseline, seed  # baseline: share of choices
 
     async def begin_game(self, info: GameInfo) -> Fault | None:
         message = json.loads(codec.encode(codec.new_game(
@@ -82,7 +85,7 @@ class SampleBot:
             list(info.config.variants), info.move_time, info.time_bank)))
         self.seat = info.seat
         self.base = BASELINE.Game(message) if self.baseline > 0 else None
-        self.rand = RANDOM.RandomBot(self.seed) if self.baseline < 1 else None
+        self.rand = RANDOM.RandomBot(self.bot_seed) if self.baseline < 1 else None
         if self.rand is not None:
             self.rand.new_game(message)
         self.coin = random.Random(f"mix:{info.game_id}:{info.seat}")
@@ -104,18 +107,6 @@ class SampleBot:
         reply["id"] = 1
         return Answer(codec.reply_to_action(codec.decode_reply(json.dumps(reply).encode()),
                                             self.seat))
-
-    def warn(self, answer: Answer, fault: Fault, applied: Action) -> None:
-        pass
-
-    async def end_game(self, result: dict[str, Any]) -> list[Fault]:
-        return []
-
-    async def retire(self) -> None:
-        pass
-
-    async def aclose(self) -> None:
-        pass
 
 
 CANDIDATES = {"random-copy": SampleBot("random-copy", 0.0),
