@@ -92,8 +92,14 @@ def wait_until(reached: Callable[[], object], what: str, *,
 
 def bot_processes(bot_dir: Path, referee: subprocess.Popen[Any]) -> list[tuple[int, str]]:
     """The live processes of the bots in `bot_dir`, not the referee (whose command line names
-    them too)."""
-    return [(pid, cmd) for pid, cmd in processes_with(f"{bot_dir}/") if pid != referee.pid]
+    them too) nor a copy of it forked to run some other program (as imports do)."""
+    try:
+        own = (Path("/proc") / str(referee.pid) / "cmdline").read_bytes()
+    except OSError:  # the referee has ended: no copy of it either
+        own = b""
+    ours = own.replace(b"\0", b" ").decode(errors="replace")
+    return [(pid, cmd) for pid, cmd in processes_with(f"{bot_dir}/")
+            if pid != referee.pid and cmd != ours]
 
 
 def without_seconds(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
