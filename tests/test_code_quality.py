@@ -21,6 +21,6 @@ def test_ruff_is_clean() -> None:
 
 
 def test_mypy_is_clean() -> None:
-    """mypy over referee/ (strict for the rules engine and the protocol, see pyproject)."""
+    """mypy, strict, over the whole referee/ package."""
     result = run("mypy")
     assert result.returncode == 0, result.stdout + result.stderr
