@@ -63,9 +63,9 @@ from referee.bots.player import BotPlayer, BotSpec  # noqa: E402
 from referee.bots.process import SPIN, ProcessLimits  # noqa: E402
 from referee.game import Decision, Event  # noqa: E402
 from referee.game.actions import DecisionKind  # noqa: E402
+from referee.match.player import Answer  # noqa: E402
 from referee.match.runner import play_game  # noqa: E402
 from referee.match.spec import GameSpec  # noqa: E402
-from referee.player import Answer  # noqa: E402
 
 # Games between two runs of the floor.  Running the echo child after every game moved the bots
 # of an unpinned run onto the referee's core (cheap same-core round trips that flattered the

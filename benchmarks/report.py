@@ -24,8 +24,8 @@ import trio
 from referee.game import Action, Bid, Decision
 from referee.game.actions import DecisionKind
 from referee.game.random_policy import random_action
-from referee.match.players import PolicyPlayer, random_player
-from referee.player import Player
+from referee.match.player import Player
+from referee.match.policy_player import PolicyPlayer, random_player
 from referee.tournament.config import TournamentConfig
 from referee.tournament.runner import run_tournament
 from referee.tournament.store import open_store

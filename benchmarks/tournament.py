@@ -87,7 +87,7 @@ def memory_child(games: int) -> None:
     """Run in a fresh process: N in-process games through runner and store; print max RSS."""
     import tomllib
 
-    from referee.match.players import default_player
+    from referee.match.policy_player import default_player
     from referee.tournament.config import TournamentConfig
     from referee.tournament.runner import run_tournament
     from referee.tournament.store import open_store

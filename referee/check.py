@@ -23,10 +23,10 @@ import orjson
 from referee.bots.player import BotPlayer, BotSpec
 from referee.game import CMON, AuctionType, Decision, DecisionKind, Event
 from referee.game.actions import Action
-from referee.match.players import random_player
+from referee.match.player import Answer, Fault, GameInfo
+from referee.match.policy_player import random_player
 from referee.match.runner import RefereeError, play_game
 from referee.match.spec import GameSpec
-from referee.player import Answer, Fault, GameInfo
 
 
 @dataclass

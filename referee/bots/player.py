@@ -28,7 +28,7 @@ import trio
 
 from referee import __version__
 from referee.game import Action, Decision, Event
-from referee.player import Answer, Fault, GameInfo
+from referee.match.player import Answer, Fault, GameInfo
 from referee.protocol import codec
 
 from .pids_cgroup import PidsCgroup

@@ -27,7 +27,7 @@ from typing import cast
 
 import trio
 
-from referee.player import polling_allowed
+from referee.match.player import polling_allowed
 
 from . import procs
 from .cores import usable_cores

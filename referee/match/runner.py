@@ -29,7 +29,7 @@ from referee.game import (
 )
 from referee.game.actions import Action
 from referee.game.events import CardsDealt
-from referee.player import HARMLESS_FAULTS, Answer, Fault, GameInfo, Player, polling_allowed
+from referee.match.player import HARMLESS_FAULTS, Answer, Fault, GameInfo, Player, polling_allowed
 from referee.protocol import codec
 
 from .spec import GameSpec

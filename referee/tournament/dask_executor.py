@@ -18,7 +18,7 @@ from typing import Any
 import trio
 
 from referee.interrupts import run_trio
-from referee.player import polling_allowed
+from referee.match.player import polling_allowed
 
 from .config import TournamentConfig
 from .runner import (

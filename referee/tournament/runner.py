@@ -30,8 +30,8 @@ from referee.bots.process import run_build
 from referee.bots.sandbox import BotLimits, SandboxError, check_sandbox_available, wrap_command
 from referee.editions import load_edition
 from referee.game import BUILTIN_EDITIONS, Edition
+from referee.match.player import Player, polling_allowed
 from referee.match.runner import GameRecord, RefereeError, play_game
-from referee.player import Player, polling_allowed
 
 from .config import TournamentConfig
 from .schedule import ScheduledGame, fingerprint, game_spec, schedule

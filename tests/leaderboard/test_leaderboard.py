@@ -14,8 +14,8 @@ from referee.bots.player import BotPlayer, BotSpec
 from referee.leaderboard import Games, by_seat, head_to_head, standings
 from referee.leaderboard.render import rating_text
 from referee.leaderboard.stats import placement_points
-from referee.match.players import PolicyPlayer, random_player
-from referee.player import Player
+from referee.match.player import Player
+from referee.match.policy_player import PolicyPlayer, random_player
 from referee.tournament.config import TournamentConfig
 from referee.tournament.runner import run_tournament
 from referee.tournament.store import open_store

@@ -13,9 +13,9 @@ from pathlib import Path
 import trio
 
 from referee.bots.player import BotPlayer, BotSpec
+from referee.match.player import Player
 from referee.match.runner import GameRecord, play_game
 from referee.match.spec import GameSpec
-from referee.player import Player
 
 from .support import command, without_seconds
 

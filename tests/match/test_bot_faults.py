@@ -16,10 +16,10 @@ import pytest
 import trio
 
 from referee.bots.player import BotPlayer, BotSpec
-from referee.match.players import default_player
+from referee.match.player import Player
+from referee.match.policy_player import default_player
 from referee.match.runner import GameRecord, play_game
 from referee.match.spec import GameSpec
-from referee.player import Player
 
 from .support import command, leftover_processes, processes_with
 

@@ -10,10 +10,10 @@ import orjson
 import trio
 
 from referee.bots.player import BotPlayer, BotSpec
-from referee.match.players import random_player
+from referee.match.player import Player
+from referee.match.policy_player import random_player
 from referee.match.runner import GameRecord, play_game
 from referee.match.spec import GameSpec
-from referee.player import Player
 
 from .support import command, without_seconds
 

@@ -24,10 +24,10 @@ from referee.bots.process import (
     start_bot,
 )
 from referee.game import Decision, Event, GameState, seat_view
-from referee.match.players import PolicyPlayer
+from referee.match.player import Answer, GameInfo, Player, polling_allowed
+from referee.match.policy_player import PolicyPlayer
 from referee.match.runner import GameRecord, play_game
 from referee.match.spec import GameSpec
-from referee.player import Answer, GameInfo, Player, polling_allowed
 from referee.protocol import codec
 from referee.tournament.config import TournamentConfig
 from referee.tournament.runner import run_tournament

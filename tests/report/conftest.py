@@ -12,8 +12,8 @@ import pytest
 import trio
 
 from referee.bots.player import BotPlayer, BotSpec
-from referee.match.players import random_player
-from referee.player import Player
+from referee.match.player import Player
+from referee.match.policy_player import random_player
 from referee.report import ReportSummary, write_report
 from referee.tournament.config import TournamentConfig
 from referee.tournament.runner import run_tournament

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.bots.player import BotPlayer, BotSpec
+from referee.match.player import Fault
 from referee.match.runner import GameRecord, play_game
 from referee.match.spec import GameSpec
-from referee.player import Fault
 from referee.protocol import codec
 
 from ..match.support import command

@@ -21,8 +21,8 @@ from referee.game.actions import Action, Bid, Decision, DecisionKind, Pass, Pric
 from referee.game.random_policy import random_action
 from referee.leaderboard import Games, leaderboard
 from referee.leaderboard.sequential import looks
-from referee.match.players import PolicyPlayer, default_player, random_player
-from referee.player import Answer, Player
+from referee.match.player import Answer, Player
+from referee.match.policy_player import PolicyPlayer, default_player, random_player
 from referee.tournament.config import TournamentConfig
 from referee.tournament.runner import Progress, RunSummary, run_tournament
 from referee.tournament.store import open_store

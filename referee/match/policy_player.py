@@ -8,7 +8,7 @@ from typing import Any
 
 from referee.game import Action, Decision, Event
 from referee.game.random_policy import random_action
-from referee.player import Answer, Fault, GameInfo
+from referee.match.player import Answer, Fault, GameInfo
 
 Policy = Callable[[Decision, dict[str, Any], random.Random], Action]
 

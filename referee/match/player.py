@@ -1,7 +1,7 @@
 """The one small interface between the match runner and a player.
 
 A subprocess bot (`referee.bots.player.BotPlayer`) and an in-process policy
-(`referee.match.players.PolicyPlayer`) implement the same `Player` protocol, so tests and fast
+(`referee.match.policy_player.PolicyPlayer`) implement the same `Player` protocol, so tests and fast
 simulations can swap one for the other.
 """
 
