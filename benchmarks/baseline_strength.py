@@ -15,7 +15,8 @@ from pathlib import Path
 import trio
 
 ROOT = Path(__file__).resolve().parent.parent
-from referee.bots.player import BotPlayer, BotSpec  # noqa: E402
+from referee.bots.launch import BotSpec  # noqa: E402
+from referee.match.bot_session import BotPlayer  # noqa: E402
 from referee.match.runner import play_game  # noqa: E402
 from referee.match.spec import GameSpec  # noqa: E402
 
@@ -44,12 +45,12 @@ async def run(deals: int) -> None:
                 spec = GameSpec.make(f"deal{deal}-seat{seat}", 1000 + deal,
                                      [p.name for p in players])
                 r = (await play_game(spec, players)).result
-                faults += sum(len(f) for f in r["faults"])
-                best = max(r["money"])
-                winners = [s for s, m in enumerate(r["money"]) if m == best]
+                faults += sum(len(f) for f in r.faults)
+                best = max(r.money)
+                winners = [s for s, m in enumerate(r.money) if m == best]
                 share.append(1 / len(winners) if seat in winners else 0.0)
-                base_money.append(r["money"][seat])
-                rand_money += [m for s, m in enumerate(r["money"]) if s != seat]
+                base_money.append(r.money[seat])
+                rand_money += [m for s, m in enumerate(r.money) if s != seat]
     finally:
         for p in [base, *randoms]:
             await p.aclose()

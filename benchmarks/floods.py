@@ -18,7 +18,8 @@ from pathlib import Path
 
 import trio
 
-from referee.bots.player import BotPlayer, BotSpec
+from referee.bots.launch import BotSpec
+from referee.match.bot_session import BotPlayer
 from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 
@@ -43,7 +44,7 @@ async def one_game(flooder: str, folder: Path) -> tuple[float, float, list[dict[
     finally:
         for p in players:
             await p.aclose()
-    return wall, cpu, record.result["faults"][0]
+    return wall, cpu, record.result.faults[0]
 
 
 def main() -> None:
@@ -66,7 +67,7 @@ def main() -> None:
             wall, cpu, faults = trio.run(one_game, flooder, folder)
             transcript = (folder / "flood.jsonl").stat().st_size / 1024
             log = (folder / "flood.log").stat().st_size / 1024
-        kinds = ", ".join(f["kind"] for f in faults)
+        kinds = ", ".join(f.kind for f in faults)
         print(f"{title:36} {wall:7.2f} {cpu:14.3f} {transcript:15.1f} {log:15.1f}  {kinds}")
         if faults:
             print(f"{'':36} first reason: {faults[0]['reason'][:110]}")

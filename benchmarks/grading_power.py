@@ -44,6 +44,7 @@ from referee.leaderboard.pairs import paired_test  # noqa: E402
 from referee.leaderboard.stats import placement_points  # noqa: E402
 from referee.match.player import Answer, Fault, GameInfo  # noqa: E402
 from referee.match.policy_player import PolicyPlayer  # noqa: E402
+from referee.match.record import GameResult  # noqa: E402
 from referee.match.runner import play_game  # noqa: E402
 from referee.protocol import codec  # noqa: E402
 from referee.tournament.config import TournamentConfig, load_tournament  # noqa: E402
@@ -97,7 +98,8 @@ class SampleBot(PolicyPlayer):
             for line in lines:
                 self.base.seen_event(json.loads(line)["event"])
 
-    async def decide(self, decision: Decision, view: dict[str, Any]) -> Answer:
+    async def decide(self, decision: Decision, view: dict[str, Any],
+                     alone: bool = True) -> Answer:
         request = json.loads(codec.encode(codec.request(1, decision, view, 1.0, 10.0)))
         if self.base is not None and (self.rand is None or self.coin.random() < self.baseline):
             reply = self.base.decide(request["decision"], request["view"], request["legal"])
@@ -115,7 +117,7 @@ CANDIDATES = {"random-copy": SampleBot("random-copy", 0.0),
 
 
 async def play(config: TournamentConfig, players: dict[str, SampleBot]
-               ) -> list[tuple[str, list[str], dict[str, Any]]]:
+               ) -> list[tuple[str, list[str], GameResult]]:
     edition = tournament_edition(config, CLASSROOM)
     games = []
     for game in schedule(config):
@@ -125,7 +127,7 @@ async def play(config: TournamentConfig, players: dict[str, SampleBot]
     return games
 
 
-def deal_differences(games: list[tuple[str, list[str], dict[str, Any]]], baselines: list[str],
+def deal_differences(games: list[tuple[str, list[str], GameResult]], baselines: list[str],
                      orders: set[tuple[int, ...]] | None) -> dict[tuple[str, str], np.ndarray]:
     """(candidate, baseline) -> per deal, the candidate's placement points less the
     baseline's, over the games of that deal in `orders` (seat patterns; None: all)."""
@@ -135,7 +137,7 @@ def deal_differences(games: list[tuple[str, list[str], dict[str, Any]]], baselin
         pattern = tuple([*baselines, candidate].index(s) for s in seats)
         if orders is not None and pattern not in orders:
             continue
-        points = dict(zip(seats, placement_points(result["ranks"]), strict=True))
+        points = dict(zip(seats, placement_points(list(result.ranks)), strict=True))
         deal = int(game_id.split("-d")[1].split("-")[0])
         for b in baselines:
             sums.setdefault((candidate, b), {}).setdefault(deal, []).append(

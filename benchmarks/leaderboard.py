@@ -29,6 +29,7 @@ from referee.leaderboard.stats import (
     standings,
     verdicts,
 )
+from referee.match.record import StoredResult
 from referee.tournament.store import open_store
 
 ENTRANTS = 8
@@ -52,10 +53,11 @@ def fill(path: Path, games: int) -> tuple[int, int]:
             for k, seats in enumerate(itertools.permutations(table)):
                 money = [rng.randint(150, 600) + luck[n] + 8 * names.index(n) for n in seats]
                 ranks = [1 + sum(1 for m in money if m > mine) for mine in money]
-                result = {"money": money, "ranks": ranks, "retired": [],
-                          "faults": [[], [], [], []], "response_us": [{"36": 30, "40": 5}] * 4}
-                store.save(f"t{t:02d}-d{deal:03d}-o{k:02d}", list(seats), seed, result, b"",
-                           0.1, 1)
+                game_id = f"t{t:02d}-d{deal:03d}-o{k:02d}"
+                result = StoredResult(game_id=game_id, names=tuple(seats), money=tuple(money),
+                                      ranks=tuple(ranks), retired=(), faults=((),) * 4,
+                                      response_us=({"36": 30, "40": 5},) * 4)
+                store.save(game_id, list(seats), seed, result, b"", 0.1, 1)
                 stored += 1
     store.db.execute("COMMIT")
     store.close()

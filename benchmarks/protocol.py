@@ -59,10 +59,11 @@ sys.path.insert(0, str(HERE))
 from minimal_bot import reply as minimal_reply  # noqa: E402
 from pipe import EchoChild, compiled  # noqa: E402
 
-from referee.bots.player import BotPlayer, BotSpec  # noqa: E402
+from referee.bots.launch import BotSpec  # noqa: E402
 from referee.bots.process import SPIN, ProcessLimits  # noqa: E402
 from referee.game import Decision, Event  # noqa: E402
 from referee.game.actions import DecisionKind  # noqa: E402
+from referee.match.bot_session import BotPlayer  # noqa: E402
 from referee.match.player import Answer  # noqa: E402
 from referee.match.runner import play_game  # noqa: E402
 from referee.match.spec import GameSpec  # noqa: E402
@@ -84,10 +85,11 @@ class Timed(BotPlayer):
     answered: list[float]  # shared by the seats: when the last single answer came back, or 0
     to_next: list[float]
 
-    async def decide(self, decision: Decision, view: dict[str, Any]) -> Answer:
+    async def decide(self, decision: Decision, view: dict[str, Any],
+                     alone: bool = True) -> Answer:
         hidden = decision.kind is DecisionKind.HIDDEN_BID
         self.stamps.append((time.perf_counter(), hidden))
-        answer = await super().decide(decision, view)
+        answer = await super().decide(decision, view, alone)
         self.answered[0] = 0.0 if hidden else time.perf_counter()
         return answer
 

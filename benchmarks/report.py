@@ -74,7 +74,7 @@ def main() -> None:
         made = make_store(db)
         store = open_store(db)
         games = store.count()
-        faulty = sum(1 for _, _, r in store.results() if any(r["faults"]))
+        faulty = sum(1 for r in store.results() if any(r.faults))
         store.close()
         print(f"store: {games} games of 12 entrants ({faulty} with a fault), "
               f"{db.stat().st_size / 1e6:.1f} MB, made in {made:.1f} s")

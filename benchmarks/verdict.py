@@ -41,6 +41,7 @@ from referee.game.random_policy import random_action
 from referee.leaderboard.sequential import look_alpha, looks, settled
 from referee.leaderboard.stats import Games, order, standings
 from referee.match.policy_player import PolicyPlayer, random_player
+from referee.match.record import GameResult
 from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 
@@ -50,7 +51,7 @@ SHARE = 0.5  # the share of its decisions the bidder takes by the lot's value
 TILES = (30, 20, 10)  # what a painting of the first three artists of a round sells for
 EDITION = BUILTIN_EDITIONS["cmon"]  # GameSpec.make's default
 BIDDER = "bidder"
-Result = tuple[str, list[str], dict[str, Any]]
+Result = GameResult
 
 
 def lot_value(view: dict[str, Any], cards: list[int]) -> int:
@@ -96,7 +97,7 @@ async def play(players: list[PolicyPlayer], deals: int, name: str
             game_id = f"{name}-d{deal:02d}-o{k:02d}"
             spec = GameSpec.make(game_id, seed, [p.name for p in seating])
             record = await play_game(spec, list(seating))
-            results.append((game_id, list(spec.names), record.result))
+            results.append(record.result)
             seeds[game_id] = seed
     return results, seeds
 
@@ -187,7 +188,7 @@ def gap(args: tuple[int, int, int]) -> Gap:
     edges = edge(games.points[games.deal == c] for c in range(games.deals))
     regrouped = edge(games.points[g] for g in shuffled)
     stopped, leader = stop(results, seeds, deals)
-    faults = sum(len(f) for _, _, r in results for f in r["faults"])
+    faults = sum(len(f) for r in results for f in r.faults)
     return Gap(new, old, stopped, leader, edges, regrouped, faults)
 
 

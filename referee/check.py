@@ -20,11 +20,14 @@ from typing import Any
 
 import orjson
 
-from referee.bots.player import BotPlayer, BotSpec
+from referee.bots.launch import BotSpec
+from referee.bots.limits import DEFAULT_MOVE_TIME, DEFAULT_STARTUP_TIME, DEFAULT_TIME_BANK
 from referee.game import CMON, AuctionType, Decision, DecisionKind, Event
 from referee.game.actions import Action
+from referee.match.bot_session import BotPlayer
 from referee.match.player import Answer, Fault, GameInfo
 from referee.match.policy_player import random_player
+from referee.match.record import FaultKind
 from referee.match.runner import RefereeError, play_game
 from referee.match.spec import GameSpec
 
@@ -49,7 +52,7 @@ class CheckResult:
     passed: bool
     reason: str
     lines: list[str] = field(default_factory=list)
-    kinds: set[str] = field(default_factory=set)  # fault kinds behind a failure
+    kinds: set[FaultKind] = field(default_factory=set)  # fault kinds behind a failure
 
 
 class Recorder:
@@ -71,8 +74,9 @@ class Recorder:
                next_up: bool = False) -> None:
         self.bot.notify(events, lines, next_up)
 
-    async def decide(self, decision: Decision, view: dict[str, Any]) -> Answer:
-        answer = await self.bot.decide(decision, view)
+    async def decide(self, decision: Decision, view: dict[str, Any],
+                     alone: bool = True) -> Answer:
+        answer = await self.bot.decide(decision, view, alone)
         auction = view.get("auction")
         asked = Asked(self.scenario, decision.kind, auction["type"] if auction else None,
                       bool(auction and auction["auctioneer"] == decision.seat), answer.fault,
@@ -84,7 +88,7 @@ class Recorder:
             # A harmless, made-up rejection: the bot must read it and keep playing.
             self.warned_id = answer.request_id
             assert answer.action is not None
-            self.bot.warn(answer, Fault("illegal", "check: a test warning, please ignore"),
+            self.bot.warn(answer, Fault(FaultKind.ILLEGAL, "check: a test warning, please ignore"),
                           answer.action)
         return answer
 
@@ -177,8 +181,8 @@ CHECKS: list[tuple[str, Predicate]] = [
 
 
 async def run_check(
-    spec: BotSpec, move_time: float = 1.0, time_bank: float = 10.0,
-    startup_time: float = 10.0, transcript: Path | None = None,
+    spec: BotSpec, move_time: float = DEFAULT_MOVE_TIME, time_bank: float = DEFAULT_TIME_BANK,
+    startup_time: float = DEFAULT_STARTUP_TIME, transcript: Path | None = None,
 ) -> tuple[list[CheckResult], list[float]]:
     """The checks and the bot's reply times.  Without a `transcript` to keep, the checks'
     own is a file with no name (unlinked at once, or never linked), written and read through
@@ -231,12 +235,13 @@ async def _run(
     exits: list[str] = []  # why its process ended between games
     try:
         for number, sc in enumerate(SCENARIOS):
-            slow = [a for a in rec.asked if a.fault is not None and a.fault.kind == "timeout"]
+            slow = [a for a in rec.asked
+                    if a.fault is not None and a.fault.kind is FaultKind.TIMEOUT]
             if len(slow) >= MAX_TIMEOUTS:
                 results.append(CheckResult(
                     "answers in time", False,
                     f"{len(slow)} answers timed out (first: {slow[0].fault.reason}); the check "  # type: ignore[union-attr]
-                    f"stopped before scenario {sc.name!r}", kinds={"timeout"}))
+                    f"stopped before scenario {sc.name!r}", kinds={FaultKind.TIMEOUT}))
                 break
             rec.scenario = sc.name
             rec.inject_warning_at = 3 if number == 0 else None
@@ -250,13 +255,13 @@ async def _run(
             others = [random_player(n, sc.seed * 10 + i) for i, n in enumerate(names[1:])]
             record = await play_game(game, [rec, *others])
             played += 1
-            for f in record.result["faults"][0]:
-                if f["kind"] == "exit":
-                    exits.append(f["reason"])
-                if f["kind"] == "start":
+            for fault in record.result.faults[0]:
+                if fault.kind is FaultKind.EXIT:
+                    exits.append(fault.reason)
+                if fault.kind is FaultKind.START:
                     starts_ok = False
-                    results.append(CheckResult("starts and says hello", False, f["reason"],
-                                               kinds={"start"}))
+                    results.append(CheckResult("starts and says hello", False, fault.reason,
+                                               kinds={FaultKind.START}))
             if not starts_ok:
                 return results, []
     finally:

@@ -17,27 +17,32 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import click
-import orjson
 from tabulate import tabulate
 
 from . import __version__
-from .bots.player import BotPlayer, BotSpec
-from .bots.process import StartError, split_command
-from .bots.sandbox import (
-    AUTO,
-    SANDBOX_MODES,
+from .bots.launch import BotSpec
+from .bots.limits import (
+    AUTO_ADDRESS_SPACE,
+    DEFAULT_ADDRESS_SPACE,
+    DEFAULT_MAX_FAULTS,
+    DEFAULT_MOVE_TIME,
+    DEFAULT_STARTUP_TIME,
+    DEFAULT_TIME_BANK,
+    JVM_ADDRESS_SPACE,
     BotLimits,
-    SandboxError,
-    SandboxMode,
-    check_sandbox_available,
-    parse_size,
+    format_size,
+    parse_address_space,
 )
+from .bots.process import StartError, split_command
+from .bots.sandbox import SANDBOX_MODES, SandboxError, SandboxMode, check_sandbox_available
 from .editions import load_edition
 from .game import EditionError, GameConfig
 from .game.config import VARIANTS
 from .interrupts import run_trio, signals_interrupt
-from .match.replay import RecordError, replay
-from .match.runner import GameRecord, RefereeError, play_game
+from .match.bot_session import BotPlayer
+from .match.record import GameRecord, RecordError, read_record
+from .match.replay import replay
+from .match.runner import RefereeError, play_game
 from .match.spec import GameSpec
 from .match.transcript import Transcript
 from .text import visible
@@ -64,11 +69,13 @@ SECONDS_OR_ZERO = _seconds(zero_ok=True)
 def time_limit_options(command: Callable[..., Any]) -> Callable[..., Any]:
     """--move-time, --time-bank and --startup-time, as `play` and `check` both take them."""
     for option in reversed([
-        click.option("--move-time", type=float, callback=SECONDS, default=1.0,
+        click.option("--move-time", type=float, callback=SECONDS, default=DEFAULT_MOVE_TIME,
                      show_default=True, help="Seconds per decision."),
-        click.option("--time-bank", type=float, callback=SECONDS_OR_ZERO, default=10.0,
+        click.option("--time-bank", type=float, callback=SECONDS_OR_ZERO,
+                     default=DEFAULT_TIME_BANK,
                      show_default=True, help="Seconds per game that absorb overruns."),
-        click.option("--startup-time", type=float, callback=SECONDS, default=10.0,
+        click.option("--startup-time", type=float, callback=SECONDS,
+                     default=DEFAULT_STARTUP_TIME,
                      show_default=True, help="Seconds for a bot to say hello."),
     ]):
         command = option(command)
@@ -158,15 +165,15 @@ SANDBOX_HELP = ("bwrap: run each bot in bubblewrap, without network, seeing only
 sandbox_option = click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default="none",
                               show_default=True, help=SANDBOX_HELP)
 address_space_option = click.option(
-    "--address-space", default="auto", show_default=True,
-    help="Virtual memory per bot process: a size (4G, 512M), off, or auto (2 GiB; 8 GiB for "
-         "java).")
+    "--address-space", default=DEFAULT_ADDRESS_SPACE, show_default=True,
+    help=f"Virtual memory per bot process: a size (4G, 512M), off, or auto "
+         f"({format_size(AUTO_ADDRESS_SPACE)}; {format_size(JVM_ADDRESS_SPACE)} for java).")
 
 
 def confine(specs: list[BotSpec], sandbox: str, address_space: str) -> list[BotSpec]:
     """The bots with their limits and sandbox, once the sandbox is known to work here."""
     try:
-        size = AUTO if address_space.strip().lower() == "auto" else parse_size(address_space)
+        size = parse_address_space(address_space)
     except ValueError as exc:
         fail(f"--address-space: {exc}")
     try:
@@ -187,7 +194,8 @@ def confine(specs: list[BotSpec], sandbox: str, address_space: str) -> list[BotS
 @click.option("--variant", "variants", multiple=True, type=click.Choice(VARIANTS),
               help="A rules variant; repeat for several.")
 @time_limit_options
-@click.option("--max-faults", type=click.IntRange(1, 10**9), default=3, show_default=True,
+@click.option("--max-faults", type=click.IntRange(1, 10**9), default=DEFAULT_MAX_FAULTS,
+              show_default=True,
               help="Faults in one game before a seat is retired.")
 @click.option("--log", "log_path", type=OutputPath(dir_okay=False, path_type=Path),
               help="Write the game record (JSON lines) here.")
@@ -263,7 +271,7 @@ def play(
 
 
 def play_summary(record: GameRecord) -> dict[str, Any]:
-    r = record.result
+    """What `referee play` prints (as JSON with --json)."""
     spec = record.spec
     return {
         "game_id": spec.game_id,
@@ -271,9 +279,9 @@ def play_summary(record: GameRecord) -> dict[str, Any]:
         "edition": spec.edition["name"],
         "variants": spec.variants,
         "seats": [
-            {"seat": s, "name": r["names"][s], "money": r["money"][s], "rank": r["ranks"][s],
-             "retired": s in r["retired"], "faults": r["faults"][s]}
-            for s in range(spec.players)
+            {"seat": s.seat, "name": s.name, "money": s.money, "rank": s.rank,
+             "retired": s.retired, "faults": [f.to_dict() for f in s.faults]}
+            for s in record.result.seats()
         ],
     }
 
@@ -311,14 +319,13 @@ def replay_cmd(source: str, db_path: Path | None, quiet: bool) -> None:
     record_path = Path(source)
     try:
         if db_path is not None:
-            lines = stored_record(db_path, source)
+            record = stored_record(db_path, source)
         else:
             if not record_path.is_file():
                 fail(f"{source}: no such game log (to replay a stored game, add --db DB)")
-            lines = [orjson.loads(x) for x in record_path.read_bytes().splitlines()
-                     if x.strip()]
-        result = replay(lines)
-    except (orjson.JSONDecodeError, RecordError, OSError) as exc:
+            record = read_record(record_path.read_bytes())
+        result = replay(record)
+    except (RecordError, OSError) as exc:
         fail(f"{source}: {exc}")
     if not quiet:
         names = result.spec.names
@@ -376,20 +383,20 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
         sys.exit(1)
 
 
-def stored_record(db_path: Path, game_id: str) -> list[Any]:
+def stored_record(db_path: Path, game_id: str) -> GameRecord:
     from .tournament.store import StoreError, open_store
 
     if not db_path.exists():  # anything else there: open_store says what it is
         fail(f"no results store at {db_path}")
     try:
         store = open_store(db_path, read_only=True)
-        lines = store.record(game_id)
+        record = store.record(game_id)
         store.close()
     except StoreError as exc:
         fail(str(exc))
-    if lines is None:
+    if record is None:
         fail(f"game {game_id!r} is not in {db_path}")
-    return lines
+    return record
 
 
 @main.group()

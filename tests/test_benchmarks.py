@@ -155,9 +155,9 @@ def test_protocol_benchmark_ranges_count_the_runs_that_met_the_target(
 
 
 def test_wake_benchmark_prints_each_wake_up_lead() -> None:
-    """benchmarks/wake.py (quoted by the README): a line per lead of the wake-up byte, each
-    trip timed from the first write and from the line's, the wake-up write's own time, and
-    the work hidden: the plain trip plus the lead minus the total."""
+    """benchmarks/wake.py (quoted by benchmarks/README.md): a line per lead of the wake-up
+    byte, each trip timed from the first write and from the line's, the wake-up write's own
+    time, and the work hidden: the plain trip plus the lead minus the total."""
     run = subprocess.run(
         [sys.executable, str(ROOT / "benchmarks" / "wake.py"), "--trips", "20"],
         capture_output=True, text=True, timeout=120, check=False,

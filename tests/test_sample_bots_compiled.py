@@ -22,7 +22,8 @@ from typing import Any
 import pytest
 import trio
 
-from referee.bots.player import BotPlayer, BotSpec
+from referee.bots.launch import BotSpec
+from referee.match.bot_session import BotPlayer
 from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 

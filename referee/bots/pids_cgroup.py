@@ -25,7 +25,7 @@ import time
 from contextlib import suppress
 from pathlib import Path
 
-from . import procs
+from . import proc_tree
 
 PREFIX = "modern-art-referee-"
 _made = itertools.count(1)
@@ -106,7 +106,7 @@ def _remove_stale(folder: Path) -> None:
                     not Path(f"/proc/{pid}").exists():
                 stale.append(PidsCgroup(entry))
     for group in stale:
-        procs.kill_all(group.members())
+        proc_tree.kill_all(group.members())
     for _ in range(20):  # the killed leave their groups as they are reaped: 0.2 s at most
         stale = [group for group in stale if not group.remove()]
         if not stale:
@@ -150,14 +150,14 @@ class PidsCgroup:
         except (OSError, ValueError):
             return []
 
-    def members(self) -> list[procs.ProcStat]:
+    def members(self) -> list[proc_tree.ProcStat]:
         """The processes in the group now, as /proc shows them.  Each is checked to be in
         the group by its own /proc/PID/cgroup, read with its stat: a pid listed here may
         have exited and gone to a process outside the group by the time it is read (pids
         wrap on a busy machine), which is neither the bot's fault nor to be killed."""
         found = []
         for pid in self.pids():
-            read = procs.read_stat_and(pid, "cgroup")
+            read = proc_tree.read_stat_and(pid, "cgroup")
             if read is not None and self._named_in(read[1]):
                 found.append(read[0])
         return found

@@ -26,10 +26,9 @@ from pathlib import Path
 from typing import cast
 
 import trio
+from trio.lowlevel import RunVar
 
-from referee.match.player import polling_allowed
-
-from . import procs
+from . import proc_tree
 from .cores import usable_cores
 from .pids_cgroup import PidsCgroup
 from .stderr_log import StderrLog
@@ -43,7 +42,8 @@ class ProcessLimits:
     term_grace: float = 0.5  # seconds after SIGTERM before SIGKILL
     reap_within: float = 5.0  # seconds after SIGKILL before the referee goes on without it
     # Seconds to poll for a reply before sleeping in trio; None: SPIN where the referee may use
-    # two cores or more (affinity and cgroup quota, `cores.py`), else 0.  See `_spin_read`.
+    # two cores or more (affinity and cgroup quota, `cores.py`), else 0.  0 for bots of tables
+    # that share one event loop, where polling for one delays the others.  See `_spin_read`.
     spin: float | None = None
     # At a game's start, a stderr log larger than this starts afresh (a named log's old
     # content is kept in NAME.1), so a long tournament's log does not grow without end.
@@ -51,10 +51,38 @@ class ProcessLimits:
 
 
 SPIN = 0.0003
+# Replies read at once (`line_now`) do not pass through trio's scheduler; the event loop is
+# given back at least this often all the same, so that other tables and timers are not kept
+# waiting (`LoopTurns`).
+HOLD_AT_MOST = 0.001
 
 
 def _default_spin() -> float:
     return SPIN if usable_cores() >= 2 else 0.0
+
+
+class LoopTurns:
+    """When a reader of bots' replies last let the event loop's other tasks run
+    (`time.perf_counter`): one for every bot of a trio run (`loop_turns`), as they share its
+    loop, and each reader gives it back once HOLD_AT_MOST has passed since."""
+
+    __slots__ = ("given",)
+
+    def __init__(self) -> None:
+        self.given = 0.0
+
+
+_loop_turns: RunVar[LoopTurns] = RunVar("bot_loop_turns")
+
+
+def loop_turns() -> LoopTurns:
+    """This trio run's `LoopTurns`."""
+    try:
+        return _loop_turns.get()
+    except LookupError:
+        turns = LoopTurns()
+        _loop_turns.set(turns)
+        return turns
 
 
 class BotGone(Exception):
@@ -120,11 +148,11 @@ class BotProcess:
     def pid(self) -> int:
         return self.process.pid
 
-    def processes(self) -> list[procs.ProcStat]:
+    def processes(self) -> list[proc_tree.ProcStat]:
         """Its process tree, root first, and any other process in its cgroup: one that left
         the tree (a double-forked daemon, reparented to init) is still in there."""
         # Once reaped, its pid may be another process's: only its cgroup still tells.
-        tree = procs.tree(self.pid) if self.process.returncode is None else []
+        tree = proc_tree.tree(self.pid) if self.process.returncode is None else []
         if self.group is not None:
             known = {p.pid for p in tree}
             tree += [p for p in self.group.members() if p.pid not in known]
@@ -168,10 +196,10 @@ class BotProcess:
 
     @property
     def answers_quickly(self) -> bool:
-        """The referee would poll for this bot's next reply: polling is on, allowed in this
-        task (`polling_allowed`), and its last reply came within `spin` of its request (see
-        `_spin_read`, which also waits while other tasks are ready to run)."""
-        return self.spin > 0 and self._quick and polling_allowed.get()
+        """The referee would poll for this bot's next reply: polling is on (`spin`) and its
+        last reply came within `spin` of its request (see `_spin_read`, which also waits
+        while other tasks are ready to run)."""
+        return self.spin > 0 and self._quick
 
     def write_now(self, data: bytes, *, request: bool = True) -> int:
         """Write what the pipe takes without waiting; the bytes written.  The pipe is
@@ -222,9 +250,10 @@ class BotProcess:
     def _spin_read(self) -> bytes | None:
         """Poll the pipe for up to `spin` seconds: a bot that answers within microseconds is
         then read without a sleep and a wake-up through trio's scheduler, which would cost
-        more than the answer.  Only for a bot whose last reply came that fast, and only where
-        `polling_allowed` (not while other players or tables wait on the same loop) and no
-        other task is ready to run, so that slow bots and other tables lose nothing."""
+        more than the answer.  Only for a bot whose last reply came that fast, only where its
+        reader may hold the loop (`line_now`'s `spin`: not while other players wait on the
+        same loop) and no other task is ready to run, so that slow bots and other tables lose
+        nothing."""
         if not self.answers_quickly or trio.lowlevel.current_statistics().tasks_runnable:
             return None
         until = self._sent_at + self.spin
@@ -236,8 +265,9 @@ class BotProcess:
         return None
 
     def line_now(self, *, spin: bool = True) -> bytes | None:
-        """The next line without its newline if it is here now (after polling for up to
-        `spin`, see `_spin_read`), else None; raises BotGone or LineTooLong."""
+        """The next line without its newline if it is here now, else None; raises BotGone or
+        LineTooLong.  `spin`: the caller may hold the event loop, polling for up to `self.spin`
+        seconds (see `_spin_read`)."""
         buf = self._buf
         max_line = self.limits.max_line
         polled = not spin
@@ -286,9 +316,10 @@ class BotProcess:
                 data = data[end + 1 :]
             buf += data
 
-    async def read_line(self, deadline: float) -> bytes:
-        """The next line without its newline; raise ReplyTimeout, BotGone or LineTooLong."""
-        line = self.line_now()
+    async def read_line(self, deadline: float, *, spin: bool = True) -> bytes:
+        """The next line without its newline; raise ReplyTimeout, BotGone or LineTooLong.
+        `spin`: as `line_now`'s."""
+        line = self.line_now(spin=spin)
         while line is None:
             if trio.current_time() >= deadline:
                 buf = self._buf
@@ -362,7 +393,7 @@ async def _shutdown(bot: BotProcess, goodbye: bytes | None) -> None:
     _signal_group(process.pid, signal.SIGKILL)
     with trio.move_on_after(limits.reap_within):  # a frozen process, or one stuck in the
         await process.wait()  # kernel (a hung file system), is not waited for forever
-    procs.kill_all(tree[1:])  # any that left the group (setsid), and all they started
+    proc_tree.kill_all(tree[1:])  # any that left the group (setsid), and all they started
     await _remove_group(bot)
     for stream in (process.stdin, process.stdout):
         if stream is not None:
@@ -407,7 +438,7 @@ async def _remove_group(bot: BotProcess) -> None:
     if group is None:
         return
     for _ in range(200):
-        procs.kill_all(group.members())
+        proc_tree.kill_all(group.members())
         if group.remove():
             return
         await trio.sleep(0.005)

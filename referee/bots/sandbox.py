@@ -1,4 +1,4 @@
-"""Limits and a sandbox for untrusted bots, applied as command prefixes.
+"""A bot's limits and its sandbox, applied as command prefixes.
 
 `wrap_command(argv, cwd=..., limits=..., sandbox=...)` turns a bot's command into the one that
 runs it under its limits, with util-linux's `prlimit` as a prefix (never `preexec_fn`, which is
@@ -14,34 +14,24 @@ unsafe in a threaded process), and, with `sandbox="bwrap"`, inside bubblewrap:
 `check_sandbox_available(mode)` raises `SandboxError` with a clear message when the sandbox
 cannot run here (bubblewrap missing, user namespaces blocked); call it before any game.
 
-Limits that no rlimit can express (CPU per game over all of a bot's processes, the number of
-processes, processes escaping the bot's process group) are checked by `BotPlayer` from /proc
-(`procs.py`); the rlimits set here are the hard backstops.
+The limits themselves are `limits.py`'s `BotLimits`.  Those that no rlimit can express (CPU per
+game over all of a bot's processes, the number of processes, processes escaping the bot's
+process group) are watched from /proc (`watchdog.py`); the rlimits set here are the hard
+backstops.
 """
 
 from __future__ import annotations
 
 import functools
 import glob
-import math
 import os
-import re
-import resource
 import shutil
 import subprocess
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-KiB = 1024
-MiB = 1024 * KiB
-GiB = 1024 * MiB
-
-AUTO = -1  # address_space: DEFAULT_ADDRESS_SPACE, or JVM_ADDRESS_SPACE for `java`
-DEFAULT_ADDRESS_SPACE = 2 * GiB
-# The JVM reserves 1 GiB of class space up front and sizes its heap to half the limit.
-JVM_ADDRESS_SPACE = 8 * GiB
+from .limits import BotLimits
 
 SandboxMode = Literal["none", "bwrap"]
 SANDBOX_MODES: tuple[SandboxMode, ...] = ("none", "bwrap")
@@ -59,119 +49,6 @@ _ENV_KEPT = ("LANG", "LANGUAGE", "TZ")
 
 class SandboxError(Exception):
     """The sandbox cannot be used (here, or for this bot); the message says why."""
-
-
-def format_size(size: int) -> str:
-    for unit, name in ((GiB, "GiB"), (MiB, "MiB"), (KiB, "KiB")):
-        if size >= unit and size % (unit // 8 or 1) == 0:
-            return f"{size / unit:g} {name}"
-    return f"{size} bytes"
-
-
-# prlimit takes numbers below 2**64; beyond these, a limit is better written "off".
-MAX_SIZE = 1 << 50  # 1 PiB
-MAX_AMOUNT = 1e9  # CPU seconds (30 years), files, processes
-
-_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)(?:i?b)?\s*$", re.IGNORECASE)
-_OFF = ("off", "none", "unlimited", "no")
-
-
-def parse_size(value: str | int | None) -> int | None:
-    """`"2G"`, `"512MiB"`, `"64m"`, a number of bytes; `"off"` (or None) for no limit."""
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        raise ValueError(f"expected a size like '2G' or 'off', got {value!r}")
-    if isinstance(value, int):
-        if value <= 0:
-            raise ValueError(f"a size must be positive, got {value}")
-        return _at_most_max_size(value, value)
-    if value.strip().lower() in _OFF:
-        return None
-    match = _SIZE.match(value)
-    if not match:
-        raise ValueError(f"expected a size like '2G', '512M' or 'off', got {value!r}")
-    scale = {"": 1, "k": KiB, "m": MiB, "g": GiB, "t": 1024 * GiB}[match.group(2).lower()]
-    size = int(float(match.group(1)) * scale)
-    if size <= 0:
-        raise ValueError(f"a size must be positive, got {value!r}")
-    return _at_most_max_size(size, value)
-
-
-def _at_most_max_size(size: int, value: str | int) -> int:
-    if size > MAX_SIZE:
-        raise ValueError(f"a size must be at most 1024T (or 'off' for no limit), got {value!r}")
-    return size
-
-
-def parse_amount(value: str | float | None) -> float | None:
-    """A positive number, or `"off"` (or None) for no limit."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        if value.strip().lower() in _OFF:
-            return None
-        try:
-            value = float(value)
-        except ValueError:
-            raise ValueError(f"expected a number or 'off', got {value!r}") from None
-    if isinstance(value, bool) or not 0 < value < math.inf:  # NaN fails this too
-        raise ValueError(f"expected a positive number or 'off', got {value!r}")
-    if value > MAX_AMOUNT:
-        raise ValueError(f"expected at most {MAX_AMOUNT:g} (or 'off' for no limit), "
-                         f"got {value!r}")
-    return float(value)
-
-
-@dataclass(frozen=True)
-class BotLimits:
-    """What one bot may use.  None turns a limit off.  Core dumps are always off."""
-
-    address_space: int | None = AUTO  # bytes of virtual memory per process (RLIMIT_AS)
-    cpu_per_game: float | None = 60.0  # CPU seconds of all its processes in one game (watched)
-    cpu_time: int | None = 3600  # CPU seconds per process in its whole life (RLIMIT_CPU)
-    file_size: int | None = 1 * GiB  # bytes in any one file it writes (RLIMIT_FSIZE)
-    open_files: int | None = 256  # file descriptors per process (RLIMIT_NOFILE)
-    processes: int | None = 64  # its processes alive at once (watched; see README)
-    scratch: int = 64 * MiB  # size of the sandbox's private /tmp
-
-    @classmethod
-    def off(cls) -> BotLimits:
-        return cls(None, None, None, None, None, None)
-
-    def address_space_for(self, argv: Sequence[str]) -> int | None:
-        if self.address_space != AUTO:
-            return self.address_space
-        return JVM_ADDRESS_SPACE if Path(argv[0]).name == "java" else DEFAULT_ADDRESS_SPACE
-
-    def prlimit_options(self, argv: Sequence[str], *, nproc: bool = False) -> list[str]:
-        """prlimit's options for these limits; soft and hard alike, so a bot cannot raise
-        them (root outside a user namespace can: see README), never above our own hard."""
-        options = ["--core=0:0"]
-
-        def both(name: str, res: int, value: int | None, extra: int = 0) -> None:
-            if value is None:
-                return
-            hard = resource.getrlimit(res)[1]
-            soft, top = value, value + extra
-            if hard != resource.RLIM_INFINITY:
-                soft, top = min(soft, hard), min(top, hard)
-            options.append(f"--{name}={soft}:{top}")
-
-        both("as", resource.RLIMIT_AS, self.address_space_for(argv))
-        # SIGXCPU at the soft limit, SIGKILL a little later if the bot ignores it.
-        both("cpu", resource.RLIMIT_CPU, self.cpu_time, extra=5)
-        both("fsize", resource.RLIMIT_FSIZE, self.file_size)
-        both("nofile", resource.RLIMIT_NOFILE, self.open_files)
-        if nproc:  # only the sandbox's own (a fresh user namespace)
-            both("nproc", resource.RLIMIT_NPROC, self.tasks)
-        return options
-
-    @property
-    def tasks(self) -> int | None:
-        """The kernel's limit behind `processes`, which counts threads too (RLIMIT_NPROC in
-        the sandbox, a pids cgroup's `pids.max`): 16 a process, at least 256."""
-        return None if self.processes is None else max(self.processes * 16, 256)
 
 
 def _tool(name: str) -> str:
@@ -260,7 +137,7 @@ def wrap_command(
     argv: Sequence[str],
     *,
     cwd: Path,
-    limits: BotLimits = BotLimits(),
+    limits: BotLimits = BotLimits(),  # noqa: B008
     sandbox: SandboxMode = "none",
     home: Path | None = None,
     read_only: Sequence[Path] = (),
@@ -348,36 +225,3 @@ def check_sandbox_available(mode: str) -> None:
     problem = _bwrap_problem()
     if problem is not None:
         raise SandboxError(problem)
-
-
-_MEMORY = re.compile(r"MemoryError|std::bad_alloc|Cannot allocate memory|[Oo]ut of memory|"
-                     r"Could not reserve|Could not allocate|OutOfMemoryError|allocation failed")
-_NO_FORK = re.compile(r"Resource temporarily unavailable|unable to create native thread|"
-                      r"fork: retry|BlockingIOError")
-_NETWORK = re.compile(r"ConnectionRefused|Network is unreachable|Connection refused|"
-                      r"Temporary failure in name resolution|Name or service not known|"
-                      r"ECONNREFUSED|ENETUNREACH|EAI_AGAIN")
-_FILES = re.compile(r"No such file or directory|Read-only file system|ENOENT|EROFS")
-
-
-def limit_hint(ending: str, stderr_tail: str, argv: Sequence[str], limits: BotLimits,
-               sandboxed: bool) -> str | None:
-    """Which limit the end of a bot's process shows it ran into, in words, or None."""
-    if "SIGXCPU" in ending and limits.cpu_time is not None:
-        return f"over the CPU-time limit of {limits.cpu_time} s per process"
-    if ("SIGXFSZ" in ending or "File too large" in stderr_tail) and limits.file_size:
-        return f"over the file-size limit of {format_size(limits.file_size)}"
-    if "Too many open files" in stderr_tail and limits.open_files is not None:
-        return f"over the open-files limit of {limits.open_files}"
-    address_space = limits.address_space_for(argv) if argv else None
-    if _MEMORY.search(stderr_tail) and address_space is not None:
-        return (f"probably over the address-space limit of {format_size(address_space)} "
-                "(raise it with address_space in the tournament file, or --address-space)")
-    if _NO_FORK.search(stderr_tail) and limits.processes is not None:
-        return f"probably over the limit of {limits.processes} processes"
-    if sandboxed and _NETWORK.search(stderr_tail):
-        return "the sandbox has no network"
-    if sandboxed and _FILES.search(stderr_tail):
-        return ("the sandbox shows only the system folders, the bot's own folder (read-only) "
-                "and a scratch /tmp")
-    return None

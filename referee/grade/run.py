@@ -31,11 +31,20 @@ from typing import Any
 import trio
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from referee.bots.player import BotSpec
+from referee.bots.launch import BotSpec
+from referee.bots.limits import (
+    DEFAULT_ADDRESS_SPACE,
+    DEFAULT_MOVE_TIME,
+    DEFAULT_STARTUP_TIME,
+    DEFAULT_TIME_BANK,
+    BotLimits,
+)
 from referee.bots.process import run_build
-from referee.bots.sandbox import BotLimits, SandboxError, SandboxMode, wrap_command
+from referee.bots.sandbox import SandboxError, SandboxMode, wrap_command
 from referee.check import CheckResult, run_check, summary
 from referee.leaderboard.stats import Games, leaderboard, versus
+from referee.match.player import FATAL_FAULTS
+from referee.match.record import FaultKind
 from referee.text import visible
 from referee.tournament.config import BotEntry, GradeRule, TournamentConfig
 from referee.tournament.runner import bot_dir, run_tournament, tournament_edition
@@ -100,11 +109,12 @@ def status_from_check(results: list[CheckResult]) -> str:
     kinds = set().union(*(r.kinds for r in failed))
     if not failed:
         return "ok"
-    if any("start" in r.kinds and r.reason.startswith("no hello within") for r in failed):
+    if any(FaultKind.START in r.kinds and r.reason.startswith("no hello within")
+           for r in failed):
         return "timed out"  # too slow to start, not broken
-    if "start" in kinds or "crash" in kinds:
+    if kinds & FATAL_FAULTS:
         return "crashed"
-    if "timeout" in kinds:
+    if FaultKind.TIMEOUT in kinds:
         return "timed out"
     return "failed the check"
 
@@ -203,16 +213,16 @@ async def play_gauntlet(
         games = Games.load(results, store.seeds())
     finally:
         store.close()
-    for game_id, seats, result in results:
-        for seat, bot in enumerate(seats):
-            broken = [f for f in result["faults"][seat] if f["kind"] in ("start", "crash")]
+    for result in results:
+        for seat, bot in enumerate(result.names):
+            broken = [f for f in result.faults[seat] if f.kind in FATAL_FAULTS]
             if bot in config.baselines and broken:
-                reason = broken[0]["reason"].replace("\n", " / ")
-                raise BaselineFailed(f"baseline {bot} failed in game {game_id} (playing "
-                                     f"{name}): {broken[0]['kind']}: {reason}")
+                reason = broken[0].reason.replace("\n", " / ")
+                raise BaselineFailed(f"baseline {bot} failed in game {result.game_id} (playing "
+                                     f"{name}): {broken[0].kind}: {reason}")
     crashed = bool(results) and all(
-        any(f["kind"] in ("start", "crash") for f in result["faults"][seats.index(name)])
-        for _game_id, seats, result in results)
+        any(f.kind in FATAL_FAULTS for f in result.faults[result.names.index(name)])
+        for result in results)
     return games, leaderboard(games) if games.game_ids else [], summary.left_out.get(name), \
         crashed
 
@@ -291,14 +301,14 @@ def check_command(command: str, config: TournamentConfig) -> str:
     are not check's own defaults, so that a student sees what the grader saw."""
     limits = config.limits
     words = ["referee", "check"]
-    for flag, value, default in (("--move-time", limits.move_time, 1.0),
-                                 ("--time-bank", limits.time_bank, 10.0),
-                                 ("--startup-time", limits.startup_time, 10.0)):
+    for flag, value, default in (("--move-time", limits.move_time, DEFAULT_MOVE_TIME),
+                                 ("--time-bank", limits.time_bank, DEFAULT_TIME_BANK),
+                                 ("--startup-time", limits.startup_time, DEFAULT_STARTUP_TIME)):
         if value != default:
             words += [flag, f"{value:g}"]
     if config.sandbox != "none":
         words += ["--sandbox", config.sandbox]
-    if limits.address_space != "auto":
+    if limits.address_space != DEFAULT_ADDRESS_SPACE:
         words += ["--address-space", str(limits.address_space)]
     return shlex.join([*words, command])
 
@@ -317,16 +327,15 @@ def games_notes(outcome: Outcome, config: TournamentConfig, db: Path, name: str)
     text += versus_notes(outcome, config.grading.confidence)
     store = open_store(db)
     faulty = []
-    for game_id, seats, result in store.results():
-        seat = seats.index(name)
-        for f in result["faults"][seat]:
-            faulty.append((game_id, seats, f))
+    for result in store.results():
+        for f in result.faults[result.names.index(name)]:
+            faulty.append((result.game_id, result.names, f))
     store.close()
     if faulty:
         text.append(f"\n### Faults in games ({len(faulty)})\n")
         for game_id, seats, f in faulty[:10]:
-            reason = f["reason"].replace("\n", " / ")
-            text.append(f"- game `{game_id}` (seats: {', '.join(seats)}): {f['kind']}: {reason}")
+            reason = f.reason.replace("\n", " / ")
+            text.append(f"- game `{game_id}` (seats: {', '.join(seats)}): {f.kind}: {reason}")
         text.append("\nEach game can be replayed and re-checked with "
                     f"`referee replay --db {shlex.quote(str(db))} GAME_ID`.")
     return "\n".join(text) + "\n"

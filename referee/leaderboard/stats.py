@@ -10,23 +10,25 @@ ahead of whom, and so each entrant's range of places, comes from the paired test
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from referee.match.record import FaultKind, GameResult, StoredResult
 
 from . import pairs as paired
 from .rating import Finishes, fit
 from .rating import ratings as fit_ratings
 
 BOOTSTRAP_SAMPLES = 1000
-FAULT_GROUPS = {
-    "timeouts": ("timeout",),
-    "illegal_or_malformed": ("illegal", "malformed", "wrong_id"),
-    "crashes": ("crash", "start"),
-    "stderr_over_limit": ("stderr",),
-    "exits_between_games": ("exit",),
+FAULT_GROUPS: dict[str, tuple[FaultKind, ...]] = {
+    "timeouts": (FaultKind.TIMEOUT,),
+    "illegal_or_malformed": (FaultKind.ILLEGAL, FaultKind.MALFORMED, FaultKind.WRONG_ID),
+    "crashes": (FaultKind.CRASH, FaultKind.START),
+    "stderr_over_limit": (FaultKind.STDERR,),
+    "exits_between_games": (FaultKind.EXIT,),
 }
 METRICS = ("placement", "win_share", "money", "rating")
 
@@ -54,7 +56,7 @@ class Games:
     points: np.ndarray  # G x E placement points
     wins: np.ndarray  # G x E win share
     money: np.ndarray  # G x E final money
-    faults: list[dict[str, int]]  # per entrant, by fault kind
+    faults: list[dict[FaultKind, int]]  # per entrant, by fault kind
     retired: list[int]
     response: list[dict[int, int]]  # per entrant, histogram buckets of microseconds
 
@@ -63,19 +65,20 @@ class Games:
         return int(self.deal.max()) + 1 if len(self.deal) else 0
 
     @classmethod
-    def load(cls, results: Iterable[tuple[str, list[str], dict[str, Any]]],
-             seeds: Mapping[str, int]) -> Games:
-        """From a store's `results()` and `seeds()`: games with one seed are one deal."""
+    def load(cls, results: Iterable[GameResult], seeds: Mapping[str, int]) -> Games:
+        """From a store's `results()` and `seeds()`: games with one seed are one deal.  The
+        response times come with a StoredResult."""
         names: list[str] = []
         index: dict[str, int] = {}
         deal_index: dict[int, int] = {}
         game_ids, seats, ranks, rows, deal = [], [], [], [], []
-        faults: list[dict[str, int]] = []
+        faults: list[dict[FaultKind, int]] = []
         retired: list[int] = []
         response: list[dict[int, int]] = []
-        for game_id, seat_names, result in results:
+        for result in results:
+            game_id = result.game_id
             seat_idx = []
-            for name in seat_names:
+            for name in result.names:
                 if name not in index:
                     index[name] = len(names)
                     names.append(name)
@@ -83,19 +86,21 @@ class Games:
                     retired.append(0)
                     response.append({})
                 seat_idx.append(index[name])
-            r = result["ranks"]
+            r = list(result.ranks)
             winners = sum(1 for x in r if x == 1)
             pts = placement_points(r)
-            hists = result.get("response_us") or [{} for _ in seat_idx]
+            hists: Sequence[Mapping[str, int]] = (
+                result.response_us if isinstance(result, StoredResult) else ()) or [
+                {} for _ in seat_idx]
             for seat, e in enumerate(seat_idx):
-                for f in result["faults"][seat]:
-                    faults[e][f["kind"]] = faults[e].get(f["kind"], 0) + 1
-                if seat in result["retired"]:
+                for f in result.faults[seat]:
+                    faults[e][f.kind] = faults[e].get(f.kind, 0) + 1
+                if seat in result.retired:
                     retired[e] += 1
                 for bucket, n in hists[seat].items():
                     response[e][int(bucket)] = response[e].get(int(bucket), 0) + n
             rows.append((seat_idx, pts, [1 / winners if x == 1 else 0.0 for x in r],
-                         result["money"]))
+                         list(result.money)))
             game_ids.append(game_id)
             seats.append(seat_idx)
             ranks.append(r)

@@ -1,6 +1,6 @@
 """The one small interface between the match runner and a player.
 
-A subprocess bot (`referee.bots.player.BotPlayer`) and an in-process policy
+A subprocess bot (`referee.match.bot_session.BotPlayer`) and an in-process policy
 (`referee.match.policy_player.PolicyPlayer`) implement the same `Player` protocol, so tests and fast
 simulations can swap one for the other.
 """
@@ -8,31 +8,33 @@ simulations can swap one for the other.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
+
+from pydantic import ConfigDict
 
 from referee.game import Action, Decision, Event, GameConfig
-
-FaultKind = Literal[
-    "start", "timeout", "malformed", "wrong_id", "illegal", "crash", "stderr", "exit"]
+from referee.protocol.messages import FaultKind
 
 # Faults that do not count towards retirement: they break no rule of play.  `exit`: the bot's
 # process ended between games, and a fresh one played this game.
-HARMLESS_FAULTS: frozenset[str] = frozenset({"stderr", "exit"})
+HARMLESS_FAULTS: frozenset[FaultKind] = frozenset({FaultKind.STDERR, FaultKind.EXIT})
+# Faults that retire a seat at once: its bot is not running.
+FATAL_FAULTS: frozenset[FaultKind] = frozenset({FaultKind.CRASH, FaultKind.START})
 
 
-# Whether a player may keep the event loop to itself while it waits for its answer (a bot
-# process polls its pipe for a quick reply, see `BotProcess._spin_read`).  The runner clears
-# it in the tasks that wait on several players at once (a hidden bid), and a tournament in
-# the tasks of parallel tables: there, polling for one would delay the others.
-polling_allowed: ContextVar[bool] = ContextVar("polling_allowed", default=True)
-
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Fault:
+    """What a bot did wrong, and why, in words for its author."""
+
+    __pydantic_config__ = ConfigDict(extra="forbid", strict=True)  # as records are read
+
     kind: FaultKind
     reason: str
+
+    def __post_init__(self) -> None:
+        # A kind given by its string ("timeout") is held as the enum member all the same.
+        object.__setattr__(self, "kind", FaultKind(self.kind))
 
     def to_dict(self) -> dict[str, str]:
         return {"kind": self.kind, "reason": self.reason}
@@ -73,8 +75,12 @@ class Player(Protocol):
         (encoded once for all seats); a player may buffer them until its next request.
         `next_up`: this seat is the one asked next."""
 
-    async def decide(self, decision: Decision, view: dict[str, Any]) -> Answer:
-        """Answer one decision within the player's time."""
+    async def decide(self, decision: Decision, view: dict[str, Any],
+                     alone: bool = True) -> Answer:
+        """Answer one decision within the player's time.  `alone`: no other seat is waited on
+        meanwhile (False in a hidden bid, asked of every seat at once); only then may the
+        player keep the event loop to itself while it waits (a bot's process is polled for a
+        quick reply)."""
 
     def warn(self, answer: Answer, fault: Fault, applied: Action) -> None:
         """Tell the player a reply was rejected and what was applied instead."""

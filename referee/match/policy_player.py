@@ -30,7 +30,8 @@ class PolicyPlayer:
                next_up: bool = False) -> None:
         pass
 
-    async def decide(self, decision: Decision, view: dict[str, Any]) -> Answer:
+    async def decide(self, decision: Decision, view: dict[str, Any],
+                     alone: bool = True) -> Answer:
         return Answer(self.policy(decision, view, self.rng))
 
     def warn(self, answer: Answer, fault: Fault, applied: Action) -> None:

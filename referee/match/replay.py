@@ -6,38 +6,23 @@ events the engine produces must equal the recorded ones, as must the final money
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
-from pydantic import ValidationError
+from referee.game import Event, GameState, IllegalAction
 
-from referee.game import (
-    Bid,
-    Buy,
-    GameState,
-    HiddenBids,
-    IllegalAction,
-    Offer,
-    Pass,
-    Play,
-    Price,
-    Reveal,
-)
-from referee.game.actions import Action
-from referee.validation import first_error
-
+from .player import Fault
+from .record import ApplyLine, EventLine, FaultLine, GameRecord, RecordError, RetiredLine
 from .runner import final_ranks
 from .spec import GameSpec
 
-
-class RecordError(ValueError):
-    """The record cannot be read at all (not a game record, or cut short)."""
+__all__ = ["RecordError", "ReplayResult", "replay"]
 
 
 @dataclass
 class ReplayResult:
     spec: GameSpec
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
     mismatches: list[str] = field(default_factory=list)
 
     @property
@@ -45,112 +30,79 @@ class ReplayResult:
         return not self.mismatches
 
 
-def action_from_dict(data: dict[str, Any], seat: int) -> Action:
-    name = data["action"]
-    if name == "hidden_bids":
-        return HiddenBids(tuple(data["amounts"]))
-    if name == "play":
-        return Play(seat, data["card"])
-    if name == "offer":
-        return Offer(seat, data["card"])
-    if name == "bid":
-        return Bid(seat, data["amount"])
-    if name == "price":
-        return Price(seat, data["amount"])
-    if name == "buy":
-        return Buy(seat)
-    if name == "reveal":
-        return Reveal(seat)
-    if name == "pass":
-        return Pass(seat)
-    raise RecordError(f"unknown action {name!r}")
+def _shown(events: list[Event], where: int) -> object:
+    """The event at `where`, as the record writes it, or None past the end."""
+    return events[where].to_dict() if where < len(events) else None
 
 
-def replay(lines: list[Any]) -> ReplayResult:
-    """Replay a record's lines; mismatches are listed, and a damaged record is a RecordError."""
+def replay(record: GameRecord) -> ReplayResult:
+    """Replay a record; mismatches are listed.  A spec the engine cannot deal from is a
+    RecordError (a record that cannot be read at all is one already, from `read_record`)."""
+    spec = record.spec
     try:
-        return _replay(lines)
-    except (KeyError, TypeError, AttributeError, IndexError) as exc:
-        raise RecordError(f"the record is damaged: {type(exc).__name__}: {exc}") from None
-
-
-def _replay(lines: list[Any]) -> ReplayResult:
-    bad = next((i for i, line in enumerate(lines) if not isinstance(line, dict)), None)
-    if bad is not None:
-        raise RecordError(f"line {bad + 1} of the record is not a JSON object")
-    if not lines or lines[0].get("type") != "spec":
-        raise RecordError("not a game record: the first line is not a spec")
-    try:
-        spec = GameSpec.model_validate({k: v for k, v in lines[0].items() if k != "type"})
         state = GameState(spec.config(), seed=spec.seed, deck=spec.deck)
-    except ValidationError as exc:
-        raise RecordError(f"the record's spec is not valid: {first_error(exc)}") from None
     except ValueError as exc:
         raise RecordError(f"the record's spec is not valid: {exc}") from None
     out = ReplayResult(spec)
-    produced = [ev.to_dict() for ev in state.take_events()]
-    recorded: list[dict[str, Any]] = []
-    result: dict[str, Any] | None = None
+    produced = list(state.take_events())
+    recorded: list[Event] = []
     step = 0
-    faults: list[list[dict[str, Any]]] = [[] for _ in range(spec.players)]
+    faults: list[list[Fault]] = [[] for _ in range(spec.players)]
     retired_seen: set[int] = set()
 
     def compare() -> None:
         if produced != recorded:
             where = next((i for i, (a, b) in enumerate(zip(produced, recorded, strict=False))
                           if a != b), min(len(produced), len(recorded)))
-            got = produced[where] if where < len(produced) else None
-            want = recorded[where] if where < len(recorded) else None
-            out.mismatches.append(f"step {step}: the rules give {got}, the record has {want}")
+            out.mismatches.append(f"step {step}: the rules give {_shown(produced, where)}, "
+                                  f"the record has {_shown(recorded, where)}")
         out.events.extend(recorded)
         produced.clear()
         recorded.clear()
 
-    for line in lines[1:]:
-        kind = line.get("type")
-        if kind == "event":
-            recorded.append(line["event"])
-        elif kind == "apply":
+    for line in record.lines:
+        if isinstance(line, EventLine):
+            recorded.append(line.event)
+        elif isinstance(line, ApplyLine):
             compare()
             step += 1
             if state.is_over:
                 out.mismatches.append(f"step {step}: an action after the game ended")
                 break
-            seat = state.pending_seats()[0]
             try:
-                action = action_from_dict(line["action"], seat)
-                produced.extend(ev.to_dict() for ev in state.apply(action))
-            except (IllegalAction, KeyError, TypeError) as exc:
-                out.mismatches.append(f"step {step}: recorded action {line['action']} is "
-                                      f"illegal: {exc}")
+                produced.extend(state.apply(line.action))
+            except IllegalAction as exc:
+                out.mismatches.append(f"step {step}: recorded action {line.action} is illegal: "
+                                      f"{exc}")
                 break
-        elif kind == "fault":
-            faults[line["seat"]].append({k: v for k, v in line.items()
-                                         if k not in ("type", "seat", "rejected")})
-        elif kind == "retired":
-            retired_seen.add(line["seat"])
-        elif kind == "result":
-            result = line
+        elif isinstance(line, FaultLine):
+            if not 0 <= line.seat < spec.players:
+                out.mismatches.append(f"a fault of seat {line.seat}, in a game of "
+                                      f"{spec.players} seats")
+                break
+            faults[line.seat].append(line.fault)
+        elif isinstance(line, RetiredLine):
+            retired_seen.add(line.seat)
     compare()
+    result = record.result
     if not state.is_over:
         out.mismatches.append("the record ends before the game does")
-    elif result is None:
-        out.mismatches.append("the record has no result line")
-    else:
-        retired_list = result.get("retired", [])
-        if not isinstance(retired_list, list):
-            raise RecordError("the result's 'retired' is not a list")
-        retired = [s in retired_list for s in range(spec.players)]
-        # The result's own claims, against the record's lines: who retired decides the ranks.
-        if sorted(retired_list) != sorted(retired_seen):
-            out.mismatches.append(f"retired seats: the record's lines give "
-                                  f"{sorted(retired_seen)}, its result {retired_list}")
-        if "faults" in result and result["faults"] != faults:
-            out.mismatches.append(f"faults: the record's lines give {faults}, its result "
-                                  f"{result['faults']}")
-        if result.get("money") != state.money:
-            out.mismatches.append(f"final money: rules {state.money}, record {result.get('money')}")
-        ranks = final_ranks(state.money, retired)
-        if result.get("ranks") != ranks:
-            out.mismatches.append(f"ranks: rules {ranks}, record {result.get('ranks')}")
+        return out
+    retired = [s in result.retired for s in range(spec.players)]
+    # The result's own claims, against the record's lines: who retired decides the ranks.
+    if sorted(result.retired) != sorted(retired_seen):
+        out.mismatches.append(f"retired seats: the record's lines give {sorted(retired_seen)}, "
+                              f"its result {list(result.retired)}")
+    if [list(f) for f in result.faults] != faults:
+        out.mismatches.append(f"faults: the record's lines give {_shown_faults(faults)}, its "
+                              f"result {_shown_faults(result.faults)}")
+    if list(result.money) != state.money:
+        out.mismatches.append(f"final money: rules {state.money}, record {list(result.money)}")
+    ranks = final_ranks(state.money, retired)
+    if list(result.ranks) != ranks:
+        out.mismatches.append(f"ranks: rules {ranks}, record {list(result.ranks)}")
     return out
+
+
+def _shown_faults(faults: Iterable[Iterable[Fault]]) -> list[list[dict[str, str]]]:
+    return [[f.to_dict() for f in seat] for seat in faults]

@@ -11,8 +11,7 @@ game is void (`RefereeError`), not a loss for anyone.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import orjson
 import trio
@@ -29,31 +28,27 @@ from referee.game import (
 )
 from referee.game.actions import Action
 from referee.game.events import CardsDealt
-from referee.match.player import HARMLESS_FAULTS, Answer, Fault, GameInfo, Player, polling_allowed
+from referee.match.player import FATAL_FAULTS, HARMLESS_FAULTS, Answer, Fault, GameInfo, Player
 from referee.protocol import codec
+from referee.protocol.messages import FaultKind
 
+from .record import (
+    AnswerLine,
+    ApplyLine,
+    FaultLine,
+    GameRecord,
+    GameResult,
+    RetiredLine,
+    Source,
+    StepLine,
+    apply_line,
+    event_lines,
+)
 from .spec import GameSpec
 
 
 class RefereeError(Exception):
     """The referee itself failed during a game; the game is void."""
-
-
-@dataclass
-class GameRecord:
-    """Every step of one game as JSON-ready lines, and the result.
-
-    Lines: `spec`; then per step any `fault`/`retired`, the `apply`ed action (with the seat,
-    whether the bot chose it, and its time; a hidden auction first has one `answer` per seat)
-    and its `event`s; last the `result`.  `to_jsonl` writes them.
-    """
-
-    spec: GameSpec
-    lines: list[dict[str, Any]] = field(default_factory=list)
-    result: dict[str, Any] = field(default_factory=dict)
-
-    def to_jsonl(self) -> bytes:
-        return b"".join(orjson.dumps(line) + b"\n" for line in self.lines)
 
 
 def final_ranks(money: Sequence[int], retired: Sequence[bool]) -> list[int]:
@@ -63,34 +58,31 @@ def final_ranks(money: Sequence[int], retired: Sequence[bool]) -> list[int]:
 
 
 class _Table:
-    """The seats of one game, their faults and retirements, and the record being written."""
+    """The seats of one game, their faults and retirements, and the record's lines so far."""
 
-    def __init__(self, spec: GameSpec, players: Sequence[Player], record: GameRecord) -> None:
+    def __init__(self, spec: GameSpec, players: Sequence[Player]) -> None:
         self.spec = spec
         self.players = players
-        self.record = record
+        self.lines: list[StepLine] = []
+        self.sent_events: list[bytes] = []  # each event line, as the seats were sent it
         self.faults: list[list[Fault]] = [[] for _ in players]
         self.counted = [0] * len(players)
         self.retired = [False] * len(players)
         # The step's `apply` line, written by `deliver` once the seat asked next has its events.
-        self._applied: tuple[int | None, Action, str, float] | None = None
+        self._applied: ApplyLine | None = None
 
     async def fault(self, seat: int, fault: Fault, rejected: Action | None = None) -> None:
         self.faults[seat].append(fault)
-        line: dict[str, Any] = {"type": "fault", "seat": seat, **fault.to_dict()}
-        if rejected is not None:
-            line["rejected"] = codec.action_to_dict(rejected)
-        self.record.lines.append(line)
+        self.lines.append(FaultLine(seat=seat, kind=fault.kind, reason=fault.reason,
+                                    rejected=rejected))
         if fault.kind in HARMLESS_FAULTS:
             return
         self.counted[seat] += 1
-        if not self.retired[seat] and (
-            fault.kind in ("crash", "start") or self.counted[seat] >= self.spec.max_faults
-        ):
+        fatal = fault.kind in FATAL_FAULTS
+        if not self.retired[seat] and (fatal or self.counted[seat] >= self.spec.max_faults):
             self.retired[seat] = True
-            why = fault.kind if fault.kind in ("crash", "start") else (
-                f"{self.counted[seat]} faults")
-            self.record.lines.append({"type": "retired", "seat": seat, "reason": why})
+            why = fault.kind.value if fatal else f"{self.counted[seat]} faults"
+            self.lines.append(RetiredLine(seat=seat, reason=why))
             await self.players[seat].retire()
 
     def deliver(self, events: list[Event], next_seat: int | None) -> None:
@@ -99,30 +91,27 @@ class _Table:
         (its `apply` line and its events), which that seat does not wait for."""
         dumps = orjson.dumps
         newline = orjson.OPT_APPEND_NEWLINE
-        lines = []
         encoded = []
         private = False
         for ev in events:
-            line = {"type": "event", "event": ev.to_dict()}
-            lines.append(line)
-            encoded.append(dumps(line, option=newline))
+            encoded.append(dumps({"type": "event", "event": ev.to_dict()}, option=newline))
             if type(ev) is CardsDealt:
                 private = True
         if next_seat is not None and not self.retired[next_seat]:
             self._pass_on(next_seat, events, encoded, private, True)
-        record = self.record.lines
+        lines = self.lines
         if self._applied is not None:
-            seat, action, source, seconds = self._applied
+            lines.append(self._applied)
             self._applied = None
-            record.append({
-                "type": "apply", "seat": seat, "source": source,
-                "action": codec.action_to_dict(action), "seconds": round(seconds, 6),
-            })
-        record.extend(lines)
+        lines.extend(event_lines(events))
+        self.sent_events.extend(encoded)
         retired = self.retired
-        for seat in range(len(retired)):
-            if not retired[seat] and seat != next_seat:
-                self._pass_on(seat, events, encoded, private, False)
+        for seat, player in enumerate(self.players):
+            if seat != next_seat and not retired[seat]:
+                if private:
+                    self._pass_on(seat, events, encoded, private, False)
+                else:
+                    player.notify(events, encoded, False)
 
     def _pass_on(self, seat: int, events: list[Event], encoded: list[bytes], private: bool,
                  next_up: bool) -> None:
@@ -132,32 +121,28 @@ class _Table:
             events, encoded = [events[i] for i in keep], [encoded[i] for i in keep]
         self.players[seat].notify(events, encoded, next_up)
 
-    def answer(self, seat: int, action: Action, source: str, seconds: float) -> None:
+    def answer(self, seat: int, action: Action, source: Source, seconds: float) -> None:
         """One seat's part of a simultaneous step (a hidden bid), before its `apply` line."""
-        self.record.lines.append({
-            "type": "answer", "seat": seat, "source": source,
-            "action": codec.action_to_dict(action), "seconds": round(seconds, 6),
-        })
+        self.lines.append(AnswerLine(seat=seat, source=source, action=action,
+                                     seconds=round(seconds, 6)))
 
-    def applied(self, seat: int | None, action: Action, source: str, seconds: float) -> None:
+    def applied(self, seat: int | None, action: Action, source: Source | Literal["bots"],
+                seconds: float) -> None:
         """One line per step: who acted, what was applied, and whether the bot chose it;
         written by the `deliver` of the step's events, which always follows."""
-        self._applied = (seat, action, source, seconds)
+        self._applied = apply_line(seat, source, action, round(seconds, 6))
 
 
 async def play_game(spec: GameSpec, players: Sequence[Player]) -> GameRecord:
     """Play one game to its end; bot faults are outcomes, referee failures raise RefereeError."""
     if len(players) != spec.players:
         raise ValueError(f"{spec.players} names but {len(players)} players")
-    record = GameRecord(spec)
-    record.lines.append({"type": "spec", **spec.model_dump()})
     try:
-        await _play(spec, players, record)
+        return await _play(spec, players)
     except (trio.Cancelled, KeyboardInterrupt):
         raise
     except Exception as exc:
         raise RefereeError(f"game {spec.game_id} is void: {describe_failure(exc)}") from exc
-    return record
 
 
 def describe_failure(exc: BaseException) -> str:
@@ -168,10 +153,10 @@ def describe_failure(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-async def _play(spec: GameSpec, players: Sequence[Player], record: GameRecord) -> None:
+async def _play(spec: GameSpec, players: Sequence[Player]) -> GameRecord:
     config = spec.config()
     state = GameState(config, seed=spec.seed, deck=spec.deck)
-    table = _Table(spec, players, record)
+    table = _Table(spec, players)
     edition_info = codec.edition_info(config.edition)
     start_faults: list[Fault | None] = [None] * spec.players
 
@@ -197,25 +182,25 @@ async def _play(spec: GameSpec, players: Sequence[Player], record: GameRecord) -
             events = await _single_step(state, table, state.decision(state.pending))
         table.deliver(events, _next_seat(state))
 
-    ranks = final_ranks(state.money, table.retired)
-    result = {
+    # What the players are told at the end (the `game_end` message's standings).
+    standings: dict[str, Any] = {
         "money": list(state.money),
-        "ranks": ranks,
+        "ranks": final_ranks(state.money, table.retired),
         "retired": [s for s, r in enumerate(table.retired) if r],
     }
     for seat, player in enumerate(players):
-        for fault in await player.end_game(result):
+        for fault in await player.end_game(standings):
             await table.fault(seat, fault)
     # A limit broken during the game but seen only at its end retires the seat all the same.
-    result["ranks"] = final_ranks(state.money, table.retired)
-    result["retired"] = [s for s, r in enumerate(table.retired) if r]
-    record.result = {
-        "game_id": spec.game_id,
-        "names": list(spec.names),
-        **result,
-        "faults": [[f.to_dict() for f in fs] for fs in table.faults],
-    }
-    record.lines.append({"type": "result", **record.result})
+    result = GameResult(
+        game_id=spec.game_id,
+        names=tuple(spec.names),
+        money=tuple(state.money),
+        ranks=tuple(final_ranks(state.money, table.retired)),
+        retired=tuple(s for s, r in enumerate(table.retired) if r),
+        faults=tuple(tuple(fs) for fs in table.faults),
+    )
+    return GameRecord(spec, tuple(table.lines), result, tuple(table.sent_events))
 
 
 def _next_seat(state: GameState) -> int | None:
@@ -239,7 +224,7 @@ async def _single_step(state: GameState, table: _Table, decision: Decision) -> l
         try:
             events = state.apply(action)  # checks everything before it changes anything
         except IllegalAction as exc:
-            fault = Fault("illegal", str(exc))
+            fault = Fault(FaultKind.ILLEGAL, str(exc))
         else:
             table.applied(seat, action, "bot", answer.seconds)
             return events
@@ -256,9 +241,9 @@ async def _hidden_step(state: GameState, table: _Table) -> HiddenBids:
     answers: dict[int, Answer] = {}
 
     async def ask(decision: Decision) -> None:
-        polling_allowed.set(False)  # this task's own context: the others are waited on too
         seat = decision.seat
-        answers[seat] = await table.players[seat].decide(decision, seat_view(state, seat))
+        answers[seat] = await table.players[seat].decide(decision, seat_view(state, seat),
+                                                         alone=False)  # all seats wait
 
     async with trio.open_nursery() as nursery:
         for d in decisions:
@@ -276,14 +261,14 @@ async def _hidden_step(state: GameState, table: _Table) -> HiddenBids:
         if fault is None:
             action = answer.action
             if not isinstance(action, Bid):
-                fault = Fault("illegal", f"a hidden bid is asked (action 'bid' with an amount "
-                                         f"from 0 to {d.max_amount}), not {type(action).__name__}"
-                                         " (R4.3)")
+                fault = Fault(FaultKind.ILLEGAL,
+                              f"a hidden bid is asked (action 'bid' with an amount from 0 to "
+                              f"{d.max_amount}), not {type(action).__name__} (R4.3)")
             else:
                 try:
                     state.check_hidden_bid(seat, action.amount)
                 except IllegalAction as exc:
-                    fault = Fault("illegal", str(exc))
+                    fault = Fault(FaultKind.ILLEGAL, str(exc))
                 else:
                     table.answer(seat, action, "bot", answer.seconds)
                     amounts.append(action.amount)

@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from referee.bots.limits import DEFAULT_MAX_FAULTS, DEFAULT_MOVE_TIME, DEFAULT_TIME_BANK
 from referee.game import BUILTIN_EDITIONS, Edition, GameConfig
 from referee.game.edition import edition_from_data
 
@@ -20,9 +21,9 @@ class GameSpec(BaseModel):
     names: list[str] = Field(min_length=3, max_length=5)
     edition: dict[str, Any]  # the edition's data, so user editions replay too
     variants: list[str] = []
-    move_time: float = 1.0
-    time_bank: float = 10.0
-    max_faults: int = 3
+    move_time: float = DEFAULT_MOVE_TIME
+    time_bank: float = DEFAULT_TIME_BANK
+    max_faults: int = DEFAULT_MAX_FAULTS
     deck: list[int] | None = None  # an explicit deck order (top first) instead of the seed's
 
     @classmethod

@@ -3,13 +3,32 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
 
-from referee.game import Edition
+from referee.game import Edition, Event
+from referee.game.events import (
+    AuctionStarted,
+    AuctionWon,
+    BidMade,
+    CardPlayed,
+    CardsDealt,
+    GameEnded,
+    HiddenBidsRevealed,
+    MysteryDeclined,
+    MysteryRevealed,
+    PaintingsSold,
+    Passed,
+    Payment,
+    PriceSet,
+    RoundEnded,
+    RoundStarted,
+    SecondCardDeclined,
+)
+
+from .record import EventLine, FaultLine, RetiredLine, StepLine
 
 
 class Transcript:
-    """Turns event dicts into one line of English each (some events give no line)."""
+    """Turns events into one line of English each (some events give no line)."""
 
     def __init__(self, names: list[str], edition: Edition) -> None:
         self.names = names
@@ -24,76 +43,75 @@ class Transcript:
     def cards(self, cards: Iterable[int]) -> str:
         return " + ".join(self.card(c) for c in cards)
 
-    def lines(self, events: Iterable[dict[str, Any]]) -> Iterator[str]:
+    def lines(self, events: Iterable[Event]) -> Iterator[str]:
         for ev in events:
             line = self.line(ev)
             if line:
                 yield line
 
-    def record(self, lines: Iterable[dict[str, Any]]) -> Iterator[str]:
+    def record(self, lines: Iterable[StepLine]) -> Iterator[str]:
         """A game record's events, and its faults and retirements where they happened."""
         for line in lines:
-            kind = line["type"]
-            if kind == "event":
-                text = self.line(line["event"])
-            elif kind == "fault":
-                reason = line["reason"].splitlines()[0] if line["reason"] else ""
-                text = f"   ! {self.who(line['seat'])}: {line['kind']} fault: {reason}"
-            elif kind == "retired":
-                text = f"   ! {self.who(line['seat'])} is retired ({line['reason']})"
+            if isinstance(line, EventLine):
+                text = self.line(line.event)
+            elif isinstance(line, FaultLine):
+                reason = line.reason.splitlines()[0] if line.reason else ""
+                text = f"   ! {self.who(line.seat)}: {line.kind} fault: {reason}"
+            elif isinstance(line, RetiredLine):
+                text = f"   ! {self.who(line.seat)} is retired ({line.reason})"
             else:
                 continue
             if text:
                 yield text
 
-    def line(self, ev: dict[str, Any]) -> str | None:
-        t = ev["type"]
-        artists = self.edition.artists
-        if t == "round_started":
-            return f"== Round {ev['round']}: {self.who(ev['first_seat'])} starts =="
-        if t == "cards_dealt":
-            return f"   {self.who(ev['seat'])} is dealt {len(ev['cards'])} cards"
-        if t == "card_played":
-            return f"{self.who(ev['seat'])} plays {self.card(ev['card'])} [{ev['count']}]"
-        if t == "second_card_declined":
-            return f"   {self.who(ev['seat'])} adds no second card"
-        if t == "auction_started":
-            lot = self.cards(ev["cards"])
-            if len(ev["cards"]) > 1:
-                lot += f" as one lot, {ev['auction_type']}"
-            return f"   {self.who(ev['auctioneer'])} auctions {lot}"
-        if t == "bid":
-            return f"   {self.who(ev['seat'])} bids {ev['amount']}"
-        if t == "pass":
-            return None if ev["forced"] else f"   {self.who(ev['seat'])} passes"
-        if t == "price_set":
-            return f"   {self.who(ev['seat'])} sets the price at {ev['price']}"
-        if t == "hidden_bids_revealed":
-            bids = ", ".join(f"{self.names[s]} {a}" for s, a in enumerate(ev["amounts"]))
-            return f"   hidden bids: {bids}"
-        if t == "auction_won":
-            if ev["price"] == 0:
-                return f"   {self.who(ev['winner'])} takes {self.cards(ev['cards'])} free"
-            return (f"   {self.who(ev['winner'])} buys {self.cards(ev['cards'])} "
-                    f"for {ev['price']}")
-        if t == "payment":
-            return f"   {self.who(ev['payer'])} pays {self.who(ev['payee'])} {ev['amount']}"
-        if t == "mystery_revealed":
-            return (f"{self.who(ev['seat'])} turns up mystery card {self.card(ev['card'])} "
-                    f"[{ev['count']}]")
-        if t == "mystery_declined":
-            return f"   {self.who(ev['seat'])} leaves the mystery hand alone"
-        if t == "round_ended":
-            ranked = ", ".join(
-                f"{artists[a]} {ev['counts'][a]} cards, sells for {ev['values'][a]}"
-                for a in ev["ranking"]
-            )
-            return f"== Round {ev['round']} ends: {ranked or 'no cards played'}"
-        if t == "paintings_sold":
-            count = len(ev["cards"])
-            return (f"   {self.who(ev['seat'])} sells {count} painting{'s' * (count != 1)} "
-                    f"for {ev['amount']}")
-        if t == "game_ended":
-            money = ", ".join(f"{n} {m}" for n, m in zip(self.names, ev["money"], strict=True))
-            return f"== Game over: {money}"
+    def line(self, ev: Event) -> str | None:
+        who = self.who
+        match ev:
+            case RoundStarted():
+                return f"== Round {ev.round}: {who(ev.first_seat)} starts =="
+            case CardsDealt():
+                return f"   {who(ev.seat)} is dealt {len(ev.cards)} cards"
+            case CardPlayed():
+                return f"{who(ev.seat)} plays {self.card(ev.card)} [{ev.count}]"
+            case SecondCardDeclined():
+                return f"   {who(ev.seat)} adds no second card"
+            case AuctionStarted():
+                lot = self.cards(ev.cards)
+                if len(ev.cards) > 1:
+                    lot += f" as one lot, {ev.auction_type}"
+                return f"   {who(ev.auctioneer)} auctions {lot}"
+            case BidMade():
+                return f"   {who(ev.seat)} bids {ev.amount}"
+            case Passed():
+                return None if ev.forced else f"   {who(ev.seat)} passes"
+            case PriceSet():
+                return f"   {who(ev.seat)} sets the price at {ev.price}"
+            case HiddenBidsRevealed():
+                bids = ", ".join(f"{self.names[s]} {a}" for s, a in enumerate(ev.amounts))
+                return f"   hidden bids: {bids}"
+            case AuctionWon():
+                if ev.price == 0:
+                    return f"   {who(ev.winner)} takes {self.cards(ev.cards)} free"
+                return f"   {who(ev.winner)} buys {self.cards(ev.cards)} for {ev.price}"
+            case Payment():
+                return f"   {who(ev.payer)} pays {who(ev.payee)} {ev.amount}"
+            case MysteryRevealed():
+                return (f"{who(ev.seat)} turns up mystery card {self.card(ev.card)} "
+                        f"[{ev.count}]")
+            case MysteryDeclined():
+                return f"   {who(ev.seat)} leaves the mystery hand alone"
+            case RoundEnded():
+                artists = self.edition.artists
+                ranked = ", ".join(
+                    f"{artists[a]} {ev.counts[a]} cards, sells for {ev.values[a]}"
+                    for a in ev.ranking
+                )
+                return f"== Round {ev.round} ends: {ranked or 'no cards played'}"
+            case PaintingsSold():
+                count = len(ev.cards)
+                return (f"   {who(ev.seat)} sells {count} painting{'s' * (count != 1)} "
+                        f"for {ev.amount}")
+            case GameEnded():
+                money = ", ".join(f"{n} {m}" for n, m in zip(self.names, ev.money, strict=True))
+                return f"== Game over: {money}"
         return None

@@ -9,8 +9,8 @@ what was wrong, which the referee records as the bot's fault.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Any, Literal, NamedTuple, get_args
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple, get_args
 
 import orjson
 from pydantic import ValidationError
@@ -32,9 +32,7 @@ from referee.game import (
 )
 from referee.validation import first_error
 
-from .messages import PROTOCOL_VERSION, ActionName, ActionReply, BotHello
-
-FaultKind = Literal["timeout", "malformed", "wrong_id", "illegal", "crash"]
+from .messages import PROTOCOL_VERSION, ActionName, ActionReply, BotHello, FaultKind
 
 
 class ProtocolError(ValueError):
@@ -130,7 +128,8 @@ def request(
     }
 
 
-def warning(request_id: int, fault: str, reason: str, applied: dict[str, Any]) -> dict[str, Any]:
+def warning(request_id: int, fault: FaultKind, reason: str, applied: dict[str, Any]
+            ) -> dict[str, Any]:
     return {"type": "warning", "id": request_id, "fault": fault, "reason": reason,
             "applied": applied}
 
@@ -156,7 +155,7 @@ def decode_hello(line: bytes) -> BotHello:
     try:
         return BotHello.model_validate_json(line)
     except ValidationError as exc:
-        raise ProtocolError("malformed", f"bad hello: {_describe(exc)}; {shown(line)}") \
+        raise ProtocolError(FaultKind.MALFORMED, f"bad hello: {_describe(exc)}; {shown(line)}") \
             from None
 
 
@@ -248,7 +247,7 @@ def decode_reply(line: bytes) -> Reply:
     try:
         m = ActionReply.model_validate_json(line)
     except ValidationError as exc:
-        raise ProtocolError("malformed", f"bad reply: {_describe(exc)}") from None
+        raise ProtocolError(FaultKind.MALFORMED, f"bad reply: {_describe(exc)}") from None
     return Reply(m.id, m.action, m.card, m.amount)
 
 
@@ -257,14 +256,14 @@ def reply_to_action(reply: Reply, seat: int) -> Action:
     name = reply.action
     if name in ("play", "offer"):
         if reply.card is None or reply.amount is not None:
-            raise ProtocolError("malformed", f"action {name!r} takes a card and no amount")
+            raise ProtocolError(FaultKind.MALFORMED, f"action {name!r} takes a card and no amount")
         return Play(seat, reply.card) if name == "play" else Offer(seat, reply.card)
     if name in ("bid", "price"):
         if reply.amount is None or reply.card is not None:
-            raise ProtocolError("malformed", f"action {name!r} takes an amount and no card")
+            raise ProtocolError(FaultKind.MALFORMED, f"action {name!r} takes an amount and no card")
         return Bid(seat, reply.amount) if name == "bid" else Price(seat, reply.amount)
     if reply.card is not None or reply.amount is not None:
-        raise ProtocolError("malformed", f"action {name!r} takes no card and no amount")
+        raise ProtocolError(FaultKind.MALFORMED, f"action {name!r} takes no card and no amount")
     if name == "buy":
         return Buy(seat)
     if name == "reveal":
@@ -287,3 +286,23 @@ _ACTION_DICT: dict[type, Any] = {
 def action_to_dict(action: Action) -> dict[str, Any]:
     """An engine action in reply form (without id), for warnings and records."""
     return _ACTION_DICT[type(action)](action)  # type: ignore[no-any-return]
+
+
+_ACTION_KEYS = frozenset({"action", "card", "amount"})
+
+
+def action_from_dict(data: Mapping[str, Any], seat: int | None) -> Action:
+    """The engine action `action_to_dict` wrote, as `seat`'s (None for a hidden auction's
+    bids, which have no one seat); a ProtocolError (a ValueError) says what does not fit."""
+    name, card, amount = data.get("action"), data.get("card"), data.get("amount")
+    if name == "hidden_bids":
+        amounts = data.get("amounts")
+        if seat is not None or set(data) != {"action", "amounts"} or not (
+                isinstance(amounts, list | tuple) and all(type(a) is int for a in amounts)):
+            raise ProtocolError(FaultKind.MALFORMED, "'hidden_bids' takes a list of amounts "
+                                                     "and belongs to no one seat")
+        return HiddenBids(tuple(amounts))
+    if seat is None or name not in _ACTION_NAMES or not _ACTION_KEYS.issuperset(data) or any(
+            v is not None and type(v) is not int for v in (card, amount)):
+        raise ProtocolError(FaultKind.MALFORMED, f"not one seat's action: {dict(data)}")
+    return reply_to_action(Reply(0, str(name), card, amount), seat)

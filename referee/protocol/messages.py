@@ -7,6 +7,7 @@ caps its sizes; `protocol/schema/*.json` is generated from these models.
 
 from __future__ import annotations
 
+import enum
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -20,6 +21,20 @@ Name = Annotated[str, Field(min_length=1, max_length=64)]
 
 DecisionName = Literal["play", "offer", "bid", "hidden_bid", "price", "buy", "mystery"]
 ActionName = Literal["play", "offer", "bid", "price", "buy", "pass", "reveal"]
+
+
+class FaultKind(enum.StrEnum):
+    """What a bot did wrong: the `fault` of a warning, and of a game record and result (written
+    as these strings).  Section 8 of the protocol's README says what each one is."""
+
+    START = "start"  # no valid hello in time, or the process could not be started
+    TIMEOUT = "timeout"
+    MALFORMED = "malformed"
+    WRONG_ID = "wrong_id"
+    ILLEGAL = "illegal"
+    CRASH = "crash"  # the process died, or went over a limit and was stopped
+    STDERR = "stderr"  # more stderr than a game allows
+    EXIT = "exit"  # the process ended between games, and a fresh one played the next
 
 
 class Message(BaseModel):
@@ -158,7 +173,7 @@ class Warning(Message):
 
     type: Literal["warning"]
     id: int
-    fault: Literal["timeout", "malformed", "wrong_id", "illegal"]
+    fault: Literal[FaultKind.TIMEOUT, FaultKind.MALFORMED, FaultKind.WRONG_ID, FaultKind.ILLEGAL]
     reason: str
     applied: dict[str, Any]
 

@@ -45,6 +45,15 @@ def event_model(cls: type[game_events.Event]) -> type[BaseModel]:
 
 
 EVENT_MODELS: dict[str, type[BaseModel]] = {cls.type: event_model(cls) for cls in event_classes()}
+_ENGINE_EVENTS: dict[type[BaseModel], type[game_events.Event]] = {
+    EVENT_MODELS[cls.type]: cls for cls in event_classes()}
+
+
+def engine_event(model: BaseModel) -> game_events.Event:
+    """The engine's event for a validated event model (one read back from a game record)."""
+    cls = _ENGINE_EVENTS[type(model)]
+    return cls(**{k: tuple(v) if type(v) is list else v for k, v in model.__dict__.items()
+                  if k != "type"})
 
 
 def _file_name(model: type[BaseModel], prefix: str) -> str:

@@ -18,7 +18,7 @@ from referee.tournament.store import DamagedRecord, Store
 
 from .data import Tournament, load, select_games
 from .pages import Links, bot_page, game_page, games_page, leaderboard_page, missing_game_page
-from .replay import RecordShapeError, fault_steps, game_document
+from .replay import fault_steps, game_document
 from .stderr import excerpts
 
 STATIC = Path(__file__).with_name("static")
@@ -91,15 +91,16 @@ def write_report(store: Store, out: Path, *, stderr_dir: Path | None = None,
     fault_step: dict[tuple[str, int], list[int]] = {}
     for gid in chosen:
         try:
-            lines = store.record(gid)
-            doc = game_document(lines or [])
-        except (DamagedRecord, RecordShapeError, ValueError, KeyError, IndexError,
-                TypeError) as exc:
+            record = store.record(gid)
+            if record is None:
+                raise DamagedRecord(f"game {gid} has no stored record")
+            doc = game_document(record)
+        except (DamagedRecord, IndexError) as exc:  # IndexError: a seat the game has not
             write(links.games[gid], missing_game_page(data, gid, str(exc)))
             continue
         for seat, steps in fault_steps(doc).items():
             fault_step[(gid, seat)] = steps
-        write(links.games[gid], game_page(data, links, doc))
+        write(links.games[gid], game_page(data, links, doc, record.result))
     stderr_note = ("Stderr excerpts are on each bot's page." if stderr_dir is not None else
                    "Stderr excerpts are not included (no --stderr-dir).")
     write("index.html", leaderboard_page(data, links, stderr_note, len(chosen)))

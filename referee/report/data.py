@@ -10,6 +10,8 @@ from typing import Any
 from referee.leaderboard import primary_metric
 from referee.leaderboard.pairs import Pair
 from referee.leaderboard.stats import Games, by_seat, head_to_head, rating_history, standings
+from referee.match.player import Fault
+from referee.match.record import StoredResult
 from referee.tournament.store import Store
 
 HISTORY_POINTS = 200
@@ -21,11 +23,11 @@ class BotGame:
 
     game_id: str
     seat: int
-    names: list[str]
+    names: tuple[str, ...]
     rank: int
     money: int
     retired: bool
-    faults: list[dict[str, str]]
+    faults: tuple[Fault, ...]
 
 
 @dataclass
@@ -33,7 +35,7 @@ class Tournament:
     name: str
     primary: str
     config: dict[str, Any]
-    results: list[tuple[str, list[str], dict[str, Any]]]
+    results: list[StoredResult]
     rows: list[dict[str, Any]]
     pairs: list[Pair]  # every pair of entrants, in standings order
     h2h: dict[str, dict[str, dict[str, int]]]
@@ -45,7 +47,7 @@ class Tournament:
     @property
     def faulty(self) -> list[str]:
         """Ids of the games in which any seat had a fault."""
-        return [gid for gid, _, r in self.results if any(r.get("faults") or [])]
+        return [r.game_id for r in self.results if any(r.faults)]
 
 
 def load(store: Store) -> Tournament:
@@ -68,12 +70,10 @@ def load(store: Store) -> Tournament:
         names=[r["name"] for r in board.rows],
     )
     per_bot: dict[str, list[BotGame]] = {n: [] for n in data.names}
-    for gid, names, result in results:
-        faults = result.get("faults") or [[] for _ in names]
-        for seat, name in enumerate(names):
-            per_bot.setdefault(name, []).append(BotGame(
-                gid, seat, names, result["ranks"][seat], result["money"][seat],
-                seat in result.get("retired", []), faults[seat]))
+    for result in results:
+        for s in result.seats():
+            per_bot.setdefault(s.name, []).append(BotGame(
+                result.game_id, s.seat, result.names, s.rank, s.money, s.retired, s.faults))
     data.bot_games = per_bot
     return data
 
@@ -92,7 +92,7 @@ def rating_series(games: Games) -> dict[str, list[tuple[float, float]]]:
 def select_games(data: Tournament, sample: int, all_games: bool) -> list[str]:
     """Game ids that get a page: all of them, or `sample` spread evenly over the games in id
     order plus every game with a fault; in game id order."""
-    ids = [gid for gid, _, _ in data.results]
+    ids = [r.game_id for r in data.results]
     if all_games:
         return ids
     n = len(ids)

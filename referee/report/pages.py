@@ -13,6 +13,7 @@ import orjson
 
 from referee import __version__
 from referee.leaderboard.render import PAIRED, PLACE_NOTE, method_note, place_text
+from referee.match.record import GameResult
 
 from . import svg
 from .data import BotGame, Tournament
@@ -278,17 +279,16 @@ def seats_section(data: Tournament) -> str:
 
 def games_page(data: Tournament, links: Links, policy: str) -> str:
     rows = []
-    by_id = {gid: (names, result) for gid, names, result in data.results}
+    by_id = {result.game_id: result for result in data.results}
     for gid in links.games:
-        names, result = by_id[gid]
         seats = []
-        for s, name in enumerate(names):
-            nf = len((result.get("faults") or [[]] * len(names))[s])
+        for s in by_id[gid].seats():
+            nf = len(s.faults)
             mark = f' <span class="fault">{nf} fault{"s" if nf > 1 else ""}</span>' if nf else ""
-            if s in result.get("retired", []):
+            if s.retired:
                 mark += ' <span class="fault">retired</span>'
-            win = " win" if result["ranks"][s] == 1 else ""
-            seats.append(f'<span class="seat{win}">{e(name)} {result["money"][s]}{mark}</span>')
+            win = " win" if s.rank == 1 else ""
+            seats.append(f'<span class="seat{win}">{e(s.name)} {s.money}{mark}</span>')
         rows.append(f"<tr><td>{links.game(gid, '')}</td><td>{' '.join(seats)}</td></tr>")
     body = (f"<h1>Game replays</h1><p class=\"meta\">{e(policy)}</p>"
             '<table class="games"><thead><tr><th>game</th><th>seats by seat order: final '
@@ -368,8 +368,8 @@ def _faults_section(played: list[BotGame], links: Links, root: str,
             count += 1
             if len(rows) < MAX_ROWS:
                 link = links.game(g.game_id, root, steps[i] if i < len(steps) else None)
-                rows.append(f"<tr><td>{link}</td><td>{g.seat}</td><td>{e(f['kind'])}</td>"
-                            f'<td class="reason">{e(f["reason"])}</td></tr>')
+                rows.append(f"<tr><td>{link}</td><td>{g.seat}</td><td>{e(f.kind)}</td>"
+                            f'<td class="reason">{e(f.reason)}</td></tr>')
     if not count:
         return '<section><h2>Faults</h2><p class="note">No faults.</p></section>'
     more = (f'<p class="note">{count - len(rows)} more faults not listed.</p>'
@@ -425,20 +425,17 @@ def _json_for_script(doc: dict[str, Any]) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def game_page(data: Tournament, links: Links, doc: dict[str, Any]) -> str:
+def game_page(data: Tournament, links: Links, doc: dict[str, Any], result: GameResult) -> str:
+    """The replay page of one game: `doc` (game_document's) for the viewer, and its result."""
     root = "../"
-    names = doc["names"]
-    result = doc["result"]
-    seats = ", ".join(f"{s}: {links.bot(n, root)}" for s, n in enumerate(names))
+    seats = ", ".join(f"{s}: {links.bot(n, root)}" for s, n in enumerate(result.names))
     variants = ", ".join(doc["variants"]) or "none"
     final = []
-    order = sorted(range(len(names)), key=lambda s: (result["ranks"][s], s))
-    for s in order:
-        faults = result["faults"][s] if s < len(result["faults"]) else []
-        reasons = "; ".join(f"{f['kind']}: {f['reason']}" for f in faults)
-        final.append(f"<tr><td>{result['ranks'][s]}</td><td>{links.bot(names[s], root)}</td>"
-                     f"<td>{s}</td><td>{result['money'][s]}</td>"
-                     f"<td>{'retired' if s in result['retired'] else ''}</td>"
+    for s in sorted(result.seats(), key=lambda s: (s.rank, s.seat)):
+        reasons = "; ".join(f"{f.kind}: {f.reason}" for f in s.faults)
+        final.append(f"<tr><td>{s.rank}</td><td>{links.bot(s.name, root)}</td>"
+                     f"<td>{s.seat}</td><td>{s.money}</td>"
+                     f"<td>{'retired' if s.retired else ''}</td>"
                      f'<td class="reason">{e(reasons)}</td></tr>')
     steps = len(doc["steps"])
     body = f"""<h1>Game {e(doc['game_id'])}</h1>

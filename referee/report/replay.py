@@ -14,17 +14,14 @@ from __future__ import annotations
 from typing import Any
 
 from referee.game.config import START_MONEY
-from referee.match.spec import GameSpec
+from referee.game.events import AuctionStarted, CardsDealt, HiddenBidsRevealed
+from referee.match.record import EventLine, FaultLine, GameRecord, RetiredLine
 from referee.match.transcript import Transcript
 
 # Events folded into the step before them instead of making a step of their own.
 _MERGED = frozenset({"auction_started", "payment"})
 # Where an event names the seat that acts in it.
 _ACTOR_KEYS = ("seat", "winner", "auctioneer", "payer")
-
-
-class RecordShapeError(ValueError):
-    """The stored record lacks its spec or result line."""
 
 
 def _actor(ev: dict[str, Any]) -> int | None:
@@ -35,12 +32,9 @@ def _actor(ev: dict[str, Any]) -> int | None:
     return None
 
 
-def game_document(lines: list[dict[str, Any]]) -> dict[str, Any]:
-    """The JSON-ready document embedded in a game page."""
-    if not lines or lines[0].get("type") != "spec" or lines[-1].get("type") != "result":
-        raise RecordShapeError("the record does not start with its spec and end with its result")
-    spec = GameSpec.model_validate({k: v for k, v in lines[0].items() if k != "type"})
-    result = {k: v for k, v in lines[-1].items() if k != "type"}
+def game_document(record: GameRecord) -> dict[str, Any]:
+    """The JSON-ready document embedded in a game page (the viewer's view of the record)."""
+    spec, result = record.spec, record.result
     edition = spec.edition_obj()
     names = list(spec.names)
     transcript = Transcript(names, edition)
@@ -53,37 +47,36 @@ def game_document(lines: list[dict[str, Any]]) -> dict[str, Any]:
 
     sealed = False  # within a hidden auction, before its bids are revealed
     held: list[dict[str, Any]] = []  # fault steps held back until the reveal
-    for line in lines[1:-1]:
-        kind = line.get("type")
-        if kind == "event":
-            ev = line["event"]
-            et = ev["type"]
-            if et == "cards_dealt":  # private (R8.1); hand sizes come with round_started
+    for line in record.lines:
+        if isinstance(line, EventLine):
+            event = line.event
+            if type(event) is CardsDealt:  # private (R8.1); hand sizes come with round_started
                 continue
-            text = transcript.line(ev)
-            if steps and (et in _MERGED or text is None):
+            ev = event.to_dict()
+            text = transcript.line(event)
+            if steps and (event.type in _MERGED or text is None):
                 step = steps[-1]
             else:
-                step = new_step(et, _actor(ev))
+                step = new_step(event.type, _actor(ev))
             step["e"].append(ev)
             if text:
                 step["t"].append(text.strip().strip("=").strip())
-            if et == "auction_started" and ev.get("auction_type") == "hidden":
+            if isinstance(event, AuctionStarted) and event.auction_type == "hidden":
                 sealed = True
-            elif et == "hidden_bids_revealed":
+            elif isinstance(event, HiddenBidsRevealed):
                 sealed = False
                 steps.extend(held)
                 held.clear()
-        elif kind in ("fault", "retired"):
-            seat = line["seat"]
-            if kind == "fault":
-                reason = str(line.get("reason", ""))
-                step = new_step("fault", seat, f"{names[seat]}: {line['kind']} fault: {reason}")
-                step["f"] = {"kind": line["kind"], "reason": reason}
+        elif isinstance(line, FaultLine | RetiredLine):
+            seat = line.seat
+            if isinstance(line, FaultLine):
+                step = new_step("fault", seat,
+                                f"{names[seat]}: {line.kind} fault: {line.reason}")
+                step["f"] = line.fault.to_dict()
             else:
                 step = new_step("retired", seat,
                                 f"{names[seat]} is retired for the rest of the game "
-                                f"({line.get('reason', '')})")
+                                f"({line.reason})")
             if sealed:  # a rejected hidden bid's reason names its amount: after the reveal
                 held.append(steps.pop())
         # `apply` and `answer` lines add nothing a reader sees that the events do not show;
@@ -101,10 +94,10 @@ def game_document(lines: list[dict[str, Any]]) -> dict[str, Any]:
         "start_money": START_MONEY,
         "steps": [{**s, "t": " · ".join(s["t"])} for s in steps],
         "result": {
-            "money": result.get("money", []),
-            "ranks": result.get("ranks", []),
-            "retired": result.get("retired", []),
-            "faults": result.get("faults", []),
+            "money": list(result.money),
+            "ranks": list(result.ranks),
+            "retired": list(result.retired),
+            "faults": [[f.to_dict() for f in seat] for seat in result.faults],
         },
     }
 

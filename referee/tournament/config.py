@@ -21,7 +21,23 @@ from pydantic import (
     model_validator,
 )
 
-from referee.bots.sandbox import AUTO, BotLimits, parse_amount, parse_size
+from referee.bots.limits import (
+    DEFAULT_ADDRESS_SPACE,
+    DEFAULT_CPU_PER_GAME,
+    DEFAULT_CPU_TIME,
+    DEFAULT_FILE_SIZE,
+    DEFAULT_MAX_FAULTS,
+    DEFAULT_MOVE_TIME,
+    DEFAULT_OPEN_FILES,
+    DEFAULT_PROCESSES,
+    DEFAULT_SCRATCH,
+    DEFAULT_STARTUP_TIME,
+    DEFAULT_TIME_BANK,
+    BotLimits,
+    parse_address_space,
+    parse_amount,
+    parse_size,
+)
 from referee.game.config import VARIANTS
 from referee.validation import first_errors
 
@@ -50,7 +66,7 @@ class BotEntry(BaseModel):
     @field_validator("address_space")
     @classmethod
     def _size(cls, value: str | int | None) -> str | int | None:
-        _address_space(value)
+        parse_address_space(value)
         return value
 
     @field_validator("command", "build", "dir", "read_only")
@@ -97,21 +113,22 @@ class SizeLimits:
 class Limits(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
-    move_time: float = Field(1.0, gt=0, description="seconds per decision")
-    time_bank: float = Field(10.0, ge=0, description="seconds per game absorbing overruns")
-    startup_time: float = Field(10.0, gt=0)
+    move_time: float = Field(DEFAULT_MOVE_TIME, gt=0, description="seconds per decision")
+    time_bank: float = Field(DEFAULT_TIME_BANK, ge=0,
+                             description="seconds per game absorbing overruns")
+    startup_time: float = Field(DEFAULT_STARTUP_TIME, gt=0)
     build_time: float = Field(300.0, gt=0, description="seconds for a bot's build command")
-    max_faults: int = Field(3, ge=1, le=MAX_FAULTS,
+    max_faults: int = Field(DEFAULT_MAX_FAULTS, ge=1, le=MAX_FAULTS,
                             description="faults in one game before retirement")
     # What each bot process may use (README, Untrusted bots): a size ("2G", "512M"), a
     # number, or "off".
-    address_space: str | int = "auto"  # auto: 2 GiB, 8 GiB for java
-    cpu_per_game: float | str = 60.0  # CPU seconds of all a bot's processes in one game
-    cpu_time: int | float | str = 3600  # CPU seconds per process in its whole life (backstop)
-    file_size: str | int = "1G"
-    open_files: int | float | str = 256
-    processes: int | float | str = 64
-    scratch: str | int = "64M"  # the sandbox's private /tmp
+    address_space: str | int = DEFAULT_ADDRESS_SPACE  # auto: 2 GiB, 8 GiB for java
+    cpu_per_game: float | str = DEFAULT_CPU_PER_GAME  # CPU seconds of all its processes a game
+    cpu_time: int | float | str = DEFAULT_CPU_TIME  # CPU seconds per process in its life
+    file_size: str | int = DEFAULT_FILE_SIZE
+    open_files: int | float | str = DEFAULT_OPEN_FILES
+    processes: int | float | str = DEFAULT_PROCESSES
+    scratch: str | int = DEFAULT_SCRATCH  # the sandbox's private /tmp
     # `referee grade`: what a submission may hold to be copied (a sparse file counts in full),
     # in bytes and in files, folders and links.
     submission_size: str | int = "256M"
@@ -120,7 +137,7 @@ class Limits(BaseModel):
     @field_validator("address_space")
     @classmethod
     def _address(cls, value: str | int) -> str | int:
-        _address_space(value)
+        parse_address_space(value)
         return value
 
     @field_validator("file_size", "scratch", "submission_size")
@@ -153,8 +170,8 @@ class Limits(BaseModel):
         scratch = parse_size(self.scratch)
         assert scratch is not None
         return BotLimits(
-            address_space=_address_space(self.address_space if address_space is None
-                                         else address_space),
+            address_space=parse_address_space(self.address_space if address_space is None
+                                              else address_space),
             cpu_per_game=parse_amount(self.cpu_per_game),
             cpu_time=whole(self.cpu_time),
             file_size=parse_size(self.file_size),
@@ -162,12 +179,6 @@ class Limits(BaseModel):
             processes=whole(self.processes),
             scratch=scratch,
         )
-
-
-def _address_space(value: str | int | None) -> int | None:
-    if isinstance(value, str) and value.strip().lower() == "auto":
-        return AUTO
-    return parse_size(value)
 
 
 class GradeRule(BaseModel):

@@ -18,7 +18,6 @@ from typing import Any
 import trio
 
 from referee.interrupts import run_trio
-from referee.match.player import polling_allowed
 
 from .config import TournamentConfig
 from .runner import (
@@ -47,8 +46,8 @@ def play_batch(config_json: str, config_path: str,
     voided: list[Voided] = []
 
     async def run() -> None:
-        polling_allowed.set(False)  # a Dask worker may run other tasks in its other threads
-        table = Table(config, path, 0, bot_factory(config, path))
+        # No polling: a Dask worker may run other tasks in its other threads.
+        table = Table(config, path, 0, bot_factory(config, path, polling=False))
         try:
             for game in games:
                 done = await table.play(game, voided.append)
@@ -138,7 +137,7 @@ def run_on_dask(
                         continue  # a batch run again after a lost worker: stored already
                     progress.done += 1
                     progress.played += 1
-                    progress.faults += sum(len(x) for x in f.result["faults"])
+                    progress.faults += sum(len(x) for x in f.result.faults)
                 if on_update is not None:
                     on_update(progress)
             if run.end(stage):

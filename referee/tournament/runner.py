@@ -21,17 +21,26 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import trio
 
-from referee.bots.player import BotPlayer, BotSpec
-from referee.bots.process import run_build
-from referee.bots.sandbox import BotLimits, SandboxError, check_sandbox_available, wrap_command
+from referee.bots.launch import BotSpec
+from referee.bots.limits import BotLimits
+from referee.bots.process import ProcessLimits, run_build
+from referee.bots.sandbox import SandboxError, check_sandbox_available, wrap_command
 from referee.editions import load_edition
 from referee.game import BUILTIN_EDITIONS, Edition
-from referee.match.player import Player, polling_allowed
-from referee.match.runner import GameRecord, RefereeError, play_game
+from referee.match.bot_session import BotPlayer
+from referee.match.player import Player
+from referee.match.record import (
+    AnswerLine,
+    ApplyLine,
+    FaultKind,
+    FaultLine,
+    GameRecord,
+    StoredResult,
+)
+from referee.match.runner import RefereeError, play_game
 
 from .config import TournamentConfig
 from .schedule import ScheduledGame, fingerprint, game_spec, schedule
@@ -130,15 +139,16 @@ def response_histogram(record: GameRecord, seats: int) -> list[dict[str, int]]:
     out: list[dict[str, int]] = [{} for _ in range(seats)]
     unanswered: set[int] = set()  # seats whose step's fault was that no answer came
     for line in record.lines:
-        if line["type"] == "fault" and line["kind"] in ("timeout", "crash"):
-            unanswered.add(line["seat"])
-        elif line["type"] in ("apply", "answer") and line.get("seat") in unanswered:
-            unanswered.discard(line["seat"])  # the time it was given, not a response time
-        elif line["type"] in ("apply", "answer") and line.get("seat") is not None \
-                and line.get("source") in ("bot", "default"):
-            us = max(1.0, line["seconds"] * 1e6)
+        if isinstance(line, FaultLine) and line.kind in (FaultKind.TIMEOUT, FaultKind.CRASH):
+            unanswered.add(line.seat)
+        elif not isinstance(line, ApplyLine | AnswerLine) or line.seat is None:
+            continue
+        elif line.seat in unanswered:
+            unanswered.discard(line.seat)  # the time it was given, not a response time
+        elif line.source in ("bot", "default"):
+            us = max(1.0, line.seconds * 1e6)
             bucket = str(int(4 * math.log2(us)))
-            hist = out[line["seat"]]
+            hist = out[line.seat]
             hist[bucket] = hist.get(bucket, 0) + 1
     return out
 
@@ -150,7 +160,7 @@ class Finished:
     game_id: str
     seats: list[str]
     seed: int
-    result: dict[str, Any]
+    result: StoredResult
     record: bytes
     seconds: float
     attempts: int
@@ -197,8 +207,7 @@ class Table:
                     if p is not None:
                         await p.aclose()
                 continue
-            result: dict[str, Any] = dict(record.result)
-            result["response_us"] = response_histogram(record, len(game.seats))
+            result = StoredResult.of(record.result, response_histogram(record, len(game.seats)))
             if self.restart_each_game:
                 for name in game.seats:
                     await players.pop(name).aclose()
@@ -227,13 +236,17 @@ def bot_spec(config: TournamentConfig, config_path: Path, name: str) -> BotSpec:
                    read_only=read_only(config_path, entry.read_only))
 
 
-def bot_factory(config: TournamentConfig, config_path: Path,
-                stderr_dir: Path | None = None) -> Callable[[str, int], Player]:
+def bot_factory(config: TournamentConfig, config_path: Path, stderr_dir: Path | None = None,
+                polling: bool = True) -> Callable[[str, int], Player]:
+    """Makes the entrants' players.  `polling`: the referee may poll for a quick bot's
+    reply; not where other tables share the event loop (polling for one delays them)."""
     specs = {b.name: bot_spec(config, config_path, b.name) for b in config.bots}
+    process_limits = ProcessLimits() if polling else ProcessLimits(spin=0.0)
 
     def make(name: str, worker: int) -> Player:
         log = stderr_dir / f"{name}.w{worker}.stderr.log" if stderr_dir else None
-        return BotPlayer(specs[name], startup_time=config.limits.startup_time, stderr_path=log)
+        return BotPlayer(specs[name], startup_time=config.limits.startup_time, stderr_path=log,
+                         process_limits=process_limits)
 
     return make
 
@@ -363,7 +376,8 @@ async def run_tournament(
     games, done = prepare(config, config_path, store, shard)
     run = Staged(config, store, games, done, say)
     progress = run.progress
-    make_player = player_factory or bot_factory(config, config_path, stderr_dir)
+    make_player = player_factory or bot_factory(config, config_path, stderr_dir,
+                                                polling=workers <= 1)
     tables = [Table(config, config_path, number, make_player, restart_each_game)
               for number in range(max(1, workers))]
     left_out: dict[str, str] | None = None  # built before the first stage with games to play
@@ -380,8 +394,6 @@ async def run_tournament(
 
     async def worker(table: Table, queue: Iterator[ScheduledGame], nursery: trio.Nursery
                      ) -> None:
-        if workers > 1:
-            polling_allowed.set(False)  # this task's own context: other tables share the loop
         try:
             for game in queue:
                 finished = await table.play(game, voided)
@@ -390,7 +402,7 @@ async def run_tournament(
                 store_finished(store, finished)
                 progress.done += 1
                 progress.played += 1
-                progress.faults += sum(len(f) for f in finished.result["faults"])
+                progress.faults += sum(len(f) for f in finished.result.faults)
                 if on_update is not None:
                     on_update(progress)
         except StoreError as exc:  # the store failed (a full disk): every table stops

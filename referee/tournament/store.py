@@ -18,10 +18,11 @@ import zlib
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote
 
 import orjson
+
+from referee.match.record import GameRecord, RecordError, StoredResult, read_record, read_result
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -296,14 +297,15 @@ class Store:
         with self._failing():
             return int(self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
 
-    def save(self, game_id: str, seats: list[str], seed: int, result: dict[str, Any],
+    def save(self, game_id: str, seats: list[str], seed: int, result: StoredResult,
              record_jsonl: bytes, seconds: float, attempts: int) -> bool:
         """Store one finished game in one transaction; False if it was already stored."""
         blob = zlib.compress(record_jsonl, 6)
         with self._failing():
             cur = self.db.execute(
                 "INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, orjson.dumps(seats).decode(), seed, orjson.dumps(result).decode(),
+                (game_id, orjson.dumps(seats).decode(), seed,
+                 orjson.dumps(result).decode(),  # a dataclass: its fields, in their order
                  blob, seconds, attempts, time.time()),
             )
         return cur.rowcount == 1
@@ -337,15 +339,15 @@ class Store:
             return [(r[0], r[1], r[2]) for r in
                     self.db.execute("SELECT game_id, attempt, reason FROM voids ORDER BY at")]
 
-    def results(self) -> Iterator[tuple[str, list[str], dict[str, Any]]]:
-        """(game id, seats, result) for every stored game, in game id order; a row that is
-        not what a run writes (a file edited or damaged by hand) is a StoreFailed naming it,
-        not a KeyError deep in a leaderboard."""
+    def results(self) -> Iterator[StoredResult]:
+        """The result of every stored game, in game id order; a row that is not what a run
+        writes (a file edited or damaged by hand) is a StoreFailed naming it, not an error
+        deep in a leaderboard."""
         with self._failing():
             for game_id, seats, result in self.db.execute(
                 "SELECT game_id, seats, result FROM games ORDER BY game_id"
             ):
-                yield game_id, *self._checked(game_id, seats, result)
+                yield self._checked(game_id, seats, result)
 
     def seeds(self) -> dict[str, int]:
         """The deck seed of every stored game: games with one seed were dealt alike."""
@@ -353,26 +355,19 @@ class Store:
             return {gid: int(seed) for gid, seed in
                     self.db.execute("SELECT game_id, seed FROM games")}
 
-    def _checked(self, game_id: str, seats_json: str,
-                 result_json: str) -> tuple[list[str], dict[str, Any]]:
+    def _checked(self, game_id: str, seats_json: str, result_json: str) -> StoredResult:
         try:
-            seats, result = orjson.loads(seats_json), orjson.loads(result_json)
-            n = len(seats)
-            if not (isinstance(seats, list) and all(isinstance(x, str) for x in seats)
-                    and isinstance(result, dict)):
-                raise ValueError("not a list of names and a result")
-            for key in ("money", "ranks", "faults"):
-                if not (isinstance(result.get(key), list) and len(result[key]) == n):
-                    raise ValueError(f"its {key!r} is not a list for each seat")
-            if not isinstance(result.get("retired"), list):
-                raise ValueError("its 'retired' is not a list")
-        except (ValueError, TypeError) as exc:  # orjson's errors are ValueErrors
+            seats = orjson.loads(seats_json)
+            result = read_result(result_json)
+            if (result.game_id, list(result.names)) != (game_id, seats):
+                raise ValueError("its game id or names are not those of its row")
+        except ValueError as exc:  # a RecordError, or orjson's error
             raise StoreFailed(f"{self.path}: the stored result of game {game_id} is damaged: "
                               f"{exc}") from None
-        return seats, result
+        return result
 
-    def record(self, game_id: str) -> list[dict[str, Any]] | None:
-        """The game's record lines, None if no such game; a record that cannot be read is a
+    def record(self, game_id: str) -> GameRecord | None:
+        """The game's record, None if no such game; a record that cannot be read is a
         DamagedRecord."""
         with self._failing():
             row = self.db.execute("SELECT record FROM games WHERE game_id = ?",
@@ -380,8 +375,8 @@ class Store:
         if row is None:
             return None
         try:
-            return [orjson.loads(line) for line in zlib.decompress(row[0]).splitlines()]
-        except (zlib.error, ValueError, TypeError) as exc:
+            return read_record(zlib.decompress(row[0]))
+        except (zlib.error, RecordError) as exc:
             raise DamagedRecord(f"{self.path}: the stored record of game {game_id} cannot be "
                                 f"read: {exc}") from None
 

@@ -67,7 +67,7 @@ def look(config: TournamentConfig, store: Store, games: list[ScheduledGame],
     """Judge the stored games of the schedule `games` up to `stage`'s look."""
     assert config.until is not None
     wanted = {g.game_id for g in games if g.deal < stage.deals}
-    results = [r for r in store.results() if r[0] in wanted]
+    results = [r for r in store.results() if r.game_id in wanted]
     head = f"{stage.deals} deals ({len(results)} games)"
     if len(results) < len(wanted):
         return Look(True, f"stopped at the look after {stage.deals} deals: "

@@ -7,7 +7,7 @@ correctly.  With --double the child forks again and exits, so the grandchild is 
 Expected: a `crash` fault (a process left the bot's process group), the bot stopped, and no
 process of it left: the referee kills the tree it finds in /proc; the double fork escapes
 that tree: the bwrap sandbox's PID namespace ends it, or the bot's pids cgroup where the
-referee can make one (see README).
+referee can make one (see docs/security.md).
 """
 
 import argparse

@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 import trio
 
-from referee.bots.player import BotPlayer, BotSpec
+from referee.bots.launch import BotSpec
 from referee.leaderboard import Games, by_seat, head_to_head, standings
 from referee.leaderboard.render import rating_text
 from referee.leaderboard.stats import placement_points
+from referee.match.bot_session import BotPlayer
 from referee.match.player import Player
 from referee.match.policy_player import PolicyPlayer, random_player
 from referee.tournament.config import TournamentConfig
@@ -21,6 +22,7 @@ from referee.tournament.runner import run_tournament
 from referee.tournament.store import open_store
 
 from .. import terminal
+from .support import all_stored, stored
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -40,7 +42,7 @@ def play(tmp: Path, seed: int, names: list[str], make: Any, **extra: Any) -> Gam
 
 def by_hand(results: list[tuple[str, list[str], dict[str, Any]]]) -> Games:
     """Games written out by hand, each dealt its own deck."""
-    return Games.load(results, {gid: i for i, (gid, _, _) in enumerate(results)})
+    return Games.load(all_stored(results), {gid: i for i, (gid, _, _) in enumerate(results)})
 
 
 def in_seat_order() -> dict[str, Any]:
@@ -182,7 +184,7 @@ def test_head_to_head_follows_the_standings(tmp_path: Path) -> None:
     for i in range(6):
         seats = ["last", "middle", "first"]
         result = {"money": [1, 2, 3], "ranks": [3, 2, 1], "retired": [], "faults": [[], [], []]}
-        store.save(f"g{i}", seats, i, result, b"", 0.0, 1)
+        store.save(f"g{i}", seats, i, stored(f"g{i}", seats, result), b"", 0.0, 1)
     text = board(store, "table", with_head_to_head=True)
     store.close()
     matrix = text.split("games in which the row's bot finished above")[1].splitlines()
@@ -205,7 +207,8 @@ def test_a_name_with_escape_sequences_is_shown_as_escapes(tmp_path: Path, fmt: s
     store.bind("t", "f", "{}")
     for i in range(4):
         result = {"money": [1, 2, 3], "ranks": [3, 2, 1], "retired": [], "faults": [[], [], []]}
-        store.save(f"g{i}", ["last", evil, "first"], i, result, b"", 0.0, 1)
+        seats = ["last", evil, "first"]
+        store.save(f"g{i}", seats, i, stored(f"g{i}", seats, result), b"", 0.0, 1)
     store.close()
     extra = [] if fmt == "csv" else ["--head-to-head"]
     out = terminal.referee("leaderboard", str(tmp_path / "s.db"), "--format", fmt, *extra,
@@ -223,18 +226,20 @@ def test_a_name_with_escape_sequences_is_shown_as_escapes(tmp_path: Path, fmt: s
 def test_a_timeout_is_not_a_response_time() -> None:
     """A bot that never answered showed a median response of its move time: the time a
     timeout or a crash was given is left out; a malformed reply's time stays (it answered)."""
-    from referee.match.runner import GameRecord
+    from referee.game import Pass
+    from referee.match.record import ApplyLine, FaultKind, FaultLine, GameRecord
     from referee.match.spec import GameSpec
     from referee.tournament.runner import response_histogram
 
-    record = GameRecord(GameSpec.make("g", 1, ["a", "b", "c"]))
-    record.lines = [
-        {"type": "fault", "seat": 0, "kind": "timeout", "reason": "no reply"},
-        {"type": "apply", "seat": 0, "source": "default", "action": {}, "seconds": 1.0},
-        {"type": "fault", "seat": 1, "kind": "malformed", "reason": "not JSON"},
-        {"type": "apply", "seat": 1, "source": "default", "action": {}, "seconds": 0.001},
-        {"type": "apply", "seat": 0, "source": "bot", "action": {}, "seconds": 0.002},
-    ]
+    lines = (
+        FaultLine(seat=0, kind=FaultKind.TIMEOUT, reason="no reply"),
+        ApplyLine(seat=0, source="default", action=Pass(0), seconds=1.0),
+        FaultLine(seat=1, kind=FaultKind.MALFORMED, reason="not JSON"),
+        ApplyLine(seat=1, source="default", action=Pass(1), seconds=0.001),
+        ApplyLine(seat=0, source="bot", action=Pass(0), seconds=0.002),
+    )
+    result = stored("g", ["a", "b", "c"], in_seat_order())
+    record = GameRecord(GameSpec.make("g", 1, ["a", "b", "c"]), lines, result)
     hist = response_histogram(record, 3)
     assert sum(hist[0].values()) == 1 and sum(hist[1].values()) == 1 and hist[2] == {}
 
@@ -304,7 +309,7 @@ def test_pairs_option_prints_the_pairs_and_is_refused_with_csv(tmp_path: Path) -
     store = open_store(tmp_path / "s.db")
     store.bind("t", "f", "{}")
     for i, (gid, seats, result) in enumerate(one_clear_leader()):
-        store.save(gid, seats, i, result, b"", 0.0, 1)
+        store.save(gid, seats, i, stored(gid, seats, result), b"", 0.0, 1)
     store.close()
     db = str(tmp_path / "s.db")
     for fmt in ("table", "markdown"):

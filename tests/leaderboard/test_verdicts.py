@@ -16,6 +16,8 @@ from referee.leaderboard import pairs as paired
 from referee.leaderboard.pairs import Pair, compare, holm, paired_test, places
 from referee.leaderboard.stats import ratings
 
+from .support import all_stored
+
 Result = tuple[str, list[str], dict[str, Any]]
 NAMES = ["a", "b", "c", "d"]
 
@@ -81,7 +83,7 @@ def test_the_order_of_the_games_changes_no_rating_and_no_verdict(arrange: str) -
         renamed = list(zip((f"x{new}" for new in ids), results, strict=True))
         seeds = {**seeds, **{new: seeds[gid] for new, (gid, _, _) in renamed}}
         other = sorted((new, seats, r) for new, (_, seats, r) in renamed)
-    first, second = Games.load(results, seeds), Games.load(other, seeds)
+    first, second = Games.load(all_stored(results), seeds), Games.load(all_stored(other), seeds)
     rated = dict(zip(first.names, ratings(first), strict=True))
     rated_again = dict(zip(second.names, ratings(second), strict=True))
     assert rated == pytest.approx(rated_again, abs=1e-9)
@@ -103,7 +105,8 @@ def test_a_paired_difference_is_found_where_the_intervals_overlap() -> None:
         order = [*pair, *rest] if deal % 2 == 0 else [*rest, *pair]  # luck: high or low
         return [1 + order.index(n) for n in seats]
 
-    games = Games.load(*tournament(12, shared_luck))
+    results, seeds = tournament(12, shared_luck)
+    games = Games.load(all_stored(results), seeds)
     board = standings(games)
     rows = {r["name"]: r["placement"] for r in board.rows}
     a, b = rows["a"], rows["b"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import shlex
 import shutil
@@ -15,6 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from referee.match.record import AnswerLine, ApplyLine, GameRecord
 
 BOTS = Path(__file__).resolve().parent.parent / "bots"
 ROOT = BOTS.parent.parent
@@ -102,9 +105,11 @@ def bot_processes(bot_dir: Path, referee: subprocess.Popen[Any]) -> list[tuple[i
             if pid != referee.pid and cmd != ours]
 
 
-def without_seconds(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Record lines without their timing fields, the only part that may vary between runs."""
-    return [{k: v for k, v in line.items() if k != "seconds"} for line in lines]
+def without_seconds(record: GameRecord) -> GameRecord:
+    """The record with its timing fields zeroed, the only part that may vary between runs."""
+    lines = tuple(dataclasses.replace(line, seconds=0.0)
+                  if isinstance(line, ApplyLine | AnswerLine) else line for line in record.lines)
+    return GameRecord(record.spec, lines, record.result)
 
 
 def referee(*args: str, timeout: float = 60, cwd: Path | None = None,

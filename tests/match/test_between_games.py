@@ -12,9 +12,11 @@ from pathlib import Path
 
 import trio
 
-from referee.bots.player import BotPlayer, BotSpec
+from referee.bots.launch import BotSpec
+from referee.match.bot_session import BotPlayer
 from referee.match.player import Player
-from referee.match.runner import GameRecord, play_game
+from referee.match.record import GameRecord
+from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 
 from .support import command, without_seconds
@@ -54,21 +56,21 @@ def test_a_bot_that_exits_after_each_game_plays_every_game_afresh(bot_dir: Path)
     quick = play(bot_dir, "exits_after_game.py", 0.0)
     slow = play(bot_dir, "exits_after_game.py", 0.3)
     for records in (quick, slow):
-        assert [r.result["retired"] for r in records] == [[]] * GAMES
-        assert records[0].result["faults"] == [[], [], []]
+        assert [r.result.retired for r in records] == [()] * GAMES
+        assert records[0].result.faults == ((), (), ())
         for record in records[1:]:
-            [exit_fault] = record.result["faults"][0]
-            assert exit_fault["kind"] == "exit", exit_fault
-            assert exit_fault["reason"].startswith(
+            [exit_fault] = record.result.faults[0]
+            assert exit_fault.kind == "exit", exit_fault
+            assert exit_fault.reason.startswith(
                 "exited between games; exit status 0 (it ended after its last game: one "
-                "process plays every game"), exit_fault["reason"]
-            assert record.result["faults"][1:] == [[], []]
-    assert [without_seconds(r.lines) for r in quick] == [without_seconds(r.lines) for r in slow]
+                "process plays every game"), exit_fault.reason
+            assert record.result.faults[1:] == ((), ())
+    assert [without_seconds(r) for r in quick] == [without_seconds(r) for r in slow]
 
 
 def test_a_bot_that_crashes_on_a_games_first_request_is_a_crash(bot_dir: Path) -> None:
     """A process that read the game's first lines and then died crashed in that game: it is
     not taken for one that exited between games."""
     [_, record, *_] = play(bot_dir, "crash_mid_game.py --in-game 2", 0.0)
-    kinds = [f["kind"] for f in record.result["faults"][0]]
-    assert kinds == ["crash"], record.result["faults"]
+    kinds = [f.kind for f in record.result.faults[0]]
+    assert kinds == ["crash"], record.result.faults

@@ -15,10 +15,13 @@ from typing import Any
 import pytest
 import trio
 
-from referee.bots.player import BotPlayer, BotSpec
+from referee.bots.launch import BotSpec
+from referee.game import Action
+from referee.match.bot_session import BotPlayer
 from referee.match.player import Player
 from referee.match.policy_player import default_player
-from referee.match.runner import GameRecord, play_game
+from referee.match.record import ApplyLine, GameRecord
+from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 
 from .support import command, leftover_processes, processes_with
@@ -147,8 +150,8 @@ def reference_game(bot_dir: Path, game: int) -> GameRecord:
     return _reference[game]
 
 
-def applied(record: GameRecord) -> list[dict[str, Any]]:
-    return [line["action"] for line in record.lines if line["type"] == "apply"]
+def applied(record: GameRecord) -> list[Action]:
+    return [line.action for line in record.lines if isinstance(line, ApplyLine)]
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.bot.replace(" --kind ", "-") for c in CASES])
@@ -160,26 +163,25 @@ def test_bad_bot_in_seat_0(case: Case, bot_dir: Path) -> None:
 
     for game, record in enumerate(records):
         result = record.result
-        assert len(result["money"]) == 4
-        assert all(isinstance(m, int) for m in result["money"])
-        assert record.lines[-1]["type"] == "result"
-        assert result["faults"][1:] == [[], [], []], "a good seat was blamed"
+        assert len(result.money) == 4
+        assert all(isinstance(m, int) for m in result.money)
+        assert result.faults[1:] == ((), (), ()), "a good seat was blamed"
 
         expected = case.faults if game == 0 or not case.once else ()
-        faults = result["faults"][0]
-        assert [f["kind"] for f in faults] == [kind for kind, _ in expected], faults
+        faults = result.faults[0]
+        assert [f.kind for f in faults] == [kind for kind, _ in expected], faults
         for fault, (_, pattern) in zip(faults, expected, strict=True):
-            assert re.search(pattern, fault["reason"]), (pattern, fault["reason"])
+            assert re.search(pattern, fault.reason), (pattern, fault.reason)
 
         retired = case.retired and bool(expected)
-        assert result["retired"] == ([0] if retired else [])
+        assert result.retired == ((0,) if retired else ())
         if retired:
-            assert result["ranks"][0] > max(result["ranks"][1:]), result["ranks"]
-            assert result["ranks"][0] == 4
+            assert result.ranks[0] > max(result.ranks[1:]), result.ranks
+            assert result.ranks[0] == 4
 
         if case.fair:
             ref = reference_game(bot_dir, game)
-            assert result["money"][1:] == ref.result["money"][1:]
+            assert result.money[1:] == ref.result.money[1:]
             assert applied(record) == applied(ref)
 
     # A retired (or crashed) bot's process is stopped; its next game starts a fresh one.
@@ -196,7 +198,7 @@ def test_grandchild_is_killed_with_its_bot(bot_dir: Path) -> None:
         players += [bot_player(bot_dir, n, "first_legal.py") for n in NAMES[1:]]
         try:
             record = await play_game(game_spec(0), players)
-            assert record.result["faults"] == [[], [], [], []]
+            assert record.result.faults == ((), (), (), ())
             seen.append(len(processes_with(script)))
         finally:
             for p in players:
@@ -213,9 +215,9 @@ class CancelWhileAsked(BotPlayer):
 
     scope: trio.CancelScope
 
-    async def decide(self, decision: Any, view: dict[str, Any]) -> Any:
+    async def decide(self, decision: Any, view: dict[str, Any], alone: bool = True) -> Any:
         self.scope.deadline = min(self.scope.deadline, trio.current_time() + 0.3)
-        return await super().decide(decision, view)
+        return await super().decide(decision, view, alone)
 
 
 def test_cancelled_game_leaves_no_process(bot_dir: Path) -> None:
@@ -266,9 +268,9 @@ def test_bot_that_stops_reading_cannot_hang_the_game(bot_dir: Path) -> None:
     trio.run(run)
     assert outcome, "the game hung writing to a bot that does not read its input"
     result = outcome[0].result
-    *garbage, last = result["faults"][0]
-    assert garbage and {f["kind"] for f in garbage} == {"malformed"}
-    assert last["kind"] == "crash"
-    assert "stopped reading its input" in last["reason"]
-    assert result["faults"][1:] == [[], []]
-    assert result["retired"] == [0]
+    *garbage, last = result.faults[0]
+    assert garbage and {f.kind for f in garbage} == {"malformed"}
+    assert last.kind == "crash"
+    assert "stopped reading its input" in last.reason
+    assert result.faults[1:] == ((), ())
+    assert result.retired == (0,)

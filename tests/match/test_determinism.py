@@ -4,15 +4,15 @@ timing fields are removed.  A different seed: a different game."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-import orjson
 import trio
 
-from referee.bots.player import BotPlayer, BotSpec
+from referee.bots.launch import BotSpec
+from referee.match.bot_session import BotPlayer
 from referee.match.player import Player
 from referee.match.policy_player import random_player
-from referee.match.runner import GameRecord, play_game
+from referee.match.record import GameRecord
+from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 
 from .support import command, without_seconds
@@ -21,13 +21,9 @@ NAMES = ["a", "b", "c", "d"]
 LIMITS = {"move_time": 0.5, "time_bank": 1.0}
 
 
-def jsonl(lines: list[dict[str, Any]]) -> bytes:
-    """Record lines as written by `GameRecord.to_jsonl`, without their timing fields."""
-    return b"".join(orjson.dumps(line) + b"\n" for line in without_seconds(lines))
-
-
 def record_bytes(record: GameRecord) -> bytes:
-    return jsonl(record.lines)
+    """The record as `GameRecord.to_jsonl` writes it, without its timing fields."""
+    return without_seconds(record).to_jsonl()
 
 
 def play_bots(bot_dir: Path, bots: list[str], seed: int) -> bytes:

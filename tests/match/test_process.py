@@ -6,7 +6,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +14,7 @@ import orjson
 import pytest
 import trio
 
-from referee.bots.player import BotPlayer, BotSpec, TranscriptWriter
+from referee.bots.launch import BotSpec
 from referee.bots.process import (
     BotProcess,
     LineTooLong,
@@ -24,11 +24,15 @@ from referee.bots.process import (
     start_bot,
 )
 from referee.game import Decision, Event, GameState, seat_view
-from referee.match.player import Answer, GameInfo, Player, polling_allowed
+from referee.match.bot_session import BotPlayer
+from referee.match.bot_transcript import TranscriptWriter
+from referee.match.player import Answer, GameInfo, Player
 from referee.match.policy_player import PolicyPlayer
-from referee.match.runner import GameRecord, play_game
+from referee.match.record import EventLine, GameRecord, GameResult
+from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 from referee.protocol import codec
+from referee.tournament import runner as tournament_runner
 from referee.tournament.config import TournamentConfig
 from referee.tournament.runner import run_tournament
 from referee.tournament.store import open_store
@@ -117,7 +121,7 @@ def test_unstartable_bot_is_a_start_fault(bot_dir: Path) -> None:
     ]
     spec = GameSpec.make("g", 1, [p.name for p in players], move_time=0.5, time_bank=0.5)
 
-    async def run() -> dict:
+    async def run() -> GameResult:
         try:
             return (await play_game(spec, players)).result
         finally:
@@ -125,11 +129,11 @@ def test_unstartable_bot_is_a_start_fault(bot_dir: Path) -> None:
                 await p.aclose()
 
     result = trio.run(run)
-    assert [f["kind"] for f in result["faults"][0]] == ["start"]
-    assert "cannot start" in result["faults"][0][0]["reason"]
-    assert result["faults"][1:] == [[], [], []]
-    assert result["retired"] == [0]
-    assert result["ranks"][0] == 4
+    assert [f.kind for f in result.faults[0]] == ["start"]
+    assert "cannot start" in result.faults[0][0].reason
+    assert result.faults[1:] == ((), (), ())
+    assert result.retired == (0,)
+    assert result.ranks[0] == 4
     assert missing.starts == 0
 
 
@@ -239,9 +243,10 @@ class PollingWatcher(PolicyPlayer):
         super().__init__(name, lambda decision, view, rng: decision.default_action())
         self.seen: dict[str, set[bool]] = {}
 
-    async def decide(self, decision: Decision, view: dict[str, Any]) -> Answer:
-        self.seen.setdefault(decision.kind.value, set()).add(polling_allowed.get())
-        return await super().decide(decision, view)
+    async def decide(self, decision: Decision, view: dict[str, Any],
+                     alone: bool = True) -> Answer:
+        self.seen.setdefault(decision.kind.value, set()).add(alone)
+        return await super().decide(decision, view, alone)
 
 
 def test_players_waited_on_together_may_not_poll() -> None:
@@ -259,28 +264,39 @@ def test_players_waited_on_together_may_not_poll() -> None:
     assert seen and all(values == {True} for values in seen.values())
 
 
-def test_parallel_tables_of_a_tournament_may_not_poll(tmp_path: Path) -> None:
-    """Tables that share one event loop may not poll; a single table may."""
-    def run(workers: int) -> set[bool]:
-        made: list[PollingWatcher] = []
+def test_parallel_tables_of_a_tournament_may_not_poll(tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tables that share one event loop may not poll; a single table may (by default)."""
+    bot_factory = tournament_runner.bot_factory
 
-        def make(name: str, worker: int) -> Player:
-            made.append(PollingWatcher(name))
-            return made[-1]
+    def run(workers: int) -> set[float | None]:
+        spins: set[float | None] = set()
 
+        def factory(*args: Any, **kwargs: Any) -> Callable[[str, int], Player]:
+            make_bot = bot_factory(*args, **kwargs)
+
+            def make(name: str, worker: int) -> Player:
+                bot = make_bot(name, worker)
+                assert isinstance(bot, BotPlayer)
+                spins.add(bot.process_limits.spin)
+                return PollingWatcher(name)  # the games are played in-process
+
+            return make
+
+        monkeypatch.setattr(tournament_runner, "bot_factory", factory)
         config = TournamentConfig.model_validate({
             "name": "t", "seed": 1, "table_size": 4,
-            "bots": [{"name": f"b{i}", "command": "unused"} for i in range(4)],
+            "bots": [{"name": f"b{i}", "command": f"{sys.executable} unused.py"}
+                     for i in range(4)],
         })
         store = open_store(tmp_path / f"w{workers}.db")
         trio.run(lambda: run_tournament(config, tmp_path / "t.toml", store, workers,
-                                        lambda m: None, player_factory=make))
+                                        lambda m: None))
         store.close()
-        return {v for p in made for k, values in p.seen.items() if k != "hidden_bid"
-                for v in values}
+        return spins
 
-    assert run(2) == {False}
-    assert run(1) == {True}
+    assert run(2) == {0.0}
+    assert run(1) == {None}
 
 
 # Answers the hello, then echoes every line it reads: what it was sent comes straight back.
@@ -311,15 +327,13 @@ async def begin_quick(player: BotPlayer, spec: GameSpec, seat: int) -> BotProces
     return bot
 
 
-async def lines_before_any_request(path: Path, spin: float, next_up: bool,
-                                   allowed: bool = True) -> list[bytes]:
-    """Start a game with the echo bot and give it one event line (where polling is `allowed`
-    or not); the lines it has echoed within half a second, with no request sent."""
+async def lines_before_any_request(path: Path, spin: float, next_up: bool) -> list[bytes]:
+    """Start a game with the echo bot and give it one event line; the lines it has echoed
+    within half a second, with no request sent."""
     player = BotPlayer(BotSpec("echo", f"{sys.executable} {path}"),
                        process_limits=ProcessLimits(spin=spin))
     try:
         bot = await begin_quick(player, GameSpec.make("g", 1, ["echo", "b", "c"]), 0)
-        polling_allowed.set(allowed)
         player.notify([], [b'{"type":"event","event":{"type":"pass","seat":1}}\n'], next_up)
         echoed = []
         with trio.move_on_after(0.5):
@@ -333,15 +347,14 @@ async def lines_before_any_request(path: Path, spin: float, next_up: bool,
 def test_a_quick_bot_asked_next_gets_its_events_before_the_request(tmp_path: Path) -> None:
     """Where the referee polls for a quick bot, the seat asked next is sent its events as soon
     as they are known (it reads them while its request is built); other seats, and every seat
-    where the referee does not poll (no polling, or not allowed, as at parallel tables), get
-    theirs with their next request."""
+    where the referee does not poll (as at parallel tables), get theirs with their next
+    request."""
     path = tmp_path / "echo_bot.py"
     path.write_text(ECHO_BOT)
     ahead = trio.run(lines_before_any_request, path, 0.0003, True)
     assert [line.split(b'"', 4)[3] for line in ahead] == [b"new_game", b"event"]
     assert trio.run(lines_before_any_request, path, 0.0003, False) == []
     assert trio.run(lines_before_any_request, path, 0.0, True) == []
-    assert trio.run(lines_before_any_request, path, 0.0003, True, False) == []
 
 
 class Listener(PolicyPlayer):
@@ -357,15 +370,16 @@ class Listener(PolicyPlayer):
                next_up: bool = False) -> None:
         self.log.append(("notify", self.seat, list(lines), next_up))
 
-    async def decide(self, decision: Decision, view: dict[str, Any]) -> Answer:
+    async def decide(self, decision: Decision, view: dict[str, Any],
+                     alone: bool = True) -> Answer:
         self.log.append(("decide", self.seat, decision.kind.value == "hidden_bid"))
-        return await super().decide(decision, view)
+        return await super().decide(decision, view, alone)
 
 
 def seen_by(record: GameRecord, seat: int) -> list[bytes]:
     """The record's event lines that `seat` may see, encoded as the protocol sends them."""
-    return [orjson.dumps(line) + b"\n" for line in record.lines if line["type"] == "event"
-            and (line["event"]["type"] != "cards_dealt" or line["event"]["seat"] == seat)]
+    return [codec.encode(codec.event(line.event)) for line in record.lines
+            if isinstance(line, EventLine) and line.event.private_to in (None, seat)]
 
 
 def test_the_seat_asked_next_is_told_first_and_every_seat_gets_its_events_once() -> None:

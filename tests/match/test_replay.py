@@ -14,7 +14,8 @@ from typing import Any
 import orjson
 import pytest
 
-from referee.match.replay import RecordError, replay
+from referee.match.record import RecordError, read_record
+from referee.match.replay import replay
 from referee.match.spec import GameSpec
 
 from .support import (
@@ -317,7 +318,7 @@ def test_malformed_record_is_reported_not_a_traceback(
     lines = read_lines(logged_game[0])
     damage(lines)
     try:
-        result = replay(lines)
+        result = replay(read_record(b"".join(orjson.dumps(line) + b"\n" for line in lines)))
     except RecordError:
         return
     assert not result.ok

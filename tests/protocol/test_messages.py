@@ -9,12 +9,17 @@ from pathlib import Path
 import jsonschema
 import orjson
 import pytest
+import trio
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from referee.game import CLASSIC, CMON, GameConfig, GameState, HiddenBids, Phase, seat_view
 from referee.game.random_policy import random_action
+from referee.match.policy_player import random_player
+from referee.match.record import record_schema
+from referee.match.runner import play_game
+from referee.match.spec import GameSpec
 from referee.protocol import codec
 from referee.protocol.messages import ActionReply, Request, View
 from referee.protocol.schema import EVENT_MODELS, all_schemas, message_model
@@ -22,15 +27,39 @@ from referee.protocol.schema import EVENT_MODELS, all_schemas, message_model
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_DIR = ROOT / "protocol" / "schema"
 EXAMPLES = sorted((ROOT / "protocol" / "examples").glob("*.jsonl"))
+RECORD_SCHEMA = "record.json"  # the game record's lines, written by python -m referee.match.record
 
 
 def test_schema_files_match_the_models() -> None:
     """A change to a message model without regenerating protocol/schema fails here."""
-    on_disk = {p.name: json.loads(p.read_text()) for p in SCHEMA_DIR.glob("*.json")}
+    on_disk = {p.name: json.loads(p.read_text()) for p in SCHEMA_DIR.glob("*.json")
+               if p.name != RECORD_SCHEMA}
     generated = all_schemas()
     assert sorted(on_disk) == sorted(generated), "run: python -m referee.protocol.schema"
     for name, schema in generated.items():
         assert on_disk[name] == schema, f"{name} drifted; run: python -m referee.protocol.schema"
+
+
+def test_record_schema_file_matches_the_models() -> None:
+    """A change to a game record's line types without regenerating record.json fails here."""
+    on_disk = json.loads((SCHEMA_DIR / RECORD_SCHEMA).read_text())
+    assert on_disk == record_schema(), "record.json drifted; run: python -m referee.match.record"
+
+
+@pytest.mark.parametrize("name", ["play.jsonl", "stored.jsonl"])
+def test_game_records_validate_against_the_record_schema(name: str) -> None:
+    """Every line of a record written before the typed records, and of one written now,
+    fits the published schema."""
+    schema = json.loads((SCHEMA_DIR / RECORD_SCHEMA).read_text())
+    if name == "play.jsonl":
+        data = (ROOT / "tests" / "data" / "records" / name).read_bytes()
+    else:
+        seats = [random_player(f"p{i}", i) for i in range(3)]
+        spec = GameSpec.make("schema", 3, [p.name for p in seats])
+        data = trio.run(play_game, spec, seats).to_jsonl()
+    validator = jsonschema.Draft202012Validator(schema)
+    for line in data.splitlines():
+        validator.validate(orjson.loads(line))
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.name for p in EXAMPLES])

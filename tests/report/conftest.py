@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 import trio
 
-from referee.bots.player import BotPlayer, BotSpec
+from referee.bots.launch import BotSpec
+from referee.match.bot_session import BotPlayer
 from referee.match.player import Player
 from referee.match.policy_player import random_player
 from referee.report import ReportSummary, write_report

@@ -103,7 +103,7 @@ def test_replay_steps_to_the_end_and_shows_the_final_money(browser: Any, made: M
     record = store.record(doc["game_id"])
     store.close()
     assert record is not None
-    final = record[-1]["money"]
+    final = list(record.result.money)
     page = Page(browser, path)
     steps = len(doc["steps"])
     assert page.step() == 0

@@ -9,12 +9,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+from referee.game.events import HiddenBidsRevealed
 from referee.leaderboard.render import place_text
 from referee.leaderboard.stats import Games, rating_history, ratings
+from referee.match.record import EventLine
 from referee.report import write_report
 from referee.report.data import load, select_games
 from referee.tournament.store import open_store
 
+from ..leaderboard.support import stored
 from .conftest import NAMES, Made
 
 GAME_DATA = re.compile(r'<script type="application/json" id="game-data">(.*?)</script>', re.S)
@@ -50,7 +53,7 @@ def test_the_site_has_every_page_and_nothing_from_outside(made: Made) -> None:
     store = open_store(made.db)
     results = list(store.results())
     store.close()
-    faulty = {gid for gid, _, r in results if any(r["faults"])}
+    faulty = {r.game_id for r in results if any(r.faults)}
     pages = {p.stem for p in (out / "games").glob("*.html")}
     assert faulty and faulty <= pages  # every game with a fault
     assert len(pages) <= len(faulty) + 2  # and the sample of 2
@@ -70,7 +73,7 @@ def test_game_pages_hold_public_steps_that_add_up_to_the_result(made: Made) -> N
         doc = game_doc(page)
         record = store.record(doc["game_id"])
         assert record is not None
-        assert doc["result"]["money"] == record[-1]["money"]
+        assert doc["result"]["money"] == list(record.result.money)
         money = [doc["start_money"]] * len(doc["names"])
         hidden_seen = 0
         sealed = False
@@ -91,11 +94,11 @@ def test_game_pages_hold_public_steps_that_add_up_to_the_result(made: Made) -> N
                     sealed = False
                 elif ev["type"] == "auction_started":
                     sealed = ev["auction_type"] == "hidden"
-        assert money == record[-1]["money"]
+        assert money == list(record.result.money)
         text = page.read_text()
         assert '"answer"' not in text and '"rejected"' not in text  # no hidden bid before reveal
-        hidden = sum(1 for line in record if line["type"] == "event"
-                     and line["event"]["type"] == "hidden_bids_revealed")
+        hidden = sum(1 for line in record.lines if isinstance(line, EventLine)
+                     and isinstance(line.event, HiddenBidsRevealed))
         assert hidden_seen == hidden
     store.close()
 
@@ -144,7 +147,7 @@ def test_sample_is_spread_and_keeps_every_faulty_game(made: Made) -> None:
     store = open_store(made.db)
     data = load(store)
     store.close()
-    ids = [gid for gid, _, _ in data.results]
+    ids = [r.game_id for r in data.results]
     faulty = set(data.faulty)
     assert select_games(data, 0, all_games=True) == ids
     assert set(select_games(data, 0, all_games=False)) == faulty
@@ -266,7 +269,7 @@ def test_the_report_shows_which_places_are_settled(tmp_path: Path) -> None:
         seats = ["top", *(("a", "b") if i % 2 else ("b", "a"))]
         result = {"money": [30, 20, 10], "ranks": [1, 2, 3], "retired": [],
                   "faults": [[], [], []]}
-        store.save(f"g{i:02d}", seats, i, result, b"", 0.0, 1)
+        store.save(f"g{i:02d}", seats, i, stored(f"g{i:02d}", seats, result), b"", 0.0, 1)
     write_report(store, tmp_path / "site", games_sample=0)
     store.close()
     page = (tmp_path / "site" / "index.html").read_text()

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any
 
 import trio
 
-from referee.bots.player import BotPlayer, BotSpec
-from referee.bots.sandbox import BotLimits, SandboxMode
-from referee.match.runner import GameRecord, play_game
+from referee.bots.launch import BotSpec
+from referee.bots.limits import BotLimits
+from referee.bots.sandbox import SandboxMode
+from referee.match.bot_session import BotPlayer
+from referee.match.player import Fault
+from referee.match.record import GameRecord
+from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 
 from ..match.support import command
@@ -46,14 +49,14 @@ def play(bot_dir: Path, hostile: str, sandbox: str = "none",
     return trio.run(run)
 
 
-def assert_contained(record: GameRecord, kind: str, pattern: str) -> dict[str, Any]:
+def assert_contained(record: GameRecord, kind: str, pattern: str) -> Fault:
     """The game finished for everyone; seat 0 has exactly one fault, of `kind`, whose reason
     matches `pattern`; the good seats have none.  Returns the fault."""
     result = record.result
-    assert len(result["money"]) == 4 and len(result["ranks"]) == 4
-    assert result["faults"][1:] == [[], [], []], result["faults"]
-    faults = result["faults"][0]
+    assert len(result.money) == 4 and len(result.ranks) == 4
+    assert result.faults[1:] == ((), (), ()), result.faults
+    faults = result.faults[0]
     assert len(faults) == 1, faults
-    assert faults[0]["kind"] == kind, faults
-    assert re.search(pattern, faults[0]["reason"]), faults[0]["reason"]
-    return dict(faults[0])
+    assert faults[0].kind == kind, faults
+    assert re.search(pattern, faults[0].reason), faults[0].reason
+    return faults[0]

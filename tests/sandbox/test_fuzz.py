@@ -11,9 +11,11 @@ import trio
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.bots.player import BotPlayer, BotSpec
+from referee.bots.launch import BotSpec
+from referee.match.bot_session import BotPlayer
 from referee.match.player import Fault
-from referee.match.runner import GameRecord, play_game
+from referee.match.record import AnswerLine, ApplyLine, FaultLine, GameRecord
+from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 from referee.protocol import codec
 
@@ -96,8 +98,8 @@ def test_fuzzing_bots_answer_ten_thousand_decisions(bot_dir: Path) -> None:
                 record = await play_game(spec, players)
                 records.append(record)
                 answered += sum(1 for line in record.lines
-                                if line["type"] in ("apply", "answer")
-                                and line["source"] in ("bot", "default"))
+                                if isinstance(line, ApplyLine | AnswerLine)
+                                and line.source in ("bot", "default"))
         finally:
             for p in players:
                 await p.aclose()
@@ -108,14 +110,14 @@ def test_fuzzing_bots_answer_ten_thousand_decisions(bot_dir: Path) -> None:
     kinds: set[str] = set()
     for record in records:
         for line in record.lines:
-            if line["type"] in ("apply", "answer") and line["source"] in ("bot", "default"):
+            if isinstance(line, ApplyLine | AnswerLine) and line.source in ("bot", "default"):
                 answered += 1
-                applied += line["source"] == "bot"
-            elif line["type"] == "fault":
+                applied += line.source == "bot"
+            elif isinstance(line, FaultLine):
                 faults += 1
-                kinds.add(line["kind"])
-                assert line["reason"]
-        assert record.result["retired"] == []
+                kinds.add(line.kind)
+                assert line.reason
+        assert record.result.retired == ()
     assert answered >= 10_000
     assert faults + applied == answered  # every reply not applied is a recorded fault
     assert kinds <= {"malformed", "illegal", "wrong_id"}, kinds

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from referee.bots.limits import BotLimits, MiB
 from referee.bots.pids_cgroup import PREFIX, _pid_namespace, base_folder
-from referee.bots.sandbox import BotLimits, MiB
+from referee.match.record import AnswerLine, ApplyLine
 
 from ..match.support import command, referee
 from .support import assert_contained, play
@@ -33,14 +34,14 @@ def test_memory_hog_meets_the_address_space_limit(bot_dir: Path, mode: str) -> N
     [game] = play(bot_dir, "hog_memory.py", mode, BotLimits(address_space=256 * MiB),
                   move_time=10, time_bank=10)
     result = game.result
-    assert len(result["money"]) == 4 and len(result["ranks"]) == 4
-    assert result["faults"][1:] == [[], [], []], result["faults"]
-    *before, crash = result["faults"][0]
-    assert all(f["kind"] == "timeout" for f in before), result["faults"][0]
-    assert crash["kind"] == "crash", result["faults"][0]
+    assert len(result.money) == 4 and len(result.ranks) == 4
+    assert result.faults[1:] == ((), (), ()), result.faults
+    *before, crash = result.faults[0]
+    assert all(f.kind == "timeout" for f in before), result.faults[0]
+    assert crash.kind == "crash", result.faults[0]
     assert re.search(EXIT_WITH + r"\(probably over the address-space limit of 256 MiB .*\).*"
-                     r"MemoryError", crash["reason"]), crash["reason"]
-    assert result["retired"] == [0]
+                     r"MemoryError", crash.reason), crash.reason
+    assert result.retired == (0,)
 
 
 def test_cpu_spent_between_replies_meets_the_cpu_budget_per_game(bot_dir: Path,
@@ -101,7 +102,7 @@ def test_network_is_cut_off_in_the_sandbox(bot_dir: Path, mode: str) -> None:
                 reached = conn.recv(100)
     if mode == "none":
         assert reached == b"network bot was here\n"
-        assert game.result["faults"] == [[], [], [], []]
+        assert game.result.faults == ((), (), (), ())
         return
     assert reached == b""
     assert_contained(game, "crash", EXIT_WITH + r"\(the sandbox has no network\).*"
@@ -133,7 +134,7 @@ def test_other_bots_the_results_store_and_home_are_not_visible(
     [game] = play(bot_dir, f"snoop.py {reads}", mode, stderr=log)
     said = log.read_text()
     if mode == "none":  # the bots run as you: nothing stops them
-        assert game.result["faults"] == [[], [], [], []]
+        assert game.result.faults == ((), (), (), ())
         assert all(f"snoop: read {p}: " in said for p in targets), said
         return
     for p in targets:
@@ -156,7 +157,8 @@ def test_setsid_child_is_caught_and_killed(bot_dir: Path, mode: str) -> None:
 def test_double_forked_daemon_dies_with_the_sandbox(bot_dir: Path, bwrap: str) -> None:
     """With a double fork the daemon is no descendant of the bot: only the sandbox's PID
     namespace ends it (it is reparented to bwrap's pid 1, and everything in the namespace is
-    killed when that exits).  Without a sandbox, only a pids cgroup catches it: see README."""
+    killed when that exits).  Without a sandbox, only a pids cgroup catches it: see
+    docs/security.md."""
     [game] = play(bot_dir, "setsid_escape.py --double", bwrap)
     assert_contained(game, "crash", r"left the bot's process group")
 
@@ -177,7 +179,7 @@ def test_double_forked_daemon_dies_with_its_pids_cgroup(bot_dir: Path) -> None:
 def test_limits_off_run_the_bot_plain(bot_dir: Path) -> None:
     """With every limit off a bot still runs (core dumps stay off), and plays clean."""
     [game] = play(bot_dir, "first_legal.py", "none", BotLimits.off())
-    assert game.result["faults"] == [[], [], [], []]
+    assert game.result.faults == ((), (), (), ())
 
 
 def test_cpu_budget_is_per_game_not_per_process(bot_dir: Path) -> None:
@@ -187,10 +189,10 @@ def test_cpu_budget_is_per_game_not_per_process(bot_dir: Path) -> None:
     games = play(bot_dir, "spin_cpu.py --per-request 0.01", "none",
                  BotLimits(cpu_per_game=1.0), games=4)
     requests = sum(1 for g in games for line in g.lines
-                   if line["type"] == "apply" and line["seat"] == 0)
+                   if isinstance(line, ApplyLine) and line.seat == 0)
     assert requests * 0.01 > 1.0  # more than one game's budget in all
     for game in games:
-        assert game.result["faults"] == [[], [], [], []]
+        assert game.result.faults == ((), (), (), ())
 
 
 def test_a_sandboxed_game_longer_than_ten_seconds_is_not_cut(bot_dir: Path, bwrap: str) -> None:
@@ -198,9 +200,9 @@ def test_a_sandboxed_game_longer_than_ten_seconds_is_not_cut(bot_dir: Path, bwra
     starts processes from worker threads that end after 10 s idle, and then every bot of
     the table was SIGKILLed, good ones too."""
     [game] = play(bot_dir, "answers_late.py --delay 0.3", bwrap, move_time=1.0, time_bank=1.0)
-    assert game.result["faults"] == [[], [], [], []], game.result["faults"]
-    thinking = sum(line["seconds"] for line in game.lines
-                   if line["type"] in ("apply", "answer") and line["seat"] == 0)
+    assert game.result.faults == ((), (), (), ()), game.result.faults
+    thinking = sum(line.seconds for line in game.lines
+                   if isinstance(line, ApplyLine | AnswerLine) and line.seat == 0)
     assert thinking > 10.5, "the game did not outlast the threads' 10 s"
 
 
@@ -228,4 +230,4 @@ def test_a_bot_that_closes_its_output_and_lives_is_a_crash(bot_dir: Path, mode: 
     bwrap's own processes hold the pipe open, so no end of file comes)."""
     [game] = play(bot_dir, "closes_stdout.py", mode)
     assert_contained(game, "crash", r"^closed its output; still running$")
-    assert game.result["retired"] == [0]
+    assert game.result.retired == (0,)

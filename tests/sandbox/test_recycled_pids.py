@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.bots import procs
+from referee.bots import proc_tree
 from referee.bots.pids_cgroup import PREFIX, PidsCgroup, base_folder
 
 # A bot-like process with one real child, in a session of its own; it prints the child's pid
@@ -53,13 +53,13 @@ def bot_with_a_child(spawn: Callable[[list[str]], subprocess.Popen[str]]) -> tup
 def listing_also(monkeypatch: pytest.MonkeyPatch, parent: int, *pids: int) -> None:
     """Make /proc's children listing of `parent` name `pids` as well: what the referee reads
     when children of `parent` exited and their pids went to other processes meanwhile."""
-    real = procs._children
+    real = proc_tree._children
 
     def children(pid: int) -> list[int]:
         return real(pid) + (list(pids) if pid == parent else [])
 
-    monkeypatch.setattr(procs, "_children", children)
-    monkeypatch.setattr(procs, "_HAS_CHILDREN_FILE", True)
+    monkeypatch.setattr(proc_tree, "_children", children)
+    monkeypatch.setattr(proc_tree, "_HAS_CHILDREN_FILE", True)
 
 
 def answers(stranger: subprocess.Popen[str]) -> bool:
@@ -75,7 +75,7 @@ def answers(stranger: subprocess.Popen[str]) -> bool:
 
 
 def state(pid: int) -> str | None:
-    stat = procs.read_stat(pid)
+    stat = proc_tree.read_stat(pid)
     return None if stat is None else stat.state
 
 
@@ -90,7 +90,7 @@ def test_a_recycled_pid_in_a_bots_children_is_not_its_process(
     gone = subprocess.Popen(["true"])
     gone.wait()  # a listed child that has exited meanwhile (and was reaped)
     listing_also(monkeypatch, bot, stranger, gone.pid)
-    members = procs.tree(bot)
+    members = proc_tree.tree(bot)
     assert [p.pid for p in members] == [bot, child]
     assert {p.pgid for p in members} == {bot}  # no false "left the bot's process group"
 
@@ -103,7 +103,7 @@ def test_stopping_a_bot_never_signals_a_process_that_took_a_childs_pid(
     bot, child = bot_with_a_child(spawn)
     stranger = spawn(["cat"])
     listing_also(monkeypatch, bot, stranger.pid)
-    procs.kill_all(procs.tree(bot)[:1])
+    proc_tree.kill_all(proc_tree.tree(bot)[:1])
     assert answers(stranger)
     deadline = time.monotonic() + 10  # SIGKILL takes a moment
     while state(bot) not in (None, "Z") or state(child) not in (None, "Z"):
@@ -115,11 +115,11 @@ def test_a_stale_process_record_is_not_signalled(
     """A record of a process that has since exited, its pid now another's: the start time
     tells them apart, and the other process is left alone."""
     stranger = spawn(["cat"])
-    now = procs.read_stat(stranger.pid)
+    now = proc_tree.read_stat(stranger.pid)
     assert now is not None
-    older = procs.ProcStat(now.pid, now.comm, now.state, now.ppid, now.pgid, now.sid, now.ticks,
-                           now.start - 1)
-    procs.kill_all([older])
+    older = proc_tree.ProcStat(now.pid, now.comm, now.state, now.ppid, now.pgid, now.sid,
+                               now.ticks, now.start - 1)
+    proc_tree.kill_all([older])
     assert answers(stranger)
 
 
@@ -141,14 +141,14 @@ def test_the_bots_real_processes_are_still_found(
         spawn: Callable[[list[str]], subprocess.Popen[str]]) -> None:
     """The checks keep every real member: the bot, its child, and zombies among them."""
     bot, child = bot_with_a_child(spawn)
-    assert [p.pid for p in procs.tree(bot)] == [bot, child]
+    assert [p.pid for p in proc_tree.tree(bot)] == [bot, child]
     subprocess.run(["kill", "-STOP", str(bot)], check=True)  # it cannot reap its child now
     try:
         subprocess.run(["kill", "-KILL", str(child)], check=True)
         deadline = time.monotonic() + 10
         while state(child) != "Z":
             assert time.monotonic() < deadline
-        assert [p.pid for p in procs.tree(bot)] == [bot, child]
+        assert [p.pid for p in proc_tree.tree(bot)] == [bot, child]
     finally:
         subprocess.run(["kill", "-CONT", str(bot)], check=True)
 
@@ -165,7 +165,7 @@ def test_the_processes_in_a_bots_cgroup_are_still_members(
         bot, child = bot_with_a_child(lambda argv: spawn([*group.prefix(), *argv]))
         assert sorted(p.pid for p in group.members()) == [bot, child]
     finally:
-        procs.kill_all(group.members())
+        proc_tree.kill_all(group.members())
         deadline = time.monotonic() + 10  # the killed leave the group as they are reaped
         while not group.remove():
             assert time.monotonic() < deadline

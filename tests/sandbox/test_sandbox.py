@@ -15,18 +15,10 @@ import pytest
 import trio
 
 from referee.bots import sandbox
+from referee.bots.crash import limit_hint
+from referee.bots.limits import BotLimits, GiB, MiB, parse_amount, parse_size
 from referee.bots.process import run_build
-from referee.bots.sandbox import (
-    BotLimits,
-    GiB,
-    MiB,
-    SandboxError,
-    check_sandbox_available,
-    limit_hint,
-    parse_amount,
-    parse_size,
-    wrap_command,
-)
+from referee.bots.sandbox import SandboxError, check_sandbox_available, wrap_command
 from referee.tournament.config import TournamentError, load_tournament
 from referee.tournament.runner import run_tournament
 from referee.tournament.store import open_store
@@ -299,13 +291,13 @@ def test_tournament_file_sandbox_hides_the_store_and_other_bots(bot_dir: Path,
     finally:
         store.close()
     assert summary.played == len(results) == 3
-    for _game_id, seats, result in results:
-        for name, faults in zip(seats, result["faults"], strict=True):
+    for result in results:
+        for name, faults in zip(result.names, result.faults, strict=True):
             if name == "snoop":
-                assert [f["kind"] for f in faults] == ["crash"]
-                assert f"No such file or directory: '{db}'" in faults[0]["reason"]
+                assert [f.kind for f in faults] == ["crash"]
+                assert f"No such file or directory: '{db}'" in faults[0].reason
             else:
-                assert faults == [], (name, faults)
+                assert faults == (), (name, faults)
 
 
 def test_tournament_file_limits_are_checked(tmp_path: Path) -> None:

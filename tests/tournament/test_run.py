@@ -219,7 +219,7 @@ def test_reading_commands_refuse_a_file_that_is_not_a_store(tmp_path: Path) -> N
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_ctrl_c_ends_a_run_in_one_line_and_it_resumes(tmp_path: Path, signum: int) -> None:
     """SIGINT (Ctrl-C) or SIGTERM (a job's time limit) once some games are stored: the one
-    line the README promises, exit 2, no traceback (before: trio's exception group around
+    line docs/security.md promises, exit 2, no traceback (before: trio's exception group around
     the KeyboardInterrupt; SIGTERM ended it at once, its bots left running); running again
     plays the rest."""
     config = write_config(tmp_path, deals=20)

@@ -51,9 +51,10 @@ class Thinking(PolicyPlayer):
     """A policy player that yields to the event loop at every decision, as a bot process does
     while it waits for its answer (so that a run can be cancelled between them)."""
 
-    async def decide(self, decision: Decision, view: dict[str, Any]) -> Answer:
+    async def decide(self, decision: Decision, view: dict[str, Any],
+                     alone: bool = True) -> Answer:
         await trio.lowlevel.checkpoint()
-        return await super().decide(decision, view)
+        return await super().decide(decision, view, alone)
 
 
 def make(name: str, worker: int) -> Player:

@@ -505,5 +505,5 @@ def test_a_damaged_game_in_a_store_is_named_not_a_traceback(tmp_path: Path) -> N
                     "WHERE game_id = 't0000-d00-o02'")
     for args in (["leaderboard", str(db)], ["report", str(db), "--out", "site2"]):
         refused(referee(*args, cwd=tmp_path),
-                "the stored result of game t0000-d00-o02 is damaged: its 'ranks' is not a list")
+                "the stored result of game t0000-d00-o02 is damaged: ranks: Field required")
     assert not (tmp_path / "site2").exists()

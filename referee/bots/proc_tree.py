@@ -2,9 +2,9 @@
 
 Linux only.  The tree is found through `/proc/PID/task/TID/children` (one small read per
 thread of each member), or by one scan of /proc where the kernel lacks that file.  Used to
-enforce the limits that no rlimit can: CPU time per game over all of a bot's processes, the
-number of processes (RLIMIT_NPROC is per user and not enforced for root), and processes that
-leave the bot's process group with setsid or setpgid.
+enforce the limits that no rlimit can (`watchdog.py`): CPU time per game over all of a bot's
+processes, the number of processes (RLIMIT_NPROC is per user and not enforced for root), and
+processes that leave the bot's process group with setsid or setpgid.
 
 A pid read from a listing (a children file, a cgroup's) may belong to another process by the
 time its stat is read: the listed one exited, and on a busy machine the pids wrapped.  So a

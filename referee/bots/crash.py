@@ -1,0 +1,67 @@
+"""Why a bot's process ended, in words: how it ended, the limit or sandbox rule it shows it ran
+into, and the end of its stderr."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import trio
+
+from .launch import BotSpec
+from .limits import BotLimits, format_size
+from .process import BotProcess, split_command
+
+_MEMORY = re.compile(r"MemoryError|std::bad_alloc|Cannot allocate memory|[Oo]ut of memory|"
+                     r"Could not reserve|Could not allocate|OutOfMemoryError|allocation failed")
+_NO_FORK = re.compile(r"Resource temporarily unavailable|unable to create native thread|"
+                      r"fork: retry|BlockingIOError")
+_NETWORK = re.compile(r"ConnectionRefused|Network is unreachable|Connection refused|"
+                      r"Temporary failure in name resolution|Name or service not known|"
+                      r"ECONNREFUSED|ENETUNREACH|EAI_AGAIN")
+_FILES = re.compile(r"No such file or directory|Read-only file system|ENOENT|EROFS")
+
+
+async def crash_reason(bot: BotProcess, what: str, spec: BotSpec, *,
+                       between_games: bool = False) -> str:
+    """`what`, how the process ended (waiting a second at most for it to), a hint at the
+    limit it ran into, and the end of its stderr.  `between_games`: it had played a game
+    and had not answered in this one, so a clean exit is the classic mistake of a bot that
+    plays one game only."""
+    with trio.move_on_after(1.0):
+        await bot.process.wait()
+    ending = bot.exit_description()
+    tail = bot.stderr.last_lines()
+    text = f"{what}; {ending}"
+    hint = limit_hint(ending, tail, split_command(spec.command), spec.limits, bot.sandboxed)
+    if hint is None and ending == "exit status 0" and between_games:
+        hint = ("it ended after its last game: one process plays every game, until "
+                "goodbye or the end of its input")
+    if hint:
+        text += f" ({hint})"
+    if tail:
+        text += "; its stderr ends:\n" + tail
+    return text
+
+
+def limit_hint(ending: str, stderr_tail: str, argv: Sequence[str], limits: BotLimits,
+               sandboxed: bool) -> str | None:
+    """Which limit the end of a bot's process shows it ran into, in words, or None."""
+    if "SIGXCPU" in ending and limits.cpu_time is not None:
+        return f"over the CPU-time limit of {limits.cpu_time} s per process"
+    if ("SIGXFSZ" in ending or "File too large" in stderr_tail) and limits.file_size:
+        return f"over the file-size limit of {format_size(limits.file_size)}"
+    if "Too many open files" in stderr_tail and limits.open_files is not None:
+        return f"over the open-files limit of {limits.open_files}"
+    address_space = limits.address_space_for(argv) if argv else None
+    if _MEMORY.search(stderr_tail) and address_space is not None:
+        return (f"probably over the address-space limit of {format_size(address_space)} "
+                "(raise it with address_space in the tournament file, or --address-space)")
+    if _NO_FORK.search(stderr_tail) and limits.processes is not None:
+        return f"probably over the limit of {limits.processes} processes"
+    if sandboxed and _NETWORK.search(stderr_tail):
+        return "the sandbox has no network"
+    if sandboxed and _FILES.search(stderr_tail):
+        return ("the sandbox shows only the system folders, the bot's own folder (read-only) "
+                "and a scratch /tmp")
+    return None
