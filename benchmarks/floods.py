@@ -1,7 +1,7 @@
 """What a flooding bot costs: one game's wall time, the referee's own CPU, and the files kept.
 
-Seat 0 floods (tests/bots), seats 1-2 are first_legal.py, at move time 0.5 s and bank 0.5 s,
-with a transcript and a stderr log kept for every seat.  The referee runs in this process, so
+Seat 0 floods (tests/scripted_bots), seats 1-2 are first_legal.py, at move time 0.5 s and bank
+0.5 s, with a transcript and a stderr log kept for every seat.  The referee runs in this process, so
 `time.process_time()` is the referee's CPU alone (the bots are other processes).
 
     python benchmarks/floods.py            # stale replies for 60 s, stderr 400 MB
@@ -23,7 +23,7 @@ from referee.match.bot_session import BotPlayer
 from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 
-BOTS = Path(__file__).resolve().parent.parent / "tests" / "bots"
+BOTS = Path(__file__).resolve().parent.parent / "tests" / "scripted_bots"
 NAMES = ["flood", "good1", "good2"]
 
 

@@ -47,8 +47,11 @@ from referee.match.policy_player import PolicyPlayer  # noqa: E402
 from referee.match.record import GameResult  # noqa: E402
 from referee.match.runner import play_game  # noqa: E402
 from referee.protocol import codec  # noqa: E402
-from referee.tournament.config import TournamentConfig, load_tournament  # noqa: E402
-from referee.tournament.runner import tournament_edition  # noqa: E402
+from referee.tournament.config import (  # noqa: E402
+    TournamentConfig,
+    load_tournament,
+    tournament_edition,
+)
 from referee.tournament.schedule import BALANCED_ORDERS, game_spec, schedule  # noqa: E402
 
 CLASSROOM = ROOT / "tournaments" / "classroom.toml"

@@ -2,7 +2,7 @@
 
 Run: python benchmarks/report.py [--games-sample 50] [--all-games]
 Plays a 1,000-game round robin (12 entrants at tables of four, 250 sampled tables, every
-rotation) of in-process random players through the tournament runner into a temporary store;
+rotation) of in-process random players through the tournament session into a temporary store;
 one entrant, "sloppy", now and then over-bids its money, so some games have faults (and so a
 page).  Then times the `referee report` command (a fresh process, as a user runs it) and prints
 the seconds and the folder's size.  Target: under 10 s.
@@ -27,7 +27,8 @@ from referee.game.random_policy import random_action
 from referee.match.player import Player
 from referee.match.policy_player import PolicyPlayer, random_player
 from referee.tournament.config import TournamentConfig
-from referee.tournament.runner import run_tournament
+from referee.tournament.executors.local import LocalExecutor
+from referee.tournament.session import run_tournament
 from referee.tournament.store import open_store
 
 NAMES = [f"bot{i:02d}" for i in range(11)] + ["sloppy"]
@@ -52,8 +53,8 @@ def make_store(path: Path) -> float:
 
     store = open_store(path)
     started = time.perf_counter()
-    trio.run(lambda: run_tournament(config, path.with_suffix(".toml"), store, 1, lambda m: None,
-                                    player_factory=make))
+    trio.run(lambda: run_tournament(config, path.with_suffix(".toml"), store,
+                                    LocalExecutor(1, make), lambda m: None))
     elapsed = time.perf_counter() - started
     store.close()
     return elapsed

@@ -5,7 +5,7 @@ Run: python benchmarks/tournament.py [--deals N] [--memory-games 1000 10000]
    tables of 4 over every seat order: bot processes kept across games vs started for every
    game, with 1 and 2 workers, and on a 2-worker Dask LocalCluster.
 2. The referee's peak memory (max RSS) after running N games of in-process default players
-   through the same runner and store, for each N, each in a fresh process.
+   through the same session and store, for each N, each in a fresh process.
 """
 
 from __future__ import annotations
@@ -40,7 +40,8 @@ def throughput(workers: int, restart: bool, deals: int) -> tuple[int, float]:
     import tomllib
 
     from referee.tournament.config import TournamentConfig
-    from referee.tournament.runner import run_tournament
+    from referee.tournament.executors.local import LocalExecutor
+    from referee.tournament.session import run_tournament
     from referee.tournament.store import open_store
 
     config = TournamentConfig.model_validate(tomllib.loads(config_text(deals, BOTS)))
@@ -48,8 +49,8 @@ def throughput(workers: int, restart: bool, deals: int) -> tuple[int, float]:
         store = open_store(Path(tmp) / "bench.db")
         start = time.perf_counter()
         summary = trio.run(lambda: run_tournament(
-            config, Path(tmp) / "bench.toml", store, workers, lambda m: None,
-            restart_each_game=restart))
+            config, Path(tmp) / "bench.toml", store,
+            LocalExecutor(workers, restart_each_game=restart), lambda m: None))
         elapsed = time.perf_counter() - start
         store.close()
     return summary.played, elapsed
@@ -62,7 +63,8 @@ def dask_throughput(deals: int) -> tuple[int, float]:
     from distributed import Client, LocalCluster
 
     from referee.tournament.config import TournamentConfig
-    from referee.tournament.dask_executor import run_on_dask
+    from referee.tournament.executors.dask import DaskExecutor
+    from referee.tournament.session import run_tournament
     from referee.tournament.store import open_store
 
     config = TournamentConfig.model_validate(tomllib.loads(config_text(deals, BOTS)))
@@ -73,8 +75,8 @@ def dask_throughput(deals: int) -> tuple[int, float]:
         with tempfile.TemporaryDirectory() as tmp:
             store = open_store(Path(tmp) / "bench.db")
             start = time.perf_counter()
-            summary = run_on_dask(config, Path(tmp) / "bench.toml", store, lambda m: None,
-                                  client=client)
+            summary = trio.run(run_tournament, config, Path(tmp) / "bench.toml", store,
+                               DaskExecutor(client=client), lambda m: None)
             elapsed = time.perf_counter() - start
             store.close()
     finally:
@@ -84,12 +86,13 @@ def dask_throughput(deals: int) -> tuple[int, float]:
 
 
 def memory_child(games: int) -> None:
-    """Run in a fresh process: N in-process games through runner and store; print max RSS."""
+    """Run in a fresh process: N in-process games through session and store; print max RSS."""
     import tomllib
 
     from referee.match.policy_player import default_player
     from referee.tournament.config import TournamentConfig
-    from referee.tournament.runner import run_tournament
+    from referee.tournament.executors.local import LocalExecutor
+    from referee.tournament.session import run_tournament
     from referee.tournament.store import open_store
 
     names = {f"p{i}": "unused" for i in range(6)}
@@ -99,8 +102,8 @@ def memory_child(games: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         store = open_store(Path(tmp) / "mem.db")
         summary = trio.run(lambda: run_tournament(
-            config, Path(tmp) / "m.toml", store, 2, lambda m: None,
-            player_factory=lambda name, worker: default_player(name)))
+            config, Path(tmp) / "m.toml", store,
+            LocalExecutor(2, lambda name, worker: default_player(name)), lambda m: None))
         store.close()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"{summary.played} {rss:.1f}")

@@ -1,10 +1,15 @@
-"""Set-up for every test process (each pytest-xdist worker too)."""
+"""Set-up for every test process (each pytest-xdist worker too), and the `bot_dir` fixture
+that the tests of bot processes, in any folder, share."""
 
 from __future__ import annotations
 
 import signal
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+
+from .processes import copy_bots, leftover_processes
 
 
 def _ignore_here_only(signum: int) -> None:
@@ -20,3 +25,13 @@ def _ignore_here_only(signum: int) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     for signum in (signal.SIGINT, signal.SIGHUP):
         _ignore_here_only(signum)
+
+
+@pytest.fixture
+def bot_dir(tmp_path: Path) -> Iterator[Path]:
+    """A private copy of tests/scripted_bots; after the test, none of its processes may be
+    alive."""
+    bots = copy_bots(tmp_path / "bots")
+    yield bots
+    left = leftover_processes(f"{bots}/")
+    assert not left, "bot processes left behind:\n" + "\n".join(left)

@@ -11,7 +11,7 @@ import pytest
 
 from . import terminal
 from .disk import files_limited_to
-from .match.support import bot_processes, leftover_processes, wait_until
+from .processes import bot_processes, leftover_processes, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -24,7 +24,7 @@ def check(command: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.parametrize("bot", ["sample_bots/python/baseline_bot.py",
                                  "sample_bots/python/random_bot.py",
-                                 "tests/bots/first_legal.py"])
+                                 "tests/scripted_bots/first_legal.py"])
 def test_good_python_bots_pass_every_check(bot: str) -> None:
     result = check(f"{PY} {bot}")
     assert result.returncode == 0, result.stdout + result.stderr
@@ -34,7 +34,7 @@ def test_good_python_bots_pass_every_check(bot: str) -> None:
 
 
 def test_illegal_bids_fail_with_reasons_and_the_exchange() -> None:
-    result = check(f"{PY} tests/bots/illegal.py --kind over_money")
+    result = check(f"{PY} tests/scripted_bots/illegal.py --kind over_money")
     assert result.returncode == 1
     out = result.stdout
     assert "FAIL  bids in another's open auction" in out
@@ -45,14 +45,14 @@ def test_illegal_bids_fail_with_reasons_and_the_exchange() -> None:
 
 
 def test_card_not_held_fails_the_play_check() -> None:
-    result = check(f"{PY} tests/bots/illegal.py --kind card_not_held")
+    result = check(f"{PY} tests/scripted_bots/illegal.py --kind card_not_held")
     assert result.returncode == 1
     assert "FAIL  plays a card as auctioneer" in result.stdout
     assert "not in seat 0's hand (R3.1)" in result.stdout
 
 
 def test_a_bot_that_cannot_start_fails_with_its_traceback() -> None:
-    result = check(f"{PY} tests/bots/crash_at_start.py")
+    result = check(f"{PY} tests/scripted_bots/crash_at_start.py")
     assert result.returncode == 1
     assert "FAIL  starts and says hello" in result.stdout
     assert "exit status 3" in result.stdout and "ModuleNotFoundError" in result.stdout
@@ -62,16 +62,17 @@ def test_a_bot_that_cannot_start_fails_with_its_traceback() -> None:
 def test_a_request_that_never_reached_the_bot_is_shown_as_such() -> None:
     """A bot that closed its input cannot be sent its request: the failed check says so
     instead of showing an exchange that did not happen."""
-    result = check(f"{PY} tests/bots/crash_mid_game.py --close-input")
+    result = check(f"{PY} tests/scripted_bots/crash_mid_game.py --close-input")
     assert result.returncode == 1
     assert "crash: stopped reading its input; exit status 3" in result.stdout
     assert "(the request never reached the bot: it had stopped reading its input" in result.stdout
 
 
 def test_a_full_disk_is_the_referees_failure_in_one_line() -> None:
-    """The checks' transcript could not be written (a full disk): that was a traceback ending
-    in RefereeError; it is the referee's failure, not the bot's, and says so in one line."""
-    result = subprocess.run([PY, "-m", "referee", "check", f"{PY} tests/bots/first_legal.py"],
+    """The checks' transcript cannot be written (a full disk): that is the referee's failure,
+    not the bot's, and it says so in one line, not a traceback ending in RefereeError."""
+    result = subprocess.run([PY, "-m", "referee", "check",
+                             f"{PY} tests/scripted_bots/first_legal.py"],
                             cwd=ROOT, capture_output=True, text=True, timeout=120,
                             preexec_fn=files_limited_to(16 * 1024))
     assert result.returncode == 2
@@ -81,8 +82,10 @@ def test_a_full_disk_is_the_referees_failure_in_one_line() -> None:
 
 
 def test_no_room_for_the_transcript_is_the_referees_failure_in_one_line() -> None:
-    """With no temporary folder it can write in, check ended in a FileNotFoundError traceback."""
-    result = subprocess.run([PY, "-m", "referee", "check", f"{PY} tests/bots/first_legal.py"],
+    """With no temporary folder it can write in, check fails in one line (no
+    FileNotFoundError traceback)."""
+    result = subprocess.run([PY, "-m", "referee", "check",
+                             f"{PY} tests/scripted_bots/first_legal.py"],
                             cwd=ROOT, capture_output=True, text=True, timeout=120,
                             preexec_fn=files_limited_to(0))
     assert result.returncode == 2
@@ -93,7 +96,7 @@ def test_no_room_for_the_transcript_is_the_referees_failure_in_one_line() -> Non
 
 def test_ctrl_c_ends_the_check_in_one_line_and_stops_the_bot(tmp_path: Path) -> None:
     bot = tmp_path / "never_answers.py"
-    bot.write_bytes((ROOT / "tests" / "bots" / "never_answers.py").read_bytes())
+    bot.write_bytes((ROOT / "tests" / "scripted_bots" / "never_answers.py").read_bytes())
     child = subprocess.Popen([sys.executable, "-m", "referee", "check", f"python3 {bot}"],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     wait_until(lambda: bot_processes(tmp_path, child), "the bot to be running", process=child)
@@ -105,9 +108,9 @@ def test_ctrl_c_ends_the_check_in_one_line_and_stops_the_bot(tmp_path: Path) -> 
 
 
 def test_a_crash_shows_no_reply_not_the_next_process_hello() -> None:
-    """The bot crashed at a request: its exchange ends in "(no reply)"; before, it showed the
-    hello of the process started for the next game as if it were the answer."""
-    result = check(f"{PY} tests/bots/crash_mid_game.py")
+    """The bot crashes at a request: its exchange ends in "(no reply)", never in the hello of
+    the process started for the next game as if it were the answer."""
+    result = check(f"{PY} tests/scripted_bots/crash_mid_game.py")
     assert result.returncode == 1
     assert "ZeroDivisionError" in result.stdout
     assert "bot>     (no reply)" in result.stdout
@@ -118,7 +121,7 @@ def test_a_bots_escape_sequences_are_shown_not_obeyed() -> None:
     """A bot whose hello name, reply and stderr would clear the screen, set the window title
     and overwrite a line with "ALL BOTS PASSED": `check` shows them as `\\x1b`, `\\x07` and
     `\\r`, the stderr tail indented under its check, and still fails the bot."""
-    result = terminal.referee("check", f"{PY} tests/bots/terminal_escape.py", cwd=ROOT,
+    result = terminal.referee("check", f"{PY} tests/scripted_bots/terminal_escape.py", cwd=ROOT,
                               timeout=120)
     assert result.returncode == 1
     terminal.assert_shown_safely(
@@ -132,16 +135,17 @@ def test_a_bots_escape_sequences_are_shown_not_obeyed() -> None:
 
 def test_a_check_cut_short_passes_nothing_it_did_not_see() -> None:
     """A bot that never answers: the check stops after its first game, so "plays several
-    games in one process" and the situation the bot's own play decides are not passed (they
-    were, on one game); and a failed "keeps playing after a warning" says why."""
-    slow = subprocess.run([PY, "-m", "referee", "check", f"{PY} tests/bots/never_answers.py",
+    games in one process" and the situation the bot's own play decides are not passed on one
+    game's evidence; and a failed "keeps playing after a warning" says why."""
+    slow = subprocess.run([PY, "-m", "referee", "check",
+                           f"{PY} tests/scripted_bots/never_answers.py",
                            "--move-time", "0.2", "--time-bank", "0.2"], capture_output=True,
                           text=True, cwd=ROOT, timeout=120)
     assert ("FAIL  plays several games in one process: the bot process was started 1 time(s) "
             "for 1 games; the check stopped after 1 of 9") in slow.stdout, slow.stdout
     assert "FAIL  offers or declines a second card for its own double: not reached" in \
         slow.stdout
-    crashing = check(f"{PY} tests/bots/crash_mid_game.py")
+    crashing = check(f"{PY} tests/scripted_bots/crash_mid_game.py")
     assert "FAIL  keeps playing after a warning: 3 answers after the warning, 1 of them " \
            "failed; first: crash: closed its output; exit status 1" in crashing.stdout
 
@@ -174,7 +178,7 @@ def test_beginners_mistakes_get_a_hint(tmp_path: Path) -> None:
                        f"{prints}\n")
         said = run(f"python3 {bot}", "--startup-time", "1").stdout
         assert "FAIL  starts and says hello: " in said and hint in said, said
-    ended = check(f"{PY} tests/bots/exits_after_game.py")
+    ended = check(f"{PY} tests/scripted_bots/exits_after_game.py")
     assert ("it exited between games; exit status 0 (it ended after its last game: one "
             "process plays every game, until goodbye or the end of its input)"
             ) in ended.stdout, ended.stdout
@@ -182,7 +186,7 @@ def test_beginners_mistakes_get_a_hint(tmp_path: Path) -> None:
 
 def test_outside_trio_a_second_sigterm_does_not_cut_the_clean_up_short() -> None:
     """signals_interrupt (merge, the Dask executor): the first SIGTERM raises
-    KeyboardInterrupt; one more during the clean-up used to raise again inside it."""
+    KeyboardInterrupt; one more during the clean-up does not raise again inside it."""
     code = """
 import os, signal, time
 from referee.interrupts import signals_interrupt

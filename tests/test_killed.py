@@ -18,10 +18,10 @@ import pytest
 from referee.tournament.merge import remove_stale_parts
 
 from .grade.test_grade import write_config as write_grading_config
-from .match.support import leftover_processes, wait_until
+from .processes import leftover_processes, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
-FIRST_LEGAL = ROOT / "tests" / "bots" / "first_legal.py"
+FIRST_LEGAL = ROOT / "tests" / "scripted_bots" / "first_legal.py"
 
 # A bot that says it started, then waits for its input to close (the referee's death).
 WAITS = """
@@ -46,9 +46,9 @@ def kill(process: subprocess.Popen[bytes]) -> None:
 @pytest.mark.parametrize("command", ["check", "grade"])
 def test_a_killed_check_leaves_nothing_in_the_temporary_folder(tmp_path: Path,
                                                                command: str) -> None:
-    """`referee check` and `referee grade` (which checks each submission) kept the check's
-    transcript as referee-check-*.jsonl in the temporary folder, removed only on the way
-    out: one more file for each killed run."""
+    """`referee check` and `referee grade` (which checks each submission), killed while the
+    check runs, leave no referee-check-*.jsonl transcript in the temporary folder: killed runs
+    do not pile files up there."""
     temp, started = tmp_path / "tmp", tmp_path / "started"
     temp.mkdir()
     bot = tmp_path / "subs" / "ann" / "bot.py"
@@ -94,8 +94,9 @@ def write_shards(folder: Path) -> list[Path]:
 
 
 def test_the_next_merge_removes_what_a_killed_merge_left(tmp_path: Path) -> None:
-    """A merge writes OUT.merging-PID and names it OUT once whole; killed partway it left
-    that file (hundreds of MB for a big tournament) and its -wal and -shm, for good."""
+    """A merge writes OUT.merging-PID and names it OUT once whole; killed partway it leaves
+    that file (hundreds of MB for a big tournament) and its -wal and -shm, which the next
+    merge to OUT removes."""
     shards = [str(s) for s in write_shards(tmp_path)]
     merged = tmp_path / "merged.db"
 

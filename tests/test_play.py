@@ -12,7 +12,7 @@ from .terminal import assert_shown_safely
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
-BOTS = ROOT / "tests" / "bots"
+BOTS = ROOT / "tests" / "scripted_bots"
 
 
 def referee(*args: str) -> subprocess.CompletedProcess[str]:

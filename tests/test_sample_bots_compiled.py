@@ -24,12 +24,13 @@ import trio
 
 from referee.bots.launch import BotSpec
 from referee.match.bot_session import BotPlayer
+from referee.match.player import Fault
 from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_bots"
-FIRST_LEGAL = shlex.join([sys.executable, str(ROOT / "tests" / "bots" / "first_legal.py")])
+FIRST_LEGAL = shlex.join([sys.executable, str(ROOT / "tests" / "scripted_bots" / "first_legal.py")])
 CJSON_HEADER = Path("/usr/include/cjson/cJSON.h")
 SEEDS = (1, 2)
 BUILD_OUTPUTS = shutil.ignore_patterns("bot", "out", "*.o", "*.class")
@@ -126,15 +127,15 @@ def test_bots_keep_their_process_across_games(c_bot: str, java_bot: str) -> None
     players = [BotPlayer(BotSpec(n, c)) for n, c in zip(names, [c_bot, java_bot, FIRST_LEGAL],
                                                             strict=True)]
 
-    async def run() -> list[list[list[dict[str, Any]]]]:
+    async def run() -> list[tuple[tuple[Fault, ...], ...]]:
         try:
             return [(await play_game(GameSpec.make(f"g{seed}", seed, names), players))
-                    .result["faults"] for seed in SEEDS]
+                    .result.faults for seed in SEEDS]
         finally:
             for player in players:
                 await player.aclose()
 
     faults = trio.run(run)
-    assert faults == [[[], [], []]] * len(SEEDS)
+    assert faults == [((), (), ())] * len(SEEDS)
     assert [p.starts for p in players] == [1, 1, 1]
     assert [p.hello_name for p in players[:2]] == ["sample_c", "sample_java"]

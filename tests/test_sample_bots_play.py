@@ -18,7 +18,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_bots"
-FIRST_LEGAL = ROOT / "tests" / "bots" / "first_legal.py"
+FIRST_LEGAL = ROOT / "tests" / "scripted_bots" / "first_legal.py"
 
 # Three seeds, each with different rules, so the bots meet every auction and the variants.
 GAMES = [

@@ -401,36 +401,6 @@ async def _shutdown(bot: BotProcess, goodbye: bytes | None) -> None:
                 await stream.aclose()
 
 
-async def run_build(argv: list[str], cwd: Path,
-                    seconds: float) -> subprocess.CompletedProcess[bytes]:
-    """Run a build command in a session of its own, its output captured, for at most
-    `seconds` (then trio.TooSlowError).  However it ends, its whole process group is killed:
-    trio alone stops only its first process, and only while that runs, which left a
-    sandbox's inner processes (bwrap's own child) or the build's own children running."""
-
-    async def kill_group(process: trio.Process) -> None:
-        _signal_group(process.pid, signal.SIGKILL)
-        with trio.move_on_after(ProcessLimits.reap_within):
-            await process.wait()
-
-    done: list[subprocess.CompletedProcess[bytes]] = []
-
-    async def build(task_status: trio.TaskStatus[trio.Process]) -> None:
-        done.append(await trio.run_process(
-            argv, cwd=cwd, check=False, capture_stdout=True, capture_stderr=True,
-            start_new_session=True, deliver_cancel=kill_group, task_status=task_status))
-
-    process = None
-    try:
-        with trio.fail_after(seconds):
-            async with trio.open_nursery() as nursery:
-                process = await nursery.start(build)
-    finally:  # a child left running (holding the output open, or not) goes with it
-        if process is not None:
-            _signal_group(process.pid, signal.SIGKILL)
-    return done[0]
-
-
 async def _remove_group(bot: BotProcess) -> None:
     """Kill whatever is left in the bot's cgroup (what /proc's tree no longer showed), and
     remove the group once the killed are gone; one still busy after a second is left."""

@@ -28,27 +28,27 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-import trio
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from referee.bots.build import build_bot
 from referee.bots.launch import BotSpec
 from referee.bots.limits import (
     DEFAULT_ADDRESS_SPACE,
     DEFAULT_MOVE_TIME,
     DEFAULT_STARTUP_TIME,
     DEFAULT_TIME_BANK,
-    BotLimits,
 )
-from referee.bots.process import run_build
-from referee.bots.sandbox import SandboxError, SandboxMode, wrap_command
+from referee.bots.sandbox import SandboxMode
 from referee.check import CheckResult, run_check, summary
 from referee.leaderboard.stats import Games, leaderboard, versus
 from referee.match.player import FATAL_FAULTS
 from referee.match.record import FaultKind
 from referee.text import visible
-from referee.tournament.config import BotEntry, GradeRule, TournamentConfig
-from referee.tournament.runner import bot_dir, run_tournament, tournament_edition
+from referee.tournament.config import BotEntry, GradeRule, TournamentConfig, tournament_edition
+from referee.tournament.entrants import bot_dir
+from referee.tournament.executors.local import LocalExecutor
 from referee.tournament.schedule import fingerprint
+from referee.tournament.session import run_tournament
 from referee.tournament.store import open_store
 from referee.validation import first_error
 
@@ -170,19 +170,9 @@ async def build(sub: Submission, workdir: Path, seconds: float,
     its own folder writable) when grading asks for one."""
     if not sub.build:
         return True, ""
-    argv = shlex.split(sub.build)
-    if sandbox != "none":
-        try:
-            argv = wrap_command(argv, cwd=workdir, limits=BotLimits.off(), sandbox=sandbox,
-                                home=workdir, writable_home=True)
-        except SandboxError as exc:
-            return False, f"the build cannot run in the sandbox: {exc}"
-    try:
-        done = await run_build(argv, workdir, seconds)
-    except trio.TooSlowError:
-        return False, f"the build did not finish within {seconds:g} s"
-    except OSError as exc:
-        return False, f"the build command cannot start: {exc.strerror or exc}"
+    done = await build_bot(sub.build, workdir, seconds, sandbox)
+    if done.failure is not None:
+        return False, f"the build {done.failure}"
     output = (done.stdout + done.stderr).decode("utf-8", "replace")
     tail = "\n".join(output.strip().splitlines()[-30:])
     if done.returncode != 0:
@@ -204,7 +194,8 @@ async def play_gauntlet(
     })
     store = open_store(db)
     try:
-        summary = await run_tournament(gauntlet, config_path, store, workers, say)
+        summary = await run_tournament(gauntlet, config_path, store, LocalExecutor(workers),
+                                       say)
         for baseline in config.baselines:
             if baseline in summary.left_out:
                 raise BaselineFailed(f"baseline {baseline} cannot play: "

@@ -61,10 +61,11 @@ def check_out(out: Path) -> None:
                        "empty folder")
 
 
-def write_report(store: Store, out: Path, *, stderr_dir: Path | None = None,
-                 games_sample: int = 50, all_games: bool = False) -> ReportSummary:
-    """Write the site into `out` (created if need be, else empty or an earlier report);
-    OutError for another folder, OSError when it cannot be written."""
+def write_report(store: Store, out: Path, *, games_sample: int,
+                 stderr_dir: Path | None = None, all_games: bool = False) -> ReportSummary:
+    """Write the site into `out` (created if need be, else empty or an earlier report), with
+    replay pages for `games_sample` games spread over the tournament and every game with a
+    fault; OutError for another folder, OSError when it cannot be written."""
     started = time.perf_counter()
     check_out(out)
     data = load(store)

@@ -33,17 +33,16 @@ from referee.bots.limits import (
     DEFAULT_SCRATCH,
     DEFAULT_STARTUP_TIME,
     DEFAULT_TIME_BANK,
+    MAX_FAULTS,
     BotLimits,
     parse_address_space,
     parse_amount,
     parse_size,
 )
+from referee.editions import load_edition
+from referee.game import BUILTIN_EDITIONS, Edition
 from referee.game.config import VARIANTS
 from referee.validation import first_errors
-
-# limits.max_faults at most: far more than a seat's decisions in a game (a large value says
-# "never retire"), and within the record's 64-bit integers.
-MAX_FAULTS = 10**9
 
 
 class TournamentError(ValueError):
@@ -313,3 +312,14 @@ def load_tournament(path: Path) -> TournamentConfig:
         return TournamentConfig.model_validate(data)
     except ValidationError as exc:
         raise TournamentError(f"{path}: {first_errors(exc)}") from None
+
+
+def tournament_edition(config: TournamentConfig, config_path: Path) -> Edition:
+    """The tournament's edition: a built-in name, or a file relative to the tournament file."""
+    name = config.edition
+    if name in BUILTIN_EDITIONS:
+        return BUILTIN_EDITIONS[name]
+    path = Path(name)
+    if not path.is_absolute():
+        path = config_path.resolve().parent / path
+    return load_edition(str(path))

@@ -1,4 +1,5 @@
-"""Merging the stores of a sharded run (`--shard I/N`) into one.
+"""Sharded runs (`--shard I/N`): each shard's part of the schedule, and merging the shards'
+stores into one.
 
 Every shard must come from the same tournament file (the same fingerprint), each shard 1..N
 exactly once, each complete: a missing game is a gap, a game in two stores a duplicate, and
@@ -17,12 +18,20 @@ from pydantic import ValidationError
 from referee.validation import first_errors
 
 from .config import TournamentConfig
-from .runner import shard_games
-from .schedule import schedule
+from .schedule import ScheduledGame, schedule
 from .store import Store, StoreError, open_store
 
 PARTIAL = "{}.merging-"  # then the merging process's pid
 SQLITE_FILES = ("", "-journal", "-wal", "-shm")  # a database's file and those SQLite adds
+MAX_SHARDS = 10_000  # `--shard I/N`: N at most this (a shard beyond the games plays none)
+
+
+def shard_games(games: list[ScheduledGame], shard: tuple[int, int] | None) -> list[ScheduledGame]:
+    """Shard I of N (1-based): every N-th game of the schedule, a fixed and disjoint part."""
+    if shard is None:
+        return games
+    index, count = shard
+    return [g for i, g in enumerate(games) if i % count == index - 1]
 
 
 def missing_shards(labels: list[str], total: int, show: int = 5) -> str:

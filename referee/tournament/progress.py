@@ -1,4 +1,5 @@
-"""Progress display: a bar on a terminal, plain lines otherwise, nothing with --quiet.
+"""A run's progress and its display: a bar on a terminal, plain lines otherwise, nothing with
+--quiet.
 
 Its messages carry bots' text (build output, void and left-out reasons): shown `visible`."""
 
@@ -7,11 +8,32 @@ from __future__ import annotations
 import math
 import sys
 import time
+from dataclasses import dataclass, field
 from typing import TextIO
 
 from referee.text import visible
 
-from .runner import Progress
+
+@dataclass
+class Progress:
+    """How far a run is: what a display needs after every stored game."""
+
+    total: int
+    done: int = 0
+    played: int = 0
+    faults: int = 0
+    voids: int = 0
+    started: float = field(default_factory=time.monotonic)
+
+    @property
+    def rate(self) -> float:
+        elapsed = time.monotonic() - self.started
+        return self.played / elapsed if elapsed > 0 else 0.0
+
+    @property
+    def eta(self) -> float:
+        rate = self.rate
+        return (self.total - self.done) / rate if rate > 0 else math.inf
 
 
 def _clock(seconds: float) -> str:

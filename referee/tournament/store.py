@@ -395,6 +395,16 @@ def open_store(path: Path, read_only: bool = False) -> Store:
     return Store(path, read_only)
 
 
+def read_stored_record(path: Path, game_id: str) -> GameRecord | None:
+    """The record of one game in the store at `path`, read-only; None if it holds no such
+    game (`referee replay --db`)."""
+    store = open_store(path, read_only=True)
+    try:
+        return store.record(game_id)
+    finally:
+        store.close()
+
+
 def not_a_file(path: Path) -> str | None:
     """What `path` is, in words, if it exists and is not a regular file (through links)."""
     try:

@@ -225,7 +225,7 @@ static cJSON *action_with(const char *name, const char *key, long value)
     return reply;
 }
 
-/* The first legal answer: what tests/bots/first_legal.py does. */
+/* The first legal answer: what tests/scripted_bots/first_legal.py does. */
 static cJSON *first_legal(const char *decision, const cJSON *legal)
 {
     if (strcmp(decision, "play") == 0)

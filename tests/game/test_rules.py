@@ -346,7 +346,7 @@ def _with(path: tuple[Any, ...], value: Any, *, delete: bool = False) -> str:
         (_with(("artists", 0, "once-around"), -2), "json", "artists.0.once-around"),
         (_with(("artists", 2, "fixed-price"), 41), "json", "artists.2.fixed-price"),
         (_with(("artists", 3, "double"), 2.5), "json", "artists.3.double"),
-        # Written true, "3" or 3.0, a count was taken as 1 or 3: a mistake is not a count.
+        # A count written true, "3" or 3.0 is refused, not taken as 1 or 3.
         (_with(("artists", 3, "double"), True), "json", "artists.3.double"),
         (_with(("artists", 3, "double"), "3"), "json", "artists.3.double"),
         (_with(("artists", 3, "double"), 3.0), "json", "artists.3.double"),
@@ -386,8 +386,9 @@ def test_R1_edition_file_that_does_not_parse(text: str, fmt: str) -> None:
 ])
 def test_R1_an_edition_file_a_user_could_get_wrong_is_one_error(text: str, fmt: str,
                                                                  says: str) -> None:
-    """A RecursionError traceback; a key given twice kept its last value; a newline in an
-    artist's name split transcript lines; 'A ' or a full-width A passed beside 'A'."""
+    """Each mistake is one EditionError saying what is wrong: nesting too deep (not a
+    RecursionError traceback), a key given twice (not its last value kept), a newline in an
+    artist's name (which would split transcript lines), 'A ' or a full-width A beside 'A'."""
     with pytest.raises(EditionError, match=re.escape(says)):
         parse_edition(text, fmt)
 

@@ -14,7 +14,7 @@ import pytest
 from .. import terminal
 
 ROOT = Path(__file__).resolve().parents[2]
-BOTS = ROOT / "tests" / "bots"
+BOTS = ROOT / "tests" / "scripted_bots"
 SAMPLES = ROOT / "sample_bots"
 
 

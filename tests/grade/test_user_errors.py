@@ -18,7 +18,7 @@ from referee.grade.submissions import WorkFolderFull, discover, fresh_copy
 from referee.tournament.config import SizeLimits
 
 from ..disk import files_limited_to, without_reading_all
-from ..match.support import wait_until
+from ..processes import wait_until
 from .test_grade import BOTS, SAMPLES, grade, write_config
 
 
@@ -35,10 +35,10 @@ def rows(out: Path) -> dict[str, dict[str, str]]:
 
 
 def test_links_pipes_and_loops_are_left_out_and_the_others_graded(tmp_path: Path) -> None:
-    """copytree used to stop the whole run at the first dangling link, pipe or loop ('cannot
-    write to OUT: None').  Now what cannot be copied is left out, with a line in that student's
-    feedback (the bot may well not need it: an editor's lock file is a dangling link), and
-    everyone is graded."""
+    """A dangling link, a pipe or a loop does not stop the whole run ('cannot write to OUT:
+    None'): what cannot be copied is left out, with a line in that student's feedback (the
+    bot may well not need it: an editor's lock file is a dangling link), and everyone is
+    graded."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     for student in ("ann", "cid"):
         (subs / student).mkdir(parents=True)
@@ -71,11 +71,11 @@ def test_links_pipes_and_loops_are_left_out_and_the_others_graded(tmp_path: Path
 
 
 def test_links_inside_a_submission_stay_links_in_its_copy(tmp_path: Path) -> None:
-    """Links were followed and copied as files, so a program run through one (as npm's
-    node_modules/.bin links are) no longer found the files beside the one it leads to: here
-    Python looks for `helper` next to src/bot.py, where the link leads, and crashed.  Links
-    stay links, made relative so that the copy stands alone; a link to a file in a folder that
-    is not copied (.venv) becomes a copy of it, a link to a folder there is left out."""
+    """Links stay links, made relative so that the copy stands alone: a program run through
+    one (as npm's node_modules/.bin links are) finds the files beside the one it leads to
+    (here Python looks for `helper` next to src/bot.py, where the link leads), which a link
+    copied as a file would not.  A link to a file in a folder that is not copied (.venv)
+    becomes a copy of it, a link to a folder there is left out."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     eve = subs / "eve"
     (eve / "src").mkdir(parents=True)
@@ -109,10 +109,9 @@ def test_links_inside_a_submission_stay_links_in_its_copy(tmp_path: Path) -> Non
 
 
 def test_an_unreadable_file_makes_only_that_submission_broken(tmp_path: Path) -> None:
-    """A file that cannot be read stopped the whole run (in the digest, then in the copy); now
-    that submission is broken, its feedback says which file, and the next one is graded.  The
-    same through a link to a file in .venv (copied, not linked: .venv is not), which stopped
-    the whole run again for a while."""
+    """A file that cannot be read (in the digest, or in the copy) does not stop the whole
+    run: that submission is broken, its feedback says which file, and the next one is graded.
+    The same through a link to a file in .venv (copied, not linked: .venv is not)."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     for student in ("bea", "amy"):
         (subs / student).mkdir(parents=True)
@@ -138,9 +137,9 @@ def test_an_unreadable_file_makes_only_that_submission_broken(tmp_path: Path) ->
 
 def test_read_only_folders_in_a_submission_or_made_by_its_build_do_not_stop_the_class(
         tmp_path: Path) -> None:
-    """A read-only folder holding a link stopped the whole run (its copy's link could not be
-    replaced), and so did the copy of an earlier run where a build had made folders read-only
-    (as Go's module cache does): 'cannot read or write ...: Permission denied'."""
+    """Neither a read-only folder holding a link (whose copy's link must be replaced) nor
+    the copy of an earlier run where a build made folders read-only (as Go's module cache
+    does) stops the whole run with 'cannot read or write ...: Permission denied'."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     for student in ("eve", "gus", "zed"):
         (subs / student).mkdir(parents=True)
@@ -169,9 +168,9 @@ def test_read_only_folders_in_a_submission_or_made_by_its_build_do_not_stop_the_
 
 
 def test_no_room_for_a_copy_is_the_referees_failure(tmp_path: Path) -> None:
-    """A folder of the copy that could not be made for want of room (ENOSPC from mkdir, which
-    copytree gathers into shutil.Error with the unreadable files) was counted as the
-    student's: 'build failed', F, kept next time."""
+    """A folder of the copy that cannot be made for want of room (ENOSPC from mkdir, which
+    copytree gathers into shutil.Error with the unreadable files) is the referee's failure,
+    not the student's: no 'build failed', no F kept next time."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     deep = subs / "eve" / "d0" / "d1" / "d2" / "d3" / "d4" / "d5" / "d6" / "d7" / "d8"
     deep.mkdir(parents=True)  # more folders than the tmpfs below has inodes
@@ -204,11 +203,11 @@ def test_no_room_for_a_copy_is_the_referees_failure(tmp_path: Path) -> None:
 
 
 def test_a_submission_too_large_to_copy_is_that_students_problem(tmp_path: Path) -> None:
-    """A sparse file takes no room in a submission and its full size in the copy: `truncate
-    -s 1T` filled the work disk and stopped the whole class ('the referee failed') on every
-    run, after reading the terabyte of zeros for the digest.  Now a submission over
-    `[limits] submission_size` (256 MiB by default) is not read or copied: 'build failed',
-    with its largest files named; the others are graded, and raising the limit grades it."""
+    """A sparse file takes no room in a submission and its full size in the copy, so `truncate
+    -s 1T` would fill the work disk and stop the whole class ('the referee failed'), after
+    reading the terabyte of zeros for the digest.  A submission over `[limits]
+    submission_size` (256 MiB by default) is not read or copied: 'build failed', with its
+    largest files named; the others are graded, and raising the limit grades it."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     for student in ("ann", "eve"):
         (subs / student).mkdir(parents=True)
@@ -239,10 +238,10 @@ def test_a_submission_too_large_to_copy_is_that_students_problem(tmp_path: Path)
 
 def test_what_counts_against_a_submissions_limits(tmp_path: Path) -> None:
     """Each file, folder and link of a copy takes an inode of the work disk (a full one stops
-    the class), so their number is capped too: 150,000 links to one file passed unnoticed and
-    took 30 s to copy.  A link to a file in .venv is copied as that file, so it counts at that
-    file's size, while a link to a file that is copied costs only its entry.  The largest
-    files are named even when thousands of small ones come first in the walk."""
+    the class), so their number is capped too: 150,000 links to one file do not pass
+    unnoticed (they take 30 s to copy).  A link to a file in .venv is copied as that file, so
+    it counts at that file's size, while a link to a file that is copied costs only its entry.
+    The largest files are named even when thousands of small ones come first in the walk."""
     subs = tmp_path / "subs"
     (subs / "many" / "d").mkdir(parents=True)
     for i in range(60):
@@ -277,8 +276,9 @@ def test_what_counts_against_a_submissions_limits(tmp_path: Path) -> None:
 
 
 def test_a_change_of_mode_or_of_a_links_target_is_graded_again(tmp_path: Path) -> None:
-    """The digest saw only files' bytes: making the bot's script executable kept the grade of
-    the run where it was not ('unchanged, kept its grade F')."""
+    """The digest covers more than files' bytes: making the bot's script executable, or
+    pointing a link elsewhere, grades the submission again (not 'unchanged, kept its grade
+    F')."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     (subs / "eve").mkdir(parents=True)
     script = subs / "eve" / "run.py"
@@ -306,8 +306,8 @@ def test_a_change_of_mode_or_of_a_links_target_is_graded_again(tmp_path: Path) -
 @pytest.mark.parametrize("damage", ["not json", "unknown key"])
 def test_a_damaged_state_is_kept_aside_and_everyone_graded_again(tmp_path: Path,
                                                                   damage: str) -> None:
-    """OUT/state.json is a cache: a damaged one used to be a traceback (JSONDecodeError, or a
-    TypeError in Outcome); now it is renamed, not deleted, with one warning line."""
+    """OUT/state.json is a cache: a damaged one is renamed, not deleted, with one warning
+    line, not a traceback (JSONDecodeError, or a TypeError in Outcome)."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     (subs / "heidi").mkdir(parents=True)
     (subs / "heidi" / "notes.txt").write_text("I did not finish")
@@ -337,10 +337,10 @@ def test_a_damaged_state_is_kept_aside_and_everyone_graded_again(tmp_path: Path,
 
 def test_an_unreadable_manifest_is_one_students_problem_and_vendored_folders_are_kept(
         tmp_path: Path) -> None:
-    """A bot.toml that cannot be read stopped the whole class ('cannot write to OUT:
-    Input/output error').  And out/ and node_modules/ inside a submission were left out of
-    its copy without a word, so a bot shipped there (or needing its vendored modules)
-    crashed."""
+    """A bot.toml that cannot be read is that student's problem; it does not stop the whole
+    class ('cannot write to OUT: Input/output error').  And out/ and node_modules/ inside a
+    submission are copied with it, so that a bot shipped there (or needing its vendored
+    modules) runs."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     for student, folder in (("ann", "."), ("cid", "out"), ("dan", "node_modules")):
         (subs / student / folder).mkdir(parents=True, exist_ok=True)
@@ -358,7 +358,7 @@ def test_an_unreadable_manifest_is_one_students_problem_and_vendored_folders_are
 
 
 def test_a_state_that_cannot_be_read_is_moved_aside(tmp_path: Path) -> None:
-    """A read error is not a write error: it used to end the run with 'cannot write to OUT:
+    """A read error is not a write error: it does not end the run with 'cannot write to OUT:
     Input/output error'.  (/proc/self/mem fails to read even for root.)"""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     (subs / "heidi").mkdir(parents=True)
@@ -382,8 +382,8 @@ def test_a_state_that_cannot_be_read_is_moved_aside(tmp_path: Path) -> None:
 ])
 def test_a_full_disk_ends_grading_in_one_line_keeping_the_graded(
         tmp_path: Path, failing: str, limit: int, deals: int, named: str) -> None:
-    """A write the referee itself could not make (the checks' transcript, a student's games
-    store) was a traceback; now one line says the referee failed and where, and the students
+    """A write the referee itself cannot make (the checks' transcript, a student's games
+    store): one line, not a traceback, says the referee failed and where, and the students
     graded before are kept."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     (subs / "ann").mkdir(parents=True)
@@ -407,8 +407,8 @@ def test_a_full_disk_ends_grading_in_one_line_keeping_the_graded(
 
 
 def test_a_state_that_cannot_be_written_whole_is_left_as_it_was(tmp_path: Path) -> None:
-    """state.json was rewritten in place: cut short by a full disk, it was found damaged next
-    time, and every student was graded again."""
+    """state.json is never rewritten in place: cut short by a full disk, it would be found
+    damaged next time, and every student graded again.  The old one stays whole."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     (subs / "ann").mkdir(parents=True)
     (subs / "ann" / "notes.txt").write_text("no bot yet")
@@ -430,7 +430,7 @@ def test_a_state_that_cannot_be_written_whole_is_left_as_it_was(tmp_path: Path) 
 
 def test_out_in_a_folder_never_graded_is_allowed(tmp_path: Path) -> None:
     """SUBMISSIONS_DIR/out (like .git or node_modules) is never taken for a student, so an
-    --out there was always fine and stays so."""
+    --out there is fine."""
     subs, config = tmp_path / "subs", tmp_path / "class.toml"
     (subs / "heidi").mkdir(parents=True)
     (subs / "heidi" / "notes.txt").write_text("I did not finish")
@@ -442,9 +442,9 @@ def test_out_in_a_folder_never_graded_is_allowed(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("where", ["subs/results", "subs", "subs/heidi", "submissions in work"])
 def test_overlapping_out_and_submissions_are_refused(tmp_path: Path, where: str) -> None:
-    """An --out in SUBMISSIONS_DIR was graded as a student (and written into a student's
-    folder); submissions in OUT/work were deleted after grading.  Now one error line, and
-    nothing written."""
+    """An --out in SUBMISSIONS_DIR (which would be graded as a student, and written into a
+    student's folder) or submissions in OUT/work (which grading would delete): one error
+    line, and nothing written."""
     subs = tmp_path / ("out/work" if where == "submissions in work" else "subs")
     out = tmp_path / ("out" if where == "submissions in work" else where)
     (subs / "heidi").mkdir(parents=True)
@@ -467,8 +467,8 @@ def test_overlapping_out_and_submissions_are_refused(tmp_path: Path, where: str)
 ])
 def test_a_rule_naming_no_baseline_is_a_config_error(tmp_path: Path, line: str,
                                                      error: str) -> None:
-    """A name in `beats` or `level_with` that is not a baseline (here a case slip) made a rule
-    nobody could meet (or everybody), silently."""
+    """A name in `beats` or `level_with` that is not a baseline (here a case slip) is an
+    error, not silently a rule nobody can meet (or everybody)."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     (subs / "heidi").mkdir(parents=True)
     write_config(config)
@@ -508,7 +508,8 @@ def test_until_in_a_grading_config_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_folder_without_submissions_is_an_error(tmp_path: Path) -> None:
-    """A teacher pointing at the wrong folder got an empty grades.csv and exit status 0."""
+    """A teacher pointing at the wrong folder gets one error line, not an empty grades.csv
+    and exit status 0."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     (subs / ".git").mkdir(parents=True)  # never a student
     write_config(config)
@@ -552,7 +553,7 @@ def test_ctrl_c_while_grading_ends_in_one_line_and_keeps_the_graded(tmp_path: Pa
 
 def test_a_broken_manifest_is_that_students_problem(tmp_path: Path) -> None:
     """A build or command that cannot be split, or holds a NUL, is one student's "build
-    failed" naming the key (before: a traceback, or "the referee failed", for the whole
+    failed" naming the key (not a traceback, or "the referee failed", for the whole
     class); a long `name`, which is not used, is accepted."""
     subs = tmp_path / "subs"
     bot = SAMPLES / "python" / "baseline_bot.py"
@@ -604,7 +605,8 @@ def test_a_baseline_that_cannot_play_stops_grading(tmp_path: Path) -> None:
 def test_a_change_to_the_grading_settings_or_a_baseline_grades_everyone_again(
         tmp_path: Path) -> None:
     """Limits that are not in the schedule's fingerprint (the start-up time here), and the
-    files a baseline's command names, count: before, the earlier grades were kept."""
+    files a baseline's command names, count: a change grades everyone again, not keeping
+    the earlier grades."""
     subs = tmp_path / "subs"
     (subs / "alice").mkdir(parents=True)
     shutil.copy(SAMPLES / "python" / "random_bot.py", subs / "alice" / "bot.py")
@@ -638,7 +640,7 @@ def test_an_unknown_edition_is_one_line_before_any_build(tmp_path: Path) -> None
 
 def test_a_bot_that_crashes_in_every_game_is_crashed_not_graded(tmp_path: Path) -> None:
     """It passes the check (which names no baseline) but exits at each real game: status
-    crashed, grade F (before: ok, with the grade for beating no baseline)."""
+    crashed, grade F (not ok, with the grade for beating no baseline)."""
     subs = tmp_path / "subs"
     (subs / "nora").mkdir(parents=True)
     code = (SAMPLES / "python" / "random_bot.py").read_text()
@@ -675,7 +677,7 @@ def test_feedback_reproduces_the_check_with_the_grading_limits(tmp_path: Path) -
 
 
 def test_a_bot_too_slow_to_say_hello_is_timed_out(tmp_path: Path) -> None:
-    """Past the start-up limit: 'timed out', as the feedback's reason says (was 'crashed')."""
+    """Past the start-up limit: 'timed out', as the feedback's reason says (not 'crashed')."""
     subs = tmp_path / "subs"
     (subs / "vera").mkdir(parents=True)
     (subs / "vera" / "bot.py").write_text("import time\ntime.sleep(30)\n")  # then its hello
@@ -692,7 +694,7 @@ def test_a_bot_too_slow_to_say_hello_is_timed_out(tmp_path: Path) -> None:
 def test_a_baseline_built_from_its_sources_does_not_regrade_an_unchanged_class(
         tmp_path: Path) -> None:
     """The file a baseline's build makes is named by its command: absent before the first
-    build, it made the second run grade everyone again."""
+    build, it does not make the second run grade everyone again."""
     subs = tmp_path / "subs"
     (subs / "ann").mkdir(parents=True)
     shutil.copy(SAMPLES / "python" / "random_bot.py", subs / "ann" / "bot.py")

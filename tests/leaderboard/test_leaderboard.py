@@ -18,7 +18,8 @@ from referee.match.bot_session import BotPlayer
 from referee.match.player import Player
 from referee.match.policy_player import PolicyPlayer, random_player
 from referee.tournament.config import TournamentConfig
-from referee.tournament.runner import run_tournament
+from referee.tournament.executors.local import LocalExecutor
+from referee.tournament.session import run_tournament
 from referee.tournament.store import open_store
 
 from .. import terminal
@@ -33,8 +34,8 @@ def play(tmp: Path, seed: int, names: list[str], make: Any, **extra: Any) -> Gam
         **extra,
     })
     store = open_store(tmp / f"s{seed}.db")
-    trio.run(lambda: run_tournament(config, tmp / "t.toml", store, 2, lambda m: None,
-                                    player_factory=make))
+    trio.run(lambda: run_tournament(config, tmp / "t.toml", store, LocalExecutor(2, make),
+                                    lambda m: None))
     games = Games.load(store.results(), store.seeds())
     store.close()
     return games
@@ -135,8 +136,8 @@ def test_head_to_head_and_seats_count_every_pairing(tmp_path: Path) -> None:
 
 
 def test_every_format_counts_stderr_over_its_limit() -> None:
-    """The table, Markdown, CSV and JSON give the same fault counts (before: the stderr
-    faults were in JSON and the report only)."""
+    """The table, Markdown, CSV and JSON give the same fault counts, the stderr faults
+    included (not in JSON and the report only)."""
     import csv
     import io
     import json
@@ -224,12 +225,13 @@ def test_a_name_with_escape_sequences_is_shown_as_escapes(tmp_path: Path, fmt: s
 
 
 def test_a_timeout_is_not_a_response_time() -> None:
-    """A bot that never answered showed a median response of its move time: the time a
-    timeout or a crash was given is left out; a malformed reply's time stays (it answered)."""
+    """A bot that never answers has no response time, not a median of its move time: the
+    time a timeout or a crash is given is left out; a malformed reply's time stays (it
+    answered)."""
     from referee.game import Pass
     from referee.match.record import ApplyLine, FaultKind, FaultLine, GameRecord
     from referee.match.spec import GameSpec
-    from referee.tournament.runner import response_histogram
+    from referee.tournament.executors.table import response_histogram
 
     lines = (
         FaultLine(seat=0, kind=FaultKind.TIMEOUT, reason="no reply"),

@@ -1,9 +1,9 @@
 """A bot whose process ends between games: the next game is played by a fresh process.
 
-Which game first meets a dead bot used to depend on scheduling (whether the exit was seen
-before the next game's first request or after it); now a bot that read nothing of a game
-before its process ended is started afresh for that game, and the exit is an `exit` fault,
-which does not count towards retirement.
+Which game first meets a dead bot does not depend on scheduling (whether the exit is seen
+before the next game's first request or after it): a bot that read nothing of a game before
+its process ended is started afresh for that game, and the exit is an `exit` fault, which does
+not count towards retirement.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from referee.match.record import GameRecord
 from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 
-from .support import command, without_seconds
+from ..processes import command
+from .support import without_seconds
 
 NAMES = ["exits", "good1", "good2"]
 GAMES = 4

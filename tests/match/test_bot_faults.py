@@ -24,7 +24,7 @@ from referee.match.record import ApplyLine, GameRecord
 from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 
-from .support import command, leftover_processes, processes_with
+from ..processes import command, leftover_processes, processes_with
 
 # Seeds whose deals give seat 0 a double to offer (so wrong_artist_second has its chance).
 SEEDS = (42, 47)
@@ -38,7 +38,7 @@ LONG_LINE = ("malformed", r"a line longer than 65536 bytes")
 
 @dataclass(frozen=True)
 class Case:
-    """A bad bot (script and arguments in tests/bots) and what it must cost it."""
+    """A bad bot (script and arguments in tests/scripted_bots) and what it must cost it."""
 
     bot: str
     # The bad seat's faults in a game, in order: (kind, regex its reason must match).
@@ -87,8 +87,8 @@ CASES = [
          (("timeout", r"no reply within [\d.]+ s .*\(\d+ replies to earlier requests "
                       r"skipped\)$"),) * 3, fair=True),
     Case("forks_grandchild.py", (), retired=False),
-    # It exits while its child holds its output open: no end of file comes, and it was a
-    # timeout after the whole time bank, without its exit status or stderr.
+    # It exits while its child holds its output open: no end of file comes, yet it is a
+    # crash with its exit status and stderr, not a timeout after the whole time bank.
     Case("forks_grandchild.py --crash-at 3",
          (("crash", r"(?s)^exited \(a process it started still holds its output open\); "
                     r"exit status 3;.*RuntimeError: deliberate crash"),)),
@@ -248,8 +248,8 @@ def test_cancelled_game_leaves_no_process(bot_dir: Path) -> None:
 def test_bot_that_stops_reading_cannot_hang_the_game(bot_dir: Path) -> None:
     """flood_stdout never reads its input again; with a high fault limit it is not retired
     for its garbage, so the referee keeps writing requests to it until the pipe is full:
-    that must end in a `crash` fault (it stopped reading), not a game that hangs for ever.
-    (Found by this suite: the writes to a bot's stdin used to have no deadline.)"""
+    that must end in a `crash` fault (it stopped reading), not a game that hangs for ever:
+    the writes to a bot's stdin have a deadline too."""
     names = NAMES[:3]
     spec = GameSpec.make("stuck", 3, names, variants=["mystery"], move_time=0.3,
                          time_bank=0.5, max_faults=1000)

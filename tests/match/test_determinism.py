@@ -15,7 +15,8 @@ from referee.match.record import GameRecord
 from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 
-from .support import command, without_seconds
+from ..processes import command
+from .support import without_seconds
 
 NAMES = ["a", "b", "c", "d"]
 LIMITS = {"move_time": 0.5, "time_bank": 1.0}

@@ -1,6 +1,7 @@
-"""Game records as typed lines: written as they always were, read back equal, a damaged line
-refused with a message that names it; and records written before the typed lines still read,
-replay and rank the same (tests/data/records, made by the code of commit 9430be0)."""
+"""Game records as typed lines: written in the format of earlier versions, byte for byte, read
+back equal, a damaged line refused with a message that names it; and records written by
+earlier versions (tests/data/records, made by the code of commit 9430be0) read, replay and rank
+the same."""
 
 from __future__ import annotations
 

@@ -3,6 +3,7 @@ a tampered record, and user errors that must end in one `error:` line, not a tra
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import signal
 import subprocess
@@ -18,7 +19,7 @@ from referee.match.record import RecordError, read_record
 from referee.match.replay import replay
 from referee.match.spec import GameSpec
 
-from .support import (
+from ..processes import (
     bot_processes,
     command,
     copy_bots,
@@ -91,17 +92,18 @@ def test_play_json_summary(logged_game: tuple[Path, dict[str, Any]]) -> None:
 
 def test_the_standings_show_a_retired_column_only_when_a_seat_retired(
         logged_game: tuple[Path, dict[str, Any]]) -> None:
-    """The readable standings of `referee play`; the column used to be there, headed by
-    nothing, in every game."""
-    from referee.cli import standings_table
+    """The readable standings of `referee play` have a retired column only in a game where a
+    seat retired, never one headed by nothing."""
+    from referee.cli.play import standings_table
 
-    _, summary = logged_game
-    lines = standings_table(summary).splitlines()
+    log, _ = logged_game
+    seats = read_record(log.read_bytes()).result.seats()
+    lines = standings_table(seats).splitlines()
     assert lines[0].split() == ["rank", "bot", "seat", "money", "faults", "retired"]
     rows = {line.split()[1]: line.split() for line in lines[2:6]}
     assert rows["bob"][-1] == rows["dave"][-1] == "retired"
     assert rows["alice"][-1] == "0"  # its faults: nothing after them
-    calm = {**summary, "seats": [{**s, "retired": False, "faults": []} for s in summary["seats"]]}
+    calm = [dataclasses.replace(s, retired=False, faults=()) for s in seats]
     lines = standings_table(calm).splitlines()
     assert lines[0].split() == ["rank", "bot", "seat", "money", "faults"]
     assert len(lines[1].split()) == 5  # the underline: no column headed by nothing
@@ -138,7 +140,7 @@ def tamper_money(lines: list[dict[str, Any]]) -> None:
 
 def tamper_retired(lines: list[dict[str, Any]]) -> None:
     """Clear the retired seat from the result, and its faults, with ranks to match: the
-    retired bot then ranks by its money (before, replay agreed)."""
+    retired bot then ranks by its money, and replay finds the mismatch."""
     from referee.match.runner import final_ranks
 
     result = lines[-1]
@@ -197,14 +199,15 @@ USER_ERRORS = {
     "startup-time-infinite": (["play", GOOD, GOOD, GOOD, "--startup-time", "inf"],
                               ["--startup-time"]),
     "max-faults-zero": (["play", GOOD, GOOD, GOOD, "--max-faults", "0"], ["--max-faults"]),
-    # Records are JSON with 64-bit integers: a larger seed failed only when the log was written.
+    # Records are JSON with 64-bit integers: a larger seed is refused before the game, not
+    # when the log is written.
     "seed-too-large": (["play", GOOD, GOOD, GOOD, "--seed", str(2**63), "--log", "LOG"],
                        ["--seed"]),
     "check-move-time-nan": (["check", GOOD, "--move-time", "nan"], ["--move-time"]),
     "check-time-bank-negative": (["check", GOOD, "--time-bank", "-1"], ["--time-bank"]),
     "max-faults-huge": (["play", GOOD, GOOD, GOOD, "--max-faults", str(10**20)],
                         ["--max-faults", "1<=x<=1000000000"]),
-    # prlimit cannot take it: unchecked, every bot failed to start and was blamed for it.
+    # prlimit cannot take it: unchecked, every bot would fail to start and be blamed for it.
     "address-space-huge": (["play", GOOD, GOOD, GOOD, "--address-space", "99999999999T"],
                            ["--address-space", "at most 1024T"]),
     "transcript-under-a-file": (["play", GOOD, GOOD, GOOD, "--transcript", "UNDER_A_FILE"],
@@ -213,27 +216,27 @@ USER_ERRORS = {
                                 ["--stderr-dir", "Not a directory"]),
     "check-transcript-under-a-file": (["check", GOOD, "--transcript", "UNDER_A_FILE"],
                                       ["--transcript", "is a file, not a folder"]),
-    # A bot's name names its files: '../x' wrote a transcript outside the folder given.
+    # A bot's name names its files: '../x' would write a transcript outside the folder given.
     "bot-name-with-a-path": (["play", "PATH_NAME", GOOD, GOOD, "--transcript", "TDIR"],
                              ["name '../../escaped'", "without '/'"]),
-    # Both seats' transcripts went into one file, and the standings showed one name twice.
+    # Both seats' transcripts would go into one file, and the standings name one bot twice.
     "names-clash": (["play", "CLASH_NAME", GOOD, GOOD], ["bots 1 and 2 would both be named "
                                                          "'first_legal-2'"]),
-    # A newline split its standings row, and named a file.
+    # A newline would split its standings row, and name a file.
     "name-with-a-newline": (["play", "NEWLINE_NAME", GOOD, GOOD], ["control characters"]),
-    # An empty path was the current folder: transcripts and logs were written there unasked.
+    # An empty path would be the current folder: transcripts and logs written there unasked.
     "transcript-empty": (["play", GOOD, GOOD, GOOD, "--transcript", ""],
                          ["--transcript", "not an empty value"]),
     "stderr-dir-empty": (["play", GOOD, GOOD, GOOD, "--stderr-dir", " "], ["--stderr-dir"]),
     "contradictory-variants": (["play", GOOD, GOOD, GOOD, "--variant", "mystery", "--variant",
                                 "mystery-winner"], ["exclude each other"]),
     "replay-spec-seed-too-large": (["replay", "BIG_SEED"], ["spec is not valid: seed:"]),
-    # Python's Random ignores a seed's sign: -7 dealt the game of 7 (and a record's seed
-    # turned from 1 to -1 replayed as agreeing with the rules).
+    # Python's Random ignores a seed's sign: -7 would deal the game of 7 (and a record's seed
+    # turned from 1 to -1 would replay as agreeing with the rules).
     "seed-negative": (["play", GOOD, GOOD, GOOD, "--seed", "-7"], ["--seed", "0<=x"]),
     "replay-spec-seed-negative": (["replay", "NEG_SEED"], ["spec is not valid: seed:"]),
     "no-such-subcommand": (["frobnicate"], ["No such command"]),
-    # csv is one table: the extras were dropped without a word.
+    # csv is one table: the extras would be dropped without a word.
     "leaderboard-csv-with-extras": (["leaderboard", "x.db", "--format", "csv", "--seats"],
                                     ["--head-to-head and --seats do not fit --format csv"]),
     "replay-not-json": (["replay", "NOT_JSON"], ["NOT_JSON"]),
@@ -274,7 +277,7 @@ def test_user_error_is_one_line(case: str, tmp_path: Path) -> None:
 
 
 def test_names_and_limits_that_always_worked_still_do(tmp_path: Path) -> None:
-    """The checks above refuse only what broke: a name taken from a file name with a space,
+    """The checks above refuse only what cannot work: a name taken from a file name with a space,
     a non-ASCII NAME=, a --max-faults that says "never retire", and a variant given twice
     still play."""
     bot_dir = copy_bots(tmp_path / "bots")
@@ -313,8 +316,8 @@ def test_malformed_record_is_reported_not_a_traceback(
     damage: Any, logged_game: tuple[Path, dict[str, Any]]
 ) -> None:
     """A damaged record is a RecordError (`referee replay` exits 2 with one `error:` line)
-    or a list of mismatches (exit 1), never another exception, which would be a traceback.
-    (Found by this suite: these four used to raise KeyError, AttributeError, TypeError.)"""
+    or a list of mismatches (exit 1), never another exception (a KeyError, AttributeError or
+    TypeError), which would be a traceback."""
     lines = read_lines(logged_game[0])
     damage(lines)
     try:
@@ -326,7 +329,7 @@ def test_malformed_record_is_reported_not_a_traceback(
 
 def test_verbose_play_shows_faults_where_they_happen(tmp_path: Path) -> None:
     """-v: each fault and the retirement appear in the game's course, before the plays that
-    follow them (before, only in the standings after the game)."""
+    follow them, not only in the standings after the game."""
     bot_dir = copy_bots(tmp_path / "bots")
     proc = referee("play", f"bob={command(bot_dir, 'garbage.py')}",
                    command(bot_dir, GOOD), command(bot_dir, GOOD), "-v", "--move-time", "0.5")
@@ -419,8 +422,8 @@ def test_sighup_ignored_by_nohup_stays_ignored(bot_dir: Path, tmp_path: Path) ->
 
 
 def test_a_crash_quotes_only_its_own_process_stderr(tmp_path: Path) -> None:
-    """With --stderr-dir the log keeps earlier runs' lines: a bot that crashed silently was
-    shown the last run's stderr as its own."""
+    """With --stderr-dir the log keeps earlier runs' lines, yet a bot that crashes silently
+    is quoted only its own process's stderr, never the last run's."""
     bot_dir = copy_bots(tmp_path / "bots")
     noisy, silent = tmp_path / "noisy.py", tmp_path / "silent.py"
     noisy.write_text("import sys\nprint('PREVIOUS-RUN: an earlier crash', file=sys.stderr)\n"
@@ -451,7 +454,8 @@ def test_the_flush_hint_is_for_bots_that_never_sent_a_line(tmp_path: Path) -> No
 
 def test_a_referee_that_ignores_sigterm_and_sighup_plays(tmp_path: Path) -> None:
     """Started with both ignored (nohup under a parent that ignores SIGTERM), the referee has
-    no signal to watch: it failed with 'No signals were provided' before playing."""
+    no signal to watch, and plays all the same (no 'No signals were provided' before the
+    game)."""
     bot_dir = copy_bots(tmp_path / "bots")
     play = shlex_join([sys.executable, "-m", "referee", "play", command(bot_dir, GOOD),
                        command(bot_dir, GOOD), command(bot_dir, GOOD), "--json"])

@@ -48,8 +48,8 @@ def test_record_schema_file_matches_the_models() -> None:
 
 @pytest.mark.parametrize("name", ["play.jsonl", "stored.jsonl"])
 def test_game_records_validate_against_the_record_schema(name: str) -> None:
-    """Every line of a record written before the typed records, and of one written now,
-    fits the published schema."""
+    """Every line of a record written by an earlier version (before the typed records), and
+    of one written by this one, fits the published schema."""
     schema = json.loads((SCHEMA_DIR / RECORD_SCHEMA).read_text())
     if name == "play.jsonl":
         data = (ROOT / "tests" / "data" / "records" / name).read_bytes()
@@ -280,7 +280,7 @@ def test_missing_or_stray_fields_are_malformed(reply: dict[str, object]) -> None
                                   b'{"type":"hello","name":"a","protocol":2}'])
 def test_a_hello_must_say_protocol_1(line: bytes) -> None:
     """The spec: `protocol`: 1, anything else is a start fault (no protocol, `true` and `1.0`
-    were taken for 1)."""
+    included: none of them is taken for 1)."""
     with pytest.raises(codec.ProtocolError, match="bad hello: protocol"):
         codec.decode_hello(line)
     assert codec.decode_hello(b'{"type":"hello","name":"a","protocol":1}').name == "a"

@@ -17,11 +17,12 @@ from referee.match.player import Player
 from referee.match.policy_player import random_player
 from referee.report import ReportSummary, write_report
 from referee.tournament.config import TournamentConfig
-from referee.tournament.runner import run_tournament
+from referee.tournament.executors.local import LocalExecutor
+from referee.tournament.session import run_tournament
 from referee.tournament.store import Store, open_store
 
 ROOT = Path(__file__).resolve().parents[2]
-ILLEGAL = ROOT / "tests" / "bots" / "illegal.py"
+ILLEGAL = ROOT / "tests" / "scripted_bots" / "illegal.py"
 NAMES = ["alpha", "beta", "gamma", "delta", "illegal"]
 
 
@@ -51,8 +52,8 @@ def make_store(folder: Path) -> tuple[Path, Path]:
 
     db = folder / "t.db"
     store = open_store(db)
-    trio.run(lambda: run_tournament(config, folder / "t.toml", store, 2, lambda m: None,
-                                    player_factory=make))
+    trio.run(lambda: run_tournament(config, folder / "t.toml", store, LocalExecutor(2, make),
+                                    lambda m: None))
     store.close()
     # What an entrant's stderr log looks like (the in-process players write none).
     (stderr_dir / "alpha.w0.stderr.log").write_text(

@@ -184,7 +184,7 @@ def test_cli_errors_are_one_line(made: Made, tmp_path: Path) -> None:
                      str(tmp_path / "none"), cwd=tmp_path)
     assert no_dir.returncode == 2 and "error: --stderr-dir" in no_dir.stderr
     file_dir = referee("report", str(made.db), "--out", str(tmp_path / "o"), "--stderr-dir",
-                       str(a_file), cwd=tmp_path)  # it said "no such folder"
+                       str(a_file), cwd=tmp_path)  # not "no such folder"
     assert file_dir.stderr == f"error: --stderr-dir {a_file}: a file, not a folder\n"
     not_store = referee("report", str(a_file), "--out", str(tmp_path / "o"), cwd=tmp_path)
     assert not_store.returncode == 2 and not_store.stderr.startswith("error: ")
@@ -215,8 +215,8 @@ def test_out_must_be_new_empty_or_an_earlier_report(made: Made, tmp_path: Path) 
 
 
 def test_a_bot_named_like_another_bots_worker_log_is_shown_only_its_own(tmp_path: Path) -> None:
-    """With bots `alpha` and `alpha.w1`, alpha's worker-1 log (alpha.w1.stderr.log) was shown
-    on alpha.w1's page as its own."""
+    """With bots `alpha` and `alpha.w1`, alpha's worker-1 log (alpha.w1.stderr.log) is
+    alpha's, never shown on alpha.w1's page as its own."""
     from referee.report.stderr import log_files
 
     for file in ("alpha.w0.stderr.log", "alpha.w1.stderr.log", "alpha.w1.w0.stderr.log"):

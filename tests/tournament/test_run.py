@@ -16,7 +16,7 @@ import pytest
 from .. import terminal
 
 ROOT = Path(__file__).resolve().parents[2]
-FIRST_LEGAL = ROOT / "tests" / "bots" / "first_legal.py"
+FIRST_LEGAL = ROOT / "tests" / "scripted_bots" / "first_legal.py"
 
 
 def referee(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -126,7 +126,7 @@ def test_a_builds_escape_sequences_are_shown_not_obeyed(tmp_path: Path) -> None:
     line with "ALL BOTS PASSED" and reverse text: the "left out" line (with --quiet too) shows
     them as escapes, the build's output indented under it."""
     config = write_config(tmp_path, bots=3, deals=1)
-    hostile = ROOT / "tests" / "bots" / "terminal_escape.py"
+    hostile = ROOT / "tests" / "scripted_bots" / "terminal_escape.py"
     config.write_text(config.read_text() + (
         f'[[bots]]\nname = "hostile"\nbuild = "{sys.executable} {hostile} --build"\n'
         f'command = "{sys.executable} {hostile}"\n'))
@@ -219,9 +219,8 @@ def test_reading_commands_refuse_a_file_that_is_not_a_store(tmp_path: Path) -> N
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_ctrl_c_ends_a_run_in_one_line_and_it_resumes(tmp_path: Path, signum: int) -> None:
     """SIGINT (Ctrl-C) or SIGTERM (a job's time limit) once some games are stored: the one
-    line docs/security.md promises, exit 2, no traceback (before: trio's exception group around
-    the KeyboardInterrupt; SIGTERM ended it at once, its bots left running); running again
-    plays the rest."""
+    line docs/security.md promises, exit 2, no traceback (no trio exception group around the
+    KeyboardInterrupt; no bot left running after SIGTERM); running again plays the rest."""
     config = write_config(tmp_path, deals=20)
     db = tmp_path / "t.db"
     proc = subprocess.Popen([sys.executable, "-m", "referee", "tournament", "run", str(config),
@@ -244,7 +243,7 @@ def test_ctrl_c_ends_a_run_in_one_line_and_it_resumes(tmp_path: Path, signum: in
 
 def test_a_new_primary_metric_or_name_takes_effect_on_the_next_run(tmp_path: Path) -> None:
     """Neither changes the games, so the store is resumed; the leaderboard follows the file
-    as it is now (before: the first run's settings stayed, silently)."""
+    as it is now, not the first run's settings."""
     config = write_config(tmp_path, bots=3, deals=1)
     db = tmp_path / "x.db"
     assert referee("tournament", "run", str(config), "--db", str(db), "-q",

@@ -13,17 +13,19 @@ import time
 from pathlib import Path
 
 import pytest
+import trio
 
 pytest.importorskip("distributed")
 
 from distributed import Client, LocalCluster
 
 from referee.tournament.config import load_tournament
-from referee.tournament.dask_executor import run_on_dask
+from referee.tournament.executors.dask import DaskExecutor
+from referee.tournament.session import run_tournament
 from referee.tournament.store import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
-FIRST_LEGAL = ROOT / "tests" / "bots" / "first_legal.py"
+FIRST_LEGAL = ROOT / "tests" / "scripted_bots" / "first_legal.py"
 
 
 def write_config(folder: Path, bots: int, deals: int) -> Path:
@@ -92,9 +94,9 @@ def test_a_killed_dask_worker_loses_nothing(tmp_path: Path) -> None:
     killer = threading.Thread(target=kill_one)
     killer.start()
     try:
-        summary = run_on_dask(config, config_path, store, lambda m: None,
-                              on_update=lambda _: first_batch.set(), client=client,
-                              batch_size=4)
+        summary = trio.run(run_tournament, config, config_path, store,
+                           DaskExecutor(client=client, batch_size=4), lambda m: None,
+                           lambda _: first_batch.set())
     finally:
         finished.set()
         killer.join()
@@ -144,8 +146,8 @@ def test_three_shards_merge_into_one_run(tmp_path: Path) -> None:
 
 def test_a_merge_stopped_partway_leaves_no_store(tmp_path: Path) -> None:
     """SIGTERM (a job's time limit) partway through a merge: no file under --out's name, no
-    partial file beside it, exit 2 in one line; merging again works.  Before, the store was
-    left with the shards copied so far, and looked finished."""
+    partial file beside it (no store with the shards copied so far, which would look
+    finished), exit 2 in one line; merging again works."""
     config = write_config(tmp_path, bots=4, deals=2)
     shards = []
     for i in (1, 2):
@@ -180,7 +182,8 @@ def test_a_merge_stopped_partway_leaves_no_store(tmp_path: Path) -> None:
 
 
 def test_sigterm_stops_a_dask_run_in_one_line(tmp_path: Path) -> None:
-    """The Dask executor waits outside trio: SIGTERM ended the referee at once (no line)."""
+    """The Dask executor waits outside trio; SIGTERM still ends the run in the one line that
+    says its finished games are kept, not at once without a word."""
     config = write_config(tmp_path, bots=4, deals=30)
     db = tmp_path / "d.db"
     proc = subprocess.Popen([sys.executable, "-m", "referee", "tournament", "run", str(config),

@@ -34,8 +34,9 @@ def unix_socket(tmp_path: Path) -> Iterator[Path]:
 
 def test_a_named_pipe_socket_or_device_is_refused_at_once(tmp_path: Path,
                                                           unix_socket: Path) -> None:
-    """`--db` naming a FIFO made `tournament run` wait forever (SQLite opens it, waiting for a
-    writer); /dev/null was "disk I/O error"; the reading commands said there was no store."""
+    """`--db` naming a FIFO, a socket or /dev/null is refused at once by every command: no
+    wait for ever (SQLite would open a FIFO and wait for a writer), no "disk I/O error", no
+    "there is no store"."""
     write_config(tmp_path)
     fifo = tmp_path / "pipe.db"
     os.mkfifo(fifo)
@@ -62,8 +63,8 @@ def damage(db: Path, table: str) -> None:
 
 
 def test_a_damaged_store_says_what_to_do(tmp_path: Path) -> None:
-    """A damaged store said "the results store failed: ...; run again to resume", which only
-    fails again.  Now it names the damage and the way out."""
+    """A damaged store is named as damaged, with the way out, not "the results store failed:
+    ...; run again to resume", which would only fail again."""
     config = write_config(tmp_path)
     db = tmp_path / "results.db"
     out = referee("tournament", "run", str(config), "--db", str(db), "-q", "--shard", "1/1",

@@ -24,7 +24,9 @@ from referee.leaderboard.sequential import looks
 from referee.match.player import Answer, Player
 from referee.match.policy_player import PolicyPlayer, default_player, random_player
 from referee.tournament.config import TournamentConfig
-from referee.tournament.runner import Progress, RunSummary, run_tournament
+from referee.tournament.executors.local import LocalExecutor
+from referee.tournament.progress import Progress
+from referee.tournament.session import RunSummary, run_tournament
 from referee.tournament.store import open_store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,8 +79,9 @@ def run(cfg: TournamentConfig, db: Path, on_update: Callable[[Progress], None] |
     said: list[str] = []
     store = open_store(db)
     try:
-        summary = trio.run(lambda: run_tournament(cfg, db.with_suffix(".toml"), store, 2,
-                                                  said.append, on_update, player_factory=make))
+        summary = trio.run(lambda: run_tournament(cfg, db.with_suffix(".toml"), store,
+                                                  LocalExecutor(2, make), said.append,
+                                                  on_update))
     finally:
         store.close()
     return summary, said
@@ -162,8 +165,8 @@ def test_an_interrupted_run_resumes_to_the_same_stop(tmp_path: Path) -> None:
                 if p.played >= 8 * ORDERS + 12:  # past the first look
                     scope.cancel()
 
-            await run_tournament(STRONG, part.with_suffix(".toml"), store, 2, lambda m: None,
-                                 update, player_factory=make)
+            await run_tournament(STRONG, part.with_suffix(".toml"), store,
+                                 LocalExecutor(2, make), lambda m: None, update)
 
     try:
         trio.run(interrupted)
@@ -283,7 +286,7 @@ def test_the_dask_executor_stops_at_the_same_look(
 def test_a_look_with_games_missing_stops_the_run_and_says_why(tmp_path: Path) -> None:
     """A bot left out (its command is missing): the first look lacks its games, so the run
     stops there, saying how many could not be played, instead of judging without them."""
-    bot = ROOT / "tests" / "bots" / "first_legal.py"
+    bot = ROOT / "tests" / "scripted_bots" / "first_legal.py"
     lines = ['name = "missing"', "seed = 2", "table_size = 3", 'seat_orders = "rotations"',
              "deals = 32", 'until = "separated"']
     for i in range(3):

@@ -12,12 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from referee.tournament.config import MAX_FAULTS, TournamentConfig
+from referee.bots.limits import MAX_FAULTS
+from referee.tournament.config import TournamentConfig
 
 from ..disk import files_limited_to, without_reading_all
 
 ROOT = Path(__file__).resolve().parents[2]
-FIRST_LEGAL = ROOT / "tests" / "bots" / "first_legal.py"
+FIRST_LEGAL = ROOT / "tests" / "scripted_bots" / "first_legal.py"
 
 
 def referee(*args: str, cwd: Path, env: dict[str, str] | None = None,
@@ -137,7 +138,8 @@ def test_commands_that_read_leave_a_foreign_database_and_its_wal_unchanged(
 
 
 def test_a_store_named_in_bytes_that_are_not_utf8_is_read(tmp_path: Path) -> None:
-    """Its name went into an SQLite URI as text: a UnicodeEncodeError traceback."""
+    """A name that is not UTF-8 goes into SQLite's URI as its bytes: the store is made and
+    read, with no UnicodeEncodeError traceback."""
     config = write_config(tmp_path)
     name = os.fsdecode(b"r\xe9sultats.db")
     assert run(config, tmp_path / name).returncode == 0
@@ -178,7 +180,7 @@ def test_an_unreachable_scheduler_is_named(tmp_path: Path, address: str) -> None
 
 def test_a_refused_run_keeps_a_store_another_run_has_open(tmp_path: Path) -> None:
     """The store a refused run made is removed only if nobody else uses it: a second run
-    started on the same --db while the first waited for its scheduler lost every result."""
+    started on the same --db while the first waits for its scheduler keeps every result."""
     pytest.importorskip("distributed")
     config = write_config(tmp_path)
     db = tmp_path / "x.db"
@@ -212,8 +214,8 @@ def test_a_refused_run_keeps_a_store_another_run_has_open(tmp_path: Path) -> Non
 
 
 def test_edition_shard_and_store_mistakes_name_what_is_wrong(tmp_path: Path) -> None:
-    """An empty or missing edition names the `edition` key; an empty --shard is refused (it
-    played the whole schedule); a store missing a table says which."""
+    """An empty or missing edition names the `edition` key; an empty --shard is refused (not
+    taken for the whole schedule); a store missing a table says which."""
     config = write_config(tmp_path, extra='edition = ""')
     refused(run(config, tmp_path / "x.db"), "edition: String should have at least 1 character")
     config = write_config(tmp_path, extra='edition = "nope.toml"')
@@ -243,7 +245,8 @@ def test_a_bot_dir_that_is_a_file_is_said_so(tmp_path: Path) -> None:
 
 
 def test_a_run_that_can_play_no_game_is_an_error(tmp_path: Path) -> None:
-    """It said '0 games played' and exited 0, so a script could not tell."""
+    """An error line and exit status 2, not '0 games played' and 0, so that a script can
+    tell."""
     config = write_config(tmp_path, bot_extra='dir = "no-such-folder"')  # 2 left: no table
     out = referee("tournament", "run", str(config), "--db", str(tmp_path / "x.db"),
                   cwd=tmp_path)
@@ -263,7 +266,7 @@ def test_a_run_that_can_play_no_game_is_an_error(tmp_path: Path) -> None:
     assert not (tmp_path / "stores" / "target.db").exists()  # the store made through it is
     (tmp_path / "afile").write_text("")
     refused(run(config, tmp_path / "s.db", "--stderr-dir", str(tmp_path / "afile" / "sub")),
-            "--stderr-dir", "afile/sub: cannot create the folder")  # was a traceback
+            "--stderr-dir", "afile/sub: cannot create the folder")  # not a traceback
     assert not (tmp_path / "s.db").exists()
     refused(run(config, tmp_path / "q.db"), "(b1: its directory")  # -q: the reason is here
     gauntlet = write_config(tmp_path, extra='format = "gauntlet"\nbaselines = ["b0", "b1"]')
@@ -283,9 +286,9 @@ def test_a_shard_past_the_last_game_plays_none_and_succeeds(tmp_path: Path) -> N
 
 def test_a_store_that_fails_mid_run_ends_it_in_one_line_and_loses_nothing(
         tmp_path: Path) -> None:
-    """A full disk during a run was an ExceptionGroup traceback.  Now: one line naming the
-    store, the games stored before it are kept, no bot is left running, and running again
-    (with room) plays exactly the rest."""
+    """A full disk during a run: one line naming the store (no ExceptionGroup traceback),
+    the games stored before it are kept, no bot is left running, and running again (with
+    room) plays exactly the rest."""
     bot = tmp_path / "limited_store_bot.py"  # its own path, to look for leftover processes
     bot.write_text(FIRST_LEGAL.read_text())
     config = tmp_path / "t.toml"
@@ -312,7 +315,8 @@ def test_a_store_that_fails_mid_run_ends_it_in_one_line_and_loses_nothing(
 
 
 def test_a_merge_that_runs_out_of_room_leaves_no_half_merged_store(tmp_path: Path) -> None:
-    """Its inserts failing (a full disk) was a traceback that left the half-merged file."""
+    """Its inserts failing (a full disk) end the merge in one line, and no half-merged file
+    is left."""
     config = write_config(tmp_path, extra="deals = 8")  # 24 games: shards of about 72 KiB
     shards = [tmp_path / f"s{i}.db" for i in (1, 2)]
     for i, shard in enumerate(shards, 1):
@@ -347,14 +351,12 @@ time.sleep(60)
 
 def test_a_store_is_read_where_it_cannot_be_written_and_readers_leave_nothing_beside_it(
         tmp_path: Path) -> None:
-    """A store is in WAL mode, whose readers opened it read-only: in a folder they cannot
-    write (published results, a class share) `leaderboard` said "attempt to write a readonly
-    database"; everywhere else every reader and `merge` left -shm and -wal files beside it,
-    and when a reader was open as a run ended, the last games stayed in the -wal file, lost
-    to whoever copied the store alone.  Now a reader that closes last folds them in and
-    removes both files; a store with no -wal file is read as it is where it cannot be
-    written; one whose -wal file holds games is refused there with one line saying so, also
-    through a link (partial results were shown)."""
+    """A store is in WAL mode.  In a folder its readers cannot write (published results, a
+    class share), a store with no -wal file is read as it is (not "attempt to write a
+    readonly database"), and one whose -wal file holds games is refused with one line saying
+    so, also through a link (never partial results).  Everywhere else a reader or `merge`
+    leaves no -shm or -wal file beside it, and a reader that closes last, as a run ends, folds
+    the last games into the store, so that whoever copies the store alone has them all."""
     shared = tmp_path / "shared"
     shared.mkdir()
     config = write_config(tmp_path, extra="deals = 4")
@@ -439,8 +441,8 @@ def test_a_reader_in_the_middle_of_a_read_does_not_hold_up_a_run(tmp_path: Path)
 
 
 def test_a_second_run_on_a_store_being_written_is_refused(tmp_path: Path) -> None:
-    """Two runs on one --db each played every game (twice the work, each claiming all of
-    them); the second is now refused in one line, and leaves the first's store alone."""
+    """A second run on a --db that a run is writing is refused in one line, and leaves the
+    first's store alone: the games are not all played twice, each run claiming them all."""
     config = write_config(tmp_path, extra="deals = 60")
     db = tmp_path / "x.db"
     first = subprocess.Popen([sys.executable, "-m", "referee", "tournament", "run", str(config),
@@ -460,15 +462,15 @@ def test_a_second_run_on_a_store_being_written_is_refused(tmp_path: Path) -> Non
 
 
 def test_tables_in_a_gauntlet_is_named(tmp_path: Path) -> None:
-    """`tables` samples a round robin; a gauntlet ignored it, silently."""
+    """`tables` samples a round robin; in a gauntlet it is refused, not silently ignored."""
     config = write_config(tmp_path, extra='format = "gauntlet"\nbaselines = ["b0", "b1"]\n'
                                           "tables = 1")
     refused(run(config, tmp_path / "x.db"), "tables: a gauntlet plays every entrant's table")
 
 
 def test_a_write_protected_store_is_read_and_nothing_left_beside_it(tmp_path: Path) -> None:
-    """chmod 444 in a folder that can be written: readers left -shm and -wal files beside
-    it, which they could not fold in or remove."""
+    """chmod 444 in a folder that can be written: readers leave no -shm or -wal file beside
+    it (they could not fold one in or remove it)."""
     config = write_config(tmp_path, extra="deals = 2")
     db = tmp_path / "r.db"
     assert run(config, db).returncode == 0
@@ -482,10 +484,10 @@ def test_a_write_protected_store_is_read_and_nothing_left_beside_it(tmp_path: Pa
 
 
 def test_a_damaged_game_in_a_store_is_named_not_a_traceback(tmp_path: Path) -> None:
-    """A store damaged or edited by hand: a record that is not zlib, or not JSON lines, and a
-    result without its ranks were tracebacks (zlib.error, JSONDecodeError, KeyError), and the
-    report left a site without its index.  Now a damaged record gets the report's "no replay"
-    page and one line from replay; a damaged result is one line naming the game."""
+    """A store damaged or edited by hand: a record that is not zlib, or not JSON lines, gets
+    the report's "no replay" page (the site keeps its index) and one line from replay; a
+    result without its ranks is one line naming the game.  None is a traceback (zlib.error,
+    JSONDecodeError, KeyError)."""
     config = write_config(tmp_path, extra="deals = 1")
     db = tmp_path / "r.db"
     assert run(config, db).returncode == 0

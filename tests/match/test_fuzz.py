@@ -19,7 +19,7 @@ from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 from referee.protocol import codec
 
-from ..match.support import command
+from ..processes import command
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),

@@ -1,28 +1,20 @@
-"""The process layer on its own, with real processes: cancellation, start errors, line limits."""
+"""A bot process as a `Player` (match/bot_session.py) and how the runner talks to players:
+a command that cannot start, which players may poll, the events a seat is sent and when,
+events a full pipe cannot take at once, and the transcript of what was sent."""
 
 from __future__ import annotations
 
 import json
-import os
 import sys
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import orjson
-import pytest
 import trio
 
 from referee.bots.launch import BotSpec
-from referee.bots.process import (
-    BotProcess,
-    LineTooLong,
-    ProcessLimits,
-    ReplyTimeout,
-    open_bot,
-    start_bot,
-)
+from referee.bots.process import BotProcess, ProcessLimits
 from referee.game import Decision, Event, GameState, seat_view
 from referee.match.bot_session import BotPlayer
 from referee.match.bot_transcript import TranscriptWriter
@@ -32,84 +24,9 @@ from referee.match.record import EventLine, GameRecord, GameResult
 from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 from referee.protocol import codec
-from referee.tournament import runner as tournament_runner
-from referee.tournament.config import TournamentConfig
-from referee.tournament.runner import run_tournament
-from referee.tournament.store import open_store
 
-from .support import command, leftover_processes, processes_with
-
-HELLO = b'{"type": "hello", "protocol": 1, "referee": "test"}\n'
-
-# A bot that answers `{"type": "line"}` with one line of exactly SIZE bytes (newline excluded),
-# written with a single write() into a 1 MiB pipe, so the referee finds the whole line there.
-LONG_LINE_BOT = """\
-import fcntl, json, os, sys
-try:
-    fcntl.fcntl(1, fcntl.F_SETPIPE_SZ, 1 << 20)
-except OSError:
-    pass
-size = int(sys.argv[1])
-for line in sys.stdin.buffer:
-    message = json.loads(line)
-    if message.get("type") == "hello":
-        os.write(1, b'{"type": "hello", "name": "long_line", "protocol": 1}\\n')
-    elif message.get("type") == "line":
-        os.write(1, b"[" + b" " * (size - 2) + b"]\\n")
-"""
-
-
-async def wait_for_processes(marker: str, count: int, limit: float = 60.0) -> int:
-    """How many processes have `marker`, once there are `count` of them or `limit` passed."""
-    with trio.move_on_after(limit):
-        while len(processes_with(marker)) < count:
-            await trio.sleep(0.02)
-    return len(processes_with(marker))
-
-
-def test_cancelled_open_bot_kills_the_whole_group(bot_dir: Path) -> None:
-    """Leaving `open_bot` by cancellation stops the bot and its SIGTERM-proof grandchild."""
-    script = f"{bot_dir}/forks_grandchild.py"
-    seen: list[int] = []
-
-    async def run() -> int | None:
-        with trio.CancelScope() as scope:
-            async with open_bot([sys.executable, script]) as bot:
-                await bot.send(HELLO)
-                await bot.read_line(trio.current_time() + 10)
-                # The bot forks its child just after its hello: wait until both are there.
-                seen.append(await wait_for_processes(script, 2))
-                scope.cancel()
-                await trio.sleep_forever()  # cancelled here, inside the open_bot block
-        assert scope.cancelled_caught
-        return bot.process.returncode
-
-    returncode = trio.run(run)
-    assert seen == [2]
-    assert returncode is not None
-    assert leftover_processes(script) == []
-
-
-def test_read_line_times_out_with_the_partial_line(bot_dir: Path) -> None:
-    """A reply without its newline is never a line; the timeout says how much came."""
-    async def run() -> str:
-        async with open_bot([sys.executable, f"{bot_dir}/no_newline.py"]) as bot:
-            await bot.send(HELLO)
-            await bot.read_line(trio.current_time() + 10)
-            request = (b'{"type": "request", "id": 1, "decision": "bid", "view": {}, '
-                       b'"legal": {"min": 1, "max": 5, "can_pass": true}}\n')
-            await bot.send(request)
-            # Short deadlines, repeated until the partial reply has arrived (a loaded
-            # machine may take a while to run the bot); a timeout keeps what was read.
-            for _ in range(30):
-                with pytest.raises(ReplyTimeout) as info:
-                    await bot.read_line(trio.current_time() + 0.3)
-                if "without a newline" in str(info.value):
-                    break
-            return str(info.value)
-
-    # The reply {"id": 1, "action": "pass"} is 27 bytes, without its newline.
-    assert trio.run(run) == "no complete line in time (27 bytes without a newline)"
+from ..processes import command
+from .support import PollingWatcher
 
 
 def test_unstartable_bot_is_a_start_fault(bot_dir: Path) -> None:
@@ -137,118 +54,6 @@ def test_unstartable_bot_is_a_start_fault(bot_dir: Path) -> None:
     assert missing.starts == 0
 
 
-async def long_line(path: Path, size: int) -> bytes:
-    async with open_bot([sys.executable, str(path), str(size)]) as bot:
-        await bot.send(HELLO)
-        await bot.read_line(trio.current_time() + 5)
-        await bot.send(b'{"type": "line"}\n')
-        return await bot.read_line(trio.current_time() + 5)
-
-
-def test_line_of_the_maximum_length_is_read(tmp_path: Path) -> None:
-    bot = tmp_path / "long_line.py"
-    bot.write_text(LONG_LINE_BOT)
-    assert len(trio.run(long_line, bot, 65536)) == 65536
-
-
-def test_line_over_the_maximum_length_is_rejected(tmp_path: Path) -> None:
-    """A complete line just over the limit, found whole in the buffer, is still too long.
-    (Found by this suite: lines of 65,537 to 131,071 bytes used to get through.)"""
-    bot = tmp_path / "long_line.py"
-    bot.write_text(LONG_LINE_BOT)
-    with pytest.raises(LineTooLong):
-        trio.run(long_line, bot, 100_000)
-
-
-def test_line_far_over_the_maximum_length_is_rejected(tmp_path: Path) -> None:
-    bot = tmp_path / "long_line.py"
-    bot.write_text(LONG_LINE_BOT)
-    with pytest.raises(LineTooLong):
-        trio.run(long_line, bot, 200_000)
-
-
-def test_start_bot_reaps_on_aclose(bot_dir: Path) -> None:
-    """`start_bot` without `open_bot`: the owner's `aclose` stops and reaps the process."""
-    async def run() -> str:
-        bot = await start_bot([sys.executable, f"{bot_dir}/never_answers.py"])
-        try:
-            await bot.send(HELLO)
-            await bot.read_line(trio.current_time() + 5)
-        finally:
-            await bot.aclose(b'{"type": "goodbye"}\n')
-        return bot.exit_description()
-
-    assert trio.run(run) == "exit status 0"  # it left on goodbye, before any signal
-
-
-def test_a_temporary_stderr_log_leaves_no_file_and_a_named_one_is_kept(tmp_path: Path) -> None:
-    """Each bot used to leave a `bot-stderr-*` file in the temporary folder for good (one per
-    bot process when the referee was killed with SIGKILL); now the file is unlinked as soon as
-    it is open, and its lines are still there for a crash's reason."""
-    says = [sys.executable, "-c",
-            "import sys; sys.stderr.write('said\\n'); print('ok', flush=True); sys.stdin.read()"]
-
-    async def run(stderr_path: Path | None) -> Path:
-        async with open_bot(says, stderr_path=stderr_path) as bot:
-            assert await bot.read_line(trio.current_time() + 10) == b"ok"
-            assert bot.stderr.path.exists() == (stderr_path is not None)
-            assert bot.stderr.last_lines() == "said"
-        return bot.stderr.path
-
-    temporary = trio.run(run, None)
-    assert not temporary.exists()
-    named = trio.run(run, tmp_path / "bot.log")
-    assert named.read_text() == "said\n"
-
-
-# Echoes each line back, after `sys.argv[1]` seconds.
-DELAYED_ECHO = """\
-import sys, time
-delay = float(sys.argv[1])
-for line in sys.stdin.buffer:
-    time.sleep(delay)
-    sys.stdout.buffer.write(line)
-    sys.stdout.flush()
-"""
-
-
-async def referee_cpu_per_reply(path: Path, delay: float, count: int) -> float:
-    """The referee's CPU seconds per reply from a bot that answers after `delay`."""
-    limits = ProcessLimits(spin=0.002)
-    async with open_bot([sys.executable, str(path), str(delay)], limits=limits) as bot:
-        await bot.send(b"warm-up\n")
-        await bot.read_line(trio.current_time() + 5)
-        cpu = time.process_time()
-        for _ in range(count):
-            await bot.send(b"ping\n")
-            assert await bot.read_line(trio.current_time() + 5) == b"ping"
-        return (time.process_time() - cpu) / count
-
-
-def test_the_referee_polls_only_for_bots_that_answer_fast(tmp_path: Path) -> None:
-    """Polling for a reply (`spin`) saves a fast bot a wake-up; a slow bot must not cost the
-    referee a core: after one slow reply it is waited for in trio, without polling."""
-    bot = tmp_path / "delayed_echo.py"
-    bot.write_text(DELAYED_ECHO)
-    slow = trio.run(referee_cpu_per_reply, bot, 0.01, 30)
-    assert slow < 0.0005  # polling for every reply would cost 2 ms of CPU each
-    fast = trio.run(referee_cpu_per_reply, bot, 0.0, 300)
-    assert fast < 0.002  # a fast bot's reply ends the polling at once
-
-
-class PollingWatcher(PolicyPlayer):
-    """A default player that notes, at each decision, whether it could poll for its answer."""
-
-    def __init__(self, name: str) -> None:
-        super().__init__(name, lambda decision, view, rng: decision.default_action())
-        self.seen: dict[str, set[bool]] = {}
-
-    async def decide(self, decision: Decision, view: dict[str, Any],
-                     alone: bool = True) -> Answer:
-        self.seen.setdefault(decision.kind.value, set()).add(alone)
-        return await super().decide(decision, view, alone)
-
-
 def test_players_waited_on_together_may_not_poll() -> None:
     """A hidden bid asks every seat at once: none may hold the event loop while it waits,
     or the others would be asked only after its answer.  Other decisions may."""
@@ -262,41 +67,6 @@ def test_players_waited_on_together_may_not_poll() -> None:
             seen.setdefault(kind, set()).update(values)
     assert seen.pop("hidden_bid") == {False}
     assert seen and all(values == {True} for values in seen.values())
-
-
-def test_parallel_tables_of_a_tournament_may_not_poll(tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tables that share one event loop may not poll; a single table may (by default)."""
-    bot_factory = tournament_runner.bot_factory
-
-    def run(workers: int) -> set[float | None]:
-        spins: set[float | None] = set()
-
-        def factory(*args: Any, **kwargs: Any) -> Callable[[str, int], Player]:
-            make_bot = bot_factory(*args, **kwargs)
-
-            def make(name: str, worker: int) -> Player:
-                bot = make_bot(name, worker)
-                assert isinstance(bot, BotPlayer)
-                spins.add(bot.process_limits.spin)
-                return PollingWatcher(name)  # the games are played in-process
-
-            return make
-
-        monkeypatch.setattr(tournament_runner, "bot_factory", factory)
-        config = TournamentConfig.model_validate({
-            "name": "t", "seed": 1, "table_size": 4,
-            "bots": [{"name": f"b{i}", "command": f"{sys.executable} unused.py"}
-                     for i in range(4)],
-        })
-        store = open_store(tmp_path / f"w{workers}.db")
-        trio.run(lambda: run_tournament(config, tmp_path / "t.toml", store, workers,
-                                        lambda m: None))
-        store.close()
-        return spins
-
-    assert run(2) == {0.0}
-    assert run(1) == {None}
 
 
 # Answers the hello, then echoes every line it reads: what it was sent comes straight back.
@@ -494,34 +264,3 @@ def test_a_transcript_line_split_across_writes_is_written_whole(tmp_path: Path) 
     assert path.read_text().splitlines() == [
         '{"to_bot":{"a":1}}', '{"from_bot":{"id":1}}', '{"to_bot":{"b":2}}',
         '{"to_bot":"{\\"c\\":"}']
-
-
-def test_a_process_that_cannot_be_reaped_does_not_hang_the_referee(bot_dir: Path) -> None:
-    """A frozen process (a cgroup freezer, or a hung file system) ignores SIGKILL until it
-    thaws: the referee waited for it forever; it now goes on after `reap_within`."""
-    freezer = Path("/sys/fs/cgroup/freezer")
-    if not (freezer / "cgroup.procs").exists() or not os.access(freezer, os.W_OK):
-        pytest.skip("needs a writable cgroup v1 freezer (root)")
-    limits = ProcessLimits(goodbye_grace=0.1, term_grace=0.1, reap_within=0.5)
-    group = freezer / f"referee-test-{os.getpid()}"
-    group.mkdir()
-    try:
-        async def run() -> float:
-            bot = await start_bot([sys.executable, f"{bot_dir}/never_answers.py"],
-                                  limits=limits)
-            (group / "cgroup.procs").write_text(str(bot.pid))
-            (group / "freezer.state").write_text("FROZEN")
-            start = time.monotonic()
-            with trio.fail_after(10):
-                await bot.aclose(b'{"type": "goodbye"}\n')
-            return time.monotonic() - start
-
-        assert trio.run(run) < 3
-    finally:
-        (group / "freezer.state").write_text("THAWED")
-        for _ in range(100):
-            try:
-                group.rmdir()
-                break
-            except OSError:
-                time.sleep(0.02)

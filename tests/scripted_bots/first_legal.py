@@ -3,7 +3,7 @@
 
 Answers every request with the first legal choice: play legal.cards[0]; offer, bid, buy and
 mystery -> pass; hidden_bid -> 0; price -> legal.min.  Plays any number of games and exits on
-`goodbye` or at end of input.  Run: python3 tests/bots/first_legal.py
+`goodbye` or at end of input.  Run: python3 tests/scripted_bots/first_legal.py
 """
 
 import json

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .support import ROOT, command
+from ..processes import ROOT, command
 
 MAX_RSS_KIB = 200 * 1024
 MAX_STDERR_LOG = int(1.1 * (1 << 20))

@@ -20,7 +20,7 @@ from referee.bots.limits import BotLimits, MiB
 from referee.bots.pids_cgroup import PREFIX, _pid_namespace, base_folder
 from referee.match.record import AnswerLine, ApplyLine
 
-from ..match.support import command, referee
+from ..processes import command, referee
 from .support import assert_contained, play
 
 EXIT_WITH = r"(?s)^closed its output; exit status 1 "
@@ -165,8 +165,8 @@ def test_double_forked_daemon_dies_with_the_sandbox(bot_dir: Path, bwrap: str) -
 
 def test_double_forked_daemon_dies_with_its_pids_cgroup(bot_dir: Path) -> None:
     """Without a sandbox, where the referee can make a pids cgroup (as root, say): the daemon
-    is no longer in the bot's process tree, but it is still in the bot's cgroup, where the
-    referee finds it, records the fault and kills it (the fixture checks that it is gone)."""
+    has left the bot's process tree, but it is still in the bot's cgroup, where the referee
+    finds it, records the fault and kills it (the fixture checks that it is gone)."""
     if base_folder() is None:
         pytest.skip("no pids cgroup can be made here (cgroup v1 pids, or v2 delegated)")
     [game] = play(bot_dir, "setsid_escape.py --double", "none")
@@ -196,9 +196,9 @@ def test_cpu_budget_is_per_game_not_per_process(bot_dir: Path) -> None:
 
 
 def test_a_sandboxed_game_longer_than_ten_seconds_is_not_cut(bot_dir: Path, bwrap: str) -> None:
-    """bwrap ran with --die-with-parent, which ties it to the thread that started it; trio
-    starts processes from worker threads that end after 10 s idle, and then every bot of
-    the table was SIGKILLed, good ones too."""
+    """A sandboxed game outlasts the 10 s after which trio's idle worker threads end (trio
+    starts processes from them, and bwrap's --die-with-parent would tie a sandbox to such a
+    thread): no bot of the table, good or bad, is killed when that thread ends."""
     [game] = play(bot_dir, "answers_late.py --delay 0.3", bwrap, move_time=1.0, time_bank=1.0)
     assert game.result.faults == ((), (), (), ()), game.result.faults
     thinking = sum(line.seconds for line in game.lines

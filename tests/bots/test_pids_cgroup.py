@@ -21,7 +21,7 @@ from referee.bots.pids_cgroup import (
 )
 from referee.bots.process import start_bot
 
-from ..match.support import wait_until
+from ..processes import wait_until
 
 FORKS = """
 import os, sys, time

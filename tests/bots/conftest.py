@@ -1,22 +1,10 @@
-from __future__ import annotations
+"""The sandbox fixtures: `mode` runs a test without a sandbox and in bwrap; `bwrap` only in it."""
 
-from collections.abc import Iterator
-from pathlib import Path
+from __future__ import annotations
 
 import pytest
 
 from referee.bots.sandbox import SandboxError, check_sandbox_available
-
-from ..match.support import copy_bots, leftover_processes
-
-
-@pytest.fixture
-def bot_dir(tmp_path: Path) -> Iterator[Path]:
-    """A private copy of tests/bots; after the test, none of its processes may be alive."""
-    bots = copy_bots(tmp_path / "bots")
-    yield bots
-    left = leftover_processes(f"{bots}/")
-    assert not left, "bot processes left behind:\n" + "\n".join(left)
 
 
 def bwrap_problem() -> str | None:

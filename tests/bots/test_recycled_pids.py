@@ -82,9 +82,9 @@ def state(pid: int) -> str | None:
 def test_a_recycled_pid_in_a_bots_children_is_not_its_process(
         spawn: Callable[[list[str]], subprocess.Popen[str]],
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """Under Dask a bot was retired for "its process 1480 (readlink) left the bot's process
-    group": the pid of one of its children had gone to another program's process.  A listed
-    child is the bot's only if /proc shows the bot as its parent, and a start no earlier."""
+    """A child's pid that has gone to another program's process (a `readlink` under Dask,
+    say) is not a process of the bot's that "left the bot's process group": a listed child is
+    the bot's only if /proc shows the bot as its parent, and a start no earlier."""
     bot, child = bot_with_a_child(spawn)
     stranger = spawn(["sleep", "60"]).pid  # in another process group, like that readlink
     gone = subprocess.Popen(["true"])

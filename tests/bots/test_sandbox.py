@@ -15,15 +15,16 @@ import pytest
 import trio
 
 from referee.bots import sandbox
+from referee.bots.build import run_build
 from referee.bots.crash import limit_hint
 from referee.bots.limits import BotLimits, GiB, MiB, parse_amount, parse_size
-from referee.bots.process import run_build
 from referee.bots.sandbox import SandboxError, check_sandbox_available, wrap_command
 from referee.tournament.config import TournamentError, load_tournament
-from referee.tournament.runner import run_tournament
+from referee.tournament.executors.local import LocalExecutor
+from referee.tournament.session import run_tournament
 from referee.tournament.store import open_store
 
-from ..match.support import ROOT, command, leftover_processes, referee
+from ..processes import ROOT, command, leftover_processes, referee
 
 
 def test_limits_are_a_prlimit_prefix() -> None:
@@ -47,7 +48,7 @@ def test_sizes_parse() -> None:
     for bad in ("lots", "-1G", "0", "2 parsecs"):
         with pytest.raises(ValueError):
             parse_size(bad)
-    # prlimit cannot take these: unchecked, every bot failed to start, blamed for it.
+    # prlimit cannot take these: unchecked, every bot would fail to start and be blamed.
     assert parse_size("1024T") == 1024 * 1024 * GiB
     for huge in ("1025T", "99999999999T", 10**23):
         with pytest.raises(ValueError, match=r"at most 1024T \(or 'off'"):
@@ -209,7 +210,7 @@ def test_blocked_user_namespaces_are_a_clear_error(tmp_path: Path,
 
 def test_cli_refuses_an_unusable_sandbox_before_any_game(tmp_path: Path) -> None:
     """Not a silent fallback: one error line, exit status 2, no game played."""
-    first = command(ROOT / "tests" / "bots", "first_legal.py")
+    first = command(ROOT / "tests" / "scripted_bots", "first_legal.py")
     env = {**os.environ, "PATH": blocked_path(tmp_path)}
     for args in (["play", first, first, first, "--sandbox", "bwrap", "--log",
                   str(tmp_path / "game.jsonl")],
@@ -286,7 +287,8 @@ def test_tournament_file_sandbox_hides_the_store_and_other_bots(bot_dir: Path,
     assert config.limits.bot_limits("off").address_space is None
     store = open_store(db)
     try:
-        summary = trio.run(run_tournament, config, path, store, 2, lambda m: None)
+        summary = trio.run(run_tournament, config, path, store, LocalExecutor(2),
+                           lambda m: None)
         results = list(store.results())
     finally:
         store.close()
@@ -312,7 +314,7 @@ def test_tournament_file_limits_are_checked(tmp_path: Path) -> None:
         ("limits.time_bank", "inf", r"limits\.time_bank: Input should be a finite number"),
         ("limits.cpu_per_game", "nan", r"limits\.cpu_per_game"),
         ("limits.cpu_per_game", '"nan"', r"limits\.cpu_per_game: expected a positive number"),
-        # prlimit cannot take these: unchecked, every bot failed to start, blamed for it.
+        # prlimit cannot take these: unchecked, every bot would fail to start and be blamed.
         ("limits.cpu_time", "1e30", r"limits\.cpu_time: expected at most 1e\+09"),
         ("limits.file_size", '"99999999999T"', r"limits\.file_size: a size must be at most"),
     ]:
@@ -328,8 +330,8 @@ def test_tournament_file_limits_are_checked(tmp_path: Path) -> None:
 @pytest.mark.parametrize("mode", ["none", "bwrap"])
 def test_a_build_that_runs_too_long_leaves_nothing_running(tmp_path: Path, mode: str) -> None:
     """Past its time, or cancelled (Ctrl-C, SIGTERM), a build is stopped with all it started:
-    trio stopped only its first process, so a build's own children (and, in the sandbox,
-    everything inside bwrap) ran on."""
+    not only its first process (all that trio itself stops) but its own children and, in the
+    sandbox, everything inside bwrap."""
     if mode == "bwrap":
         try:
             check_sandbox_available("bwrap")
@@ -351,7 +353,7 @@ def test_a_build_that_runs_too_long_leaves_nothing_running(tmp_path: Path, mode:
 
 def test_a_build_that_leaves_a_child_behind_leaves_nothing_running(tmp_path: Path) -> None:
     """The build's first process exits at once; a child it left holds its output open, so
-    trio waits out the time limit, and then stopped nothing: the child ran on."""
+    the build lasts until its time limit, and then that child is stopped too."""
     marker = f"sleep 8{os.getpid() % 1000}"
 
     async def build() -> None:

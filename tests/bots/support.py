@@ -16,7 +16,7 @@ from referee.match.record import GameRecord
 from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 
-from ..match.support import command
+from ..processes import command
 
 NAMES = ["bad", "good1", "good2", "good3"]
 

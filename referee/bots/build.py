@@ -1,0 +1,93 @@
+"""A bot's build command, run once before it plays: a tournament's entrants, a student's bot.
+
+The build runs in the bot's folder, for at most its time limit, its output captured, and in
+the bot's sandbox when there is one (with the folder writable and no network).  Whatever
+stops it, the whole process group it started goes with it.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import signal
+import subprocess
+from collections.abc import Sequence
+from contextlib import suppress
+from dataclasses import dataclass
+from pathlib import Path
+
+import trio
+
+from .limits import BotLimits
+from .process import ProcessLimits
+from .sandbox import SandboxError, SandboxMode, wrap_command
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    """How a build ended: `failure` says why it did not run to its end, in words that follow
+    "the build " ("did not finish within 60 s"); else its exit status and output."""
+
+    failure: str | None = None
+    returncode: int = 0
+    stdout: bytes = b""
+    stderr: bytes = b""
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None and self.returncode == 0
+
+
+async def build_bot(command: str, folder: Path, seconds: float, sandbox: SandboxMode = "none",
+                    read_only: Sequence[Path] = ()) -> BuildResult:
+    """Run `command` in `folder` for at most `seconds`, in the sandbox unless it is "none"
+    (showing `read_only` too)."""
+    argv = shlex.split(command)
+    if sandbox != "none":
+        try:
+            argv = wrap_command(argv, cwd=folder, limits=BotLimits.off(), sandbox=sandbox,
+                                home=folder, writable_home=True, read_only=read_only)
+        except SandboxError as exc:
+            return BuildResult(failure=f"cannot run in the sandbox: {exc}")
+    try:
+        done = await run_build(argv, folder, seconds)
+    except trio.TooSlowError:
+        return BuildResult(failure=f"did not finish within {seconds:g} s")
+    except OSError as exc:
+        return BuildResult(failure=f"command cannot start: {exc.strerror or exc}")
+    return BuildResult(returncode=done.returncode, stdout=done.stdout, stderr=done.stderr)
+
+
+def _kill_group(pid: int) -> None:
+    with suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
+
+
+async def run_build(argv: list[str], cwd: Path,
+                    seconds: float) -> subprocess.CompletedProcess[bytes]:
+    """Run a build command in a session of its own, its output captured, for at most
+    `seconds` (then trio.TooSlowError).  However it ends, its whole process group is killed:
+    trio alone stops only its first process, and only while that runs, which left a
+    sandbox's inner processes (bwrap's own child) or the build's own children running."""
+
+    async def kill_group(process: trio.Process) -> None:
+        _kill_group(process.pid)
+        with trio.move_on_after(ProcessLimits.reap_within):
+            await process.wait()
+
+    done: list[subprocess.CompletedProcess[bytes]] = []
+
+    async def build(task_status: trio.TaskStatus[trio.Process]) -> None:
+        done.append(await trio.run_process(
+            argv, cwd=cwd, check=False, capture_stdout=True, capture_stderr=True,
+            start_new_session=True, deliver_cancel=kill_group, task_status=task_status))
+
+    process = None
+    try:
+        with trio.fail_after(seconds):
+            async with trio.open_nursery() as nursery:
+                process = await nursery.start(build)
+    finally:  # a child left running (holding the output open, or not) goes with it
+        if process is not None:
+            _kill_group(process.pid)
+    return done[0]

@@ -1,0 +1,93 @@
+"""`referee grade`: a folder of student bots in, grades and feedback out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+from tabulate import tabulate
+
+from ..bots.sandbox import SANDBOX_MODES, SandboxError, check_sandbox_available
+from ..game import EditionError
+from ..interrupts import run_trio
+from ..match.runner import RefereeError
+from ..text import visible
+from .common import OutputPath, fail
+
+
+@click.command(name="grade")
+@click.argument("submissions", metavar="SUBMISSIONS_DIR",
+                type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
+              default=Path("tournaments/classroom.toml"), show_default=True,
+              help="A gauntlet tournament file: baselines, deals, limits, [grading] rules.")
+@click.option("--out", "out_dir", type=OutputPath(file_okay=False, path_type=Path),
+              required=True, help="Where grades.csv and feedback/STUDENT.md are written.")
+@click.option("--workers", type=click.IntRange(1, 256), default=None,
+              help="Games at a time  [default: one per core]")
+@click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default=None,
+              help="Build, check and play every submission in this sandbox  "
+                   "[default: the config's `sandbox`]")
+@click.option("-q", "--quiet", is_flag=True)
+def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int | None,
+              sandbox: str | None, quiet: bool) -> None:
+    """Grade each subfolder of SUBMISSIONS_DIR (one student's bot) against the baselines.
+
+    A bot is described by its bot.toml (command, build) or found by convention: Makefile
+    (./bot), bot.py, main.py, bot.js, main.js, bot.pl, Bot.java.  Writes DIR/grades.csv and
+    DIR/feedback/STUDENT.md; re-running skips submissions whose files did not change.  DIR
+    must lie outside SUBMISSIONS_DIR.  A submission's broken links, pipes and links out of
+    its folder are left out of the copy its bot runs in; its feedback lists them.
+    """
+    import os
+
+    from ..grade import grade_all
+    from ..grade.run import BaselineFailed, FolderError
+    from ..grade.submissions import WorkFolderFull
+    from ..tournament.config import TournamentError, load_tournament, tournament_edition
+    from ..tournament.store import StoreError
+
+    if not config_path.is_file():
+        fail(f"no grading config at {config_path} (give one with --config)")
+    try:
+        config = load_tournament(config_path)
+        tournament_edition(config, config_path)
+    except TournamentError as exc:
+        fail(str(exc))
+    except EditionError as exc:  # before any build
+        fail(f"{config_path}: edition: {exc}")
+    if config.format != "gauntlet":
+        fail(f"{config_path}: format: grading needs a gauntlet (with baselines)")
+    if config.until is not None:
+        fail(f"{config_path}: until: a grade is given on every deal of the file, so that every "
+             "student plays the same games; remove `until` (its `deals` are played)")
+    if sandbox is not None:
+        config = config.model_copy(update={"sandbox": sandbox})
+    try:
+        check_sandbox_available(config.sandbox)  # before any build: never a silent fallback
+    except SandboxError as exc:
+        fail(str(exc))
+    say = (lambda m: None) if quiet else (
+        lambda m: click.echo(visible(m, indent="    "), err=True))
+    out_dir, submissions, config_path = (out_dir.resolve(), submissions.resolve(),
+                                         config_path.resolve())
+    try:
+        outcomes = run_trio(grade_all, submissions, config, config_path, out_dir,
+                            workers or os.cpu_count() or 1, say)
+    except FolderError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"cannot read or write {exc.filename or out_dir}: {exc.strerror or exc}")
+    except (StoreError, RefereeError, WorkFolderFull) as exc:  # the referee's (a full disk)
+        fail(f"the referee failed: {exc}; graded submissions are kept and skipped next time")
+    except BaselineFailed as exc:
+        fail(f"{exc}; fix it and run again (graded submissions are kept and skipped)")
+    except KeyboardInterrupt:
+        fail("interrupted; graded submissions are kept and skipped next time")
+    if not quiet:
+        rows = [[visible(o.student), o.status, o.grade, o.games,
+                 "" if o.placement is None else f"{o.placement['mean']:.3f}"] for o in outcomes]
+        click.echo(tabulate(rows, headers=["student", "status", "grade", "games",
+                                           "placement"]))
+        click.echo(f"\n{out_dir / 'grades.csv'}, feedback in {out_dir / 'feedback'}")
+

@@ -1,0 +1,86 @@
+"""`referee leaderboard` and `referee report`: the stored games as a table or a site."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .common import OutputPath, fail, need_store
+
+
+@click.command(name="leaderboard")
+@click.argument("db_path", metavar="DB", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--format", "fmt", type=click.Choice(["table", "markdown", "csv", "json"]),
+              default="table", show_default=True)
+@click.option("--head-to-head", is_flag=True,
+              help="Also: for each pair, how often each finished above the other.")
+@click.option("--seats", is_flag=True, help="Also: results by seat position (seat bias).")
+@click.option("--pairs", is_flag=True,
+              help="Also: each pair's difference, LOS and whether it is separated (JSON "
+                   "always has them).")
+def leaderboard_cmd(db_path: Path, fmt: str, head_to_head: bool, seats: bool,
+                    pairs: bool) -> None:
+    """The standings of the games stored in DB, with 95% intervals and ratings."""
+    from ..leaderboard import board
+    from ..tournament.store import StoreError, open_store
+
+    if fmt == "csv" and (head_to_head or seats or pairs):
+        fail("--pairs, --head-to-head and --seats do not fit --format csv (one table of "
+             "entrants); use json, table or markdown for them")
+    need_store(db_path)
+    try:
+        store = open_store(db_path, read_only=True)
+        text = board(store, fmt, head_to_head, seats, pairs)
+        store.close()
+    except StoreError as exc:
+        fail(str(exc))
+    click.echo(text.rstrip("\n"))
+
+
+@click.command(name="report")
+@click.argument("db_path", metavar="DB", type=click.Path(path_type=Path))
+@click.option("--out", "out_name", required=True, type=click.Path(),
+              help="Folder to write the site into: a new or empty one, or an earlier report's.")
+@click.option("--stderr-dir", type=OutputPath(path_type=Path),
+              help="The folder given to `tournament run --stderr-dir`: include the last lines "
+                   "of each bot's stderr.")
+@click.option("--games-sample", type=click.IntRange(0), default=50, show_default=True,
+              help="Replay pages for this many games spread over the tournament (plus every "
+                   "game with a fault).")
+@click.option("--all-games", is_flag=True, help="A replay page for every game.")
+def report_cmd(db_path: Path, out_name: str, stderr_dir: Path | None, games_sample: int,
+               all_games: bool) -> None:
+    """Write the games stored in DB as a static site in OUT: the leaderboard, a page per bot
+    and replays of games.  It works from file://, with nothing fetched from the network."""
+    from ..report import OutError, write_report
+    from ..tournament.store import StoreError, open_store
+
+    if not out_name:  # Path("") is the current folder
+        fail("--out: give a folder name")
+    out_dir = Path(out_name)
+    need_store(db_path)
+    if stderr_dir is not None and not stderr_dir.is_dir():
+        fail(f"--stderr-dir {stderr_dir}: "
+             f"{'a file, not a folder' if stderr_dir.exists() else 'no such folder'}")
+    if out_dir.exists() and not out_dir.is_dir():
+        fail(f"--out {out_dir} is a file, not a folder")
+    try:
+        store = open_store(db_path, read_only=True)
+        if store.count() == 0:
+            store.close()
+            fail(f"{db_path} holds no games yet")
+        summary = write_report(store, out_dir, stderr_dir=stderr_dir,
+                               games_sample=games_sample, all_games=all_games)
+        store.close()
+    except StoreError as exc:
+        fail(str(exc))
+    except OutError as exc:
+        fail(f"--out {exc}")
+    except OSError as exc:
+        fail(f"cannot write the report to {out_dir}: {exc.strerror or exc}")
+    click.echo(f"{summary.files} files ({summary.bytes / 1e6:.1f} MB) in {out_dir}: the "
+               f"leaderboard, {summary.bot_pages} bot pages and {summary.game_pages} of "
+               f"{summary.games} games as replays, in {summary.seconds:.1f} s. "
+               f"Open {out_dir / 'index.html'}")
+

@@ -1,0 +1,223 @@
+"""`referee play`, `referee replay` and `referee check`: one game, one record, one bot."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from functools import partial
+from pathlib import Path
+
+import click
+from tabulate import tabulate
+
+from ..bots.limits import DEFAULT_MAX_FAULTS, MAX_FAULTS
+from ..editions import load_edition
+from ..game import EditionError, GameConfig
+from ..game.config import VARIANTS
+from ..game.edition import CMON
+from ..interrupts import run_trio
+from ..match.bot_game import play_bots
+from ..match.record import GameRecord, RecordError, SeatResult, read_record
+from ..match.replay import replay
+from ..match.runner import RefereeError
+from ..match.spec import GameSpec
+from ..match.transcript import Transcript
+from ..text import visible
+from .common import (
+    OutputPath,
+    address_space_option,
+    confine,
+    fail,
+    make_folder,
+    need_store,
+    parse_bot,
+    parse_bots,
+    sandbox_option,
+    time_limit_options,
+)
+
+
+@click.command()
+@click.argument("bots", nargs=-1, required=True, metavar="BOT BOT BOT [BOT [BOT]]")
+@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True,
+              help="Shuffle seed, 0 to 2**63-1 (as game records store it; a seed's sign "
+                   "would not change the deal).")
+@click.option("--edition", default=CMON.name, show_default=True,
+              help="cmon, classic, or an edition file (.toml/.json).")
+@click.option("--variant", "variants", multiple=True, type=click.Choice(VARIANTS),
+              help="A rules variant; repeat for several.")
+@time_limit_options
+@click.option("--max-faults", type=click.IntRange(1, MAX_FAULTS), default=DEFAULT_MAX_FAULTS,
+              show_default=True,
+              help="Faults in one game before a seat is retired.")
+@click.option("--log", "log_path", type=OutputPath(dir_okay=False, path_type=Path),
+              help="Write the game record (JSON lines) here.")
+@click.option("--stderr-dir", type=OutputPath(file_okay=False, path_type=Path),
+              help="Keep each bot's stderr in NAME.stderr.log here.")
+@click.option("--transcript", "transcript_dir", type=OutputPath(file_okay=False, path_type=Path),
+              help="Write every line each bot sent and received to NAME.transcript.jsonl here.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@click.option("-v", "--verbose", is_flag=True, help="Print the game's transcript.")
+@sandbox_option
+@address_space_option
+def play(
+    bots: tuple[str, ...], seed: int, edition: str, variants: tuple[str, ...], move_time: float,
+    time_bank: float, startup_time: float, max_faults: int, log_path: Path | None,
+    stderr_dir: Path | None, transcript_dir: Path | None, as_json: bool, verbose: bool,
+    sandbox: str, address_space: str,
+) -> None:
+    """Play one game between BOTs and print the standings.
+
+    BOT is a command line ("python3 my_bot.py") or NAME=COMMAND.
+    """
+    specs = parse_bots(bots)
+    variants = tuple(dict.fromkeys(variants))  # one given twice is still one variant
+    try:
+        ed = load_edition(edition)
+        GameConfig.from_variants(len(specs), ed, variants)
+    except (EditionError, ValueError) as exc:
+        fail(str(exc))
+    specs = confine(specs, sandbox, address_space)
+    game = GameSpec.make(f"play-{seed}", seed, [s.name for s in specs], ed, variants,
+                         move_time=move_time, time_bank=time_bank, max_faults=max_faults)
+    for option, folder in (("--transcript", transcript_dir), ("--stderr-dir", stderr_dir)):
+        if folder is not None:
+            make_folder(option, folder)
+    try:
+        record = run_trio(partial(play_bots, game, specs, startup_time=startup_time,
+                                  stderr_dir=stderr_dir, transcript_dir=transcript_dir))
+    except RefereeError as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        fail("interrupted; every bot process was stopped")
+    if log_path is not None:
+        try:
+            log_path.write_bytes(record.to_jsonl())
+        except OSError as exc:
+            fail(f"cannot write the log {log_path}: {exc.strerror}")
+    if verbose and not as_json:
+        for text in Transcript(game.names, ed).record(record.lines):
+            click.echo(visible(text))
+        click.echo()
+    click.echo(game_json(record) if as_json else standings_table(record.result.seats()))
+
+
+def game_json(record: GameRecord) -> str:
+    """What `referee play --json` prints: the game, and how each seat ended it."""
+    spec = record.spec
+    return json.dumps({
+        "game_id": spec.game_id,
+        "seed": spec.seed,
+        "edition": spec.edition["name"],
+        "variants": spec.variants,
+        "seats": [
+            {"seat": s.seat, "name": s.name, "money": s.money, "rank": s.rank,
+             "retired": s.retired, "faults": [f.to_dict() for f in s.faults]}
+            for s in record.result.seats()
+        ],
+    }, indent=2)
+
+
+def standings_table(seats: Sequence[SeatResult]) -> str:
+    """What `referee play` prints: the seats by rank, then each fault's reason."""
+    ranked = sorted(seats, key=lambda s: (s.rank, s.seat))
+    headers = ["rank", "bot", "seat", "money", "faults"]
+    rows: list[list[object]] = [[s.rank, visible(s.name), s.seat, s.money, len(s.faults)]
+                                for s in ranked]
+    if any(s.retired for s in ranked):  # a column of its own only when it says something
+        headers.append("retired")
+        for row, s in zip(rows, ranked, strict=True):
+            row.append("retired" if s.retired else "")
+    text = tabulate(rows, headers=headers)
+    notes = []
+    for s in seats:
+        for f in s.faults:
+            reason = visible(f.reason, indent="      ")  # a stderr tail, as a block
+            notes.append(f"  {visible(s.name)}: {f.kind}: {reason}")
+    if notes:
+        text += "\n\nFaults:\n" + "\n".join(notes)
+    return text
+
+
+@click.command(name="replay")
+@click.argument("source", metavar="GAME.jsonl | GAME_ID")
+@click.option("--db", "db_path", type=OutputPath(dir_okay=False, path_type=Path),
+              help="Replay game GAME_ID from this tournament's results store.")
+@click.option("-q", "--quiet", is_flag=True, help="Print only the verdict.")
+def replay_cmd(source: str, db_path: Path | None, quiet: bool) -> None:
+    """Re-check a recorded game against the rules; exit 1 on any mismatch.
+
+    Either a game log written by `referee play --log`, or `--db DB GAME_ID`.
+    """
+    from ..tournament.store import StoreError, read_stored_record
+
+    record_path = Path(source)
+    if db_path is not None:
+        need_store(db_path)
+    try:
+        if db_path is not None:
+            record = read_stored_record(db_path, source)
+            if record is None:
+                fail(f"game {source!r} is not in {db_path}")
+        else:
+            if not record_path.is_file():
+                fail(f"{source}: no such game log (to replay a stored game, add --db DB)")
+            record = read_record(record_path.read_bytes())
+        result = replay(record)
+    except StoreError as exc:
+        fail(str(exc))
+    except (RecordError, OSError) as exc:
+        fail(f"{source}: {exc}")
+    if not quiet:
+        names = result.spec.names
+        for text in Transcript(names, result.spec.edition_obj()).lines(result.events):
+            click.echo(visible(text))
+    if result.ok:
+        click.echo(f"{source}: the record agrees with the rules")
+        return
+    for m in result.mismatches:
+        click.echo(f"mismatch: {visible(m)}", err=True)
+    sys.exit(1)
+
+
+@click.command(name="check")
+@click.argument("bot", metavar="BOT")
+@time_limit_options
+@click.option("--transcript", "transcript_path", type=OutputPath(dir_okay=False, path_type=Path),
+              help="Write every line exchanged with the bot here (JSON lines).")
+@sandbox_option
+@address_space_option
+def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
+              transcript_path: Path | None, sandbox: str, address_space: str) -> None:
+    """Run BOT through scripted situations covering every decision kind; exit 0 only when
+    every check passes."""
+    from ..check import run_check, summary
+
+    [spec] = confine([parse_bot(bot)], sandbox, address_space)
+    if transcript_path is not None:
+        make_folder("--transcript", transcript_path.parent, transcript_path)
+        try:
+            transcript_path.write_bytes(b"")  # written as the checks go
+        except OSError as exc:
+            fail(f"--transcript {transcript_path}: cannot write it: {exc.strerror or exc}")
+    try:
+        results, times = run_trio(lambda: run_check(
+            spec, move_time=move_time, time_bank=time_bank, startup_time=startup_time,
+            transcript=transcript_path))
+    except RefereeError as exc:  # the referee's own failure (a full disk), not the bot's
+        fail(f"the referee failed, not the bot: {exc}")
+    except KeyboardInterrupt:
+        fail("interrupted; the bot was stopped")
+    for r in results:
+        mark = "PASS" if r.passed else "FAIL"
+        click.echo(f"{mark}  {r.name}: {visible(r.reason, indent='      ')}")
+        for line in r.lines:  # the exchange: what the referee sent, and what the bot said
+            click.echo(f"      {visible(line)}")
+    click.echo(summary(times))
+    failed = sum(1 for r in results if not r.passed)
+    click.echo(f"{len(results) - failed} passed, {failed} failed")
+    if failed:
+        if transcript_path is None:
+            click.echo("rerun with --transcript FILE to see every line exchanged")
+        sys.exit(1)

@@ -1,0 +1,165 @@
+"""`referee tournament`: run a tournament file, merge the stores of a sharded run."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..bots.limits import format_size
+from ..bots.process import ProcessLimits
+from ..bots.sandbox import SANDBOX_MODES, SandboxError, check_sandbox_available
+from ..game import EditionError
+from ..interrupts import run_trio, signals_interrupt
+from ..text import visible
+from ..tournament.merge import MAX_SHARDS
+from .common import SANDBOX_HELP, OutputPath, fail, make_folder
+
+
+@click.group()
+def tournament() -> None:
+    """Run tournaments described by a tournament file (see tournaments/demo.toml)."""
+
+
+@tournament.command(name="run")
+@click.argument("config_path", metavar="FILE",
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--workers", type=click.IntRange(1, 256), default=None,
+              help="Games at a time  [default: one per core]")
+@click.option("--db", "db_path", type=OutputPath(dir_okay=False, path_type=Path),
+              help="Results store  [default: FILE's name with .db, in this folder]")
+@click.option("--stderr-dir", type=OutputPath(file_okay=False, path_type=Path),
+              help=f"Keep each bot's stderr here "
+                   f"({format_size(ProcessLimits().stderr_per_game)} per game).")
+@click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
+              show_default=True, help="Where games run: here, or on Dask workers.")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="Dask scheduler (tcp://HOST:8786); without it a LocalCluster is started.")
+@click.option("--shard", metavar="I/N",
+              help=f"Play only shard I of N (N at most {MAX_SHARDS}) of the schedule (for job "
+                   "arrays), into its own --db.")
+@click.option("-q", "--quiet", is_flag=True,
+              help="Print nothing but errors, and warnings of bots left out.")
+@click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default=None,
+              help=SANDBOX_HELP + "  [default: the file's `sandbox`, else none]")
+@click.option("--until-separated", is_flag=True,
+              help="Stop once the leader is separated from every other entrant, looking after "
+                   "8, 16, 32... deals; the file's deals are the most (as until = "
+                   "\"separated\" in the file).")
+def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
+                   stderr_dir: Path | None, executor: str, scheduler: str | None,
+                   shard: str | None, quiet: bool, sandbox: str | None,
+                   until_separated: bool) -> None:
+    """Play every game of the tournament in FILE that is not stored yet, then print the
+    leaderboard.  Running it again after a crash or Ctrl-C resumes where it stopped."""
+    import os
+
+    from ..leaderboard import board
+    from ..tournament.config import TournamentError, load_tournament, tournament_edition
+    from ..tournament.executors import Executor
+    from ..tournament.executors.dask import DaskExecutor, SchedulerError
+    from ..tournament.executors.local import LocalExecutor
+    from ..tournament.progress import ProgressDisplay
+    from ..tournament.schedule import schedule
+    from ..tournament.session import NothingPlayed, run_into
+    from ..tournament.store import StoreError, StoreFailed, open_store
+
+    try:
+        config = load_tournament(config_path)
+        try:
+            tournament_edition(config, config_path)
+        except EditionError as exc:
+            raise EditionError(f"{config_path}: edition: {exc}") from None
+        if sandbox is not None:
+            config = config.model_copy(update={"sandbox": sandbox})
+        if until_separated:
+            config = config.model_copy(update={"until": "separated"})
+        check_sandbox_available(config.sandbox)
+    except (TournamentError, EditionError, SandboxError) as exc:
+        fail(str(exc))
+    # Before any store.  Only a gauntlet can have no games (of its baselines alone): a round
+    # robin has table_size bots or more (checked on load), and a sampled one is slow to draw.
+    if config.format == "gauntlet" and not schedule(config):
+        fail(f"{config_path}: the schedule has no games (a gauntlet's games are its bots "
+             "other than the baselines against them)")
+    shard_of = parse_shard(shard) if shard is not None else None
+    if shard_of is not None and config.until is not None:
+        from ..tournament.until import SHARDED
+        fail(SHARDED)
+    if scheduler is not None and executor != "dask":
+        fail("--scheduler goes with --executor dask")
+    suffix = f".shard{shard_of[0]}of{shard_of[1]}" if shard_of else ""
+    db_path = db_path or Path(config_path.stem + suffix + ".db")
+    if stderr_dir is not None:
+        make_folder("--stderr-dir", stderr_dir)
+    display = ProgressDisplay(quiet=quiet)
+    workers = workers or os.cpu_count() or 1
+    runner: Executor = (DaskExecutor(scheduler, workers) if executor == "dask" else
+                        LocalExecutor(workers, stderr_dir=stderr_dir))
+    try:
+        summary = run_trio(run_into, db_path, config, config_path, runner, display.say,
+                           display.update, shard_of)
+    except SchedulerError as exc:
+        fail(f"--scheduler {scheduler}: {exc}")
+    except StoreFailed as exc:
+        fail(f"the results store failed: {exc}; the games stored before it are kept: "
+             "run again to resume")
+    except (StoreError, RuntimeError, SandboxError, NothingPlayed) as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        fail(f"interrupted; finished games are kept in {db_path}; run again to resume")
+    try:
+        store = open_store(db_path, read_only=True)
+        try:
+            text = board(store)
+        finally:
+            store.close()
+    except StoreError as exc:
+        fail(f"the games are stored, but the leaderboard cannot be read: {exc}")
+    if quiet:  # a left-out bot is said all the same: its games are missing from the results
+        for name, why in summary.left_out.items():
+            click.echo(f"warning: left out {name}: {visible(why, indent='    ')}", err=True)
+        if summary.skipped:
+            click.echo(f"warning: {summary.skipped} games skipped (left-out bots); run again "
+                       "once they are fixed to play them", err=True)
+        return
+    display.say(f"{summary.played} games played, {summary.already} were already stored, "
+                f"{summary.skipped} skipped (left-out bots), {len(summary.voids)} void; "
+                f"results in {db_path}")
+    click.echo(text)
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """I/N, with N bounded so that `tournament merge` need not count to a huge N."""
+    index, _, count = text.partition("/")
+    try:
+        i, n = int(index), int(count)
+    except ValueError:
+        fail(f"--shard {text!r}: write it as I/N, e.g. 2/8")
+    if not 1 <= n <= MAX_SHARDS:
+        fail(f"--shard {text!r}: N must be between 1 and {MAX_SHARDS}")
+    if not 1 <= i <= n:
+        fail(f"--shard {text!r}: I must be between 1 and N")
+    return i, n
+
+
+@tournament.command(name="merge")
+@click.argument("shards", nargs=-1, required=True, metavar="SHARD.db...",
+                type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--out", "out_path", required=True,
+              type=click.Path(dir_okay=False, path_type=Path), help="The merged store.")
+def tournament_merge(shards: tuple[Path, ...], out_path: Path) -> None:
+    """Merge the stores of a sharded run into one, refusing mixed files, duplicates and gaps."""
+    from ..tournament.merge import merge
+    from ..tournament.store import StoreError
+
+    if out_path.exists():
+        fail(f"{out_path} exists already; merge into a new file")
+    try:
+        with signals_interrupt():  # a job's time limit (SIGTERM) too: the partial file goes
+            games = merge(out_path, list(shards))
+    except StoreError as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        fail(f"interrupted; nothing was merged ({out_path} was not made)")
+    click.echo(f"{games} games from {len(shards)} shards in {out_path}")

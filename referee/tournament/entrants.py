@@ -1,0 +1,91 @@
+"""The entrants of a tournament file: their folders, their builds, and how each is played.
+
+A bot runs in its `dir`, relative to the tournament file (or in the file's folder), under the
+file's limits and in its sandbox (`sandbox = "bwrap"`); so does its build, with its folder
+writable and no network.  A bot whose build or command fails is left out with a message.
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+from referee.bots.build import build_bot
+from referee.bots.launch import BotSpec
+from referee.bots.process import ProcessLimits
+from referee.match.bot_session import BotPlayer
+from referee.match.player import Player
+
+from .config import TournamentConfig
+
+PlayerFactory = Callable[[str, int], Player]
+"""Makes entrant `name`'s player for table (worker) `number`."""
+
+
+def bot_dir(config_path: Path, entry_dir: str | None) -> Path:
+    """Bots run in their `dir`, relative to the tournament file, or in the file's folder."""
+    base = config_path.resolve().parent
+    return (base / entry_dir).resolve() if entry_dir else base
+
+
+def read_only(config_path: Path, paths: list[str]) -> tuple[Path, ...]:
+    base = config_path.resolve().parent
+    return tuple((base / p).resolve() for p in paths)
+
+
+async def build_bots(config: TournamentConfig, config_path: Path,
+                     say: Callable[[str], None]) -> dict[str, str]:
+    """Run each build command once; return the bots left out, with the reason."""
+    left_out: dict[str, str] = {}
+    for bot in config.bots:
+        cwd = bot_dir(config_path, bot.dir)
+        if not cwd.is_dir():
+            left_out[bot.name] = (f"its directory {cwd} is a file, not a folder" if cwd.exists()
+                                  else f"its directory {cwd} does not exist")
+            continue
+        if bot.build:
+            say(f"building {bot.name}: {bot.build}")
+            built = await build_bot(bot.build, cwd, config.limits.build_time, config.sandbox,
+                                    read_only(config_path, bot.read_only))
+            if built.failure is not None:
+                left_out[bot.name] = f"its build {built.failure}"
+                continue
+            if built.returncode != 0:
+                tail = (built.stderr or built.stdout).decode("utf-8", "replace").strip()
+                tail = "\n".join(tail.splitlines()[-5:])
+                left_out[bot.name] = (f"its build failed (exit status {built.returncode})"
+                                      + (f": {tail}" if tail else ""))
+                continue
+        program = shlex.split(bot.command)[0]
+        if shutil.which(program, path=None) is None and not (cwd / program).is_file():
+            left_out[bot.name] = f"its command {program!r} was not found"
+    for name, why in left_out.items():
+        say(f"left out {name}: {why}")
+    return left_out
+
+
+def bot_spec(config: TournamentConfig, config_path: Path, name: str) -> BotSpec:
+    """How to run entrant `name`: its command, folder, limits and sandbox.  The sandbox shows
+    its `dir` when it has one, else the folder its command names."""
+    entry = next(b for b in config.bots if b.name == name)
+    cwd = bot_dir(config_path, entry.dir)
+    return BotSpec(name, entry.command, cwd, limits=config.limits.bot_limits(entry.address_space),
+                   sandbox=config.sandbox, home=cwd if entry.dir else None,
+                   read_only=read_only(config_path, entry.read_only))
+
+
+def bot_factory(config: TournamentConfig, config_path: Path, stderr_dir: Path | None = None,
+                polling: bool = True) -> PlayerFactory:
+    """Makes the entrants' players.  `polling`: the referee may poll for a quick bot's
+    reply; not where other tables share the event loop (polling for one delays them)."""
+    specs = {b.name: bot_spec(config, config_path, b.name) for b in config.bots}
+    process_limits = ProcessLimits() if polling else ProcessLimits(spin=0.0)
+
+    def make(name: str, worker: int) -> Player:
+        log = stderr_dir / f"{name}.w{worker}.stderr.log" if stderr_dir else None
+        return BotPlayer(specs[name], startup_time=config.limits.startup_time, stderr_path=log,
+                         process_limits=process_limits)
+
+    return make

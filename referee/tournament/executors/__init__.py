@@ -1,0 +1,76 @@
+"""Executors: what plays a tournament's games, and nothing else (`local.py`, `dask.py`).
+
+An executor is handed the games of one stage and reports what became of each: finished, void
+(each attempt), or lost with a batch that failed.  Binding the store, building the bots,
+choosing the games, storing them and the summary are the session's (`session.py`), written
+once whatever plays the games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from referee.match.record import StoredResult
+
+from ..config import TournamentConfig
+from ..schedule import ScheduledGame
+
+
+@dataclass
+class Finished:
+    """A game played to its end, ready for the store (picklable, for Dask workers)."""
+
+    game_id: str
+    seats: list[str]
+    seed: int
+    result: StoredResult
+    record: bytes
+    seconds: float
+    attempts: int
+
+
+@dataclass
+class Voided:
+    """One attempt at a game that the referee failed; the game is played again, up to
+    `table.MAX_ATTEMPTS` times."""
+
+    game_id: str
+    attempt: int
+    reason: str
+
+
+@dataclass
+class Lost:
+    """Games neither finished nor void: their batch failed where it ran; a later run plays
+    them."""
+
+    game_ids: list[str]
+    reason: str
+
+
+Outcome = Finished | Voided | Lost
+Report = Callable[[Outcome], None]
+
+
+class Executor(Protocol):
+    """Plays scheduled games: batches of them in, finished or void games out."""
+
+    @property
+    def runs_bots(self) -> bool:
+        """Whether it plays the file's bot processes (checked for the sandbox and built
+        first), not in-process players."""
+        ...
+
+    async def start(self, config: TournamentConfig, config_path: Path) -> None:
+        """Get ready to play `config`'s games, before anything else of the run, so that
+        what cannot work (a cluster out of reach) fails first."""
+
+    async def play(self, games: Sequence[ScheduledGame], report: Report) -> None:
+        """Play `games`, reporting each finished game, each void attempt and each lost batch
+        as it comes; return when none is left.  An error `report` raises stops the play."""
+
+    async def aclose(self) -> None:
+        """Stop what it kept between batches: bot processes, a cluster it started."""
