@@ -26,7 +26,7 @@ from .executors.table import MAX_ATTEMPTS
 from .merge import shard_games
 from .progress import Progress
 from .schedule import ScheduledGame, fingerprint, schedule
-from .store import Store, open_store
+from .store import Store, StoreError, StoreFailed, open_store
 from .until import SHARDED, Stage, look, plan, stages
 
 
@@ -199,7 +199,10 @@ async def run_into(
     NothingPlayed when every game left needs a left-out bot (a shard past the last game
     plays none, and that is no error)."""
     created = not db_path.exists()  # (through a link: its target; the link is kept)
-    store = open_store(db_path)
+    try:
+        store = open_store(db_path)
+    except StoreFailed as exc:  # not a run's failure (which keeps what it stored): no store
+        raise StoreError(str(exc)) from None
     try:
         summary = await run_tournament(config, config_path, store, executor, say, on_update,
                                        shard)

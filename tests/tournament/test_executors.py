@@ -1,0 +1,131 @@
+"""Executors play the games they are given and report each one finished or void, the local
+one and the Dask one alike: a run's store, progress and summary do not depend on which played.
+
+The players are in-process (the executors' `make_player` hook): "broken" fails inside the
+referee at its first decision, so every game it sits in is void, three attempts each."""
+
+from __future__ import annotations
+
+import random
+import zlib
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+import trio
+
+from referee.game import Action, Decision
+from referee.match.player import Player
+from referee.match.policy_player import PolicyPlayer, random_player
+from referee.tournament.config import TournamentConfig
+from referee.tournament.executors import Executor, Finished, Outcome, Voided
+from referee.tournament.executors.dask import DaskExecutor
+from referee.tournament.executors.local import LocalExecutor
+from referee.tournament.executors.table import MAX_ATTEMPTS
+from referee.tournament.progress import Progress
+from referee.tournament.schedule import ScheduledGame, schedule
+from referee.tournament.session import run_tournament
+from referee.tournament.store import open_store
+
+# 4 tables of three, 3 rotations each: "broken" sits in 3 tables, 9 games
+CONFIG = TournamentConfig.model_validate({
+    "name": "executors", "seed": 3, "table_size": 3, "seat_orders": "rotations",
+    "bots": [{"name": n, "command": "unused"} for n in ("a", "b", "c", "broken")],
+})
+GAMES = schedule(CONFIG)
+WHOLE = [g for g in GAMES if "broken" not in g.seats]
+BROKEN = [g for g in GAMES if "broken" in g.seats]
+
+
+def fails(decision: Decision, view: dict[str, Any], rng: random.Random) -> Action:
+    raise RuntimeError("the referee's own player failed")
+
+
+def make(name: str, table: int) -> Player:
+    """A module's function, so that Dask can send it to its workers."""
+    if name == "broken":
+        return PolicyPlayer(name, fails)
+    return random_player(name, zlib.crc32(name.encode()))
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[Any]:
+    """A Dask cluster in this process: its worker plays the in-process players."""
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                       dashboard_address=None)
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
+
+
+def executor_named(name: str, request: pytest.FixtureRequest) -> Executor:
+    if name == "local":
+        return LocalExecutor(2, make)
+    return DaskExecutor(client=request.getfixturevalue("client"), batch_size=4,
+                        make_player=make)
+
+
+async def play(executor: Executor, games: Sequence[ScheduledGame]) -> list[Outcome]:
+    outcomes: list[Outcome] = []
+    await executor.start(CONFIG, Path("executors.toml"))
+    try:
+        await executor.play(games, outcomes.append)
+    finally:
+        await executor.aclose()
+    return outcomes
+
+
+@pytest.mark.parametrize("name", ["local", "dask"])
+def test_an_executor_reports_every_game_finished_or_void(name: str,
+                                                         request: pytest.FixtureRequest) -> None:
+    """Every game comes back once as finished, with its seats and seed, or as void in each of
+    its attempts, with the referee's reason; nothing else is reported."""
+    outcomes = trio.run(play, executor_named(name, request), GAMES)
+    finished = {o.game_id: o for o in outcomes if isinstance(o, Finished)}
+    voided = [o for o in outcomes if isinstance(o, Voided)]
+    assert len(finished) + len(voided) == len(outcomes)
+    assert sorted(finished) == sorted(g.game_id for g in WHOLE)
+    for game in WHOLE:
+        f = finished[game.game_id]
+        assert (f.seats, f.seed, f.attempts) == (list(game.seats), game.seed, 1)
+        assert list(f.result.names) == list(game.seats)
+    assert sorted((v.game_id, v.attempt) for v in voided) == sorted(
+        (g.game_id, attempt) for g in BROKEN for attempt in range(1, MAX_ATTEMPTS + 1))
+    assert all("RuntimeError: the referee's own player failed" in v.reason for v in voided)
+
+
+def test_both_executors_play_the_same_games_to_the_same_results(client: Any) -> None:
+    local = trio.run(play, LocalExecutor(2, make), WHOLE)
+    dask = trio.run(play, DaskExecutor(client=client, batch_size=4, make_player=make), WHOLE)
+
+    def results(outcomes: list[Outcome]) -> dict[str, tuple[Any, ...]]:
+        return {o.game_id: (o.result.money, o.result.ranks) for o in outcomes
+                if isinstance(o, Finished)}
+
+    assert results(local) == results(dask) and len(results(local)) == len(WHOLE)
+
+
+@pytest.mark.parametrize("name", ["local", "dask"])
+def test_a_run_stores_counts_and_says_each_void_attempt(name: str, tmp_path: Path,
+                                                       request: pytest.FixtureRequest) -> None:
+    """On either executor: each void attempt is stored, counted in the progress and the
+    summary, and said (played again, then given up); the other games are stored."""
+    said: list[str] = []
+    seen: list[Progress] = []
+    store = open_store(tmp_path / "t.db")
+    try:
+        summary = trio.run(run_tournament, CONFIG, tmp_path / "t.toml", store,
+                           executor_named(name, request), said.append, seen.append)
+        stored, voids = store.count(), store.voids()
+    finally:
+        store.close()
+    attempts = len(BROKEN) * MAX_ATTEMPTS
+    assert (summary.played, len(summary.voids), stored, len(voids)) == (
+        len(WHOLE), attempts, len(WHOLE), attempts)
+    assert (seen[-1].played, seen[-1].voids) == (len(WHOLE), attempts)
+    again = [m for m in said if m.startswith("void: ") and m.endswith("; playing it again")]
+    given_up = [m for m in said if m.startswith("void: ") and m.endswith("; giving up")]
+    assert (len(again), len(given_up)) == (len(BROKEN) * (MAX_ATTEMPTS - 1), len(BROKEN))
