@@ -9,6 +9,7 @@ caller sees a KeyboardInterrupt.  A signal ignored when the referee starts (SIGH
 from __future__ import annotations
 
 import signal
+import warnings
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
@@ -77,12 +78,21 @@ def run_trio(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
     KeyboardInterrupt (a Ctrl-C comes back inside trio's exception groups)."""
     try:
         return trio.run(_until_signalled, fn, *args)
-    except Terminated:
+    except (Terminated, KeyboardInterrupt):
+        _quiet_cut_tasks()
         raise KeyboardInterrupt from None
     except BaseExceptionGroup as group:
         if group.subgroup((KeyboardInterrupt, Terminated)) is not None:
+            _quiet_cut_tasks()
             raise KeyboardInterrupt from group
         raise
+
+
+def _quiet_cut_tasks() -> None:
+    """A Ctrl-C can land between making a task's coroutine and starting it; Python would then
+    warn, after the one line the command prints, of a coroutine never awaited: expected here."""
+    warnings.filterwarnings("ignore", message="coroutine .* was never awaited",
+                            category=RuntimeWarning)
 
 
 @contextmanager
