@@ -20,6 +20,7 @@ import trio
 
 from referee.bots.launch import BotSpec
 from referee.match.bot_session import BotPlayer
+from referee.match.player import Fault
 from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 
@@ -31,7 +32,7 @@ def command(script: str) -> str:
     return f"{sys.executable} {BOTS / script}"
 
 
-async def one_game(flooder: str, folder: Path) -> tuple[float, float, list[dict[str, str]]]:
+async def one_game(flooder: str, folder: Path) -> tuple[float, float, tuple[Fault, ...]]:
     players = [BotPlayer(BotSpec(n, command(s)), transcript_path=folder / f"{n}.jsonl",
                          stderr_path=folder / f"{n}.log")
                for n, s in zip(NAMES, [flooder, "first_legal.py", "first_legal.py"],
@@ -56,6 +57,7 @@ def main() -> None:
         ("stale replies, as fast as it can", f"stale_flood.py --seconds {args.seconds:g}"),
         ("stale replies, one every 0.05 s", f"stale_flood.py --every 0.05 --seconds "
                                             f"{args.seconds:g}"),
+        ("stderr, 40 MB before each reply", "flood_stderr.py --per-request 40"),
         ("stderr, 400 MB in one think", "stderr_while_thinking.py --report /dev/null "
                                         "--total 400 --seconds 60"),
     ]
@@ -70,7 +72,7 @@ def main() -> None:
         kinds = ", ".join(f.kind for f in faults)
         print(f"{title:36} {wall:7.2f} {cpu:14.3f} {transcript:15.1f} {log:15.1f}  {kinds}")
         if faults:
-            print(f"{'':36} first reason: {faults[0]['reason'][:110]}")
+            print(f"{'':36} first reason: {faults[0].reason[:110]}")
 
 
 if __name__ == "__main__":

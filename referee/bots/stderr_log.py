@@ -6,8 +6,10 @@ file that way).  A trio system task drains the pipe as the bot writes, so a nois
 blocks on a full pipe, and the cap per game is kept as the bytes come: the first `per_game`
 bytes of a game are written, the rest counted and dropped but for the last TAIL bytes, which
 are written after a note once the game ends (or the bot crashes), so a crash still shows its
-traceback.  Past the cap the pipe is read at most FLOOD_CHUNK bytes every FLOOD_PAUSE
-seconds, which bounds the referee's CPU whatever the bot writes.
+traceback.  Past the cap the pipe is emptied at most once every FLOOD_PAUSE seconds, the
+dropped bytes spliced to /dev/null uncopied: the referee's CPU stays bounded whatever the bot
+writes, and the pipe (PIPE_SIZE) is large enough that a bot writing hundreds of megabytes a
+second is not held up by it.
 
 The log file is created, or reset, with mode 0644 and without following a link.  A temporary
 log (no `path`) is unlinked as soon as it is open, so nothing is left in the temporary folder,
@@ -16,18 +18,22 @@ even by a referee killed with SIGKILL.
 
 from __future__ import annotations
 
+import array
 import errno
+import fcntl
 import os
 import shutil
 import tempfile
+import termios
 from contextlib import suppress
 from pathlib import Path
 
 import trio
 
 TAIL = 4096  # bytes of a game's stderr kept past the cap, and quoted in a crash's reason
-FLOOD_CHUNK = 65536
-FLOOD_PAUSE = 0.001  # seconds between reads once a game's stderr is past its cap
+PIPE_SIZE = 1 << 20  # asked for; the kernel may give less (fs.pipe-max-size)
+READ_CHUNK = 1 << 20
+FLOOD_PAUSE = 0.001  # seconds between emptyings of the pipe once a game is past its cap
 LOG_MODE = 0o644
 
 
@@ -72,6 +78,9 @@ class StderrLog:
                 path.unlink()
         self._pipe, self.writer = os.pipe2(os.O_CLOEXEC)
         os.set_blocking(self._pipe, False)
+        with suppress(OSError):  # past the user's pipe quota the default size will do
+            fcntl.fcntl(self._pipe, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
+        self._null = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
         self.game_start = os.fstat(self.fd).st_size
         self.written = 0  # bytes the bot wrote to stderr this game
         self._tail = bytearray()  # the last bytes of this game's dropped ones
@@ -92,26 +101,70 @@ class StderrLog:
                 await trio.lowlevel.wait_readable(self._pipe)
             except (trio.ClosedResourceError, OSError):
                 return
+            self.drain()
             if self.written >= self.per_game:
-                self.drain(FLOOD_CHUNK)
                 await trio.sleep(FLOOD_PAUSE)
-            else:
-                self.drain(16 * FLOOD_CHUNK)
 
-    def drain(self, at_most: int = 1 << 30) -> None:
-        """Take what the pipe holds now, up to `at_most` bytes, into the log."""
-        while at_most > 0 and self._pipe >= 0 and not self._eof:
+    def drain(self) -> None:
+        """Take what the pipe holds now into the log.  Bytes past the game's cap that would
+        not be in its tail are dropped without being read, so emptying a full pipe costs a
+        few system calls whatever its size; a bot writing faster than that is not waited for."""
+        if self._pipe < 0 or self._eof:
+            return
+        held = self._held()
+        if held == 0:
+            self._read(1)  # finds the end of the pipe, if that is what woke us
+            return
+        room = max(0, self.per_game - self.written)
+        if room:
+            held -= self._read(min(held, room))
+        if held > TAIL:
+            held -= self._drop(held - TAIL)
+        if held > 0:
+            self._read(held)
+
+    def _held(self) -> int:
+        count = array.array("i", [0])
+        try:
+            fcntl.ioctl(self._pipe, termios.FIONREAD, count)
+        except OSError:
+            return 0
+        return count[0]
+
+    def _read(self, at_most: int) -> int:
+        """Read up to `at_most` bytes into the log (or the tail); the bytes read."""
+        done = 0
+        while done < at_most and not self._eof:
             try:
-                data = os.read(self._pipe, min(at_most, FLOOD_CHUNK))
+                data = os.read(self._pipe, min(at_most - done, READ_CHUNK))
             except BlockingIOError:
-                return
+                break
             except OSError:
                 data = b""
             if not data:
                 self._eof = True
-                return
-            at_most -= len(data)
+                break
+            done += len(data)
             self._take(data)
+        return done
+
+    def _drop(self, count: int) -> int:
+        """Discard `count` bytes from the front of the pipe, counted as written and dropped."""
+        self._tail.clear()  # the bytes that follow the dropped ones make the tail now
+        try:
+            dropped = os.splice(self._pipe, self._null, count)
+        except OSError:  # no splice here: read and forget
+            dropped = 0
+            while dropped < count:
+                try:
+                    data = os.read(self._pipe, min(count - dropped, READ_CHUNK))
+                except OSError:
+                    break
+                if not data:
+                    break
+                dropped += len(data)
+        self.written += dropped
+        return dropped
 
     def _take(self, data: bytes) -> None:
         room = self.per_game - self.written
@@ -120,7 +173,7 @@ class StderrLog:
             self._write(data[:room])
             data = data[room:]
         if data:
-            self._tail += data
+            self._tail += data[-TAIL:]
             del self._tail[:-TAIL]
 
     def _write(self, data: bytes) -> None:
@@ -172,5 +225,6 @@ class StderrLog:
                     trio.lowlevel.notify_closing(fd)
                 os.close(fd)
         self._pipe = self.writer = -1
+        os.close(self._null)
         os.close(self.fd)
         self.fd = -1

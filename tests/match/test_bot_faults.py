@@ -73,6 +73,11 @@ CASES = [
     Case("flood_stderr.py",
          (("stderr", r"wrote \d+ bytes to stderr past the limit of 1048576 bytes per game"),),
          retired=False, once=True),
+    # 40 MB before each of three replies: the referee drains it fast enough that it costs no
+    # timeout, only the stderr fault.
+    Case("flood_stderr.py --per-request 40",
+         (("stderr", r"wrote \d+ bytes to stderr past the limit of 1048576 bytes per game"),),
+         retired=False, once=True),
     Case("deep_json.py", (LONG_LINE,) * 3, fair=True),
     Case("deep_json.py --depth 32000",
          (("malformed", r"Invalid JSON: recursion limit exceeded"),) * 3, fair=True),
