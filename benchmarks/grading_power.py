@@ -42,10 +42,10 @@ sys.path.insert(0, str(ROOT))
 from referee.game import Decision, Event  # noqa: E402
 from referee.leaderboard.pairs import paired_test  # noqa: E402
 from referee.leaderboard.stats import placement_points  # noqa: E402
+from referee.match.game import play_game  # noqa: E402
 from referee.match.player import Answer, Fault, GameInfo  # noqa: E402
 from referee.match.policy_player import PolicyPlayer  # noqa: E402
 from referee.match.record import GameResult  # noqa: E402
-from referee.match.runner import play_game  # noqa: E402
 from referee.protocol import codec  # noqa: E402
 from referee.tournament.config import (  # noqa: E402
     TournamentConfig,

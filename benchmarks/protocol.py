@@ -64,8 +64,8 @@ from referee.bots.process import SPIN, ProcessLimits  # noqa: E402
 from referee.game import Decision, Event  # noqa: E402
 from referee.game.actions import DecisionKind  # noqa: E402
 from referee.match.bot_session import BotPlayer  # noqa: E402
+from referee.match.game import play_game  # noqa: E402
 from referee.match.player import Answer  # noqa: E402
-from referee.match.runner import play_game  # noqa: E402
 from referee.match.spec import GameSpec  # noqa: E402
 
 # Games between two runs of the floor.  Running the echo child after every game moved the bots

@@ -40,9 +40,9 @@ from referee.game.actions import Action, Bid, Buy, Decision, DecisionKind, Pass
 from referee.game.random_policy import random_action
 from referee.leaderboard.sequential import look_alpha, looks, settled
 from referee.leaderboard.stats import Games, order, standings
+from referee.match.game import play_game
 from referee.match.policy_player import PolicyPlayer, random_player
 from referee.match.record import GameResult
-from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 
 SIZES = (1, 2, 4, 10)  # deals: 24, 48, 96 and 240 games

@@ -25,10 +25,10 @@ from referee.bots.limits import DEFAULT_MOVE_TIME, DEFAULT_STARTUP_TIME, DEFAULT
 from referee.game import CMON, AuctionType, Decision, DecisionKind, Event
 from referee.game.actions import Action
 from referee.match.bot_session import BotPlayer
-from referee.match.player import Answer, Fault, GameInfo
+from referee.match.game import RefereeError, play_game
+from referee.match.player import Answer, Fault, GameInfo, Standing
 from referee.match.policy_player import random_player
 from referee.match.record import FaultKind
-from referee.match.runner import RefereeError, play_game
 from referee.match.spec import GameSpec
 
 
@@ -98,8 +98,8 @@ class Recorder:
                 a.fault = fault
         self.bot.warn(answer, fault, applied)
 
-    async def end_game(self, result: dict[str, Any]) -> list[Fault]:
-        return await self.bot.end_game(result)
+    async def end_game(self, standing: Standing) -> list[Fault]:
+        return await self.bot.end_game(standing)
 
     async def retire(self) -> None:
         await self.bot.retire()

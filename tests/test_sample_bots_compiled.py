@@ -24,8 +24,8 @@ import trio
 
 from referee.bots.launch import BotSpec
 from referee.match.bot_session import BotPlayer
+from referee.match.game import play_game
 from referee.match.player import Fault
-from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 
 ROOT = Path(__file__).resolve().parent.parent

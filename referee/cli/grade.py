@@ -10,7 +10,7 @@ from tabulate import tabulate
 from ..bots.sandbox import SANDBOX_MODES, SandboxError, check_sandbox_available
 from ..game import EditionError
 from ..interrupts import run_trio
-from ..match.runner import RefereeError
+from ..match.game import RefereeError
 from ..text import visible
 from .common import OutputPath, fail
 

@@ -12,15 +12,15 @@ import click
 from tabulate import tabulate
 
 from ..bots.limits import DEFAULT_MAX_FAULTS, MAX_FAULTS
-from ..editions import load_edition
+from ..edition_files import load_edition
 from ..game import EditionError, GameConfig
 from ..game.config import VARIANTS
 from ..game.edition import CMON
 from ..interrupts import run_trio
 from ..match.bot_game import play_bots
+from ..match.game import RefereeError
 from ..match.record import GameRecord, RecordError, SeatResult, read_record
 from ..match.replay import replay
-from ..match.runner import RefereeError
 from ..match.spec import GameSpec
 from ..match.transcript import Transcript
 from ..text import visible

@@ -10,8 +10,8 @@ from referee.bots.launch import BotSpec
 from referee.bots.limits import DEFAULT_STARTUP_TIME
 
 from .bot_session import BotPlayer
+from .game import play_game
 from .record import GameRecord
-from .runner import play_game
 from .spec import GameSpec
 
 

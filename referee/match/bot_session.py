@@ -40,7 +40,7 @@ from referee.protocol import codec
 from referee.protocol.messages import FaultKind
 
 from .bot_transcript import TranscriptWriter
-from .player import Answer, Fault, GameInfo
+from .player import Answer, Fault, GameInfo, Standing
 
 GOODBYE = codec.encode(codec.GOODBYE)
 # A timeout with nothing ever read from the bot (no hello; no reply since its hello).
@@ -359,15 +359,15 @@ class BotPlayer:
                                        codec.action_to_dict(applied)))
         )
 
-    async def end_game(self, result: dict[str, Any]) -> list[Fault]:
+    async def end_game(self, standing: Standing) -> list[Fault]:
         bot = self.bot
         if bot is None:
             self._out.clear()
             faults, self._exits = self._exits, []
             return faults
         self._out.append(
-            codec.encode(codec.game_end(self._game_id, result["money"], result["ranks"],
-                                        result["retired"]))
+            codec.encode(codec.game_end(self._game_id, standing.money, standing.ranks,
+                                        standing.retired))
         )
         data = b"".join(self._out)
         self._out.clear()

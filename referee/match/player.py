@@ -1,4 +1,4 @@
-"""The one small interface between the match runner and a player.
+"""The one small interface between a game being played and a player.
 
 A subprocess bot (`referee.match.bot_session.BotPlayer`) and an in-process policy
 (`referee.match.policy_player.PolicyPlayer`) implement the same `Player` protocol, so tests and fast
@@ -63,6 +63,16 @@ class GameInfo:
     edition_info: dict[str, Any] = field(repr=False)
 
 
+@dataclass(frozen=True)
+class Standing:
+    """How a game ended, as every player is told (the protocol's `game_end`): each seat's
+    money and rank, and the seats that were retired."""
+
+    money: tuple[int, ...]
+    ranks: tuple[int, ...]
+    retired: tuple[int, ...]
+
+
 class Player(Protocol):
     name: str
 
@@ -85,7 +95,7 @@ class Player(Protocol):
     def warn(self, answer: Answer, fault: Fault, applied: Action) -> None:
         """Tell the player a reply was rejected and what was applied instead."""
 
-    async def end_game(self, result: dict[str, Any]) -> list[Fault]:
+    async def end_game(self, standing: Standing) -> list[Fault]:
         """The game is over; return faults noticed at the end (a crash, a stderr flood)."""
 
     async def retire(self) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 
 from referee.game import Action, Decision, Event
 from referee.game.random_policy import random_action
-from referee.match.player import Answer, Fault, GameInfo
+from referee.match.player import Answer, Fault, GameInfo, Standing
 
 Policy = Callable[[Decision, dict[str, Any], random.Random], Action]
 
@@ -37,7 +37,7 @@ class PolicyPlayer:
     def warn(self, answer: Answer, fault: Fault, applied: Action) -> None:
         pass
 
-    async def end_game(self, result: dict[str, Any]) -> list[Fault]:
+    async def end_game(self, standing: Standing) -> list[Fault]:
         return []
 
     async def retire(self) -> None:

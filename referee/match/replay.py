@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 
 from referee.game import Event, GameState, IllegalAction
 
+from .game import final_ranks
 from .player import Fault
 from .record import ApplyLine, EventLine, FaultLine, GameRecord, RecordError, RetiredLine
-from .runner import final_ranks
 from .spec import GameSpec
 
 __all__ = ["RecordError", "ReplayResult", "replay"]

@@ -9,7 +9,7 @@ what was wrong, which the referee records as the bot's fault.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple, get_args
 
 import orjson
@@ -135,7 +135,7 @@ def warning(request_id: int, fault: FaultKind, reason: str, applied: dict[str, A
 
 
 def game_end(
-    game_id: str, money: list[int], ranks: list[int], retired: list[int]
+    game_id: str, money: Sequence[int], ranks: Sequence[int], retired: Sequence[int]
 ) -> dict[str, Any]:
     return {"type": "game_end", "game_id": game_id, "money": money, "ranks": ranks,
             "retired": retired}

@@ -39,7 +39,7 @@ from referee.bots.limits import (
     parse_amount,
     parse_size,
 )
-from referee.editions import load_edition
+from referee.edition_files import load_edition
 from referee.game import BUILTIN_EDITIONS, Edition
 from referee.game.config import VARIANTS
 from referee.validation import first_errors

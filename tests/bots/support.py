@@ -11,9 +11,9 @@ from referee.bots.launch import BotSpec
 from referee.bots.limits import BotLimits
 from referee.bots.sandbox import SandboxMode
 from referee.match.bot_session import BotPlayer
+from referee.match.game import play_game
 from referee.match.player import Fault
 from referee.match.record import GameRecord
-from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 
 from ..processes import command

@@ -14,9 +14,9 @@ import trio
 
 from referee.bots.launch import BotSpec
 from referee.match.bot_session import BotPlayer
+from referee.match.game import play_game
 from referee.match.player import Player
 from referee.match.record import GameRecord
-from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 
 from ..processes import command

@@ -18,10 +18,10 @@ import trio
 from referee.bots.launch import BotSpec
 from referee.game import Action
 from referee.match.bot_session import BotPlayer
+from referee.match.game import play_game
 from referee.match.player import Player
 from referee.match.policy_player import default_player
 from referee.match.record import ApplyLine, GameRecord
-from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 
 from ..processes import command, leftover_processes, processes_with

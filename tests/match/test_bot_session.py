@@ -18,10 +18,10 @@ from referee.bots.process import BotProcess, ProcessLimits
 from referee.game import Decision, Event, GameState, seat_view
 from referee.match.bot_session import BotPlayer
 from referee.match.bot_transcript import TranscriptWriter
+from referee.match.game import play_game
 from referee.match.player import Answer, GameInfo, Player
 from referee.match.policy_player import PolicyPlayer
 from referee.match.record import EventLine, GameRecord, GameResult
-from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 from referee.protocol import codec
 

@@ -9,10 +9,10 @@ import trio
 
 from referee.bots.launch import BotSpec
 from referee.match.bot_session import BotPlayer
+from referee.match.game import play_game
 from referee.match.player import Player
 from referee.match.policy_player import random_player
 from referee.match.record import GameRecord
-from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 
 from ..processes import command

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from referee.bots.launch import BotSpec
 from referee.match.bot_session import BotPlayer
+from referee.match.game import play_game
 from referee.match.player import Fault
 from referee.match.record import AnswerLine, ApplyLine, FaultLine, GameRecord
-from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 from referee.protocol import codec
 

@@ -21,6 +21,7 @@ from referee.game import Action, Bid, Decision, DecisionKind, HiddenBids, Pass, 
 from referee.game.events import AuctionStarted, CardPlayed, Payment, RoundStarted
 from referee.game.random_policy import random_action
 from referee.leaderboard import board
+from referee.match.game import play_game
 from referee.match.player import Fault
 from referee.match.policy_player import PolicyPlayer, random_player
 from referee.match.record import (
@@ -38,7 +39,6 @@ from referee.match.record import (
     read_result,
 )
 from referee.match.replay import replay
-from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 from referee.match.transcript import Transcript
 from referee.report.replay import game_document

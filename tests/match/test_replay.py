@@ -141,7 +141,7 @@ def tamper_money(lines: list[dict[str, Any]]) -> None:
 def tamper_retired(lines: list[dict[str, Any]]) -> None:
     """Clear the retired seat from the result, and its faults, with ranks to match: the
     retired bot then ranks by its money, and replay finds the mismatch."""
-    from referee.match.runner import final_ranks
+    from referee.match.game import final_ranks
 
     result = lines[-1]
     assert result["retired"], "the logged game has a retired seat"

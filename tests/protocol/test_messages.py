@@ -16,9 +16,9 @@ from pydantic import ValidationError
 
 from referee.game import CLASSIC, CMON, GameConfig, GameState, HiddenBids, Phase, seat_view
 from referee.game.random_policy import random_action
+from referee.match.game import play_game
 from referee.match.policy_player import random_player
 from referee.match.record import record_schema
-from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 from referee.protocol import codec
 from referee.protocol.messages import ActionReply, Request, View

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 import trio
 
+from referee.match.game import play_game
 from referee.match.policy_player import random_player
 from referee.match.record import GameRecord, StoredResult
-from referee.match.runner import play_game
 from referee.match.spec import GameSpec
 from referee.tournament.store import DamagedRecord, Store, StoreError, StoreFailed, open_store
 

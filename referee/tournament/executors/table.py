@@ -10,6 +10,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from referee.match.game import RefereeError, play_game
 from referee.match.player import Player
 from referee.match.record import (
     AnswerLine,
@@ -19,7 +20,6 @@ from referee.match.record import (
     GameRecord,
     StoredResult,
 )
-from referee.match.runner import RefereeError, play_game
 
 from ..config import TournamentConfig, tournament_edition
 from ..entrants import PlayerFactory

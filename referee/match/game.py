@@ -1,6 +1,6 @@
 """Play one game: the engine plus one `Player` per seat, faults turned into outcomes.
 
-The runner asks the pending seat (every seat at once for a hidden bid), checks the answer with
+The match asks the pending seat (every seat at once for a hidden bid), checks the answer with
 the engine, and applies it; a fault of the bot (no answer, a malformed or illegal one, a crash)
 is recorded and the decision's default action applied instead.  After `max_faults` faults in a
 game, or a crash, the seat is retired: its defaults are played without asking, and it ranks
@@ -11,7 +11,7 @@ game is void (`RefereeError`), not a loss for anyone.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Literal
 
 import orjson
 import trio
@@ -28,7 +28,15 @@ from referee.game import (
 )
 from referee.game.actions import Action
 from referee.game.events import CardsDealt
-from referee.match.player import FATAL_FAULTS, HARMLESS_FAULTS, Answer, Fault, GameInfo, Player
+from referee.match.player import (
+    FATAL_FAULTS,
+    HARMLESS_FAULTS,
+    Answer,
+    Fault,
+    GameInfo,
+    Player,
+    Standing,
+)
 from referee.protocol import codec
 from referee.protocol.messages import FaultKind
 
@@ -57,7 +65,7 @@ def final_ranks(money: Sequence[int], retired: Sequence[bool]) -> list[int]:
     return [1 + sum(1 for other in keys if other < key) for key in keys]
 
 
-class _Table:
+class _Seats:
     """The seats of one game, their faults and retirements, and the record's lines so far."""
 
     def __init__(self, spec: GameSpec, players: Sequence[Player]) -> None:
@@ -156,7 +164,7 @@ def describe_failure(exc: BaseException) -> str:
 async def _play(spec: GameSpec, players: Sequence[Player]) -> GameRecord:
     config = spec.config()
     state = GameState(config, seed=spec.seed, deck=spec.deck)
-    table = _Table(spec, players)
+    seats = _Seats(spec, players)
     edition_info = codec.edition_info(config.edition)
     start_faults: list[Fault | None] = [None] * spec.players
 
@@ -170,37 +178,36 @@ async def _play(spec: GameSpec, players: Sequence[Player]) -> GameRecord:
             nursery.start_soon(begin, seat)
     for seat, fault in enumerate(start_faults):
         if fault is not None:
-            await table.fault(seat, fault)
-    table.deliver(state.take_events(), _next_seat(state))
+            await seats.fault(seat, fault)
+    seats.deliver(state.take_events(), _next_seat(state))
 
     while state.phase is not Phase.OVER:
         if state.phase is Phase.HIDDEN:
-            bids = await _hidden_step(state, table)
-            table.applied(None, bids, "bots", 0.0)
+            bids = await _hidden_step(state, seats)
+            seats.applied(None, bids, "bots", 0.0)
             events = state.apply(bids)
         else:
-            events = await _single_step(state, table, state.decision(state.pending))
-        table.deliver(events, _next_seat(state))
+            events = await _single_step(state, seats, state.decision(state.pending))
+        seats.deliver(events, _next_seat(state))
 
-    # What the players are told at the end (the `game_end` message's standings).
-    standings: dict[str, Any] = {
-        "money": list(state.money),
-        "ranks": final_ranks(state.money, table.retired),
-        "retired": [s for s, r in enumerate(table.retired) if r],
-    }
+    standing = Standing(
+        money=tuple(state.money),
+        ranks=tuple(final_ranks(state.money, seats.retired)),
+        retired=tuple(s for s, r in enumerate(seats.retired) if r),
+    )
     for seat, player in enumerate(players):
-        for fault in await player.end_game(standings):
-            await table.fault(seat, fault)
+        for fault in await player.end_game(standing):
+            await seats.fault(seat, fault)
     # A limit broken during the game but seen only at its end retires the seat all the same.
     result = GameResult(
         game_id=spec.game_id,
         names=tuple(spec.names),
         money=tuple(state.money),
-        ranks=tuple(final_ranks(state.money, table.retired)),
-        retired=tuple(s for s, r in enumerate(table.retired) if r),
-        faults=tuple(tuple(fs) for fs in table.faults),
+        ranks=tuple(final_ranks(state.money, seats.retired)),
+        retired=tuple(s for s, r in enumerate(seats.retired) if r),
+        faults=tuple(tuple(fs) for fs in seats.faults),
     )
-    return GameRecord(spec, tuple(table.lines), result, tuple(table.sent_events))
+    return GameRecord(spec, tuple(seats.lines), result, tuple(seats.sent_events))
 
 
 def _next_seat(state: GameState) -> int | None:
@@ -209,14 +216,14 @@ def _next_seat(state: GameState) -> int | None:
     return None if phase is Phase.OVER or phase is Phase.HIDDEN else state.pending
 
 
-async def _single_step(state: GameState, table: _Table, decision: Decision) -> list[Event]:
+async def _single_step(state: GameState, seats: _Seats, decision: Decision) -> list[Event]:
     """Ask the one pending seat; apply its action, or its default after a fault."""
     seat = decision.seat
-    if table.retired[seat]:
+    if seats.retired[seat]:
         default = decision.default_action()
-        table.applied(seat, default, "retired", 0.0)
+        seats.applied(seat, default, "retired", 0.0)
         return state.apply(default)
-    answer = await table.players[seat].decide(decision, seat_view(state, seat))
+    answer = await seats.players[seat].decide(decision, seat_view(state, seat))
     fault = answer.fault
     if fault is None:
         action = answer.action
@@ -226,35 +233,35 @@ async def _single_step(state: GameState, table: _Table, decision: Decision) -> l
         except IllegalAction as exc:
             fault = Fault(FaultKind.ILLEGAL, str(exc))
         else:
-            table.applied(seat, action, "bot", answer.seconds)
+            seats.applied(seat, action, "bot", answer.seconds)
             return events
     default = decision.default_action()
-    table.players[seat].warn(answer, fault, default)
-    await table.fault(seat, fault, answer.action)
-    table.applied(seat, default, "default", answer.seconds)
+    seats.players[seat].warn(answer, fault, default)
+    await seats.fault(seat, fault, answer.action)
+    seats.applied(seat, default, "default", answer.seconds)
     return state.apply(default)
 
 
-async def _hidden_step(state: GameState, table: _Table) -> HiddenBids:
+async def _hidden_step(state: GameState, seats: _Seats) -> HiddenBids:
     """R4.3: ask every seat at once; each seat's bad answer becomes its own bid of 0."""
     decisions = state.decisions()
     answers: dict[int, Answer] = {}
 
     async def ask(decision: Decision) -> None:
         seat = decision.seat
-        answers[seat] = await table.players[seat].decide(decision, seat_view(state, seat),
+        answers[seat] = await seats.players[seat].decide(decision, seat_view(state, seat),
                                                          alone=False)  # all seats wait
 
     async with trio.open_nursery() as nursery:
         for d in decisions:
-            if not table.retired[d.seat]:
+            if not seats.retired[d.seat]:
                 nursery.start_soon(ask, d)
     amounts = []
     for d in decisions:
         seat = d.seat
         answer = answers.get(seat)
         if answer is None:
-            table.answer(seat, Bid(seat, 0), "retired", 0.0)
+            seats.answer(seat, Bid(seat, 0), "retired", 0.0)
             amounts.append(0)
             continue
         fault = answer.fault
@@ -270,12 +277,12 @@ async def _hidden_step(state: GameState, table: _Table) -> HiddenBids:
                 except IllegalAction as exc:
                     fault = Fault(FaultKind.ILLEGAL, str(exc))
                 else:
-                    table.answer(seat, action, "bot", answer.seconds)
+                    seats.answer(seat, action, "bot", answer.seconds)
                     amounts.append(action.amount)
                     continue
-        table.players[seat].warn(answer, fault, Bid(seat, 0))
-        await table.fault(seat, fault, answer.action)
-        table.answer(seat, Bid(seat, 0), "default", answer.seconds)
+        seats.players[seat].warn(answer, fault, Bid(seat, 0))
+        await seats.fault(seat, fault, answer.action)
+        seats.answer(seat, Bid(seat, 0), "default", answer.seconds)
         amounts.append(0)
     return HiddenBids(tuple(amounts))
 
