@@ -60,7 +60,8 @@ from minimal_bot import reply as minimal_reply  # noqa: E402
 from pipe import EchoChild, compiled  # noqa: E402
 
 from referee.bots.launch import BotSpec  # noqa: E402
-from referee.bots.process import SPIN, ProcessLimits  # noqa: E402
+from referee.bots.polling import SPIN  # noqa: E402
+from referee.bots.process import ProcessLimits  # noqa: E402
 from referee.game import Decision, Event  # noqa: E402
 from referee.game.actions import DecisionKind  # noqa: E402
 from referee.match.bot_session import BotPlayer  # noqa: E402

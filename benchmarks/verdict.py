@@ -172,8 +172,8 @@ def gap(args: tuple[int, int, int]) -> Gap:
     for n in range(1, deals + 1):
         games = Games.load(results[: n * ORDERS], seeds)
         if new is None:
-            row = next(r for r in standings(games, samples=1).rows if r["name"] == BIDDER)
-            new = n if row["place"] == {"best": 1, "worst": 1} else None
+            row = next(r for r in standings(games, samples=1).rows if r.name == BIDDER)
+            new = n if row.place.best == row.place.worst == 1 else None
         if old is None:
             leader, apart = old_rule(games)
             old = n if leader == BIDDER and len(apart) == len(games.names) - 1 else None

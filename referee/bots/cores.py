@@ -1,7 +1,7 @@
 """How many cores this process may use: its CPU affinity and its cgroup's CPU quota.
 
 The referee polls for fast replies only where a bot can run on another core meanwhile
-(`process._default_spin`).  A container often shows every core of its host in the affinity
+(`polling.default_spin`).  A container often shows every core of its host in the affinity
 mask but caps the CPU time with a cgroup quota (`docker run --cpus 1`), so both are read.
 """
 

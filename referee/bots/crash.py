@@ -10,7 +10,8 @@ import trio
 
 from .launch import BotSpec
 from .limits import BotLimits, format_size
-from .process import BotProcess, split_command
+from .process import BotProcess
+from .start import split_command
 
 _MEMORY = re.compile(r"MemoryError|std::bad_alloc|Cannot allocate memory|[Oo]ut of memory|"
                      r"Could not reserve|Could not allocate|OutOfMemoryError|allocation failed")

@@ -9,10 +9,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from .errors import StartError
 from .limits import BotLimits
 from .pids_cgroup import PidsCgroup
-from .process import BotProcess, ProcessLimits, StartError, split_command, start_bot
+from .process import BotProcess, ProcessLimits
 from .sandbox import SandboxError, SandboxMode, resolve_program, wrap_command
+from .start import split_command, start_bot
 
 MAX_NAME = 64  # characters in a bot's name, which names its files and a row of the standings
 

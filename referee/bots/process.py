@@ -1,11 +1,8 @@
-"""One bot process, owned by one `open_bot` context for its whole life.
+"""One running bot process and its I/O: lines written to its stdin, bounded lines read from its
+stdout with a deadline (polling for a fast bot's reply, `polling.py`), and how it ended.
 
-The process runs in its own session (so its whole process group can be signalled), reads
-requests on stdin and answers on stdout; its stderr is a pipe drained into a size-capped log
-(`stderr_log.py`) so a noisy bot never blocks.  On every way out of the context, cancellation
-included, it is sent `goodbye`, given a grace period, then SIGTERM and SIGKILL to its process
-group, and reaped; any process of its tree that left the group (setsid) is found from /proc
-and killed too.
+It is started by `start.py` and stopped by `stop.py` (its `aclose`): goodbye, grace, then its
+whole process group killed and reaped, cancellation included.
 """
 
 from __future__ import annotations
@@ -13,110 +10,41 @@ from __future__ import annotations
 import fcntl
 import math
 import os
-import shlex
 import signal
-import subprocess
 import sys
 import termios
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager, suppress
+from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import cast
 
 import trio
-from trio.lowlevel import RunVar
 
 from . import proc_tree
-from .cores import usable_cores
+from .errors import BotGone, LineTooLong, ReplyTimeout
 from .pids_cgroup import PidsCgroup
+from .polling import default_spin
 from .stderr_log import StderrLog
+from .stop import shutdown
 
 
 @dataclass(frozen=True)
 class ProcessLimits:
+    """How a bot process's output is bounded and logged, and how long its stop may take."""
+
     max_line: int = 64 * 1024  # bytes in one line from the bot
     stderr_per_game: int = 1 << 20  # bytes of stderr kept in the log per game
     goodbye_grace: float = 0.5  # seconds to exit after goodbye before SIGTERM
     term_grace: float = 0.5  # seconds after SIGTERM before SIGKILL
     reap_within: float = 5.0  # seconds after SIGKILL before the referee goes on without it
-    # Seconds to poll for a reply before sleeping in trio; None: SPIN where the referee may use
-    # two cores or more (affinity and cgroup quota, `cores.py`), else 0.  0 for bots of tables
-    # that share one event loop, where polling for one delays the others.  See `_spin_read`.
+    # Seconds to poll for a reply before sleeping in trio; None: `polling.SPIN` where the
+    # referee may use two cores or more (affinity and cgroup quota, `cores.py`), else 0.  0 for
+    # bots of tables that share one event loop, where polling for one delays the others.  See
+    # `_spin_read`.
     spin: float | None = None
     # At a game's start, a stderr log larger than this starts afresh (a named log's old
     # content is kept in NAME.1), so a long tournament's log does not grow without end.
     stderr_restart: int = 256 << 20
-
-
-SPIN = 0.0003
-# Replies read at once (`line_now`) do not pass through trio's scheduler; the event loop is
-# given back at least this often all the same, so that other tables and timers are not kept
-# waiting (`LoopTurns`).
-HOLD_AT_MOST = 0.001
-
-
-def _default_spin() -> float:
-    return SPIN if usable_cores() >= 2 else 0.0
-
-
-class LoopTurns:
-    """When a reader of bots' replies last let the event loop's other tasks run
-    (`time.perf_counter`): one for every bot of a trio run (`loop_turns`), as they share its
-    loop, and each reader gives it back once HOLD_AT_MOST has passed since."""
-
-    __slots__ = ("given",)
-
-    def __init__(self) -> None:
-        self.given = 0.0
-
-
-_loop_turns: RunVar[LoopTurns] = RunVar("bot_loop_turns")
-
-
-def loop_turns() -> LoopTurns:
-    """This trio run's `LoopTurns`."""
-    try:
-        return _loop_turns.get()
-    except LookupError:
-        turns = LoopTurns()
-        _loop_turns.set(turns)
-        return turns
-
-
-class BotGone(Exception):
-    """The bot process exited or closed its stdout."""
-
-
-class ReplyTimeout(Exception):
-    """No complete line before the deadline; `partial`: the bytes of a line without its
-    newline that did come (0: nothing came)."""
-
-    def __init__(self, message: str, partial: int = 0) -> None:
-        super().__init__(message)
-        self.partial = partial
-
-
-class LineTooLong(Exception):
-    """The bot sent a line longer than the limit; the rest of it is skipped."""
-
-
-class StartError(Exception):
-    """The bot's command could not be started at all."""
-
-
-def split_command(command: str) -> list[str]:
-    """A command line split like a shell would, without running a shell."""
-    if "\0" in command:
-        raise StartError(f"cannot run command {command!r}: it holds a NUL character")
-    try:
-        argv = shlex.split(command)
-    except ValueError as exc:
-        raise StartError(f"cannot parse command {command!r}: {exc}") from None
-    if not argv:
-        raise StartError("empty bot command")
-    return argv
 
 
 class BotProcess:
@@ -140,7 +68,7 @@ class BotProcess:
         # On Unix both pipes are trio FdStreams (non-blocking); the hot path uses the fds.
         self._wfd = cast(trio.lowlevel.FdStream, process.stdin).fileno()
         self._rfd = cast(trio.lowlevel.FdStream, process.stdout).fileno()
-        self.spin = _default_spin() if limits.spin is None else limits.spin
+        self.spin = default_spin() if limits.spin is None else limits.spin
         self._quick = True  # its last reply came within `spin` of the request
         self._sent_at = 0.0
 
@@ -338,7 +266,7 @@ class BotProcess:
         self._closed = True
         try:
             with trio.CancelScope(shield=True):
-                await _shutdown(self, goodbye)
+                await shutdown(self, goodbye)
             self.stderr.check()
         finally:
             self.stderr.close()
@@ -363,115 +291,3 @@ def _link(path: str) -> str:
         return os.readlink(path)
     except OSError:
         return ""
-
-
-def _signal_group(pid: int, sig: signal.Signals) -> None:
-    with suppress(ProcessLookupError, PermissionError):
-        os.killpg(pid, sig)
-
-
-async def _shutdown(bot: BotProcess, goodbye: bytes | None) -> None:
-    """Goodbye, grace, SIGTERM to the group, grace, SIGKILL to the group, reap."""
-    process = bot.process
-    limits = bot.limits
-    # Before the bot can exit: once it has, its children are orphans, no longer in its tree.
-    tree = bot.processes() if process.returncode is None else []
-    if process.returncode is None and goodbye is not None:
-        with trio.move_on_after(limits.goodbye_grace):
-            try:
-                await bot.send(goodbye)
-                assert process.stdin is not None
-                await process.stdin.aclose()
-            except (BotGone, trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                pass
-            await process.wait()
-    if process.returncode is None:
-        _signal_group(process.pid, signal.SIGTERM)
-        with trio.move_on_after(limits.term_grace):
-            await process.wait()
-    # Always kill the group: a grandchild may outlive the bot and ignore SIGTERM.
-    _signal_group(process.pid, signal.SIGKILL)
-    with trio.move_on_after(limits.reap_within):  # a frozen process, or one stuck in the
-        await process.wait()  # kernel (a hung file system), is not waited for forever
-    proc_tree.kill_all(tree[1:])  # any that left the group (setsid), and all they started
-    await _remove_group(bot)
-    for stream in (process.stdin, process.stdout):
-        if stream is not None:
-            with suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
-                await stream.aclose()
-
-
-async def _remove_group(bot: BotProcess) -> None:
-    """Kill whatever is left in the bot's cgroup (what /proc's tree no longer showed), and
-    remove the group once the killed are gone; one still busy after a second is left."""
-    group, bot.group = bot.group, None
-    if group is None:
-        return
-    for _ in range(200):
-        proc_tree.kill_all(group.members())
-        if group.remove():
-            return
-        await trio.sleep(0.005)
-
-
-async def start_bot(
-    argv: list[str],
-    *,
-    cwd: Path | None = None,
-    stderr_path: Path | None = None,
-    limits: ProcessLimits = ProcessLimits(),
-    env: dict[str, str] | None = None,
-    sandboxed: bool = False,
-    group: PidsCgroup | None = None,
-) -> BotProcess:
-    """Start a bot in its own session with piped stdin/stdout and stderr to its log, and in
-    `group` if given (which the result then owns).
-
-    The caller owns the result and must `aclose` it on every path (`open_bot` does that).
-    """
-    try:
-        log = StderrLog(stderr_path, limits.stderr_per_game, limits.stderr_restart)
-    except BaseException:
-        if group is not None:
-            group.remove()
-        raise
-    shown = shlex.join(argv)  # the command without the group's prefix
-    if group is not None:
-        argv = [*group.prefix(), *argv]
-    try:
-        process = await trio.lowlevel.open_process(
-            argv,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=log.writer,
-            cwd=cwd,
-            env=env,
-            start_new_session=True,
-        )
-        log.started()
-    except BaseException as exc:
-        log.close()
-        if group is not None:
-            group.remove()
-        if isinstance(exc, OSError):
-            raise StartError(f"cannot start {shown}: {exc.strerror or exc}") from None
-        raise
-    return BotProcess(process, log, limits, sandboxed, group)
-
-
-@asynccontextmanager
-async def open_bot(
-    argv: list[str],
-    *,
-    cwd: Path | None = None,
-    stderr_path: Path | None = None,
-    limits: ProcessLimits = ProcessLimits(),
-    goodbye: bytes | None = None,
-    env: dict[str, str] | None = None,
-) -> AsyncIterator[BotProcess]:
-    """Own a bot process for the length of a block; on any exit it is stopped and reaped."""
-    bot = await start_bot(argv, cwd=cwd, stderr_path=stderr_path, limits=limits, env=env)
-    try:
-        yield bot
-    finally:
-        await bot.aclose(goodbye)

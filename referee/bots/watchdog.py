@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import trio
 
+from .errors import BotGone, ReplyTimeout
 from .limits import BotLimits
-from .process import BotGone, BotProcess, ReplyTimeout
+from .process import BotProcess
 
 # Seconds between looks at a bot while it thinks; its processes in /proc (~40 us) are looked
 # at every PROCS_EVERY.

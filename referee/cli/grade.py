@@ -42,7 +42,9 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
     import os
 
     from ..grade import grade_all
-    from ..grade.run import BaselineFailed, FolderError
+    from ..grade.config import GradingConfigError, check_grading_config
+    from ..grade.gauntlet import BaselineFailed
+    from ..grade.run import FolderError
     from ..grade.submissions import WorkFolderFull
     from ..tournament.config import TournamentError, load_tournament, tournament_edition
     from ..tournament.store import StoreError
@@ -56,11 +58,10 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
         fail(str(exc))
     except EditionError as exc:  # before any build
         fail(f"{config_path}: edition: {exc}")
-    if config.format != "gauntlet":
-        fail(f"{config_path}: format: grading needs a gauntlet (with baselines)")
-    if config.until is not None:
-        fail(f"{config_path}: until: a grade is given on every deal of the file, so that every "
-             "student plays the same games; remove `until` (its `deals` are played)")
+    try:
+        check_grading_config(config, config_path)
+    except GradingConfigError as exc:
+        fail(str(exc))
     if sandbox is not None:
         config = config.model_copy(update={"sandbox": sandbox})
     try:

@@ -10,9 +10,9 @@ ahead of whom, and so each entrant's range of places, comes from the paired test
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
@@ -21,6 +21,17 @@ from referee.match.record import FaultKind, GameResult, StoredResult
 from . import pairs as paired
 from .rating import Finishes, fit
 from .rating import ratings as fit_ratings
+from .rows import (
+    FaultCounts,
+    HeadToHead,
+    Interval,
+    Meetings,
+    Place,
+    Rating,
+    ResponseTimes,
+    SeatRow,
+    StandingRow,
+)
 
 BOOTSTRAP_SAMPLES = 1000
 FAULT_GROUPS: dict[str, tuple[FaultKind, ...]] = {
@@ -190,18 +201,18 @@ def _quantile(hist: dict[int, int], q: float) -> float | None:
     return None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Standings:
     """The leaderboard: rows best first, and every pair of entrants compared."""
 
-    rows: list[dict[str, Any]]
+    rows: list[StandingRow]
     pairs: list[paired.Pair]
 
 
 def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP_SAMPLES,
               alpha: float = paired.ALPHA) -> Standings:
-    """One row per entrant, best first by `primary`, with the keys documented in README, and
-    the pairs in standings order (`pairs.compare`), familywise error `alpha`."""
+    """One row per entrant, best first by `primary` (ties by name), and the pairs in
+    standings order (`pairs.compare`), familywise error `alpha`."""
     if primary not in METRICS:
         raise ValueError(f"unknown metric {primary!r}; known: {', '.join(METRICS)}")
     if not games.game_ids:
@@ -210,37 +221,37 @@ def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP
     weights = deal_weights(games.deals, samples)
     boot = bootstrap(games, weights)
     elo, elo_boot = fit_ratings(finishes(games), weights)
-    rows: list[dict[str, Any]] = []
-    for e, name in enumerate(games.names):
-        n = present[e]
-        row: dict[str, Any] = {"name": name, "games": int(n)}
-        for metric, values in (("placement", games.points), ("win_share", games.wins),
-                               ("money", games.money)):
-            mean = float(values[:, e].sum() / n)
-            lo, hi = np.nanpercentile(boot[metric][:, e], [2.5, 97.5])
-            row[metric] = {"mean": mean, "low": float(lo), "high": float(hi)}
-        lo, hi = np.percentile(elo_boot[:, e], [2.5, 97.5])
-        row["rating"] = {"elo": float(elo[e]), "low": float(lo), "high": float(hi)}
-        f = games.faults[e]
-        row["faults"] = {group: sum(f.get(k, 0) for k in kinds)
-                         for group, kinds in FAULT_GROUPS.items()}
-        row["faults"]["retirements"] = games.retired[e]
-        row["response_ms"] = {"median": _quantile(games.response[e], 0.5),
-                              "p99": _quantile(games.response[e], 0.99)}
-        rows.append(row)
 
-    def key(r: dict[str, Any]) -> float:
-        return float(r["rating"]["elo"] if primary == "rating" else r[primary]["mean"])
+    def mean(metric: str, e: int) -> float:
+        return float(games.metric(metric)[:, e].sum() / present[e])
 
-    rows.sort(key=lambda r: (-key(r), r["name"]))
-    order = [r["name"] for r in rows]
+    def interval(metric: str, e: int) -> Interval:
+        lo, hi = np.nanpercentile(boot[metric][:, e], [2.5, 97.5])
+        return Interval(mean(metric, e), float(lo), float(hi))
+
+    def score(e: int) -> float:
+        return float(elo[e]) if primary == "rating" else mean(primary, e)
+
+    ranked = sorted(range(len(games.names)), key=lambda e: (-score(e), games.names[e]))
+    order = [games.names[e] for e in ranked]
     pairs, ranges = verdicts(games, order, primary, alpha)
     leader_above = {p.b for p in pairs if p.a == order[0] and p.separated and p.test.diff > 0}
-    for rank, r in enumerate(rows, 1):
-        r["rank"] = rank
-        best, worst = ranges[r["name"]]
-        r["place"] = {"best": best, "worst": worst}
-        r["separated"] = rank == 1 or r["name"] in leader_above
+    rows = []
+    for rank, e in enumerate(ranked, 1):
+        name = games.names[e]
+        lo, hi = np.percentile(elo_boot[:, e], [2.5, 97.5])
+        f = games.faults[e]
+        rows.append(StandingRow(
+            name=name, games=int(present[e]), placement=interval("placement", e),
+            win_share=interval("win_share", e), money=interval("money", e),
+            rating=Rating(float(elo[e]), float(lo), float(hi)),
+            faults=FaultCounts(**{group: sum(f.get(k, 0) for k in kinds)
+                                  for group, kinds in FAULT_GROUPS.items()},
+                               retirements=games.retired[e]),
+            response_ms=ResponseTimes(_quantile(games.response[e], 0.5),
+                                      _quantile(games.response[e], 0.99)),
+            rank=rank, place=Place(*ranges[name]),
+            separated=rank == 1 or name in leader_above))
     return Standings(rows, pairs)
 
 
@@ -275,29 +286,28 @@ def versus(games: Games, a: str, b: str, primary: str = "placement",
 
 
 def leaderboard(games: Games, primary: str = "placement",
-                samples: int = BOOTSTRAP_SAMPLES) -> list[dict[str, Any]]:
+                samples: int = BOOTSTRAP_SAMPLES) -> list[StandingRow]:
     """The rows of `standings`."""
     return standings(games, primary, samples).rows
 
 
-def head_to_head(games: Games) -> dict[str, dict[str, dict[str, int]]]:
+def head_to_head(games: Games) -> HeadToHead:
     """For each ordered pair: games at the same table where a finished above b, below, level."""
-    out: dict[str, dict[str, dict[str, int]]] = {
-        a: {b: {"above": 0, "below": 0, "level": 0} for b in games.names if b != a}
-        for a in games.names
-    }
+    above: Counter[tuple[int, int]] = Counter()  # (a, b): games a finished above b
+    level: Counter[tuple[int, int]] = Counter()
     for seats, ranks in zip(games.seats, games.ranks, strict=True):
         for i, a in enumerate(seats):
             for j, b in enumerate(seats):
-                if i != j:
-                    cell = out[games.names[a]][games.names[b]]
-                    key = "above" if ranks[i] < ranks[j] else "below" if ranks[i] > ranks[j] \
-                        else "level"
-                    cell[key] += 1
-    return out
+                if i != j and ranks[i] < ranks[j]:
+                    above[a, b] += 1
+                elif i != j and ranks[i] == ranks[j]:
+                    level[a, b] += 1
+    return {a: {b: Meetings(above[i, j], above[j, i], level[i, j])
+                for j, b in enumerate(games.names) if j != i}
+            for i, a in enumerate(games.names)}
 
 
-def by_seat(games: Games) -> list[dict[str, Any]]:
+def by_seat(games: Games) -> list[SeatRow]:
     """Results by seat position over all entrants: the game's own seat bias."""
     table: dict[int, list[tuple[float, float, float]]] = {}
     for g, seats in enumerate(games.seats):
@@ -309,8 +319,7 @@ def by_seat(games: Games) -> list[dict[str, Any]]:
         vals = np.array(table[seat])
         n = len(vals)
         half = 1.96 * vals[:, 0].std(ddof=1) / math.sqrt(n) if n > 1 else math.nan
-        rows.append({"seat": seat, "games": n, "placement": float(vals[:, 0].mean()),
-                     "placement_low": float(vals[:, 0].mean() - half),
-                     "placement_high": float(vals[:, 0].mean() + half),
-                     "win_share": float(vals[:, 1].mean()), "money": float(vals[:, 2].mean())})
+        rows.append(SeatRow(seat, n, float(vals[:, 0].mean()),
+                            float(vals[:, 0].mean() - half), float(vals[:, 0].mean() + half),
+                            float(vals[:, 1].mean()), float(vals[:, 2].mean())))
     return rows

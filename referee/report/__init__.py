@@ -16,8 +16,11 @@ from pathlib import Path
 
 from referee.tournament.store import DamagedRecord, Store
 
+from .bot_page import bot_page
 from .data import Tournament, load, select_games
-from .pages import Links, bot_page, game_page, games_page, leaderboard_page, missing_game_page
+from .game_pages import game_page, games_page, missing_game_page
+from .leaderboard_page import leaderboard_page
+from .markup import Links
 from .replay import fault_steps, game_document
 from .stderr import excerpts
 

@@ -16,8 +16,8 @@ import pytest
 from referee.bots.cores import cgroup_quota
 
 PROBE = ("from referee.bots.cores import usable_cores\n"
-         "from referee.bots.process import _default_spin\n"
-         "print(usable_cores(), _default_spin())\n")
+         "from referee.bots.polling import default_spin\n"
+         "print(usable_cores(), default_spin())\n")
 
 
 @contextlib.contextmanager

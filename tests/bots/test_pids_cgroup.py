@@ -19,7 +19,7 @@ from referee.bots.pids_cgroup import (
     _pid_namespace,
     base_folder,
 )
-from referee.bots.process import start_bot
+from referee.bots.start import start_bot
 
 from ..processes import wait_until
 

@@ -11,13 +11,9 @@ from pathlib import Path
 import pytest
 import trio
 
-from referee.bots.process import (
-    LineTooLong,
-    ProcessLimits,
-    ReplyTimeout,
-    open_bot,
-    start_bot,
-)
+from referee.bots.errors import LineTooLong, ReplyTimeout
+from referee.bots.process import ProcessLimits
+from referee.bots.start import open_bot, start_bot
 
 from ..processes import leftover_processes, processes_with
 

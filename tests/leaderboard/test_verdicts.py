@@ -114,9 +114,9 @@ def test_a_paired_difference_is_found_where_the_intervals_overlap() -> None:
     results, seeds = tournament(12, shared_luck)
     games = Games.load(all_stored(results), seeds)
     board = standings(games)
-    rows = {r["name"]: r["placement"] for r in board.rows}
+    rows = {r.name: r.placement for r in board.rows}
     a, b = rows["a"], rows["b"]
-    assert a["low"] < b["high"] and b["low"] < a["high"]  # the intervals overlap
+    assert a.low < b.high and b.low < a.high  # the intervals overlap
     pair = next(p for p in board.pairs if {p.a, p.b} == {"a", "b"})
     assert (pair.a, pair.b, pair.paired, pair.separated) == ("a", "b", "table", True)
     assert pair.test.low is not None and pair.test.low > 0

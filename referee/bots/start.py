@@ -1,0 +1,97 @@
+"""Starting a bot process: its command split like a shell would, then run in its own session
+(so its whole process group can be signalled) with piped stdin and stdout and its stderr
+drained into a size-capped log (`stderr_log.py`), so a noisy bot never blocks; `open_bot`
+owns it for the length of a block."""
+
+from __future__ import annotations
+
+import shlex
+import subprocess
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import trio
+
+from .errors import StartError
+from .pids_cgroup import PidsCgroup
+from .process import BotProcess, ProcessLimits
+from .stderr_log import StderrLog
+
+_DEFAULT_LIMITS = ProcessLimits()  # frozen, so one instance serves every call
+
+
+def split_command(command: str) -> list[str]:
+    """A command line split like a shell would, without running a shell."""
+    if "\0" in command:
+        raise StartError(f"cannot run command {command!r}: it holds a NUL character")
+    try:
+        argv = shlex.split(command)
+    except ValueError as exc:
+        raise StartError(f"cannot parse command {command!r}: {exc}") from None
+    if not argv:
+        raise StartError("empty bot command")
+    return argv
+
+
+async def start_bot(
+    argv: list[str],
+    *,
+    cwd: Path | None = None,
+    stderr_path: Path | None = None,
+    limits: ProcessLimits = _DEFAULT_LIMITS,
+    env: dict[str, str] | None = None,
+    sandboxed: bool = False,
+    group: PidsCgroup | None = None,
+) -> BotProcess:
+    """Start a bot in its own session with piped stdin/stdout and stderr to its log, and in
+    `group` if given (which the result then owns).
+
+    The caller owns the result and must `aclose` it on every path (`open_bot` does that).
+    """
+    try:
+        log = StderrLog(stderr_path, limits.stderr_per_game, limits.stderr_restart)
+    except BaseException:
+        if group is not None:
+            group.remove()
+        raise
+    shown = shlex.join(argv)  # the command without the group's prefix
+    if group is not None:
+        argv = [*group.prefix(), *argv]
+    try:
+        process = await trio.lowlevel.open_process(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=log.writer,
+            cwd=cwd,
+            env=env,
+            start_new_session=True,
+        )
+        log.started()
+    except BaseException as exc:
+        log.close()
+        if group is not None:
+            group.remove()
+        if isinstance(exc, OSError):
+            raise StartError(f"cannot start {shown}: {exc.strerror or exc}") from None
+        raise
+    return BotProcess(process, log, limits, sandboxed, group)
+
+
+@asynccontextmanager
+async def open_bot(
+    argv: list[str],
+    *,
+    cwd: Path | None = None,
+    stderr_path: Path | None = None,
+    limits: ProcessLimits = _DEFAULT_LIMITS,
+    goodbye: bytes | None = None,
+    env: dict[str, str] | None = None,
+) -> AsyncIterator[BotProcess]:
+    """Own a bot process for the length of a block; on any exit it is stopped and reaped."""
+    bot = await start_bot(argv, cwd=cwd, stderr_path=stderr_path, limits=limits, env=env)
+    try:
+        yield bot
+    finally:
+        await bot.aclose(goodbye)

@@ -1,0 +1,67 @@
+"""Stopping a bot process: goodbye, grace, SIGTERM and SIGKILL to its process group, reap; then
+whatever of its tree left the group (setsid), found from /proc or its pids cgroup, is killed
+too."""
+
+from __future__ import annotations
+
+import os
+import signal
+from contextlib import suppress
+from typing import TYPE_CHECKING
+
+import trio
+
+from . import proc_tree
+from .errors import BotGone
+
+if TYPE_CHECKING:
+    from .process import BotProcess
+
+
+def _signal_group(pid: int, sig: signal.Signals) -> None:
+    with suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, sig)
+
+
+async def shutdown(bot: BotProcess, goodbye: bytes | None) -> None:
+    """Goodbye, grace, SIGTERM to the group, grace, SIGKILL to the group, reap."""
+    process = bot.process
+    limits = bot.limits
+    # Before the bot can exit: once it has, its children are orphans, no longer in its tree.
+    tree = bot.processes() if process.returncode is None else []
+    if process.returncode is None and goodbye is not None:
+        with trio.move_on_after(limits.goodbye_grace):
+            try:
+                await bot.send(goodbye)
+                assert process.stdin is not None
+                await process.stdin.aclose()
+            except (BotGone, trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                pass
+            await process.wait()
+    if process.returncode is None:
+        _signal_group(process.pid, signal.SIGTERM)
+        with trio.move_on_after(limits.term_grace):
+            await process.wait()
+    # Always kill the group: a grandchild may outlive the bot and ignore SIGTERM.
+    _signal_group(process.pid, signal.SIGKILL)
+    with trio.move_on_after(limits.reap_within):  # a frozen process, or one stuck in the
+        await process.wait()  # kernel (a hung file system), is not waited for forever
+    proc_tree.kill_all(tree[1:])  # any that left the group (setsid), and all they started
+    await _remove_group(bot)
+    for stream in (process.stdin, process.stdout):
+        if stream is not None:
+            with suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                await stream.aclose()
+
+
+async def _remove_group(bot: BotProcess) -> None:
+    """Kill whatever is left in the bot's cgroup (what /proc's tree no longer showed), and
+    remove the group once the killed are gone; one still busy after a second is left."""
+    group, bot.group = bot.group, None
+    if group is None:
+        return
+    for _ in range(200):
+        proc_tree.kill_all(group.members())
+        if group.remove():
+            return
+        await trio.sleep(0.005)

@@ -1,0 +1,47 @@
+"""OUT/grades.csv: one row per student, for a teacher's spreadsheet."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from typing import Any
+
+from referee.text import visible
+
+from .outcome import Outcome
+
+CSV_COLUMNS = ["student", "status", "grade", "games", "win_share", "placement",
+               "placement_low", "placement_high", "money", "faults"]
+
+
+def csv_columns(baselines: list[str]) -> list[str]:
+    """CSV_COLUMNS, the rule, and for each baseline the verdict, difference and interval."""
+    return [*CSV_COLUMNS, "rule",
+            *(f"vs_{b}{part}" for b in baselines for part in ("", "_diff", "_low", "_high"))]
+
+
+def csv_row(o: Outcome, baselines: list[str]) -> list[Any]:
+    p = o.placement or {}
+
+    def number(x: float | None) -> str:
+        return "" if x is None else f"{x:.4f}"
+
+    compared = []
+    for b in baselines:
+        v = o.versus.get(b)
+        compared += ["", "", "", ""] if v is None else \
+            [v.verdict, number(v.diff), number(v.low), number(v.high)]
+    return [visible(o.student), o.status, o.grade, o.games, number(o.win_share),
+            *("" if k not in p else f"{p[k]:.4f}" for k in ("mean", "low", "high")),
+            "" if o.money is None else f"{o.money['mean']:.1f}",
+            sum(v for k, v in o.faults.items()
+                if k not in ("stderr_over_limit", "retirements")),
+            o.rule, *compared]
+
+
+def write_grades(path: Path, outcomes: list[Outcome], baselines: list[str]) -> None:
+    with path.open("w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(csv_columns(baselines))
+        for o in outcomes:
+            writer.writerow(csv_row(o, baselines))

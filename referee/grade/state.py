@@ -1,0 +1,94 @@
+"""OUT/state.json, which lets a second run skip the submissions it already graded: each
+student's last outcome under a key of everything else a grade depends on."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shlex
+from collections.abc import Callable, Mapping
+from contextlib import suppress
+from dataclasses import asdict
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from referee.tournament.config import TournamentConfig, tournament_edition
+from referee.tournament.entrants import bot_dir
+from referee.tournament.schedule import fingerprint
+from referee.validation import first_error
+
+from .outcome import Outcome
+
+# Part of the grading key: bump when the same games would be graded differently, so that a
+# state.json of the old rules grades everyone again.  2: "beats" by the paired test.
+GRADE_VERSION = 2
+
+
+class State(BaseModel):
+    """OUT/state.json: the grading config's fingerprint and each student's last outcome."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    config: str
+    outcomes: dict[str, Outcome]
+
+
+def write_whole(path: Path, text: str) -> None:
+    """Replace `path` with `text` or leave it as it was: written in place, a state cut short
+    by a full disk was found damaged next time, and everyone was graded again."""
+    part = path.with_name(path.name + ".part")
+    try:
+        part.write_text(text)
+        os.replace(part, path)
+    except OSError as exc:  # a failed write names no file: this one
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
+    finally:
+        part.unlink(missing_ok=True)
+
+
+def write_state(path: Path, config_key: str, outcomes: Mapping[str, Outcome]) -> None:
+    state = {"config": config_key, "outcomes": {s: asdict(o) for s, o in outcomes.items()}}
+    write_whole(path, json.dumps(state, indent=1))
+
+
+def read_state(path: Path, config_key: str, say: Callable[[str], None]) -> dict[str, Outcome]:
+    """The outcomes of earlier runs under this config.  The state is only a cache, so an
+    unreadable one is moved aside (kept for a look, never deleted) and everyone graded again."""
+    if not path.is_file():
+        return {}
+    try:
+        state = State.model_validate_json(path.read_bytes())
+    except (ValidationError, OSError) as exc:
+        why = first_error(exc) if isinstance(exc, ValidationError) else exc.strerror or str(exc)
+        kept, n = path.with_name(path.name + ".unreadable"), 1
+        while kept.exists() or kept.is_symlink():
+            n += 1
+            kept = path.with_name(f"{path.name}.unreadable-{n}")
+        path.rename(kept)
+        say(f"warning: {path} is unreadable ({why}); "
+            f"moved it to {kept.name}, grading every submission again")
+        return {}
+    return state.outcomes if state.config == config_key else {}
+
+
+def grading_key(config: TournamentConfig, config_path: Path) -> str:
+    """A digest of everything a grade depends on besides the submission: the whole config
+    (limits, build and start-up times and sandbox too), the edition's contents, and the files
+    the baselines' commands and builds name, so that a change to any of them grades everyone
+    again."""
+    h = hashlib.sha256()
+    h.update(f"grades {GRADE_VERSION}\0".encode())
+    h.update(fingerprint(config, tournament_edition(config, config_path)).encode())
+    h.update(config.model_dump_json().encode())
+    for bot in config.bots:
+        if bot.name not in config.baselines:
+            continue
+        cwd = bot_dir(config_path, bot.dir)
+        for word in [*shlex.split(bot.command), *shlex.split(bot.build or "")]:
+            with suppress(OSError):
+                if (cwd / word).is_file():
+                    h.update(f"\0{bot.name}\0{word}\0".encode())
+                    h.update(hashlib.sha256((cwd / word).read_bytes()).digest())
+    return h.hexdigest()
