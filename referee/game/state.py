@@ -117,6 +117,7 @@ class GameState:
         self.counts = [0] * ed.n_artists
         self.hands: list[list[int]] = [[] for _ in range(n)]
         self.mystery_hand: list[int] = []
+        self.mystery_dealt: list[int] = []  # every card dealt to it, turned or not (R7, D6)
         self.bought: list[list[int]] = [[] for _ in range(n)]
         self.unsold: list[int] = []  # played this round, owned by nobody
         self.discard: list[int] = []  # played in earlier rounds
@@ -141,12 +142,14 @@ class GameState:
         self._check_cards(given + pile)
         used = set(given) | set(pile)
         self.box = [c for c in all_cards if c not in used]  # never dealt
+        self.deck_order = tuple(pile)  # the draw pile as the game began, top first (R2.3)
         self.deck = pile[::-1]  # pop() takes the top card
         if hands is not None:
             if len(hands) != n:
                 raise ValueError(f"hands must be given for {n} seats, got {len(hands)}")
             self.hands = [sorted(h) for h in hands]
             self.mystery_hand = list(mystery_hand or ())
+            self.mystery_dealt = list(self.mystery_hand)
             self._begin_round(dealt=False)
         else:
             self._begin_round(dealt=True)
@@ -641,7 +644,9 @@ class GameState:
                 if deck:
                     new[seat].append(deck.pop())
             if mystery and deck:
-                self.mystery_hand.append(deck.pop())
+                card = deck.pop()
+                self.mystery_hand.append(card)
+                self.mystery_dealt.append(card)
         deals = []
         for seat, cards in enumerate(new):
             if cards:

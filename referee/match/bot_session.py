@@ -21,19 +21,11 @@ import trio
 
 from referee import __version__
 from referee.bots.crash import crash_reason
+from referee.bots.errors import BotGone, LineTooLong, ReplyTimeout, StartError
 from referee.bots.launch import BotSpec, launch
 from referee.bots.limits import DEFAULT_MOVE_TIME, DEFAULT_STARTUP_TIME, DEFAULT_TIME_BANK
-from referee.bots.process import (
-    HOLD_AT_MOST,
-    BotGone,
-    BotProcess,
-    LineTooLong,
-    LoopTurns,
-    ProcessLimits,
-    ReplyTimeout,
-    StartError,
-    loop_turns,
-)
+from referee.bots.polling import HOLD_AT_MOST, LoopTurns, loop_turns
+from referee.bots.process import BotProcess, ProcessLimits
 from referee.bots.watchdog import LimitExceeded, Watchdog
 from referee.game import Action, Decision, Event
 from referee.protocol import codec
@@ -312,7 +304,8 @@ class BotPlayer:
                 reply = codec.decode_reply(line)
             except codec.ProtocolError as exc:
                 reason = f"{exc.reason}; {codec.shown(line)}"
-                return self._answer(None, Fault(FaultKind.MALFORMED, reason), began, request_id)
+                return self._answer(None, Fault(FaultKind.MALFORMED, reason), began, request_id,
+                                    line)
             if reply.id < request_id:  # a late answer to a request that already timed out
                 stale += 1
                 if stale > STALE_AT_MOST:
@@ -328,7 +321,8 @@ class BotPlayer:
             try:
                 action = codec.reply_to_action(reply, self._seat)
             except codec.ProtocolError as exc:
-                return self._answer(None, Fault(FaultKind.MALFORMED, exc.reason), began, request_id)
+                fault = Fault(FaultKind.MALFORMED, exc.reason)
+                return self._answer(None, fault, began, request_id, line)
             return self._answer(action, None, began, request_id)
 
     def _gone_before_game(self, bot: BotProcess, unsent: int = 0) -> None:
@@ -341,16 +335,17 @@ class BotPlayer:
             raise GoneBeforeGame
 
     def _answer(
-        self, action: Action | None, fault: Fault | None, began: float, request_id: int
+        self, action: Action | None, fault: Fault | None, began: float, request_id: int,
+        line: bytes | None = None,
     ) -> Answer:
         """Charge the time used since `began` (`time.perf_counter`, cheaper to read than trio's
         clock, on the path to waking the next bot): overruns of the move time come out of the
-        time bank."""
+        time bank.  `line`: a malformed reply, which the record keeps."""
         elapsed = time.perf_counter() - began
         over = elapsed - self._move
         if over > 0:
             self._bank = max(0.0, self._bank - over)
-        return Answer(action, fault, elapsed, request_id)
+        return Answer(action, fault, elapsed, request_id, line)
 
     def warn(self, answer: Answer, fault: Fault, applied: Action) -> None:
         kind = fault.kind if fault.kind in WARNED_AS_THEMSELVES else FaultKind.ILLEGAL

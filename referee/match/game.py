@@ -43,6 +43,7 @@ from referee.protocol.messages import FaultKind
 from .record import (
     AnswerLine,
     ApplyLine,
+    DealLine,
     FaultLine,
     GameRecord,
     GameResult,
@@ -51,6 +52,7 @@ from .record import (
     StepLine,
     apply_line,
     event_lines,
+    kept_line,
 )
 from .spec import GameSpec
 
@@ -79,10 +81,13 @@ class _Seats:
         # The step's `apply` line, written by `deliver` once the seat asked next has its events.
         self._applied: ApplyLine | None = None
 
-    async def fault(self, seat: int, fault: Fault, rejected: Action | None = None) -> None:
+    async def fault(self, seat: int, fault: Fault, rejected: Action | None = None,
+                    line: bytes | None = None) -> None:
+        """Record a fault: `rejected`, the action refused; `line`, a malformed reply."""
         self.faults[seat].append(fault)
         self.lines.append(FaultLine(seat=seat, kind=fault.kind, reason=fault.reason,
-                                    rejected=rejected))
+                                    rejected=rejected,
+                                    line=None if line is None else kept_line(line)))
         if fault.kind in HARMLESS_FAULTS:
             return
         self.counted[seat] += 1
@@ -207,7 +212,8 @@ async def _play(spec: GameSpec, players: Sequence[Player]) -> GameRecord:
         retired=tuple(s for s, r in enumerate(seats.retired) if r),
         faults=tuple(tuple(fs) for fs in seats.faults),
     )
-    return GameRecord(spec, tuple(seats.lines), result, tuple(seats.sent_events))
+    return GameRecord(spec, tuple(seats.lines), result, DealLine.of(state),
+                      sent_events=tuple(seats.sent_events))
 
 
 def _next_seat(state: GameState) -> int | None:
@@ -237,7 +243,7 @@ async def _single_step(state: GameState, seats: _Seats, decision: Decision) -> l
             return events
     default = decision.default_action()
     seats.players[seat].warn(answer, fault, default)
-    await seats.fault(seat, fault, answer.action)
+    await seats.fault(seat, fault, answer.action, answer.line)
     seats.applied(seat, default, "default", answer.seconds)
     return state.apply(default)
 
@@ -281,7 +287,7 @@ async def _hidden_step(state: GameState, seats: _Seats) -> HiddenBids:
                     amounts.append(action.amount)
                     continue
         seats.players[seat].warn(answer, fault, Bid(seat, 0))
-        await seats.fault(seat, fault, answer.action)
+        await seats.fault(seat, fault, answer.action, answer.line)
         seats.answer(seat, Bid(seat, 0), "default", answer.seconds)
         amounts.append(0)
     return HiddenBids(tuple(amounts))

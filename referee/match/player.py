@@ -48,6 +48,7 @@ class Answer:
     fault: Fault | None = None
     seconds: float = 0.0
     request_id: int = 0
+    line: bytes | None = None  # a malformed reply's line, for the record to keep
 
 
 @dataclass(frozen=True)

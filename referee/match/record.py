@@ -1,14 +1,15 @@
 """A game record, typed: every line the match runner writes, a game's result, and their reading.
 
-On disk a record is JSON lines: a `spec` line; per step any `fault` and `retired` lines, a
-hidden auction's `answer` lines (one per seat), the `apply`ed action and its `event`s; last the
-`result`.  In memory each line is a frozen dataclass holding the engine's own values (an
-`Action`, an `Event`, a `Fault`): the runner makes one for each step of every game, and a
-dataclass of engine values costs little more than the dict it replaces, while turning actions
-and events into JSON is left to `GameRecord.to_jsonl`, once per game.  Reading goes through
-pydantic (`read_record`), which checks every line and says which one is wrong and how, and
-gives the JSON Schema of a line (`record_schema`, written to protocol/schema/record.json by
-`python -m referee.match.record`).
+On disk a record is JSON lines: a `spec` line; the `deal` (the deck it was dealt from, and
+the mystery hand); per step any `fault` and `retired` lines, a hidden auction's `answer` lines
+(one per seat), the `apply`ed action and its `event`s; last the `result`.  docs/records.md
+describes every field, for a reader without this code.  In memory each line is a frozen
+dataclass holding the engine's own values (an `Action`, an `Event`, a `Fault`): the runner
+makes one for each step of every game, and a dataclass of engine values costs little more
+than the dict it replaces, while turning actions and events into JSON is left to
+`GameRecord.to_jsonl`, once per game.  Reading goes through pydantic (`read_record`), which
+checks every line and says which one is wrong and how, and gives the JSON Schema of a line
+(`record_schema`, written to protocol/schema/record.json by `python -m referee.match.record`).
 """
 
 from __future__ import annotations
@@ -33,18 +34,20 @@ from pydantic import (
     ValidationInfo,
 )
 
-from referee.game import Action, Event
+from referee.game import Action, Event, GameState
 from referee.protocol import codec
 from referee.protocol.messages import FaultKind
+from referee.text import visible
 from referee.validation import first_error
 
 from .player import Fault
 from .spec import GameSpec
 
 __all__ = [
-    "AnswerLine", "ApplyLine", "EventLine", "FaultKind", "FaultLine", "GameRecord", "GameResult",
-    "RecordError", "RecordLine", "ResultLine", "RetiredLine", "SeatResult", "SpecLine",
-    "StepLine", "StoredResult", "read_record", "read_result", "record_schema",
+    "AnswerLine", "ApplyLine", "DealLine", "EventLine", "FaultKind", "FaultLine", "GameRecord",
+    "GameResult", "RecordError", "RecordLine", "ResultLine", "RetiredLine", "SeatResult",
+    "SpecLine", "StepLine", "StoredResult", "kept_line", "read_record", "read_result",
+    "record_schema",
 ]
 
 # How a record is read: every key known, no type coerced (a JSON array may be a tuple).
@@ -56,7 +59,8 @@ Source = Literal["bot", "default", "retired"]
 
 
 class RecordError(ValueError):
-    """The record cannot be read at all (not a game record, a malformed line, or cut short)."""
+    """The record cannot be read at all (not a game record, a malformed line, or cut short),
+    or is refused (a deal that is not the one its seed deals)."""
 
 
 class ActionForm(BaseModel):
@@ -93,9 +97,22 @@ else:  # as pydantic reads them: the JSON forms, turned into the engine's values
 # ---------------------------------------------------------------- the lines of a step
 
 
+# How much of a malformed reply a fault line keeps: enough to see what the bot wrote, not so
+# much that a flood of long lines swells the store.
+KEPT_LINE_BYTES = 300
+
+
+def kept_line(line: bytes) -> str:
+    """A malformed reply as its fault line keeps it: its first KEPT_LINE_BYTES bytes, a byte
+    that is not UTF-8 written `\\xff`, and every character that does not show as itself
+    escaped (`referee.text.visible`), so that printing a record cannot drive a terminal."""
+    return visible(line[:KEPT_LINE_BYTES].decode("utf-8", "backslashreplace"))
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FaultLine:
-    """A seat's fault; `rejected` is the action it asked for, when its reply could be read."""
+    """A seat's fault; `rejected` is the action it asked for, when its reply could be read;
+    `line`, a malformed reply itself: its first 300 bytes, control characters escaped."""
 
     __pydantic_config__ = _STRICT
 
@@ -104,6 +121,7 @@ class FaultLine:
     kind: FaultKind
     reason: str
     rejected: RecordedAction | None = None
+    line: str | None = None
 
     @property
     def fault(self) -> Fault:
@@ -226,6 +244,25 @@ def _fields(result: GameResult) -> dict[str, Any]:
 # ---------------------------------------------------------------- the first and last lines
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class DealLine:
+    """The second line: the deck the game was dealt from, top card first (R2.3), and in the
+    mystery variant every card dealt to the mystery hand, in deal order (R7); so that a reader
+    can check the deal against the seed, and each mystery card turned against the hand."""
+
+    __pydantic_config__ = _STRICT
+
+    type: Literal["deal"] = "deal"
+    deck: tuple[int, ...]
+    mystery: tuple[int, ...] | None = None  # None: the variant has no mystery hand
+
+    @classmethod
+    def of(cls, state: GameState) -> DealLine:
+        """The deal of a game, so far (the mystery hand grows each round)."""
+        mystery = tuple(state.mystery_dealt) if state.config.mystery is not None else None
+        return cls(deck=state.deck_order, mystery=mystery)
+
+
 class SpecLine(GameSpec):
     """The first line: the game's spec, enough to replay it."""
 
@@ -246,7 +283,7 @@ class ResultLine(GameResult):
         return GameResult(**_fields(self))
 
 
-RecordLine = SpecLine | StepLine | ResultLine
+RecordLine = SpecLine | DealLine | StepLine | ResultLine
 
 
 # ---------------------------------------------------------------- made in the hot path
@@ -297,6 +334,15 @@ def _fault_dict(line: FaultLine) -> dict[str, Any]:
     out = {"type": "fault", "seat": line.seat, "kind": line.kind, "reason": line.reason}
     if line.rejected is not None:
         out["rejected"] = codec.action_to_dict(line.rejected)
+    if line.line is not None:
+        out["line"] = line.line
+    return out
+
+
+def _deal_dict(line: DealLine) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "deal", "deck": line.deck}
+    if line.mystery is not None:
+        out["mystery"] = line.mystery
     return out
 
 
@@ -305,8 +351,9 @@ class GameRecord:
     """Every step of one game, and its result: enough to re-check it against the rules."""
 
     spec: GameSpec
-    lines: tuple[StepLine, ...]  # the lines between the spec and the result
+    lines: tuple[StepLine, ...]  # the steps' lines, between the deal and the result
     result: GameResult
+    deal: DealLine | None = None  # None in a record written before records kept their deal
     # The event lines as the runner encoded them for the seats, in order (the protocol's event
     # message is the record's event line): `to_jsonl` writes them as they are.  Empty for a
     # record read back, whose events it encodes again.
@@ -316,6 +363,8 @@ class GameRecord:
         """The record's JSON lines, each object's keys in the order they were always written."""
         dumps, newline, action_dict = orjson.dumps, orjson.OPT_APPEND_NEWLINE, codec.action_to_dict
         out = [dumps({"type": "spec", **self.spec.model_dump()}, option=newline)]
+        if self.deal is not None:
+            out.append(dumps(_deal_dict(self.deal), option=newline))
         sent = iter(self.sent_events)
         for line in self.lines:  # by exact type, the commonest first: this runs every game
             if type(line) is EventLine:
@@ -360,6 +409,7 @@ def read_record(data: bytes) -> GameRecord:
         spec = spec_adapter.validate_json(raw[0]).spec()
     except ValidationError as exc:
         raise RecordError(f"the record's spec is not valid: {first_error(exc)}") from None
+    deal: DealLine | None = None
     steps: list[StepLine] = []
     for number, text in enumerate(raw[1:], start=2):
         try:
@@ -368,10 +418,13 @@ def read_record(data: bytes) -> GameRecord:
             raise RecordError(f"line {number} of the record is not valid: "
                               f"{first_error(exc)}") from None
         if isinstance(line, ResultLine) and number == len(raw):
-            return GameRecord(spec, tuple(steps), line.result())
-        if isinstance(line, SpecLine | ResultLine):
+            return GameRecord(spec, tuple(steps), line.result(), deal)
+        if isinstance(line, DealLine) and number == 2:
+            deal = line
+            continue
+        if isinstance(line, SpecLine | DealLine | ResultLine):
             raise RecordError(f"line {number} of the record is a {line.type} line, which only "
-                              "the first (spec) or the last (result) may be")
+                              "the first (spec), the second (deal) or the last (result) may be")
         steps.append(line)
     raise RecordError("the record ends before its result line (it was cut short)")
 

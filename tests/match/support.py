@@ -15,7 +15,7 @@ def without_seconds(record: GameRecord) -> GameRecord:
     """The record with its timing fields zeroed, the only part that may vary between runs."""
     lines = tuple(dataclasses.replace(line, seconds=0.0)
                   if isinstance(line, ApplyLine | AnswerLine) else line for line in record.lines)
-    return GameRecord(record.spec, lines, record.result)
+    return GameRecord(record.spec, lines, record.result, record.deal)
 
 
 class PollingWatcher(PolicyPlayer):

@@ -5,6 +5,7 @@ the same."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import re
@@ -27,6 +28,7 @@ from referee.match.policy_player import PolicyPlayer, random_player
 from referee.match.record import (
     AnswerLine,
     ApplyLine,
+    DealLine,
     EventLine,
     FaultKind,
     FaultLine,
@@ -135,6 +137,26 @@ def test_lines_are_written_with_the_keys_and_values_they_always_had() -> None:
         ["type", *(k for k in line if k != "type")] for line in lines[1:-1]]
 
 
+def test_the_deal_and_a_malformed_reply_are_written_where_a_reader_looks() -> None:
+    """The deal is the second line (its mystery hand only when there is one); a fault keeps
+    a malformed reply under `line`, after the keys it always had, and only when there is one;
+    both read back equal."""
+    record = dataclasses.replace(
+        every_kind_of_line(), deal=DealLine(deck=(3, 1, 2), mystery=(2,)),
+        lines=(FaultLine(seat=1, kind=FaultKind.MALFORMED, reason="bad reply: not JSON",
+                         line="not JSON\\x1b"), *every_kind_of_line().lines))
+    data = record.to_jsonl()
+    lines = [orjson.loads(x) for x in data.splitlines()]
+    assert lines[1] == {"type": "deal", "deck": [3, 1, 2], "mystery": [2]}
+    assert lines[2] == {"type": "fault", "seat": 1, "kind": "malformed",
+                        "reason": "bad reply: not JSON", "line": "not JSON\\x1b"}
+    assert "line" not in lines[3]
+    assert read_record(data) == record
+    no_mystery = dataclasses.replace(record, deal=DealLine(deck=(3, 1, 2)))
+    assert orjson.loads(no_mystery.to_jsonl().splitlines()[1]) == {"type": "deal",
+                                                                   "deck": [3, 1, 2]}
+
+
 def test_fault_kinds_are_their_plain_strings_on_disk() -> None:
     assert [k.value for k in FaultKind] == ["start", "timeout", "malformed", "wrong_id",
                                             "illegal", "crash", "stderr", "exit"]
@@ -177,8 +199,12 @@ def damage(data: bytes, number: int, change: Any) -> bytes:
      "amount"),
     (lambda d: damage(d, 5, lambda x: x.update(extra=1)),
      "line 5 of the record is not valid: retired.extra: Unexpected keyword argument"),
-    (lambda d: damage(d, 5, lambda x: x.update(type="deal")),
-     "line 5 of the record is not valid: Input tag 'deal' found using 'type' does not match"),
+    (lambda d: damage(d, 5, lambda x: x.update(type="shuffle")),
+     "line 5 of the record is not valid: Input tag 'shuffle' found using 'type' does not "
+     "match"),
+    (lambda d: damage(d, 5, lambda x: x.clear() or x.update(type="deal", deck=[1, 2])),
+     "line 5 of the record is a deal line, which only the first (spec), the second (deal) or "
+     "the last (result) may be"),
     (lambda d: d.replace(b'{"type":"retired"', b'{"type":"retired",'),
      "line 5 of the record is not valid: Invalid JSON"),
     (lambda d: damage(d, 15, lambda x: x.update(money=[1, 2])),

@@ -124,6 +124,22 @@ def test_logged_game_replays(logged_game: tuple[Path, dict[str, Any]]) -> None:
     assert quiet.stdout.strip().splitlines() == [f"{log}: the record agrees with the rules"]
 
 
+def test_a_logged_game_keeps_its_deal_and_each_malformed_line(
+        logged_game: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
+    """`referee play --log` writes the deck after the spec, and the line of each malformed
+    reply in its fault; once the deck is edited, `referee replay` refuses the record in one
+    line naming R2.3."""
+    lines = read_lines(logged_game[0])
+    assert lines[1]["type"] == "deal" and sorted(lines[1]["deck"]) == list(range(70))
+    assert "mystery" not in lines[1]
+    malformed = [x for x in lines if x["type"] == "fault" and x["kind"] == "malformed"]
+    assert [x["line"] for x in malformed] == ["this is not json"] * 3
+    lines[1]["deck"][:2] = lines[1]["deck"][1::-1]
+    proc = referee("replay", str(write_lines(tmp_path / "dealt.jsonl", lines)))
+    assert_one_error_line(proc, "the record's deck is not the one its seed 9 deals (R2.3)")
+    assert proc.returncode == 2
+
+
 def tamper_payment(lines: list[dict[str, Any]]) -> None:
     line = next(x for x in lines if x["type"] == "event" and x["event"]["type"] == "payment")
     line["event"]["amount"] += 1
