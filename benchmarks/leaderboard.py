@@ -57,7 +57,7 @@ def fill(path: Path, games: int) -> tuple[int, int]:
                 result = StoredResult(game_id=game_id, names=tuple(seats), money=tuple(money),
                                       ranks=tuple(ranks), retired=(), faults=((),) * 4,
                                       response_us=({"36": 30, "40": 5},) * 4)
-                store.save(game_id, list(seats), seed, result, b"", 0.1, 1)
+                store.save(game_id, list(seats), seed, result, b"", 0.1, 1, ["v1"] * len(seats))
                 stored += 1
     store.db.execute("COMMIT")
     store.close()

@@ -144,8 +144,10 @@ def standings_table(seats: Sequence[SeatResult]) -> str:
 @click.argument("source", metavar="GAME.jsonl | GAME_ID")
 @click.option("--db", "db_path", type=OutputPath(dir_okay=False, path_type=Path),
               help="Replay game GAME_ID from this tournament's results store.")
+@click.option("--superseded", is_flag=True,
+              help="With --db: the game as it was last played before a bot in it changed.")
 @click.option("-q", "--quiet", is_flag=True, help="Print only the verdict.")
-def replay_cmd(source: str, db_path: Path | None, quiet: bool) -> None:
+def replay_cmd(source: str, db_path: Path | None, superseded: bool, quiet: bool) -> None:
     """Re-check a recorded game against the rules; exit 1 on any mismatch.
 
     Either a game log written by `referee play --log`, or `--db DB GAME_ID`.
@@ -153,13 +155,20 @@ def replay_cmd(source: str, db_path: Path | None, quiet: bool) -> None:
     from ..tournament.store import StoreError, read_stored_record
 
     record_path = Path(source)
+    if superseded and db_path is None:
+        fail("--superseded goes with --db")
     if db_path is not None:
         need_store(db_path)
     try:
         if db_path is not None:
-            record = read_stored_record(db_path, source)
-            if record is None:
-                fail(f"game {source!r} is not in {db_path}")
+            found, was_superseded = read_stored_record(db_path, source, superseded)
+            if found is None:
+                fail(f"game {source!r} is not in {db_path}"
+                     + (" as a superseded game" if superseded else ""))
+            record = found
+            if was_superseded:
+                click.echo(f"note: game {source} was superseded (a bot in it changed since); "
+                           "this is its last superseded record", err=True)
         else:
             if not record_path.is_file():
                 fail(f"{source}: no such game log (to replay a stored game, add --db DB)")

@@ -27,7 +27,7 @@ def tournament() -> None:
 @click.option("--workers", type=click.IntRange(1, 256), default=None,
               help="Games at a time  [default: one per core]")
 @click.option("--db", "db_path", type=OutputPath(dir_okay=False, path_type=Path),
-              help="Results store  [default: FILE's name with .db, in this folder]")
+              help="Results store  [default: FILE's name with .db, beside FILE]")
 @click.option("--stderr-dir", type=OutputPath(file_okay=False, path_type=Path),
               help=f"Keep each bot's stderr here "
                    f"({format_size(ProcessLimits().stderr_per_game)} per game).")
@@ -42,16 +42,21 @@ def tournament() -> None:
               help="Print nothing but errors, and warnings of bots left out.")
 @click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default=None,
               help=SANDBOX_HELP + "  [default: the file's `sandbox`, else none]")
+@click.option("--frozen", is_flag=True,
+              help="Refuse to run if an entrant changed since the store's last run, instead "
+                   "of playing its games again.")
 @click.option("--until-separated", is_flag=True,
               help="Stop once the leader is separated from every other entrant, looking after "
                    "8, 16, 32... deals; the file's deals are the most (as until = "
                    "\"separated\" in the file).")
 def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
                    stderr_dir: Path | None, executor: str, scheduler: str | None,
-                   shard: str | None, quiet: bool, sandbox: str | None,
+                   shard: str | None, quiet: bool, sandbox: str | None, frozen: bool,
                    until_separated: bool) -> None:
     """Play every game of the tournament in FILE that is not stored yet, then print the
-    leaderboard.  Running it again after a crash or Ctrl-C resumes where it stopped."""
+    leaderboard.  Running it again after a crash or Ctrl-C resumes where it stopped; an
+    entrant whose files changed since has its games played again, and one added to the file
+    plays only its new tables."""
     import os
 
     from ..leaderboard import board
@@ -59,6 +64,9 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     from ..tournament.executors import Executor
     from ..tournament.executors.dask import DaskExecutor, SchedulerError
     from ..tournament.executors.local import LocalExecutor
+    from ..tournament.field import FrozenField
+    from ..tournament.merge import shard_games
+    from ..tournament.preview import make_plan
     from ..tournament.progress import ProgressDisplay
     from ..tournament.schedule import schedule
     from ..tournament.session import NothingPlayed, run_into
@@ -89,22 +97,24 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     if scheduler is not None and executor != "dask":
         fail("--scheduler goes with --executor dask")
     suffix = f".shard{shard_of[0]}of{shard_of[1]}" if shard_of else ""
-    db_path = db_path or Path(config_path.stem + suffix + ".db")
+    db_path = db_path or config_path.with_name(config_path.stem + suffix + ".db")
     if stderr_dir is not None:
         make_folder("--stderr-dir", stderr_dir)
     display = ProgressDisplay(quiet=quiet)
     workers = workers or os.cpu_count() or 1
+    for line in make_plan(config, shard_games(schedule(config), shard_of), workers).lines():
+        display.say(line)
     runner: Executor = (DaskExecutor(scheduler, workers) if executor == "dask" else
                         LocalExecutor(workers, stderr_dir=stderr_dir))
     try:
         summary = run_trio(run_into, db_path, config, config_path, runner, display.say,
-                           display.update, shard_of)
+                           display.update, shard_of, frozen)
     except SchedulerError as exc:
         fail(f"--scheduler {scheduler}: {exc}")
     except StoreFailed as exc:
         fail(f"the results store failed: {exc}; the games stored before it are kept: "
              "run again to resume")
-    except (StoreError, RuntimeError, SandboxError, NothingPlayed) as exc:
+    except (StoreError, RuntimeError, SandboxError, NothingPlayed, FrozenField) as exc:
         fail(str(exc))
     except KeyboardInterrupt:
         fail(f"interrupted; finished games are kept in {db_path}; run again to resume")
@@ -127,6 +137,55 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
                 f"{summary.skipped} skipped (left-out bots), {len(summary.voids)} void; "
                 f"results in {db_path}")
     click.echo(text)
+
+
+@tournament.command(name="plan")
+@click.argument("config_path", metavar="FILE",
+                type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--workers", type=click.IntRange(1, 256), default=None,
+              help="Games at a time, for the time bound  [default: one per core]")
+@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Count what this store holds already  [default: FILE's store, if any]")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object, for scripts.")
+def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None,
+                    as_json: bool) -> None:
+    """Say what FILE would play, without playing: games, tables, deals, games per entrant,
+    each entrant's seats, and a bound on the time; warn when it is very large."""
+    import json
+    import os
+
+    from ..tournament.config import TournamentError, load_tournament
+    from ..tournament.preview import make_plan
+    from ..tournament.schedule import schedule
+    from ..tournament.store import StoreError, open_store
+
+    try:
+        config = load_tournament(config_path)
+        games = schedule(config)
+    except (TournamentError, ValueError) as exc:
+        fail(str(exc))
+    db_path = db_path or config_path.with_name(config_path.stem + ".db")
+    stored = None
+    if db_path.exists():
+        try:
+            store = open_store(db_path, read_only=True)
+            try:
+                stored = store.done()
+            finally:
+                store.close()
+        except StoreError as exc:
+            fail(str(exc))
+    plan = make_plan(config, games, workers or os.cpu_count() or 1, stored)
+    if as_json:
+        click.echo(json.dumps(plan.as_dict(), indent=2))
+        return
+    click.echo("\n".join(plan.lines()))
+    rows = [[visible(name), plan.per_entrant[name], *counts]
+            for name, counts in plan.seats.items()]
+    from tabulate import tabulate
+    click.echo("\n" + tabulate(rows, headers=["entrant", "games",
+                                               *(f"seat {i}" for i in range(len(rows[0]) - 2))],
+                               disable_numparse=[0]))
 
 
 def parse_shard(text: str) -> tuple[int, int]:

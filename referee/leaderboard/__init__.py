@@ -19,16 +19,17 @@ def primary_metric(store: Store) -> str:
 def board(store: Store, fmt: str = "table", with_head_to_head: bool = False,
           with_seats: bool = False, with_pairs: bool = False) -> str:
     """The standings of `store` in `fmt` (JSON always with the pairs; the tables with them
-    when `with_pairs`)."""
+    when `with_pairs`), and the entrants its last run left out, with why."""
     games = Games.load(store.results(), store.seeds())
     primary = primary_metric(store)
     result = standings(games, primary)
     h2h = None
     if with_head_to_head:  # in standings order, as the report shows it
         pairs = head_to_head(games)
-        order = [r["name"] for r in result.rows]
+        order = [r.name for r in result.rows]
         h2h = {a: {b: pairs[a][b] for b in order if b != a} for a in order}
-    return render(result, fmt, h2h, by_seat(games) if with_seats else None, primary, with_pairs)
+    return render(result, fmt, h2h, by_seat(games) if with_seats else None, primary, with_pairs,
+                  store.entrants("left out"))
 
 
 __all__ = ["Games", "Standings", "board", "by_seat", "head_to_head", "leaderboard",

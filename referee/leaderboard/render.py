@@ -15,6 +15,7 @@ from tabulate import tabulate
 from referee.text import visible
 
 from .pairs import ALPHA, EXACT_DEALS, Pair
+from .rows import HeadToHead, Interval, Place, Rating, SeatRow, StandingRow
 from .stats import Standings
 
 # What the pairs compare for each primary metric (`Games.metric`: a rating by placement points).
@@ -25,8 +26,8 @@ PLACE_NOTE = ("place: the places a bot could hold, given which pairs the paired 
               f"separate (familywise error {ALPHA:.0%}, Holm)")
 
 
-def _ci(m: dict[str, float], digits: int) -> str:
-    return f"{m['mean']:.{digits}f} [{m['low']:.{digits}f}, {m['high']:.{digits}f}]"
+def _ci(m: Interval, digits: int) -> str:
+    return f"{m.mean:.{digits}f} [{m.low:.{digits}f}, {m.high:.{digits}f}]"
 
 
 def _ms(value: float | None) -> str:
@@ -39,29 +40,28 @@ def _md(text: str) -> str:
     return "".join("\\" + c if c in "\\`*_[]<>|#+-.!" else c for c in visible(text))
 
 
-def place_text(place: dict[str, int]) -> str:
+def place_text(place: Place) -> str:
     """"1" when the place is known, else the range "1-3"."""
-    best, worst = place["best"], place["worst"]
-    return str(best) if best == worst else f"{best}-{worst}"
+    return str(place.best) if place.best == place.worst else f"{place.best}-{place.worst}"
 
 
-def rating_text(rating: dict[str, float]) -> str:
+def rating_text(rating: Rating) -> str:
     """The Elo rating and its 95% interval, in whole points."""
-    return f"{round(rating['elo'])} [{round(rating['low'])}, {round(rating['high'])}]"
+    return f"{round(rating.elo)} [{round(rating.low)}, {round(rating.high)}]"
 
 
-def standings_table(rows: list[dict[str, Any]], fmt: str = "simple") -> str:
+def standings_table(rows: list[StandingRow], fmt: str = "simple") -> str:
     body = []
     name = _md if fmt == "github" else visible
     for r in rows:
-        f = r["faults"]
+        f = r.faults
         body.append([
-            r["rank"], place_text(r["place"]), name(r["name"]), r["games"],
-            f"{r['win_share']['mean']:.1%}", _ci(r["placement"], 3), _ci(r["money"], 1),
-            rating_text(r["rating"]),
-            f["timeouts"], f["illegal_or_malformed"], f["crashes"], f["stderr_over_limit"],
-            f["exits_between_games"], f["retirements"], _ms(r["response_ms"]["median"]),
-            _ms(r["response_ms"]["p99"]),
+            r.rank, place_text(r.place), name(r.name), r.games,
+            f"{r.win_share.mean:.1%}", _ci(r.placement, 3), _ci(r.money, 1),
+            rating_text(r.rating),
+            f.timeouts, f.illegal_or_malformed, f.crashes, f.stderr_over_limit,
+            f.exits_between_games, f.retirements, _ms(r.response_ms.median),
+            _ms(r.response_ms.p99),
         ])
     headers = ["#", "place", "bot", "games", "win share", "placement [95% CI]",
                "money [95% CI]", "rating (Elo) [95% CI]", "timeouts", "illegal", "crashes",
@@ -76,7 +76,10 @@ def standings_table(rows: list[dict[str, Any]], fmt: str = "simple") -> str:
     return text + ("\n\n" if fmt == "github" else "\n") + PLACE_NOTE
 
 
-def standings_csv(rows: list[dict[str, Any]]) -> str:
+def standings_csv(rows: list[StandingRow], left_out: dict[str, str] | None = None) -> str:
+    """One row per entrant; the last column says why an entrant was left out (a left-out
+    entrant with no games stored has a row of its own, its figures empty)."""
+    left_out = left_out or {}
     out = io.StringIO()
     w = csv.writer(out)
     w.writerow(["rank", "name", "games", "separated", "place_best", "place_worst", "win_share",
@@ -84,18 +87,28 @@ def standings_csv(rows: list[dict[str, Any]]) -> str:
                 "placement_high", "money", "money_low", "money_high", "rating_elo",
                 "rating_low", "rating_high", "timeouts", "illegal_or_malformed", "crashes",
                 "stderr_over_limit", "exits_between_games", "retirements",
-                "response_ms_median", "response_ms_p99"])
+                "response_ms_median", "response_ms_p99", "left_out"])
     for r in rows:
-        w.writerow([r["rank"], visible(r["name"]), r["games"], r["separated"],
-                    r["place"]["best"], r["place"]["worst"],
-                    *(f"{r[m][k]:.4f}" for m in ("win_share", "placement", "money")
-                      for k in ("mean", "low", "high")),
-                    *(f"{r['rating'][k]:.1f}" for k in ("elo", "low", "high")),
-                    r["faults"]["timeouts"], r["faults"]["illegal_or_malformed"],
-                    r["faults"]["crashes"], r["faults"]["stderr_over_limit"],
-                    r["faults"]["exits_between_games"], r["faults"]["retirements"],
-                    r["response_ms"]["median"], r["response_ms"]["p99"]])
+        w.writerow([r.rank, visible(r.name), r.games, r.separated, r.place.best, r.place.worst,
+                    *(f"{x:.4f}" for m in (r.win_share, r.placement, r.money)
+                      for x in (m.mean, m.low, m.high)),
+                    *(f"{x:.1f}" for x in (r.rating.elo, r.rating.low, r.rating.high)),
+                    r.faults.timeouts, r.faults.illegal_or_malformed, r.faults.crashes,
+                    r.faults.stderr_over_limit, r.faults.exits_between_games,
+                    r.faults.retirements, r.response_ms.median, r.response_ms.p99,
+                    visible(left_out.get(r.name, ""))])
+    ranked = {r.name for r in rows}
+    for name, why in left_out.items():
+        if name not in ranked:
+            w.writerow(["", visible(name), 0, *[""] * 23, visible(why)])
     return out.getvalue()
+
+
+def left_out_lines(left_out: dict[str, str], fmt: str) -> str:
+    """The entrants left out of the last run, with why, under the tables."""
+    if fmt == "github":
+        return "\n".join(f"- left out: **{_md(n)}**: {_md(why)}" for n, why in left_out.items())
+    return "\n".join(f"left out: {visible(n)}: {visible(why)}" for n, why in left_out.items())
 
 
 def difference_text(pair: Pair, digits: int) -> str:
@@ -128,7 +141,7 @@ def pairs_table(pairs: list[Pair], primary: str, fmt: str = "simple") -> str:
             + method_note(primary, len(pairs)).replace("\n", sep))
 
 
-def head_to_head_table(h2h: dict[str, dict[str, dict[str, int]]], fmt: str = "simple") -> str:
+def head_to_head_table(h2h: HeadToHead, fmt: str = "simple") -> str:
     names = list(h2h)
     shown = [_md(n) if fmt == "github" else visible(n) for n in names]
     body = []
@@ -139,38 +152,45 @@ def head_to_head_table(h2h: dict[str, dict[str, dict[str, int]]], fmt: str = "si
                 row.append("")
             else:
                 c = h2h[a][b]
-                total = c["above"] + c["below"] + c["level"]
-                row.append(f"{c['above']}/{total}" if total else "-")
+                row.append(f"{c.above}/{c.total}" if c.total else "-")
         body.append(row)
     return ("games in which the row's bot finished above the column's, of games together\n"
             + tabulate(body, headers=["", *shown], tablefmt=fmt))
 
 
-def seats_table(rows: list[dict[str, Any]], fmt: str = "simple") -> str:
-    body = [[r["seat"], r["games"], f"{r['win_share']:.1%}",
-             f"{r['placement']:.3f} [{r['placement_low']:.3f}, {r['placement_high']:.3f}]",
-             f"{r['money']:.1f}"] for r in rows]
+def seats_table(rows: list[SeatRow], fmt: str = "simple") -> str:
+    body = [[r.seat, r.games, f"{r.win_share:.1%}",
+             f"{r.placement:.3f} [{r.placement_low:.3f}, {r.placement_high:.3f}]",
+             f"{r.money:.1f}"] for r in rows]
     return tabulate(body, headers=["seat", "games", "win share", "placement [95% CI]", "money"],
                     tablefmt=fmt)
 
 
-def render(board: Standings, fmt: str, h2h: dict[str, Any] | None = None,
-           seats: list[dict[str, Any]] | None = None, primary: str = "placement",
-           with_pairs: bool = False) -> str:
-    """The standings in `fmt`; JSON always holds the pairs, the tables when `with_pairs`."""
+def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
+           seats: list[SeatRow] | None = None, primary: str = "placement",
+           with_pairs: bool = False, left_out: dict[str, str] | None = None) -> str:
+    """The standings in `fmt`; JSON always holds the pairs, the tables when `with_pairs`.
+    `left_out`: the entrants the last run could not play, with why, in every format."""
     rows = board.rows
+    left_out = left_out or {}
     if fmt == "json":
-        doc: dict[str, Any] = {"primary_metric": primary, "entrants": rows,
-                               "pairs": [p.as_dict() for p in board.pairs]}
+        doc: dict[str, Any] = {"primary_metric": primary,
+                               "entrants": [r.as_dict() for r in rows],
+                               "pairs": [p.as_dict() for p in board.pairs],
+                               "left_out": [{"name": n, "reason": why}
+                                            for n, why in left_out.items()]}
         if h2h is not None:
-            doc["head_to_head"] = h2h
+            doc["head_to_head"] = {a: {b: c.as_dict() for b, c in row.items()}
+                                   for a, row in h2h.items()}
         if seats is not None:
-            doc["seats"] = seats
+            doc["seats"] = [s.as_dict() for s in seats]
         return json.dumps(doc, indent=2)
     if fmt == "csv":  # one table: the CLI refuses the extras with it
-        return standings_csv(rows)
+        return standings_csv(rows, left_out)
     tablefmt = "github" if fmt == "markdown" else "simple"
     parts = [standings_table(rows, tablefmt)]
+    if left_out:
+        parts.append(left_out_lines(left_out, tablefmt))
     if with_pairs:
         parts.append(pairs_table(board.pairs, primary, tablefmt))
     if h2h is not None:

@@ -3,12 +3,11 @@ bot's games and faults, and which games get a page of their own."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from typing import Any
 
 from referee.leaderboard import primary_metric
 from referee.leaderboard.pairs import Pair
+from referee.leaderboard.rows import HeadToHead, SeatRow, StandingRow
 from referee.leaderboard.stats import Games, by_seat, head_to_head, rating_history, standings
 from referee.match.player import Fault
 from referee.match.record import StoredResult
@@ -34,15 +33,16 @@ class BotGame:
 class Tournament:
     name: str
     primary: str
-    config: dict[str, Any]
     results: list[StoredResult]
-    rows: list[dict[str, Any]]
+    rows: list[StandingRow]
     pairs: list[Pair]  # every pair of entrants, in standings order
-    h2h: dict[str, dict[str, dict[str, int]]]
-    seats: list[dict[str, Any]]
+    h2h: HeadToHead
+    seats: list[SeatRow]
     ratings: dict[str, list[tuple[float, float]]]  # per entrant, (games so far, Elo)
     names: list[str]  # entrants in leaderboard order
     bot_games: dict[str, list[BotGame]] = field(default_factory=dict)
+    left_out: dict[str, str] = field(default_factory=dict)  # by the last run, with why
+    superseded: list[tuple[str, str]] = field(default_factory=list)  # (game id, why)
 
     @property
     def faulty(self) -> list[str]:
@@ -55,19 +55,18 @@ def load(store: Store) -> Tournament:
     games = Games.load(results, store.seeds())
     primary = primary_metric(store)
     board = standings(games, primary)
-    config_text = store.meta("config")
-    config: dict[str, Any] = json.loads(config_text) if config_text else {}
     data = Tournament(
         name=store.meta("name") or store.path.stem,
         primary=primary,
-        config=config,
         results=results,
         rows=board.rows,
         pairs=board.pairs,
         h2h=head_to_head(games),
         seats=by_seat(games),
         ratings=rating_series(games),
-        names=[r["name"] for r in board.rows],
+        names=[r.name for r in board.rows],
+        left_out=store.entrants("left out"),
+        superseded=store.superseded(),
     )
     per_bot: dict[str, list[BotGame]] = {n: [] for n in data.names}
     for result in results:

@@ -15,6 +15,7 @@ from pathlib import Path
 from referee.bots.build import build_bot
 from referee.bots.launch import BotSpec
 from referee.bots.process import ProcessLimits
+from referee.bots.version import bot_version
 from referee.match.bot_session import BotPlayer
 from referee.match.player import Player
 
@@ -64,6 +65,13 @@ async def build_bots(config: TournamentConfig, config_path: Path,
     for name, why in left_out.items():
         say(f"left out {name}: {why}")
     return left_out
+
+
+def entrant_versions(config: TournamentConfig, config_path: Path,
+                     left_out: dict[str, str]) -> dict[str, str]:
+    """The version of every entrant that is not left out, as its folder is now (built)."""
+    return {b.name: bot_version(b.command, b.build, bot_dir(config_path, b.dir), bool(b.dir))
+            for b in config.bots if b.name not in left_out}
 
 
 def bot_spec(config: TournamentConfig, config_path: Path, name: str) -> BotSpec:

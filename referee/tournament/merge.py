@@ -3,7 +3,9 @@ stores into one.
 
 Every shard must come from the same tournament file (the same fingerprint), each shard 1..N
 exactly once, each complete: a missing game is a gap, a game in two stores a duplicate, and
-either is refused rather than merged into a leaderboard nobody can trust.
+either is refused rather than merged into a leaderboard nobody can trust.  The shards must
+have played the same version of every entrant and left out the same entrants (whose games
+are then no gap).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from pydantic import ValidationError
 from referee.validation import first_errors
 
 from .config import TournamentConfig
+from .field import LEFT_OUT, versions_of
 from .schedule import ScheduledGame, schedule
 from .store import Store, StoreError, open_store
 
@@ -74,11 +77,13 @@ def merge(out: Path, shards: list[Path]) -> int:
         except ValidationError as exc:  # a store written by a version that allowed more
             raise StoreError(f"{stores[0].path}: its tournament file is not valid any more: "
                              f"{first_errors(exc)}") from None
+        left_out = _same_field(stores)
         games = schedule(config)
         seen: dict[str, str] = {}
         for store, label in zip(stores, labels, strict=True):
             index = int(label.split("/")[0])
-            expected = {g.game_id for g in shard_games(games, (index, total))}
+            expected = {g.game_id for g in shard_games(games, (index, total))
+                        if not left_out.intersection(g.seats)}
             stored = store.done()
             for game_id in stored:
                 if game_id in seen:
@@ -114,6 +119,28 @@ def merge(out: Path, shards: list[Path]) -> int:
     finally:
         for s in stores:
             s.close()
+
+
+def _same_field(stores: list[Store]) -> set[str]:
+    """The entrants the shards left out, once every shard is known to have played the same
+    version of each entrant and left out the same ones."""
+    versions: dict[str, tuple[str, Path]] = {}
+    for store in stores:
+        for name, version in versions_of(store).items():
+            if version is None:
+                continue
+            if name in versions and versions[name][0] != version:
+                raise StoreError(f"the shards played different versions of {name} "
+                                 f"({versions[name][1]} and {store.path}); run them again with "
+                                 "the same files")
+            versions.setdefault(name, (version, store.path))
+    sets = [(set(s.entrants(LEFT_OUT)), s.path) for s in stores]
+    for left, path in sets[1:]:
+        if left != sets[0][0]:
+            differ = sorted(left ^ sets[0][0])
+            raise StoreError(f"{sets[0][1]} and {path} left out different entrants "
+                             f"({', '.join(differ)}); run the shards again with the same bots")
+    return sets[0][0] if sets else set()
 
 
 def remove_stale_parts(out: Path) -> None:

@@ -28,14 +28,20 @@ Each table plays `deals` deals, each deal in each of the table's seat orders:
   m = 1..4, s = 0..4, which balances not only the neighbour but every cyclic distance: a sits
   d seats before b exactly 5 times for each d = 1..4 (and before b by seat number 10 times).
 
+A table's entrants are held sorted by name, and its seat orders are taken over that order, so
+nothing of a game depends on where its entrants stand in the file or on who else is in it.
+
 Every seat order of one table and deal gets the same deck (duplicate format): a game's seed
 depends on the master seed, the table's entrants (as a sorted set) and the deal only, so the
 same table in another tournament file with the same seed gets the same decks.  In a gauntlet
 the seed depends on the baselines instead of the whole table, so that every candidate is dealt
 the same decks.
 
-Game ids ("t0007-d02-o05": table, deal, seat order) do not depend on the number of deals, so
-adding deals keeps the ids and seeds of the games already played.
+Game ids ("t5f0c9a1b27e4-d02-o05": the table's key, deal, seat order) depend on the table's
+entrants, the deal and the seat order only: adding deals, or entrants, or removing one, keeps
+the ids and seeds of every game whose table is still in the schedule, so a grown field plays
+only its new tables.  The key is 48 bits of a hash of the entrants' names; `schedule` refuses
+the (astronomically unlikely) schedule in which two tables share one.
 """
 
 from __future__ import annotations
@@ -46,7 +52,7 @@ import json
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from referee.game import Edition
 from referee.match.spec import GameSpec
@@ -56,8 +62,8 @@ from .sampling import sample_tables
 
 # Part of the fingerprint: bump when the schedule of an unchanged file changes, so that a store
 # begun under the old schedule is refused rather than mixed.  2: gauntlet decks ignore the
-# candidate; sampled tables keep table counts within 1.
-SCHEDULE_VERSION = 2
+# candidate; sampled tables keep table counts within 1.  3: game ids from the table's entrants.
+SCHEDULE_VERSION = 3
 
 # Balanced seat orders as index patterns into the table's entrants (see the module docstring).
 BALANCED_ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {
@@ -74,8 +80,10 @@ BALANCED_ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {
 class ScheduledGame:
     """One game of the schedule."""
 
-    game_id: str  # "t0007-d02-o05": table, deal, seat order; unique and stable
-    table: int  # index of the table (the set of entrants) in the schedule
+    game_id: str  # "t5f0c9a1b27e4-d02-o05": table key, deal, seat order; unique and stable
+    # index of the table (the set of entrants) in this schedule, which another file's
+    # schedule may number otherwise: not part of the game's identity
+    table: int = field(compare=False)
     deal: int  # 0..deals-1
     order: int  # index of this seat order among the table's seat orders
     seats: tuple[str, ...]  # bot names by seat, seat 0 first
@@ -83,8 +91,14 @@ class ScheduledGame:
     # baselines) and the deal only, so every seat order of a table and deal gets the same deck
 
 
-def game_id(table: int, deal: int, order: int) -> str:
-    return f"t{table:04d}-d{deal:02d}-o{order:02d}"
+def table_key(entrants: Sequence[str]) -> str:
+    """The table's part of its game ids: 48 bits of a hash of its entrants' sorted names."""
+    text = json.dumps(["table", sorted(entrants)], separators=(",", ":"))
+    return "t" + hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def game_id(key: str, deal: int, order: int) -> str:
+    return f"{key}-d{deal:02d}-o{order:02d}"
 
 
 def deal_seed(master: int, entrants: Sequence[str], deal: int) -> int:
@@ -106,24 +120,27 @@ def seat_orders(entrants: tuple[str, ...], how: str) -> list[tuple[str, ...]]:
 
 
 def tables(config: TournamentConfig) -> list[tuple[str, ...]]:
-    """The schedule's tables in index order, each one's entrants in file order."""
+    """The schedule's tables in index order, each one's entrants sorted by name."""
     names = [b.name for b in config.bots]
     if config.format == "gauntlet":
         base = set(config.baselines)
-        return [tuple(n for n in names if n in base or n == cand)
+        return [tuple(sorted(n for n in names if n in base or n == cand))
                 for cand in names if cand not in base]
     k = config.table_size
     if config.tables is not None and config.tables < math.comb(len(names), k):
         rng = random.Random(_derived_seed("tables", config.seed, len(names), k, config.tables))
         picked = sample_tables(len(names), k, config.tables, rng)
-        return [tuple(names[i] for i in t) for t in sorted(picked)]
-    return list(itertools.combinations(names, k))
+        return [tuple(sorted(names[i] for i in t)) for t in sorted(picked)]
+    return [tuple(sorted(t)) for t in itertools.combinations(names, k)]
 
 
 def schedule(config: TournamentConfig) -> list[ScheduledGame]:
     """Every game of the tournament: deal by deal, then table by table, then seat order."""
     table_list = tables(config)
     orders = [seat_orders(t, config.seat_orders) for t in table_list]
+    keys = [table_key(t) for t in table_list]
+    if len(set(keys)) < len(keys):
+        raise ValueError("two tables of this schedule share a game id key; change `seed`")
     games = []
     for deal in range(config.deals):
         for ti, entrants in enumerate(table_list):
@@ -131,7 +148,8 @@ def schedule(config: TournamentConfig) -> list[ScheduledGame]:
             dealt_to = config.baselines if config.format == "gauntlet" else entrants
             seed = deal_seed(config.seed, dealt_to, deal)
             for oi, seats in enumerate(orders[ti]):
-                games.append(ScheduledGame(game_id(ti, deal, oi), ti, deal, oi, seats, seed))
+                games.append(ScheduledGame(game_id(keys[ti], deal, oi), ti, deal, oi, seats,
+                                           seed))
     return games
 
 
@@ -143,18 +161,17 @@ def game_spec(config: TournamentConfig, game: ScheduledGame, edition: Edition) -
                          max_faults=limits.max_faults)
 
 
-def fingerprint(config: TournamentConfig, edition: Edition | None = None,
-                with_deals: int | None = None) -> str:
-    """A hex digest of everything that changes the games; not of the name, the builds, the
-    directories, the startup and build times or the primary metric, nor of the number of
-    deals or `until`: a game's id and seed do not depend on them, so a store can be extended
-    by more deals, or taken over by a run that stops early (runner, stages).  Given the loaded
-    `edition`, its contents count too, so an edited edition file is noticed."""
+def fingerprint(config: TournamentConfig, edition: Edition | None = None) -> str:
+    """A hex digest of everything that changes the games; not of the entrants (a game's id
+    and seed depend on its own table only, and each game records its bots' versions), the
+    name, the builds, the directories, the startup and build times or the primary metric, nor
+    of the number of deals or `until`: so a store can be extended by more deals or entrants,
+    or taken over by a run that stops early (runner, stages).  Given the loaded `edition`,
+    its contents count too, so an edited edition file is noticed."""
     limits = config.limits
-    data = {
+    data: dict[str, object] = {
         "schedule": SCHEDULE_VERSION,
         "seed": config.seed,
-        "bots": [[b.name, b.command] for b in config.bots],
         "table_size": config.table_size,
         "format": config.format,
         "seat_orders": config.seat_orders,
@@ -164,8 +181,6 @@ def fingerprint(config: TournamentConfig, edition: Edition | None = None,
         "variants": config.variants,
         "limits": [limits.move_time, limits.time_bank, limits.max_faults],
     }
-    if with_deals is not None:  # as stores made before version 0.2 were fingerprinted
-        data["deals"] = with_deals
     if edition is not None:
         data["edition_data"] = edition.to_data()
     text = json.dumps(data, sort_keys=True, separators=(",", ":"))

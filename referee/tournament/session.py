@@ -1,28 +1,28 @@
 """A tournament run, written once whatever plays its games (as gomill's ringmaster runs a
 competition's jobs through a job manager).
 
-A run binds the results store to the tournament file (and shard), builds the entrants before
-the first game, and hands the games the store lacks to an executor (`executors/`), stage by
-stage: one stage, or with `until` the stages that each end at a look which may stop the run
-(`until.py`).  It stores each finished or void game as the executor reports it, keeps the
-progress and sums up.  The games of a bot left out (its build or command failed) are not
+A run binds the results store to the tournament file (and shard), builds the entrants and
+takes their versions, records the field in the store (superseding the games of every entrant
+that changed, `field.py`), and hands the games the store lacks to an executor (`executors/`),
+stage by stage: one stage, or with `until` the stages that each end at a look which may stop
+the run (`until.py`).  It stores each finished or void game as the executor reports it, keeps
+the progress and sums up.  The games of a bot left out (its build or command failed) are not
 played: a later run, after a fix, plays them.  Resuming is "play what is not stored".
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee.bots.sandbox import check_sandbox_available
-from referee.game import Edition
 
 from .config import TournamentConfig, tournament_edition
-from .entrants import build_bots
+from .entrants import build_bots, entrant_versions
 from .executors import Executor, Finished, Outcome, Voided
 from .executors.table import MAX_ATTEMPTS
+from .field import FieldChange, update_field
 from .merge import shard_games
 from .progress import Progress
 from .schedule import ScheduledGame, fingerprint, schedule
@@ -42,41 +42,51 @@ class RunSummary:
     left_out: dict[str, str]
     voids: list[str]
     verdict: str | None = None  # with until: where the run stopped, and why
+    field: FieldChange = field(default_factory=lambda: FieldChange((), 0, (), ()))
+
+    @property
+    def finished(self) -> bool:
+        """Nothing is left to play but games that need a left-out bot."""
+        return self.played + self.already + self.skipped == self.total and not self.voids
 
 
 class NothingPlayed(Exception):
-    """Every game left needs a bot that was left out, so the run played none."""
-
-
-def _earlier_fingerprints(config: TournamentConfig, edition: Edition, store: Store) -> list[str]:
-    """What a store begun by an earlier version with this file would hold: its fingerprint
-    counted the deals (those the store was made with), which never changed a game."""
-    try:
-        deals = json.loads(store.meta("config") or "{}").get("deals")
-    except ValueError:
-        return []
-    return [fingerprint(config, edition, with_deals=deals)] if isinstance(deals, int) else []
+    """Every game left needs a bot that was left out, and none was ever played."""
 
 
 def bind(config: TournamentConfig, config_path: Path, store: Store,
-         shard: tuple[int, int] | None) -> tuple[list[ScheduledGame], set[str]]:
-    """Bind the store to this tournament (and shard); the shard's games and those stored."""
+         shard: tuple[int, int] | None) -> list[ScheduledGame]:
+    """Bind the store to this tournament (and shard); the shard's games."""
     if shard is not None and config.until is not None:
         raise ValueError(SHARDED)
     games = shard_games(schedule(config), shard)
     edition = tournament_edition(config, config_path)
-    store.bind(config.name, fingerprint(config, edition), config.model_dump_json(),
-               also=_earlier_fingerprints(config, edition, store))
+    store.bind(config.name, fingerprint(config, edition), config.model_dump_json())
     store.bind_shard(None if shard is None else f"{shard[0]}/{shard[1]}")
     store.rename(config.name, config.primary_metric)
-    return games, store.done()
+    return games
+
+
+def field_lines(change: FieldChange) -> list[str]:
+    """What a run says of the field's changes since the store's last run."""
+    lines = []
+    if change.changed:
+        lines.append(f"changed since the last run: {', '.join(change.changed)}; their "
+                     f"{change.superseded} stored games are superseded and played again")
+    if change.new:
+        lines.append(f"new in the field: {', '.join(change.new)}")
+    if change.withdrawn:
+        lines.append(f"withdrawn (in the store, not in the file): {', '.join(change.withdrawn)}"
+                     "; their games are kept, out of the leaderboard")
+    return lines
 
 
 class _Run:
     """One run as it goes: the stages begun, what the executor reported, where it stopped."""
 
     def __init__(self, config: TournamentConfig, store: Store, games: list[ScheduledGame],
-                 done: set[str], say: Callable[[str], None],
+                 done: set[str], left_out: dict[str, str], versions: dict[str, str],
+                 change: FieldChange, say: Callable[[str], None],
                  on_update: Callable[[Progress], None] | None) -> None:
         self.config = config
         self.store = store
@@ -85,7 +95,9 @@ class _Run:
         self.say = say
         self.on_update = on_update
         self.progress = Progress(total=0)
-        self.left_out: dict[str, str] | None = None  # built before the first game to play
+        self.left_out = left_out
+        self.versions = versions
+        self.change = change
         self.covered: set[str] = set()  # the ids of the stages begun
         self.deals = 0  # the deals of the stages begun
         self.already = 0
@@ -97,14 +109,13 @@ class _Run:
 
     def begin(self, stage: Stage) -> list[ScheduledGame]:
         """Start a stage: the progress now counts to its end; its games to play."""
-        left_out = self.left_out or {}
         todo = [g for g in stage.games if g.game_id not in self.done]
-        playable = [g for g in todo if not left_out.keys() & set(g.seats)]
+        playable = [g for g in todo if not self.left_out.keys() & set(g.seats)]
         self.covered |= {g.game_id for g in stage.games}
         self.deals = stage.deals
         self.already += len(stage.games) - len(todo)
         self.skipped += len(todo) - len(playable)
-        self.progress.total = len(self.covered)
+        self.progress.total = len(self.covered) - self.skipped  # only games it can play
         self.progress.done += len(stage.games) - len(todo)
         return playable
 
@@ -115,7 +126,7 @@ class _Run:
         if isinstance(outcome, Finished):
             if not self.store.save(outcome.game_id, outcome.seats, outcome.seed,
                                    outcome.result, outcome.record, outcome.seconds,
-                                   outcome.attempts):
+                                   outcome.attempts, [self.versions[n] for n in outcome.seats]):
                 return
             progress.done += 1
             progress.played += 1
@@ -144,14 +155,14 @@ class _Run:
 
     def summary(self) -> RunSummary:
         beyond = len(self.done - self.covered)
-        if beyond:  # a longer run's games: the leaderboard counts every stored game
-            self.say(f"note: the store also holds {beyond} games of deals after the "
-                     f"{self.deals} this run covered (an earlier run played more); the "
-                     "leaderboard counts every stored game")
+        if beyond:  # more deals played before, or tables of entrants no longer in the file
+            self.say(f"note: the store also holds {beyond} games beyond this run's schedule "
+                     f"(deals after the {self.deals} it covered, or tables of withdrawn "
+                     "entrants); the leaderboard counts every stored game of the field")
         return RunSummary(total=len(self.covered), already=self.already,
                           played=self.progress.played, skipped=self.skipped,
-                          left_out=self.left_out or {}, voids=self.voids,
-                          verdict=self.verdict)
+                          left_out=self.left_out, voids=self.voids,
+                          verdict=self.verdict, field=self.change)
 
 
 async def run_tournament(
@@ -162,20 +173,27 @@ async def run_tournament(
     say: Callable[[str], None],
     on_update: Callable[[Progress], None] | None = None,
     shard: tuple[int, int] | None = None,
+    frozen: bool = False,
 ) -> RunSummary:
     """Play the games of the tournament (or of its `shard`) that `store` lacks on `executor`,
-    calling `on_update` after every game stored and every void attempt.  Raises
-    SandboxError, before any game, when the file's sandbox cannot run here."""
+    calling `on_update` after every game stored and every void attempt.  Every entrant is
+    built first, and the games of those whose version changed are superseded and played
+    again (with `frozen`, FrozenField instead).  Raises SandboxError, before any game, when
+    the file's sandbox cannot run here."""
     if executor.runs_bots:
         check_sandbox_available(config.sandbox)
     await executor.start(config, config_path)
     try:
-        games, done = bind(config, config_path, store, shard)
-        run = _Run(config, store, games, done, say, on_update)
+        games = bind(config, config_path, store, shard)
+        left_out = await build_bots(config, config_path, say) if executor.runs_bots else {}
+        versions = entrant_versions(config, config_path, left_out)
+        change = update_field(store, [b.name for b in config.bots], versions, left_out,
+                              frozen)
+        for line in field_lines(change):
+            say(line)
+        run = _Run(config, store, games, store.done(), left_out, versions, change, say,
+                   on_update)
         for stage in stages(config, games):
-            if run.left_out is None and any(g.game_id not in done for g in stage.games):
-                run.left_out = (await build_bots(config, config_path, say) if executor.runs_bots
-                                else {})
             await executor.play(run.begin(stage), run.report)
             if run.end(stage):
                 break
@@ -192,12 +210,14 @@ async def run_into(
     say: Callable[[str], None],
     on_update: Callable[[Progress], None] | None = None,
     shard: tuple[int, int] | None = None,
+    frozen: bool = False,
 ) -> RunSummary:
     """`run_tournament` into the store at `db_path`, opened or made for it and closed after.
     A store this run made is removed again when the run fails (not when it is interrupted)
     leaving it empty, no game and no void, unless another run has it open.  Raises
-    NothingPlayed when every game left needs a left-out bot (a shard past the last game
-    plays none, and that is no error)."""
+    NothingPlayed when every game needs a left-out bot and none is stored (a shard past the
+    last game plays none, and that is no error); with games stored, such a tournament is
+    finished, and its summary says what was skipped."""
     created = not db_path.exists()  # (through a link: its target; the link is kept)
     try:
         store = open_store(db_path)
@@ -205,8 +225,8 @@ async def run_into(
         raise StoreError(str(exc)) from None
     try:
         summary = await run_tournament(config, config_path, store, executor, say, on_update,
-                                       shard)
-        if summary.skipped and not summary.played:
+                                       shard, frozen)
+        if summary.skipped and not summary.played and not summary.already:
             left = "; ".join(f"{name}: {why}" for name, why in summary.left_out.items())
             raise NothingPlayed(f"no game could be played: the {summary.skipped} games left "
                                 f"need a bot that was left out ({left})")

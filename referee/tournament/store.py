@@ -34,10 +34,24 @@ CREATE TABLE IF NOT EXISTS games (
     record BLOB NOT NULL,       -- zlib-compressed JSON lines of the game record
     seconds REAL NOT NULL,      -- how long the game took
     attempts INTEGER NOT NULL,  -- 1, or more after void games were replayed
-    finished REAL NOT NULL      -- unix time
+    finished REAL NOT NULL,     -- unix time
+    versions TEXT NOT NULL      -- JSON list of the seats' bot versions (field.py)
 );
 CREATE TABLE IF NOT EXISTS voids (
     game_id TEXT NOT NULL, attempt INTEGER NOT NULL, reason TEXT NOT NULL, at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS entrants (
+    name TEXT PRIMARY KEY,
+    version TEXT,               -- the version of its last build here; NULL: none yet
+    status TEXT NOT NULL,       -- 'playing', 'left out' or 'withdrawn' (see field.py)
+    reason TEXT NOT NULL        -- why it is left out, or ''
+);
+CREATE TABLE IF NOT EXISTS superseded (  -- games whose bots changed since, kept for the record
+    game_id TEXT NOT NULL, seats TEXT NOT NULL, seed INTEGER NOT NULL, result TEXT NOT NULL,
+    record BLOB NOT NULL, seconds REAL NOT NULL, attempts INTEGER NOT NULL,
+    finished REAL NOT NULL, versions TEXT NOT NULL,
+    superseded REAL NOT NULL,   -- unix time
+    why TEXT NOT NULL           -- which entrants had changed
 );
 """
 
@@ -75,7 +89,11 @@ class DamagedRecord(StoreFailed):
 # What SQLite says when a reader cannot make the files it needs beside a WAL-mode store.
 CANNOT_WRITE_THERE = (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN)
 GAMES_COLUMNS = ["game_id", "seats", "seed", "result", "record", "seconds", "attempts",
-                 "finished"]
+                 "finished", "versions"]
+# The games table of stores made before bot versions (0.3): read, never written.
+EARLIER_GAMES_COLUMNS = GAMES_COLUMNS[:-1]
+EARLIER = ("was made by an earlier version of the referee, whose game ids differ; it can "
+           "still be read (leaderboard, report, replay), but a run needs another --db")
 
 
 def _writer_lock(path: Path) -> int | None:
@@ -146,7 +164,9 @@ class Store:
 
     def _refuse_foreign(self, empty_ok: bool) -> None:
         """Check, before changing anything, that the file is a store (or, with `empty_ok`, a
-        database without tables, to be made one): never add tables to another program's."""
+        database without tables, to be made one): never add tables to another program's.
+        A store of an earlier version is read (`earlier`), but not written."""
+        self.earlier = False
         tables = {r[0] for r in self.db.execute(
             "SELECT name FROM sqlite_master WHERE type = 'table'")}
         if empty_ok and not tables:
@@ -157,7 +177,11 @@ class Store:
                    if len(missing) == 3 else
                    f"no table{'s' if len(missing) > 1 else ''} {', '.join(missing)}")
             raise StoreError(f"{self.path} is not a results store ({why})")
-        if [r[1] for r in self.db.execute("PRAGMA table_info(games)")] != GAMES_COLUMNS:
+        columns = [r[1] for r in self.db.execute("PRAGMA table_info(games)")]
+        self.earlier = columns == EARLIER_GAMES_COLUMNS
+        if self.earlier and empty_ok:  # opened to be written
+            raise StoreError(f"{self.path} {EARLIER}")
+        if columns != GAMES_COLUMNS and not self.earlier:
             raise StoreError(f"{self.path} is not a results store (another games table)")
 
     def _open_for_reading(self, uri: str) -> None:
@@ -224,7 +248,7 @@ class Store:
             self._release()
 
     @contextmanager
-    def _failing(self) -> Iterator[None]:
+    def failing(self) -> Iterator[None]:
         """SQLite's errors while the store is in use, as one StoreFailed naming the file: a
         full disk ends a run with one line, not a traceback.  A damaged file (found only
         when the damaged page is read) is a DamagedStore: "run again to resume" cannot help."""
@@ -234,23 +258,15 @@ class Store:
             raise DamagedStore.of(self.path, exc) or StoreFailed(f"{self.path}: {exc}") from None
 
     def meta(self, key: str) -> str | None:
-        with self._failing():
+        with self.failing():
             row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
-    def bind(self, name: str, fingerprint: str, config_json: str,
-             also: Sequence[str] = ()) -> None:
-        """Claim a new store for this tournament, or check that it already belongs to it;
-        a store holding one of the fingerprints `also` (the same games, fingerprinted by an
-        earlier version) is taken over with the new one."""
+    def bind(self, name: str, fingerprint: str, config_json: str) -> None:
+        """Claim a new store for this tournament, or check that it already belongs to it."""
         stored = self.meta("fingerprint")
-        if stored is not None and stored != fingerprint and stored in also:
-            with self._failing(), self.db:
-                self.db.execute("UPDATE meta SET value = ? WHERE key = 'fingerprint'",
-                                (fingerprint,))
-            stored = fingerprint
         if stored is None:
-            with self._failing(), self.db:
+            with self.failing(), self.db:
                 self.db.execute("BEGIN")
                 for key, value in (("name", name), ("fingerprint", fingerprint),
                                    ("config", config_json), ("created", str(time.time()))):
@@ -274,7 +290,7 @@ class Store:
                 name, name, primary_metric):
             return
         config.update(name=name, primary_metric=primary_metric)
-        with self._failing(), self.db:
+        with self.failing(), self.db:
             self.db.execute("BEGIN")
             for key, value in (("name", name), ("config", json.dumps(config))):
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
@@ -284,34 +300,36 @@ class Store:
         stored = self.meta("shard")
         value = shard or "all"
         if stored is None:
-            with self._failing():
+            with self.failing():
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES ('shard', ?)", (value,))
         elif stored != value:
             raise StoreError(f"{self.path} holds shard {stored}, not {value}; use another --db")
 
     def done(self) -> set[str]:
-        with self._failing():
+        with self.failing():
             return {row[0] for row in self.db.execute("SELECT game_id FROM games")}
 
     def count(self) -> int:
-        with self._failing():
+        with self.failing():
             return int(self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
 
     def save(self, game_id: str, seats: list[str], seed: int, result: StoredResult,
-             record_jsonl: bytes, seconds: float, attempts: int) -> bool:
-        """Store one finished game in one transaction; False if it was already stored."""
+             record_jsonl: bytes, seconds: float, attempts: int,
+             versions: Sequence[str | None]) -> bool:
+        """Store one finished game, with the version of each seat's bot, in one transaction;
+        False if it was already stored."""
         blob = zlib.compress(record_jsonl, 6)
-        with self._failing():
+        with self.failing():
             cur = self.db.execute(
-                "INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game_id, orjson.dumps(seats).decode(), seed,
                  orjson.dumps(result).decode(),  # a dataclass: its fields, in their order
-                 blob, seconds, attempts, time.time()),
+                 blob, seconds, attempts, time.time(), orjson.dumps(list(versions)).decode()),
             )
         return cur.rowcount == 1
 
     def save_void(self, game_id: str, attempt: int, reason: str) -> None:
-        with self._failing():
+        with self.failing():
             self.db.execute("INSERT INTO voids VALUES (?, ?, ?, ?)",
                             (game_id, attempt, reason, time.time()))
 
@@ -320,38 +338,54 @@ class Store:
         `tournament merge`); read through `other`'s own connection, so a failure names the
         file that failed, and a store that can only be read as it is on disk is read."""
         batch = 256  # games, read and written a batch at a time: a record can be large
-        inserts = {"games": "INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                   "voids": "INSERT INTO voids VALUES (?, ?, ?, ?)"}
-        with self._failing(), self.db:
+        inserts = {"games": "INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   "voids": "INSERT INTO voids VALUES (?, ?, ?, ?)",
+                   "entrants": "INSERT OR IGNORE INTO entrants VALUES (?, ?, ?, ?)",
+                   "superseded": "INSERT INTO superseded VALUES "
+                                 "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"}
+        with self.failing(), self.db:
             self.db.execute("BEGIN")
             for table, insert in inserts.items():
-                with other._failing():
+                with other.failing():
                     rows = other.db.execute(f"SELECT * FROM {table}")
                 while True:
-                    with other._failing():
+                    with other.failing():
                         chunk = rows.fetchmany(batch)
                     if not chunk:
                         break
                     self.db.executemany(insert, chunk)
 
     def voids(self) -> list[tuple[str, int, str]]:
-        with self._failing():
+        with self.failing():
             return [(r[0], r[1], r[2]) for r in
                     self.db.execute("SELECT game_id, attempt, reason FROM voids ORDER BY at")]
 
     def results(self) -> Iterator[StoredResult]:
-        """The result of every stored game, in game id order; a row that is not what a run
-        writes (a file edited or damaged by hand) is a StoreFailed naming it, not an error
-        deep in a leaderboard."""
-        with self._failing():
+        """The result of every stored game that counts (none of its bots withdrawn), in game
+        id order; a row that is not what a run writes (a file edited or damaged by hand) is a
+        StoreFailed naming it, not an error deep in a leaderboard."""
+        withdrawn = set(self.entrants("withdrawn"))
+        with self.failing():
             for game_id, seats, result in self.db.execute(
                 "SELECT game_id, seats, result FROM games ORDER BY game_id"
             ):
-                yield self._checked(game_id, seats, result)
+                checked = self._checked(game_id, seats, result)
+                if not withdrawn.intersection(checked.names):
+                    yield checked
+
+    def entrants(self, status: str) -> dict[str, str]:
+        """The entrants of the last run with this status ('playing', 'left out',
+        'withdrawn'), each with its reason; none in a store of an earlier version."""
+        if self.earlier:
+            return {}
+        with self.failing():
+            return {name: reason for name, reason in self.db.execute(
+                "SELECT name, reason FROM entrants WHERE status = ? ORDER BY name",
+                (status,))}
 
     def seeds(self) -> dict[str, int]:
         """The deck seed of every stored game: games with one seed were dealt alike."""
-        with self._failing():
+        with self.failing():
             return {gid: int(seed) for gid, seed in
                     self.db.execute("SELECT game_id, seed FROM games")}
 
@@ -366,12 +400,23 @@ class Store:
                               f"{exc}") from None
         return result
 
-    def record(self, game_id: str) -> GameRecord | None:
-        """The game's record, None if no such game; a record that cannot be read is a
-        DamagedRecord."""
-        with self._failing():
-            row = self.db.execute("SELECT record FROM games WHERE game_id = ?",
-                                  (game_id,)).fetchone()
+    def superseded(self) -> list[tuple[str, str]]:
+        """(game id, which entrants had changed) of every superseded game, oldest first."""
+        if self.earlier:
+            return []
+        with self.failing():
+            return [(r[0], r[1]) for r in self.db.execute(
+                "SELECT game_id, why FROM superseded ORDER BY superseded, game_id")]
+
+    def record(self, game_id: str, superseded: bool = False) -> GameRecord | None:
+        """The game's record (with `superseded`, that of its latest superseded version),
+        None if no such game; a record that cannot be read is a DamagedRecord."""
+        query = ("SELECT record FROM superseded WHERE game_id = ? ORDER BY superseded DESC"
+                 if superseded else "SELECT record FROM games WHERE game_id = ?")
+        if superseded and self.earlier:
+            return None
+        with self.failing():
+            row = self.db.execute(query, (game_id,)).fetchone()
         if row is None:
             return None
         try:
@@ -395,12 +440,18 @@ def open_store(path: Path, read_only: bool = False) -> Store:
     return Store(path, read_only)
 
 
-def read_stored_record(path: Path, game_id: str) -> GameRecord | None:
-    """The record of one game in the store at `path`, read-only; None if it holds no such
-    game (`referee replay --db`)."""
+def read_stored_record(path: Path, game_id: str,
+                       superseded: bool = False) -> tuple[GameRecord | None, bool]:
+    """The record of one game in the store at `path`, read-only (with `superseded`, or when
+    the game is only there as one, its last superseded record: played by a bot that has
+    changed since), and whether it is a superseded one; None if there is no such game
+    (`referee replay --db`)."""
     store = open_store(path, read_only=True)
     try:
-        return store.record(game_id)
+        record = None if superseded else store.record(game_id)
+        if record is not None:
+            return record, False
+        return store.record(game_id, superseded=True), True
     finally:
         store.close()
 

@@ -13,6 +13,7 @@ import trio
 from referee.bots.launch import BotSpec
 from referee.leaderboard import Games, by_seat, head_to_head, standings
 from referee.leaderboard.render import rating_text
+from referee.leaderboard.rows import Place
 from referee.leaderboard.stats import placement_points
 from referee.match.bot_session import BotPlayer
 from referee.match.player import Player
@@ -80,13 +81,13 @@ def test_two_copies_of_one_bot_are_not_separated(tmp_path: Path) -> None:
         games = play(tmp_path, seed, ["copy-a", "copy-b", "other-1", "other-2"], make,
                      table_size=3, seat_orders="rotations", deals=8)
         board = standings(games, samples=50)  # the intervals' samples: no part in the pairs
-        rows = {r["name"]: r for r in board.rows}
+        rows = {r.name: r for r in board.rows}
         a, b = rows["copy-a"], rows["copy-b"]
-        assert a["games"] == b["games"] == 3 * 3 * 8  # the tables each is at, 3 orders, 8 deals
+        assert a.games == b.games == 3 * 3 * 8  # the tables each is at, 3 orders, 8 deals
         copies = next(p for p in board.pairs if {p.a, p.b} == {"copy-a", "copy-b"})
         assert copies.test.deals == 2 * 8  # the two tables of both, 8 deals each
-        assert a["place"]["best"] <= b["place"]["worst"]
-        assert b["place"]["best"] <= a["place"]["worst"]
+        assert a.place.best <= b.place.worst
+        assert b.place.best <= a.place.worst
         calm += not any(p.separated for p in board.pairs)
     assert calm >= 19
 
@@ -107,15 +108,15 @@ def test_the_baseline_is_separated_from_random_bots(tmp_path: Path) -> None:
     assert len(games.game_ids) == 5 * 4 * 10
     board = standings(games)
     rows = board.rows
-    assert rows[0]["name"] == "baseline"
-    assert rows[0]["place"] == {"best": 1, "worst": 1}
-    assert all(r["separated"] for r in rows)
-    assert all(r["place"] == {"best": 2, "worst": 5} for r in rows[1:])
+    assert rows[0].name == "baseline"
+    assert rows[0].place == Place(best=1, worst=1)
+    assert all(r.separated for r in rows)
+    assert all(r.place == Place(best=2, worst=5) for r in rows[1:])
     assert [p.separated for p in board.pairs] == [p.a == "baseline" for p in board.pairs]
     assert all(p.test.low is not None and p.test.low > 0 for p in board.pairs
                if p.a == "baseline")
-    assert rows[0]["rating"]["low"] > max(r["rating"]["high"] for r in rows[1:])
-    assert rows[0]["money"]["low"] > max(r["money"]["high"] for r in rows[1:])
+    assert rows[0].rating.low > max(r.rating.high for r in rows[1:])
+    assert rows[0].money.low > max(r.money.high for r in rows[1:])
 
 
 def test_head_to_head_and_seats_count_every_pairing(tmp_path: Path) -> None:
@@ -127,12 +128,12 @@ def test_head_to_head_and_seats_count_every_pairing(tmp_path: Path) -> None:
         for b in "abcd":
             if a != b:
                 ab, ba = h2h[a][b], h2h[b][a]
-                assert ab["above"] == ba["below"] and ab["level"] == ba["level"]
-                assert ab["above"] + ab["below"] + ab["level"] == 2 * 6  # 2 tables x 6 orders
+                assert ab.above == ba.below and ab.level == ba.level
+                assert ab.above + ab.below + ab.level == 2 * 6  # 2 tables x 6 orders
     seats = by_seat(games)
-    assert [s["seat"] for s in seats] == [0, 1, 2]
-    assert all(s["games"] == 4 * 6 for s in seats)
-    assert abs(sum(s["win_share"] for s in seats) - 1.0) < 1e-9
+    assert [s.seat for s in seats] == [0, 1, 2]
+    assert all(s.games == 4 * 6 for s in seats)
+    assert abs(sum(s.win_share for s in seats) - 1.0) < 1e-9
 
 
 def test_every_format_counts_stderr_over_its_limit() -> None:
@@ -185,7 +186,8 @@ def test_head_to_head_follows_the_standings(tmp_path: Path) -> None:
     for i in range(6):
         seats = ["last", "middle", "first"]
         result = {"money": [1, 2, 3], "ranks": [3, 2, 1], "retired": [], "faults": [[], [], []]}
-        store.save(f"g{i}", seats, i, stored(f"g{i}", seats, result), b"", 0.0, 1)
+        store.save(f"g{i}", seats, i, stored(f"g{i}", seats, result), b"", 0.0, 1,
+                   ["v1"] * len(seats))
     text = board(store, "table", with_head_to_head=True)
     store.close()
     matrix = text.split("games in which the row's bot finished above")[1].splitlines()
@@ -209,7 +211,8 @@ def test_a_name_with_escape_sequences_is_shown_as_escapes(tmp_path: Path, fmt: s
     for i in range(4):
         result = {"money": [1, 2, 3], "ranks": [3, 2, 1], "retired": [], "faults": [[], [], []]}
         seats = ["last", evil, "first"]
-        store.save(f"g{i}", seats, i, stored(f"g{i}", seats, result), b"", 0.0, 1)
+        store.save(f"g{i}", seats, i, stored(f"g{i}", seats, result), b"", 0.0, 1,
+                   ["v1"] * len(seats))
     store.close()
     extra = [] if fmt == "csv" else ["--head-to-head"]
     out = terminal.referee("leaderboard", str(tmp_path / "s.db"), "--format", fmt, *extra,
@@ -257,9 +260,9 @@ def test_every_format_shows_the_place_range_and_the_rating_interval() -> None:
 
     board = standings(by_hand(one_clear_leader()))
     places = {"top": "1", "a": "2-3", "b": "2-3"}
-    ratings = {r["name"]: r["rating"] for r in board.rows}
-    assert ratings["top"]["low"] <= ratings["top"]["elo"] <= ratings["top"]["high"]
-    assert ratings["top"]["low"] > ratings["a"]["high"]
+    ratings = {r.name: r.rating for r in board.rows}
+    assert ratings["top"].low <= ratings["top"].elo <= ratings["top"].high
+    assert ratings["top"].low > ratings["a"].high
     for fmt in ("table", "markdown"):
         lines = render(board, fmt).splitlines()
         for name, place in places.items():
@@ -273,7 +276,7 @@ def test_every_format_shows_the_place_range_and_the_rating_interval() -> None:
         r = shown[name]
         assert "-".join(dict.fromkeys((r["place_best"], r["place_worst"]))) == place
         assert float(r["rating_low"]) < float(r["rating_elo"]) or name == "top"
-        assert abs(float(r["rating_elo"]) - ratings[name]["elo"]) < 0.1
+        assert abs(float(r["rating_elo"]) - ratings[name].elo) < 0.1
         assert "rating_mu" not in r and "rating_sigma" not in r
     doc = json.loads(render(board, "json"))
     for entrant in doc["entrants"]:
@@ -311,7 +314,8 @@ def test_pairs_option_prints_the_pairs_and_is_refused_with_csv(tmp_path: Path) -
     store = open_store(tmp_path / "s.db")
     store.bind("t", "f", "{}")
     for i, (gid, seats, result) in enumerate(one_clear_leader()):
-        store.save(gid, seats, i, stored(gid, seats, result), b"", 0.0, 1)
+        store.save(gid, seats, i, stored(gid, seats, result), b"", 0.0, 1,
+                   ["v1"] * len(seats))
     store.close()
     db = str(tmp_path / "s.db")
     for fmt in ("table", "markdown"):

@@ -239,10 +239,9 @@ def test_the_leaderboard_page_shows_places_ratings_and_pairs(made: Made) -> None
     rows = table_rows(page, "standings")
     assert [r[2] for r in rows] == data.names
     for cells, row in zip(rows, data.rows, strict=True):
-        assert cells[1] == place_text(row["place"])
-        rating = row["rating"]
-        assert cells[-4] == (f"{round(rating['elo'])} [{round(rating['low'])}, "
-                             f"{round(rating['high'])}]")
+        assert cells[1] == place_text(row.place)
+        rating = row.rating
+        assert cells[-4] == f"{round(rating.elo)} [{round(rating.low)}, {round(rating.high)}]"
     assert "Place: the places a bot could hold" in page
     pairs = table_rows(page, "pairs")
     assert [(r[0], r[1]) for r in pairs] == [(p.a, p.b) for p in data.pairs]
@@ -255,9 +254,9 @@ def test_the_leaderboard_page_shows_places_ratings_and_pairs(made: Made) -> None
     assert f"Holm over {len(pairs)} pairs" in page
     assert ">rating (Elo)</text>" in page  # the chart's axis
     for row in data.rows:
-        bot = (made.out / "bots" / f"{row['name']}.html").read_text()
-        assert f"<dt>place</dt><dd>{place_text(row['place'])}" in bot
-        assert f"<dt>rating</dt><dd>{round(row['rating']['elo'])} <small>[" in bot
+        bot = (made.out / "bots" / f"{row.name}.html").read_text()
+        assert f"<dt>place</dt><dd>{place_text(row.place)}" in bot
+        assert f"<dt>rating</dt><dd>{round(row.rating.elo)} <small>[" in bot
 
 
 def test_the_report_shows_which_places_are_settled(tmp_path: Path) -> None:
@@ -269,7 +268,8 @@ def test_the_report_shows_which_places_are_settled(tmp_path: Path) -> None:
         seats = ["top", *(("a", "b") if i % 2 else ("b", "a"))]
         result = {"money": [30, 20, 10], "ranks": [1, 2, 3], "retired": [],
                   "faults": [[], [], []]}
-        store.save(f"g{i:02d}", seats, i, stored(f"g{i:02d}", seats, result), b"", 0.0, 1)
+        store.save(f"g{i:02d}", seats, i, stored(f"g{i:02d}", seats, result), b"", 0.0, 1,
+                   ["v1"] * len(seats))
     write_report(store, tmp_path / "site", games_sample=0)
     store.close()
     page = (tmp_path / "site" / "index.html").read_text()

@@ -18,6 +18,7 @@ from referee.tournament.schedule import (
     fingerprint,
     game_spec,
     schedule,
+    table_key,
 )
 
 
@@ -236,18 +237,36 @@ def test_gauntlet_seat_orders(how: str, orders: int) -> None:
     {"table_size": 4, "tables": 12, "seat_orders": "rotations", "deals": 2},
 ])
 def test_game_ids_are_unique_readable_and_stable(keys: dict[str, Any]) -> None:
+    """A game id names the table (by its entrants), the deal and the seat order, is unique,
+    and stays the same when the file is read again or gets a deal more."""
     config = make(8, **keys)
     games = schedule(config)
     ids = [g.game_id for g in games]
     assert len(set(ids)) == len(ids)
     for g in games:
-        assert g.game_id == f"t{g.table:04d}-d{g.deal:02d}-o{g.order:02d}"
-        assert re.fullmatch(r"t\d{4}-d\d{2}-o\d{2}", g.game_id)
+        assert g.game_id == f"{table_key(g.seats)}-d{g.deal:02d}-o{g.order:02d}"
+        assert re.fullmatch(r"t[0-9a-f]{12}-d\d{2}-o\d{2}", g.game_id)
     assert schedule(TournamentConfig.model_validate(config.model_dump())) == games
     # a deal more keeps every game already scheduled, with its id, seats and seed
     more = schedule(make(8, **{**keys, "deals": keys.get("deals", 1) + 1}))
     assert set(games) < set(more)
     assert len(more) == len(games) // keys.get("deals", 1) * (keys.get("deals", 1) + 1)
+
+
+@pytest.mark.parametrize("fmt", ["round-robin", "gauntlet"])
+def test_a_game_is_the_same_whoever_else_is_in_the_file_and_in_which_order(fmt: str) -> None:
+    """A game's id, seats and seed depend on its table's entrants and its deal only: adding
+    an entrant keeps every game of the old tables as it was (and adds only tables with the
+    newcomer), and listing the entrants in another order changes no game."""
+    extra = {"baselines": ["bot0", "bot1", "bot2"]} if fmt == "gauntlet" else {}
+    base = make(6, table_size=4, format=fmt, deals=2, **extra)
+    games = set(schedule(base))
+    grown = make(7, table_size=4, format=fmt, deals=2, **extra)
+    new = set(schedule(grown)) - games
+    assert games < set(schedule(grown))
+    assert new and all("bot6" in g.seats for g in new)
+    shuffled = base.model_copy(update={"bots": list(reversed(base.bots))})
+    assert set(schedule(shuffled)) == games
 
 
 def test_game_spec_carries_the_files_limits_and_variants() -> None:
@@ -291,12 +310,10 @@ def with_bot(i: int, **changes: Any) -> list[dict[str, Any]]:
     {"limits": {"move_time": 2.0}},
     {"limits": {"time_bank": 5.0}},
     {"limits": {"max_faults": 1}},
-    {"bots": with_bot(2, command="./other")},
-    {"bots": with_bot(2, name="renamed")},
-    {"bots": list(reversed(BASE["bots"]))},
-    {"bots": BASE["bots"][:4]},
 ])
 def test_fingerprint_changes_with_what_changes_the_games(changes: dict[str, Any]) -> None:
+    """A setting that changes the games played gives another fingerprint: the store refuses
+    to mix them."""
     assert fp(**changes) != fp()
 
 
@@ -309,7 +326,14 @@ def test_fingerprint_changes_with_what_changes_the_games(changes: dict[str, Any]
     {"deals": 2},  # more deals keep every game's id and seed: the store is extended
     {"until": "separated"},
     {"until": "ranked", "max_deals": 64},
+    # the field: each game records its bots' versions, and its id names its table
+    {"bots": with_bot(2, command="./other")},
+    {"bots": with_bot(2, name="renamed")},
+    {"bots": list(reversed(BASE["bots"]))},
+    {"bots": BASE["bots"][:4]},
 ])
 def test_fingerprint_ignores_what_does_not(changes: dict[str, Any]) -> None:
+    """Settings that change no stored game (and the field, which a store follows game by
+    game) keep the fingerprint: the store is resumed."""
     assert fp(**changes) == fp()
     assert re.fullmatch(r"[0-9a-f]{64}", fp())

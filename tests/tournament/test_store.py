@@ -5,6 +5,7 @@ reader in while a run writes, names a damaged game, and removes itself only when
 from __future__ import annotations
 
 import re
+import shutil
 import sqlite3
 import zlib
 from pathlib import Path
@@ -18,6 +19,7 @@ from referee.match.record import GameRecord, StoredResult
 from referee.match.spec import GameSpec
 from referee.tournament.store import DamagedRecord, Store, StoreError, StoreFailed, open_store
 
+EARLIER_STORE = Path(__file__).resolve().parents[1] / "data" / "records" / "tournament.db"
 NAMES = ["ann", "ben", "cal"]
 CONFIG = '{"name": "t", "seed": 1}'
 
@@ -32,7 +34,8 @@ def played(game_id: str, seed: int) -> tuple[GameRecord, StoredResult]:
 
 def save(store: Store, record: GameRecord, result: StoredResult, attempts: int = 1) -> bool:
     return store.save(record.spec.game_id, list(record.spec.names), record.spec.seed, result,
-                      record.to_jsonl(), seconds=0.5, attempts=attempts)
+                      record.to_jsonl(), seconds=0.5, attempts=attempts,
+                      versions=["v1"] * len(record.spec.names))
 
 
 @pytest.fixture
@@ -70,17 +73,17 @@ def test_a_store_refuses_a_tournament_with_another_schedule(db: Path) -> None:
         store.close()
 
 
-def test_a_fingerprint_of_an_earlier_version_is_taken_over(db: Path) -> None:
-    """The same games fingerprinted by an earlier version: the store takes the new one."""
-    store = open_store(db)
+def test_a_store_of_an_earlier_version_is_read_but_not_written(tmp_path: Path) -> None:
+    """A store made before bot versions (other game ids) still gives its results, and a
+    run that would write to it is refused with a line that says why and what to do."""
+    db = Path(shutil.copy(EARLIER_STORE, tmp_path / "earlier.db"))
+    reader = open_store(db, read_only=True)
     try:
-        store.bind("t", "old", CONFIG)
-        store.bind("t", "new", CONFIG, also=["old"])
-        assert store.meta("fingerprint") == "new"
-        with pytest.raises(StoreError):
-            store.bind("t", "old", CONFIG)
+        assert len(list(reader.results())) == reader.count() > 0
     finally:
-        store.close()
+        reader.close()
+    with pytest.raises(StoreError, match=r"earlier version of the referee.*another --db"):
+        open_store(db)
 
 
 def test_a_store_refuses_another_shards_games(db: Path) -> None:

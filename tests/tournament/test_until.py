@@ -122,7 +122,7 @@ def test_a_clearly_stronger_player_stops_the_run_at_a_look(tmp_path: Path) -> No
     store = open_store(db, read_only=True)
     rows = leaderboard(Games.load(store.results(), store.seeds()), samples=200)
     store.close()
-    assert rows[0]["name"] == "shrewd" and rows[0]["place"] == {"best": 1, "worst": 1}
+    assert rows[0].name == "shrewd" and rows[0].place.best == rows[0].place.worst == 1
 
 
 def test_identical_players_play_every_deal_and_the_run_says_so(tmp_path: Path) -> None:
@@ -195,25 +195,6 @@ def test_a_store_is_extended_when_max_deals_grows(tmp_path: Path) -> None:
     plain, said = run(config(names, seed=1, deals=32), db)
     assert (plain.already, plain.played, plain.verdict) == (32 * ORDERS, 0, None)
     assert not said  # a run without until says nothing of looks
-
-
-def test_a_store_begun_by_the_previous_version_is_resumed(tmp_path: Path) -> None:
-    """A store whose fingerprint counted its deals (as version 0.1 made them) belongs to the
-    same file: a run resumes it, and takes it over with today's fingerprint."""
-    from referee.game import BUILTIN_EDITIONS
-    from referee.tournament.schedule import fingerprint
-
-    db = tmp_path / "old.db"
-    cfg = config(["copy-a", "copy-b", "copy-c"], seed=1, deals=2)
-    run(cfg, db)
-    old = fingerprint(cfg, BUILTIN_EDITIONS["cmon"], with_deals=2)
-    with sqlite3.connect(db) as con:
-        con.execute("UPDATE meta SET value = ? WHERE key = 'fingerprint'", (old,))
-    again, _ = run(cfg, db)
-    assert (again.already, again.played) == (2 * ORDERS, 0)
-    with sqlite3.connect(db) as con:
-        stored = con.execute("SELECT value FROM meta WHERE key = 'fingerprint'").fetchone()[0]
-    assert stored == fingerprint(cfg, BUILTIN_EDITIONS["cmon"]) != old
 
 
 # ------------------------------------------------------------------ the command line

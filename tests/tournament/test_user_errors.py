@@ -362,6 +362,7 @@ def test_a_store_is_read_where_it_cannot_be_written_and_readers_leave_nothing_be
     config = write_config(tmp_path, extra="deals = 4")
     db = shared / "r.db"
     assert run(config, db).returncode == 0
+    first = game_ids(db)[0]
     as_user = without_reading_all()
 
     def read(*args: str) -> subprocess.CompletedProcess[str]:
@@ -371,7 +372,7 @@ def test_a_store_is_read_where_it_cannot_be_written_and_readers_leave_nothing_be
     try:
         shared.chmod(0o555)
         for args in (["leaderboard", str(db)], ["report", str(db), "--out", "site"],
-                     ["replay", "--db", str(db), "-q", "t0000-d00-o00"]):
+                     ["replay", "--db", str(db), "-q", first]):
             out = read(*args)
             assert out.returncode == 0, (args, out.stderr)
             assert sorted(p.name for p in shared.iterdir()) == ["r.db"]
@@ -468,15 +469,25 @@ def test_tables_in_a_gauntlet_is_named(tmp_path: Path) -> None:
     refused(run(config, tmp_path / "x.db"), "tables: a gauntlet plays every entrant's table")
 
 
+def game_ids(db: Path) -> list[str]:
+    """The ids of the games stored in `db`, in order."""
+    con = sqlite3.connect(db)
+    try:
+        return [r[0] for r in con.execute("SELECT game_id FROM games ORDER BY game_id")]
+    finally:
+        con.close()
+
+
 def test_a_write_protected_store_is_read_and_nothing_left_beside_it(tmp_path: Path) -> None:
     """chmod 444 in a folder that can be written: readers leave no -shm or -wal file beside
     it (they could not fold one in or remove it)."""
     config = write_config(tmp_path, extra="deals = 2")
     db = tmp_path / "r.db"
     assert run(config, db).returncode == 0
+    first = game_ids(db)[0]
     db.chmod(0o444)
     as_user = without_reading_all()
-    for args in (["leaderboard", str(db)], ["replay", "--db", str(db), "-q", "t0000-d00-o00"]):
+    for args in (["leaderboard", str(db)], ["replay", "--db", str(db), "-q", first]):
         out = subprocess.run([*as_user, sys.executable, "-m", "referee", *args], cwd=tmp_path,
                              capture_output=True, text=True, timeout=60)
         assert out.returncode == 0, (args, out.stderr)
@@ -491,21 +502,22 @@ def test_a_damaged_game_in_a_store_is_named_not_a_traceback(tmp_path: Path) -> N
     config = write_config(tmp_path, extra="deals = 1")
     db = tmp_path / "r.db"
     assert run(config, db).returncode == 0
+    one, two, three = game_ids(db)[:3]
     with sqlite3.connect(db) as con:
-        con.execute("UPDATE games SET record = x'00ff' WHERE game_id = 't0000-d00-o00'")
-        con.execute("UPDATE games SET record = ? WHERE game_id = 't0000-d00-o01'",
-                    (__import__("zlib").compress(b"not json\n"),))
-    for game in ("t0000-d00-o00", "t0000-d00-o01"):
+        con.execute("UPDATE games SET record = x'00ff' WHERE game_id = ?", (one,))
+        con.execute("UPDATE games SET record = ? WHERE game_id = ?",
+                    (__import__("zlib").compress(b"not json\n"), two))
+    for game in (one, two):
         refused(referee("replay", "--db", str(db), game, cwd=tmp_path),
                 f"the stored record of game {game} cannot be read")
     site = referee("report", str(db), "--out", "site", "--all-games", cwd=tmp_path)
     assert site.returncode == 0, site.stderr
     assert (tmp_path / "site" / "index.html").exists()
-    assert "cannot be read" in (tmp_path / "site" / "games" / "t0000-d00-o00.html").read_text()
+    assert "cannot be read" in (tmp_path / "site" / "games" / f"{one}.html").read_text()
     with sqlite3.connect(db) as con:
         con.execute("UPDATE games SET result = json_remove(result, '$.ranks') "
-                    "WHERE game_id = 't0000-d00-o02'")
+                    "WHERE game_id = ?", (three,))
     for args in (["leaderboard", str(db)], ["report", str(db), "--out", "site2"]):
         refused(referee(*args, cwd=tmp_path),
-                "the stored result of game t0000-d00-o02 is damaged: ranks: Field required")
+                f"the stored result of game {three} is damaged: ranks: Field required")
     assert not (tmp_path / "site2").exists()

@@ -1,0 +1,200 @@
+"""A field that changes between runs, through the command line with real bots: a changed bot
+has exactly its games played again, a newcomer plays only its new tables, a withdrawn bot's
+games leave the leaderboard, a left-out bot is listed everywhere, and `plan` counts what `run`
+plays.  Each entrant is a folder of its own holding a copy of a sample bot."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import sys
+from pathlib import Path
+
+from .test_user_errors import referee, refused
+
+ROOT = Path(__file__).resolve().parents[2]
+FIRST_LEGAL = ROOT / "tests" / "scripted_bots" / "first_legal.py"
+RANDOM = ROOT / "sample_bots" / "python" / "random_bot.py"
+GAMES_PER_TABLE = 3  # tables of three, one deal, in rotations
+
+
+def entrant(folder: Path, name: str, script: Path = FIRST_LEGAL) -> None:
+    (folder / name).mkdir(exist_ok=True)
+    shutil.copy(script, folder / name / "bot.py")
+
+
+def write_file(folder: Path, names: list[str], extra: str = "") -> Path:
+    lines = ['name = "field"', "seed = 11", "table_size = 3", 'seat_orders = "rotations"',
+             extra]
+    for name in names:
+        lines += ["[[bots]]", f'name = "{name}"', f'command = "{sys.executable} bot.py"',
+                  f'dir = "{name}"']
+    path = folder / "field.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def stored(db: Path, table: str = "games") -> dict[str, tuple[str, str]]:
+    """game id -> (seats, result) of every game in `table`, the result without its response
+    times (which no two runs share)."""
+    con = sqlite3.connect(db)
+    try:
+        return {r[0]: (r[1], json.dumps({k: v for k, v in json.loads(r[2]).items()
+                                         if k != "response_us"}))
+                for r in con.execute(f"SELECT game_id, seats, result FROM {table}")}
+    finally:
+        con.close()
+
+
+def run(file: Path, *more: str, cwd: Path | None = None) -> str:
+    out = referee("tournament", "run", str(file), *more, cwd=cwd or file.parent, timeout=300)
+    assert out.returncode == 0, out.stderr
+    return out.stderr + out.stdout
+
+
+def board(db: Path, fmt: str = "json") -> str:
+    out = referee("leaderboard", str(db), "--format", fmt, cwd=db.parent)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def test_a_changed_bot_has_exactly_its_games_played_again(tmp_path: Path) -> None:
+    """Editing one entrant's file re-plays the games it sat in, and only those: the others
+    keep their stored games; the old ones stay in the store as superseded (and `replay --db`
+    still shows one), out of the leaderboard, which now shows the new bot's results.
+    `--frozen` refuses to do it, in one line, and changes nothing."""
+    names = ["ann", "ben", "cal", "dan"]
+    for n in names:
+        entrant(tmp_path, n)
+    file = write_file(tmp_path, names)
+    run(file)
+    db = tmp_path / "field.db"
+    before = stored(db)
+    assert len(before) == 4 * GAMES_PER_TABLE
+    assert {r["name"]: r["games"] for r in json.loads(board(db))["entrants"]}["dan"] == 9
+
+    entrant(tmp_path, "dan", RANDOM)  # dan resubmits another bot
+    refused(referee("tournament", "run", str(file), "--frozen", "-q", cwd=tmp_path),
+            "dan changed since the store's last run", "--frozen")
+    assert stored(db) == before
+
+    said = run(file)
+    assert "changed since the last run: dan; their 9 stored games are superseded" in said
+    after = stored(db)
+    assert after.keys() == before.keys()
+    replayed = {g for g in after if after[g] != before[g]}
+    dans = {g for g, (seats, _) in before.items() if "dan" in json.loads(seats)}
+    assert replayed <= dans and len(dans) == 9
+    assert {g: after[g] for g in after if g not in dans} == \
+        {g: before[g] for g in before if g not in dans}
+    assert set(stored(db, "superseded")) == dans
+    old_dan = next(iter(dans))
+    out = referee("replay", "--db", str(db), old_dan, "--superseded", "-q", cwd=tmp_path)
+    assert out.returncode == 0 and "superseded" in out.stderr, out.stderr
+    assert "0 games played, 12 were already stored" in run(file)
+
+
+def test_a_newcomer_plays_only_its_new_tables_and_a_withdrawn_bot_leaves_the_board(
+        tmp_path: Path) -> None:
+    """Adding an entrant plays only the tables with it, and the grown store holds, game for
+    game, what the grown file played from scratch holds; removing one keeps its games in the
+    store but out of the leaderboard."""
+    names = ["ann", "ben", "cal", "dan"]
+    for n in [*names, "eve"]:
+        entrant(tmp_path, n)
+    file = write_file(tmp_path, names)
+    run(file)
+    db = tmp_path / "field.db"
+    first = stored(db)
+
+    file = write_file(tmp_path, [*names, "eve"])
+    said = run(file)
+    assert "new in the field: eve" in said
+    grown = stored(db)
+    new = set(grown) - set(first)
+    assert len(new) == 6 * GAMES_PER_TABLE  # C(4, 2) tables with eve
+    assert all("eve" in json.loads(grown[g][0]) for g in new)
+    assert {g: grown[g] for g in first} == first
+
+    fresh = tmp_path / "fresh.db"
+    run(file, "--db", str(fresh))
+    assert stored(fresh) == grown
+
+    file = write_file(tmp_path, ["ann", "ben", "cal", "eve"])
+    said = run(file)
+    assert "withdrawn (in the store, not in the file): dan" in said
+    assert stored(db) == grown  # nothing deleted
+    rows = json.loads(board(db))["entrants"]
+    assert "dan" not in {r["name"] for r in rows}
+    assert {r["name"]: r["games"] for r in rows}["ann"] == 3 * GAMES_PER_TABLE
+
+
+def test_a_left_out_bot_is_listed_everywhere_and_a_finished_run_exits_0(
+        tmp_path: Path) -> None:
+    """A bot whose build fails is listed with its reason in every leaderboard format and in
+    the report; running the file again, with only its games left, prints the leaderboard and
+    exits 0; the progress and `plan` count what can be played."""
+    names = ["ann", "ben", "cal", "dan"]
+    for n in names:
+        entrant(tmp_path, n)
+    file = write_file(tmp_path, names)
+    text = file.read_text().replace('dir = "dan"', 'dir = "dan"\nbuild = "false"')
+    file.write_text(text)
+    run(file)
+    db = tmp_path / "field.db"
+    assert len(stored(db)) == 1 * GAMES_PER_TABLE  # only the table without dan
+    assert json.loads(board(db))["left_out"] == [
+        {"name": "dan", "reason": "its build failed (exit status 1)"}]
+    assert "left out: dan: its build failed" in board(db, "table")
+    assert "left out: **dan**" in board(db, "markdown")
+    csv_rows = board(db, "csv").splitlines()
+    assert csv_rows[0].endswith(",left_out") and csv_rows[-1].startswith(",dan,0,")
+    out = referee("report", str(db), "--out", "site", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert "its build failed (exit status 1)" in (tmp_path / "site" / "index.html").read_text()
+
+    again = referee("tournament", "run", str(file), cwd=tmp_path, timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert "0 games played, 3 were already stored, 9 skipped" in again.stderr
+    assert "ann" in again.stdout
+
+
+def test_shards_that_left_out_the_same_bot_merge(tmp_path: Path) -> None:
+    """Two shards that both left out a bot merge into a store of every game the others
+    could play."""
+    names = ["ann", "ben", "cal", "dan"]
+    for n in names:
+        entrant(tmp_path, n)
+    file = write_file(tmp_path, names)
+    file.write_text(file.read_text().replace('dir = "dan"', 'dir = "dan"\nbuild = "false"'))
+    for i in (1, 2):
+        run(file, "--shard", f"{i}/2", "--db", f"s{i}.db", "-q")
+    out = referee("tournament", "merge", "s1.db", "s2.db", "--out", "all.db", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert len(stored(tmp_path / "all.db")) == GAMES_PER_TABLE
+    assert json.loads(board(tmp_path / "all.db"))["left_out"][0]["name"] == "dan"
+
+
+def test_plan_counts_what_run_plays_and_the_store_is_found_from_anywhere(
+        tmp_path: Path) -> None:
+    """`tournament plan` counts the games, tables and seats that `run` then plays; the store
+    lies beside the file, so the same command run from another folder resumes it."""
+    names = ["ann", "ben", "cal", "dan", "eve"]
+    for n in names:
+        entrant(tmp_path, n)
+    file = write_file(tmp_path, names)
+    out = referee("tournament", "plan", str(file), "--json", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    plan = json.loads(out.stdout)
+    assert (plan["games"], plan["tables"], plan["seat_orders_per_table"]) == (30, 10, 3)
+    assert plan["games_per_entrant"] == dict.fromkeys(names, 18)
+    assert plan["seats"]["ann"] == [6, 6, 6]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    run(file, cwd=elsewhere)
+    assert len(stored(tmp_path / "field.db")) == plan["games"]
+    assert not list(elsewhere.iterdir())
+    assert "0 games played, 30 were already stored" in run(file, cwd=tmp_path.parent)
+    out = referee("tournament", "plan", str(file), cwd=elsewhere)
+    assert "stored already: 30 of them; 0 to play" in out.stdout
