@@ -21,6 +21,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from referee.bots.version import NOT_HASHED, folder_digest, inside_not_hashed
 from referee.tournament.config import SizeLimits, command_line
 from referee.validation import first_error
 
@@ -38,7 +39,7 @@ SKIP = {".git", "__pycache__", "out", "node_modules", ".venv"}
 # Inside a submission, what no bot needs is neither copied nor hashed.  Everything else is:
 # a student's vendored node_modules, or classes shipped in out/, may be what the bot runs.
 # (A .venv cannot run from a copy: its interpreter links lead out of the folder.)
-NOT_COPIED = {".git", "__pycache__", ".venv"}
+NOT_COPIED = NOT_HASHED  # what a copy leaves out is what a version does not count
 
 
 class Manifest(BaseModel):
@@ -108,16 +109,6 @@ def shown_size(size: int) -> str:
     return f"{size} bytes"
 
 
-def not_copied_folder(real: str, root: str) -> str | None:
-    """The folder that is not copied (NOT_COPIED) holding `real`, a link's real target, in the
-    submission whose real path is `root`, or None: the copy then holds a copy of the link's
-    file (see `relink`)."""
-    inside = os.path.relpath(real, root).split(os.sep)
-    if inside[0] == "..":
-        return None
-    return next((part for part in inside if part in NOT_COPIED), None)
-
-
 def too_large(folder: Path, limits: SizeLimits) -> tuple[str | None, str]:
     """(why the submission is too large to copy, or None; if so, a digest for the next run).
 
@@ -146,7 +137,7 @@ def too_large(folder: Path, limits: SizeLimits) -> tuple[str | None, str]:
                 info = os.lstat(path)
                 if stat.S_ISLNK(info.st_mode):
                     real = os.path.realpath(path)
-                    if not_copied_folder(real, root):  # copied as its file
+                    if inside_not_hashed(real, root):  # copied as its file
                         info = os.stat(real)
             except OSError:
                 continue  # the copy says what cannot be read
@@ -179,33 +170,6 @@ class Submission:
     build: str | None
     problem: str | None  # why no bot could be found, if so
     digest: str
-
-
-def content_digest(folder: Path) -> str:
-    """A hash of every file's path, bytes and executable bits, and of where each link leads,
-    so an unchanged submission is not graded again (and a changed one always is: a script
-    made executable, a link pointed elsewhere)."""
-    h = hashlib.sha256()
-    root = os.path.realpath(folder)
-    for path in sorted(folder.rglob("*")):
-        rel = path.relative_to(folder)
-        if any(part in NOT_COPIED for part in rel.parts):
-            continue
-        if path.is_symlink():
-            h.update(f"{rel}\0link {os.readlink(path)}\0".encode())
-            if not not_copied_folder(os.path.realpath(path), root):
-                continue  # what it leads to is hashed where it is (if it is copied)
-        if not path.is_file():
-            continue
-        try:
-            with path.open("rb") as f:
-                h.update(f"{rel}\0mode {os.fstat(f.fileno()).st_mode & 0o111:o}\0".encode())
-                while chunk := f.read(1 << 20):
-                    h.update(chunk)
-        except OSError as exc:  # the copy will fail and say so in that student's feedback
-            h.update(f"{rel}\0unreadable: {exc.strerror}".encode())
-        h.update(b"\0")
-    return h.hexdigest()
 
 
 def find_bot(folder: Path) -> tuple[str | None, str | None, str | None]:
@@ -242,7 +206,7 @@ def discover(root: Path, limits: SizeLimits = SizeLimits()) -> list[Submission]:
         except OSError as exc:  # a folder that cannot be looked into: that student's problem
             command, build, problem = None, None, f"cannot read {folder.name}/: {exc.strerror}"
         out.append(Submission(folder.name, folder, command, build, problem,
-                              content_digest(folder)))
+                              folder_digest(folder)))
     return out
 
 
@@ -325,7 +289,7 @@ def relink(source: Path, root: Path, copy: Path, skipped: list[str]) -> None:
         leads_to = Path(os.path.realpath(source / link.relative_to(copy)))
         inside = leads_to.relative_to(root)  # `unusable` left out the links that lead out
         link.unlink()
-        not_copied = not_copied_folder(str(leads_to), str(root))
+        not_copied = inside_not_hashed(str(leads_to), str(root))
         if not_copied is None:
             link.symlink_to(os.path.relpath(copy / inside, link.parent))
         elif leads_to.is_dir():
