@@ -61,7 +61,9 @@ def test_a_copy_of_the_random_bot_is_level_with_the_random_baselines(
     assert (row["grade"], row["rule"]) == ("C", "level with random-1, random-2"), row
     for b in ("random-1", "random-2"):
         low, diff, high = (float(row[f"vs_{b}{k}"]) for k in ("_low", "_diff", "_high"))
-        assert low < 0 < high and low <= diff <= high, row  # the interval spans no difference
+        # The verdict is the exact sign-flip test over the 5 deals; the interval shown is the
+        # t interval, which need not exclude zero exactly where that test separates.
+        assert low <= diff <= high, row
         assert f"level with {b}, not separated either way" in feedback
     assert "- grade: **C**, by the rule: level with random-1, random-2" in feedback
 
