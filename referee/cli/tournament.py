@@ -65,8 +65,6 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     from ..tournament.executors.dask import DaskExecutor, SchedulerError
     from ..tournament.executors.local import LocalExecutor
     from ..tournament.field import FrozenField
-    from ..tournament.merge import shard_games
-    from ..tournament.preview import make_plan
     from ..tournament.progress import ProgressDisplay
     from ..tournament.schedule import schedule
     from ..tournament.session import NothingPlayed, run_into
@@ -102,13 +100,11 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
         make_folder("--stderr-dir", stderr_dir)
     display = ProgressDisplay(quiet=quiet)
     workers = workers or os.cpu_count() or 1
-    for line in make_plan(config, shard_games(schedule(config), shard_of), workers).lines():
-        display.say(line)
     runner: Executor = (DaskExecutor(scheduler, workers) if executor == "dask" else
                         LocalExecutor(workers, stderr_dir=stderr_dir))
     try:
         summary = run_trio(run_into, db_path, config, config_path, runner, display.say,
-                           display.update, shard_of, frozen)
+                           display.update, shard_of, frozen, workers)
     except SchedulerError as exc:
         fail(f"--scheduler {scheduler}: {exc}")
     except StoreFailed as exc:
@@ -154,6 +150,8 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     import json
     import os
 
+    from tabulate import tabulate
+
     from ..tournament.config import TournamentError, load_tournament
     from ..tournament.preview import make_plan
     from ..tournament.schedule import schedule
@@ -182,9 +180,8 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     click.echo("\n".join(plan.lines()))
     rows = [[visible(name), plan.per_entrant[name], *counts]
             for name, counts in plan.seats.items()]
-    from tabulate import tabulate
-    click.echo("\n" + tabulate(rows, headers=["entrant", "games",
-                                               *(f"seat {i}" for i in range(len(rows[0]) - 2))],
+    seats = [f"seat {i}" for i in range(max(map(len, plan.seats.values()), default=0))]
+    click.echo("\n" + tabulate(rows, headers=["entrant", "games", *seats],
                                disable_numparse=[0]))
 
 

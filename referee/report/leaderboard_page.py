@@ -32,16 +32,11 @@ def leaderboard_page(data: Tournament, links: Links, stderr_note: str, published
              f'<a href="games.html">{published} game replays</a>. {stderr_note}</p>']
     if not rows:
         parts.append('<p class="note">No games are stored yet.</p>')
-        if data.left_out:
-            parts.append("<ul>" + "".join(f"<li>left out: <b>{e(n)}</b>: {e(why)}</li>"
-                                          for n, why in data.left_out.items()) + "</ul>")
+        parts.append(left_out_section(data))
         return page(data.name, "\n".join(parts), root="", kind="leaderboard",
                     tournament=data.name)
     parts.append(standings_section(data, links, colors))
-    if data.left_out:
-        items = "".join(f"<li><b>{e(n)}</b>: {e(why)}</li>" for n, why in data.left_out.items())
-        parts.append(f"<section><h2>Left out</h2><p class=\"note\">Entrants the last run "
-                     f"could not play, and why.</p><ul>{items}</ul></section>")
+    parts.append(left_out_section(data))
     parts.append(pairs_section(data, links))
     parts.append(head_to_head_section(data, links))
     parts.append(seats_section(data))
@@ -54,6 +49,15 @@ def leaderboard_page(data: Tournament, links: Links, stderr_note: str, published
                    "its rating in the standings.</p></section>")
     return page(f"{data.name}: leaderboard", "\n".join(parts), root="", kind="leaderboard",
                 tournament=data.name)
+
+
+def left_out_section(data: Tournament) -> str:
+    """The entrants the last run could not play, and why (nothing when there are none)."""
+    if not data.left_out:
+        return ""
+    items = "".join(f"<li><b>{e(n)}</b>: {e(why)}</li>" for n, why in data.left_out.items())
+    return (f"<section><h2>Left out</h2><p class=\"note\">Entrants the last run could not "
+            f"play, and why.</p><ul>{items}</ul></section>")
 
 
 def standings_section(data: Tournament, links: Links, colors: dict[str, str]) -> str:

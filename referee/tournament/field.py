@@ -39,7 +39,11 @@ class FrozenField(Exception):
     """`--frozen`: an entrant changed, and the run refuses to re-play its games."""
 
 
-def stored_versions(store: Store) -> dict[str, str | None]:
+def versions_of(store: Store) -> dict[str, str | None]:
+    """Each entrant's version as the store's last run recorded it (none in a store of an
+    earlier version)."""
+    if store.earlier:
+        return {}
     with store.failing():
         return {name: version for name, version in
                 store.db.execute("SELECT name, version FROM entrants")}
@@ -51,7 +55,7 @@ def update_field(store: Store, names: Sequence[str], versions: Mapping[str, str]
     `left_out` the others with why) and supersede the games of every entrant whose version
     changed, all in one transaction.  With `frozen`, a changed entrant raises FrozenField and
     nothing is written."""
-    before = stored_versions(store)
+    before = versions_of(store)
     changed = tuple(n for n in names if n in versions and before.get(n) not in (None, versions[n]))
     if frozen and changed:
         raise FrozenField(f"{', '.join(changed)} changed since the store's last run, and "
@@ -91,8 +95,3 @@ def _supersede(store: Store, current: Mapping[str, str]) -> int:
                          (now, why, game_id))
         store.db.execute("DELETE FROM games WHERE game_id = ?", (game_id,))
     return len(stale)
-
-
-def versions_of(store: Store) -> dict[str, str | None]:
-    """Each entrant's version as the store's last run recorded it (for merging shards)."""
-    return stored_versions(store) if not store.earlier else {}

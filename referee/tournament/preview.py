@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .config import TournamentConfig
-from .schedule import ScheduledGame, tables
+from .schedule import ScheduledGame
 
 # Mean steps of a game by table size, 200 games of random players each (3: 188, 4: 253, 5: 331).
 STEPS_PER_GAME = {3: 190, 4: 255, 5: 330}
@@ -90,8 +90,8 @@ def make_plan(config: TournamentConfig, games: list[ScheduledGame], workers: int
             seats[name][seat] += 1
     steps = STEPS_PER_GAME.get(k, STEPS_PER_GAME[5])
     per_game = steps * config.limits.move_time
-    table_count = len({g.table for g in games}) if games else len(tables(config))
-    orders = len({g.order for g in games}) if games else 0
+    table_count = len({g.table for g in games})
+    orders = len({g.order for g in games})
     return Plan(
         games=len(games), tables=table_count, deals=config.deals, table_size=k,
         seat_orders=orders, per_entrant={b.name: per_entrant[b.name] for b in config.bots},

@@ -24,6 +24,7 @@ from .executors import Executor, Finished, Outcome, Voided
 from .executors.table import MAX_ATTEMPTS
 from .field import FieldChange, update_field
 from .merge import shard_games
+from .preview import make_plan
 from .progress import Progress
 from .schedule import ScheduledGame, fingerprint, schedule
 from .store import Store, StoreError, StoreFailed, open_store
@@ -43,11 +44,6 @@ class RunSummary:
     voids: list[str]
     verdict: str | None = None  # with until: where the run stopped, and why
     field: FieldChange = field(default_factory=lambda: FieldChange((), 0, (), ()))
-
-    @property
-    def finished(self) -> bool:
-        """Nothing is left to play but games that need a left-out bot."""
-        return self.played + self.already + self.skipped == self.total and not self.voids
 
 
 class NothingPlayed(Exception):
@@ -174,9 +170,11 @@ async def run_tournament(
     on_update: Callable[[Progress], None] | None = None,
     shard: tuple[int, int] | None = None,
     frozen: bool = False,
+    workers: int | None = None,
 ) -> RunSummary:
     """Play the games of the tournament (or of its `shard`) that `store` lacks on `executor`,
-    calling `on_update` after every game stored and every void attempt.  Every entrant is
+    calling `on_update` after every game stored and every void attempt; with `workers`, say
+    the plan of its games first (`preview.py`).  Every entrant is
     built first, and the games of those whose version changed are superseded and played
     again (with `frozen`, FrozenField instead).  Raises SandboxError, before any game, when
     the file's sandbox cannot run here."""
@@ -185,6 +183,9 @@ async def run_tournament(
     await executor.start(config, config_path)
     try:
         games = bind(config, config_path, store, shard)
+        if workers is not None:
+            for line in make_plan(config, games, workers).lines():
+                say(line)
         left_out = await build_bots(config, config_path, say) if executor.runs_bots else {}
         versions = entrant_versions(config, config_path, left_out)
         change = update_field(store, [b.name for b in config.bots], versions, left_out,
@@ -211,6 +212,7 @@ async def run_into(
     on_update: Callable[[Progress], None] | None = None,
     shard: tuple[int, int] | None = None,
     frozen: bool = False,
+    workers: int | None = None,
 ) -> RunSummary:
     """`run_tournament` into the store at `db_path`, opened or made for it and closed after.
     A store this run made is removed again when the run fails (not when it is interrupted)
@@ -225,7 +227,7 @@ async def run_into(
         raise StoreError(str(exc)) from None
     try:
         summary = await run_tournament(config, config_path, store, executor, say, on_update,
-                                       shard, frozen)
+                                       shard, frozen, workers)
         if summary.skipped and not summary.played and not summary.already:
             left = "; ".join(f"{name}: {why}" for name, why in summary.left_out.items())
             raise NothingPlayed(f"no game could be played: the {summary.skipped} games left "
