@@ -11,6 +11,8 @@ import sqlite3
 import sys
 from pathlib import Path
 
+import pytest
+
 from .test_user_errors import referee, refused
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,6 +91,10 @@ def test_a_changed_bot_has_exactly_its_games_played_again(tmp_path: Path) -> Non
     assert {g: after[g] for g in after if g not in dans} == \
         {g: before[g] for g in before if g not in dans}
     assert set(stored(db, "superseded")) == dans
+    dan_money = [json.loads(r)["money"][json.loads(seats).index("dan")]
+                 for g, (seats, r) in after.items() if g in dans]
+    row = {r["name"]: r for r in json.loads(board(db))["entrants"]}["dan"]
+    assert row["games"] == 9 and row["money"]["mean"] == pytest.approx(sum(dan_money) / 9)
     old_dan = next(iter(dans))
     out = referee("replay", "--db", str(db), old_dan, "--superseded", "-q", cwd=tmp_path)
     assert out.returncode == 0 and "superseded" in out.stderr, out.stderr
