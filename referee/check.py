@@ -2,9 +2,11 @@
 
 The bot plays seat 0 of scripted games against in-process opponents.  Decks are arranged so
 that it must run each auction type as auctioneer; other games cover bidding, doubles, the
-mystery variant, 3 and 5 players and hidden money, all in one process.  One reply gets an
-injected warning, and the bot must carry on.  Each check passes when the situation occurred and
-every answer the bot gave in it was accepted.
+mystery variant, 3 and 5 players and hidden money, all in one process, in the cmon edition;
+the last games are in the classic edition and in a user's edition of six artists, so that a bot
+that assumes the cmon deck is found out.  One reply gets an injected warning, and the bot must
+carry on.  Each check passes when the situation occurred and every answer the bot gave in it
+was accepted.
 """
 
 from __future__ import annotations
@@ -22,8 +24,19 @@ import orjson
 
 from referee.bots.launch import BotSpec
 from referee.bots.limits import DEFAULT_MOVE_TIME, DEFAULT_STARTUP_TIME, DEFAULT_TIME_BANK
-from referee.game import CMON, AuctionType, Decision, DecisionKind, Event
+from referee.game import (
+    BUILTIN_EDITIONS,
+    CLASSIC,
+    CMON,
+    AuctionType,
+    Decision,
+    DecisionKind,
+    Edition,
+    Event,
+)
 from referee.game.actions import Action
+from referee.game.edition import AUCTION_LABELS, edition_from_data
+from referee.match.bot_game import named_by_hellos
 from referee.match.bot_session import BotPlayer
 from referee.match.game import RefereeError, play_game
 from referee.match.player import Answer, Fault, GameInfo, Standing
@@ -125,6 +138,22 @@ def deck_with_seat0_holding(kind: AuctionType, players: int, seed: int) -> list[
     return deck + pool
 
 
+# A user's edition, read as an edition file is: a sixth artist and other card counts (83
+# cards), so that a bot that assumes five artists or cmon's 70 cards is found out.
+SIX_ARTISTS = edition_from_data({"name": "test-six", "artists": [
+    {"name": name, **dict(zip(AUCTION_LABELS, counts, strict=True))} for name, counts in (
+        ("Ana Six", (3, 3, 3, 2, 2)), ("Bo Six", (3, 2, 3, 3, 2)), ("Cy Six", (3, 3, 3, 3, 3)),
+        ("Di Six", (3, 3, 2, 3, 3)), ("Ed Six", (2, 3, 3, 3, 3)), ("Flo Six", (3, 3, 3, 2, 3)))]})
+
+
+def in_edition(edition: Edition) -> str:
+    """Where a scenario is played, as a failure's reason begins."""
+    if BUILTIN_EDITIONS.get(edition.name) == edition:
+        return f"in the {edition.name} edition"
+    return (f"in an edition with {edition.n_artists} artists and {edition.n_cards} cards "
+            f"({edition.name})")
+
+
 @dataclass(frozen=True)
 class Scenario:
     name: str
@@ -132,6 +161,7 @@ class Scenario:
     variants: tuple[str, ...] = ()
     deck_type: AuctionType | None = None
     seed: int = 1
+    edition: Edition = CMON
 
 
 SCENARIOS = [
@@ -140,7 +170,14 @@ SCENARIOS = [
     Scenario("three-players-mystery", 3, ("mystery", "split-double"), seed=4),
     Scenario("five-players-hidden-money", 5, ("hidden-money",), seed=5),
     Scenario("three-players-mystery-winner", 3, ("mystery-winner",), seed=6),
+    Scenario("classic-edition", 4, ("split-double",), seed=7, edition=CLASSIC),
+    Scenario("six-artists", 5, seed=8, edition=SIX_ARTISTS),
 ]
+# The checks of the scenarios not in cmon: each passes when every answer in it was accepted.
+EDITION_CHECKS = {
+    "classic-edition": "plays the classic edition",
+    "six-artists": "plays an edition with 6 artists and other card counts",
+}
 
 Predicate = Callable[[Asked], bool]
 MAX_TIMEOUTS = 3  # a bot that keeps timing out would make the check take hours
@@ -234,6 +271,9 @@ async def _run(
     played = 0
     exits: list[str] = []  # why its process ended between games
     try:
+        await bot.start()  # its hello names it in the games, unless it was given a name
+        [named] = named_by_hellos([spec], [bot.hello_name])
+        bot.name = rec.name = named.name
         for number, sc in enumerate(SCENARIOS):
             slow = [a for a in rec.asked
                     if a.fault is not None and a.fault.kind is FaultKind.TIMEOUT]
@@ -245,10 +285,10 @@ async def _run(
                 break
             rec.scenario = sc.name
             rec.inject_warning_at = 3 if number == 0 else None
-            names = [spec.name] + [f"opponent{i}" for i in range(1, sc.players)]
+            names = [bot.name] + [f"opponent{i}" for i in range(1, sc.players)]
             deck = (deck_with_seat0_holding(sc.deck_type, sc.players, sc.seed)
                     if sc.deck_type is not None else None)
-            game = GameSpec.make(f"check-{sc.name}", sc.seed, names, CMON, sc.variants,
+            game = GameSpec.make(f"check-{sc.name}", sc.seed, names, sc.edition, sc.variants,
                                  move_time=move_time, time_bank=time_bank, max_faults=1000)
             if deck is not None:
                 game = game.model_copy(update={"deck": deck})
@@ -273,9 +313,10 @@ async def _run(
         "plays several games in one process", bot.starts == 1 and played > 1,
         f"the bot process was started {bot.starts} time(s) for {played} games{cut_short}"
         + (f"; it {exits[0]}" if exits else "")))
-    faulted = any(a.fault is not None for a in rec.asked)
+    in_cmon = [a for a in rec.asked if a.scenario not in EDITION_CHECKS]
+    faulted = any(a.fault is not None for a in in_cmon)
     for name, pred in CHECKS:
-        hits = [a for a in rec.asked if pred(a)]
+        hits = [a for a in in_cmon if pred(a)]
         bad = [a for a in hits if a.fault is not None]
         if not hits and name in OPTIONAL:  # the bot's own choices decide whether it comes up
             results.append(CheckResult(name, not faulted and not cut_short, OPTIONAL[name] + (
@@ -295,6 +336,10 @@ async def _run(
                                        {a.fault.kind for a in bad if a.fault is not None}))
         else:
             results.append(CheckResult(name, True, f"{len(hits)} answers accepted"))
+    for sc in SCENARIOS:
+        if sc.name in EDITION_CHECKS:
+            results.append(_edition_result(sc, [a for a in rec.asked if a.scenario == sc.name],
+                                           transcript))
     after = [a for a in rec.asked if rec.warned_id is not None and a.request_id > rec.warned_id
              and a.scenario == SCENARIOS[0].name]
     failed = [a.fault for a in after if a.fault is not None]
@@ -305,6 +350,25 @@ async def _run(
            if failed else "")))
     times = [a.seconds for a in rec.asked if a.fault is None]
     return results, times
+
+
+def _edition_result(sc: Scenario, hits: list[Asked], transcript: Path) -> CheckResult:
+    """The check of a scenario in another edition than cmon: its failure says the edition."""
+    name, where = EDITION_CHECKS[sc.name], in_edition(sc.edition)
+    if not hits:
+        return CheckResult(name, False, f"{where}, the bot was never asked anything (an "
+                           "earlier fault may have stopped the check)")
+    bad = [a for a in hits if a.fault is not None]
+    if not bad:
+        return CheckResult(name, True, f"{len(hits)} answers accepted {where}")
+    first = bad[0].fault
+    assert first is not None
+    what = (f"the bot crashed: {first.reason}" if first.kind is FaultKind.CRASH else
+            f"{len(bad)} of {len(hits)} answers failed; first: {first.kind}: {first.reason}")
+    return CheckResult(name, False, f"{where}, {what}",
+                       [f"scenario {sc.name}, request id {bad[0].request_id}:",
+                        *exchanged(transcript, bad[0].request_id)],
+                       {a.fault.kind for a in bad if a.fault is not None})
 
 
 def summary(times: list[float]) -> str:

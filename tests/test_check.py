@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -17,9 +18,9 @@ ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 
 
-def check(command: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([PY, "-c", "from referee.cli import main; main()", "check", command],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+def check(command: str, *options: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([PY, "-c", "from referee.cli import main; main()", "check", command,
+                           *options], cwd=ROOT, capture_output=True, text=True, timeout=120)
 
 
 @pytest.mark.parametrize("bot", ["sample_bots/python/baseline_bot.py",
@@ -29,8 +30,56 @@ def test_good_python_bots_pass_every_check(bot: str) -> None:
     result = check(f"{PY} {bot}")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "FAIL" not in result.stdout
-    assert "17 passed, 0 failed" in result.stdout
+    assert "19 passed, 0 failed" in result.stdout
     assert "response time: median" in result.stdout
+
+
+SIX = "plays an edition with 6 artists and other card counts: in an edition with 6 artists " \
+      "and 83 cards (test-six), "
+
+
+def test_a_bot_that_exits_without_five_artists_fails_saying_the_edition() -> None:
+    """A bot that assumes five artists and exits in any other edition passes every check in
+    cmon and classic, and fails the six-artist edition's, whose reason names the edition."""
+    result = check(f"{PY} tests/scripted_bots/five_artists_only.py")
+    assert result.returncode == 1
+    assert f"FAIL  {SIX}the bot crashed: closed its output; " in result.stdout
+    assert "five_artists_only: expected 5 artists, got 6" in result.stdout
+    assert "PASS  plays the classic edition: " in result.stdout
+    assert "18 passed, 1 failed" in result.stdout, result.stdout
+
+
+def test_a_bot_that_answers_wrongly_without_five_artists_fails_saying_the_edition() -> None:
+    result = check(f"{PY} tests/scripted_bots/five_artists_only.py --then pass")
+    assert result.returncode == 1
+    assert f"FAIL  {SIX}" in result.stdout
+    assert "answers failed; first: illegal: the auctioneer must play a card" in result.stdout
+    assert "scenario six-artists, request id" in result.stdout
+    assert "18 passed, 1 failed" in result.stdout, result.stdout
+
+
+def test_a_bot_that_hard_codes_cmons_artists_fails_in_the_other_editions() -> None:
+    result = check(f"{PY} tests/scripted_bots/cmon_artists.py")
+    assert result.returncode == 1
+    out = result.stdout
+    assert "FAIL  plays the classic edition: in the classic edition, the bot crashed: " in out
+    assert "KeyError: 'Lite Metal'" in out
+    assert f"FAIL  {SIX}the bot crashed: " in out and "KeyError: 'Ana Six'" in out
+    assert "PASS  plays a card as auctioneer" in out
+
+
+def test_the_games_name_the_bot_as_its_hello_does(tmp_path: Path) -> None:
+    """A bot given without NAME= plays the checks' games under the name of its hello; a
+    hello name that cannot name files leaves it named after its file."""
+    for hello, named in (("Clever Bot", "Clever Bot"), ("a/b", "hello_name")):
+        transcript = tmp_path / "check.jsonl"
+        result = check(f"{PY} tests/scripted_bots/hello_name.py --name {hello!r}",
+                       "--transcript", str(transcript))
+        assert result.returncode == 0, result.stdout
+        assert f"hello from {hello!r}" in result.stdout
+        new_game = next(line["to_bot"] for line in map(json.loads, transcript.open())
+                        if line.get("to_bot", {}).get("type") == "new_game")
+        assert new_game["names"][0] == named
 
 
 def test_illegal_bids_fail_with_reasons_and_the_exchange() -> None:
@@ -142,7 +191,7 @@ def test_a_check_cut_short_passes_nothing_it_did_not_see() -> None:
                            "--move-time", "0.2", "--time-bank", "0.2"], capture_output=True,
                           text=True, cwd=ROOT, timeout=120)
     assert ("FAIL  plays several games in one process: the bot process was started 1 time(s) "
-            "for 1 games; the check stopped after 1 of 9") in slow.stdout, slow.stdout
+            "for 1 games; the check stopped after 1 of 11") in slow.stdout, slow.stdout
     assert "FAIL  offers or declines a second card for its own double: not reached" in \
         slow.stdout
     crashing = check(f"{PY} tests/scripted_bots/crash_mid_game.py")

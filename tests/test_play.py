@@ -1,4 +1,5 @@
-"""`referee play` and `referee replay` show what a hostile bot wrote as escapes."""
+"""`referee play` and `referee replay` show what a hostile bot wrote as escapes; `play` names
+the bots given without a name as their hellos say."""
 
 from __future__ import annotations
 
@@ -50,3 +51,51 @@ def test_replay_shows_a_records_names_as_escapes(tmp_path: Path) -> None:
     out = referee("replay", str(log))
     assert_shown_safely(out.stdout + out.stderr,
                         "\\x1b]0;pwned\\x07\\rALL BOTS PASSED\\u202e plays")
+
+
+def test_bots_given_without_a_name_are_named_by_their_hello(tmp_path: Path) -> None:
+    """Two copies of the random bot and the baseline, given as commands: the standings, the
+    record and the bots' stderr logs and transcripts use the names their hellos say, the
+    copies numbered by seat."""
+    random_bot = f"{PY} {ROOT / 'sample_bots' / 'python' / 'random_bot.py'}"
+    out = referee("play", random_bot, random_bot,
+                  f"{PY} {ROOT / 'sample_bots' / 'python' / 'baseline_bot.py'}", "--json",
+                  "--stderr-dir", str(tmp_path / "stderr"),
+                  "--transcript", str(tmp_path / "transcripts"))
+    assert out.returncode == 0, out.stderr
+    names = ["random_bot-1", "random_bot-2", "baseline"]
+    assert [s["name"] for s in json.loads(out.stdout)["seats"]] == names
+    assert sorted(p.name for p in (tmp_path / "stderr").iterdir()) == sorted(
+        f"{n}.stderr.log" for n in names)
+    transcript = (tmp_path / "transcripts" / "baseline.transcript.jsonl").read_text()
+    assert '{"from_bot":{"type":"hello","name":"baseline","protocol":1}}' in transcript
+    assert '"names":["random_bot-1","random_bot-2","baseline"]' in transcript
+
+
+def test_a_hello_name_that_cannot_name_files_leaves_the_file_name(tmp_path: Path) -> None:
+    """A hello name with '/', '..' or spaces around it cannot name a bot's files: that bot is
+    named after its file, as is one that never says hello; a bot given NAME= keeps it."""
+    bot = f"{PY} {BOTS / 'hello_name.py'} --name"
+    out = referee("play", f"{bot} a/b", f"{bot} ..", f"{bot} ' x'", f"me={bot} other",
+                  f"{PY} {BOTS / 'crash_at_start.py'}", "--json")
+    assert out.returncode == 0, out.stderr
+    assert [s["name"] for s in json.loads(out.stdout)["seats"]] == [
+        "hello_name-1", "hello_name-2", "hello_name-3", "me", "crash_at_start"]
+
+
+def test_bots_whose_hellos_swap_their_names_keep_their_own_files(tmp_path: Path) -> None:
+    """Bot 1, file a.py, says it is b; bot 2, file b.py, says it is a: each one's files end
+    under the name its hello says, not mixed with the other's."""
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.py").write_bytes((BOTS / "hello_name.py").read_bytes())
+    (tmp_path / "first_legal.py").write_bytes((BOTS / "first_legal.py").read_bytes())
+    out = referee("play", f"{PY} {tmp_path / 'a.py'} --name b",
+                  f"{PY} {tmp_path / 'b.py'} --name a", f"{PY} {tmp_path / 'first_legal.py'}",
+                  "--transcript", str(tmp_path / "t"), "--stderr-dir", str(tmp_path / "s"))
+    assert out.returncode == 0, out.stderr
+    for name in ("a", "b"):  # a's files are b.py's, which said "a"
+        said = (tmp_path / "t" / f"{name}.transcript.jsonl").read_text()
+        assert f'"from_bot":{{"type":"hello","name":"{name}"' in said
+        assert (tmp_path / "s" / f"{name}.stderr.log").exists()
+    assert sorted(p.name for p in (tmp_path / "t").iterdir()) == [
+        "a.transcript.jsonl", "b.transcript.jsonl", "first_legal.transcript.jsonl"]

@@ -7,7 +7,7 @@ bot="python3 tests/scripted_bots/first_legal.py"
 referee play "$bot" "$bot" "$bot" --edition protocol/examples/tiny.toml --seed 4 \
   --transcript "$tmp/a" > /dev/null
 cp "$tmp/a/first_legal-1.transcript.jsonl" protocol/examples/short_game.jsonl
-referee play "python3 tests/scripted_bots/illegal.py --kind over_money" "$bot" "$bot" \
+referee play "illegal=python3 tests/scripted_bots/illegal.py --kind over_money" "$bot" "$bot" \
   --edition protocol/examples/tiny.toml --seed 5 --variant mystery --variant split-double \
   --variant hidden-money --transcript "$tmp/b" > /dev/null
 cp "$tmp/b/illegal.transcript.jsonl" protocol/examples/warnings_mystery.jsonl

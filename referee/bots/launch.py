@@ -1,9 +1,10 @@
-"""A bot as its spec says: its name and command, where it runs, its limits and sandbox; a spec
-read from a command-line argument and checked before any bot starts; and its process started
-under its spec."""
+"""A bot as its spec says: its name and command, where it runs, how it is built, its limits and
+sandbox; a spec read from a command-line argument (a command line, or a bot folder) and checked
+before any bot starts; and its process started under its spec."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -11,6 +12,7 @@ from pathlib import Path
 
 from .errors import StartError
 from .limits import BotLimits
+from .manifest import BotFolderError, read_bot_folder
 from .pids_cgroup import PidsCgroup
 from .process import BotProcess, ProcessLimits
 from .sandbox import SandboxError, SandboxMode, resolve_program, wrap_command
@@ -25,7 +27,10 @@ class BotSpec:
     sandbox (see `sandbox.py`).
 
     `home` is the folder the sandbox shows (read-only); by default the one its command names
-    (`sandbox.bot_home`).  `read_only` are more host paths the sandbox shows."""
+    (`sandbox.bot_home`).  `read_only` are more host paths the sandbox shows.  `build` is the
+    command that builds a bot folder's bot, to run once in `cwd` before it plays (whoever plays
+    it runs it: `launch` does not).  `name_given` is false for a name made from the command's
+    file: the name the bot says in its hello is then used instead, where it can be."""
 
     name: str
     command: str
@@ -34,48 +39,111 @@ class BotSpec:
     sandbox: SandboxMode = "none"
     home: Path | None = None
     read_only: tuple[Path, ...] = ()
+    build: str | None = None
+    name_given: bool = True
 
     @classmethod
     def parse(cls, text: str) -> BotSpec:
-        """`NAME=COMMAND`, or just `COMMAND` (then the bot is named after its program file)."""
-        name, sep, command = text.partition("=")
-        if sep and name.strip() and " " not in name.strip() and command.strip():
-            return cls(name.strip(), command.strip())
+        """`NAME=COMMAND`, or just `COMMAND` (then the bot is named after its program file
+        until its hello names it, see `name_given`)."""
+        name, command = split_name(text)
+        if name is not None:
+            return cls(name, command)
         argv = split_command(text)
         # The first argument that names a file (my_bot.py, ./bot) names the bot.
         named = next((a for a in argv[1:] if not a.startswith("-") and Path(a).suffix), argv[0])
-        return cls((Path(named).stem or "bot")[:MAX_NAME], text)
+        return cls((Path(named).stem or "bot")[:MAX_NAME], text, name_given=False)
+
+
+def split_name(text: str) -> tuple[str | None, str]:
+    """(NAME, the rest) of `NAME=COMMAND` or `NAME=FOLDER`; (None, text) without a name."""
+    name, sep, rest = text.partition("=")
+    if sep and name.strip() and " " not in name.strip() and rest.strip():
+        return name.strip(), rest.strip()
+    return None, text
 
 
 class BotArgumentError(ValueError):
-    """A bot given as `COMMAND` or `NAME=COMMAND` that cannot play: its program is missing, or
-    its name cannot name its files; the message says which bot."""
+    """A bot given as `COMMAND`, `FOLDER`, `NAME=COMMAND` or `NAME=FOLDER` that cannot play:
+    its program is missing, its folder has no bot, or its name cannot name its files; the
+    message says which bot."""
 
 
 def given_bot(text: str, which: str) -> BotSpec:
-    """The bot of one `COMMAND` or `NAME=COMMAND` argument, checked so that a typo fails before
-    any bot starts: its program is on PATH or a file here, and its name can name its log and
-    transcript files and a row of the standings.  `which` ("bot 2") begins each error."""
-    try:
-        spec = BotSpec.parse(text)
-        program = split_command(spec.command)[0]
-    except StartError as exc:
-        raise BotArgumentError(f"{which}: {exc}") from None
-    if shutil.which(program) is None:
-        if "/" not in program and Path(program).is_file():
-            raise BotArgumentError(f"{which} ({text!r}): {program!r} is not a command on PATH; "
-                                   f"for the file {program} here, write ./{program}")
-        if not Path(program).is_file():
-            raise BotArgumentError(f"{which} ({text!r}): command {program!r} not found"
-                                   + (" (not built yet?)" if "/" in program else ""))
+    """The bot of one `COMMAND`, `FOLDER` or `NAME=...` argument, checked so that a typo fails
+    before any bot starts: its program is on PATH or a file here (in its folder), and its name
+    can name its log and transcript files and a row of the standings.  A folder's bot is
+    described there (`manifest.py`), runs there, and is named after the folder unless NAME or
+    its `bot.toml` names it; a program its build makes is looked for after the build
+    (`missing_program`).  `which` ("bot 2") begins each error."""
+    given_name, target = split_name(text)
+    if Path(target).is_dir():
+        spec = folder_bot(Path(target), given_name, f"{which} ({text!r})")
+    else:
+        try:
+            spec = BotSpec.parse(text)
+            program = split_command(spec.command)[0]
+        except StartError as exc:
+            raise BotArgumentError(f"{which}: {exc}") from None
+        if shutil.which(program) is None:
+            if "/" not in program and Path(program).is_file():
+                raise BotArgumentError(f"{which} ({text!r}): {program!r} is not a command on "
+                                       f"PATH; for the file {program} here, write ./{program}")
+            if not Path(program).is_file():
+                raise BotArgumentError(f"{which} ({text!r}): command {program!r} not found"
+                                       + (" (not built yet?)" if "/" in program else ""))
     name = spec.name
-    if "/" in name or name in (".", "..") or len(name) > MAX_NAME or \
-            any(not c.isprintable() for c in name):
+    if not names_files(name):
         raise BotArgumentError(
             f"{which}: name {name[:80]!r} must be at most {MAX_NAME} characters, without '/' "
             "or control characters, and not '.' or '..' (it names the bot's log and "
             "transcript files, and a row of the standings)")
     return spec
+
+
+def names_files(name: str) -> bool:
+    """Whether `name` can name a bot's log and transcript files and a row of the standings."""
+    return not ("/" in name or name in (".", "..") or len(name) > MAX_NAME
+                or any(not c.isprintable() for c in name))
+
+
+def folder_bot(folder: Path, name: str | None, which: str) -> BotSpec:
+    """The bot of a bot folder, to run in it (and shown by the sandbox), named `name`, else as
+    its `bot.toml` says, else after the folder.  Its program is checked now unless its build
+    is what makes it (`./bot`): a program on PATH (`java`, `node`) must be there already."""
+    home = folder.resolve()
+    try:
+        found = read_bot_folder(home)
+    except BotFolderError as exc:
+        raise BotArgumentError(f"{which}: {exc}") from None
+    except OSError as exc:
+        raise BotArgumentError(f"{which}: cannot read the folder: {exc.strerror or exc}") from None
+    named = name or found.name or (home.name or "bot")[:MAX_NAME]
+    spec = BotSpec(named, found.command, cwd=home, home=home, build=found.build)
+    program = split_command(spec.command)[0]
+    if spec.build is None or "/" not in program:
+        missing = missing_program(spec)
+        if missing is not None:
+            raise BotArgumentError(f"{which}: {missing}")
+    return spec
+
+
+def missing_program(spec: BotSpec) -> str | None:
+    """Why the program of a bot folder's command cannot run (None if it can): not on PATH, not
+    a file of the folder, or not executable."""
+    cwd = spec.cwd or Path.cwd()
+    program = split_command(spec.command)[0]
+    if resolve_program(program, cwd) is not None:
+        return None
+    if "/" not in program and (cwd / program).is_file():
+        return (f"{program!r} is not a command on PATH; for the file {program} of {cwd}, "
+                f"write ./{program} in its command")
+    if "/" not in program:
+        return f"command {program!r} not found"
+    where = Path(os.path.normpath(cwd / program))
+    if where.is_file():
+        return f"{program} is not executable (chmod +x {where})"
+    return f"{program} not found in {cwd}" + (" after its build" if spec.build else "")
 
 
 def number_namesakes(specs: Sequence[BotSpec]) -> list[BotSpec]:

@@ -23,6 +23,7 @@ GiB = 1024 * MiB
 DEFAULT_MOVE_TIME = 1.0  # seconds per decision
 DEFAULT_TIME_BANK = 10.0  # seconds per game that absorb overruns of the move time
 DEFAULT_STARTUP_TIME = 10.0  # seconds for a bot to say hello
+DEFAULT_BUILD_TIME = 300.0  # seconds for a bot's build command, run once before it plays
 DEFAULT_MAX_FAULTS = 3  # faults in one game before a seat is retired
 # max_faults at most: far more than a seat's decisions in a game (a large value says "never
 # retire"), and within the record's 64-bit integers.

@@ -43,7 +43,8 @@ _SYSTEM_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 _ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives", "localtime", "timezone",
         "passwd", "group", "nsswitch.conf", "hosts", "host.conf", "gai.conf", "protocols",
         "services", "mime.types", "os-release", "debian_version", "locale.alias", "ssl/certs",
-        "ca-certificates", "perl", "python3", "python3.*", "java-*", "ssl/openssl.cnf")
+        "ca-certificates", "perl", "python3", "python3.*", "java-*", "ssl/openssl.cnf",
+        "mono")  # mono's dllmap: without it mcs cannot open a source file
 _ENV_KEPT = ("LANG", "LANGUAGE", "TZ")
 
 

@@ -15,6 +15,7 @@ from .grade import grade_cmd
 from .leaderboard import leaderboard_cmd, report_cmd
 from .play import check_cmd, play, replay_cmd
 from .tournament import tournament
+from .view import view_cmd
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -27,5 +28,6 @@ def main() -> None:
     """
 
 
-for command in (play, replay_cmd, check_cmd, tournament, leaderboard_cmd, grade_cmd, report_cmd):
+for command in (play, replay_cmd, view_cmd, check_cmd, tournament, leaderboard_cmd, grade_cmd,
+                report_cmd):
     main.add_command(command)

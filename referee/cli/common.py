@@ -1,5 +1,6 @@
 """What every command shares: `fail` (one `error:` line, exit status 2), the output-folder
-and path checks, the time-limit, sandbox and address-space options, and the BOT arguments.
+and path checks, the time-limit, sandbox and address-space options, and the BOT arguments
+(a command line or a bot folder, whose build runs once before the game).
 
 Text a bot wrote (names, reasons, stderr tails, build output) goes through `visible` as it is
 printed, so that no escape sequence of a bot's reaches the terminal.
@@ -11,15 +12,24 @@ import math
 import sys
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any, NoReturn
 
 import click
 
-from ..bots.launch import BotArgumentError, BotSpec, given_bot, number_namesakes
+from ..bots.build import BuildResult, build_bot
+from ..bots.launch import (
+    BotArgumentError,
+    BotSpec,
+    given_bot,
+    missing_program,
+    number_namesakes,
+)
 from ..bots.limits import (
     AUTO_ADDRESS_SPACE,
     DEFAULT_ADDRESS_SPACE,
+    DEFAULT_BUILD_TIME,
     DEFAULT_MOVE_TIME,
     DEFAULT_STARTUP_TIME,
     DEFAULT_TIME_BANK,
@@ -30,7 +40,10 @@ from ..bots.limits import (
 )
 from ..bots.sandbox import SANDBOX_MODES, SandboxError, SandboxMode, check_sandbox_available
 from ..game.config import DEAL_SCHEDULE
+from ..interrupts import run_trio
 from ..text import visible
+
+BUILD_TAIL = 15  # lines of a failed build's output shown under its error
 
 
 def _seconds(zero_ok: bool) -> Callable[[click.Context, click.Parameter, float], float]:
@@ -78,9 +91,12 @@ class OutputPath(click.Path):
         return super().convert(value, param, ctx)
 
 
-def fail(message: str) -> NoReturn:
-    """One clear line on stderr and exit status 2 (a bot's text in it made visible)."""
+def fail(message: str, details: str = "") -> NoReturn:
+    """One clear line on stderr and exit status 2 (a bot's text in it made visible), and under
+    it, indented, the `details` that line points to (a build's output)."""
     click.echo(f"error: {visible(message)}", err=True)
+    if details:
+        click.echo("  " + visible(details, indent="  "), err=True)
     sys.exit(2)
 
 
@@ -104,7 +120,8 @@ def need_store(db_path: Path) -> None:
 
 
 def parse_bots(bots: tuple[str, ...]) -> list[BotSpec]:
-    """BOT arguments (`COMMAND` or `NAME=COMMAND`), one per seat, checked before any starts."""
+    """BOT arguments (`COMMAND`, `FOLDER`, `NAME=COMMAND` or `NAME=FOLDER`), one per seat,
+    checked before any starts (a folder's build runs in `confine`)."""
     if len(bots) not in DEAL_SCHEDULE:
         fail(f"Modern Art needs {min(DEAL_SCHEDULE)} to {max(DEAL_SCHEDULE)} bots, "
              f"got {len(bots)}")
@@ -115,7 +132,8 @@ def parse_bots(bots: tuple[str, ...]) -> list[BotSpec]:
 
 
 def parse_bot(text: str) -> BotSpec:
-    """The BOT argument of `referee check`, checked before it starts."""
+    """The BOT argument of `referee check` (a command line or a folder), checked before it
+    starts."""
     try:
         return given_bot(text, "the bot")
     except BotArgumentError as exc:
@@ -133,7 +151,8 @@ address_space_option = click.option(
 
 
 def confine(specs: list[BotSpec], sandbox: str, address_space: str) -> list[BotSpec]:
-    """The bots with their limits and sandbox, once the sandbox is known to work here."""
+    """The bots with their limits and sandbox, once the sandbox is known to work here, ready to
+    play: each bot folder built (`build_folders`)."""
     try:
         size = parse_address_space(address_space)
     except ValueError as exc:
@@ -143,5 +162,44 @@ def confine(specs: list[BotSpec], sandbox: str, address_space: str) -> list[BotS
     except SandboxError as exc:
         fail(str(exc))
     mode: SandboxMode = "bwrap" if sandbox == "bwrap" else "none"
-    return [replace(s, limits=BotLimits(address_space=size), sandbox=mode) for s in specs]
+    confined = [replace(s, limits=BotLimits(address_space=size), sandbox=mode) for s in specs]
+    build_folders(confined)
+    return confined
+
+
+def build_folders(specs: list[BotSpec]) -> None:
+    """Run each bot folder's build once (a folder given twice is built once), in its folder
+    and its sandbox, for at most the tournament's default build time; show what it printed.
+    `fail` if a build fails, with the end of its output, or leaves no program to run."""
+    built: set[tuple[Path | None, str]] = set()
+    for spec in specs:
+        if spec.build is None or (spec.cwd, spec.build) in built:
+            continue
+        built.add((spec.cwd, spec.build))
+        where = f"bot {spec.name} ({spec.cwd})"
+        click.echo(f"building {visible(spec.name)}: {visible(spec.build)}", err=True)
+        try:
+            result = run_trio(partial(build_bot, spec.build, spec.cwd or Path.cwd(),
+                                      DEFAULT_BUILD_TIME, spec.sandbox, spec.read_only))
+        except KeyboardInterrupt:
+            fail("interrupted; the build was stopped")
+        output = build_output(result)
+        if result.failure is not None:
+            fail(f"{where}: its build `{spec.build}` {result.failure}",
+                 "\n".join(output.splitlines()[-BUILD_TAIL:]))
+        if result.returncode != 0:
+            tail = "\n".join(output.splitlines()[-BUILD_TAIL:])
+            fail(f"{where}: its build `{spec.build}` failed (exit status {result.returncode})"
+                 + ("; its output ends:" if tail else ", printing nothing"), tail)
+        if output:
+            click.echo("  " + visible(output, indent="  "), err=True)
+    for spec in specs:
+        missing = missing_program(spec) if spec.build is not None else None
+        if missing is not None:
+            fail(f"bot {spec.name} ({spec.cwd}): {missing}")
+
+
+def build_output(result: BuildResult) -> str:
+    """What a build printed, its standard output then its standard error, as text."""
+    return (result.stdout + result.stderr).decode("utf-8", "replace").strip("\n")
 

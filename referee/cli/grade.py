@@ -24,7 +24,8 @@ from .common import OutputPath, fail
 @click.option("--out", "out_dir", type=OutputPath(file_okay=False, path_type=Path),
               required=True, help="Where grades.csv and feedback/STUDENT.md are written.")
 @click.option("--workers", type=click.IntRange(1, 256), default=None,
-              help="Games at a time  [default: one per core]")
+              help="Submissions graded, and games played, at a time  "
+                   "[default: one per core]")
 @click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default=None,
               help="Build, check and play every submission in this sandbox  "
                    "[default: the config's `sandbox`]")
@@ -86,9 +87,9 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
     except KeyboardInterrupt:
         fail("interrupted; graded submissions are kept and skipped next time")
     if not quiet:
-        rows = [[visible(o.student), o.status, o.grade, o.games,
+        rows = [[visible(o.student), o.status, o.grade, f"{o.points:g}", o.games,
                  "" if o.placement is None else f"{o.placement['mean']:.3f}"] for o in outcomes]
-        click.echo(tabulate(rows, headers=["student", "status", "grade", "games",
+        click.echo(tabulate(rows, headers=["student", "status", "grade", "points", "games",
                                            "placement"]))
         click.echo(f"\n{out_dir / 'grades.csv'}, feedback in {out_dir / 'feedback'}")
 

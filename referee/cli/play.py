@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
 
 import click
+import trio
 from tabulate import tabulate
 
 from ..bots.limits import DEFAULT_MAX_FAULTS, MAX_FAULTS
@@ -21,10 +22,13 @@ from ..match.bot_game import play_bots
 from ..match.game import RefereeError
 from ..match.record import GameRecord, RecordError, SeatResult, read_record
 from ..match.replay import replay
+from ..match.rerun import RERUN_TIMEOUT, Compared, rerun
+from ..match.seat_part import RerunError, SeatPart, part_from_record, read_part
 from ..match.spec import GameSpec
 from ..match.transcript import Transcript
 from ..text import visible
 from .common import (
+    SECONDS_OR_ZERO,
     OutputPath,
     address_space_option,
     confine,
@@ -36,6 +40,7 @@ from .common import (
     sandbox_option,
     time_limit_options,
 )
+from .view import write_page
 
 
 @click.command()
@@ -53,6 +58,8 @@ from .common import (
               help="Faults in one game before a seat is retired.")
 @click.option("--log", "log_path", type=OutputPath(dir_okay=False, path_type=Path),
               help="Write the game record (JSON lines) here.")
+@click.option("--html", "html_path", type=OutputPath(dir_okay=False, path_type=Path),
+              help="Write the game's replay here (one HTML file, as `referee view` writes).")
 @click.option("--stderr-dir", type=OutputPath(file_okay=False, path_type=Path),
               help="Keep each bot's stderr in NAME.stderr.log here.")
 @click.option("--transcript", "transcript_dir", type=OutputPath(file_okay=False, path_type=Path),
@@ -64,12 +71,14 @@ from .common import (
 def play(
     bots: tuple[str, ...], seed: int, edition: str, variants: tuple[str, ...], move_time: float,
     time_bank: float, startup_time: float, max_faults: int, log_path: Path | None,
-    stderr_dir: Path | None, transcript_dir: Path | None, as_json: bool, verbose: bool,
+    html_path: Path | None, stderr_dir: Path | None, transcript_dir: Path | None,
+    as_json: bool, verbose: bool,
     sandbox: str, address_space: str,
 ) -> None:
     """Play one game between BOTs and print the standings.
 
-    BOT is a command line ("python3 my_bot.py") or NAME=COMMAND.
+    BOT is a command line ("python3 my_bot.py"), a folder with a bot.toml (built first,
+    named after the folder), or NAME=either; a command given no NAME is named by its hello.
     """
     specs = parse_bots(bots)
     variants = tuple(dict.fromkeys(variants))  # one given twice is still one variant
@@ -96,8 +105,10 @@ def play(
             log_path.write_bytes(record.to_jsonl())
         except OSError as exc:
             fail(f"cannot write the log {log_path}: {exc.strerror}")
+    if html_path is not None:
+        write_page(record, html_path, "the game")
     if verbose and not as_json:
-        for text in Transcript(game.names, ed).record(record.lines):
+        for text in Transcript(record.spec.names, ed).record(record.lines):
             click.echo(visible(text))
         click.echo()
     click.echo(game_json(record) if as_json else standings_table(record.result.seats()))
@@ -140,42 +151,73 @@ def standings_table(seats: Sequence[SeatResult]) -> str:
     return text
 
 
+def _seconds_or_none(ctx: click.Context, param: click.Parameter,
+                     value: float | None) -> float | None:
+    return None if value is None else SECONDS_OR_ZERO(ctx, param, value)
+
+
 @click.command(name="replay")
-@click.argument("source", metavar="GAME.jsonl | GAME_ID")
+@click.argument("source", metavar="GAME.jsonl | GAME_ID | TRANSCRIPT.jsonl")
 @click.option("--db", "db_path", type=OutputPath(dir_okay=False, path_type=Path),
               help="Replay game GAME_ID from this tournament's results store.")
 @click.option("--superseded", is_flag=True,
               help="With --db: the game as it was last played before a bot in it changed.")
-@click.option("-q", "--quiet", is_flag=True, help="Print only the verdict.")
-def replay_cmd(source: str, db_path: Path | None, superseded: bool, quiet: bool) -> None:
+@click.option("-q", "--quiet", is_flag=True,
+              help="Print only the verdict (with --bot: and the answers that differ).")
+@click.option("--bot", metavar="BOT",
+              help="Send seat --seat's part of the game again to this bot (a command line or "
+                   "NAME=COMMAND) and show its answers beside the recorded ones.")
+@click.option("--seat", type=int, metavar="S",
+              help="With --bot: the seat whose part is sent (from 0).")
+@click.option("--request", "upto", type=click.IntRange(min=1), metavar="N",
+              help="With --bot: stop after the seat's request N (from 1) and stop the bot; "
+                   "default: send all, game_end included.")
+@click.option("--pause", is_flag=True,
+              help="With --bot: wait for Enter before request N (without --request, before "
+                   "the hello), to attach a debugger to the bot's pid.")
+@click.option("--timeout", type=float, metavar="SECONDS", callback=_seconds_or_none,
+              help=f"With --bot: seconds to wait for the bot's hello and each answer "
+                   f"(default {RERUN_TIMEOUT:g}, or no limit with --pause); 0 lifts the "
+                   f"limit, for a bot slowed or stopped by a debugger.")
+@address_space_option
+def replay_cmd(source: str, db_path: Path | None, superseded: bool, quiet: bool,
+               bot: str | None, seat: int | None, upto: int | None, pause: bool,
+               timeout: float | None, address_space: str) -> None:
     """Re-check a recorded game against the rules; exit 1 on any mismatch.
 
     Either a game log written by `referee play --log`, or `--db DB GAME_ID`.
-    """
-    from ..tournament.store import StoreError, read_stored_record
 
-    record_path = Path(source)
+    With --bot, send BOT what seat --seat was sent in that game (hello, new_game, events,
+    warnings, requests, exactly as then) and show each answer beside the recorded one, and
+    what BOT writes to stderr; exit 1 if one differs.  The game may then also be a bot's
+    transcript (NAME.transcript.jsonl, written by `--transcript`).  The bot's pid is printed
+    as it starts; to debug one decision, stop at it with --request N --pause.
+    """
     if superseded and db_path is None:
         fail("--superseded goes with --db")
+    if bot is None:
+        for option, given in (("--seat", seat is not None), ("--request", upto is not None),
+                              ("--pause", pause), ("--timeout", timeout is not None)):
+            if given:
+                fail(f"{option} goes with --bot")
     if db_path is not None:
         need_store(db_path)
+    if bot is not None:
+        if db_path is not None:
+            part = _seat_part(lambda: part_from_record(
+                _stored_record(source, db_path, superseded), _seat_given(seat)), upto)
+        else:
+            part = _seat_part(lambda: read_part(_game_file(source).read_bytes(), seat), upto)
+        if timeout is None:
+            timeout = None if pause else RERUN_TIMEOUT
+        _rerun(part, bot, upto, pause, timeout or None, address_space, quiet)
+        return
     try:
         if db_path is not None:
-            found, was_superseded = read_stored_record(db_path, source, superseded)
-            if found is None:
-                fail(f"game {source!r} is not in {db_path}"
-                     + (" as a superseded game" if superseded else ""))
-            record = found
-            if was_superseded:
-                click.echo(f"note: game {source} was superseded (a bot in it changed since); "
-                           "this is its last superseded record", err=True)
+            record = _stored_record(source, db_path, superseded)
         else:
-            if not record_path.is_file():
-                fail(f"{source}: no such game log (to replay a stored game, add --db DB)")
-            record = read_record(record_path.read_bytes())
+            record = read_record(_game_file(source).read_bytes())
         result = replay(record)
-    except StoreError as exc:
-        fail(str(exc))
     except (RecordError, OSError) as exc:
         fail(f"{source}: {exc}")
     if not quiet:
@@ -190,6 +232,114 @@ def replay_cmd(source: str, db_path: Path | None, superseded: bool, quiet: bool)
     sys.exit(1)
 
 
+def _stored_record(game_id: str, db_path: Path, superseded: bool) -> GameRecord:
+    """Game `game_id` of the store, or `fail`; a note on stderr if it was superseded."""
+    from ..tournament.store import StoreError, read_stored_record
+
+    try:
+        found, was_superseded = read_stored_record(db_path, game_id, superseded)
+    except StoreError as exc:
+        fail(str(exc))
+    if found is None:
+        fail(f"game {game_id!r} is not in {db_path}"
+             + (" as a superseded game" if superseded else ""))
+    if was_superseded:
+        click.echo(f"note: game {game_id} was superseded (a bot in it changed since); "
+                   "this is its last superseded record", err=True)
+    return found
+
+
+def _game_file(source: str) -> Path:
+    path = Path(source)
+    if not path.is_file():
+        fail(f"{source}: no such game log (to replay a stored game, add --db DB)")
+    return path
+
+
+def _seat_given(seat: int | None) -> int:
+    if seat is None:
+        fail("give --seat S: whose part of the game to send to the bot")
+    return seat
+
+
+def _seat_part(read: Callable[[], SeatPart], upto: int | None) -> SeatPart:
+    """The seat's part `read` gives, with a request `upto`, or `fail`."""
+    try:
+        part = read()
+        part.up_to(upto)
+        return part
+    except RerunError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"cannot read it: {exc.strerror or exc}")
+
+
+def _rerun(part: SeatPart, bot: str, upto: int | None, pause: bool, timeout: float | None,
+           address_space: str, quiet: bool) -> None:
+    """`replay --bot`: run it, print the answers and the verdict; exit 1 if one differs."""
+    [spec] = confine([parse_bot(bot)], "none", address_space)
+    total = len(part.requests)
+    click.echo(f"game {visible(part.game_id)}, seat {part.seat} ({visible(part.name)}): "
+               f"{total} requests" + (f", sending up to request {upto}" if upto else ""))
+    printer = _RerunPrinter(quiet)
+    pause_before = (upto or 0) if pause else None
+    try:
+        result = run_trio(lambda: rerun(part, spec, printer, upto=upto,
+                                        pause_before=pause_before, timeout=timeout))
+    except RerunError as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        fail("interrupted; the bot was stopped")
+    if result.ended is not None:
+        click.echo(f"the bot ended at the game's end: {visible(result.ended)}")
+    compared = result.compared
+    differ = [c for c in compared if not c.same]
+    stopped = f"; stopped after request {upto} of {total}" if upto else ""
+    if not differ:
+        click.echo(f"the bot's {len(compared)} answers are the recorded ones{stopped}")
+        return
+    first = differ[0].request
+    click.echo(f"{len(differ)} of the bot's {len(compared)} answers differ from the recorded "
+               f"ones, the first at request {first.number} (id {first.request_id}){stopped}")
+    sys.exit(1)
+
+
+class _RerunPrinter:
+    """Prints a rerun as it goes: the bot's pid, each answer beside the recorded one, and what
+    the bot writes to stderr."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.pid = 0
+
+    def started(self, pid: int) -> None:
+        self.pid = pid
+        click.echo(f"bot started: pid {pid}")
+
+    def hello(self, name: str, processes: list[str]) -> None:
+        if not self.quiet:
+            shown = visible(", ".join(processes))
+            click.echo(f"hello from {visible(name)}; its processes: {shown}")
+
+    def compared(self, compared: Compared) -> None:
+        request = compared.request
+        head = f"request {request.number} (id {request.request_id}, {visible(request.decision)})"
+        if not compared.same:
+            click.echo(f"{head}: differs: bot {visible(str(compared.answer))}, recorded "
+                       f"{visible(str(request.recorded))}")
+        elif not self.quiet:
+            click.echo(f"{head}: same: {visible(str(compared.answer))}")
+
+    def stderr(self, text: str) -> None:
+        if text and not self.quiet:
+            click.echo("  stderr| " + visible(text.rstrip("\n"), indent="  stderr| "))
+
+    async def pause(self, before: str) -> None:
+        click.echo(f"paused before {before}: attach a debugger to the bot (gdb -p {self.pid}, "
+                   "say), then press Enter")
+        await trio.to_thread.run_sync(sys.stdin.readline, abandon_on_cancel=True)
+
+
 @click.command(name="check")
 @click.argument("bot", metavar="BOT")
 @time_limit_options
@@ -200,7 +350,9 @@ def replay_cmd(source: str, db_path: Path | None, superseded: bool, quiet: bool)
 def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
               transcript_path: Path | None, sandbox: str, address_space: str) -> None:
     """Run BOT through scripted situations covering every decision kind; exit 0 only when
-    every check passes."""
+    every check passes.
+
+    BOT is a command line or a folder with a bot.toml (built first)."""
     from ..check import run_check, summary
 
     [spec] = confine([parse_bot(bot)], sandbox, address_space)

@@ -11,7 +11,9 @@ from referee.leaderboard.rows import StandingRow
 from referee.leaderboard.stats import Games, leaderboard
 from referee.match.player import FATAL_FAULTS
 from referee.tournament.config import BotEntry, TournamentConfig
+from referee.tournament.entrants import build_bots
 from referee.tournament.executors.local import LocalExecutor
+from referee.tournament.schedule import schedule
 from referee.tournament.session import run_tournament
 from referee.tournament.store import open_store
 
@@ -34,26 +36,57 @@ class GauntletResult:
     crashed: bool
 
 
-async def play_gauntlet(
-    sub: Submission, name: str, workdir: Path, config: TournamentConfig, config_path: Path,
-    db: Path, workers: int, say: Callable[[str], None],
-) -> GauntletResult:
-    """Play the student, as `name` from its copy in `workdir`, against the baselines into the
-    store `db`; raise BaselineFailed if a baseline cannot play or crashes."""
-    baselines = [b for b in config.bots if b.name in config.baselines]
-    assert sub.command is not None
-    student = BotEntry(name=name, command=sub.command, dir=str(workdir.resolve()))
-    gauntlet = config.model_copy(update={
+async def build_baselines(config: TournamentConfig, config_path: Path,
+                          say: Callable[[str], None]) -> None:
+    """Build the baselines, once for the whole class (gauntlets played side by side would
+    each build them, in the same folders at once); BaselineFailed if one is left out."""
+    baselines = config.model_copy(update={
+        "bots": [b for b in config.bots if b.name in config.baselines]})
+    for baseline, why in (await build_bots(baselines, config_path, say)).items():
+        raise BaselineFailed(f"baseline {baseline} cannot play: {why}")
+
+
+def gauntlet_config(config: TournamentConfig, name: str, command: str,
+                    workdir: Path) -> TournamentConfig:
+    """The student, as `name` from its copy in `workdir`, against the baselines (built
+    already, by `build_baselines`)."""
+    baselines = [b.model_copy(update={"build": None})
+                 for b in config.bots if b.name in config.baselines]
+    student = BotEntry(name=name, command=command, dir=str(workdir.resolve()))
+    return config.model_copy(update={
         "name": f"{config.name}-{name}", "format": "gauntlet", "bots": [*baselines, student],
     })
+
+
+async def play_gauntlet(
+    sub: Submission, name: str, workdir: Path, config: TournamentConfig, config_path: Path,
+    db: Path, tables: int, say: Callable[[str], None],
+) -> GauntletResult:
+    """Play the student, as `name` from its copy in `workdir`, against the baselines into the
+    store `db` at `tables` tables; raise BaselineFailed if a baseline cannot play or
+    crashes.  Cancelled (its time is up), it stops its bots and keeps the games finished in
+    `db`, which `games_in` reads."""
+    assert sub.command is not None
+    gauntlet = gauntlet_config(config, name, sub.command, workdir)
     store = open_store(db)
     try:
-        summary = await run_tournament(gauntlet, config_path, store, LocalExecutor(workers),
+        summary = await run_tournament(gauntlet, config_path, store, LocalExecutor(tables),
                                        say)
-        for baseline in config.baselines:
-            if baseline in summary.left_out:
-                raise BaselineFailed(f"baseline {baseline} cannot play: "
-                                     f"{summary.left_out[baseline]}")
+    finally:
+        store.close()
+    for baseline in config.baselines:
+        if baseline in summary.left_out:
+            raise BaselineFailed(f"baseline {baseline} cannot play: "
+                                 f"{summary.left_out[baseline]}")
+    return games_in(db, name, config, summary.left_out.get(name))
+
+
+def games_in(db: Path, name: str, config: TournamentConfig,
+             left_out: str | None = None) -> GauntletResult:
+    """The student's games stored in `db` (all of its gauntlet, or those finished before its
+    time ran out); raise BaselineFailed if a baseline crashed in one."""
+    store = open_store(db)
+    try:
         results = list(store.results())
         games = Games.load(results, store.seeds())
     finally:
@@ -68,5 +101,10 @@ async def play_gauntlet(
     crashed = bool(results) and all(
         any(f.kind in FATAL_FAULTS for f in result.faults[result.names.index(name)])
         for result in results)
-    return GauntletResult(games, leaderboard(games) if games.game_ids else [],
-                          summary.left_out.get(name), crashed)
+    return GauntletResult(games, leaderboard(games) if games.game_ids else [], left_out,
+                          crashed)
+
+
+def gauntlet_size(config: TournamentConfig, name: str, command: str) -> int:
+    """How many games the student's gauntlet plays in all."""
+    return len(schedule(gauntlet_config(config, name, command, Path("."))))

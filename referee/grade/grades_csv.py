@@ -3,24 +3,30 @@
 from __future__ import annotations
 
 import csv
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from referee.text import visible
 
 from .outcome import Outcome
+from .similarity import Closest
 
 CSV_COLUMNS = ["student", "status", "grade", "games", "win_share", "placement",
                "placement_low", "placement_high", "money", "faults"]
 
 
 def csv_columns(baselines: list[str]) -> list[str]:
-    """CSV_COLUMNS, the rule, and for each baseline the verdict, difference and interval."""
+    """CSV_COLUMNS, the rule, for each baseline the verdict, difference and interval, the
+    most similar other bot and the share of the student's code it holds (similarity.py; a
+    flag, not part of the grade), and the points and checks passed (last, so that older
+    columns keep their places)."""
     return [*CSV_COLUMNS, "rule",
-            *(f"vs_{b}{part}" for b in baselines for part in ("", "_diff", "_low", "_high"))]
+            *(f"vs_{b}{part}" for b in baselines for part in ("", "_diff", "_low", "_high")),
+            "most_similar", "similarity", "points", "checks_passed"]
 
 
-def csv_row(o: Outcome, baselines: list[str]) -> list[Any]:
+def csv_row(o: Outcome, baselines: list[str], closest: Closest | None) -> list[Any]:
     p = o.placement or {}
 
     def number(x: float | None) -> str:
@@ -36,12 +42,15 @@ def csv_row(o: Outcome, baselines: list[str]) -> list[Any]:
             "" if o.money is None else f"{o.money['mean']:.1f}",
             sum(v for k, v in o.faults.items()
                 if k not in ("stderr_over_limit", "retirements")),
-            o.rule, *compared]
+            o.rule, *compared, "" if closest is None else visible(closest.other),
+            "" if closest is None else f"{closest.share:.2f}", f"{o.points:g}",
+            o.checks_passed]
 
 
-def write_grades(path: Path, outcomes: list[Outcome], baselines: list[str]) -> None:
+def write_grades(path: Path, outcomes: list[Outcome], baselines: list[str],
+                 closest: Mapping[str, Closest]) -> None:
     with path.open("w", newline="") as f:
         writer = csv.writer(f)
         writer.writerow(csv_columns(baselines))
         for o in outcomes:
-            writer.writerow(csv_row(o, baselines))
+            writer.writerow(csv_row(o, baselines, closest.get(o.student)))

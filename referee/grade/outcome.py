@@ -6,6 +6,11 @@ mean placement points above X's (`referee.leaderboard.pairs`), at 1 - `[grading]
 the luck of the cards, which decided grades when raw means were compared, then gives a copy of
 a baseline "beats" at most that often.  A rule that needs several baselines needs every test
 to pass, each at that level (an intersection-union test, which needs no correction).
+
+Points (`[grading] points`) are partial credit beside the grade: so much per check passed, per
+baseline beaten, and times the mean placement points and the win share of its games.  Every
+student meets the same deals in the same seat orders, so the means compare students on the
+same cards; a rule's `min_points` can ask for them.
 """
 
 from __future__ import annotations
@@ -16,9 +21,9 @@ from referee.check import CheckResult
 from referee.leaderboard.stats import Games, versus
 from referee.match.player import FATAL_FAULTS
 from referee.match.record import FaultKind
-from referee.tournament.config import GradeRule, TournamentConfig
+from referee.tournament.config import GradeRule, Points, TournamentConfig
 
-STATUSES = ("ok", "build failed", "failed the check", "crashed", "timed out")
+STATUSES = ("ok", "no bot found", "build failed", "failed the check", "crashed", "timed out")
 VERDICTS = ("beats", "level", "below")
 
 
@@ -52,7 +57,17 @@ class Outcome:
     baselines: dict[str, float] = field(default_factory=dict)  # each one's mean placement
     versus: dict[str, Versus] = field(default_factory=dict)
     faults: dict[str, int] = field(default_factory=dict)
+    checks: int = 0  # checks of `referee check` run (none when it did not get that far)
+    checks_passed: int = 0
+    points: float = 0.0
     feedback: str = ""
+
+
+def status_of_problem(problem: str) -> str:
+    """The status of a submission that could not be used: "no bot found" when the folder holds
+    nothing recognisable as a bot (empty, or no bot.toml and no file of the conventions),
+    else "build failed" (a broken bot.toml, a submission too large or unreadable)."""
+    return "no bot found" if problem.startswith("no bot found") else "build failed"
 
 
 def status_from_check(results: list[CheckResult]) -> str:
@@ -97,20 +112,75 @@ def rule_text(rule: GradeRule) -> str:
         parts.append("level with " + ", ".join(rule.level_with))
     if rule.min_placement is not None:
         parts.append(f"placement >= {rule.min_placement:g}")
-    return "; ".join(parts) or "works"
+    if rule.min_points is not None:
+        parts.append(f"points >= {rule.min_points:g}")
+    text = "; ".join(parts) or "works"
+    return text + " (any status)" if rule.also_broken else text
+
+
+def works(outcome: Outcome) -> bool:
+    return outcome.status == "ok" and outcome.placement is not None
+
+
+def meets(rule: GradeRule, outcome: Outcome) -> bool:
+    """Whether `outcome` meets each condition of `rule` (one without games meets none that
+    asks about them)."""
+    verdict = {b: v.verdict for b, v in outcome.versus.items()}
+    mine = None if outcome.placement is None else outcome.placement["mean"]
+    return (all(verdict.get(b) == "beats" for b in rule.beats)
+            and all(verdict.get(b) in ("beats", "level") for b in rule.level_with)
+            and (rule.min_placement is None or (mine is not None and mine >= rule.min_placement))
+            and (rule.min_points is None or outcome.points >= rule.min_points - 1e-9))
+
+
+def missing(rule: GradeRule, outcome: Outcome) -> list[str]:
+    """What `outcome` lacks to meet `rule`, in words."""
+    verdict = {b: v.verdict for b, v in outcome.versus.items()}
+    out = [f"beat {b} (now {verdict.get(b, 'not played')})"
+           for b in rule.beats if verdict.get(b) != "beats"]
+    out += [f"be level with {b} (now {verdict.get(b, 'not played')})"
+            for b in rule.level_with if verdict.get(b) not in ("beats", "level")]
+    mine = None if outcome.placement is None else outcome.placement["mean"]
+    if rule.min_placement is not None and (mine is None or mine < rule.min_placement):
+        out.append(f"mean placement points of {rule.min_placement:g} (now "
+                   f"{'none' if mine is None else f'{mine:.3f}'})")
+    if rule.min_points is not None and outcome.points < rule.min_points - 1e-9:
+        out.append(f"{rule.min_points:g} points (now {outcome.points:g})")
+    return out
 
 
 def grade_for(outcome: Outcome, config: TournamentConfig) -> tuple[str, str]:
-    """The grade and the rule that gave it: the first rule whose baselines the bot beats, and
-    is level with or beats, at the placement it asks; else `otherwise` (`broken`)."""
+    """The grade and the rule that gave it: the first rule the bot meets (a bot that does not
+    work: the first that says `also_broken`); else `otherwise` (`broken`)."""
     grading = config.grading
-    if outcome.status != "ok" or outcome.placement is None:
-        return grading.broken, "broken"
-    mine = outcome.placement["mean"]
-    verdict = {b: v.verdict for b, v in outcome.versus.items()}
     for rule in grading.rules:
-        if all(verdict.get(b) == "beats" for b in rule.beats) and \
-                all(verdict.get(b) in ("beats", "level") for b in rule.level_with) and \
-                (rule.min_placement is None or mine >= rule.min_placement):
+        if (works(outcome) or rule.also_broken) and meets(rule, outcome):
             return rule.grade, rule_text(rule)
-    return grading.otherwise, "otherwise"
+    return (grading.otherwise, "otherwise") if works(outcome) else (grading.broken, "broken")
+
+
+def points_earned(outcome: Outcome, points: Points) -> list[tuple[str, float]]:
+    """Each part of the points `outcome` earned, in words, with its points (the parts the
+    config gives none for left out)."""
+    parts = []
+    if points.check:
+        parts.append((f"{outcome.checks_passed} of {outcome.checks} checks passed, "
+                      f"{points.check:g} each" if outcome.checks else "no check was run",
+                      outcome.checks_passed * points.check))
+    if points.placement:
+        mean = 0.0 if outcome.placement is None else outcome.placement["mean"]
+        parts.append((f"mean placement points {mean:.3f} times {points.placement:g}",
+                      mean * points.placement))
+    if points.win_share:
+        share = outcome.win_share or 0.0
+        parts.append((f"win share {share:.3f} times {points.win_share:g}",
+                      share * points.win_share))
+    if points.beats:
+        beaten = sum(v.verdict == "beats" for v in outcome.versus.values())
+        parts.append((f"{beaten} baseline(s) beaten, {points.beats:g} each",
+                      beaten * points.beats))
+    return parts
+
+
+def total_points(outcome: Outcome, points: Points) -> float:
+    return round(sum(p for _, p in points_earned(outcome, points)), 2)

@@ -4,18 +4,27 @@ For each submission: a fresh copy in its own working directory, the build (time-
 `referee check`, then a gauntlet against the config's baselines (`gauntlet.py`).  Bots that do
 not build, crash or time out in the check play no games; bots that fail the check otherwise
 still play, so their feedback shows what it cost them.  Only working bots (status ok) earn the
-grades of the config's rules (`outcome.py`).  A submission whose files and grading config did
-not change is not graded again (`state.py`).
+grades of the config's rules, but for a rule that says `also_broken`; every submission earns
+points (`outcome.py`).  Each writes a feedback file (`feedback.py`).  A submission whose files
+and grading config did not change is not graded again (`state.py`).
+
+Submissions are graded side by side, up to the worker count, each within its time budget
+(`[limits] submission_time`) for its build, check and games together: past it, its bots are
+stopped and it is "timed out", with what it finished graded.  A resumed run keeps such a grade
+while its files and the budget stay the same (`state.Spent`).
 """
 
 from __future__ import annotations
 
 import re
 import shutil
-from collections.abc import Callable
+import time
+from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from dataclasses import asdict
 from pathlib import Path
+
+import trio
 
 from referee.bots.build import build_bot
 from referee.bots.launch import BotSpec
@@ -24,20 +33,30 @@ from referee.check import run_check
 from referee.text import visible
 from referee.tournament.config import TournamentConfig
 
-from .gauntlet import GauntletResult, play_gauntlet
-from .grades_csv import write_grades
-from .notes import (
-    build_note,
-    check_note,
-    copy_failed_note,
-    feedback,
-    games_notes,
-    not_played_note,
-    problem_note,
-    skipped_note,
+from .feedback import Findings, feedback
+from .gauntlet import (
+    GauntletResult,
+    build_baselines,
+    games_in,
+    gauntlet_size,
+    play_gauntlet,
 )
-from .outcome import Outcome, compare, grade_for, status_from_check
-from .state import grading_key, read_state, write_state
+from .grades_csv import write_grades
+from .in_games import Games, add_games
+from .notes import build_problem, copy_failed_problem
+from .outcome import (
+    Outcome,
+    compare,
+    grade_for,
+    status_from_check,
+    status_of_problem,
+    total_points,
+)
+from .problems import Shown, add_check
+from .reproduce import Scrub, check_command
+from .similarity import compare_class
+from .similarity_report import write_similarity_report
+from .state import Spent, grading_key, read_state, write_state
 from .submissions import SKIP, Submission, discover, fresh_copy, remove_copy
 
 
@@ -62,48 +81,122 @@ async def build(sub: Submission, workdir: Path, seconds: float,
     return True, tail
 
 
-async def grade_submission(sub: Submission, config: TournamentConfig, config_path: Path,
-                           out: Path, workers: int, say: Callable[[str], None]) -> Outcome:
-    outcome = Outcome(sub.student, "ok", sub.digest)
-    notes: list[str] = []
-    if sub.problem is not None:
-        outcome.status = "build failed"
-        notes.append(problem_note(sub.problem))
-        return finish(outcome, config, notes, sub)
-    try:
-        workdir, skipped = fresh_copy(sub, out / "work")
-    except shutil.Error as exc:
-        outcome.status = "build failed"
-        notes.append(copy_failed_note(exc, sub))
-        return finish(outcome, config, notes, sub)
-    if skipped:
-        notes.append(skipped_note(skipped))
-    ok, output = await build(sub, workdir, config.limits.build_time, config.sandbox)
-    if sub.build:
-        notes.append(build_note(sub.build, ok, output))
-    if not ok:
-        outcome.status = "build failed"
-        return finish(outcome, config, notes, sub)
-    assert sub.command is not None
-    spec = BotSpec(bot_name(sub.student, config.baselines), sub.command, workdir,
-                   limits=config.limits.bot_limits(), sandbox=config.sandbox, home=workdir)
-    results, times = await run_check(spec, move_time=config.limits.move_time,
-                                     time_bank=config.limits.time_bank,
-                                     startup_time=config.limits.startup_time)
-    outcome.status = status_from_check(results)
-    notes.append(check_note(results, times, sub.command, config))
-    if outcome.status in ("ok", "failed the check"):
-        db = out / "games" / f"{sub.student}.db"
-        db.parent.mkdir(parents=True, exist_ok=True)
-        db.unlink(missing_ok=True)
-        played = await play_gauntlet(sub, spec.name, workdir, config, config_path, db,
-                                     workers, say)
+class Grading:
+    """One submission's grading, step by step; what it found is kept when its time budget
+    runs out before the end (`ran_out`)."""
+
+    def __init__(self, sub: Submission, config: TournamentConfig, config_path: Path,
+                 out: Path) -> None:
+        self.sub = sub
+        self.config = config
+        self.config_path = config_path
+        self.out = out
+        self.outcome = Outcome(sub.student, "ok", sub.digest)
+        self.found = Findings()
+        self.workdir = out / "work" / sub.student
+        self.scrub = Scrub([self.workdir, sub.path], {"<grading folder>": out,
+                                                      "<submissions folder>": sub.path.parent})
+        self.records = out / "feedback" / sub.student  # game records shown in its feedback
+        self.name = bot_name(sub.student, config.baselines)  # its name in its games
+        self.db = out / "games" / f"{sub.student}.db"
+        self.step = "copy"  # under way: "copy", "build", "check" or "games"
+
+    async def run(self, tables: int, say: Callable[[str], None]) -> None:
+        """Copy, build, check and play it (its games at `tables` tables), as far as it goes."""
+        sub, config, outcome, found = self.sub, self.config, self.outcome, self.found
+        remove_copy(self.records)  # an earlier grading's
+        if sub.problem is not None:
+            outcome.status = status_of_problem(sub.problem)
+            found.problems.add("submission", sub.problem)
+            return
+        try:  # in a thread: a large copy would hold up the games of the others
+            self.workdir, found.skipped = await trio.to_thread.run_sync(
+                fresh_copy, sub, self.out / "work")
+        except shutil.Error as exc:
+            outcome.status = "build failed"
+            found.problems.keep(copy_failed_problem(exc, sub))
+            return
+        self.step = "build"
+        ok, output = await build(sub, self.workdir, config.limits.build_time, config.sandbox)
+        if not ok:
+            outcome.status = "build failed"
+            found.problems.keep(build_problem(sub.build or "", output))
+            return
+        if sub.build:
+            found.built = output or "(no output)"
+        assert sub.command is not None
+        self.step = "check"
+        spec = BotSpec(self.name, sub.command, self.workdir, limits=config.limits.bot_limits(),
+                       sandbox=config.sandbox, home=self.workdir)
+        results, found.times = await run_check(spec, move_time=config.limits.move_time,
+                                               time_bank=config.limits.time_bank,
+                                               startup_time=config.limits.startup_time)
+        found.check = results
+        outcome.status = status_from_check(results)
+        outcome.checks, outcome.checks_passed = len(results), sum(r.passed for r in results)
+        add_check(found.problems, results, check_command(sub.command, config))
+        if outcome.status not in ("ok", "failed the check"):
+            return
+        self.step = "games"
+        self.db.parent.mkdir(parents=True, exist_ok=True)
+        self.db.unlink(missing_ok=True)
+        played = await play_gauntlet(sub, self.name, self.workdir, config, self.config_path,
+                                     self.db, tables, say)
         if played.left_out is not None:  # it passed the check but could not be played
             outcome.status = "crashed"
-            notes.append(not_played_note(played.left_out))
-        if take_games(outcome, played, spec.name, config):
-            notes.append(games_notes(outcome, config, db, spec.name))
-    return finish(outcome, config, notes, sub)
+            found.problems.add("play", played.left_out)
+        self.take(played)
+
+    def take(self, played: GauntletResult) -> None:
+        """Its figures from the games `played`, and the problems they show."""
+        if take_games(self.outcome, played, self.name, self.config):
+            assert self.sub.command is not None
+            self.found.played = True
+            add_games(self.found.problems, Games(
+                self.config, self.config_path, self.name, self.sub.command, self.db,
+                self.records, self.sub.student, self.scrub))
+
+    def ran_out(self) -> None:
+        """Its time budget ran out at `step`: "timed out", the games it finished graded, and
+        a problem that says where it was stopped."""
+        budget = self.config.limits.submission_time
+        where = {"copy": "while its files were copied", "build": "during its build",
+                 "check": "during the check (so no check counts)"}
+        if self.step == "games":
+            self.take(games_in(self.db, self.name, self.config))
+            assert self.sub.command is not None
+            total = gauntlet_size(self.config, self.name, self.sub.command)
+            where["games"] = (f"during its games, with {self.outcome.games} of {total} "
+                              "finished" + " (those are graded)" * bool(self.outcome.games))
+        self.outcome.status = "timed out"
+        p = self.found.problems.add(
+            "budget", f"stopped at its time budget of {budget:g} s, {where[self.step]}")
+        p.notes.append("The budget (`submission_time` in the grading config's `[limits]`) "
+                       "bounds the build, the check and the games together. A bot that takes "
+                       "most of its move time on every decision runs out: each game asks it "
+                       "for dozens. The check shows its reply times (the median and the "
+                       "longest).")
+        if self.sub.command is not None:
+            p.reproduce.append(Shown("Run the check, in your bot's folder:",
+                                     check_command(self.sub.command, self.config)))
+
+
+async def grade_submission(sub: Submission, config: TournamentConfig, config_path: Path,
+                           out: Path, tables: int, say: Callable[[str], None]
+                           ) -> tuple[Outcome, Spent]:
+    """Grade `sub` within its time budget (`[limits] submission_time`), its games at
+    `tables` tables; its outcome and the time it took."""
+    started = time.monotonic()
+    grading = Grading(sub, config, config_path, out)
+    budget = config.limits.submission_time
+    with trio.move_on_after(budget) as deadline:
+        await grading.run(tables, say)
+    if deadline.cancelled_caught:
+        say(f"{sub.student}: out of time after {budget:g} s; grading what it finished")
+        grading.ran_out()
+    outcome = finish(grading.outcome, config, grading.found, sub, grading.scrub)
+    return outcome, Spent(round(time.monotonic() - started, 3),
+                          budget if deadline.cancelled_caught else None)
 
 
 def take_games(outcome: Outcome, played: GauntletResult, name: str,
@@ -126,10 +219,13 @@ def take_games(outcome: Outcome, played: GauntletResult, name: str,
     return True
 
 
-def finish(outcome: Outcome, config: TournamentConfig, notes: list[str],
-           sub: Submission) -> Outcome:
+def finish(outcome: Outcome, config: TournamentConfig, found: Findings, sub: Submission,
+           scrub: Scrub) -> Outcome:
+    """Points, then the grade (a rule may ask for points), then the feedback, with the
+    teacher's folders taken out of it."""
+    outcome.points = total_points(outcome, config.grading.points)
     outcome.grade, outcome.rule = grade_for(outcome, config)
-    outcome.feedback = feedback(outcome, sub, notes)
+    outcome.feedback = scrub.text(feedback(outcome, sub, config, found))
     return outcome
 
 
@@ -150,9 +246,43 @@ def check_folders(root: Path, out: Path) -> None:
                           "which grading empties; give another --out")
 
 
+def write_feedback(out: Path, outcome: Outcome) -> None:
+    """OUT/feedback/STUDENT.md, made visible as it is written (the state keeps it raw): it
+    quotes the bot's build output, stderr and replies, and a teacher may well `cat` it."""
+    (out / "feedback" / f"{outcome.student}.md").write_text(visible(outcome.feedback, indent=""))
+
+
+async def side_by_side(subs: list[Submission],
+                       grade_one: Callable[[Submission, int], Awaitable[None]],
+                       workers: int) -> None:
+    """Grade `subs`, `workers` at once or as many as there are, each the next one as soon as
+    one is done, so that a slow one holds up no other; their games share the `workers`
+    tables.  The first error stops them all (their bots too) and is raised as it is."""
+    at_once = min(workers, len(subs))
+    if not at_once:
+        return
+    queue = iter(subs)
+    failed: list[Exception] = []
+
+    async def slot(nursery: trio.Nursery) -> None:
+        try:
+            for sub in queue:
+                await grade_one(sub, max(1, workers // at_once))
+        except Exception as exc:  # a baseline failed, or the disk is full: every slot stops
+            failed.append(exc)
+            nursery.cancel_scope.cancel()
+
+    async with trio.open_nursery() as nursery:
+        for _ in range(at_once):
+            nursery.start_soon(slot, nursery)
+    if failed:
+        raise failed[0]
+
+
 async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out: Path,
                     workers: int, say: Callable[[str], None]) -> list[Outcome]:
-    """Grade every submission under `root` into `out`; reuse unchanged ones' results."""
+    """Grade every submission under `root` into `out`, up to `workers` at once, each
+    within its time budget; reuse unchanged ones' results."""
     check_folders(root.resolve(), out.resolve())
     submissions = discover(root, config.limits.size_limits())
     if not submissions:
@@ -161,27 +291,40 @@ async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out
     out.mkdir(parents=True, exist_ok=True)
     (out / "feedback").mkdir(exist_ok=True)
     state_path = out / "state.json"
-    config_key = grading_key(config, config_path)
-    known = read_state(state_path, config_key, say)
-    outcomes = []
+    known, spent = read_state(state_path, grading_key(config, config_path), say)
+    budget = config.limits.submission_time
+    todo = []
     for sub in submissions:
         previous = known.get(sub.student)
-        if previous and previous.digest == sub.digest:
-            say(f"{sub.student}: unchanged, kept its grade {previous.grade}")
-            outcome = previous
+        if previous is None or previous.digest != sub.digest:
+            todo.append(sub)
+        elif not spent.get(sub.student, Spent(0.0)).stands(budget):
+            say(f"{sub.student}: unchanged, graded again under the new time budget")
+            todo.append(sub)
         else:
-            say(f"{sub.student}: grading")
-            outcome = await grade_submission(sub, config, config_path, out, workers, say)
-            known[sub.student] = outcome
-            # Again, now that the baselines are built: a file their build makes is in it
-            # from the first run on, so the next run (which reads it before building) agrees.
-            config_key = grading_key(config, config_path)
-            write_state(state_path, config_key, known)
-            with suppress(OSError):  # best effort: the next copy is made afresh anyway
-                remove_copy(out / "work" / sub.student)
-        # Made visible as it is written (the state keeps it raw): it quotes the bot's build
-        # output, stderr and replies, and a teacher may well `cat` it.
-        (out / "feedback" / f"{sub.student}.md").write_text(visible(outcome.feedback, indent=""))
-        outcomes.append(outcome)
-    write_grades(out / "grades.csv", outcomes, config.baselines)
+            say(f"{sub.student}: unchanged, kept its grade {previous.grade}")
+            write_feedback(out, previous)
+    if any(sub.problem is None for sub in todo):
+        await build_baselines(config, config_path, say)
+    # Now that the baselines are built: a file their build makes is in the key from the first
+    # run on, so that the next run (which reads it before building) agrees.
+    config_key = grading_key(config, config_path)
+
+    async def grade_one(sub: Submission, tables: int) -> None:
+        say(f"{sub.student}: grading")
+        known[sub.student], spent[sub.student] = await grade_submission(
+            sub, config, config_path, out, tables, say)
+        write_state(state_path, config_key, known, spent)
+        with suppress(OSError):  # best effort: the next copy is made afresh anyway
+            await trio.to_thread.run_sync(remove_copy, out / "work" / sub.student)
+        write_feedback(out, known[sub.student])
+
+    await side_by_side(todo, grade_one, workers)
+    outcomes = [known[sub.student] for sub in submissions]
+    # Every submission as handed in, each run (unchanged ones too): the teacher's flag of
+    # likely copies, in similarity.md and grades.csv only, never in feedback or a grade.
+    similar = compare_class(submissions, config, config_path)
+    write_similarity_report(out / "similarity.md", similar,
+                            config.grading.similarity_threshold)
+    write_grades(out / "grades.csv", outcomes, config.baselines, similar.closest)
     return outcomes

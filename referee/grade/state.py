@@ -1,5 +1,7 @@
 """OUT/state.json, which lets a second run skip the submissions it already graded: each
-student's last outcome under a key of everything else a grade depends on."""
+student's last outcome under a key of everything else a grade depends on, and the time its
+grading took (a grade stands while the time budget, which is not in the key, would give it
+again)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import os
 import shlex
 from collections.abc import Callable, Mapping
 from contextlib import suppress
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -22,17 +24,35 @@ from referee.validation import first_error
 from .outcome import Outcome
 
 # Part of the grading key: bump when the same games would be graded differently, so that a
-# state.json of the old rules grades everyone again.  2: "beats" by the paired test.
-GRADE_VERSION = 2
+# state.json of the old rules grades everyone again.  2: "beats" by the paired test.  3: points,
+# "no bot found", and feedback by problem (with records beside it).
+GRADE_VERSION = 3
+
+
+@dataclass
+class Spent:
+    """The wall time grading one student took, and the time budget it ran out of, if so."""
+
+    seconds: float
+    ran_out_of: float | None = None
+
+    def stands(self, budget: float) -> bool:
+        """Whether the grade given in that time stands under `budget` (`[limits]
+        submission_time`): one that ran out, unless the budget is now larger; one that
+        finished, unless the budget is now shorter than it took."""
+        return budget <= self.ran_out_of if self.ran_out_of is not None \
+            else self.seconds <= budget
 
 
 class State(BaseModel):
-    """OUT/state.json: the grading config's fingerprint and each student's last outcome."""
+    """OUT/state.json: the grading config's fingerprint and each student's last outcome and
+    time spent."""
 
     model_config = ConfigDict(extra="forbid")
 
     config: str
     outcomes: dict[str, Outcome]
+    spent: dict[str, Spent] = {}  # none in a state written before time budgets
 
 
 def write_whole(path: Path, text: str) -> None:
@@ -48,16 +68,20 @@ def write_whole(path: Path, text: str) -> None:
         part.unlink(missing_ok=True)
 
 
-def write_state(path: Path, config_key: str, outcomes: Mapping[str, Outcome]) -> None:
-    state = {"config": config_key, "outcomes": {s: asdict(o) for s, o in outcomes.items()}}
+def write_state(path: Path, config_key: str, outcomes: Mapping[str, Outcome],
+                spent: Mapping[str, Spent]) -> None:
+    state = {"config": config_key, "outcomes": {s: asdict(o) for s, o in outcomes.items()},
+             "spent": {s: asdict(t) for s, t in spent.items()}}
     write_whole(path, json.dumps(state, indent=1))
 
 
-def read_state(path: Path, config_key: str, say: Callable[[str], None]) -> dict[str, Outcome]:
-    """The outcomes of earlier runs under this config.  The state is only a cache, so an
-    unreadable one is moved aside (kept for a look, never deleted) and everyone graded again."""
+def read_state(path: Path, config_key: str, say: Callable[[str], None]
+               ) -> tuple[dict[str, Outcome], dict[str, Spent]]:
+    """The outcomes of earlier runs under this config, and the time each took.  The state is
+    only a cache, so an unreadable one is moved aside (kept for a look, never deleted) and
+    everyone graded again."""
     if not path.is_file():
-        return {}
+        return {}, {}
     try:
         state = State.model_validate_json(path.read_bytes())
     except (ValidationError, OSError) as exc:
@@ -69,19 +93,21 @@ def read_state(path: Path, config_key: str, say: Callable[[str], None]) -> dict[
         path.rename(kept)
         say(f"warning: {path} is unreadable ({why}); "
             f"moved it to {kept.name}, grading every submission again")
-        return {}
-    return state.outcomes if state.config == config_key else {}
+        return {}, {}
+    return (state.outcomes, state.spent) if state.config == config_key else ({}, {})
 
 
 def grading_key(config: TournamentConfig, config_path: Path) -> str:
     """A digest of everything a grade depends on besides the submission: the whole config
     (limits, build and start-up times and sandbox too), the edition's contents, and the files
     the baselines' commands and builds name, so that a change to any of them grades everyone
-    again."""
+    again.  Not the time budget (`Spent.stands` says whom it grades again), nor the
+    similarity threshold, which changes no grade."""
     h = hashlib.sha256()
     h.update(f"grades {GRADE_VERSION}\0".encode())
     h.update(fingerprint(config, tournament_edition(config, config_path)).encode())
-    h.update(config.model_dump_json().encode())
+    h.update(config.model_dump_json(exclude={"grading": {"similarity_threshold"},
+                                             "limits": {"submission_time"}}).encode())
     for bot in config.bots:
         if bot.name not in config.baselines:
             continue

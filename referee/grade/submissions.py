@@ -1,10 +1,8 @@
 """Finding each student's bot in a folder of submissions, and copying it somewhere safe.
 
-Each subfolder is one submission.  A `bot.toml` manifest says how to build and run the bot
-(`command`, optional `build`; a `name` is accepted, but the bot is named after its folder,
-the student); without one the bot is found by convention, in this order: a `Makefile` (build
-`make`, run `./bot`), `bot.py`, `main.py` (run with python3), `bot.js`, `main.js` (node),
-`bot.pl` (perl), `Bot.java` (build `javac -d out Bot.java`, run `java -cp out Bot`).
+Each subfolder is one submission: a bot folder (`referee.bots.manifest`: a `bot.toml`, or a
+file of the conventions).  A `name` in its `bot.toml` is accepted, but the bot is named after
+its folder, the student.
 """
 
 from __future__ import annotations
@@ -15,45 +13,19 @@ import os
 import re
 import shutil
 import stat
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-
+from referee.bots.manifest import BotFolderError, read_bot_folder
 from referee.bots.version import NOT_HASHED, folder_digest, inside_not_hashed
-from referee.tournament.config import SizeLimits, command_line
-from referee.validation import first_error
+from referee.tournament.config import SizeLimits
 
-CONVENTIONS: list[tuple[str, str | None, str]] = [
-    ("Makefile", "make", "./bot"),
-    ("bot.py", None, "python3 bot.py"),
-    ("main.py", None, "python3 main.py"),
-    ("bot.js", None, "node bot.js"),
-    ("main.js", None, "node main.js"),
-    ("bot.pl", None, "perl bot.pl"),
-    ("Bot.java", "javac -d out Bot.java", "java -cp out Bot"),
-]
 # Folders of SUBMISSIONS_DIR never taken for a student (tooling, or the grader's own --out).
 SKIP = {".git", "__pycache__", "out", "node_modules", ".venv"}
 # Inside a submission, what no bot needs is neither copied nor hashed.  Everything else is:
 # a student's vendored node_modules, or classes shipped in out/, may be what the bot runs.
 # (A .venv cannot run from a copy: its interpreter links lead out of the folder.)
 NOT_COPIED = NOT_HASHED  # what a copy leaves out is what a version does not count
-
-
-class Manifest(BaseModel):
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
-
-    name: str | None = None  # accepted, not used: the bot is named after its folder
-    build: str | None = None
-    command: str = Field(min_length=1)
-
-    @field_validator("build", "command")
-    @classmethod
-    def _a_command_line(cls, value: str | None) -> str | None:
-        """Found wrong here, a command line is this student's problem, not the class's."""
-        return command_line(value)
 
 
 class WorkFolderFull(Exception):
@@ -173,23 +145,13 @@ class Submission:
 
 
 def find_bot(folder: Path) -> tuple[str | None, str | None, str | None]:
-    """(command, build, problem) for one submission folder."""
-    manifest = folder / "bot.toml"
-    if manifest.is_file():
-        try:
-            m = Manifest.model_validate(tomllib.loads(manifest.read_text(encoding="utf-8")))
-        except OSError as exc:
-            return None, None, f"bot.toml cannot be read: {exc.strerror or exc}"
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            return None, None, f"bot.toml is not valid TOML: {exc}"
-        except ValidationError as exc:
-            return None, None, f"bot.toml: {first_error(exc)}"
-        return m.command, m.build, None
-    for filename, build, command in CONVENTIONS:
-        if (folder / filename).is_file():
-            return command, build, None
-    names = ", ".join(f for f, _, _ in CONVENTIONS)
-    return None, None, f"no bot found: add a bot.toml (command, build) or one of {names}"
+    """(command, build, problem) for one submission folder: a wrong `bot.toml` is this
+    student's problem, not the class's."""
+    try:
+        found = read_bot_folder(folder)
+    except BotFolderError as exc:
+        return None, None, str(exc)
+    return found.command, found.build, None
 
 
 def discover(root: Path, limits: SizeLimits = SizeLimits()) -> list[Submission]:  # noqa: B008

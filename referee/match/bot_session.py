@@ -35,6 +35,8 @@ from .bot_transcript import TranscriptWriter
 from .player import Answer, Fault, GameInfo, Standing
 
 GOODBYE = codec.encode(codec.GOODBYE)
+# The first line every bot process is sent (`referee replay --bot` sends it too).
+HELLO = codec.encode(codec.hello(f"modern-art-referee {__version__}"))
 # A timeout with nothing ever read from the bot (no hello; no reply since its hello).
 UNFLUSHED = " (nothing came from it: check that the bot flushes its output)"
 # Replies to earlier requests skipped in one decision before the decision is faulted: a late
@@ -89,8 +91,32 @@ class BotPlayer:
         self._game_sent: list[bytes] = []
         self._exits: list[Fault] = []  # exits between games, reported with the game's end
         self._fresh_in_game = False
+        self._start_fault: Fault | None = None  # from `start`, for the first game to report
 
     # ---------------------------------------------------------------- process life
+
+    async def start(self) -> None:
+        """Start the bot and read its hello before its first game, so that its `hello_name`
+        is known while the game is set up; a failure is that game's `start` fault."""
+        if self.bot is None:
+            self._start_fault = await self._start()
+
+    def move_files(self, stderr_path: Path | None, transcript_path: Path | None) -> None:
+        """Rename the bot's stderr log and transcript (a bot named by its hello): what was
+        written goes with them, and the rest is written under the new names."""
+        for old, new in ((self.stderr_path, stderr_path),
+                         (self.transcript_path, transcript_path)):
+            if old is not None and new is not None and old != new:
+                try:
+                    old.replace(new)
+                except FileNotFoundError:  # nothing written yet: none of an earlier game's
+                    new.unlink(missing_ok=True)
+        self.stderr_path, self.transcript_path = stderr_path, transcript_path
+        if self.bot is not None:
+            if stderr_path is not None:
+                self.bot.stderr.path = stderr_path
+            if isinstance(self.bot.tee, TranscriptWriter) and transcript_path is not None:
+                self.bot.tee.path = transcript_path
 
     async def _start(self) -> Fault | None:
         try:
@@ -107,8 +133,7 @@ class BotPlayer:
             bot.tee = TranscriptWriter(self.transcript_path)
         try:
             deadline = trio.current_time() + self.startup_time
-            await bot.send(codec.encode(codec.hello(f"modern-art-referee {__version__}")),
-                           deadline)
+            await bot.send(HELLO, deadline)
             line = await self.watch.read_line(bot, deadline)
             hello = codec.decode_hello(line)
         except ReplyTimeout as exc:
@@ -148,10 +173,11 @@ class BotPlayer:
     # ---------------------------------------------------------------- Player
 
     async def begin_game(self, info: GameInfo) -> Fault | None:
-        if self.bot is None:
+        fault, self._start_fault = self._start_fault, None
+        if fault is None and self.bot is None:
             fault = await self._start()
-            if fault is not None:
-                return fault
+        if fault is not None:
+            return fault
         assert self.bot is not None
         self.bot.stderr.start_game(info.game_id)
         self.watch.new_game()

@@ -3,6 +3,7 @@ the game's data as JSON), and the page of a game whose record cannot be read."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -48,17 +49,26 @@ def _json_for_script(doc: dict[str, Any]) -> str:
 def game_page(data: Tournament, links: Links, doc: dict[str, Any], result: GameResult) -> str:
     """The replay page of one game: `doc` (game_document's) for the viewer, and its result."""
     root = "../"
-    seats = ", ".join(f"{s}: {links.bot(n, root)}" for s, n in enumerate(result.names))
+    body = replay_body(doc, result, lambda name: links.bot(name, root))
+    return page(f"Game {doc['game_id']}: {data.name}", body, root=root, kind="game",
+                tournament=data.name, scripts=f'<script src="{root}report.js"></script>\n')
+
+
+def replay_body(doc: dict[str, Any], result: GameResult, bot: Callable[[str], str]) -> str:
+    """The heading, the viewer over `doc` (game_document's) with its data, and the record's
+    result: what a game page of the report and `referee view` share.  `bot` writes a bot's
+    name as HTML (a link to its page in the report, escaped text alone)."""
+    seats = ", ".join(f"{s}: {bot(n)}" for s, n in enumerate(result.names))
     variants = ", ".join(doc["variants"]) or "none"
     final = []
     for s in sorted(result.seats(), key=lambda s: (s.rank, s.seat)):
         reasons = "; ".join(f"{f.kind}: {f.reason}" for f in s.faults)
-        final.append(f"<tr><td>{s.rank}</td><td>{links.bot(s.name, root)}</td>"
+        final.append(f"<tr><td>{s.rank}</td><td>{bot(s.name)}</td>"
                      f"<td>{s.seat}</td><td>{s.money}</td>"
                      f"<td>{'retired' if s.retired else ''}</td>"
                      f'<td class="reason">{e(reasons)}</td></tr>')
     steps = len(doc["steps"])
-    body = f"""<h1>Game {e(doc['game_id'])}</h1>
+    return f"""<h1>Game {e(doc['game_id'])}</h1>
 <p class="meta">Seed {doc['seed']}, edition {e(doc['edition'])}, variants {e(variants)}.
 Seats: {seats}.</p>
 <div id="viewer" class="viewer" data-steps="{steps}">
@@ -87,8 +97,6 @@ Seats: {seats}.</p>
 <th>bot</th><th>seat</th><th>money</th><th></th><th>faults</th></tr></thead>
 <tbody>{''.join(final)}</tbody></table></section>
 <script type="application/json" id="game-data">{_json_for_script(doc)}</script>"""
-    return page(f"Game {doc['game_id']}: {data.name}", body, root=root, kind="game",
-                tournament=data.name, scripts=f'<script src="{root}report.js"></script>\n')
 
 
 def missing_game_page(data: Tournament, gid: str, why: str) -> str:

@@ -5,7 +5,6 @@ Validated by pydantic; every error names the key (`bots.2.command: Field require
 
 from __future__ import annotations
 
-import shlex
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +22,7 @@ from pydantic import (
 
 from referee.bots.limits import (
     DEFAULT_ADDRESS_SPACE,
+    DEFAULT_BUILD_TIME,
     DEFAULT_CPU_PER_GAME,
     DEFAULT_CPU_TIME,
     DEFAULT_FILE_SIZE,
@@ -39,6 +39,7 @@ from referee.bots.limits import (
     parse_amount,
     parse_size,
 )
+from referee.bots.manifest import command_line
 from referee.edition_files import load_edition
 from referee.game import BUILTIN_EDITIONS, Edition
 from referee.game.config import VARIANTS
@@ -80,24 +81,7 @@ class BotEntry(BaseModel):
     @field_validator("command", "build")
     @classmethod
     def _words(cls, value: str | None) -> str | None:
-        return _splittable(value)
-
-
-def command_line(value: str | None) -> str | None:
-    """A command line (or None) that can be run: no NUL, and shell words to split."""
-    if value is not None and "\0" in value:
-        raise ValueError("contains a NUL character")
-    return _splittable(value)
-
-
-def _splittable(value: str | None) -> str | None:
-    if value is not None:
-        try:
-            if not shlex.split(value):
-                raise ValueError("is empty")
-        except ValueError as exc:
-            raise ValueError(f"cannot be split into words: {exc}") from None
-    return value
+        return command_line(value)
 
 
 @dataclass(frozen=True)
@@ -109,6 +93,11 @@ class SizeLimits:
     entries: int | None = 100_000
 
 
+# `referee grade`: seconds for one submission's build, check and games together; generous,
+# so that only a bot far slower than its move time runs out.
+DEFAULT_SUBMISSION_TIME = 900.0
+
+
 class Limits(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
@@ -116,7 +105,8 @@ class Limits(BaseModel):
     time_bank: float = Field(DEFAULT_TIME_BANK, ge=0,
                              description="seconds per game absorbing overruns")
     startup_time: float = Field(DEFAULT_STARTUP_TIME, gt=0)
-    build_time: float = Field(300.0, gt=0, description="seconds for a bot's build command")
+    build_time: float = Field(DEFAULT_BUILD_TIME, gt=0,
+                              description="seconds for a bot's build command")
     max_faults: int = Field(DEFAULT_MAX_FAULTS, ge=1, le=MAX_FAULTS,
                             description="faults in one game before retirement")
     # What each bot process may use (README, Untrusted bots): a size ("2G", "512M"), a
@@ -132,6 +122,9 @@ class Limits(BaseModel):
     # in bytes and in files, folders and links.
     submission_size: str | int = "256M"
     submission_files: int | float | str = 100_000
+    submission_time: float = Field(DEFAULT_SUBMISSION_TIME, gt=0,
+                                   description="seconds for one submission's build, check "
+                                               "and games in `referee grade`")
 
     @field_validator("address_space")
     @classmethod
@@ -191,6 +184,20 @@ class GradeRule(BaseModel):
     beats: list[str] = []
     level_with: list[str] = []  # level with each, or better: not separated below it
     min_placement: float | None = Field(None, ge=0, le=1)
+    min_points: float | None = Field(None, ge=0)  # `[grading] points`, docs/grading.md
+    also_broken: bool = False  # the rule may grade a bot that does not work (by its points)
+
+
+class Points(BaseModel):
+    """`[grading] points`: partial credit, per check passed and per game metric (see
+    docs/grading.md)."""
+
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    check: float = Field(1, ge=0)  # per check of `referee check` passed
+    placement: float = Field(0, ge=0)  # times the mean placement points (0 to 1) of its games
+    win_share: float = Field(0, ge=0)  # times its share of the wins (0 to 1)
+    beats: float = Field(0, ge=0)  # per baseline it beats, by the test the rules use
 
 
 class Grading(BaseModel):
@@ -201,9 +208,13 @@ class Grading(BaseModel):
     rules: list[GradeRule] = []
     otherwise: str = "F"  # working, but meets no rule
     broken: str = "F"  # did not build, crashed, timed out, or failed the check
+    points: Points = Points()
     # Each comparison with a baseline is a one-sided test at 1 - confidence; above 0.5, so
     # that a bot is never separated both above and below one baseline.
     confidence: float = Field(0.95, gt=0.5, lt=1)
+    # similarity.md lists the pairs where one holds at least this share of the other's code
+    # (docs/grading.md, Copies found); it flags, it never grades.
+    similarity_threshold: float = Field(0.5, ge=0, le=1)
 
 
 class TournamentConfig(BaseModel):

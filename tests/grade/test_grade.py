@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from .. import terminal
+from .rendering import headings, rendered, summary_items
 
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = ROOT / "tests" / "scripted_bots"
@@ -39,6 +41,24 @@ def make_submissions(root: Path) -> None:
     put("grace", {"bot.py": BOTS / "illegal.py",
                   "bot.toml": 'command = "python3 bot.py --kind over_money"\n'})
     put("heidi", {"notes.txt": "I did not finish"})
+    put("ivan", {"bot.py": crashes_in_some_games()})
+    put("judy", {})
+    put("kim", {"bot.toml": 'command = "python3 missing.py"\n'})
+
+
+def crashes_in_some_games() -> str:
+    """The random sample bot, made to divide by zero at its first request in each game
+    where it sits in seat 2 against random-1: never in the check, in 6 of 24 graded games."""
+    code = (SAMPLES / "python" / "random_bot.py").read_text()
+    new_game = "                bot.new_game(message)\n"
+    request = "            elif kind == \"request\":\n"
+    assert new_game in code and request in code
+    return code.replace(new_game, new_game + (
+        "                doomed = message.get(\"seat\") == 2 and "
+        "\"random-1\" in message.get(\"names\", [])\n")).replace(
+        request, request + "                if doomed:\n"
+                           "                    print(1 / 0)\n").replace(
+        "    try:\n        for raw in", "    doomed = False\n    try:\n        for raw in")
 
 
 def write_config(path: Path) -> None:
@@ -83,22 +103,25 @@ def grade(subs: Path, config: Path, out: Path, prefix: list[str] | None = None,
 @pytest.mark.skipif(shutil.which("node") is None or shutil.which("perl") is None
                     or shutil.which("cc") is None, reason="node, perl or cc is missing")
 def test_grading_a_class(tmp_path: Path) -> None:
-    """A class in several languages, some broken: each gets its status, games, grade and
-    feedback; one deal separates no one, so the baseline sample is level with every random
+    """A class in several languages, some broken: each gets its status, games, grade, points
+    and feedback; one deal separates no one, so the baseline sample is level with every random
     bot and gets `otherwise`; graded again, only the changed submission is played."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     make_submissions(subs)
     write_config(config)
+    config.write_text(config.read_text().replace(
+        'broken = "F"\n', 'broken = "F"\npoints = {check = 1, placement = 20}\n'))
     done = grade(subs, config, out)
     assert done.returncode == 0, done.stderr
     rows = {r["student"]: r for r in csv.DictReader((out / "grades.csv").open())}
     assert {s: r["status"] for s, r in rows.items()} == {
         "alice": "ok", "bob": "ok", "carol": "ok", "dave": "build failed", "erin": "crashed",
-        "frank": "timed out", "grace": "failed the check", "heidi": "build failed",
+        "frank": "timed out", "grace": "failed the check", "heidi": "no bot found",
+        "ivan": "ok", "judy": "no bot found", "kim": "crashed",
     }
-    for student in ("alice", "bob", "carol", "grace"):
+    for student in ("alice", "bob", "carol", "grace", "ivan"):
         assert int(rows[student]["games"]) == 24  # every seat order of one deal
-    for student in ("dave", "erin", "frank", "heidi"):
+    for student in ("dave", "erin", "frank", "heidi", "judy", "kim"):
         assert rows[student]["games"] == "0" and rows[student]["grade"] == "F"
     # One deal: the smallest one-sided p is 1/2, and there is no interval.
     assert (rows["alice"]["grade"], rows["alice"]["rule"]) == ("C", "otherwise")
@@ -108,6 +131,11 @@ def test_grading_a_class(tmp_path: Path) -> None:
     assert (rows["dave"]["rule"], rows["dave"]["vs_random-1"]) == ("broken", "")
     assert rows["grace"]["grade"] == "F" and int(rows["grace"]["faults"]) > 0
     assert rows["erin"]["faults"] == "0"  # no games: the check's crash is in its status
+    assert_points(rows)
+    header = next(csv.reader((out / "grades.csv").open()))
+    assert header[:11] == ["student", "status", "grade", "games", "win_share", "placement",
+                           "placement_low", "placement_high", "money", "faults", "rule"]
+    assert header[-2:] == ["points", "checks_passed"]
 
     feedback = {p.stem: p.read_text() for p in (out / "feedback").glob("*.md")}
     assert set(feedback) == set(rows)
@@ -117,18 +145,62 @@ def test_grading_a_class(tmp_path: Path) -> None:
     assert "is more than seat" in feedback["grace"] and "referee> " in feedback["grace"]
     assert ("referee check --move-time 0.3 --time-bank 0.6 --startup-time 5 "
             "'python3 bot.py --kind over_money'") in feedback["grace"]
-    assert "no bot found" in feedback["heidi"]
+    for student in ("heidi", "judy"):
+        assert "no bot found" in feedback[student]
     assert "- grade: **C**, it met no rule" in feedback["alice"]
     assert "level with random-1, not separated either way" in feedback["alice"]
     assert "no interval from a single deal" in feedback["alice"]
+    assert_feedback_for_students(out, subs, feedback)
 
     again = grade(subs, config, out)
     assert again.returncode == 0
-    assert again.stderr.count("unchanged") == 8
+    assert again.stderr.count("unchanged") == 11
     (subs / "bob" / "bot.js").write_text((subs / "bob" / "bot.js").read_text() + "\n// v2\n")
     third = grade(subs, config, out)
-    assert third.stderr.count("unchanged") == 7 and "bob: grading" in third.stderr
+    assert third.stderr.count("unchanged") == 10 and "bob: grading" in third.stderr
     assert list(csv.DictReader((out / "grades.csv").open()))[1]["status"] == "ok"
+
+
+def assert_points(rows: dict[str, dict[str, str]]) -> None:
+    """Points are a point per check passed and 20 times the mean placement; the working bots
+    earn the most, a bot that passed some checks more than an empty folder or a failed
+    build, which earn none; grades.csv keeps its columns and adds these two last."""
+    for r in rows.values():
+        placement = float(r["placement"] or 0)
+        assert float(r["points"]) == pytest.approx(int(r["checks_passed"]) + 20 * placement,
+                                                   abs=0.01)
+    points = {s: float(r["points"]) for s, r in rows.items()}
+    working = [points[s] for s in ("alice", "bob", "carol")]
+    partial = [points[s] for s in ("erin", "frank", "grace")]
+    assert min(working) > points["ivan"] > max(partial)
+    assert min(partial) > 0 == points["judy"] == points["heidi"] == points["dave"]
+
+
+def assert_feedback_for_students(out: Path, subs: Path, feedback: dict[str, str]) -> None:
+    """Every feedback file renders with each traceback and exchange in a fenced block; none
+    names the teacher's folders (kim's missing file, which Python names by its absolute path
+    in the copy, is named as kim has it); ivan's crash in 6 of its 24 games is one problem
+    with that count, the first such game's record copied next to the feedback."""
+    for student, text in feedback.items():
+        tokens = rendered(text)
+        assert headings(tokens)[0] == ("h1", f"Feedback: {student}")
+        assert [item.split(":")[0] for item in summary_items(tokens)] == [
+            "status", "grade", "points", "bot", "fix first"]
+    teachers = {str(out.resolve()), str(subs.resolve()), str(out.parent.resolve())}
+    for path in (out / "feedback").rglob("*"):
+        if path.is_file():
+            text = path.read_text()
+            assert not [t for t in teachers if t in text], (path, text)
+    assert "can't open file 'missing.py'" in feedback["kim"]
+    ivan = feedback["ivan"]
+    assert re.findall(r"^### \d+\. .*", ivan, re.M) == ["### 1. It crashes"]
+    assert ivan.count("ZeroDivisionError") == 1
+    assert "It came up in 6 of 24 games (6 times)." in ivan
+    (record,) = (out / "feedback" / "ivan").glob("game-*.jsonl")
+    assert f"referee replay ivan/{record.name}" in ivan
+    assert "'ivan=python3 bot.py'" in ivan
+    assert '"random-1=python $REFEREE/sample_bots/python/random_bot.py --seed 1"' in ivan \
+        or '"random-1=python3 $REFEREE/sample_bots/python/random_bot.py --seed 1"' in ivan
 
 
 def test_a_submissions_escape_sequences_are_shown_not_obeyed(tmp_path: Path) -> None:
@@ -151,7 +223,8 @@ def test_a_submissions_escape_sequences_are_shown_not_obeyed(tmp_path: Path) -> 
     grades = (out / "grades.csv").read_text().replace("\r\n", "\n")  # CSV's own line ends
     terminal.assert_shown_safely(grades, shown + ",build failed,F")
     terminal.assert_shown_safely((out / "feedback" / f"{evil}.md").read_text(),
-                                 "# " + shown, "error: \\x1b[2J\\x1b]0;pwned\\x07\n",
+                                 "# Feedback: `" + shown + "`",
+                                 "error: \\x1b[2J\\x1b]0;pwned\\x07\n",
                                  "\nALL BOTS PASSED\\x9b31m\\u202edeliaf\n")
     terminal.assert_shown_safely((out / "feedback" / "oscar.md").read_text(),
                                  "- status: **crashed**",

@@ -298,7 +298,8 @@ def test_names_and_limits_that_always_worked_still_do(tmp_path: Path) -> None:
     still play."""
     bot_dir = copy_bots(tmp_path / "bots")
     spaced = bot_dir / "my bot.py"
-    spaced.write_bytes((bot_dir / GOOD).read_bytes())
+    spaced.write_bytes((bot_dir / GOOD).read_bytes().replace(  # a hello name that cannot
+        b'NAME = "first_legal"', b'NAME = "no/name"'))  # name files: named after its file
     proc = referee("play", f"python3 '{spaced}'", f"Ålice=python3 {bot_dir / GOOD}",
                    f"python3 {bot_dir / GOOD}", "--max-faults", "10000", "--transcript",
                    str(tmp_path / "t"), "--variant", "split-double", "--variant",

@@ -1,4 +1,5 @@
-"""A small tournament with a faulty subprocess bot, stored and written as a report once."""
+"""A small tournament with a faulty subprocess bot, stored and written as a report once; and
+headless Chromium for the tests that open pages."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
@@ -20,6 +22,8 @@ from referee.tournament.config import TournamentConfig
 from referee.tournament.executors.local import LocalExecutor
 from referee.tournament.session import run_tournament
 from referee.tournament.store import Store, open_store
+
+from .browser import chromium
 
 ROOT = Path(__file__).resolve().parents[2]
 ILLEGAL = ROOT / "tests" / "scripted_bots" / "illegal.py"
@@ -70,3 +74,10 @@ def made(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Made]:
     summary = write_report(store, out, stderr_dir=stderr_dir, games_sample=2)
     store.close()
     yield Made(db, out, stderr_dir, summary)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Headless Chromium (the test skipped without Debian's chromium or playwright)."""
+    with chromium() as b:
+        yield b

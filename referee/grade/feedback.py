@@ -1,0 +1,133 @@
+"""The feedback a student reads, `feedback/STUDENT.md`: a summary first (status, grade and
+the rule that gave it, points, what to fix first), then each distinct problem once with its
+counts, what shows it and how to meet it again, then each step of grading as it went.
+
+Whatever the bot wrote (stderr, replies, build output) is in fenced blocks or code spans
+(`markdown.py`), so that it renders as it was and cannot end its block; and the whole text is
+made visible (`referee.text`) as it is written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from referee.check import CheckResult
+from referee.tournament.config import TournamentConfig
+
+from .markdown import code, fenced, plain_or_code
+from .notes import build_note, check_note, games_note, skipped_note
+from .outcome import Outcome, missing, points_earned, rule_text
+from .problems import TITLES, Problem, Problems
+from .submissions import Submission
+
+MOST = 12  # problems told at most; the rest are counted
+
+STATUS_WORDS = {
+    "ok": "it built, passed every check and played its games",
+    "no bot found": "nothing in your folder was found to run as a bot, so nothing was built "
+                    "or played",
+    "build failed": "it could not be built, or your files could not be used, so nothing was "
+                    "played",
+    "failed the check": "it failed some checks; it still played its games, which show what "
+                        "that cost",
+    "crashed": "it crashed in the check, or in every game it played",
+    "timed out": "it was too slow: in the check, so it played no games, or past its time "
+                 "budget, so only what it finished is graded",
+}
+
+
+@dataclass
+class Findings:
+    """What grading one submission found, step by step, for its feedback."""
+
+    problems: Problems = field(default_factory=Problems)
+    skipped: list[str] = field(default_factory=list)  # files left out of its copy
+    built: str = ""  # the output of a build that worked
+    check: list[CheckResult] | None = None
+    times: list[float] = field(default_factory=list)  # its reply times in the check
+    played: bool = False  # it has figures from games (in the outcome)
+
+
+def grade_reason(outcome: Outcome) -> str:
+    """Which rule gave the grade, in words, for the summary."""
+    if outcome.rule == "broken":
+        return "the grade of a bot that does not work (`broken`)"
+    if outcome.rule == "otherwise":
+        return "it met no rule: the grade of a working bot that meets none (`otherwise`)"
+    return f"by the rule: {outcome.rule}"
+
+
+def points_line(outcome: Outcome, config: TournamentConfig) -> str:
+    parts = points_earned(outcome, config.grading.points)
+    said = "; ".join(f"{words} = {value:.4g}" for words, value in parts)
+    return f"- points: **{outcome.points:g}**" + (f" ({said})" if said else "")
+
+
+def next_step(outcome: Outcome, config: TournamentConfig) -> str:
+    """With no problem to fix: what the rule above the one it met asks that it lacks."""
+    rules = config.grading.rules
+    met = next((i for i, r in enumerate(rules) if rule_text(r) == outcome.rule), len(rules))
+    if met == 0:
+        return "nothing: it met the first rule"
+    lacks = missing(rules[met - 1], outcome)
+    return (f"nothing is broken; to earn {rules[met - 1].grade} it must "
+            + "; ".join(lacks) if lacks else "nothing is broken")
+
+
+def summary(outcome: Outcome, sub: Submission, config: TournamentConfig,
+            problems: list[Problem]) -> list[str]:
+    bot = "(none found)" if sub.command is None else code(sub.command)
+    fix = (f"problem 1 below, {TITLES[problems[0].kind].lower()}: {code(problems[0].what)}"
+           if problems else next_step(outcome, config))
+    return [f"# Feedback: {plain_or_code(sub.student)}", "",
+            f"- status: **{outcome.status}** ({STATUS_WORDS[outcome.status]})",
+            f"- grade: **{outcome.grade}**, {grade_reason(outcome)}",
+            points_line(outcome, config),
+            f"- bot: {bot}" + (f", built with {code(sub.build)}" if sub.build else ""),
+            f"- fix first: {fix}", ""]
+
+
+def counts(p: Problem, outcome: Outcome) -> str:
+    said = []
+    if p.checks:
+        answers = f" ({p.answers} answer{'s' * (p.answers != 1)})" if p.answers else ""
+        said.append(f"it failed {len(p.checks)} of {outcome.checks} checks{answers}: "
+                    + ", ".join(p.checks))
+    if p.games:
+        said.append(f"it came up in {len(p.games)} of {outcome.games} games "
+                    f"({p.times} time{'s' * (p.times != 1)})")
+    return "; ".join(said)
+
+
+def problem_section(number: int, p: Problem, outcome: Outcome) -> str:
+    reason = p.reason.strip()
+    text = [f"### {number}. {TITLES[p.kind]}", "",
+            fenced(reason) if "\n" in reason or len(reason) > 200 else code(reason), ""]
+    if counted := counts(p, outcome):
+        text += [counted[0].upper() + counted[1:] + ".", ""]
+    for shown in [*p.shown, *p.reproduce]:
+        text += [shown.caption, "", fenced(shown.text), ""]
+    text += [*p.notes, ""] if p.notes else []
+    return "\n".join(text)
+
+
+def feedback(outcome: Outcome, sub: Submission, config: TournamentConfig,
+             found: Findings) -> str:
+    """The whole feedback, in Markdown (not yet made visible)."""
+    problems = found.problems.ordered()
+    text = summary(outcome, sub, config, problems)
+    if problems:
+        text.append(f"## Problems ({len(problems)})\n")
+        text += [problem_section(i, p, outcome) for i, p in enumerate(problems[:MOST], 1)]
+        if len(problems) > MOST:
+            text.append(f"And {len(problems) - MOST} more, told once these are fixed.\n")
+    if found.built:
+        text.append(build_note(sub.build or "", found.built))
+    if found.check is not None:
+        failed = {name: i for i, p in enumerate(problems, 1) for name in p.checks}
+        text.append(check_note(found.check, found.times, failed))
+    if found.played:
+        text.append(games_note(outcome, config))
+    if found.skipped:
+        text.append(skipped_note(found.skipped))
+    return "\n".join(text)

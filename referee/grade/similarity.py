@@ -1,0 +1,302 @@
+"""Which submissions look alike: each one against every other, the sample bots and the
+baselines, by winnowed fingerprints of their tokens (MOSS's method: Schleimer, Wilkerson and
+Aiken, "Winnowing: local algorithms for document fingerprinting", SIGMOD 2003).
+
+Pygments tokenises each source file; comments and whitespace are dropped and every identifier,
+string and number becomes one placeholder, so that renaming variables, rewriting comments or
+re-indenting changes nothing.  The hashes of all K-token runs are winnowed (the least in every
+window of WINDOW) into a submission's fingerprints; how much of one submission's fingerprints
+another holds is their similarity.  It flags, it never grades (docs/grading.md, Copies found).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import stat
+import zlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from pygments.lexer import Lexer
+from pygments.lexers import find_lexer_class_for_filename, guess_lexer_for_filename
+from pygments.token import Comment, Literal, Name, String, Text, _TokenType, is_token_subtype
+from pygments.util import ClassNotFound
+
+from referee.bots.manifest import BotFolderError, read_bot_folder
+from referee.tournament.config import TournamentConfig
+from referee.tournament.entrants import bot_dir
+
+from .submissions import NOT_COPIED, Submission
+
+K = 12  # tokens in a hashed run: shorter runs are common to any two programs in a language
+WINDOW = 8  # every run shared over K + WINDOW - 1 tokens or more yields a shared fingerprint
+MIN_FINGERPRINTS = 10  # fewer (some ten lines of code) is too little to tell a copy by
+MAX_BYTES = 1 << 20  # of source read per submission: a bot's code is far less
+MAX_FILE_BYTES = 256 << 10  # a larger file is taken as vendored or generated, and not read
+MAX_ENTRIES = 10_000  # files and folders looked at per submission
+# Folders of build outputs and dependencies, and of what a copy leaves out: not the student's.
+NOT_READ = NOT_COPIED | {"node_modules", "target", "build", "out", "bin", "obj", "dist"}
+# Pygments' lexers of documents, data, settings and build files (Markdown, JSON, TOML,
+# Makefile, ...): the bot's code is compared, not its README or bot.toml.
+NOT_CODE = {"special", "markup", "data", "configs", "make", "html", "textfmts", "textedit"}
+SAMPLE_BOTS = Path(__file__).resolve().parents[2] / "sample_bots"
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    path: str  # relative to its submission or reference folder
+    text: str
+
+
+@dataclass(frozen=True)
+class Fingerprinted:
+    """A submission or a reference, as compared: the files read and their fingerprints."""
+
+    name: str  # the student, or the reference's path (sample_bots/python/random_bot.py)
+    reference: bool
+    files: tuple[str, ...]
+    fingerprints: frozenset[int]
+
+
+@dataclass(frozen=True)
+class Pair:
+    """Two compared bots, the first a student: the share of each one's fingerprints that the
+    other holds (a copy holds all of its source's; a source, some of a larger copy's)."""
+
+    first: str
+    second: str
+    reference: bool  # the second is a sample bot or a baseline
+    first_in_second: float
+    second_in_first: float
+
+    @property
+    def score(self) -> float:
+        return max(self.first_in_second, self.second_in_first)
+
+
+@dataclass(frozen=True)
+class Closest:
+    """A student's most similar other bot: how much of the student's code it holds."""
+
+    other: str
+    share: float
+
+
+@dataclass(frozen=True)
+class Similarity:
+    closest: dict[str, Closest]  # only students with enough code to compare
+    pairs: list[Pair]  # every pair with a student in it, the most similar first
+    too_little: list[str]  # students with too little code to compare (none, or a few lines)
+    students: list[Fingerprinted]
+    references: list[Fingerprinted]
+
+
+def is_code(lexer: Lexer) -> bool:
+    return type(lexer).__module__.rsplit(".", 1)[-1] not in NOT_CODE
+
+
+def lexer_for(path: str, text: str) -> Lexer | None:
+    """The lexer for a source file, by its name (and, where a name fits several languages,
+    as `.pl` Perl and Prolog do, by its text); None for a file that is not code."""
+    try:
+        lexer = guess_lexer_for_filename(path, text)
+    except ClassNotFound:
+        return None
+    return lexer if is_code(lexer) else None
+
+
+@cache
+def placeholder(token: _TokenType) -> str | None:
+    """What a kind of token is compared as: `N` for every identifier, `S` for every string
+    (or a piece of one), `0` for every number, "" for a token dropped (comments, whitespace,
+    docstrings), None for one compared as it is (keywords, operators, punctuation, and a C
+    preprocessor line, which is a comment to pygments)."""
+    def kind(*kinds: _TokenType) -> bool:
+        return any(is_token_subtype(token, k) for k in kinds)
+
+    if kind(Comment.Preproc, Comment.PreprocFile):
+        return None
+    if kind(Comment, Text, String.Doc):
+        return ""
+    if kind(Name):
+        return "N"
+    if kind(String):
+        return "S"
+    return "0" if kind(Literal.Number) else None
+
+
+def token_ids(lexer: Lexer, text: str) -> list[int]:
+    """The file's tokens as compared (`placeholder`), each a number; the pieces of a string
+    make one `S`."""
+    ids: list[int] = []
+    previous = ""
+    for token, value in lexer.get_tokens(text):
+        shown = placeholder(token)
+        if shown is None:
+            shown = value.strip()
+        if not shown or shown == previous == "S":
+            continue
+        ids.append(zlib.crc32(shown.encode()))
+        previous = shown
+    return ids
+
+
+def winnow(ids: Sequence[int], k: int = K, window: int = WINDOW) -> set[int]:
+    """The fingerprints of one token sequence: the least hash of each `window` consecutive
+    hashes of `k`-token runs.  Hashing a tuple of ints does not depend on PYTHONHASHSEED, so a
+    run's figures are the next run's."""
+    hashes = [hash(tuple(ids[i:i + k])) for i in range(len(ids) - k + 1)]
+    if len(hashes) <= window:
+        return {min(hashes)} if hashes else set()
+    return {min(hashes[i:i + window]) for i in range(len(hashes) - window + 1)}
+
+
+def fingerprints(files: Iterable[SourceFile]) -> frozenset[int]:
+    """A bot's fingerprints: those of each of its code files (others are skipped)."""
+    found: set[int] = set()
+    for file in files:
+        lexer = lexer_for(file.path, file.text)
+        if lexer is not None:
+            found |= winnow(token_ids(lexer, file.text))
+    return frozenset(found)
+
+
+def may_be_code(path: str) -> bool:
+    """Whether a file's name is one of a language's (read only then): by name alone, a
+    `.pl` may still turn out Prolog rather than Perl, which `lexer_for` tells."""
+    lexer = find_lexer_class_for_filename(path)
+    return lexer is not None and lexer.__module__.rsplit(".", 1)[-1] not in NOT_CODE
+
+
+def read_file(path: Path, shown: str, budget: int) -> SourceFile | None:
+    """A regular file (never through a link) of at most MAX_FILE_BYTES and `budget`, as text,
+    if its name is a language's; None for a binary (a NUL byte) or what cannot be read."""
+    try:
+        info = os.lstat(path)
+        if (not stat.S_ISREG(info.st_mode) or info.st_size > min(MAX_FILE_BYTES, budget)
+                or not may_be_code(shown)):
+            return None
+        with open(path, "rb") as f:
+            data = f.read(info.st_size)
+    except OSError:
+        return None
+    return None if b"\0" in data else SourceFile(shown, data.decode("utf-8", "replace"))
+
+
+def read_files(candidates: list[tuple[Path, str]]) -> list[SourceFile]:
+    """The candidates (path, path as shown) that may be code, in the order shown, up to
+    MAX_BYTES in all."""
+    files: list[SourceFile] = []
+    budget = MAX_BYTES
+    for path, shown in sorted(candidates, key=lambda c: c[1]):
+        file = read_file(path, shown, budget)
+        if file is not None:
+            files.append(file)
+            budget -= len(file.text.encode())
+    return files
+
+
+def read_folder(folder: Path) -> list[SourceFile]:
+    """The files of a submission or reference folder that may be code (`read_files`).  Links
+    are not followed, folders of build outputs and dependencies (NOT_READ) not entered, and
+    no more than MAX_ENTRIES files looked at."""
+    candidates: list[tuple[Path, str]] = []
+    for here, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d not in NOT_READ)
+        candidates += [(Path(here, n), os.path.relpath(Path(here, n), folder))
+                       for n in sorted(names)]
+        if len(candidates) >= MAX_ENTRIES:
+            break
+    return read_files(candidates[:MAX_ENTRIES])
+
+
+def fingerprinted(name: str, reference: bool, files: list[SourceFile]) -> Fingerprinted:
+    return Fingerprinted(name, reference, tuple(f.path for f in files), fingerprints(files))
+
+
+def share(of: Fingerprinted, other: Fingerprinted) -> float:
+    return len(of.fingerprints & other.fingerprints) / len(of.fingerprints)
+
+
+def compare(students: Sequence[Fingerprinted],
+            references: Sequence[Fingerprinted]) -> Similarity:
+    """Each student against every other student and every reference.  A student's closest is
+    the bot that holds the largest share of its code (a reference first on a tie: it is where
+    a copy comes from)."""
+    compared = [s for s in students if len(s.fingerprints) >= MIN_FINGERPRINTS]
+    pairs: list[Pair] = []
+    closest: dict[str, Closest] = {}
+    for i, student in enumerate(compared):
+        best: Closest | None = None
+        for j, other in enumerate([*references, *compared]):
+            if j - len(references) == i:
+                continue  # itself
+            mine = share(student, other)
+            if best is None or mine > best.share:
+                best = Closest(other.name, mine)
+            if j - len(references) > i or other.reference:  # each pair of students once
+                pairs.append(Pair(student.name, other.name, other.reference, mine,
+                                  share(other, student)))
+        if best is not None:
+            closest[student.name] = best
+    pairs.sort(key=lambda p: (-p.score, p.first, p.second))
+    names = {s.name for s in compared}
+    return Similarity(closest, pairs, [s.name for s in students if s.name not in names],
+                      list(students), list(references))
+
+
+def shown_path(path: Path, config_path: Path) -> str | None:
+    """A reference's path as a teacher reads it: from the repository's root (where
+    sample_bots is) or the config's folder; None if outside both."""
+    for root in (SAMPLE_BOTS.parent, config_path.resolve().parent):
+        if path.is_relative_to(root):
+            return str(path.relative_to(root))
+    return None
+
+
+def reference_bots(config: TournamentConfig, config_path: Path,
+                   samples: Path | None = SAMPLE_BOTS) -> list[Fingerprinted]:
+    """The baselines (the code files their commands and builds name, else their `dir`) and each
+    sample bot (a folder built as one bot; in one without a build, each file is a bot, as
+    sample_bots/python holds the baseline and the random bot).  Each set of files once."""
+    found: dict[tuple[Path, ...], str] = {}
+    for bot in config.bots:
+        if bot.name not in config.baselines:
+            continue
+        cwd = bot_dir(config_path, bot.dir)
+        words = [*shlex.split(bot.command), *shlex.split(bot.build or "")]
+        named = tuple(sorted({(cwd / w).resolve() for w in words
+                              if (cwd / w).is_file() and may_be_code(w)}))
+        if named:
+            name = shown_path(named[0], config_path) if len(named) == 1 else None
+            found.setdefault(named, name or f"baseline {bot.name}")
+        elif bot.dir is not None:
+            found.setdefault((cwd,), shown_path(cwd, config_path) or f"baseline {bot.name}")
+    if samples is not None and samples.is_dir():
+        for folder in sorted(p.resolve() for p in samples.iterdir() if p.is_dir()):
+            try:
+                one_bot = read_bot_folder(folder).build is not None
+            except (BotFolderError, OSError):
+                continue
+            sets: list[tuple[Path, ...]] = [(folder,)] if one_bot else [
+                (f.resolve(),) for f in sorted(folder.iterdir()) if f.is_file()]
+            for paths in sets:
+                found.setdefault(paths, shown_path(paths[0], config_path) or str(paths[0]))
+    references = []
+    for paths, name in found.items():
+        files = (read_folder(paths[0]) if paths[0].is_dir()
+                 else read_files([(p, p.name) for p in paths]))
+        if files:
+            references.append(fingerprinted(name, True, files))
+    return references
+
+
+def compare_class(submissions: Sequence[Submission], config: TournamentConfig,
+                  config_path: Path, samples: Path | None = SAMPLE_BOTS) -> Similarity:
+    """Every submission (its own folder, as handed in) against the others and the references
+    (`reference_bots`)."""
+    students = [fingerprinted(s.student, False, read_folder(s.path)) for s in submissions]
+    return compare(students, reference_bots(config, config_path, samples))

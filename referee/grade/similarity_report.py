@@ -1,0 +1,54 @@
+"""OUT/similarity.md, for the teacher only: the pairs of bots that look alike (similarity.py).
+Nothing of it goes into a student's feedback, and no grade depends on it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .markdown import plain_or_code
+from .similarity import Fingerprinted, Pair, Similarity
+
+
+def percent(share: float) -> str:
+    return f"{share:.0%}"
+
+
+def pair_line(pair: Pair) -> str:
+    first, second = plain_or_code(pair.first), plain_or_code(pair.second)
+    kind = " (a sample bot or baseline)" if pair.reference else ""
+    return (f"- **{first}** and **{second}**{kind}: {second} holds "
+            f"{percent(pair.first_in_second)} of {first}'s code, {first} "
+            f"{percent(pair.second_in_first)} of {second}'s")
+
+
+def files_line(bot: Fingerprinted) -> str:
+    files = ", ".join(plain_or_code(f) for f in bot.files) or "none"
+    return f"- {plain_or_code(bot.name)}: {files}"
+
+
+def similarity_report(similarity: Similarity, threshold: float) -> str:
+    flagged = [p for p in similarity.pairs if p.score >= threshold]
+    lines = [
+        "# Similar submissions", "",
+        "For the teacher only: no feedback file mentions it, and no grade depends on it. "
+        f"Each of the {len(similarity.students)} submissions was compared with every other "
+        f"and with the {len(similarity.references)} sample bots and baselines, by winnowed "
+        "fingerprints of their code, in which renaming, comments and layout make no "
+        "difference (docs/grading.md, Copies found). Listed, the most similar first: each "
+        f"pair in which one holds at least {percent(threshold)} of the other's code "
+        "(`[grading] similarity_threshold`). A pair is a reason to look at both, not a proof: "
+        "code both took from the same sample kit is listed too.", "",
+        f"## Pairs at or above {percent(threshold)}", "",
+        *([pair_line(p) for p in flagged] or ["None."]), "",
+    ]
+    if similarity.too_little:
+        lines += ["## Not compared", "",
+                  "Too little code to compare (none, or a few lines): "
+                  + ", ".join(plain_or_code(s) for s in similarity.too_little) + ".", ""]
+    lines += ["## Files compared", "",
+              *(files_line(b) for b in [*similarity.students, *similarity.references]), ""]
+    return "\n".join(lines)
+
+
+def write_similarity_report(path: Path, similarity: Similarity, threshold: float) -> None:
+    path.write_text(similarity_report(similarity, threshold))

@@ -1,0 +1,190 @@
+"""`referee replay --bot`: one seat's part of a recorded game (`seat_part.py`) sent again to a
+bot, each answer set beside the recorded one, so that an entrant can watch, or debug, their
+bot's decisions.  Whatever the bot answers now, it is sent what the seat was sent in the game.
+The bot's stderr is shown as it comes; the caller may pause before any request, for a debugger
+to be attached to the bot's process.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import trio
+
+from referee.bots.crash import limit_hint
+from referee.bots.errors import BotGone, LineTooLong, ReplyTimeout, StartError
+from referee.bots.launch import BotSpec, launch
+from referee.bots.process import BotProcess, ProcessLimits
+from referee.bots.start import split_command
+from referee.bots.stderr_log import StderrLog
+from referee.protocol import codec
+from referee.protocol.messages import FaultKind
+
+from .bot_session import GOODBYE
+from .seat_part import Outcome, Request, RerunError, SeatPart, judge
+
+__all__ = ["RERUN_TIMEOUT", "Compared", "RerunDisplay", "RerunError", "RerunResult", "rerun"]
+
+RERUN_TIMEOUT = 60.0  # seconds for the bot's hello and each answer, unless told otherwise
+
+
+@dataclass(frozen=True, slots=True)
+class Compared:
+    """A request sent again, the bot's answer now and the seconds it took, beside the
+    recorded answer."""
+
+    request: Request
+    answer: Outcome
+    seconds: float
+
+    @property
+    def same(self) -> bool:
+        return self.answer.matches(self.request.recorded)
+
+
+@dataclass
+class RerunResult:
+    part: SeatPart
+    compared: list[Compared] = field(default_factory=list)
+    ended: str | None = None  # why the bot ended, if it did when sent the game's end
+
+    @property
+    def first_difference(self) -> Compared | None:
+        return next((c for c in self.compared if not c.same), None)
+
+
+class RerunDisplay(Protocol):
+    """Shows a rerun as it goes (the command line prints; tests may collect)."""
+
+    def started(self, pid: int) -> None: ...
+
+    def hello(self, name: str, processes: list[str]) -> None: ...
+
+    def compared(self, compared: Compared) -> None: ...
+
+    def stderr(self, text: str) -> None: ...
+
+    async def pause(self, before: str) -> None: ...
+
+
+class _StderrSince:
+    """What the bot wrote to stderr since the last look."""
+
+    def __init__(self, log: StderrLog) -> None:
+        self.log = log
+        self.offset = os.fstat(log.fd).st_size
+
+    def new(self) -> str:
+        if self.log.fd < 0:
+            return ""
+        self.log.check()
+        size = os.fstat(self.log.fd).st_size
+        data = os.pread(self.log.fd, size - self.offset, self.offset) if size > self.offset else b""
+        self.offset = size
+        return data.decode("utf-8", "replace")
+
+
+async def rerun(part: SeatPart, spec: BotSpec, display: RerunDisplay, *,
+                upto: int | None = None, pause_before: int | None = None,
+                timeout: float | None = RERUN_TIMEOUT) -> RerunResult:
+    """Start the bot, send it the seat's part up to request `upto` (all of it, game_end
+    included, if None), and compare each answer with the recorded one; stop the bot.
+    `pause_before`: the request number (0: the hello) before which `display.pause` waits;
+    `timeout`: seconds for the hello and each answer, None for no limit.  RerunError when
+    `upto` is out of range or the bot does not start; a bot that ends later is in the result."""
+    requests = part.up_to(upto)
+    try:
+        bot = await launch(spec, limits=ProcessLimits(spin=0.0))
+    except StartError as exc:
+        raise RerunError(f"the bot cannot start: {exc}") from None
+    try:
+        return await _send(bot, part, requests, upto is None, spec, display, pause_before,
+                           timeout)
+    finally:
+        await bot.aclose(GOODBYE)
+
+
+def _deadline(timeout: float | None) -> float:
+    return math.inf if timeout is None else trio.current_time() + timeout
+
+
+async def _send(bot: BotProcess, part: SeatPart, requests: Sequence[Request], to_end: bool,
+                spec: BotSpec, display: RerunDisplay, pause_before: int | None,
+                timeout: float | None) -> RerunResult:
+    display.started(bot.pid)
+    stderr = _StderrSince(bot.stderr)
+    if pause_before == 0:
+        await display.pause("the hello")
+    try:
+        deadline = _deadline(timeout)
+        await bot.send(part.hello, deadline)
+        name = codec.decode_hello(await bot.read_line(deadline, spin=False)).name
+    except ReplyTimeout:
+        display.stderr(stderr.new())
+        raise RerunError(f"the bot sent no hello within {timeout:g} s (is its output "
+                         "flushed?)") from None
+    except (BotGone, LineTooLong) as exc:
+        display.stderr(stderr.new())
+        raise RerunError(f"the bot {exc} before its hello; {await _ending(bot, spec)}") from None
+    except codec.ProtocolError as exc:
+        display.stderr(stderr.new())
+        raise RerunError(exc.reason) from None
+    display.hello(name, [f"{p.pid} {p.comm}" for p in bot.processes()])
+    display.stderr(stderr.new())
+    result = RerunResult(part)
+    for request in requests:
+        if pause_before == request.number:
+            await display.pause(f"request {request.number}")
+        compared = await _ask(bot, request, spec, timeout)
+        result.compared.append(compared)
+        display.compared(compared)
+        display.stderr(stderr.new())
+        if compared.answer.fault is FaultKind.CRASH:
+            return result
+    if to_end and part.after:
+        try:
+            await bot.send(part.after, _deadline(timeout))
+        except BotGone as exc:
+            result.ended = f"{exc}; {await _ending(bot, spec)}"
+    display.stderr(stderr.new())
+    return result
+
+
+async def _ask(bot: BotProcess, request: Request, spec: BotSpec, timeout: float | None
+               ) -> Compared:
+    """Send one request (and what precedes it) and read the answer, skipping replies to
+    earlier requests as the referee does."""
+    start = trio.current_time()
+    deadline = _deadline(timeout)
+
+    def took(outcome: Outcome) -> Compared:
+        return Compared(request, outcome, trio.current_time() - start)
+
+    try:
+        await bot.send(request.before + request.line, deadline)
+        while True:
+            outcome = judge(await bot.read_line(deadline, spin=False), request.request_id,
+                            request.seat)
+            if outcome is not None:
+                return took(outcome)
+    except ReplyTimeout:
+        return took(Outcome(fault=FaultKind.TIMEOUT, reason=f"no answer within {timeout:g} s"))
+    except LineTooLong as exc:
+        return took(Outcome(fault=FaultKind.MALFORMED, reason=str(exc)))
+    except BotGone as exc:
+        return took(Outcome(fault=FaultKind.CRASH, reason=f"{exc}; {await _ending(bot, spec)}"))
+
+
+async def _ending(bot: BotProcess, spec: BotSpec) -> str:
+    """How the bot's process ended (a second at most to tell), and the limit it shows it
+    ran into."""
+    with trio.move_on_after(1.0):
+        await bot.process.wait()
+    ending = bot.exit_description()
+    hint = limit_hint(ending, bot.stderr.last_lines(), split_command(spec.command),
+                      spec.limits, bot.sandboxed)
+    return f"{ending} ({hint})" if hint else ending

@@ -1,0 +1,322 @@
+"""What one seat was sent in a game, request by request, and what it answered there: rebuilt
+from a game record with the code the match runner sends with (`codec`'s messages, the engine's
+decisions and views, each event to the seats that may see it, the warnings of the seat's faults,
+the time left as its clock ran down), or read from a transcript's `to_bot` lines.  For
+`referee replay --bot` (`rerun.py`), which sends it to a bot again.
+
+Two things a record cannot tell: in a tournament one process plays many games, so there the
+request ids ran on from earlier games, which the bot also remembered; a part starts its ids
+from 1, as for a fresh process.  And the time bank after an overrun is the recorded one to the
+microsecond (records round times to it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+import orjson
+
+from referee.game import Action, Event, GameState, seat_view
+from referee.protocol import codec
+from referee.protocol.messages import FaultKind
+
+from .bot_session import HELLO, WARNED_AS_THEMSELVES
+from .game import final_ranks
+from .player import HARMLESS_FAULTS
+from .record import (
+    AnswerLine,
+    ApplyLine,
+    EventLine,
+    FaultLine,
+    GameRecord,
+    RecordError,
+    RetiredLine,
+    StepLine,
+    kept_line,
+    read_record,
+)
+from .replay import replay
+
+
+class RerunError(ValueError):
+    """The rerun cannot be made as asked (a seat or request out of range, a file that is
+    neither a record nor a transcript, a bot that does not start); the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What came of one request: the action the reply asked for (even one the rules refused),
+    or the fault that left none; `line`, a malformed reply as a record keeps it."""
+
+    action: Action | None = None
+    fault: FaultKind | None = None
+    reason: str = ""
+    line: str | None = None
+
+    def matches(self, other: Outcome) -> bool:
+        if self.action is not None or other.action is not None:
+            return self.action == other.action
+        return self.fault == other.fault and self.line == other.line
+
+    def __str__(self) -> str:
+        reason = self.reason.split("\n", 1)[0]
+        if self.action is not None:
+            text = orjson.dumps(codec.action_to_dict(self.action)).decode()
+            return f"{text} ({self.fault}: {reason})" if self.fault else text
+        if self.line is not None:
+            return f"{self.fault}: {self.line}"
+        return f"{self.fault}: {reason}" if reason else str(self.fault)
+
+
+def judge(line: bytes, request_id: int, seat: int) -> Outcome | None:
+    """A reply to request `request_id`, read as the referee reads it; None for a reply to an
+    earlier request, which the referee skips."""
+    try:
+        reply = codec.decode_reply(line)
+        if reply.id < request_id:
+            return None
+        if reply.id != request_id:
+            return Outcome(fault=FaultKind.WRONG_ID,
+                           reason=f"reply id {reply.id} does not match request id {request_id}")
+        return Outcome(codec.reply_to_action(reply, seat))
+    except codec.ProtocolError as exc:
+        return Outcome(fault=FaultKind.MALFORMED, reason=exc.reason, line=kept_line(line))
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """One request a seat was sent, with the lines sent since the previous one (`before`), and
+    what the seat answered in the game."""
+
+    number: int  # 1 for the seat's first request in the game
+    seat: int
+    request_id: int
+    decision: str
+    before: bytes
+    line: bytes
+    recorded: Outcome
+
+
+@dataclass(frozen=True, slots=True)
+class SeatPart:
+    """Everything one seat was sent in a game, as requests, and what came after the last."""
+
+    game_id: str
+    seat: int
+    name: str
+    requests: tuple[Request, ...]
+    after: bytes  # warnings and game_end after the last request (goodbye is sent on closing)
+    hello: bytes = HELLO
+
+    def up_to(self, upto: int | None) -> tuple[Request, ...]:
+        """The requests up to number `upto` (all if None); RerunError if there is none such."""
+        total = len(self.requests)
+        if upto is not None and not 1 <= upto <= total:
+            raise RerunError(f"--request {upto}: seat {self.seat} ({self.name}) was sent "
+                             f"{total} requests in game {self.game_id}"
+                             + (f" (1 to {total})" if total else ""))
+        return self.requests[:upto]
+
+
+class _Lines:
+    """Collects the lines sent to a seat into its requests."""
+
+    def __init__(self) -> None:
+        self.pending: list[bytes] = []
+        self.requests: list[Request] = []
+
+    def request(self, seat: int, request_id: int, decision: str, line: bytes,
+                recorded: Outcome) -> None:
+        self.requests.append(Request(len(self.requests) + 1, seat, request_id, decision,
+                                     b"".join(self.pending), line, recorded))
+        self.pending.clear()
+
+    def part(self, game_id: str, seat: int, name: str, hello: bytes = HELLO) -> SeatPart:
+        return SeatPart(game_id, seat, name, tuple(self.requests), b"".join(self.pending), hello)
+
+
+Step = tuple[list[StepLine], ApplyLine]  # a step's lines but events, and its `apply` line
+
+
+def _split(lines: Sequence[StepLine]) -> tuple[list[StepLine], list[Step], list[StepLine]]:
+    """A record's lines as the game start's (before its first event), each step's lines but
+    events (up to its `apply` line), and the game end's (after the last step)."""
+    start: list[StepLine] = []
+    steps: list[Step] = []
+    current: list[StepLine] = []
+    evented = False
+    for line in lines:
+        if isinstance(line, EventLine):
+            evented = True
+        elif not evented:
+            start.append(line)
+        elif isinstance(line, ApplyLine):
+            steps.append((current, line))
+            current = []
+        else:
+            current.append(line)
+    return start, steps, current
+
+
+def _recorded(lines: Iterable[StepLine], applied: ApplyLine, seat: int) -> tuple[Outcome, float]:
+    """What `seat` answered in a step, and the seconds it took, from the step's lines."""
+    seconds = applied.seconds
+    action: Action | None = applied.action
+    if applied.seat is None:  # a hidden auction: the seat's own answer line
+        answer = next(ln for ln in lines if isinstance(ln, AnswerLine) and ln.seat == seat)
+        seconds, action = answer.seconds, answer.action
+    for ln in lines:
+        if isinstance(ln, FaultLine) and ln.seat == seat and ln.kind not in HARMLESS_FAULTS:
+            line = ln.line if ln.kind is FaultKind.MALFORMED else None
+            return Outcome(ln.rejected, ln.kind, ln.reason, line), seconds
+    return Outcome(action), seconds
+
+
+def _seen_by(seat: int, events: Iterable[Event]) -> list[bytes]:
+    """The event lines `seat` is sent, encoded as the runner encodes them."""
+    return [codec.encode(codec.event(ev)) for ev in events if ev.private_to in (None, seat)]
+
+
+def part_from_record(record: GameRecord, seat: int) -> SeatPart:
+    """What `seat` was sent in a recorded game, request by request, rebuilt as the match
+    runner built it; RerunError for a seat out of range, a seat that was sent nothing, or a
+    record that does not agree with the rules."""
+    spec = record.spec
+    if not 0 <= seat < spec.players:
+        raise RerunError(f"--seat {seat}: game {spec.game_id} has seats 0 to {spec.players - 1}")
+    checked = replay(record)
+    if not checked.ok:
+        raise RerunError(f"the record does not agree with the rules ({checked.mismatches[0]}); "
+                         "`referee replay` without --bot lists where")
+    name = spec.names[seat]
+    config = spec.config()
+    state = GameState(config, seed=spec.seed, deck=spec.deck)
+    start, steps, _ = _split(record.lines)
+    retired = {ln.seat for ln in start if isinstance(ln, RetiredLine)}
+    if seat in retired:
+        raise RerunError(f"seat {seat} ({name}) did not start in game {spec.game_id}: it was "
+                         "sent nothing to replay")
+    out = _Lines()
+    move, bank = spec.move_time, spec.time_bank
+    out.pending.append(codec.encode(codec.new_game(
+        spec.game_id, seat, list(spec.names), codec.edition_info(config.edition),
+        list(config.variants), move, bank)))
+    out.pending.extend(_seen_by(seat, state.take_events()))
+    request_id = 0
+    for lines, applied in steps:
+        if seat in state.pending_seats() and seat not in retired:
+            request_id += 1
+            decision = state.decision(seat)
+            recorded, seconds = _recorded(lines, applied, seat)
+            line = codec.encode(codec.request(request_id, decision, seat_view(state, seat),
+                                              move, bank))
+            out.request(seat, request_id, decision.kind.value, line, recorded)
+            # The seat's clock, as `BotPlayer` runs it: a timeout empties the bank, any
+            # other answer later than the move time takes its overrun from it.
+            if recorded.fault is FaultKind.TIMEOUT:
+                bank = 0.0
+            elif seconds > move:
+                bank = round(max(0.0, bank - (seconds - move)), 6)
+        for ln in lines:
+            if isinstance(ln, FaultLine) and ln.seat == seat and ln.kind not in HARMLESS_FAULTS:
+                kind = ln.kind if ln.kind in WARNED_AS_THEMSELVES else FaultKind.ILLEGAL
+                default = applied.action if applied.seat is not None else next(
+                    a.action for a in lines if isinstance(a, AnswerLine) and a.seat == seat)
+                out.pending.append(codec.encode(codec.warning(
+                    request_id, kind, ln.reason, codec.action_to_dict(default))))
+            elif isinstance(ln, RetiredLine):
+                retired.add(ln.seat)
+        events = state.apply(applied.action)
+        if seat not in retired:
+            out.pending.extend(_seen_by(seat, events))
+    if seat not in retired:
+        flags = [s in retired for s in range(spec.players)]
+        out.pending.append(codec.encode(codec.game_end(
+            spec.game_id, state.money, final_ranks(state.money, flags), sorted(retired))))
+    return out.part(spec.game_id, seat, name)
+
+
+_DIRECTIONS = frozenset({"to_bot", "from_bot"})  # a transcript line's one key
+
+
+def part_from_transcript(data: bytes, seat: int | None = None) -> SeatPart:
+    """What a bot was sent, request by request, from its transcript (`--transcript`), and its
+    answers there: the first reply after a request that is not to an earlier one.  A second
+    hello (the bot started afresh) ends what is replayed."""
+    out = _Lines()
+    hello: bytes | None = None
+    game_id, name, own_seat, first_seat = "", "", -1, -1
+    answer: Outcome | None = None  # to the last request, once its reply is found
+
+    def close_request() -> None:
+        """The last request's recorded answer: its reply, or none."""
+        if out.requests:
+            recorded = answer or Outcome(fault=FaultKind.TIMEOUT, reason="no reply")
+            out.requests[-1] = replace(out.requests[-1], recorded=recorded)
+
+    for number, raw in enumerate(data.splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            entry = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            entry = None
+        if not isinstance(entry, dict) or len(entry) != 1 or not _DIRECTIONS & set(entry):
+            raise RerunError(f"line {number} of the transcript is not a {{\"to_bot\": ...}} or "
+                             "{\"from_bot\": ...} line")
+        if "from_bot" in entry:
+            message = entry["from_bot"]
+            if out.requests and answer is None:
+                line = message.encode() if isinstance(message, str) else orjson.dumps(message)
+                answer = judge(line, out.requests[-1].request_id, own_seat)
+            continue
+        message = entry["to_bot"]
+        kind = message.get("type") if isinstance(message, dict) else None
+        line = orjson.dumps(message, option=orjson.OPT_APPEND_NEWLINE)
+        if kind == "hello":
+            if hello is not None:
+                break
+            hello = line
+        elif kind == "request":
+            close_request()
+            out.request(own_seat, message.get("id", 0), str(message.get("decision")), line,
+                        Outcome())
+            answer = None
+        elif kind != "goodbye":
+            if kind == "new_game":  # a transcript of `referee check` has several games
+                own_seat = int(message.get("seat", -1))
+                if not game_id:
+                    game_id, first_seat = str(message.get("game_id")), own_seat
+                    names = message.get("names") or []
+                    name = str(names[own_seat]) if 0 <= own_seat < len(names) else ""
+            out.pending.append(line)
+    close_request()
+    if hello is None or not game_id:
+        raise RerunError("the transcript has no hello and new_game sent to the bot: not a "
+                         "transcript of a game")
+    if seat is not None and seat != first_seat:
+        raise RerunError(f"--seat {seat}: the transcript is seat {first_seat}'s ({name})")
+    return out.part(game_id, first_seat, name, hello)
+
+
+def read_part(data: bytes, seat: int | None) -> SeatPart:
+    """A seat's part from a game record (`referee play --log`, `seat` needed) or a transcript
+    (`--transcript`); RerunError for anything else."""
+    first = next((ln for ln in data.splitlines() if ln.strip()), b"")
+    try:
+        head = orjson.loads(first)
+    except orjson.JSONDecodeError:
+        head = None
+    if isinstance(head, dict) and head.get("type") == "spec":
+        if seat is None:
+            raise RerunError("give --seat S: whose part of the game to replay")
+        try:
+            record = read_record(data)
+        except RecordError as exc:
+            raise RerunError(str(exc)) from None
+        return part_from_record(record, seat)
+    if isinstance(head, dict) and ("to_bot" in head or "from_bot" in head):
+        return part_from_transcript(data, seat)
+    raise RerunError("not a game record (from `referee play --log`) nor a transcript "
+                     "(from `--transcript`)")

@@ -1,0 +1,3 @@
+module modernart/bot
+
+go 1.19

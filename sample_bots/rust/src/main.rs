@@ -1,0 +1,135 @@
+//! sample_rust: a Modern Art bot in Rust (standard library only), speaking protocol v1
+//! (../../protocol/README.md).
+//!
+//! It reads one JSON object per line from stdin and answers every `request` with one JSON line
+//! on stdout, flushed at once. Nothing else goes to stdout: the log goes to stderr. It plays
+//! any number of games in one process and exits on `goodbye` or at end of input. The strategy
+//! is in strategy.rs; this file is only the input loop.
+
+mod json;
+mod protocol;
+mod strategy;
+
+use std::io::{self, BufRead, Write};
+
+use json::Json;
+use strategy::Game;
+
+const BOT_NAME: &str = "sample_rust";
+
+/// A line of log to stderr, prefixed with the bot's name. Unlike `eprintln!`, it does not
+/// panic when stderr is closed.
+macro_rules! log {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(io::stderr(), "{}: {}", BOT_NAME, format_args!($($arg)*));
+    }};
+}
+
+/// One protocol line to stdout, flushed: an unflushed reply is a reply that never arrived.
+/// An error means the referee has gone.
+fn send(out: &mut impl Write, line: &str) -> io::Result<()> {
+    out.write_all(line.as_bytes())?;
+    out.write_all(b"\n")?;
+    out.flush()
+}
+
+fn answer(msg: &Json, game: Option<&Game>) -> String {
+    let id = msg.get("id").cloned().unwrap_or(Json::Null);
+    let decision = msg.get("decision").and_then(Json::as_str).unwrap_or("");
+    let reply = match game {
+        None => Err("a request before any new_game".to_string()),
+        Some(game) => protocol::read_request(msg).and_then(|request| game.decide(&request)),
+    };
+    let reply = reply.unwrap_or_else(|problem| {
+        // Never let a bug in the strategy forfeit the move.
+        log!(
+            "request {} ({decision}): {problem}; falling back to the default",
+            id.to_text()
+        );
+        protocol::fallback(decision, msg.get("legal"))
+    });
+    protocol::reply_line(&id, &reply)
+}
+
+fn main() {
+    let stdin = io::stdin();
+    let mut input = stdin.lock();
+    let stdout = io::stdout();
+    let mut out = stdout.lock();
+    let mut game: Option<Game> = None;
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        match input.read_until(b'\n', &mut line) {
+            Ok(0) => break, // end of input
+            Ok(_) => {}
+            Err(e) => {
+                log!("cannot read stdin: {e}");
+                break;
+            }
+        }
+        let text = String::from_utf8_lossy(&line);
+        let text = text.trim_end_matches(['\n', '\r']);
+        if text.is_empty() {
+            continue;
+        }
+        let msg = match json::parse(text) {
+            Ok(msg @ Json::Object(_)) => msg,
+            Ok(_) => {
+                log!("not a JSON object, ignored");
+                continue;
+            }
+            Err(problem) => {
+                log!("not JSON ({problem}), ignored");
+                continue;
+            }
+        };
+        let sent = match msg.get("type").and_then(Json::as_str).unwrap_or("") {
+            "hello" => send(&mut out, &protocol::hello_line(BOT_NAME)),
+            "new_game" => {
+                game = match protocol::read_new_game(&msg) {
+                    Ok(new_game) => {
+                        log!("game {}, seat {}", new_game.game_id, new_game.seat);
+                        Some(Game::new(&new_game))
+                    }
+                    Err(problem) => {
+                        // Requests of this game get the default answers.
+                        log!("cannot read new_game ({problem})");
+                        None
+                    }
+                };
+                Ok(())
+            }
+            "event" => {
+                if let (Some(game), Some(event)) = (game.as_mut(), msg.get("event")) {
+                    game.seen_event(event);
+                }
+                Ok(())
+            }
+            "request" => send(&mut out, &answer(&msg, game.as_ref())),
+            "warning" => {
+                let field = |key| msg.get(key).map_or("?".to_string(), Json::to_text);
+                log!(
+                    "warning for request {}: {}: {}",
+                    field("id"),
+                    field("fault"),
+                    field("reason")
+                );
+                Ok(())
+            }
+            "game_end" => {
+                log!(
+                    "game over, ranks {}",
+                    msg.get("ranks").map_or("?".to_string(), Json::to_text)
+                );
+                game = None;
+                Ok(())
+            }
+            "goodbye" => break,
+            _ => Ok(()), // a message type this bot does not know, ignored
+        };
+        if sent.is_err() {
+            break; // stdout is closed: the referee has gone
+        }
+    }
+}

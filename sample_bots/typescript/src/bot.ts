@@ -1,0 +1,88 @@
+// A Modern Art bot for the referee's protocol version 1, in TypeScript run by Node.js.
+//
+// This file speaks the protocol: it reads one JSON message per line from stdin, answers
+// hello and every request on stdout (one line each), and logs to stderr.  The strategy is
+// in strategy.ts.  Build with `tsc`, run with `node out/bot.js`.
+
+import { Action, fallback, GameEvent, NewGame, Request } from "./protocol";
+import { Game } from "./strategy";
+
+const NAME = "ts_baseline";
+
+function log(text: string): void {
+  process.stderr.write(`${NAME}: ${text}\n`);
+}
+
+/** One protocol line.  Writes to a pipe are synchronous on Linux: nothing waits in a buffer. */
+function send(message: object): void {
+  process.stdout.write(JSON.stringify(message) + "\n");
+}
+
+/** The strategy's answer, or the decision's default if the strategy fails: a bug in the
+ * strategy then costs a move, not a fault. */
+function answer(game: Game | null, request: Request): Action {
+  try {
+    if (game === null) throw new Error("a request before new_game");
+    return game.decide(request.decision, request.view, request.legal);
+  } catch (error) {
+    log(`request ${request.id}: ${String(error)}; falling back to the default`);
+    return fallback(request.decision, request.legal ?? {});
+  }
+}
+
+let game: Game | null = null;
+
+/** Acts on one line; false once the session is over (goodbye). */
+function handle(line: string): boolean {
+  if (line.trim() === "") return true;
+  let msg: { type?: string; [field: string]: unknown };
+  try {
+    msg = JSON.parse(line);
+  } catch (error) {
+    log(`not JSON, ignored: ${line.slice(0, 80)}`);
+    return true;
+  }
+  switch (msg.type) {
+    case "hello":
+      send({ type: "hello", name: NAME, protocol: 1 });
+      break;
+    case "new_game":
+      game = new Game(msg as unknown as NewGame);
+      break;
+    case "event":
+      game?.seenEvent(msg.event as GameEvent);
+      break;
+    case "request": {
+      const request = msg as unknown as Request;
+      send({ id: request.id, ...answer(game, request) });
+      break;
+    }
+    case "warning":
+      log(`warning for request ${msg.id}: ${msg.fault}: ${msg.reason}`);
+      break;
+    case "game_end":
+      log(`game over, ranks ${JSON.stringify(msg.ranks)}`);
+      break;
+    case "goodbye":
+      return false;
+  }
+  return true;
+}
+
+// Read stdin in chunks and cut them into lines; a line may span chunks.
+let pending = "";
+process.stdout.on("error", () => process.exit(0)); // the referee has gone
+process.stdin.setEncoding("utf8");
+process.stdin.on("data", (chunk) => {
+  pending += chunk;
+  let newline: number;
+  while ((newline = pending.indexOf("\n")) >= 0) {
+    const line = pending.slice(0, newline);
+    pending = pending.slice(newline + 1);
+    if (!handle(line)) process.exit(0);
+  }
+});
+process.stdin.on("end", () => {
+  handle(pending);
+  process.exit(0);
+});

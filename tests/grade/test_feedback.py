@@ -1,0 +1,109 @@
+"""A student's feedback file read through a real Markdown renderer: the summary and headings
+render, and every traceback and exchange sits in a fenced block that its own text cannot
+close.  Each distinct problem is told once, with its count."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from markdown_it import MarkdownIt
+
+from referee.check import CheckResult
+from referee.grade.feedback import Findings, feedback
+from referee.grade.markdown import code, fenced
+from referee.grade.outcome import Outcome, grade_for, total_points
+from referee.grade.problems import Problems, add_check
+from referee.grade.submissions import Submission
+from referee.protocol.messages import FaultKind
+from referee.text import visible
+from referee.tournament.config import load_tournament
+
+from .rendering import headings, rendered, summary_items
+from .test_grade import write_config
+
+
+def test_a_fence_is_longer_than_any_run_of_backticks_inside() -> None:
+    """A bot's stderr that holds ``` and ```` lines stays one block, as it was."""
+    text = "Traceback (most recent call last):\n```\n# not a heading\n````\nValueError: x"
+    tokens = MarkdownIt("commonmark").parse(fenced(text) + "\n\nafter\n")
+    assert tokens[0].type == "fence"
+    assert tokens[0].content == text + "\n"
+    assert tokens[-2].content == "after"
+    span = MarkdownIt("commonmark").parseInline(code("a `b` ``c``"))[0].children
+    assert span is not None and [(t.type, t.content) for t in span] == [
+        ("code_inline", "a `b` ``c``")]
+
+
+HOSTILE_STDERR = ("closed its output; exit status 1; its stderr ends:\nTraceback (most recent "
+                  "call last):\n```\n# Heading from the bot\n  File \"bot.py\", line 3\n"
+                  "ZeroDivisionError: division by zero")
+
+
+def crashing_check() -> list[CheckResult]:
+    """A check in which one crash (its stderr trying to close the block) fails two checks."""
+    def failed(name: str, request: int) -> CheckResult:
+        return CheckResult(
+            name, False, f"1 of 5 answers failed; first: crash: {HOSTILE_STDERR}",
+            [f"scenario auctioneer-open, request id {request}:",
+             f'referee> {{"type":"request","id":{request}}}', "bot>     (no reply) ```"],
+            {FaultKind.CRASH})
+
+    return [CheckResult("starts and says hello", True, "hello from '# <b>bold</b>'"),
+            failed("plays a card as auctioneer", 3),
+            failed("bids in another's open auction", 7),
+            CheckResult("plays several games in one process", False,
+                        "the bot process was started 3 time(s) for 3 games")]
+
+
+def test_a_feedback_file_renders_with_its_blocks_closed(tmp_path: Path) -> None:
+    """Rendered as Markdown, the summary is a list (status, grade, points, bot, what to fix
+    first), each problem a heading; the crash that failed two checks is one problem with its
+    count, its traceback and exchange in fenced blocks that the bot's own backticks and
+    "# Heading" line do not end; the headings after them still render."""
+    write_config(tmp_path / "class.toml")
+    config = load_tournament(tmp_path / "class.toml")
+    results = crashing_check()
+    found = Findings(check=results, times=[0.01])
+    add_check(found.problems, results, "referee check 'python3 bot.py'")
+    outcome = Outcome("erin", "crashed", "digest", checks=len(results), checks_passed=1)
+    outcome.points = total_points(outcome, config.grading.points)
+    outcome.grade, outcome.rule = grade_for(outcome, config)
+    sub = Submission("erin", tmp_path / "erin", "python3 bot.py", None, None, "digest")
+    text = visible(feedback(outcome, sub, config, found), indent="")
+    tokens = rendered(text)
+    assert headings(tokens) == [
+        ("h1", "Feedback: erin"), ("h2", "Problems (2)"), ("h3", "1. It crashes"),
+        ("h3", "2. Checks it did not pass, with no faulty answer of their own"),
+        ("h2", "Conformance check")]
+    assert [item.split(":")[0] for item in summary_items(tokens)] == [
+        "status", "grade", "points", "bot", "fix first"]
+    assert "- points: **1** (1 of 4 checks passed, 1 each = 1)" in text
+    assert text.count("ZeroDivisionError") == 1  # told once, not once per check
+    assert "It failed 2 of 4 checks (2 answers): plays a card as auctioneer, bids in " \
+        "another's open auction." in text
+    fences = [t for t in tokens if t.type == "fence"]
+    assert fences[0].content == HOSTILE_STDERR + "\n"  # the whole stderr, in one block
+    assert any(t.content.startswith("referee check") for t in fences)
+    assert any("hello from '# <b>bold</b>'" in t.content for t in fences)  # not bold
+
+
+def test_one_crash_in_many_games_is_one_problem_with_its_counts() -> None:
+    """Faults that differ only in their numbers, or in where the check met them, are one
+    problem; another exception is another problem."""
+    problems = Problems()
+    for game in range(12):
+        p = problems.add("crash", f"closed its output; exit status 1; its stderr ends:\n"
+                                  f"[bot] game {game}\nTraceback (most recent call last):\n"
+                                  f'  File "bot.py", line {100 + game}\nKeyError: {game}')
+        p.games.add(f"g{game}")
+        p.times += 1
+    problems.add("crash", "in the classic edition, the bot crashed: closed its output; exit "
+                          "status 1; its stderr ends:\nTraceback (most recent call last):\n"
+                          "KeyError: 99")
+    problems.add("crash", "closed its output; exit status 1; its stderr ends:\nValueError: 3")
+    for amount in (101, 245):
+        problems.add("illegal", f"bid {amount} is more than seat 0's money {amount - 1} (R4)")
+    told = problems.ordered()
+    assert [(p.kind, len(p.games)) for p in told] == [("crash", 12), ("crash", 0),
+                                                      ("illegal", 0)]
+    assert told[0].times == 12 and told[1].reason.endswith("ValueError: 3")

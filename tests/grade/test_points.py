@@ -1,0 +1,70 @@
+"""Partial credit: points per check passed and per game metric, and rules that ask for them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from referee.grade.outcome import Outcome, Versus, grade_for, rule_text, total_points
+from referee.tournament.config import TournamentError, load_tournament
+
+from .test_grade import write_config
+
+POINTS = 'points = {check = 1, placement = 20, beats = 5}'
+PARTIAL_RULE = '\n[[grading.rules]]\ngrade = "E"\nmin_points = 5\nalso_broken = true\n'
+
+
+def config_with(tmp_path: Path, points: str = POINTS, rules: str = PARTIAL_RULE) -> Path:
+    path = tmp_path / "class.toml"
+    write_config(path)
+    text = path.read_text()
+    assert 'broken = "F"\n' in text
+    path.write_text(text.replace('broken = "F"\n', f'broken = "F"\n{points}\n') + rules)
+    return path
+
+
+def placed(status: str, checks_passed: int, mean: float, beaten: int = 0) -> Outcome:
+    versus = {f"random-{i}": Versus("beats" if i <= beaten else "level", 0.1, None, None,
+                                    0.5, 0.5, 1) for i in (1, 2, 3)}
+    return Outcome("s", status, "", checks=17, checks_passed=checks_passed, games=24,
+                   placement={"mean": mean, "low": mean, "high": mean}, versus=versus)
+
+
+def test_points_rank_partial_work_above_nothing(tmp_path: Path) -> None:
+    """A bot that passed 7 of 17 checks and played badly earns points, and by the rule that
+    asks for 5 points of any status an E; an empty folder earns none and an F; a working bot
+    earns a point per check, 20 times its mean placement and 5 per baseline it beats."""
+    config = load_tournament(config_with(tmp_path))
+    partial = placed("failed the check", 7, 0.1)
+    empty = Outcome("e", "no bot found", "")
+    good = placed("ok", 17, 0.9, beaten=3)
+    for o in (partial, empty, good):
+        o.points = total_points(o, config.grading.points)
+    assert (partial.points, empty.points, good.points) == (9, 0, 17 + 18 + 15)
+    assert grade_for(partial, config) == ("E", "points >= 5 (any status)")
+    assert grade_for(empty, config) == ("F", "broken")
+    assert grade_for(good, config) == ("A", "beats random-1, random-2, random-3")
+
+
+def test_without_points_a_check_passed_is_one_point(tmp_path: Path) -> None:
+    """With no `points`, a check passed is worth a point and nothing else counts; a rule
+    without `also_broken` never grades a bot that does not work, whatever its points."""
+    config = load_tournament(config_with(tmp_path, points="", rules=PARTIAL_RULE.replace(
+        "also_broken = true\n", "")))
+    partial = placed("failed the check", 7, 0.5, beaten=3)
+    partial.points = total_points(partial, config.grading.points)
+    assert partial.points == 7
+    assert grade_for(partial, config) == ("F", "broken")
+    assert rule_text(config.grading.rules[-1]) == "points >= 5"
+
+
+@pytest.mark.parametrize(("points", "rules", "error"), [
+    ("points = {check = -1}", "", "grading.points.check"),
+    ("points = {checks = 1}", "", "grading.points.checks"),
+    ("", '\n[[grading.rules]]\ngrade = "E"\nmin_points = -2\n', "grading.rules.1.min_points"),
+])
+def test_points_that_cannot_be_are_config_errors(tmp_path: Path, points: str, rules: str,
+                                                 error: str) -> None:
+    with pytest.raises(TournamentError, match=error.replace(".", r"\.")):
+        load_tournament(config_with(tmp_path, points, rules))

@@ -1,0 +1,175 @@
+"""Copies found: `referee grade` compares every submission with the others, the sample bots
+and the baselines, and tells the teacher (grades.csv, similarity.md), never the student."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+import shutil
+import sys
+import tokenize
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+
+from referee.grade.similarity import (
+    SourceFile,
+    compare,
+    fingerprinted,
+    read_folder,
+    reference_bots,
+    share,
+)
+from referee.tournament.config import Grading, load_tournament
+
+from .test_grade import ROOT, SAMPLES, grade
+
+RANDOM = "sample_bots/python/random_bot.py"
+THRESHOLD = Grading().similarity_threshold
+RENAMED = {"rng": "chooser", "decision": "wanted", "legal": "allowed", "low": "lo",
+           "high": "hi", "top": "ceiling", "message": "msg", "kind": "mtype", "bot": "player",
+           "RandomBot": "Gambler", "decide": "answer", "new_game": "begin", "log": "note",
+           "send": "emit", "prefix": "pre", "raw": "line", "parser": "cli", "args": "opts",
+           "cards": "hand"}
+
+
+def disguised_random_bot() -> str:
+    """The random sample with its variables, functions and class renamed, every comment and
+    docstring rewritten, and its spacing changed (tokens put back together loosely)."""
+    source = (SAMPLES / "python" / "random_bot.py").read_text()
+    out = []
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        kind, text = tok.type, tok.string
+        if kind == tokenize.NAME:
+            text = RENAMED.get(text, text)
+        elif kind == tokenize.STRING and text.startswith("f"):  # names in its {}
+            text = re.sub(r"\b\w+\b", lambda m: RENAMED.get(m.group(), m.group()), text)
+        elif kind == tokenize.COMMENT:
+            text = "# my own note"
+        elif kind == tokenize.STRING and text.startswith('"""'):
+            text = '"""Written by me."""'
+        out.append((kind, text))
+    return tokenize.untokenize(out)
+
+
+def config_for(folder: Path, threshold: float | None = None) -> Path:
+    random_bot = SAMPLES / "python" / "random_bot.py"
+    path = folder / "class.toml"
+    path.write_text('''
+name = "class"
+seed = 5
+table_size = 3
+format = "gauntlet"
+baselines = ["random-1", "random-2"]
+deals = 1
+seat_orders = "rotations"
+[limits]
+move_time = 0.5
+startup_time = 5
+[grading]
+otherwise = "C"
+''' + ("" if threshold is None else f"similarity_threshold = {threshold}\n") + "".join(f'''
+[[bots]]
+name = "random-{i}"
+command = "{sys.executable} {random_bot} --seed {i}"
+''' for i in (1, 2)))
+    return path
+
+
+def flagged(report: str) -> list[str]:
+    """The pairs similarity.md lists above its threshold, one line each."""
+    section = report.split("## Pairs at or above", 1)[1].split("\n## ", 1)[0]
+    return [line for line in section.splitlines() if line.startswith("- ")]
+
+
+@pytest.mark.skipif(shutil.which("node") is None or shutil.which("perl") is None,
+                    reason="node or perl is missing")
+def test_a_disguised_copy_of_the_random_sample_is_flagged_for_the_teacher(
+        tmp_path: Path) -> None:
+    """A copy of the random sample with renamed variables and new comments is most similar
+    to the random sample, above the threshold, and listed in similarity.md; the JavaScript
+    and Perl samples are not flagged as alike; no feedback file mentions similarity; a change
+    of threshold changes what is listed but grades no one again and changes no grade."""
+    subs, out = tmp_path / "subs", tmp_path / "out"
+    for student, name, content in [
+        ("mallory", "bot.py", disguised_random_bot()),
+        ("bob", "bot.js", (SAMPLES / "javascript" / "bot.js").read_text()),
+        ("carol", "bot.pl", (SAMPLES / "perl" / "bot.pl").read_text()),
+    ]:
+        (subs / student).mkdir(parents=True)
+        (subs / student / name).write_text(content)
+    done = grade(subs, config_for(tmp_path), out, workers=2)
+    assert done.returncode == 0, done.stderr
+    rows = {r["student"]: r for r in csv.DictReader((out / "grades.csv").open())}
+    assert rows["mallory"]["status"] == "ok"
+    assert rows["mallory"]["most_similar"] == RANDOM
+    assert float(rows["mallory"]["similarity"]) >= max(THRESHOLD, 0.9)
+    assert rows["bob"]["most_similar"] == "sample_bots/javascript/bot.js"
+    assert rows["carol"]["most_similar"] == "sample_bots/perl/bot.pl"
+
+    report = (out / "similarity.md").read_text()
+    pairs = flagged(report)
+    assert [p for p in pairs if p.startswith(f"- **mallory** and **{RANDOM}** (a sample bot")]
+    assert not [p for p in pairs if "bob" in p and "carol" in p]
+    for path in (out / "feedback").rglob("*"):
+        if path.is_file():
+            text = path.read_text().lower()
+            assert "similar" not in text and RANDOM not in text, path
+
+    grades = {s: (r["status"], r["grade"], r["points"]) for s, r in rows.items()}
+    again = grade(subs, config_for(tmp_path, threshold=0.0), out)
+    assert again.returncode == 0 and again.stderr.count("unchanged") == 3
+    rows = {r["student"]: r for r in csv.DictReader((out / "grades.csv").open())}
+    assert {s: (r["status"], r["grade"], r["points"]) for s, r in rows.items()} == grades
+    assert [p for p in flagged((out / "similarity.md").read_text())
+            if "bob" in p and "carol" in p]  # listed now: every pair is at or above 0
+
+
+def test_no_two_sample_bots_look_alike() -> None:
+    """The sample bots (and classroom.toml's baselines) in different languages, or the Python
+    baseline and random bot, share far less code than the default threshold."""
+    config = ROOT / "tournaments" / "classroom.toml"
+    references = reference_bots(load_tournament(config), config)
+    names = {r.name for r in references}
+    assert {RANDOM, "sample_bots/python/baseline_bot.py", "sample_bots/javascript/bot.js",
+            "sample_bots/perl/bot.pl", "sample_bots/c"} <= names
+    for a, b in combinations(references, 2):
+        assert share(a, b) < THRESHOLD / 2 and share(b, a) < THRESHOLD / 2, (a.name, b.name)
+
+
+def test_a_student_matches_the_closest_bot_and_tiny_code_is_not_compared() -> None:
+    """Each student's closest is the bot holding most of its code, the source before a fellow
+    copier on a tie; a few lines are too little to compare."""
+    original = (SAMPLES / "perl" / "bot.pl").read_text()
+    source = fingerprinted("perl sample", True, [SourceFile("bot.pl", original)])
+    reworked = "# mine\n" + original.replace("    ", "\t")
+    ann = fingerprinted("ann", False, [SourceFile("bot.pl", reworked)])
+    ben = fingerprinted("ben", False, [SourceFile("main.pl", original)])
+    tim = fingerprinted("tim", False, [SourceFile("bot.py", "print('hello')\n")])
+    found = compare([ann, ben, tim], [source])
+    assert found.closest["ann"].other == found.closest["ben"].other == "perl sample"
+    assert found.closest["ann"].share == 1.0
+    assert found.too_little == ["tim"] and "tim" not in found.closest
+    assert [(p.first, p.second) for p in found.pairs if p.score == 1.0] == [
+        ("ann", "ben"), ("ann", "perl sample"), ("ben", "perl sample")]
+
+
+def test_only_a_submissions_own_source_files_are_read(tmp_path: Path) -> None:
+    """Code is read; notes, settings, binaries, build outputs, dependencies and links (which
+    could lead out of the submission) are not."""
+    sub = tmp_path / "sub"
+    (sub / "src").mkdir(parents=True)
+    (sub / "src" / "bot.py").write_text("print('hi')\n")
+    (sub / "README.md").write_text("# My bot\n")
+    (sub / "bot.toml").write_text('command = "python3 src/bot.py"\n')
+    (sub / "tool.c").write_bytes(b"\x7fELF\0\0\0")  # a binary, whatever its name
+    for folder in ("node_modules", "target", "__pycache__"):
+        (sub / folder).mkdir()
+        (sub / folder / "lib.js").write_text("var x = 1;\n")
+    secret = tmp_path / "secret.py"
+    secret.write_text("KEY = 1\n")
+    os.symlink(secret, sub / "linked.py")
+    assert [f.path for f in read_folder(sub)] == ["src/bot.py"]

@@ -1,0 +1,85 @@
+"""A bot folder as a BOT of `referee play` and `referee check`: built once in its folder before
+the game, run there, named after the folder unless NAME= or its bot.toml names it; a build
+that fails, or a folder with no bot, is one error line before any bot starts."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from .kits import ROOT
+
+FIRST_LEGAL = ROOT / "tests" / "scripted_bots" / "first_legal.py"
+
+
+def referee(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=120)
+
+
+def bot_folder(path: Path, manifest: str | None) -> Path:
+    """A folder holding first_legal.py, and `manifest` as its bot.toml."""
+    path.mkdir()
+    shutil.copy(FIRST_LEGAL, path / "first_legal.py")
+    if manifest is not None:
+        (path / "bot.toml").write_text(manifest)
+    return path
+
+
+def test_folders_are_built_once_run_in_their_folder_and_named(tmp_path: Path) -> None:
+    # The command names the file the build makes, relative to the folder: it runs there.
+    bot_folder(tmp_path / "mine", 'build = "sh -c \'cp first_legal.py built.py; '
+                                  'echo built >> builds.log\'"\ncommand = "python3 built.py"\n')
+    bot_folder(tmp_path / "named", 'name = "alice"\ncommand = "python3 first_legal.py"\n')
+    shutil.copy(FIRST_LEGAL, bot_folder(tmp_path / "plain", None) / "bot.py")  # a convention
+    done = referee("play", "mine", "mine", "me=mine", "named", "plain", "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    seats = json.loads(done.stdout)["seats"]
+    assert [s["name"] for s in seats] == ["mine-1", "mine-2", "me", "alice", "plain"]
+    assert all(s["faults"] == [] for s in seats), seats
+    assert (tmp_path / "mine" / "builds.log").read_text() == "built\n"  # once for three seats
+    assert done.stderr.count("building ") == 1
+
+
+def test_a_failed_build_is_one_error_line_with_the_end_of_its_output(tmp_path: Path) -> None:
+    bot_folder(tmp_path / "broken", 'build = "sh -c \'echo compiling; echo bot.c:3: syntax '
+                                    'error >&2; exit 3\'"\ncommand = "./bot"\n')
+    done = referee("check", "broken", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stdout == ""  # no check ran
+    lines = done.stderr.splitlines()
+    errors = [line for line in lines if line.startswith("error:")]
+    assert errors == [f"error: bot broken ({tmp_path / 'broken'}): its build `sh -c 'echo "
+                      "compiling; echo bot.c:3: syntax error >&2; exit 3'` failed (exit status "
+                      "3); its output ends:"], done.stderr
+    assert lines[-2:] == ["  compiling", "  bot.c:3: syntax error"]
+    assert "Traceback" not in done.stderr
+
+
+def test_a_build_that_makes_no_program_says_so(tmp_path: Path) -> None:
+    bot_folder(tmp_path / "lazy", 'build = "true"\ncommand = "./bot"\n')
+    done = referee("play", "lazy", "lazy", "lazy", cwd=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == (f"error: bot lazy-1 ({tmp_path / 'lazy'}): ./bot not "
+                                            f"found in {tmp_path / 'lazy'} after its build")
+
+
+def test_a_folder_with_no_bot_fails_before_any_bot_starts(tmp_path: Path) -> None:
+    bot_folder(tmp_path / "good", 'command = "python3 first_legal.py"\n')
+    bot_folder(tmp_path / "empty", None).joinpath("first_legal.py").unlink()
+    bot_folder(tmp_path / "typo", 'command = "python3 first_legal.py\n')
+    bot_folder(tmp_path / "extra", 'command = "python3 first_legal.py"\nbuidl = "make"\n')
+    bot_folder(tmp_path / "gone", 'command = "./not_there"\n')
+    for folder, why in [
+        ("empty", "no bot found: add a bot.toml (command, build) or one of Makefile, bot.py"),
+        ("typo", "bot.toml is not valid TOML: "),
+        ("extra", "bot.toml: buidl: Extra inputs are not permitted"),
+        ("gone", f"./not_there not found in {tmp_path / 'gone'}"),
+    ]:
+        done = referee("play", "good", folder, "good", cwd=tmp_path)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.startswith(f"error: bot 2 ({folder!r}): {why}"), done.stderr
+        assert len(done.stderr.splitlines()) == 1, done.stderr

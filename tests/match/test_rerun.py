@@ -1,0 +1,336 @@
+"""`referee replay --bot`: a seat's part of a played game sent again to a bot, from a game log,
+a tournament's store or a transcript, each answer set beside the recorded one."""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from referee.match.record import read_record
+from referee.match.seat_part import part_from_record
+
+from .. import terminal
+from ..processes import ROOT, command, copy_bots, leftover_processes, referee, wait_until
+
+BASELINE = f"{sys.executable} {ROOT / 'sample_bots' / 'python' / 'baseline_bot.py'}"
+EXAMPLES = ROOT / "protocol" / "examples"
+# A bot that answers as first_legal does and keeps every line it reads in the file it is given:
+# what a bot was sent, seen from the bot's side.
+RECORDER = """\
+import json, sys
+sys.path.insert(0, sys.argv[2])
+from first_legal import first_legal
+
+with open(sys.argv[1], "ab") as keep:
+    for line in sys.stdin.buffer:
+        keep.write(line)
+        keep.flush()
+        message = json.loads(line)
+        if message["type"] == "hello":
+            print(json.dumps({"type": "hello", "name": "recorder", "protocol": 1}), flush=True)
+        elif message["type"] == "request":
+            print(json.dumps({"id": message["id"], **first_legal(message)}), flush=True)
+        elif message["type"] == "goodbye":
+            break
+"""
+
+
+class Played:
+    """A game played with `referee play --log --transcript` by the bots given (NAME: command
+    line, with BOTS for the folder of the scripted bots), kept for the tests of a module."""
+
+    def __init__(self, base: Path, seats: dict[str, str], *args: str) -> None:
+        self.bots = copy_bots(base / "bots")
+        (self.bots / "recorder.py").write_text(RECORDER)
+        self.log = base / "game.jsonl"
+        self.transcripts = base / "transcripts"
+        self.commands = {name: line.replace("BOTS", str(self.bots))
+                         for name, line in seats.items()}
+        done = referee("play", *args, "--log", str(self.log), "--transcript",
+                       str(self.transcripts),
+                       *(f"{name}={line}" for name, line in self.commands.items()))
+        assert done.returncode == 0, done.stderr
+        self.names = list(seats)
+
+    def transcript(self, name: str) -> Path:
+        return self.transcripts / f"{name}.transcript.jsonl"
+
+    def recorder(self, keep: Path) -> str:
+        """The recording bot's command line, keeping what it reads in `keep`."""
+        return f"{command(self.bots, 'recorder.py')} {keep} {self.bots}"
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    """Four seats, cmon edition: first_legal, an illegal bidder (three warnings, then
+    retired), the baseline, first_legal again."""
+    scripted = f"{sys.executable} BOTS/"
+    seats = {"alice": scripted + "first_legal.py",
+             "dave": scripted + "illegal.py --kind over_money",
+             "base": BASELINE, "carol": scripted + "first_legal.py"}
+    return Played(tmp_path_factory.mktemp("rerun"), seats, "--seed", "9", "--move-time", "2")
+
+
+def sent_to(transcript: Path) -> list[bytes]:
+    """Every line the referee sent the bot, from its transcript."""
+    entries = [orjson.loads(line) for line in transcript.read_bytes().splitlines()]
+    return [orjson.dumps(e["to_bot"]) for e in entries if "to_bot" in e]
+
+
+def requests_in(lines: list[bytes]) -> list[dict[str, Any]]:
+    return [m for m in map(orjson.loads, lines) if m["type"] == "request"]
+
+
+def verdicts(stdout: str) -> list[str]:
+    """`same` or `differs` for each request line printed, in order."""
+    return re.findall(r"^request \d+ \(id \d+, \w+\): (same|differs)", stdout, re.MULTILINE)
+
+
+# ---------------------------------------------------------------- what a seat is sent
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2, 3])
+def test_each_seat_is_sent_exactly_what_it_was_sent_in_the_game(played: Played, seat: int,
+                                                                  tmp_path: Path) -> None:
+    """From a game log, a bot gets, line for line, what that seat's bot got in the game:
+    hello, new_game, the events it may see, warnings, requests with their views and time
+    left, game_end; a retired seat nothing after the warning that retired it.  Whatever the
+    bot answers."""
+    keep = tmp_path / "received"
+    out = referee("replay", str(played.log), "--bot", played.recorder(keep),
+                  "--seat", str(seat), "-q")
+    assert out.returncode in (0, 1), out.stderr
+    received = keep.read_bytes().splitlines()
+    original = sent_to(played.transcript(played.names[seat]))
+    assert received[-1] == b'{"type":"goodbye"}'
+    assert received[:len(original)] == original
+    # Retired, the seat's process was stopped without a goodbye; the rerun's bot gets one.
+    assert len(received) - len(original) == (1 if original[-1] != received[-1] else 0)
+
+
+def test_a_seat_with_warnings_is_sent_them_where_they_were(played: Played,
+                                                           tmp_path: Path) -> None:
+    """The illegal bidder's part holds its three warnings, each after the request it
+    answered wrongly, the third its last line."""
+    record = read_record(played.log.read_bytes())
+    part = part_from_record(record, 1)
+    lines = b"".join(r.before + r.line for r in part.requests) + part.after
+    kinds = [orjson.loads(x)["type"] for x in lines.splitlines()]
+    assert kinds.count("warning") == 3 and kinds[-1] == "warning"
+    assert [r.recorded.fault for r in part.requests].count("illegal") == 3
+
+
+def test_the_time_left_is_the_recorded_one(tmp_path: Path) -> None:
+    """A bot that overruns its move time has its bank charged, then emptied by a timeout:
+    each request's `time` is the one it was sent, the bank to within microseconds."""
+    bots = copy_bots(tmp_path / "bots")
+    (bots / "recorder.py").write_text(RECORDER)
+    log, folder = tmp_path / "game.jsonl", tmp_path / "transcripts"
+    done = referee("play", "--edition", str(EXAMPLES / "tiny.toml"), "--seed", "4",
+                   "--move-time", "0.2", "--time-bank", "0.3", "--max-faults", "100",
+                   "--log", str(log), "--transcript", str(folder),
+                   f"late={command(bots, 'answers_late.py --delay 0.3')}",
+                   f"b={command(bots, 'first_legal.py')}", f"c={command(bots, 'first_legal.py')}")
+    assert done.returncode == 0, done.stderr
+    keep = tmp_path / "received"
+    out = referee("replay", str(log), "--bot",
+                  f"{command(bots, 'recorder.py')} {keep} {bots}", "--seat", "0", "-q")
+    assert out.returncode == 1, out.stderr  # answered in time now: not the timeouts recorded
+    got = requests_in(keep.read_bytes().splitlines())
+    sent = requests_in(sent_to(folder / "late.transcript.jsonl"))
+    assert len(got) == len(sent) >= 5
+    banks = [r["time"]["bank"] for r in sent]
+    assert banks[0] == 0.3 and 0 < banks[1] < 0.3 and banks[-1] == 0.0
+    for mine, theirs in zip(got, sent, strict=True):
+        assert mine["time"]["bank"] == pytest.approx(theirs["time"]["bank"], abs=1e-5)
+        mine["time"]["bank"] = theirs["time"]["bank"]
+        assert mine == theirs
+
+
+# ---------------------------------------------------------------- answers beside answers
+
+
+def test_a_deterministic_bot_gives_the_recorded_answers_from_a_log(played: Played) -> None:
+    """The baseline (deterministic) at its seat, and first_legal at another's: every answer is
+    the recorded one, and the command exits 0."""
+    for seat, bot in ((2, BASELINE), (0, played.commands["alice"])):
+        out = referee("replay", str(played.log), "--bot", bot, "--seat", str(seat))
+        assert out.returncode == 0, out.stdout + out.stderr
+        found = verdicts(out.stdout)
+        assert found and set(found) == {"same"}, out.stdout
+        assert f"the bot's {len(found)} answers are the recorded ones" in out.stdout
+
+
+def test_a_different_bot_shows_where_it_differs_and_exits_1(played: Played) -> None:
+    """first_legal in the baseline's seat: the answers that differ are shown beside the
+    recorded ones, the first named, and the command exits 1."""
+    out = referee("replay", str(played.log), "--bot", played.commands["alice"], "--seat", "2")
+    assert out.returncode == 1, out.stderr
+    found = verdicts(out.stdout)
+    first = found.index("differs") + 1
+    assert f"the first at request {first} (id {first})" in out.stdout
+    assert re.search(rf"^request {first} .*: differs: bot .*, recorded ", out.stdout, re.M)
+    quiet = referee("replay", str(played.log), "--bot", played.commands["alice"], "--seat", "2",
+                    "-q")
+    assert set(verdicts(quiet.stdout)) == {"differs"} and quiet.returncode == 1
+
+
+def test_request_n_stops_there(played: Played, tmp_path: Path) -> None:
+    """--request 5: the bot reads the game up to its fifth request and nothing more but
+    goodbye; the answers so far are compared."""
+    keep = tmp_path / "received"
+    out = referee("replay", str(played.log), "--bot", played.recorder(keep), "--seat", "0",
+                  "--request", "5")
+    assert out.returncode == 0, out.stdout + out.stderr
+    received = keep.read_bytes().splitlines()
+    assert [r["id"] for r in requests_in(received)] == [1, 2, 3, 4, 5]
+    assert orjson.loads(received[-2])["type"] == "request" and received[-1].endswith(
+        b'"goodbye"}')
+    assert verdicts(out.stdout) == ["same"] * 5
+    assert "stopped after request 5 of" in out.stdout
+
+
+def test_a_transcript_is_replayed_as_the_bot_received_it(played: Played,
+                                                         tmp_path: Path) -> None:
+    """A transcript written by --transcript: the bot gets its `to_bot` lines, and its answers
+    are compared with the `from_bot` ones (the illegal bidder's wrong bids included)."""
+    keep = tmp_path / "received"
+    out = referee("replay", str(played.transcript("alice")), "--bot", played.recorder(keep))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert keep.read_bytes().splitlines() == sent_to(played.transcript("alice"))
+    out = referee("replay", str(played.transcript("dave")), "--bot", played.commands["dave"],
+                  "--seat", "1")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert set(verdicts(out.stdout)) == {"same"}
+    out = referee("replay", str(played.transcript("dave")), "--bot", played.commands["alice"])
+    assert out.returncode == 1 and "differs" in verdicts(out.stdout)
+
+
+@pytest.mark.parametrize("example, bot", [("short_game.jsonl", "first_legal.py"),
+                                          ("warnings_mystery.jsonl",
+                                           "illegal.py --kind over_money")])
+def test_the_example_transcripts_replay_with_their_bots(example: str, bot: str,
+                                                        bot_dir: Path) -> None:
+    out = referee("replay", str(EXAMPLES / example), "--bot", command(bot_dir, bot))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert set(verdicts(out.stdout)) == {"same"}
+
+
+def test_a_stored_tournament_game_replays(tmp_path: Path) -> None:
+    """A game of a tournament's store (`--db STORE GAME_ID`): the baseline answers as it did
+    there; another bot in its seat differs."""
+    first = f"{sys.executable} {ROOT / 'tests' / 'scripted_bots' / 'first_legal.py'}"
+    config = tmp_path / "t.toml"
+    config.write_text("\n".join([
+        'name = "rerun"', "seed = 3", "table_size = 3", 'seat_orders = "rotations"',
+        "deals = 1",
+        *(line for name, bot in (("base", BASELINE), ("one", first), ("two", first))
+          for line in ("[[bots]]", f'name = "{name}"', f"command = {json.dumps(bot)}")),
+    ]) + "\n")
+    db = tmp_path / "t.db"
+    done = referee("tournament", "run", str(config), "--db", str(db), "-q", timeout=300)
+    assert done.returncode == 0, done.stderr
+    with sqlite3.connect(db) as con:
+        game_id, seats = con.execute("SELECT game_id, seats FROM games LIMIT 1").fetchone()
+    seat = json.loads(seats).index("base")
+    out = referee("replay", "--db", str(db), game_id, "--bot", BASELINE, "--seat", str(seat))
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert verdicts(out.stdout) and set(verdicts(out.stdout)) == {"same"}
+    out = referee("replay", "--db", str(db), game_id, "--bot", first, "--seat", str(seat), "-q")
+    assert out.returncode == 1 and "differs" in out.stdout
+
+
+# ---------------------------------------------------------------- debugging, mistakes
+
+
+def test_pause_waits_before_request_n_with_the_bot_running(played: Played,
+                                                           tmp_path: Path) -> None:
+    """--request 3 --pause: the bot's pid is printed at once; the command waits for Enter
+    with the bot alive, having read up to request 2; then sends request 3 and stops."""
+    keep = tmp_path / "received"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "referee", "replay", str(played.log), "--bot",
+         played.recorder(keep), "--seat", "0", "--request", "3", "--pause"],
+        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    shown = []
+    while not shown or "paused before request 3" not in shown[-1]:
+        line = proc.stdout.readline()
+        assert line, "".join(shown)
+        shown.append(line)
+    started = re.search(r"bot started: pid (\d+)", "".join(shown))
+    assert started is not None
+    pid = int(started.group(1))
+    assert f"gdb -p {pid}" in shown[-1]
+    assert b"recorder.py" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    wait_until(lambda: len(requests_in(keep.read_bytes().splitlines())) == 2,
+               "the bot to read request 2", process=proc)
+    rest, errors = proc.communicate("\n", timeout=60)
+    assert proc.returncode == 0, rest + errors
+    assert [r["id"] for r in requests_in(keep.read_bytes().splitlines())] == [1, 2, 3]
+    assert leftover_processes(f"{played.bots}/recorder.py") == []
+
+
+def test_a_bot_that_crashes_is_output_not_a_traceback(played: Played) -> None:
+    """A bot that crashes at its sixth request: that answer differs, shown with how it ended
+    and its stderr, and the command exits 1."""
+    bot = command(played.bots, "crash_mid_game.py")
+    out = referee("replay", str(played.log), "--bot", bot, "--seat", "0")
+    assert out.returncode == 1, out.stderr
+    assert re.search(r"^request 6 .*: differs: bot crash: .*exit status 1", out.stdout, re.M)
+    assert "stderr| ZeroDivisionError" in out.stdout
+    assert "Traceback" not in out.stderr
+
+
+def test_what_a_bot_writes_is_shown_as_escapes(played: Played) -> None:
+    """A bot's hello name, answer and stderr full of terminal escapes reach the terminal as
+    `\\x1b` and `\\u202e`, never raw."""
+    out = terminal.referee("replay", str(played.log), "--bot",
+                           command(played.bots, "terminal_escape.py"), "--seat", "0", cwd=ROOT)
+    assert out.returncode == 1, out.stderr
+    terminal.assert_shown_safely(out.stdout + out.stderr, "\\x1b[2J", "\\u202e")
+
+
+@pytest.mark.parametrize("args, error", [
+    (["--seat", "7"], "--seat 7: game play-9 has seats 0 to 3"),
+    (["--seat", "-1"], "--seat -1: game play-9 has seats 0 to 3"),
+    ([], "give --seat S"),
+    (["--seat", "0", "--request", "999"], "--request 999: seat 0 (alice) was sent"),
+    (["--seat", "0", "--timeout", "nan"], "is not a number of seconds"),
+])
+def test_user_mistakes_are_one_error_line(played: Played, args: list[str], error: str) -> None:
+    out = referee("replay", str(played.log), "--bot", played.commands["alice"], *args)
+    assert out.returncode == 2
+    assert error in out.stderr and "Traceback" not in out.stderr
+    assert "bot started" not in out.stdout  # found before any bot starts
+
+
+def test_sources_and_bots_that_cannot_be_used_are_one_error_line(played: Played,
+                                                                  tmp_path: Path) -> None:
+    alice = played.commands["alice"]
+    not_a_game = tmp_path / "notes.jsonl"
+    not_a_game.write_text('{"hello": 1}\n')
+    for args, error in [
+        ([str(not_a_game), "--bot", alice, "--seat", "0"], "not a game record"),
+        ([str(tmp_path / "missing.jsonl"), "--bot", alice, "--seat", "0"], "no such game log"),
+        ([str(played.log), "--bot", "./no-such-bot", "--seat", "0"], "not found"),
+        ([str(played.log), "--bot", command(played.bots, "crash_at_start.py"), "--seat", "0"],
+         "the bot closed its output before its hello"),
+        ([str(played.log), "--seat", "0"], "--seat goes with --bot"),
+        ([str(played.log), "--request", "2"], "--request goes with --bot"),
+        ([str(played.transcript("alice")), "--bot", alice, "--seat", "2"],
+         "the transcript is seat 0's (alice)"),
+    ]:
+        out = referee("replay", *args)
+        assert out.returncode == 2, (args, out.stdout, out.stderr)
+        lines = out.stderr.strip().splitlines()
+        assert len(lines) == 1 and lines[0].startswith("error: ") and error in lines[0], lines
