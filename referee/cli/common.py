@@ -41,6 +41,7 @@ from ..bots.limits import (
 from ..bots.sandbox import SANDBOX_MODES, SandboxError, SandboxMode, check_sandbox_available
 from ..game.config import DEAL_SCHEDULE
 from ..interrupts import run_trio
+from ..match.record import GameRecord
 from ..text import visible
 
 BUILD_TAIL = 15  # lines of a failed build's output shown under its error
@@ -203,3 +204,19 @@ def build_output(result: BuildResult) -> str:
     """What a build printed, its standard output then its standard error, as text."""
     return (result.stdout + result.stderr).decode("utf-8", "replace").strip("\n")
 
+
+def stored_record(game_id: str, db_path: Path, superseded: bool) -> GameRecord:
+    """Game `game_id` of the store, or `fail`; a note on stderr if it was superseded."""
+    from ..tournament.store import StoreError, read_stored_record
+
+    try:
+        found, was_superseded = read_stored_record(db_path, game_id, superseded)
+    except StoreError as exc:
+        fail(str(exc))
+    if found is None:
+        fail(f"game {game_id!r} is not in {db_path}"
+             + (" as a superseded game" if superseded else ""))
+    if was_superseded:
+        click.echo(f"note: game {game_id} was superseded (a bot in it changed since); "
+                   "this is its last superseded record", err=True)
+    return found

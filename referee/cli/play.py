@@ -38,6 +38,7 @@ from .common import (
     parse_bot,
     parse_bots,
     sandbox_option,
+    stored_record,
     time_limit_options,
 )
 from .view import write_page
@@ -205,7 +206,7 @@ def replay_cmd(source: str, db_path: Path | None, superseded: bool, quiet: bool,
     if bot is not None:
         if db_path is not None:
             part = _seat_part(lambda: part_from_record(
-                _stored_record(source, db_path, superseded), _seat_given(seat)), upto)
+                stored_record(source, db_path, superseded), _seat_given(seat)), upto)
         else:
             part = _seat_part(lambda: read_part(_game_file(source).read_bytes(), seat), upto)
         if timeout is None:
@@ -214,7 +215,7 @@ def replay_cmd(source: str, db_path: Path | None, superseded: bool, quiet: bool,
         return
     try:
         if db_path is not None:
-            record = _stored_record(source, db_path, superseded)
+            record = stored_record(source, db_path, superseded)
         else:
             record = read_record(_game_file(source).read_bytes())
         result = replay(record)
@@ -230,23 +231,6 @@ def replay_cmd(source: str, db_path: Path | None, superseded: bool, quiet: bool,
     for m in result.mismatches:
         click.echo(f"mismatch: {visible(m)}", err=True)
     sys.exit(1)
-
-
-def _stored_record(game_id: str, db_path: Path, superseded: bool) -> GameRecord:
-    """Game `game_id` of the store, or `fail`; a note on stderr if it was superseded."""
-    from ..tournament.store import StoreError, read_stored_record
-
-    try:
-        found, was_superseded = read_stored_record(db_path, game_id, superseded)
-    except StoreError as exc:
-        fail(str(exc))
-    if found is None:
-        fail(f"game {game_id!r} is not in {db_path}"
-             + (" as a superseded game" if superseded else ""))
-    if was_superseded:
-        click.echo(f"note: game {game_id} was superseded (a bot in it changed since); "
-                   "this is its last superseded record", err=True)
-    return found
 
 
 def _game_file(source: str) -> Path:

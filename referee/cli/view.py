@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from ..match.record import GameRecord, RecordError, read_record
-from .common import OutputPath, fail, need_store
+from .common import OutputPath, fail, need_store, stored_record
 
 
 @click.command(name="view")
@@ -40,7 +40,7 @@ def view_cmd(source: str, db_path: Path | None, superseded: bool, out_path: Path
 def read_game(source: str, db_path: Path | None, superseded: bool) -> GameRecord:
     """The record of a game log at `source`, or of game `source` in the store at `db_path`
     (telling on stderr when it is a superseded one), or `fail`."""
-    from ..tournament.store import StoreError, not_a_file, read_stored_record
+    from ..tournament.store import not_a_file
 
     if superseded and db_path is None:
         fail("--superseded goes with --db")
@@ -57,17 +57,7 @@ def read_game(source: str, db_path: Path | None, superseded: bool) -> GameRecord
         except OSError as exc:
             fail(f"{source}: cannot read it: {exc.strerror or exc}")
     need_store(db_path)
-    try:
-        found, was_superseded = read_stored_record(db_path, source, superseded)
-    except StoreError as exc:
-        fail(str(exc))
-    if found is None:
-        fail(f"game {source!r} is not in {db_path}"
-             + (" as a superseded game" if superseded else ""))
-    if was_superseded:
-        click.echo(f"note: game {source} was superseded (a bot in it changed since); "
-                   "this is its last superseded record", err=True)
-    return found
+    return stored_record(source, db_path, superseded)
 
 
 def write_page(record: GameRecord, out: Path, source: str) -> None:
