@@ -215,6 +215,9 @@ CHECKS: list[tuple[str, Predicate]] = [
     ("plays with 3 players", lambda a: a.scenario.startswith("three")),
     ("plays with 5 players and hidden money", lambda a: a.scenario.startswith("five")),
 ]
+# Every check a full run reports: hello, several games, the decisions, the other editions and
+# the warning; a bot that cannot start gets only the first, yet failed them all.
+CHECK_COUNT = 3 + len(CHECKS) + len(EDITION_CHECKS)
 
 
 async def run_check(

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from referee.check import CHECK_COUNT
+
 from . import terminal
 from .disk import files_limited_to
 from .processes import bot_processes, leftover_processes, wait_until
@@ -31,6 +33,7 @@ def test_good_python_bots_pass_every_check(bot: str) -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     assert "FAIL" not in result.stdout
     assert "19 passed, 0 failed" in result.stdout
+    assert result.stdout.count("PASS  ") == CHECK_COUNT == 19
     assert "response time: median" in result.stdout
 
 

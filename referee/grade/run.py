@@ -29,7 +29,7 @@ import trio
 from referee.bots.build import build_bot
 from referee.bots.launch import BotSpec
 from referee.bots.sandbox import SandboxMode
-from referee.check import run_check
+from referee.check import CHECK_COUNT, run_check
 from referee.text import visible
 from referee.tournament.config import TournamentConfig
 
@@ -133,7 +133,8 @@ class Grading:
                                                startup_time=config.limits.startup_time)
         found.check = results
         outcome.status = status_from_check(results)
-        outcome.checks, outcome.checks_passed = len(results), sum(r.passed for r in results)
+        outcome.checks = max(len(results), CHECK_COUNT)  # all failed if it cannot start
+        outcome.checks_passed = sum(r.passed for r in results)
         add_check(found.problems, results, check_command(sub.command, config))
         if outcome.status not in ("ok", "failed the check"):
             return
