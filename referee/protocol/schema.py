@@ -142,7 +142,8 @@ def bot_line() -> TypeAdapter[Any]:
     """A line the referee accepts from a bot: its hello first, a reply to each request after
     (built on first use, as the other wire types: a program reading records need not)."""
     replies = [_reply_model(takes) for takes in _ACTIONS_DOC]
-    return TypeAdapter(Union[BotHello, _one_of(replies, "action")])  # noqa: UP007
+    line: Any = Union[BotHello, _one_of(replies, "action")]  # noqa: UP007
+    return TypeAdapter(line)
 
 
 # ---------------------------------------------------------------- referee to bot
@@ -162,14 +163,16 @@ def _camel(name: str) -> str:
 def _request_model(decision: str) -> type[BaseModel]:
     names, can_pass = LEGAL_FIELDS[decision]
     fields: dict[str, Any] = {name: (_present(Legal, name), ...) for name in names}
+    fields["can_pass"] = (Literal.__getitem__(can_pass), ...)
     legal = create_model(
         f"{_camel(decision)}Legal", __base__=Message, **fields,
-        can_pass=(Literal.__getitem__(can_pass), ...),
         __doc__=f"What is legal in a `{decision}` decision.",
     )
+    request: dict[str, Any] = {"decision": (Literal.__getitem__(decision), ...),
+                               "legal": (legal, ...)}
     return create_model(
         f"{_camel(decision)}Request", __base__=Request, __doc__=f"A `{decision}` decision.",
-        decision=(Literal.__getitem__(decision), ...), legal=(legal, ...),
+        **request,
     )
 
 
