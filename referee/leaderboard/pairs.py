@@ -33,9 +33,11 @@ from typing import Literal
 
 import numpy as np
 
+from . import blocks
+
 ALPHA = 0.05  # familywise error of `separated`, and 1 - the interval's coverage
 EXACT_DEALS = 16  # up to this many deals the sign-flip test enumerates every pattern
-Pairing = Literal["table", "deal", "none"]
+Pairing = Literal["table", "deal", "none", "model"]
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,7 @@ class Test:
     p_below: float  # one-sided, for a < b
     los: float  # likelihood of superiority: 1 - the one-sided mid-p of a > b
     exact: bool
+    se: float = math.inf  # the standard error of diff (inf: not estimable)
 
 
 @dataclass(frozen=True)
@@ -89,6 +92,7 @@ def paired_test(d: np.ndarray, w: np.ndarray, alpha: float = ALPHA) -> Test:
     t_stat, df, se = _t_statistic(w * d, w, diff)
     low, high = _interval(diff, se, df, alpha)
     if c <= EXACT_DEALS:
+        low, high = _exact_interval(d, w, alpha)
         sums = _patterns(c) @ (w * d) if c else np.zeros(1)
         observed = float((w * d).sum())
         tol = 1e-9 * max(1.0, float(np.abs(w * d).sum()))
@@ -96,10 +100,30 @@ def paired_test(d: np.ndarray, w: np.ndarray, alpha: float = ALPHA) -> Test:
         below = float(np.mean(sums <= observed + tol))
         equal = float(np.mean(np.abs(sums - observed) <= tol))
         p = float(np.mean(np.abs(sums) >= abs(observed) - tol))
-        return Test(c, int(total), diff, low, high, p, above, below, 1 - above + equal / 2, True)
+        return Test(c, int(total), diff, low, high, p, above, below, 1 - above + equal / 2, True,
+                    se)
     p_above, p_below = _t_tails(t_stat, df, diff)
     return Test(c, int(total), diff, low, high, min(1.0, 2 * min(p_above, p_below)), p_above,
-                p_below, 1 - p_above if math.isfinite(t_stat) else float(diff > 0), False)
+                p_below, 1 - p_above if math.isfinite(t_stat) else float(diff > 0), False, se)
+
+
+def _exact_interval(d: np.ndarray, w: np.ndarray, alpha: float
+                    ) -> tuple[float | None, float | None]:
+    """The sign-flip test inverted: the shifts delta that neither one-sided test of
+    d - delta rejects at alpha / 2.  The one-sided p-value of a shift counts the flipped
+    subsets F whose weighted mean of d is on the far side of delta, so the bounds are the
+    k-th smallest and k-th largest of the 2**C - 1 subset means, k = floor(alpha/2 * 2**C)
+    (unbounded, None, when k is 0).  The interval therefore excludes 0 exactly when the
+    one-sided exact test at alpha / 2 rejects."""
+    c = len(d)
+    k = math.floor(alpha / 2 * 2 ** c + 1e-9)
+    if c == 0 or k < 1:
+        return None, None
+    subsets = (_patterns(c)[1:] < 0).astype(np.float64)  # every non-empty subset
+    means = (subsets @ (w * d)) / (subsets @ w)
+    low = float(np.partition(means, k - 1)[k - 1])
+    high = float(np.partition(means, len(means) - k)[len(means) - k])
+    return low, high
 
 
 def unpaired_test(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray],
@@ -122,7 +146,7 @@ def unpaired_test(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndar
     low, high = _interval(diff, se, df, alpha)
     p_above, p_below = _t_tails(t_stat, df, diff)
     return Test(deals, games, diff, low, high, min(1.0, 2 * min(p_above, p_below)), p_above,
-                p_below, 1 - p_above, False)
+                p_below, 1 - p_above, False, se)
 
 
 def _t_statistic(sums: np.ndarray, games: np.ndarray, mean: float) -> tuple[float, float, float]:
@@ -169,21 +193,63 @@ def holm(p_values: list[float]) -> list[float]:
     return adjusted
 
 
+def paired_design(design: blocks.Design) -> bool:
+    """Where the paired tests over deals hold: a complete design, in which every deal holds
+    every entrant (one table, or a gauntlet), so each pair is compared on every deal and the
+    block model's estimate is the paired mean difference.  There they are exact up to
+    EXACT_DEALS deals.  Everywhere else the block model's t tests do."""
+    return design.complete()
+
+
 def compare(names: list[str], deal: np.ndarray, values: np.ndarray, present: np.ndarray,
             alpha: float = ALPHA) -> list[Pair]:
     """Every pair of `names` (in that order: a before b) on a G x E metric `values`, with games
-    in deals `deal` (G ints) and `present` (G x E, 1.0 where the entrant played)."""
-    n_deals = int(deal.max()) + 1 if len(deal) else 0
-    index = {n: i for i, n in enumerate(names)}
+    in deals `deal` (G ints) and `present` (G x E, 1.0 where the entrant played).  Each
+    pair's interval has simultaneous coverage 1 - alpha over all the pairs (Bonferroni), so a
+    pair whose interval excludes 0 is one that Holm separates."""
+    m = len(names) * (len(names) - 1) // 2
+    each = alpha / max(m, 1)
+    design = blocks.Design.of(deal, present, values)
     found: list[tuple[str, str, Pairing, Test]] = []
-    for a, b in itertools.combinations(names, 2):
-        i, j = index[a], index[b]
-        pairing, test = _compare_one(deal, n_deals, values[:, i], values[:, j],
-                                     present[:, i], present[:, j])
-        found.append((a, b, pairing, test))
+    if paired_design(design):
+        n_deals = design.clusters
+        index = {n: i for i, n in enumerate(names)}
+        for a, b in itertools.combinations(names, 2):
+            i, j = index[a], index[b]
+            pairing, test = _compare_one(deal, n_deals, values[:, i], values[:, j],
+                                         present[:, i], present[:, j], each)
+            found.append((a, b, pairing, test))
+    else:
+        found = _model_tests(names, deal, present, design, each)
     adjusted = holm([t.p for *_, t in found])
     return [Pair(a, b, pairing, test, p, p <= alpha)
             for (a, b, pairing, test), p in zip(found, adjusted, strict=True)]
+
+
+def _model_tests(names: list[str], deal: np.ndarray, present: np.ndarray,
+                 design: blocks.Design, alpha: float) -> list[tuple[str, str, Pairing, Test]]:
+    """Every pair by the block model (`blocks.py`): Student t of the contrast on its CR2
+    standard error and Bell-McCaffrey degrees of freedom, interval of coverage 1 - alpha."""
+    model = blocks.fit(design)
+    pairs = list(itertools.combinations(range(len(names)), 2))
+    dfs = blocks.degrees_of_freedom(model, pairs)
+    played = present > 0
+    found: list[tuple[str, str, Pairing, Test]] = []
+    for (i, j), df in zip(pairs, dfs, strict=True):
+        diff, se = model.contrast(i, j)
+        either = played[:, i] | played[:, j]  # the games whose blocks inform the pair most
+        n_games = int(either.sum())
+        n_deals = len(np.unique(deal[either]))
+        if not math.isfinite(se) or df <= 0 or not math.isfinite(df):
+            test = Test(n_deals, n_games, diff, None, None, 1.0, 1.0, 1.0, 0.5, False)
+        else:
+            t_stat = diff / se if se > 0 else math.copysign(math.inf, diff) if diff else 0.0
+            low, high = _interval(diff, se, float(df), alpha)
+            p_above, p_below = _t_tails(t_stat, float(df), diff)
+            test = Test(n_deals, n_games, diff, low, high, min(1.0, 2 * min(p_above, p_below)),
+                        p_above, p_below, 1 - p_above, False, se)
+        found.append((names[i], names[j], "model", test))
+    return found
 
 
 def versus(deal: np.ndarray, a: tuple[np.ndarray, np.ndarray],

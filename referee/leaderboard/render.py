@@ -21,9 +21,10 @@ from .stats import Standings
 # What the pairs compare for each primary metric (`Games.metric`: a rating by placement points).
 PAIR_METRIC = {"placement": "placement points", "win_share": "win share", "money": "money",
                "rating": "placement points"}
-PAIRED = {"table": "same tables", "deal": "same deals", "none": "all games (unpaired)"}
-PLACE_NOTE = ("place: the places a bot could hold, given which pairs the paired tests over deals "
-              f"separate (familywise error {ALPHA:.0%}, Holm)")
+PAIRED = {"table": "same tables", "deal": "same deals", "none": "all games (unpaired)",
+          "model": "all blocks (model)"}
+PLACE_NOTE = ("place: the places a bot could hold, given which pairs are separated (familywise "
+              f"error {ALPHA:.0%}, Holm)")
 
 
 def _ci(m: Interval, digits: int) -> str:
@@ -112,20 +113,22 @@ def left_out_lines(left_out: dict[str, str], fmt: str) -> str:
 
 
 def difference_text(pair: Pair, digits: int) -> str:
-    """a - b with the half-width of its 95% interval, or "unbounded" (fewer than 2 deals)."""
+    """a - b with its simultaneous 95% interval, or "unbounded" where the design cannot
+    bound it at that level."""
     t = pair.test
     if t.low is None or t.high is None:
         return f"{t.diff:+.{digits}f} (unbounded)"
-    return f"{t.diff:+.{digits}f} ± {(t.high - t.low) / 2:.{digits}f}"
+    return f"{t.diff:+.{digits}f} [{t.low:+.{digits}f}, {t.high:+.{digits}f}]"
 
 
 def method_note(primary: str, pairs: int) -> str:
     """Which test gave `separated`, and what error it controls."""
-    return (f"a - b: the difference in {PAIR_METRIC.get(primary, primary)} over the games both "
-            "played, ± half its 95% interval; LOS: the likelihood that a is the stronger.\n"
-            "separated: sign-flip test over deals (exact up to "
-            f"{EXACT_DEALS} deals, else Student t), Holm over {pairs} pairs, familywise error "
-            f"{ALPHA:.0%}.")
+    return (f"a - b: the difference in {PAIR_METRIC.get(primary, primary)}, with its interval "
+            f"of simultaneous {1 - ALPHA:.0%} coverage over the {pairs} pairs (it excludes 0 "
+            "only for a separated pair); LOS: the likelihood that a is the stronger.\n"
+            f"separated: one table's deals (at most {EXACT_DEALS}): the exact sign-flip test "
+            "over deals; otherwise the block model over every game (Student t, cluster-robust "
+            f"CR2 over deals); Holm over {pairs} pairs, familywise error {ALPHA:.0%}.")
 
 
 def pairs_table(pairs: list[Pair], primary: str, fmt: str = "simple") -> str:
@@ -177,6 +180,7 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
         doc: dict[str, Any] = {"primary_metric": primary,
                                "entrants": [r.as_dict() for r in rows],
                                "pairs": [p.as_dict() for p in board.pairs],
+                               "note": board.note,
                                "left_out": [{"name": n, "reason": why}
                                             for n, why in left_out.items()]}
         if h2h is not None:
@@ -189,6 +193,8 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
         return standings_csv(rows, left_out)
     tablefmt = "github" if fmt == "markdown" else "simple"
     parts = [standings_table(rows, tablefmt)]
+    if board.note:
+        parts.append(board.note)
     if left_out:
         parts.append(left_out_lines(left_out, tablefmt))
     if with_pairs:

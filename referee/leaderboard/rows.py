@@ -85,6 +85,7 @@ class StandingRow:
     rating: Rating
     faults: FaultCounts
     response_ms: ResponseTimes
+    strength: float  # the primary metric adjusted for the opponents met (the block model)
     rank: int
     place: Place
     separated: bool  # first, or separated from the first by the paired tests

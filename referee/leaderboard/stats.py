@@ -18,6 +18,7 @@ import numpy as np
 
 from referee.match.record import FaultKind, GameResult, StoredResult
 
+from . import blocks, resolution
 from . import pairs as paired
 from .rating import Finishes, fit
 from .rating import ratings as fit_ratings
@@ -207,6 +208,7 @@ class Standings:
 
     rows: list[StandingRow]
     pairs: list[paired.Pair]
+    note: str | None = None  # why no pair is separated, when none is (`resolution.py`)
 
 
 def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP_SAMPLES,
@@ -229,8 +231,10 @@ def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP
         lo, hi = np.nanpercentile(boot[metric][:, e], [2.5, 97.5])
         return Interval(mean(metric, e), float(lo), float(hi))
 
+    strength = strengths(games, primary)
+
     def score(e: int) -> float:
-        return float(elo[e]) if primary == "rating" else mean(primary, e)
+        return float(elo[e]) if primary == "rating" else float(strength[e])
 
     ranked = sorted(range(len(games.names)), key=lambda e: (-score(e), games.names[e]))
     order = [games.names[e] for e in ranked]
@@ -250,9 +254,22 @@ def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP
                                retirements=games.retired[e]),
             response_ms=ResponseTimes(_quantile(games.response[e], 0.5),
                                       _quantile(games.response[e], 0.99)),
+            strength=float(elo[e]) if primary == "rating" else float(strength[e]),
             rank=rank, place=Place(*ranges[name]),
             separated=rank == 1 or name in leader_above))
-    return Standings(rows, pairs)
+    return Standings(rows, pairs, resolution.note(pairs, len(rows), len(games.game_ids),
+                                                  primary, alpha))
+
+
+def strengths(games: Games, primary: str = "placement") -> np.ndarray:
+    """Each entrant's `primary` adjusted for the opponents it met: the block model's strength
+    (`blocks.py`) plus the mean over every seat of every game.  In a complete design with
+    equal games it is the entrant's plain mean; in a sampled field it is what the mean would
+    be had every entrant met every other alike."""
+    values = games.metric(primary)
+    design = blocks.Design.of(games.deal, games.present, values)
+    theta = blocks.fit(design).theta
+    return np.asarray(theta + float((values * games.present).sum() / games.present.sum()))
 
 
 def order(games: Games, primary: str = "placement") -> list[str]:
@@ -260,8 +277,7 @@ def order(games: Games, primary: str = "placement") -> list[str]:
     if primary == "rating":
         score = ratings(games)
     else:
-        values = games.metric(primary)
-        score = list(values.sum(axis=0) / games.present.sum(axis=0))
+        score = [float(x) for x in strengths(games, primary)]
     return [n for _, n in sorted(zip((-x for x in score), games.names, strict=True))]
 
 

@@ -68,8 +68,8 @@ def test_placement_points_share_tied_places() -> None:
 def test_two_copies_of_one_bot_are_not_separated(tmp_path: Path) -> None:
     """The same deterministic-random bot under two names, with two more random bots, round
     robin, duplicate deals: no pair is separated in at least 19 of 20 master seeds, and the
-    copies' place ranges always overlap.  Each pair shares 16 deals, enough for the exact test
-    to separate them after Holm's correction, were they different."""
+    copies' place ranges always overlap.  The block model compares each pair over every block
+    either played (32 deals), through the others as well as where they met."""
 
     def make(name: str, worker: int) -> Player:
         # copy-a and copy-b share one policy and one seed: the same bot under two names
@@ -85,7 +85,8 @@ def test_two_copies_of_one_bot_are_not_separated(tmp_path: Path) -> None:
         a, b = rows["copy-a"], rows["copy-b"]
         assert a.games == b.games == 3 * 3 * 8  # the tables each is at, 3 orders, 8 deals
         copies = next(p for p in board.pairs if {p.a, p.b} == {"copy-a", "copy-b"})
-        assert copies.test.deals == 2 * 8  # the two tables of both, 8 deals each
+        assert copies.paired == "model"
+        assert copies.test.deals == 4 * 8  # every table of either, 8 deals each
         assert a.place.best <= b.place.worst
         assert b.place.best <= a.place.worst
         calm += not any(p.separated for p in board.pairs)
@@ -309,8 +310,9 @@ def test_json_lists_every_pair_with_its_verdict() -> None:
 
 
 def test_pairs_option_prints_the_pairs_and_is_refused_with_csv(tmp_path: Path) -> None:
-    """`referee leaderboard --pairs` adds a table of every pair (difference ± half its
-    interval, LOS, separated) and names the method; with --format csv it is one error line."""
+    """`referee leaderboard --pairs` adds a table of every pair (difference and its
+    simultaneous interval, LOS, separated) and names the method; with --format csv it is one
+    error line."""
     store = open_store(tmp_path / "s.db")
     store.bind("t", "f", "{}")
     for i, (gid, seats, result) in enumerate(one_clear_leader()):
@@ -328,7 +330,7 @@ def test_pairs_option_prints_the_pairs_and_is_refused_with_csv(tmp_path: Path) -
         assert [(r[0], r[1], r[-1]) for r in rows] == [("top", "a", "yes"), ("top", "b", "yes"),
                                                        ("a", "b", "no")]
         assert all(r[2] == r[3] == "20" for r in rows)  # games, deals
-        assert "+0.750 ± " in lines[header + 2] and "+0.000 ± " in lines[header + 4]
+        assert "+0.750 [+0." in lines[header + 2] and "+0.000 [-0." in lines[header + 4]
         assert "sign-flip test over deals" in out.stdout and "Holm over 3 pairs" in out.stdout
     plain = terminal.referee("leaderboard", db, cwd=tmp_path)
     assert plain.returncode == 0 and "a - b [95% CI]" not in plain.stdout

@@ -127,16 +127,13 @@ def test_the_sign_flip_test_counts_every_sign_pattern() -> None:
     """Three deals whose weighted differences are 2, 1 and -1: of the 8 sign patterns, 6 have
     a sum at least 2 away from 0 (p = 6/8), 3 a sum of at least 2 (one-sided 3/8), 7 a sum of
     at most 2; the LOS counts the 2 patterns equal to it as half (5/8 + 1/8); the interval is
-    Student's t with 2 degrees of freedom on the deals."""
+    the exact test inverted, unbounded on 3 deals, where no shift can be rejected at 2.5%."""
     test = paired_test(np.array([1.0, 0.5, -0.25]), np.array([2.0, 2.0, 4.0]))
     assert test.exact and (test.deals, test.games) == (3, 8)
     assert test.diff == pytest.approx(2 / 8)
     assert (test.p, test.p_above, test.p_below, test.los) == pytest.approx((6 / 8, 3 / 8,
                                                                             7 / 8, 6 / 8))
-    # deal sums less the mean times the games: 1.5, 0.5, -2; with the factor 3 / 2
-    se = (1.5 * (1.5 ** 2 + 0.5 ** 2 + 2 ** 2)) ** 0.5 / 8
-    half = scipy_stats.t.ppf(0.975, 2) * se
-    assert (test.low, test.high) == pytest.approx((2 / 8 - half, 2 / 8 + half))
+    assert (test.low, test.high) == (None, None)
     every_deal_ahead = paired_test(np.array([1.0, 2.0, 3.0, 4.0]), np.ones(4))
     assert (every_deal_ahead.p, every_deal_ahead.p_above) == pytest.approx((2 / 16, 1 / 16))
     assert every_deal_ahead.los == pytest.approx(1 - 1 / 16 + 1 / 32)
@@ -163,3 +160,32 @@ def test_places_run_from_those_separated_above_to_those_separated_below() -> Non
              pair("b", "c", 0.1, False), pair("b", "d", 0.1, True),
              pair("c", "d", -0.1, True)]
     assert places(NAMES, pairs) == {"a": (1, 2), "b": (1, 3), "c": (3, 4), "d": (3, 3)}
+
+
+def test_a_level_verdict_never_comes_with_an_interval_that_excludes_zero() -> None:
+    """Five deals, four clearly ahead and one a little behind: the exact one-sided test gives
+    p = 2/32 (flipping the one behind makes the sum larger), above 5%, so the verdict is
+    "level"; the 90% interval printed beside it comes from the same test inverted and so
+    holds 0.  (Student's t on the same deals would exclude 0.)"""
+    d = np.array([0.10, 0.12, 0.09, 0.11, -0.01])
+    test = paired_test(d, np.ones(5), alpha=0.10)
+    assert test.exact and test.p_above == pytest.approx(2 / 32)
+    assert test.low is not None and test.high is not None
+    assert test.low <= 0 <= test.high
+    t_half = scipy_stats.t.ppf(0.95, 4) * d.std(ddof=1) / 5 ** 0.5
+    assert d.mean() - t_half > 0  # what the t interval said beside the same verdict
+    ahead = paired_test(np.array([0.10, 0.12, 0.09, 0.11, 0.01]), np.ones(5), alpha=0.10)
+    assert ahead.p_above == pytest.approx(1 / 32)
+    assert ahead.low is not None and ahead.low > 0  # beats: the interval excludes 0
+
+
+def test_exact_intervals_agree_with_the_one_sided_tests() -> None:
+    """Over many random sets of deals and weights, the exact interval of coverage 1 - alpha
+    excludes 0 exactly when a one-sided exact test at alpha / 2 rejects."""
+    rng = np.random.default_rng(5)
+    for _ in range(500):
+        c = int(rng.integers(2, 12))
+        test = paired_test(rng.normal(0.3, 1, c), rng.integers(1, 20, c).astype(float), 0.1)
+        excludes = test.low is not None and test.high is not None and (
+            test.low > 0 or test.high < 0)
+        assert excludes == (min(test.p_above, test.p_below) <= 0.05)

@@ -1,0 +1,54 @@
+"""What a design can resolve: the one line a leaderboard prints when it separates nothing.
+
+A leaderboard on which no pair is separated says why, and what would change it: either the
+exact test cannot separate anything on so few deals (its smallest p-value, 2 / 2**C over C
+deals, is above the familywise error shared by the pairs), or the differences are small beside
+their standard errors.  For the second it names the games that a given difference would need
+to be separated 4 times in 5: standard errors shrink as one over the square root of the games,
+so the games played are scaled by (se x (z of the Holm step + z of 80% power) / difference)^2,
+with the median standard error of the pairs.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+
+from .pairs import EXACT_DEALS, Pair
+
+DIFFERENCE = {"placement": 0.1, "win_share": 0.05, "money": 20.0, "rating": 0.1}
+UNITS = {"placement": "placement points", "win_share": "win share", "money": "money",
+         "rating": "placement points"}
+POWER = 0.8
+
+
+def minimum_exact_deals(entrants: int, alpha: float) -> int:
+    """The fewest deals on which the exact test can separate a pair among `entrants`:
+    2 / 2**C at most alpha / pairs."""
+    pairs = max(1, entrants * (entrants - 1) // 2)
+    return math.ceil(1 + math.log2(pairs / alpha) - 1e-12)
+
+
+def note(pairs: list[Pair], entrants: int, games: int, primary: str, alpha: float) -> str | None:
+    """None when some pair is separated; else the line that says why none is."""
+    if not pairs or any(p.separated for p in pairs):
+        return None
+    from scipy.stats import norm
+
+    m = len(pairs)
+    exact = [p.test.deals for p in pairs if p.test.exact]
+    head = "no pair is separated"
+    if exact and max(exact) <= EXACT_DEALS and 2 / 2 ** max(exact) > alpha / m:
+        need = minimum_exact_deals(entrants, alpha)
+        head = (f"no pair can be separated: with {max(exact)} deals the exact test's smallest "
+                f"p-value is above {alpha:g}/{m}; {entrants} entrants need at least {need} "
+                "deals of a table")
+    errors = [p.test.se for p in pairs if math.isfinite(p.test.se) and p.test.se > 0]
+    if not errors:
+        return head + "."
+    z = float(norm.isf(alpha / m / 2) + norm.isf(1 - POWER))
+    diff = DIFFERENCE.get(primary, 0.1)
+    scale = (statistics.median(errors) * z / diff) ** 2
+    return (f"{head}; a difference of {diff:g} {UNITS.get(primary, primary)} would need about "
+            f"{math.ceil(games * scale):,} games ({scale:.1f} times those played) to be "
+            f"separated 4 times in 5.")
