@@ -191,14 +191,14 @@ def _block_members(design: Design) -> np.ndarray:
     blocks = len(design.block_games)
     member = np.zeros((blocks, design.entrants))
     member[design.row_block, design.row_entrant] = 1.0
-    return member[design.row_block]
+    return np.asarray(member[design.row_block])
 
 
 def _centring(row_block: np.ndarray) -> np.ndarray:
     """The projector that removes each block's mean from the rows given (one cluster's)."""
     same = row_block[:, None] == row_block[None, :]
     k = same.sum(axis=1, keepdims=True).astype(np.float64)
-    return np.eye(len(row_block)) - same / k
+    return np.asarray(np.eye(len(row_block)) - same / k)
 
 
 def _components(info: np.ndarray) -> np.ndarray:

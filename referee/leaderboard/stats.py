@@ -274,10 +274,7 @@ def strengths(games: Games, primary: str = "placement") -> np.ndarray:
 
 def order(games: Games, primary: str = "placement") -> list[str]:
     """The entrants best first by `primary` (ties by name), without any interval."""
-    if primary == "rating":
-        score = ratings(games)
-    else:
-        score = [float(x) for x in strengths(games, primary)]
+    score = ratings(games) if primary == "rating" else strengths(games, primary).tolist()
     return [n for _, n in sorted(zip((-x for x in score), games.names, strict=True))]
 
 

@@ -120,6 +120,40 @@ def test_the_baseline_is_separated_from_random_bots(tmp_path: Path) -> None:
     assert rows[0].money.low > max(r.money.high for r in rows[1:])
 
 
+@pytest.mark.xfail(strict=True, reason="issue 36: the block model separates every baseline from "
+                   "every random bot in about 7 of 10 such fields; in this one (master seed "
+                   "2026) one of the 36 pairs misses (Holm p 0.053)")
+def test_a_sampled_field_separates_baselines_from_random_bots(tmp_path: Path) -> None:
+    """Six copies of the baseline and six random bots, 12 sampled tables of four in the 12
+    balanced seat orders (144 games, each entrant at 4 tables): every baseline is separated
+    above every random bot, although most pairs never sat at one table, and no two random
+    bots are separated."""
+    command = f"{sys.executable} {ROOT / 'sample_bots/python/baseline_bot.py'}"
+
+    def make(name: str, worker: int) -> Player:
+        if name.startswith("baseline"):
+            return BotPlayer(BotSpec(name, command))
+        return random_player(name, zlib.crc32(name.encode()) % 1000)
+
+    baselines = [f"baseline-{i}" for i in range(6)]
+    randoms = [f"random-{i}" for i in range(6)]
+    games = play(tmp_path, 2026, baselines + randoms, make, tables=12,
+                 seat_orders="balanced")
+    assert len(games.game_ids) == 144
+    board = standings(games)
+    rows = {r.name: r for r in board.rows}
+    assert {rows[b].place.worst for b in baselines} == {6}
+    assert {rows[r].place.best for r in randoms} == {7}
+    met = head_to_head(games)
+    assert any(met[b][r].total == 0 for b in baselines for r in randoms)  # never at one table
+    for pair in board.pairs:
+        assert pair.paired == "model"
+        if {pair.a[:4], pair.b[:4]} == {"base", "rand"}:
+            assert pair.separated and pair.a.startswith("baseline"), pair
+        elif pair.a.startswith("random"):
+            assert not pair.separated, pair
+
+
 def test_head_to_head_and_seats_count_every_pairing(tmp_path: Path) -> None:
     games = play(tmp_path, 1, ["a", "b", "c", "d"],
                  lambda n, w: PolicyPlayer(n, lambda d, v, r: d.default_action()),

@@ -32,5 +32,10 @@ def test_demo_tournament_runs_and_prints_its_leaderboard(tmp_path: Path) -> None
     for r in rows:
         assert sum(r["faults"].values()) == 0, r
     assert rows[-1]["name"] == "random"  # every sample strategy beats random play
+    # Two deals of five tables are enough for the block model to place random play last,
+    # below the baseline: its place range is 5 alone and the baseline's ends above it.
+    by_name = {r["name"]: r for r in rows}
+    assert by_name["random"]["place"] == {"best": len(rows), "worst": len(rows)}
+    assert by_name["baseline"]["place"]["worst"] < len(rows)
     for line in ("baseline", "random", "win share"):
         assert line in out.stdout
