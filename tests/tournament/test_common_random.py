@@ -85,6 +85,34 @@ def test_identical_candidates_get_identical_games_and_scores(tmp_path: Path) -> 
     assert len(set(map(repr, scores.values()))) == 1, scores
 
 
+def test_referee_play_plays_a_stored_gauntlet_game_again(tmp_path: Path) -> None:
+    """`referee play --seed S --seat-order K`, with a stored game's deck seed, seat order and
+    seats, gives every bot the seed it had in that game: the random bot plays as it did, and
+    the game ends with the same money."""
+    py = sys.executable
+    config = gauntlet(tmp_path, {"random": f"{py} {RANDOM}", "baseline": f"{py} {BASELINE}"},
+                      f"{py} {FIRST_LEGAL}", deals=1, seat_orders="rotations",
+                      candidates=["c1"])
+    db = tmp_path / "crn.db"
+    referee("tournament", "run", str(config), "--db", str(db), "-q", cwd=tmp_path)
+    store = open_store(db, read_only=True)
+    try:
+        (game,) = [r for r in store.results() if r.game_id.endswith("-o02")]
+        record = store.record(game.game_id)
+    finally:
+        store.close()
+    assert record is not None and record.spec.order == 2
+    commands = {"random": RANDOM, "baseline": BASELINE, "c1": FIRST_LEGAL}
+    bots = [f"{name}={py} {commands[name]}" for name in game.names]
+    again = json.loads(referee("play", "--seed", str(record.spec.seed), "--seat-order", "2",
+                               *bots, "--json", cwd=tmp_path).stdout)
+    assert [s["money"] for s in again["seats"]] == list(game.money)
+    # seat order 0's seeds are others: the random bot plays otherwise
+    other = json.loads(referee("play", "--seed", str(record.spec.seed), *bots, "--json",
+                               cwd=tmp_path).stdout)
+    assert [s["money"] for s in other["seats"]] != list(game.money)
+
+
 def test_a_baselines_seed_is_the_same_for_every_candidate(tmp_path: Path) -> None:
     """`new_game`'s `seed`, as the bots receive it: in the same game (deal, seat order) of
     every candidate's gauntlet, each seat gets the same seed; it differs between the seats
