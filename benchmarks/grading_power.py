@@ -86,13 +86,13 @@ class SampleBot(PolicyPlayer):
     async def begin_game(self, info: GameInfo) -> Fault | None:
         message = json.loads(codec.encode(codec.new_game(
             info.game_id, info.seat, info.names, info.edition_info,
-            list(info.config.variants), info.move_time, info.time_bank)))
+            list(info.config.variants), info.move_time, info.time_bank, info.seed)))
         self.seat = info.seat
         self.base = BASELINE.Game(message) if self.baseline > 0 else None
         self.rand = RANDOM.RandomBot(self.bot_seed) if self.baseline < 1 else None
         if self.rand is not None:
             self.rand.new_game(message)
-        self.coin = random.Random(f"mix:{info.game_id}:{info.seat}")
+        self.coin = random.Random(f"mix:{info.seed}")  # as the seat's bot would seed it
         return None
 
     def notify(self, events: Sequence[Event], lines: Sequence[bytes],

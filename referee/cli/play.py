@@ -49,6 +49,9 @@ from .view import write_page
 @click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True,
               help="Shuffle seed, 0 to 2**63-1 (as game records store it; a seed's sign "
                    "would not change the deal).")
+@click.option("--seat-order", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True,
+              help="The index of a tournament game's seat order (its id's oNN): with the same "
+                   "--seed, each seat gets the seed for its randomness it got there.")
 @click.option("--edition", default=CMON.name, show_default=True,
               help="cmon, classic, or an edition file (.toml/.json).")
 @click.option("--variant", "variants", multiple=True, type=click.Choice(VARIANTS),
@@ -70,8 +73,9 @@ from .view import write_page
 @sandbox_option
 @address_space_option
 def play(
-    bots: tuple[str, ...], seed: int, edition: str, variants: tuple[str, ...], move_time: float,
-    time_bank: float, startup_time: float, max_faults: int, log_path: Path | None,
+    bots: tuple[str, ...], seed: int, seat_order: int, edition: str,
+    variants: tuple[str, ...], move_time: float, time_bank: float, startup_time: float,
+    max_faults: int, log_path: Path | None,
     html_path: Path | None, stderr_dir: Path | None, transcript_dir: Path | None,
     as_json: bool, verbose: bool,
     sandbox: str, address_space: str,
@@ -90,7 +94,8 @@ def play(
         fail(str(exc))
     specs = confine(specs, sandbox, address_space)
     game = GameSpec.make(f"play-{seed}", seed, [s.name for s in specs], ed, variants,
-                         move_time=move_time, time_bank=time_bank, max_faults=max_faults)
+                         order=seat_order, move_time=move_time, time_bank=time_bank,
+                         max_faults=max_faults)
     for option, folder in (("--transcript", transcript_dir), ("--stderr-dir", stderr_dir)):
         if folder is not None:
             make_folder(option, folder)

@@ -57,12 +57,14 @@ def add_games(problems: Problems, games: Games) -> None:
         for p, result in shown:
             record = store.record(result.game_id)
             if record is not None:
-                show_game(p, result, seeds[result.game_id], record.to_jsonl(), games)
+                show_game(p, result, seeds[result.game_id], record.spec.order,
+                          record.to_jsonl(), games)
     finally:
         store.close()
 
 
-def show_game(p: Problem, result: StoredResult, seed: int, record: bytes, games: Games) -> None:
+def show_game(p: Problem, result: StoredResult, seed: int, order: int, record: bytes,
+              games: Games) -> None:
     """Copy the game's record next to the feedback, show the lines that lead to the
     problem's first fault in it, and say how to replay it and play it again."""
     seat = result.names.index(games.name)
@@ -84,11 +86,12 @@ def show_game(p: Problem, result: StoredResult, seed: int, record: bytes, games:
     p.reproduce.append(Shown("Replay that game's record (every move and fault), in the folder "
                              "of this file:", f"referee replay {shlex.quote(shown_as)}"))
     command, notes = play_command(games.config, games.config_path, list(result.names),
-                                  games.name, games.command, seed)
+                                  games.name, games.command, seed, order)
     p.reproduce.append(Shown(
         f"Play that game again, in your bot's folder, where `{REFEREE}` is your copy of the "
-        "referee (the folder with `sample_bots/`): the same cards and seats, though the other "
-        "bots may choose otherwise than they did (the random ones do):", command))
+        "referee (the folder with `sample_bots/`): the same cards, seats and seeds for the "
+        "bots' randomness, so the sample bots play as they did as long as yours does:",
+        command))
     p.notes += [f"In that command, {note}." for note in notes]
 
 

@@ -85,12 +85,14 @@ def sample_command(bot: BotEntry, config_path: Path) -> str | None:
 
 
 def play_command(config: TournamentConfig, config_path: Path, seats: list[str], me: str,
-                 command: str, seed: int) -> tuple[str, list[str]]:
+                 command: str, seed: int, order: int = 0) -> tuple[str, list[str]]:
     """`referee play` of one graded game, its seats in order, from the student's folder; and
     a line for each thing of the teacher's it cannot name: a baseline that is not a sample
     bot (the random sample bot sits in its place, so that game differs from the graded one),
     an edition file (named by its file name)."""
     words = ["referee", "play", "--seed", str(seed)]
+    if order:  # so that every seat gets the seed for its randomness it got in that game
+        words += ["--seat-order", str(order)]
     notes = []
     if config.edition != "cmon":
         edition = config.edition

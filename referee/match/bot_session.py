@@ -192,7 +192,7 @@ class BotPlayer:
         self._fresh_in_game = False  # started afresh during this game
         self._out.append(codec.encode(codec.new_game(
             info.game_id, info.seat, info.names, info.edition_info,
-            list(info.config.variants), info.move_time, info.time_bank)))
+            list(info.config.variants), info.move_time, info.time_bank, info.seed)))
         return None
 
     def notify(self, events: Sequence[Event], lines: Sequence[bytes],

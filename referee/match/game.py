@@ -175,7 +175,7 @@ async def _play(spec: GameSpec, players: Sequence[Player]) -> GameRecord:
 
     async def begin(seat: int) -> None:
         info = GameInfo(spec.game_id, seat, list(spec.names), config, spec.move_time,
-                        spec.time_bank, edition_info)
+                        spec.time_bank, edition_info, spec.seat_seed(seat))
         start_faults[seat] = await players[seat].begin_game(info)
 
     async with trio.open_nursery() as nursery:

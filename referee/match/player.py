@@ -62,6 +62,7 @@ class GameInfo:
     move_time: float
     time_bank: float
     edition_info: dict[str, Any] = field(repr=False)
+    seed: int  # the seat's own seed (`GameSpec.seat_seed`), for its randomness
 
 
 @dataclass(frozen=True)

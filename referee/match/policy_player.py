@@ -23,7 +23,9 @@ class PolicyPlayer:
         self.rng = random.Random(seed)
 
     async def begin_game(self, info: GameInfo) -> Fault | None:
-        self.rng = random.Random(f"{self.seed}:{info.game_id}:{info.seat}")
+        # From the seat's seed (as a bot's, `new_game`'s `seed`), not from the game id: in
+        # a gauntlet a baseline then plays the same way whoever the candidate is.
+        self.rng = random.Random(f"{self.seed}:{info.seed}")
         return None
 
     def notify(self, events: Sequence[Event], lines: Sequence[bytes],

@@ -362,7 +362,10 @@ class GameRecord:
     def to_jsonl(self) -> bytes:
         """The record's JSON lines, each object's keys in the order they were always written."""
         dumps, newline, action_dict = orjson.dumps, orjson.OPT_APPEND_NEWLINE, codec.action_to_dict
-        out = [dumps({"type": "spec", **self.spec.model_dump()}, option=newline)]
+        # `order` only when it is not 0: a single game's spec, and one written before it was
+        # kept, are written as they always were.
+        spec = self.spec.model_dump(exclude=None if self.spec.order else {"order"})
+        out = [dumps({"type": "spec", **spec}, option=newline)]
         if self.deal is not None:
             out.append(dumps(_deal_dict(self.deal), option=newline))
         sent = iter(self.sent_events)

@@ -201,7 +201,7 @@ def part_from_record(record: GameRecord, seat: int) -> SeatPart:
     move, bank = spec.move_time, spec.time_bank
     out.pending.append(codec.encode(codec.new_game(
         spec.game_id, seat, list(spec.names), codec.edition_info(config.edition),
-        list(config.variants), move, bank)))
+        list(config.variants), move, bank, spec.seat_seed(seat))))
     out.pending.extend(_seen_by(seat, state.take_events()))
     request_id = 0
     for lines, applied in steps:

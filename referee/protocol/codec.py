@@ -74,6 +74,7 @@ def new_game(
     variants: list[str],
     move_time: float,
     time_bank: float,
+    seed: int,
 ) -> dict[str, Any]:
     return {
         "type": "new_game",
@@ -84,6 +85,7 @@ def new_game(
         "edition": edition,
         "variants": variants,
         "time": {"move": move_time, "bank": time_bank},
+        "seed": seed,
     }
 
 

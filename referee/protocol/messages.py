@@ -102,6 +102,7 @@ class NewGame(Message):
     edition: EditionInfo
     variants: list[Literal["split-double", "mystery", "mystery-winner", "hidden-money"]]
     time: TimeControl
+    seed: Annotated[int, Field(ge=0, le=2**63 - 1)]  # the seat's own, for its randomness
 
 
 class AuctionView(Message):

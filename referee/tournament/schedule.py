@@ -28,14 +28,22 @@ Each table plays `deals` deals, each deal in each of the table's seat orders:
   m = 1..4, s = 0..4, which balances not only the neighbour but every cyclic distance: a sits
   d seats before b exactly 5 times for each d = 1..4 (and before b by seat number 10 times).
 
-A table's entrants are held sorted by name, and its seat orders are taken over that order, so
-nothing of a game depends on where its entrants stand in the file or on who else is in it.
+A round robin's table holds its entrants sorted by name, and its seat orders are taken over
+that order, so nothing of a game depends on where its entrants stand in the file or on who else
+is in it.  A gauntlet's table holds its baselines sorted by name, then its candidate, so that
+seat order k seats the baselines the same way around the candidate whatever its name: every
+candidate plays the same games against the baselines, in the same seats.
 
 Every seat order of one table and deal gets the same deck (duplicate format): a game's seed
 depends on the master seed, the table's entrants (as a sorted set) and the deal only, so the
 same table in another tournament file with the same seed gets the same decks.  In a gauntlet
 the seed depends on the baselines instead of the whole table, so that every candidate is dealt
 the same decks.
+
+Each seat is also given a seed for its own randomness (`new_game`'s `seed`), derived from the
+deck's seed, the seat order's index and the seat (`referee.match.spec.seat_seed`): in a
+gauntlet a baseline gets the same seed in the same game of every candidate, so a baseline that
+seeds its randomness from it plays every candidate the same way (common random numbers).
 
 Game ids ("t5f0c9a1b27e4-d02-o05": the table's key, deal, seat order) depend on the table's
 entrants, the deal and the seat order only: adding deals, or entrants, or removing one, keeps
@@ -64,6 +72,9 @@ from .sampling import sample_tables
 # begun under the old schedule is refused rather than mixed.  2: gauntlet decks ignore the
 # candidate; sampled tables keep table counts within 1.  3: game ids from the table's entrants.
 SCHEDULE_VERSION = 3
+# The same for gauntlets, whose schedule changed alone: 4: seat orders over the baselines, then
+# the candidate (not over the names sorted), and the seat order's index kept in each spec.
+GAUNTLET_SCHEDULE_VERSION = 4
 
 # Balanced seat orders as index patterns into the table's entrants (see the module docstring).
 BALANCED_ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {
@@ -120,12 +131,12 @@ def seat_orders(entrants: tuple[str, ...], how: str) -> list[tuple[str, ...]]:
 
 
 def tables(config: TournamentConfig) -> list[tuple[str, ...]]:
-    """The schedule's tables in index order, each one's entrants sorted by name."""
+    """The schedule's tables in index order, each one's entrants sorted by name (a gauntlet's:
+    its baselines sorted by name, then its candidate)."""
     names = [b.name for b in config.bots]
     if config.format == "gauntlet":
-        base = set(config.baselines)
-        return [tuple(sorted(n for n in names if n in base or n == cand))
-                for cand in names if cand not in base]
+        baselines = tuple(sorted(config.baselines))
+        return [(*baselines, cand) for cand in names if cand not in config.baselines]
     k = config.table_size
     if config.tables is not None and config.tables < math.comb(len(names), k):
         rng = random.Random(_derived_seed("tables", config.seed, len(names), k, config.tables))
@@ -157,7 +168,7 @@ def game_spec(config: TournamentConfig, game: ScheduledGame, edition: Edition) -
     """The spec the referee plays for one scheduled game."""
     limits = config.limits
     return GameSpec.make(game.game_id, game.seed, list(game.seats), edition, config.variants,
-                         move_time=limits.move_time, time_bank=limits.time_bank,
+                         order=game.order, move_time=limits.move_time, time_bank=limits.time_bank,
                          max_faults=limits.max_faults)
 
 
@@ -170,7 +181,8 @@ def fingerprint(config: TournamentConfig, edition: Edition | None = None) -> str
     its contents count too, so an edited edition file is noticed."""
     limits = config.limits
     data: dict[str, object] = {
-        "schedule": SCHEDULE_VERSION,
+        "schedule": (GAUNTLET_SCHEDULE_VERSION if config.format == "gauntlet"
+                     else SCHEDULE_VERSION),
         "seed": config.seed,
         "table_size": config.table_size,
         "format": config.format,

@@ -274,8 +274,8 @@ class Store:
         elif stored != fingerprint:
             raise StoreError(
                 f"{self.path} holds games of tournament {self.meta('name')!r} with another "
-                "schedule; the tournament file changed in a way that changes the games. Use "
-                "another --db, or restore the file"
+                "schedule; the tournament file (or the referee's schedule, after an upgrade) "
+                "changed in a way that changes the games. Use another --db, or restore the file"
             )
 
     def rename(self, name: str, primary_metric: str) -> None:

@@ -72,6 +72,7 @@ NewGame read_new_game(const json& msg)
         out.cards[static_cast<size_t>(id)] = Card{c.at("artist").get<int>(), c.at("type").get<std::string>()};
     }
     out.variants = msg.value("variants", std::vector<std::string>{});
+    out.seed = msg.value("seed", std::uint64_t{0});
     return out;
 }
 

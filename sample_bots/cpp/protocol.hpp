@@ -26,6 +26,9 @@ struct NewGame {
     std::vector<std::string> artists;  // board order: index 0 is the left-most (wins ties)
     std::vector<Card> cards;           // by card id
     std::vector<std::string> variants;
+    // 0 to 2^63 - 1, for your own randomness: seed your generator from it and your games are
+    // reproducible, and a gauntlet's baselines play every candidate the same way.
+    std::uint64_t seed = 0;
 };
 
 // The auction running now (view.auction).

@@ -22,6 +22,7 @@ type Message struct {
 	ID       int64           `json:"id"`
 	Seat     int             `json:"seat"`
 	Players  int             `json:"players"`
+	Seed     uint64          `json:"seed"` // new_game: for your own randomness (math/rand.NewPCG)
 	Edition  *Edition        `json:"edition"`
 	Decision string          `json:"decision"`
 	View     *View           `json:"view"`

@@ -4,8 +4,9 @@
 It plays a random card, bids now and then (modestly), names modest fixed prices, buys cheap
 fixed-price paintings sometimes, adds a second card to a double sometimes and turns the mystery
 card sometimes.  Every choice is drawn from the request's `legal` field, so it never makes an
-illegal move.  Games are reproducible: each game's random generator is seeded from the game id,
-the seat and, if given, `--seed`.
+illegal move.  Games are reproducible: each game's random generator is seeded from the `seed`
+the referee sends in `new_game` (the same for the same game, seat order and seat) and, if given,
+`--seed`.
 
 Run:   python3 random_bot.py [--seed N] [--name NAME]
 Try:   referee play "python3 random_bot.py" "python3 random_bot.py" "python3 random_bot.py" -v
@@ -56,10 +57,14 @@ class RandomBot:
     def new_game(self, message: dict) -> None:
         self.game_id = message.get("game_id")
         self.seat = message.get("seat")
-        # A string seed is hashed deterministically (not with Python's per-run hash salt), so
-        # the same game id, seat and --seed always give the same game.
+        # The referee's seed for this seat: the same in the same game of a gauntlet whoever the
+        # candidate is, so every candidate meets the same random bot.  (The game id and seat
+        # from a referee that sends none.)  A string seed is hashed deterministically (not with
+        # Python's per-run hash salt), so the same seed and --seed always give the same game.
+        seed = message.get("seed")
+        own = seed if isinstance(seed, int) else f"{self.game_id}:{self.seat}"
         prefix = "" if self.seed is None else f"{self.seed}:"
-        self.rng = random.Random(f"{prefix}{self.game_id}:{self.seat}")
+        self.rng = random.Random(f"{prefix}{own}")
         log(f"new game {self.game_id}: seat {self.seat} of {message.get('players')}")
 
     def decide(self, request: dict) -> dict:
@@ -110,7 +115,7 @@ class RandomBot:
 def main() -> None:
     parser = argparse.ArgumentParser(description="A random legal Modern Art bot.")
     parser.add_argument("--seed", type=int, default=None,
-                        help="mixed into every game's seed (default: the game id alone)")
+                        help="mixed into every game's seed (default: new_game's seed alone)")
     parser.add_argument("--name", default="random_bot", help="the name sent in hello")
     args = parser.parse_args()
     bot = RandomBot(args.seed)

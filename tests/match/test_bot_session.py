@@ -86,7 +86,7 @@ async def begin_quick(player: BotPlayer, spec: GameSpec, seat: int) -> BotProces
     answers `{}` to `{}`) until its last reply came within `spin`, so that it counts as quick."""
     config = spec.config()
     info = GameInfo(spec.game_id, seat, list(spec.names), config, spec.move_time,
-                    spec.time_bank, codec.edition_info(config.edition))
+                    spec.time_bank, codec.edition_info(config.edition), spec.seat_seed(seat))
     assert await player.begin_game(info) is None
     bot = player.bot
     assert bot is not None

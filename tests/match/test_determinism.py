@@ -74,3 +74,21 @@ def test_in_process_random_players_replay_the_same_game() -> None:
     assert first != play_random(12)
     assert first != play_random(11, (5, 6, 7, 8))
 
+
+
+def test_in_process_random_players_seed_from_the_seat_not_the_game_id() -> None:
+    """An in-process player's randomness comes from its seat's seed (as `new_game`'s `seed`:
+    the deck's seed, the seat order and the seat), not from the game id or the names: the
+    same game under another id and other names is played the same way; another seat order
+    of the same deck is not."""
+
+    def actions(game_id: str, names: list[str], order: int) -> list[bytes]:
+        players: list[Player] = [random_player(name) for name in names]
+        spec = GameSpec.make(game_id, 11, names, order=order, **LIMITS)
+        record = trio.run(play_game, spec, players)
+        return [line for line in without_seconds(record).to_jsonl().splitlines()
+                if b'"type":"apply"' in line]
+
+    first = actions("t1-d00-o03", NAMES, 3)
+    assert first == actions("t2-d00-o03", ["w", "x", "y", "z"], 3)
+    assert first != actions("t1-d00-o04", NAMES, 4)

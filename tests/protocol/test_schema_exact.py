@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from referee.game import CLASSIC, CMON, Edition, GameConfig, GameState, HiddenBids, Phase, seat_view
 from referee.game.random_policy import random_action
+from referee.match.spec import seat_seed
 from referee.protocol import codec
 from referee.protocol.messages import FaultKind
 from referee.protocol.schema import bot_line, referee_line
@@ -209,7 +210,7 @@ def _referee_lines(players: int, edition: Edition, variants: tuple[str, ...], se
     yield codec.encode(codec.hello("modern-art-referee test"))
     for seat in range(players):
         yield codec.encode(codec.new_game("g", seat, names, codec.edition_info(edition),
-                                          list(variants), 1.0, 10.0))
+                                          list(variants), 1.0, 10.0, seat_seed(seed, 0, seat)))
     events = state.take_events()
     request_id = 0
     while True:

@@ -337,3 +337,68 @@ def test_fingerprint_ignores_what_does_not(changes: dict[str, Any]) -> None:
     game) keep the fingerprint: the store is resumed."""
     assert fp(**changes) == fp()
     assert re.fullmatch(r"[0-9a-f]{64}", fp())
+
+
+# Fingerprints under schedule version 3, before gauntlets took their seat orders over the
+# baselines then the candidate: a round robin's store stays valid, a gauntlet's is refused.
+ROUND_ROBIN_V3 = "a48dc7f6429bbda5b943bd4917fce3c858e93e816dfc0753fd5b9183b1a5694d"
+BALANCED_V3 = "4e9bf61bef927f63dd92dfbd99402605317885916f9618bde4435eb0a1cfb7f7"
+GAUNTLET_V3 = "7c1c0d95def26abe09e3f7cc51d6f721d47762d82517b8fbd0e13972852a7cc6"
+
+
+def test_only_a_gauntlets_fingerprint_changed_with_its_seating() -> None:
+    """A round robin's store begun before gauntlets were seated around their candidate is
+    resumed (its games did not change); a gauntlet's is refused, its games being others."""
+    assert fp() == ROUND_ROBIN_V3
+    assert fp(seat_orders="balanced") == BALANCED_V3
+    assert fp(format="gauntlet", baselines=["bot0", "bot1"]) != GAUNTLET_V3
+
+
+Slot = tuple[tuple[str, ...], int, tuple[int, ...]]
+
+
+def slots(config: TournamentConfig) -> dict[str, dict[tuple[int, int], Slot]]:
+    """Each candidate's games by deal and seat order: the seats (the candidate as "?"), the
+    deck's seed and each seat's own seed."""
+    base = set(config.baselines)
+    out: dict[str, dict[tuple[int, int], Slot]] = {}
+    for g in schedule(config):
+        (cand,) = set(g.seats) - base
+        spec = game_spec(config, g, BUILTIN_EDITIONS["cmon"])
+        seats = tuple("?" if n == cand else n for n in g.seats)
+        seat_seeds = tuple(spec.seat_seed(s) for s in range(spec.players))
+        out.setdefault(cand, {})[g.deal, g.order] = (seats, g.seed, seat_seeds)
+    return out
+
+
+@pytest.mark.parametrize("how", ["all", "rotations", "balanced"])
+def test_every_candidate_meets_the_baselines_in_the_same_way(how: str) -> None:
+    """In a gauntlet, seat order k of deal d seats the baselines the same way around the
+    candidate, with the same deck and the same seat seeds, whatever the candidate's name
+    sorts before, between or after the baselines' (common random numbers)."""
+    bots = ["m", "a", "c", "k", "x", "d", "z"]  # baselines c, k and x
+    config = TournamentConfig.model_validate({
+        "name": "g", "seed": 9, "table_size": 4, "format": "gauntlet", "deals": 2,
+        "seat_orders": how, "baselines": ["x", "c", "k"],
+        "bots": [{"name": b, "command": f"./{b}"} for b in bots]})
+    games = slots(config)
+    assert sorted(games) == ["a", "d", "m", "z"]
+    assert games["a"] == games["d"] == games["m"] == games["z"]
+    seat_seeds = [s for slot in games["a"].values() for s in slot[2]]
+    decks = {slot[1] for slot in games["a"].values()}
+    assert len(set(seat_seeds)) == len(seat_seeds)  # every seat of every game its own
+    assert not decks & set(seat_seeds)
+    assert all(0 <= s < 2**63 for s in seat_seeds)
+
+
+def test_a_spec_keeps_its_seat_order_and_seat_seeds_ignore_the_names() -> None:
+    """The seat order's index is in the spec, so a stored game's seat seeds can be derived
+    again; the seeds depend on the deck's seed, the order and the seat, not on the names."""
+    config = make(5, table_size=3, seat_orders="rotations")
+    for game in schedule(config)[:6]:
+        spec = game_spec(config, game, BUILTIN_EDITIONS["cmon"])
+        assert spec.order == game.order
+        renamed = spec.model_copy(update={"names": ["x", "y", "z"], "game_id": "other"})
+        assert [renamed.seat_seed(s) for s in range(3)] == [spec.seat_seed(s) for s in range(3)]
+        moved = spec.model_copy(update={"order": spec.order + 1})
+        assert moved.seat_seed(0) != spec.seat_seed(0)

@@ -28,6 +28,10 @@ pub struct NewGame {
     /// By card id (`None` for an id the edition does not list).
     pub cards: Vec<Option<Card>>,
     pub variants: Vec<String>,
+    /// 0 to 2^63 - 1, for your own randomness: seed your generator from it and your games
+    /// are reproducible, and a gauntlet's baselines play every candidate the same way (0
+    /// from a referee that sends none).
+    pub seed: i64,
 }
 
 /// The auction running now (`view.auction`).
@@ -191,6 +195,7 @@ pub fn read_new_game(msg: &Json) -> Result<NewGame> {
         artists: list(field(edition, "artists")?, text)?,
         cards,
         variants: or_default(msg, "variants", |v| list(v, text), Vec::new())?,
+        seed: or_default(msg, "seed", int, 0)?,
     })
 }
 

@@ -22,6 +22,10 @@ export interface NewGame {
   players: number;
   edition: Edition;
   variants: string[];
+  /** 0 to 2^63 - 1, for your own randomness (as a JavaScript number, rounded to a double:
+   * still the same for the same game and seat). Seed your generator from it and your games
+   * are reproducible. Absent from a referee before it. */
+  seed?: number;
 }
 
 export interface Auction {
