@@ -2,22 +2,34 @@
 
 Looking at the standings after every deal and stopping at the first separation would call
 identical entrants different far more often than the 5% a single look allows.  The looks are
-therefore few and fixed in advance: after FIRST_LOOK deals, then at every doubling of the
-deals, and at `max_deals`; the familywise error is split equally between them (Bonferroni over
-the looks), so the chance that any look separates entrants that are equally strong is at most
-ALPHA whatever the data.  Doubling keeps the number of looks, and so the price of the split,
-logarithmic in `max_deals`.  `benchmarks/verdict.py` measures the false stops and the deals used.
+therefore fixed in advance: after FIRST_LOOK deals, then at every doubling, and at `max_deals`.
+The familywise error ALPHA is spent over them by the Lan-DeMets spending function of Pocock's
+type, alpha(t) = ALPHA ln(1 + (e - 1) t) at the share t of the most deals: a look gets the
+growth of alpha(t) since the one before, so early looks, where a large gap shows, get a real
+share.  The looks' errors add up to at most ALPHA whatever the dependence between them (a
+union bound), so the chance that any look stops a run of equally strong entrants is at most
+ALPHA.  A look that cannot reject anything at its share (the exact test's smallest p-value is
+1 / 2**deals one-sided) gets none: its share is passed on to the next look.
+
+What a look tests:
+- "separated": the leader L must be found stronger than every other entrant, each by a
+  one-sided test at the look's error / (entrants - 1).  A false stop names a leader that is
+  not stronger than some strongest entrant S; it then beat S in a one-sided test of a true
+  null, and L is one of the entrants - 1 others: at most their number times the level.
+- "ranked": every place settled by the Holm-corrected pairs at the look's error.
+`benchmarks/verdict.py` measures the false stops, the deals used and the leader found.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
-from .pairs import ALPHA
+from .pairs import ALPHA, EXACT_DEALS
 from .stats import Games, order, verdicts
 
 Until = Literal["separated", "ranked"]
-FIRST_LOOK = 8  # deals: fewer cannot separate anything at the split error (exact test)
+FIRST_LOOK = 8  # deals: fewer cannot separate anything among four entrants (exact test)
 
 
 def looks(max_deals: int, first: int = FIRST_LOOK) -> list[int]:
@@ -30,18 +42,61 @@ def looks(max_deals: int, first: int = FIRST_LOOK) -> list[int]:
     return [*out, max_deals]
 
 
-def look_alpha(max_deals: int, alpha: float = ALPHA) -> float:
-    """The familywise error each look is tested at."""
-    return alpha / len(looks(max_deals))
+def spent(share: float, alpha: float = ALPHA) -> float:
+    """The error spent by the share `share` of the most deals (Lan-DeMets, Pocock's type)."""
+    return alpha * math.log(1 + (math.e - 1) * min(1.0, max(0.0, share)))
+
+
+def tests_per_look(until: Until, entrants: int) -> int:
+    """How many one-sided tests share a look's error: the leader against each other entrant,
+    or (Holm, two-sided) every pair."""
+    if until == "separated":
+        return max(1, entrants - 1)
+    return max(1, entrants * (entrants - 1))  # two-sided over every pair: twice the pairs
+
+
+def spending(max_deals: int, until: Until, entrants: int, exact: bool,
+             alpha: float = ALPHA) -> list[float]:
+    """The error of each look of `looks(max_deals)`.  `exact`: the field is one table (or a
+    gauntlet) of at most EXACT_DEALS deals at that look, where the exact test's smallest
+    one-sided p-value is 1 / 2**deals; a look at which that is above the look's error per test
+    gets 0 and passes its share on."""
+    out: list[float] = []
+    carried = 0.0
+    before = 0
+    ends = looks(max_deals)
+    for i, n in enumerate(ends):
+        share = spent(n / max_deals, alpha) - spent(before / max_deals, alpha) + carried
+        before = n
+        hopeless = exact and n <= EXACT_DEALS and 0.5 ** n > share / tests_per_look(
+            until, entrants)
+        if hopeless and i < len(ends) - 1:
+            out.append(0.0)
+            carried = share
+        else:
+            out.append(share)
+            carried = 0.0
+    return out
 
 
 def settled(games: Games, until: Until, primary: str, alpha: float) -> bool:
-    """At familywise error `alpha`: is the leader separated from every other entrant
+    """At the look's error `alpha`: is the leader stronger than every other entrant
     ("separated"), or is every entrant's place known ("ranked")?"""
+    if alpha <= 0:
+        return False
     names = order(games, primary)
     if len(names) < 2:
         return False
-    _, places = verdicts(games, names, primary, alpha)
     if until == "separated":
-        return places[names[0]] == (1, 1)
+        return not leader_open(games, names, primary, alpha)
+    _, places = verdicts(games, names, primary, alpha)
     return all(best == worst for best, worst in places.values())
+
+
+def leader_open(games: Games, names: list[str], primary: str, alpha: float) -> list[str]:
+    """The entrants the leader `names[0]` is not found stronger than, each by a one-sided test
+    at alpha / (entrants - 1)."""
+    pairs, _ = verdicts(games, names, primary, alpha)
+    level = alpha / (len(names) - 1)
+    beaten = {p.b for p in pairs if p.a == names[0] and p.test.p_above <= level + 1e-12}
+    return [n for n in names[1:] if n not in beaten]

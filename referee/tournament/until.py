@@ -42,16 +42,24 @@ def stages(config: TournamentConfig, games: list[ScheduledGame]) -> list[Stage]:
             for i, (start, end) in enumerate(zip(starts, ends, strict=True))]
 
 
+def look_errors(config: TournamentConfig) -> list[float]:
+    """The error each look spends (`sequential.spending`), fixed by the file alone."""
+    assert config.until is not None
+    one_table = config.format == "gauntlet" or len(config.bots) <= config.table_size
+    return sequential.spending(config.deals, config.until, len(config.bots), one_table)
+
+
 def plan(config: TournamentConfig, games: list[ScheduledGame]) -> str:
     """What a run with `until` will do, in one line."""
     ends = sequential.looks(config.deals)
-    at = f"looks after {', '.join(map(str, ends[:-1]))} and {ends[-1]}" if len(ends) > 1 \
-        else f"one look after {ends[0]}"
-    goal = ("the leader is separated from every other entrant" if config.until == "separated"
-            else "every place is settled")
-    return (f"until {goal}: {at} deals (at most {len(games)} games), each at familywise "
-            f"error {sequential.look_alpha(config.deals):.3g}; the progress counts the games "
-            "up to the next look")
+    errors = look_errors(config)
+    at = ", ".join(f"{n} ({e:.2%})" if e else f"{n} (none: too few deals to stop)"
+                   for n, e in zip(ends, errors, strict=True))
+    goal = ("the leader is found stronger than every other entrant"
+            if config.until == "separated" else "every place is settled")
+    return (f"until {goal}: looks after {at} deals (at most {len(games)} games), the error "
+            f"each may spend in brackets, {sum(errors):.0%} in all; the progress counts the "
+            "games up to the next look")
 
 
 @dataclass(frozen=True)
@@ -74,13 +82,13 @@ def look(config: TournamentConfig, store: Store, games: list[ScheduledGame],
                           f"{len(wanted) - len(results)} of its {len(wanted)} games could not "
                           "be played (left-out bots or void games); run again to play them")
     played = Games.load(results, store.seeds())
-    alpha = sequential.look_alpha(config.deals)
+    alpha = look_errors(config)[sequential.looks(config.deals).index(stage.deals)]
     primary = config.primary_metric
     if sequential.settled(played, config.until, primary, alpha):
         names = order(played, primary)
         if config.until == "separated":
-            return Look(True, f"stopped after {head}: the leader, {names[0]}, is separated "
-                              "from every other entrant")
+            return Look(True, f"stopped after {head}: the leader, {names[0]}, is found "
+                              "stronger than every other entrant")
         return Look(True, f"stopped after {head}: every place is settled: "
                           + " > ".join(names))
     why = unsettled(played, config.until, primary, alpha)
@@ -95,11 +103,13 @@ def unsettled(games: Games, until: sequential.Until, primary: str, alpha: float)
     names = order(games, primary)
     if len(names) < 2:
         return "fewer than two entrants have played"
+    if alpha <= 0:
+        return "too few deals for this look to stop the run"
+    if until == "separated":
+        level = sequential.leader_open(games, names, primary, alpha)
+        return f"the leader, {names[0]}, is not found stronger than {', '.join(level)}"
     pairs, places = verdicts(games, names, primary, alpha)
     above = {(p.a, p.b) if p.test.diff > 0 else (p.b, p.a) for p in pairs if p.separated}
-    if until == "separated":
-        level = [n for n in names[1:] if (names[0], n) not in above]
-        return f"the leader, {names[0]}, is not separated from {', '.join(level)}"
     close = [f"{a} and {b}" for a, b in itertools.pairwise(names)
              if (a, b) not in above]
     if close:
