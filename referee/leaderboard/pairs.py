@@ -202,16 +202,17 @@ def paired_design(design: blocks.Design) -> bool:
 
 
 def compare(names: list[str], deal: np.ndarray, values: np.ndarray, present: np.ndarray,
-            alpha: float = ALPHA) -> list[Pair]:
+            alpha: float = ALPHA, paired_only: bool = False) -> list[Pair]:
     """Every pair of `names` (in that order: a before b) on a G x E metric `values`, with games
     in deals `deal` (G ints) and `present` (G x E, 1.0 where the entrant played).  Each
     pair's interval has simultaneous coverage 1 - alpha over all the pairs (Bonferroni), so a
-    pair whose interval excludes 0 is one that Holm separates."""
+    pair whose interval excludes 0 is one that Holm separates.  `paired_only`: the paired tests
+    in every design, as before the block model (for `benchmarks/verdict.py`)."""
     m = len(names) * (len(names) - 1) // 2
     each = alpha / max(m, 1)
     design = blocks.Design.of(deal, present, values)
     found: list[tuple[str, str, Pairing, Test]] = []
-    if paired_design(design):
+    if paired_only or paired_design(design):
         n_deals = design.clusters
         index = {n: i for i, n in enumerate(names)}
         for a, b in itertools.combinations(names, 2):
