@@ -1,292 +1,325 @@
-"""Verdicts under simulation: how often equal players are called different, how soon a small
-real gap is found, by the leaderboard's paired tests and by the rule they replaced.
+"""Verdicts under simulation: false separations and place ranges that miss, the power to find a
+real gap, and `until`'s early stops, by the block model against today's paired tests.
 
-Run: python benchmarks/verdict.py [--tournaments 200] [--deals 16] [--seed 1] [--quick]
+Run: python benchmarks/verdict.py [--part false|power|until] [--sims 200] [--seed 1] [--quick]
 
-Tournaments of four in-process players (`referee.match`), each deal played in all 24 seat
-orders with one deck (duplicate format), up to `--deals` deals.  Four identical random players
-measure the false verdicts: any pair separated at 24, 48, 96 and 240 games (each tournament's
-first 1, 2, 4 and 10 deals: every prefix of a tournament is itself a tournament of that size,
-so each size's rate is a fair estimate, over the same tournaments), and the false stops of
-`--until-separated` with `max_deals` = `--deals`.  A "bidder" (random, except that half its
-bids are capped at what the lot would sell for if the round ended now) with three random
-players measures how soon a small real gap is found: the standings are looked at after every
-deal up to `--deals` (a measure of speed, not a stopping rule), and `--until-separated` stops
-at its own looks.  The old rule (before issue 25) is rebuilt here: a bootstrap over whole
-games of each entrant's mean, separated from the leader when the 95% intervals do not overlap.
+The games come from a pool of played blocks (`block_pool.py`: the sample bots in-process, one
+deck at one table in its balanced seat orders, common random numbers as the referee seeds
+them), built once and cached (`--pool`).  A simulated tournament takes for each of its tables a
+block of the table's mix (B the baseline bot, R the random bot, D the "bidder": the random bot,
+except that half its bids and purchases stay within what the lot would sell for now), each
+table on its own deck, and enters each block as one game holding its means; tables are sampled
+by `referee.tournament.sampling.sample_tables` as the schedule samples them (one of 8
+schedules per size, in turn).  Each tournament is judged by `referee.leaderboard.pairs.compare`
+as the leaderboard does ("new": the block model wherever the design is not complete) and with
+`paired_only=True` ("today's": the paired tests over shared deals in every design, as before the
+block model); in a complete design (one table, a gauntlet) the two are the same method.
+
+1. False verdicts (`--part false`): the share of tournaments in which some pair of equally
+   strong entrants is separated, or some pair the wrong way round, and in which some entrant's
+   place range misses its true places (all of its group's: identical entrants may take any
+   order among themselves), each k/n with its binomial standard error.
+2. Power (`--part power`): the share of tournaments in which the bidder is placed 1-1 (found
+   stronger than every other entrant), or every baseline bot is separated from every random bot.
+3. `until = "separated"` (`--part until`): one table of four, deals as blocks; the looks and
+   error spending of `referee.leaderboard.sequential`, against playing the most deals and
+   testing once at the full 5% with the same leader test.
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
 import math
 import multiprocessing
 import random
-import resource
-import statistics
 import sys
+import tempfile
 import time
-from collections.abc import Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from functools import cache
+from itertools import combinations
+from pathlib import Path
 
 import numpy as np
-import trio
-from scipy import stats as scipy_stats
 
-from referee.game import BUILTIN_EDITIONS
-from referee.game.actions import Action, Bid, Buy, Decision, DecisionKind, Pass
-from referee.game.random_policy import random_action
-from referee.leaderboard.sequential import look_alpha, looks, settled
-from referee.leaderboard.stats import Games, order, standings
-from referee.match.game import play_game
-from referee.match.policy_player import PolicyPlayer, random_player
-from referee.match.record import GameResult
-from referee.match.spec import GameSpec
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import block_pool  # noqa: E402
 
-SIZES = (1, 2, 4, 10)  # deals: 24, 48, 96 and 240 games
-ORDERS = 24  # seat orders of four players: every deal is played in each
-SHARE = 0.5  # the share of its decisions the bidder takes by the lot's value
-TILES = (30, 20, 10)  # what a painting of the first three artists of a round sells for
-EDITION = BUILTIN_EDITIONS["cmon"]  # GameSpec.make's default
-BIDDER = "bidder"
-Result = GameResult
+from referee.leaderboard import sequential  # noqa: E402
+from referee.leaderboard.pairs import ALPHA, compare, places  # noqa: E402
+from referee.leaderboard.stats import Games, order  # noqa: E402
+from referee.tournament.sampling import sample_tables  # noqa: E402
+
+SCHEDULES = 8  # sampled schedules per field and size, used in turn
+STRENGTH = {"D": 0, "B": 1, "R": 2}  # the true order of the kinds (D and B never meet)
+Field = tuple[np.ndarray, np.ndarray, np.ndarray]  # deal, values, present
 
 
-def lot_value(view: dict[str, Any], cards: list[int]) -> int:
-    """What the lot would sell for if the round ended now: the tile of its artist's place
-    among the cards played this round, plus that artist's tiles of earlier rounds."""
-    counts = view["played"]
-    ranking = sorted((a for a in range(len(counts)) if counts[a]), key=lambda a: -counts[a])[:3]
-    earlier = view["tiles"][: view["round"] - 1]
-    value = 0
-    for card in cards:
-        artist = EDITION.card_artist[card]
-        if artist in ranking:
-            value += TILES[ranking.index(artist)] + sum(row[artist] for row in earlier)
-    return value
+@dataclass(frozen=True)
+class Design:
+    """A kind of tournament: its entrants' kinds and, for each size, how its games are drawn."""
+
+    label: str
+    kinds: str
+    sizes: tuple[int, ...]
+    unit: str  # what a size counts: deals, rounds, tables
+    games: Callable[[int], int]  # games per entrant at a size
+    draw: Callable[[block_pool.Draws, int, int], Field]  # (draws, size, sim) -> the games
 
 
-def bidder_policy(decision: Decision, view: dict[str, Any], rng: random.Random) -> Action:
-    """Random, except that a SHARE of its bids and purchases stay within the lot's value."""
-    kind = decision.kind
-    if rng.random() >= SHARE or kind not in (DecisionKind.BID, DecisionKind.HIDDEN_BID,
-                                             DecisionKind.BUY):
-        return random_action(decision, rng)
-    seat = decision.seat
-    value = lot_value(view, view["auction"]["cards"])
-    if kind is DecisionKind.HIDDEN_BID:
-        return Bid(seat, rng.randint(0, max(0, min(decision.max_amount, value))))
-    if kind is DecisionKind.BUY:
-        return Buy(seat) if decision.price < value else Pass(seat)
-    low, high = decision.min_amount, min(decision.max_amount, value)
-    if high < low or rng.random() < 0.55:  # the random player's own rate of passing
-        return Pass(seat)
-    return Bid(seat, rng.randint(low, high))
+@cache
+def schedule(entrants: int, tables: int, which: int) -> list[tuple[int, ...]]:
+    return sample_tables(entrants, 4, tables, random.Random(f"verdict:{which}"))
 
 
-async def play(players: list[PolicyPlayer], deals: int, name: str
-               ) -> tuple[list[Result], dict[str, int]]:
-    """Every seat order of each deal, one deck per deal: the results and their deck seeds."""
-    results: list[Result] = []
-    seeds: dict[str, int] = {}
-    for deal in range(deals):
-        seed = random.Random(f"{name}:{deal}").randrange(2 ** 31)
-        for k, seating in enumerate(itertools.permutations(players)):
-            game_id = f"{name}-d{deal:02d}-o{k:02d}"
-            spec = GameSpec.make(game_id, seed, [p.name for p in seating])
-            record = await play_game(spec, list(seating))
-            results.append(record.result)
-            seeds[game_id] = seed
-    return results, seeds
+def one_table(kinds: str) -> Design:
+    return Design(f"{len(kinds)} at one table ({kinds})", kinds, (2, 4, 8, 20, 40), "deals",
+                  lambda n: 12 * n,
+                  lambda d, n, s: d.field(kinds, [tuple(range(4))] * n))
 
 
-def old_rule(games: Games, samples: int = 1000) -> tuple[str, set[str]]:
-    """The leaderboard before issue 25: per entrant, the 2.5-97.5 percentiles of its mean
-    placement over `samples` resamples of whole games; an entrant is separated when its
-    interval lies wholly below the leader's.  The leader, and the entrants separated from it."""
-    g, e = games.points.shape
-    draws = np.random.default_rng(0).integers(0, g, (samples, g))
-    weights = np.bincount((np.arange(samples)[:, None] * g + draws).ravel(),
-                          minlength=samples * g).reshape(samples, g).astype(np.float64)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        means = (weights @ games.points) / (weights @ games.present)
-    low, high = np.nanpercentile(means, [2.5, 97.5], axis=0)
-    mean = games.points.sum(axis=0) / games.present.sum(axis=0)
-    ranked = sorted(range(e), key=lambda i: (-mean[i], games.names[i]))
-    leader = ranked[0]
-    return games.names[leader], {games.names[i] for i in ranked[1:] if high[i] < low[leader]}
+def every_table(kinds: str) -> Design:
+    full = list(combinations(range(len(kinds)), 4))
+    return Design(f"{len(kinds)}, all {len(full)} tables", kinds, (1, 2, 4), "rounds",
+                  lambda n: 12 * n * math.comb(len(kinds) - 1, 3),
+                  lambda d, n, s: d.field(kinds, full * n))
 
 
-def stop(results: list[Result], seeds: dict[str, int], max_deals: int) -> tuple[int | None, str]:
-    """`--until-separated` as the tournament runs it: the deals at which it stops (None when
-    it plays all `max_deals`), and the leader then."""
-    alpha = look_alpha(max_deals)
-    for n in looks(max_deals):
-        games = Games.load(results[: n * ORDERS], seeds)
-        if settled(games, "separated", "placement", alpha):
-            return n, order(games)[0]
-    return None, ""
+def sampled(kinds: str, sizes: tuple[int, ...]) -> Design:
+    e = len(kinds)
+    mix = " ".join(f"{kinds.count(k)}{k}" for k in "BDR" if k in kinds)
+    return Design(f"{e} sampled ({mix})", kinds, sizes, "tables", lambda n: 48 * n // e,
+                  lambda d, n, s: d.field(kinds, schedule(e, n, s % SCHEDULES)))
 
 
-@dataclass
-class Identical:
-    new: list[bool]  # per size in SIZES: any pair separated by the paired tests
-    old: list[bool]  # ... by the old rule
-    stopped: int | None
+def gauntlet(candidates: int, sizes: tuple[int, ...]) -> Design:
+    return Design(f"gauntlet {candidates} vs B+R, tables of 3", "R" * candidates + "BR", sizes,
+                  "deals", lambda n: 6 * n, lambda d, n, s: d.gauntlet(n, candidates))
 
 
-@dataclass
-class Gap:
-    new: int | None  # the first deal after which the bidder holds place 1 alone
-    old: int | None  # ... is separated from all others by the old rule
-    stopped: int | None
-    leader: str  # the leader when `--until-separated` stopped
-    edges: list[float]  # per deal: the bidder's mean placement less the random players'
-    regrouped: list[float]  # the same, the games dealt into groups of ORDERS at random
-    faults: int
+def false_designs(quick: bool) -> list[Design]:
+    """Part 1: identical random bots (every pair equal), then fields of known strengths.  The
+    sampled sizes give each pair about 1, 2 and 4 shared tables (tables * 6 / pairs)."""
+    out = [one_table("RRRR"), every_table("R" * 6), sampled("R" * 12, (11, 22, 44)),
+           sampled("R" * 40, (130, 260, 520)), gauntlet(10, (5, 10, 20, 40)),
+           sampled("B" * 6 + "R" * 6, (12, 24, 48)),
+           sampled("B" * 16 + "R" * 24, (130, 260, 520))]
+    return [shrink(d) for d in out] if quick else out
 
 
-def identical(args: tuple[int, int, int]) -> Identical:
-    """Tournament `t` of four random players (the pairs of `standings` use no bootstrap:
-    one sample skips the intervals they do not read)."""
-    seed, t, deals = args
-    players = [random_player(f"random{i}", seed) for i in range(1, 5)]
-    results, seeds = trio.run(play, players, deals, f"{seed}-same{t:04d}")
-    new, old = [], []
-    for size in SIZES:
-        games = Games.load(results[: size * ORDERS], seeds)
-        new.append(any(p.separated for p in standings(games, samples=1).pairs))
-        old.append(bool(old_rule(games)[1]))
-    return Identical(new, old, stop(results, seeds, deals)[0])
+def power_designs(quick: bool) -> list[Design]:
+    out = [one_table("DRRR"), sampled("D" + "R" * 11, (24, 48, 96, 192)),
+           sampled("B" * 16 + "R" * 24, (20, 40, 80, 130)),
+           sampled("B" * 6 + "R" * 6, (12,))]
+    return [shrink(d) for d in out] if quick else out
 
 
-def gap(args: tuple[int, int, int]) -> Gap:
-    """Tournament `t` of the bidder and three random players, looked at after every deal."""
-    seed, t, deals = args
-    players = [PolicyPlayer(BIDDER, bidder_policy, seed),
-               *(random_player(f"random{i}", seed) for i in range(1, 4))]
-    results, seeds = trio.run(play, players, deals, f"{seed}-gap{t:04d}")
-    new = old = None
-    for n in range(1, deals + 1):
-        games = Games.load(results[: n * ORDERS], seeds)
-        if new is None:
-            row = next(r for r in standings(games, samples=1).rows if r.name == BIDDER)
-            new = n if row.place.best == row.place.worst == 1 else None
-        if old is None:
-            leader, apart = old_rule(games)
-            old = n if leader == BIDDER and len(apart) == len(games.names) - 1 else None
-    games = Games.load(results, seeds)
-    i = games.names.index(BIDDER)
-    others = [j for j in range(len(games.names)) if j != i]
+def shrink(d: Design) -> Design:
+    return Design(d.label, d.kinds, d.sizes[:1], d.unit, d.games, d.draw)
 
-    def edge(groups: Iterable[np.ndarray]) -> list[float]:
-        return [float(p[:, i].mean() - p[:, others].mean()) for p in groups]
 
-    shuffled = np.random.default_rng(t).permutation(len(games.deal)).reshape(-1, ORDERS)
-    edges = edge(games.points[games.deal == c] for c in range(games.deals))
-    regrouped = edge(games.points[g] for g in shuffled)
-    stopped, leader = stop(results, seeds, deals)
-    faults = sum(len(f) for r in results for f in r.faults)
-    return Gap(new, old, stopped, leader, edges, regrouped, faults)
+@dataclass(frozen=True)
+class Verdict:
+    """One tournament judged by one method."""
+
+    false: bool  # some pair of equals separated, or some pair the wrong way round
+    miss: bool  # some entrant's place range excludes one of its true places
+    top: bool  # the strongest kind's single entrant (the bidder) is placed 1-1
+    apart: bool  # every baseline bot separated from (above) every random bot
+    calm: bool  # no two random bots separated
+
+
+def judge(kinds: str, field: Field, paired_only: bool) -> Verdict:
+    names = [f"{k}{i}" for i, k in enumerate(kinds)]
+    deal, values, present = field
+    pairs = compare(names, deal, values, present, ALPHA, paired_only)
+    ranges = places(names, pairs)
+    strength = [STRENGTH[k] for k in kinds]
+    false = apart_pairs = random_pairs = 0
+    for p in pairs:
+        if not p.separated:
+            continue
+        a, b = names.index(p.a), names.index(p.b)
+        better, worse = (a, b) if p.test.diff > 0 else (b, a)
+        false += strength[better] >= strength[worse]
+        apart_pairs += kinds[better] == "B" and kinds[worse] == "R"
+        random_pairs += kinds[better] == kinds[worse] == "R"
+    miss = False
+    for i, n in enumerate(names):
+        above = sum(s < strength[i] for s in strength)
+        low, high = above + 1, above + strength.count(strength[i])
+        best, worst = ranges[n]
+        miss |= not (best <= low and worst >= high)
+    top = "D" in kinds and ranges[names[kinds.index("D")]] == (1, 1)
+    return Verdict(bool(false), miss, top, apart_pairs == kinds.count("B") * kinds.count("R"),
+                   random_pairs == 0)
+
+
+_POOL: dict[str, np.ndarray] = {}
+
+
+def _init(path: str) -> None:
+    _POOL.update(np.load(path))
+
+
+def simulate(job: tuple[str, int, int, int, int]) -> tuple[Verdict, Verdict]:
+    """One tournament of design `index` of `part` at `size`: (new, today's)."""
+    part, index, size, sim, seed = job
+    design = (false_designs if part == "false" else power_designs)(False)[index]
+    draws = block_pool.Draws(_POOL, np.random.default_rng([seed, index, size, sim]))
+    field = design.draw(draws, size, sim)
+    new = judge(design.kinds, field, False)
+    return new, judge(design.kinds, field, True)
+
+
+def until_run(job: tuple[str, int, int, int]) -> tuple[int | None, bool, bool, bool]:
+    """One table of four, at most `max_deals`: (deals at which `until` stopped or None, its
+    leader right, the single test at max_deals settled, its leader right)."""
+    mix, max_deals, sim, seed = job
+    draws = block_pool.Draws(_POOL, np.random.default_rng([seed, len(mix), max_deals, sim]))
+    _, values, present = draws.field(mix, [(0, 1, 2, 3)] * max_deals)
+    names = [f"{k}{i}" for i, k in enumerate(mix)]
+    strongest = names[0] if mix[0] == "D" else None
+
+    def games(n: int) -> Games:
+        return Games(names, [f"g{g}" for g in range(n)], [[0, 1, 2, 3]] * n,
+                     [[1, 2, 3, 4]] * n, np.arange(n), present[:n], values[:n],
+                     np.zeros((n, 4)), np.zeros((n, 4)), [{} for _ in names], [0] * 4,
+                     [{} for _ in names])
+
+    stop, right = None, False
+    errors = sequential.spending(max_deals, "separated", 4, True)
+    for n, alpha in zip(sequential.looks(max_deals), errors, strict=True):
+        played = games(n)
+        if sequential.settled(played, "separated", "placement", alpha):
+            stop, right = n, order(played)[0] == strongest
+            break
+    every = games(max_deals)
+    once = sequential.settled(every, "separated", "placement", ALPHA)
+    return stop, right, once, once and order(every)[0] == strongest
 
 
 def rate(k: int, n: int) -> str:
-    """k of n as a percentage with its binomial standard error and one-sided 95% upper bound
-    (Clopper-Pearson)."""
+    """k of n as a percentage with its binomial standard error."""
     p = k / n
-    upper = 1.0 if k == n else float(scipy_stats.beta.ppf(0.95, k + 1, n - k))
-    return f"{k:3d}/{n} = {100 * p:4.1f}% ± {100 * math.sqrt(p * (1 - p) / n):3.1f}% " \
-           f"(≤ {100 * upper:4.1f}%)"
+    return f"{k:3d}/{n} = {100 * p:5.1f}% ± {100 * math.sqrt(p * (1 - p) / n):3.1f}%"
 
 
-def median_games(first: list[int | None], cap: int) -> str:
-    """The games by which half the tournaments had separated it (looked at after each deal)."""
-    done = sorted(d for d in first if d is not None)
-    half = math.ceil(len(first) / 2)
-    return f"{done[half - 1] * ORDERS}" if len(done) >= half else f"> {cap * ORDERS}"
+def print_false(designs: list[Design], found: dict[tuple[int, int], list[tuple[Verdict,
+                                                                                Verdict]]]
+                ) -> None:
+    print("1. False verdicts: some pair of equals separated (or the wrong way round), and some "
+          "place range missing its true places")
+    print(f"{'design':32s} {'size':>11s} {'games/e':>7s}  {'false: new':>22s}  "
+          f"{'false: today':>22s}  {'miss: new':>22s}  {'miss: today':>22s}")
+    for i, d in enumerate(designs):
+        for size in d.sizes:
+            runs = found[i, size]
+            n = len(runs)
+            cells = [rate(sum(getattr(v[m], what) for v in runs), n)
+                     for what in ("false", "miss") for m in (0, 1)]
+            print(f"{d.label:32s} {size:4d} {d.unit:6s} {d.games(size):7d}  "
+                  + "  ".join(f"{c:>22s}" for c in cells))
 
 
-def share(first: list[int | None], by: int) -> str:
-    k = sum(1 for d in first if d is not None and d <= by)
-    return f"{100 * k / len(first):5.1f}%"
+def print_power(designs: list[Design], found: dict[tuple[int, int], list[tuple[Verdict,
+                                                                                Verdict]]],
+                edge: str) -> None:
+    print(f"2. Power: the bidder ({edge}) placed 1-1; every baseline bot separated from every "
+          "random bot (and no two random bots separated)")
+    print(f"{'design':32s} {'size':>11s} {'games/e':>7s}  {'question':16s} {'new':>22s}  "
+          f"{'today':>22s}")
+    for i, d in enumerate(designs):
+        for size in d.sizes:
+            runs = found[i, size]
+            n = len(runs)
+            questions = [("bidder 1-1", lambda v: v.top)] if "D" in d.kinds else [
+                ("B > R all", lambda v: v.apart),
+                ("B > R, R calm", lambda v: v.apart and v.calm)]
+            for q, test in questions:
+                new, old = (rate(sum(test(v[m]) for v in runs), n) for m in (0, 1))
+                print(f"{d.label:32s} {size:4d} {d.unit:6s} {d.games(size):7d}  {q:16s} "
+                      f"{new:>22s}  {old:>22s}")
 
 
-def deals_used(runs: list[int | None], max_deals: int) -> str:
-    used = [d if d is not None else max_deals for d in runs]
-    return f"{statistics.fmean(used):5.1f} / {statistics.median(used):4.1f}"
+def bidder_edge(pool: dict[str, np.ndarray]) -> str:
+    """The bidder's mean placement points less the random bots', per block, with its error."""
+    blocks = pool["DRRR"][:, 0]
+    d = blocks[:, 0] - blocks[:, 1:].mean(axis=1)
+    return f"edge {d.mean():+.3f} ± {d.std(ddof=1) / math.sqrt(len(d)):.3f} placement points"
 
 
-def report(same: list[Identical], gaps: list[Gap], deals: int, seed: int) -> None:
-    n, m = len(same), len(gaps)
-    print(f"Four identical random players: {n} tournaments (seed {seed}), every deal in all "
-          f"{ORDERS} seat orders")
-    print("games  deals  any pair separated: paired tests + Holm    old rule (intervals vs "
-          "leader)")
-    for s, size in enumerate(SIZES):
-        new = rate(sum(x.new[s] for x in same), n)
-        old = rate(sum(x.old[s] for x in same), n)
-        print(f"{size * ORDERS:5d}  {size:5d}  {new:38s}  {old}")
-    edges = [e for g in gaps for e in g.edges]
-    mean, sd = statistics.fmean(edges), statistics.stdev(edges)
-    half = 1.96 * sd / math.sqrt(len(edges))
-    print()
-    print(f"A small real gap: '{BIDDER}' (random, {SHARE:.0%} of its bids capped at the lot's "
-          f"value) and three random players, {m} tournaments")
-    print(f"its edge in mean placement points over the random players: {mean:+.4f} "
-          f"(95% {mean - half:+.4f} to {mean + half:+.4f}; {len(edges)} deals); faults: "
-          f"{sum(g.faults for g in gaps)}")
-    shuffled = statistics.stdev(e for g in gaps for e in g.regrouped)
-    print(f"its sd per deal: {sd:.3f}; {shuffled:.3f} with the same games grouped in "
-          f"{ORDERS}s at random (what the duplicate deal takes away)")
-    print(f"standings looked at after every deal ({ORDERS} games), up to {deals} deals "
-          f"({deals * ORDERS} games): '{BIDDER}' separated from all others (place 1-1)")
-    print(f"method                      by 240 games  by {deals * ORDERS} games  "
-          f"median games to separation")
-    for label, first in (("paired tests + Holm (new)", [g.new for g in gaps]),
-                         ("old rule", [g.old for g in gaps])):
-        print(f"{label:26s}  {share(first, 10):>12s}  {share(first, deals):>12s}  "
-              f"{median_games(first, deals):>10s}")
-    at = ", ".join(map(str, looks(deals)))
-    print()
-    print(f"--until-separated, max_deals {deals}: looks after {at} deals, each at familywise "
-          f"{100 * look_alpha(deals):.2f}%")
-    print("players     stops                                 deals used: mean / median")
-    stopped = [x.stopped for x in same]
-    print(f"identical   false    {rate(sum(d is not None for d in stopped), n):30s}  "
-          f"{deals_used(stopped, deals)}")
-    runs = [g.stopped for g in gaps]
-    right = sum(g.stopped is not None and g.leader == BIDDER for g in gaps)
-    wrong = sum(g.stopped is not None and g.leader != BIDDER for g in gaps)
-    print(f"skill gap   correct  {rate(right, m):30s}  {deals_used(runs, deals)}"
-          f"   (wrong leader: {wrong})")
+def print_until(runs: dict[tuple[str, int], list[tuple[int | None, bool, bool, bool]]]) -> None:
+    print("3. until = \"separated\", one table of four (deals of 12 games), against the most "
+          "deals tested once at 5%")
+    print(f"{'players':8s} {'most':>4s}  {'looks (error)':32s} {'rule':8s} "
+          f"{'stopped (false for RRRR)':>24s}  {'leader right':>22s}  {'mean deals':>10s}")
+    for (mix, most), found in runs.items():
+        n = len(found)
+        errors = sequential.spending(most, "separated", 4, True)
+        at = ", ".join(f"{k} ({e:.2%})" for k, e in zip(sequential.looks(most), errors,
+                                                          strict=True))
+        used = sum(s if s is not None else most for s, *_ in found) / n
+        print(f"{mix:8s} {most:4d}  {at:32s} {'until':8s} "
+              f"{rate(sum(s is not None for s, *_ in found), n):>24s}  "
+              f"{rate(sum(r for _, r, _, _ in found), n):>22s}  {used:10.1f}")
+        print(f"{mix:8s} {most:4d}  {'all deals, once (5.00%)':32s} {'once':8s} "
+              f"{rate(sum(o for *_, o, _ in found), n):>24s}  "
+              f"{rate(sum(r for *_, r in found), n):>22s}  {most:10.1f}")
+
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tournaments", type=int, default=None,
-                        help="of each kind (default 200; 10 with --quick)")
-    parser.add_argument("--deals", type=int, default=None,
-                        help=f"per tournament, and --until-separated's max_deals (default 16; "
-                             f"{max(SIZES)} with --quick)")
+    parser.add_argument("--part", choices=("false", "power", "until"), action="append",
+                        help="what to measure (repeatable; default all three)")
+    parser.add_argument("--sims", type=int, default=None,
+                        help="tournaments per design and size (default 200; 2 with --quick)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--quick", action="store_true", help="a smoke run: few tournaments")
+    parser.add_argument("--pool", type=Path, default=None,
+                        help="the block pool's cache (default: in the temporary directory)")
+    parser.add_argument("--quick", action="store_true",
+                        help="a smoke run: a small pool, each design's first size, 2 runs")
     args = parser.parse_args()
-    tournaments = args.tournaments or (10 if args.quick else 200)
-    deals = args.deals or (max(SIZES) if args.quick else 16)
-    if deals < max(SIZES):
-        parser.error(f"--deals must be at least {max(SIZES)} (the largest size measured)")
+    sims = args.sims or (2 if args.quick else 200)
+    parts = args.part or ["false", "power", "until"]
+    blocks, decks, candidates = (12, 10, 10) if args.quick else (300, 120, 20)
+    path = args.pool or Path(tempfile.gettempdir()) / (
+        f"referee-block-pool-{blocks}-{decks}x{candidates}.npz")
     started = time.perf_counter()
-    jobs = [(args.seed, t, deals) for t in range(tournaments)]
-    with multiprocessing.Pool(args.workers) as pool:
-        same = pool.map(identical, jobs, chunksize=1)
-        gaps = pool.map(gap, jobs, chunksize=1)
-    report(same, gaps, deals, args.seed)
-    games = 2 * tournaments * deals * ORDERS
-    cpu = resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
-    print(f"\n{games} games in {time.perf_counter() - started:.0f} s ({cpu:.0f} CPU s in "
-          f"{args.workers} workers)", file=sys.stderr)
+    pool = block_pool.load(path, blocks, decks, candidates, args.workers)
+    print(f"pool: {', '.join(f'{m} {len(v)}' for m, v in pool.items() if m in block_pool.MIXES)}"
+          f" blocks of 12 games; gauntlet {pool[block_pool.GAUNTLET].shape[0]} decks x "
+          f"{pool[block_pool.GAUNTLET].shape[1]} candidates of 6 games; {sims} tournaments a "
+          f"line (seed {args.seed})")
+    with multiprocessing.Pool(args.workers, _init, (str(path),)) as workers:
+        for part in ("false", "power"):
+            if part not in parts:
+                continue
+            designs = (false_designs if part == "false" else power_designs)(args.quick)
+            jobs = [(part, i, size, s, args.seed) for i, d in enumerate(designs)
+                    for size in d.sizes for s in range(sims)]
+            results = workers.map(simulate, jobs, chunksize=4)
+            found: dict[tuple[int, int], list[tuple[Verdict, Verdict]]] = {}
+            for (_, i, size, _, _), r in zip(jobs, results, strict=True):
+                found.setdefault((i, size), []).append(r)
+            print()
+            if part == "false":
+                print_false(designs, found)
+            else:
+                print_power(designs, found, bidder_edge(pool))
+        if "until" in parts:
+            cases = [(mix, most) for most in ((8,) if args.quick else (16, 32))
+                     for mix in ("RRRR", "DRRR")]
+            jobs2 = [(mix, most, s, args.seed) for mix, most in cases for s in range(sims)]
+            out = workers.map(until_run, jobs2, chunksize=4)
+            runs: dict[tuple[str, int], list[tuple[int | None, bool, bool, bool]]] = {}
+            for (mix, most, _, _), r in zip(jobs2, out, strict=True):
+                runs.setdefault((mix, most), []).append(r)
+            print()
+            print_until(runs)
+    print(f"\n{time.perf_counter() - started:.0f} s ({args.workers} workers)", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -80,7 +80,8 @@ def versus_notes(outcome: Outcome, confidence: float) -> list[str]:
     """Each baseline compared with the student, in words."""
     shown = percent(2 * confidence - 1)
     text = [f"\n### Against each baseline\n\nYour placement points less the baseline's, deal "
-            f"by deal, with its {shown} interval. You beat a baseline when the difference is "
+            f"by deal, with its {shown} interval (from the same test as the verdict, so it "
+            "holds 0 exactly when you are level). You beat a baseline when the difference is "
             f"above zero with {percent(confidence)} confidence (a one-sided paired test over "
             f"deals: luck alone says so at most {percent(1 - confidence)} of the time), and are "
             "below it when it is below zero with that confidence; otherwise you are level with "
@@ -88,7 +89,8 @@ def versus_notes(outcome: Outcome, confidence: float) -> list[str]:
     for b, v in outcome.versus.items():
         mean = outcome.baselines.get(b)
         its = "" if mean is None else f" (its mean placement points {mean:.3f})"
-        span = "no interval from a single deal" if v.low is None or v.high is None else \
+        span = "too few deals to bound it at this confidence" if v.low is None or \
+            v.high is None else \
             f"{shown} interval {v.low:+.3f} to {v.high:+.3f}"
         words = {
             "beats": f"you beat {b} (one-sided p = {v.p_above:.2g})",

@@ -149,7 +149,7 @@ def test_grading_a_class(tmp_path: Path) -> None:
         assert "no bot found" in feedback[student]
     assert "- grade: **C**, it met no rule" in feedback["alice"]
     assert "level with random-1, not separated either way" in feedback["alice"]
-    assert "no interval from a single deal" in feedback["alice"]
+    assert "too few deals to bound it at this confidence" in feedback["alice"]
     assert_feedback_for_students(out, subs, feedback)
 
     again = grade(subs, config, out)
