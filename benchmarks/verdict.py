@@ -284,7 +284,7 @@ def main() -> None:
     args = parser.parse_args()
     sims = args.sims or (2 if args.quick else 200)
     parts = args.part or ["false", "power", "until"]
-    blocks, decks, candidates = (12, 10, 10) if args.quick else (300, 120, 20)
+    blocks, decks, candidates = (6, 6, 10) if args.quick else (300, 120, 20)
     path = args.pool or Path(tempfile.gettempdir()) / (
         f"referee-block-pool-{blocks}-{decks}x{candidates}.npz")
     started = time.perf_counter()

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from referee.leaderboard.sequential import look_alpha, looks
+from referee.leaderboard import sequential
 
 ROOT = Path(__file__).resolve().parents[1]
 ROW = re.compile(
@@ -174,38 +174,52 @@ def test_wake_benchmark_prints_each_wake_up_lead() -> None:
         assert abs(float(plain[1]) + int(lead) - float(total) - float(hidden)) <= 0.2
 
 
-RATE = r"(\d+)/(\d+) = +([\d.]+)% ± ([\d.]+)% \(≤ +([\d.]+)%\)"
+RATE = r"(\d+)/(\d+) = +([\d.]+)% ± ([\d.]+)%"
+
+
+def check_rate(k: str, n: str, percent: str, error: str, runs: int) -> None:
+    p = int(k) / int(n)
+    assert int(n) == runs and float(percent) == pytest.approx(100 * p, abs=0.05)
+    assert float(error) == pytest.approx(100 * (p * (1 - p) / runs) ** 0.5, abs=0.05)
 
 
 def test_verdict_benchmark_prints_each_rate_with_its_error() -> None:
-    """benchmarks/verdict.py (quoted by benchmarks/README.md), a smoke run of 2 tournaments
-    of each kind: a line per size (24, 48, 96, 240 games) with the false separations of the
-    paired tests and of the old rule, each k/n with its percentage and binomial error; the
-    bidder's edge with its interval and its spread per deal; when each method separated it;
-    and the stops of --until-separated."""
+    """benchmarks/verdict.py (quoted by benchmarks/README.md), a smoke run (a small pool of
+    blocks, each design at its first size, 2 tournaments a line): the false verdicts and
+    range misses of each design by both methods, the power lines, and `until` against one
+    test, each figure k/n with its percentage and binomial error."""
     run = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "verdict.py"), "--quick", "--tournaments",
-         "2"],
+        [sys.executable, str(ROOT / "benchmarks" / "verdict.py"), "--quick"],
         capture_output=True, text=True, timeout=600, check=False,
     )
     assert run.returncode == 0, run.stderr
     out = run.stdout
-    sizes = re.findall(rf"^ +(\d+) +(\d+)  +{RATE}  +{RATE}$", out, re.M)
-    assert [(games, deals) for games, deals, *_ in sizes] == [
-        ("24", "1"), ("48", "2"), ("96", "4"), ("240", "10")], out
-    for _, _, *figures in sizes:
-        for k, n, percent, error, _upper in (figures[:5], figures[5:]):
-            p = int(k) / int(n)
-            assert n == "2" and float(percent) == pytest.approx(100 * p, abs=0.05)
-            assert float(error) == pytest.approx(100 * (p * (1 - p) / 2) ** 0.5, abs=0.05)
-    edge = re.search(r"edge .*: ([+-][\d.]+) \(95% ([+-][\d.]+) to ([+-][\d.]+); 20 deals", out)
-    assert edge and float(edge[2]) < float(edge[1]) < float(edge[3]), out
-    assert re.search(r"^its sd per deal: [\d.]+; [\d.]+ with the same games grouped", out, re.M)
-    methods = re.findall(r"^(paired tests \+ Holm \(new\)|old rule) +([\d.]+)% +([\d.]+)% +"
-                         r"(\d+|> 240)$", out, re.M)
-    assert [m[0] for m in methods] == ["paired tests + Holm (new)", "old rule"], out
-    at = ", ".join(map(str, looks(10)))
-    assert f"looks after {at} deals, each at familywise {100 * look_alpha(10):.2f}%" in out
-    assert re.search(rf"^identical +false +{RATE} +[\d.]+ / [\d.]+$", out, re.M), out
-    assert re.search(rf"^skill gap +correct +{RATE} +[\d.]+ / [\d.]+ +\(wrong leader: \d+\)$",
-                     out, re.M), out
+    unit = r"(\d+) (deals|rounds|tables) +(\d+)"
+    false = re.findall(rf"^(.+?) +{unit}  +{RATE}  +{RATE}  +{RATE}  +{RATE}$", out, re.M)
+    assert [row[0] for row in false] == [
+        "4 at one table (RRRR)", "6, all 15 tables", "12 sampled (12R)", "40 sampled (40R)",
+        "gauntlet 10 vs B+R, tables of 3", "12 sampled (6B 6R)", "40 sampled (16B 24R)"], out
+    for row in false:
+        for i in range(4, 20, 4):
+            check_rate(*row[i:i + 4], runs=2)
+    power = re.findall(rf"^(.+?) +{unit}  (bidder 1-1|B > R all|B > R, R calm) +{RATE}  +"
+                       rf"{RATE}$", out, re.M)
+    assert [(row[0], row[4]) for row in power] == [
+        ("4 at one table (DRRR)", "bidder 1-1"), ("12 sampled (1D 11R)", "bidder 1-1"),
+        ("40 sampled (16B 24R)", "B > R all"), ("40 sampled (16B 24R)", "B > R, R calm"),
+        ("12 sampled (6B 6R)", "B > R all"), ("12 sampled (6B 6R)", "B > R, R calm")], out
+    for row in power:
+        for i in (5, 9):
+            check_rate(*row[i:i + 4], runs=2)
+    assert re.search(r"the bidder \(edge [+-][\d.]+ ± [\d.]+ placement points\)", out), out
+    errors = sequential.spending(8, "separated", 4, True)
+    at = ", ".join(f"{n} ({e:.2%})" for n, e in zip(sequential.looks(8), errors, strict=True))
+    until = re.findall(rf"^(RRRR|DRRR) +8  (.+?) +(until|once) +{RATE}  +{RATE} +([\d.]+)$",
+                       out, re.M)
+    assert [(row[0], row[2]) for row in until] == [
+        ("RRRR", "until"), ("RRRR", "once"), ("DRRR", "until"), ("DRRR", "once")], out
+    assert [row[1] for row in until] == [at, "all deals, once (5.00%)"] * 2, out
+    for row in until:
+        check_rate(*row[3:7], runs=2)
+        check_rate(*row[7:11], runs=2)
+        assert 1 <= float(row[11]) <= 8

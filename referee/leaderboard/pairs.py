@@ -37,6 +37,7 @@ from . import blocks
 
 ALPHA = 0.05  # familywise error of `separated`, and 1 - the interval's coverage
 EXACT_DEALS = 16  # up to this many deals the sign-flip test enumerates every pattern
+TIE = 1e-9  # a block-model difference smaller than this is rounding: no difference
 Pairing = Literal["table", "deal", "none", "model"]
 
 
@@ -238,6 +239,8 @@ def _model_tests(names: list[str], deal: np.ndarray, present: np.ndarray,
     found: list[tuple[str, str, Pairing, Test]] = []
     for (i, j), df in zip(pairs, dfs, strict=True):
         diff, se = model.contrast(i, j)
+        if abs(diff) < TIE:  # identical deterministic bots: equal up to rounding
+            diff = 0.0
         either = played[:, i] | played[:, j]  # the games whose blocks inform the pair most
         n_games = int(either.sum())
         n_deals = len(np.unique(deal[either]))
