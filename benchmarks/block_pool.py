@@ -27,6 +27,7 @@ import multiprocessing
 import random
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -191,7 +192,7 @@ class Draws:
             left = self.left[mix] = self.rng.permutation(len(self.pool[mix])).tolist()
         return np.asarray(self.pool[mix][left.pop()])
 
-    def field(self, kinds: str, tables: list[tuple[int, ...]], metric: int = 0
+    def field(self, kinds: str, tables: Sequence[tuple[int, ...]], metric: int = 0
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """A field of entrants of `kinds` (one letter each) at `tables` (each on its own
         deck): (deal, values, present) with one pseudo-game per table, whose values are the

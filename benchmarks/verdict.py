@@ -44,12 +44,12 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import block_pool  # noqa: E402
+import block_pool
 
-from referee.leaderboard import sequential  # noqa: E402
-from referee.leaderboard.pairs import ALPHA, compare, places  # noqa: E402
-from referee.leaderboard.stats import Games, order  # noqa: E402
-from referee.tournament.sampling import sample_tables  # noqa: E402
+from referee.leaderboard import sequential
+from referee.leaderboard.pairs import ALPHA, compare, places
+from referee.leaderboard.stats import Games, order
+from referee.tournament.sampling import sample_tables
 
 SCHEDULES = 8  # sampled schedules per field and size, used in turn
 STRENGTH = {"D": 0, "B": 1, "R": 2}  # the true order of the kinds (D and B never meet)
@@ -68,28 +68,34 @@ class Design:
     draw: Callable[[block_pool.Draws, int, int], Field]  # (draws, size, sim) -> the games
 
 
+def mix_label(kinds: str) -> str:
+    """How many of each kind: "6B 6R"."""
+    return " ".join(f"{kinds.count(k)}{k}" for k in "DBR" if k in kinds)
+
+
 @cache
 def schedule(entrants: int, tables: int, which: int) -> list[tuple[int, ...]]:
     return sample_tables(entrants, 4, tables, random.Random(f"verdict:{which}"))
 
 
 def one_table(kinds: str) -> Design:
-    return Design(f"{len(kinds)} at one table ({kinds})", kinds, (2, 4, 8, 20, 40), "deals",
+    return Design(f"4 at one table ({mix_label(kinds)})", kinds, (2, 4, 8, 20, 40), "deals",
                   lambda n: 12 * n,
                   lambda d, n, s: d.field(kinds, [tuple(range(4))] * n))
 
 
 def every_table(kinds: str) -> Design:
     full = list(combinations(range(len(kinds)), 4))
-    return Design(f"{len(kinds)}, all {len(full)} tables", kinds, (1, 2, 4), "rounds",
+    return Design(f"{len(kinds)} at all {len(full)} tables ({mix_label(kinds)})", kinds,
+                  (1, 2, 4), "rounds",
                   lambda n: 12 * n * math.comb(len(kinds) - 1, 3),
                   lambda d, n, s: d.field(kinds, full * n))
 
 
 def sampled(kinds: str, sizes: tuple[int, ...]) -> Design:
     e = len(kinds)
-    mix = " ".join(f"{kinds.count(k)}{k}" for k in "BDR" if k in kinds)
-    return Design(f"{e} sampled ({mix})", kinds, sizes, "tables", lambda n: 48 * n // e,
+    return Design(f"{e} sampled ({mix_label(kinds)})", kinds, sizes, "tables",
+                  lambda n: 48 * n // e,
                   lambda d, n, s: d.field(kinds, schedule(e, n, s % SCHEDULES)))
 
 
@@ -234,7 +240,8 @@ def print_power(designs: list[Design], found: dict[tuple[int, int], list[tuple[V
         for size in d.sizes:
             runs = found[i, size]
             n = len(runs)
-            questions = [("bidder 1-1", lambda v: v.top)] if "D" in d.kinds else [
+            questions: list[tuple[str, Callable[[Verdict], bool]]] = [
+                ("bidder 1-1", lambda v: v.top)] if "D" in d.kinds else [
                 ("B > R all", lambda v: v.apart),
                 ("B > R, R calm", lambda v: v.apart and v.calm)]
             for q, test in questions:
@@ -315,8 +322,8 @@ def main() -> None:
             jobs2 = [(mix, most, s, args.seed) for mix, most in cases for s in range(sims)]
             out = workers.map(until_run, jobs2, chunksize=4)
             runs: dict[tuple[str, int], list[tuple[int | None, bool, bool, bool]]] = {}
-            for (mix, most, _, _), r in zip(jobs2, out, strict=True):
-                runs.setdefault((mix, most), []).append(r)
+            for (mix, most, _, _), run in zip(jobs2, out, strict=True):
+                runs.setdefault((mix, most), []).append(run)
             print()
             print_until(runs)
     print(f"\n{time.perf_counter() - started:.0f} s ({args.workers} workers)", file=sys.stderr)

@@ -177,7 +177,8 @@ def test_wake_benchmark_prints_each_wake_up_lead() -> None:
 RATE = r"(\d+)/(\d+) = +([\d.]+)% ± ([\d.]+)%"
 
 
-def check_rate(k: str, n: str, percent: str, error: str, runs: int) -> None:
+def check_rate(figures: tuple[str, ...], runs: int = 2) -> None:
+    k, n, percent, error = figures
     p = int(k) / int(n)
     assert int(n) == runs and float(percent) == pytest.approx(100 * p, abs=0.05)
     assert float(error) == pytest.approx(100 * (p * (1 - p) / runs) ** 0.5, abs=0.05)
@@ -197,20 +198,20 @@ def test_verdict_benchmark_prints_each_rate_with_its_error() -> None:
     unit = r"(\d+) (deals|rounds|tables) +(\d+)"
     false = re.findall(rf"^(.+?) +{unit}  +{RATE}  +{RATE}  +{RATE}  +{RATE}$", out, re.M)
     assert [row[0] for row in false] == [
-        "4 at one table (RRRR)", "6, all 15 tables", "12 sampled (12R)", "40 sampled (40R)",
+        "4 at one table (4R)", "6 at all 15 tables (6R)", "12 sampled (12R)", "40 sampled (40R)",
         "gauntlet 10 vs B+R, tables of 3", "12 sampled (6B 6R)", "40 sampled (16B 24R)"], out
     for row in false:
         for i in range(4, 20, 4):
-            check_rate(*row[i:i + 4], runs=2)
+            check_rate(row[i:i + 4])
     power = re.findall(rf"^(.+?) +{unit}  (bidder 1-1|B > R all|B > R, R calm) +{RATE}  +"
                        rf"{RATE}$", out, re.M)
     assert [(row[0], row[4]) for row in power] == [
-        ("4 at one table (DRRR)", "bidder 1-1"), ("12 sampled (1D 11R)", "bidder 1-1"),
+        ("4 at one table (1D 3R)", "bidder 1-1"), ("12 sampled (1D 11R)", "bidder 1-1"),
         ("40 sampled (16B 24R)", "B > R all"), ("40 sampled (16B 24R)", "B > R, R calm"),
         ("12 sampled (6B 6R)", "B > R all"), ("12 sampled (6B 6R)", "B > R, R calm")], out
     for row in power:
         for i in (5, 9):
-            check_rate(*row[i:i + 4], runs=2)
+            check_rate(row[i:i + 4])
     assert re.search(r"the bidder \(edge [+-][\d.]+ ± [\d.]+ placement points\)", out), out
     errors = sequential.spending(8, "separated", 4, True)
     at = ", ".join(f"{n} ({e:.2%})" for n, e in zip(sequential.looks(8), errors, strict=True))
@@ -220,6 +221,6 @@ def test_verdict_benchmark_prints_each_rate_with_its_error() -> None:
         ("RRRR", "until"), ("RRRR", "once"), ("DRRR", "until"), ("DRRR", "once")], out
     assert [row[1] for row in until] == [at, "all deals, once (5.00%)"] * 2, out
     for row in until:
-        check_rate(*row[3:7], runs=2)
-        check_rate(*row[7:11], runs=2)
+        check_rate(row[3:7])
+        check_rate(row[7:11])
         assert 1 <= float(row[11]) <= 8
