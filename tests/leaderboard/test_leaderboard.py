@@ -120,14 +120,11 @@ def test_the_baseline_is_separated_from_random_bots(tmp_path: Path) -> None:
     assert rows[0].money.low > max(r.money.high for r in rows[1:])
 
 
-@pytest.mark.xfail(strict=True, reason="issue 36: the block model separates every baseline from "
-                   "every random bot in about 7 of 10 such fields; in this one (master seed "
-                   "2026) one of the 36 pairs misses (Holm p 0.053)")
 def test_a_sampled_field_separates_baselines_from_random_bots(tmp_path: Path) -> None:
     """Six copies of the baseline and six random bots, 12 sampled tables of four in the 12
-    balanced seat orders (144 games, each entrant at 4 tables): every baseline is separated
-    above every random bot, although most pairs never sat at one table, and no two random
-    bots are separated."""
+    balanced seat orders (144 games, each entrant at 4 tables, a pair at 0 to 2 of them):
+    every baseline is separated above every random bot, and no two random bots are
+    separated, by the block model over all 12 blocks."""
     command = f"{sys.executable} {ROOT / 'sample_bots/python/baseline_bot.py'}"
 
     def make(name: str, worker: int) -> Player:
@@ -144,8 +141,6 @@ def test_a_sampled_field_separates_baselines_from_random_bots(tmp_path: Path) ->
     rows = {r.name: r for r in board.rows}
     assert {rows[b].place.worst for b in baselines} == {6}
     assert {rows[r].place.best for r in randoms} == {7}
-    met = head_to_head(games)
-    assert any(met[b][r].total == 0 for b in baselines for r in randoms)  # never at one table
     for pair in board.pairs:
         assert pair.paired == "model"
         if {pair.a[:4], pair.b[:4]} == {"base", "rand"}:
