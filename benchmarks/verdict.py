@@ -1,7 +1,7 @@
 """Verdicts under simulation: false separations and place ranges that miss, the power to find a
 real gap, and `until`'s early stops, by the block model against today's paired tests.
 
-Run: python benchmarks/verdict.py [--part false|power|until] [--sims 200] [--seed 1] [--quick]
+Run: python benchmarks/verdict.py [--part false|false40|power|until] [--sims 200] [--quick]
 
 The games come from a pool of played blocks (`block_pool.py`: the sample bots in-process, one
 deck at one table in its balanced seat orders, common random numbers as the referee seeds
@@ -108,9 +108,13 @@ def false_designs(quick: bool) -> list[Design]:
     """Part 1: identical random bots (every pair equal), then fields of known strengths.  The
     sampled sizes give each pair about 1, 2 and 4 shared tables (tables * 6 / pairs)."""
     out = [one_table("RRRR"), every_table("R" * 6), sampled("R" * 12, (11, 22, 44)),
-           sampled("R" * 40, (130, 260, 520)), gauntlet(10, (5, 10, 20, 40)),
-           sampled("B" * 6 + "R" * 6, (12, 24, 48)),
-           sampled("B" * 16 + "R" * 24, (130, 260, 520))]
+           gauntlet(10, (5, 10, 20, 40)), sampled("B" * 6 + "R" * 6, (12, 24, 48))]
+    return [shrink(d) for d in out] if quick else out
+
+
+def false40_designs(quick: bool) -> list[Design]:
+    """Part 1 for 40 entrants (seconds a tournament: a run of its own)."""
+    out = [sampled("R" * 40, (130, 260, 520)), sampled("B" * 16 + "R" * 24, (130, 260, 520))]
     return [shrink(d) for d in out] if quick else out
 
 
@@ -141,6 +145,9 @@ class Verdict:
     calm: bool  # no two random bots separated
 
 
+Found = dict[tuple[int, int], list[tuple[Verdict, Verdict]]]  # (design, size): its runs
+
+
 def judge(kinds: str, field: Field, paired_only: bool) -> Verdict:
     names = [f"{k}{i}" for i, k in enumerate(kinds)]
     deal, values, present = field
@@ -167,6 +174,7 @@ def judge(kinds: str, field: Field, paired_only: bool) -> Verdict:
                    random_pairs == 0)
 
 
+DESIGNS = {"false": false_designs, "false40": false40_designs, "power": power_designs}
 _POOL: dict[str, np.ndarray] = {}
 
 
@@ -177,7 +185,7 @@ def _init(path: str) -> None:
 def simulate(job: tuple[str, int, int, int, int]) -> tuple[Verdict, Verdict]:
     """One tournament of design `index` of `part` at `size`: (new, today's)."""
     part, index, size, sim, seed = job
-    design = (false_designs if part == "false" else power_designs)(False)[index]
+    design = DESIGNS[part](False)[index]
     draws = block_pool.Draws(_POOL, np.random.default_rng([seed, index, size, sim]))
     field = design.draw(draws, size, sim)
     new = judge(design.kinds, field, False)
@@ -217,11 +225,10 @@ def rate(k: int, n: int) -> str:
     return f"{k:3d}/{n} = {100 * p:5.1f}% ± {100 * math.sqrt(p * (1 - p) / n):3.1f}%"
 
 
-def print_false(designs: list[Design], found: dict[tuple[int, int], list[tuple[Verdict,
-                                                                                Verdict]]]
-                ) -> None:
-    print("1. False verdicts: some pair of equals separated (or the wrong way round), and some "
-          "place range missing its true places")
+def print_false(designs: list[Design], found: Found, head: bool = True) -> None:
+    if head:
+        print("1. False verdicts: some pair of equals separated (or the wrong way round), and "
+              "some place range missing its true places")
     print(f"{'design':32s} {'size':>11s} {'games/e':>7s}  {'false: new':>22s}  "
           f"{'false: today':>22s}  {'miss: new':>22s}  {'miss: today':>22s}")
     for i, d in enumerate(designs):
@@ -234,9 +241,7 @@ def print_false(designs: list[Design], found: dict[tuple[int, int], list[tuple[V
                   + "  ".join(f"{c:>22s}" for c in cells))
 
 
-def print_power(designs: list[Design], found: dict[tuple[int, int], list[tuple[Verdict,
-                                                                                Verdict]]],
-                edge: str) -> None:
+def print_power(designs: list[Design], found: Found, edge: str) -> None:
     print(f"2. Power: the bidder ({edge}) placed 1-1; every baseline bot separated from every "
           "random bot (and no two random bots separated)")
     print(f"{'design':32s} {'size':>11s} {'games/e':>7s}  {'question':16s} {'new':>22s}  "
@@ -283,8 +288,9 @@ def print_until(runs: dict[tuple[str, int], list[tuple[int | None, bool, bool, b
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--part", choices=("false", "power", "until"), action="append",
-                        help="what to measure (repeatable; default all three)")
+    parser.add_argument("--part", choices=(*DESIGNS, "until"), action="append",
+                        help="what to measure (repeatable; default all; false40: part 1 "
+                             "for 40 entrants)")
     parser.add_argument("--sims", type=int, default=None,
                         help="tournaments per design and size (default 200, half that for 40 "
                              "entrants; 2 with --quick)")
@@ -296,7 +302,7 @@ def main() -> None:
                         help="a smoke run: a small pool, each design's first size, 2 runs")
     args = parser.parse_args()
     sims = args.sims or (2 if args.quick else 200)
-    parts = args.part or ["false", "power", "until"]
+    parts = args.part or [*DESIGNS, "until"]
     blocks, decks, candidates = (6, 6, 10) if args.quick else (300, 120, 20)
     path = args.pool or Path(tempfile.gettempdir()) / (
         f"referee-block-pool-{blocks}-{decks}x{candidates}.npz")
@@ -307,19 +313,19 @@ def main() -> None:
           f"{pool[block_pool.GAUNTLET].shape[1]} candidates of 6 games; {sims} tournaments a "
           f"line (seed {args.seed})")
     with multiprocessing.Pool(args.workers, _init, (str(path),)) as workers:
-        for part in ("false", "power"):
+        for part in DESIGNS:
             if part not in parts:
                 continue
-            designs = (false_designs if part == "false" else power_designs)(args.quick)
+            designs = DESIGNS[part](args.quick)
             jobs = [(part, i, size, s, args.seed) for i, d in enumerate(designs)
                     for size in d.sizes for s in range(runs_of(d, sims))]
             results = workers.map(simulate, jobs, chunksize=4)
-            found: dict[tuple[int, int], list[tuple[Verdict, Verdict]]] = {}
+            found: Found = {}
             for (_, i, size, _, _), r in zip(jobs, results, strict=True):
                 found.setdefault((i, size), []).append(r)
             print()
-            if part == "false":
-                print_false(designs, found)
+            if part != "power":
+                print_false(designs, found, part == "false")
             else:
                 print_power(designs, found, bidder_edge(pool))
         if "until" in parts:
