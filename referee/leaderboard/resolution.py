@@ -29,8 +29,10 @@ def minimum_exact_deals(entrants: int, alpha: float) -> int:
     return math.ceil(1 + math.log2(pairs / alpha) - 1e-12)
 
 
-def note(pairs: list[Pair], entrants: int, games: int, primary: str, alpha: float) -> str | None:
-    """None when some pair is separated; else the line that says why none is."""
+def note(pairs: list[Pair], entrants: int, games: int, deals_per_table: float, primary: str,
+         alpha: float) -> str | None:
+    """None when some pair is separated; else the line that says why none is.  `games`: those
+    played; `deals_per_table`: the deals each table played, on average."""
     if not pairs or any(p.separated for p in pairs):
         return None
     from scipy.stats import norm
@@ -50,5 +52,5 @@ def note(pairs: list[Pair], entrants: int, games: int, primary: str, alpha: floa
     diff = DIFFERENCE.get(primary, 0.1)
     scale = (statistics.median(errors) * z / diff) ** 2
     return (f"{head}; a difference of {diff:g} {UNITS.get(primary, primary)} would need about "
-            f"{math.ceil(games * scale):,} games ({scale:.1f} times those played) to be "
-            f"separated 4 times in 5.")
+            f"{math.ceil(games * scale):,} games ({math.ceil(deals_per_table * scale):,} deals "
+            "of every table) to be separated 4 times in 5.")

@@ -257,8 +257,9 @@ def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP
             strength=float(elo[e]) if primary == "rating" else float(strength[e]),
             rank=rank, place=Place(*ranges[name]),
             separated=rank == 1 or name in leader_above))
-    return Standings(rows, pairs, resolution.note(pairs, len(rows), len(games.game_ids),
-                                                  primary, alpha))
+    tables = len({tuple(sorted(s)) for s in games.seats})
+    return Standings(rows, pairs, resolution.note(
+        pairs, len(rows), len(games.game_ids), games.deals / max(1, tables), primary, alpha))
 
 
 def strengths(games: Games, primary: str = "placement") -> np.ndarray:

@@ -14,6 +14,7 @@ from scipy import stats as scipy_stats
 from referee.leaderboard import Games, standings
 from referee.leaderboard import pairs as paired
 from referee.leaderboard.pairs import Pair, compare, holm, paired_test, places
+from referee.leaderboard.render import render
 from referee.leaderboard.stats import ratings
 
 from .support import all_stored
@@ -189,3 +190,25 @@ def test_exact_intervals_agree_with_the_one_sided_tests() -> None:
         excludes = test.low is not None and test.high is not None and (
             test.low > 0 or test.high < 0)
         assert excludes == (min(test.p_above, test.p_below) <= 0.05)
+
+
+def test_a_board_that_cannot_separate_anything_says_so_in_one_line() -> None:
+    """Four entrants at one table for three deals: the exact test cannot separate any pair
+    after Holm (its smallest p-value, 2/8, is above 0.05/6), and the board says so under the
+    table, names the 8 deals it needs, and the games a difference of 0.1 would need."""
+    results = []
+    for deal in range(3):
+        for k, seats in enumerate(itertools.permutations(["a", "b", "c", "d"])):
+            ranks = [1, 2, 3, 4] if k % 2 else [4, 3, 2, 1]
+            results.append((f"g{deal}-{k:02d}", list(seats), {
+                "money": [40 - 10 * r for r in ranks], "ranks": ranks, "retired": [],
+                "faults": [[]] * 4}))
+    seeds = {gid: int(gid[1]) for gid, _, _ in results}
+    board = standings(Games.load(all_stored(results), seeds), samples=50)
+    assert not any(p.separated for p in board.pairs)
+    assert board.note is not None
+    assert board.note.startswith("no pair can be separated: with 3 deals the exact test's "
+                                 "smallest p-value is above 0.05/6; 4 entrants need at least "
+                                 "8 deals of a table")
+    text = render(board, "table")
+    assert board.note in text.splitlines()
