@@ -43,6 +43,7 @@ class Tournament:
     bot_games: dict[str, list[BotGame]] = field(default_factory=dict)
     left_out: dict[str, str] = field(default_factory=dict)  # by the last run, with why
     superseded: list[tuple[str, str]] = field(default_factory=list)  # (game id, why)
+    note: str | None = None  # why no pair is separated, when none is
 
     @property
     def faulty(self) -> list[str]:
@@ -67,6 +68,7 @@ def load(store: Store) -> Tournament:
         names=[r.name for r in board.rows],
         left_out=store.entrants("left out"),
         superseded=store.superseded(),
+        note=board.note,
     )
     per_bot: dict[str, list[BotGame]] = {n: [] for n in data.names}
     for result in results:

@@ -105,4 +105,5 @@ def standings_section(data: Tournament, links: Links, colors: dict[str, str]) ->
             "the shaded band is the leader's interval on the primary metric. Rating: "
             "Bradley-Terry on the Elo scale, mean 0 (400 points higher: 10 to 1 odds of "
             f"finishing above). {e(PLACE_NOTE[0].upper() + PLACE_NOTE[1:])}.</p>"
-            "</section>")
+            + (f'<p class="note">{e(data.note[0].upper() + data.note[1:])}</p>'
+               if data.note else "") + "</section>")
