@@ -270,7 +270,8 @@ def strengths(games: Games, primary: str = "placement") -> np.ndarray:
     values = games.metric(primary)
     design = blocks.Design.of(games.deal, games.present, values)
     theta = blocks.fit(design).theta
-    return np.asarray(theta + float((values * games.present).sum() / games.present.sum()))
+    mean = float((values * games.present).sum() / games.present.sum())
+    return np.asarray(np.round(theta + mean, 12))  # no rounding noise in a tie
 
 
 def order(games: Games, primary: str = "placement") -> list[str]:

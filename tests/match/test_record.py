@@ -278,7 +278,8 @@ def test_a_store_written_before_gives_the_same_leaderboard_and_replay_page(
         old_store: Path) -> None:
     store = open_store(old_store, read_only=True)
     try:
-        # The same standings; the JSON has since gained `left_out` (none in an earlier store).
+        # The same standings; the JSON has since gained `left_out` (none in an earlier store),
+        # and leaderboard.json the block model's `strength`, its `note` and exact intervals.
         assert json.loads(board(store, "json")) == {
             **json.loads((DATA / "leaderboard.json").read_text()), "left_out": []}
         record = store.record("t0000-d00-o00")
