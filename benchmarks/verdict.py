@@ -108,7 +108,7 @@ def false_designs(quick: bool) -> list[Design]:
     """Part 1: identical random bots (every pair equal), then fields of known strengths.  The
     sampled sizes give each pair about 1, 2 and 4 shared tables (tables * 6 / pairs)."""
     out = [one_table("RRRR"), every_table("R" * 6), sampled("R" * 12, (11, 22, 44)),
-           gauntlet(10, (5, 10, 20, 40)), sampled("B" * 6 + "R" * 6, (12, 24, 48))]
+           gauntlet(10, (5, 10, 20, 40)), sampled("B" * 6 + "R" * 6, (12, 24, 48, 96))]
     return [shrink(d) for d in out] if quick else out
 
 
@@ -125,9 +125,10 @@ def power_designs(quick: bool) -> list[Design]:
     return [shrink(d) for d in out] if quick else out
 
 
-def runs_of(d: Design, sims: int) -> int:
-    """Tournaments of a design: half for 40 entrants, whose block model takes seconds."""
-    return max(2, sims // 2) if len(d.kinds) >= 40 else sims
+def runs_of(d: Design, size: int, sims: int) -> int:
+    """Tournaments of a design at a size: for 40 entrants, whose block model takes seconds,
+    a half of `sims` at its first size, a third at its second, a quarter at its third."""
+    return max(2, sims // (2 + d.sizes.index(size))) if len(d.kinds) >= 40 else sims
 
 
 def shrink(d: Design) -> Design:
@@ -292,8 +293,8 @@ def main() -> None:
                         help="what to measure (repeatable; default all; false40: part 1 "
                              "for 40 entrants)")
     parser.add_argument("--sims", type=int, default=None,
-                        help="tournaments per design and size (default 200, half that for 40 "
-                             "entrants; 2 with --quick)")
+                        help="tournaments per design and size (default 200; fewer for 40 "
+                             "entrants: `runs_of`; 2 with --quick)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--pool", type=Path, default=None,
@@ -318,7 +319,7 @@ def main() -> None:
                 continue
             designs = DESIGNS[part](args.quick)
             jobs = [(part, i, size, s, args.seed) for i, d in enumerate(designs)
-                    for size in d.sizes for s in range(runs_of(d, sims))]
+                    for size in d.sizes for s in range(runs_of(d, size, sims))]
             results = workers.map(simulate, jobs, chunksize=4)
             found: Found = {}
             for (_, i, size, _, _), r in zip(jobs, results, strict=True):
