@@ -127,7 +127,7 @@ def power_designs(quick: bool) -> list[Design]:
 
 def runs_of(d: Design, size: int, sims: int) -> int:
     """Tournaments of a design at a size: for 40 entrants, whose block model takes seconds,
-    a half of `sims` at its first size, a third at its second, a quarter at its third."""
+    `sims` / (2 + the size's index): a half at its first size, a third at its second ..."""
     return max(2, sims // (2 + d.sizes.index(size))) if len(d.kinds) >= 40 else sims
 
 
