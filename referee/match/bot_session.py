@@ -13,7 +13,7 @@ watch over the limits no rlimit can hold (`bots.watchdog`), and why it ended (`b
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
@@ -65,6 +65,9 @@ class BotPlayer:
         self.starts = 0
         self.seat = SeatProtocol()
         self._turns = LoopTurns()  # the event loop's, from each game's start (`loop_turns`)
+        # `trio.current_time` without its three wrappers: the run's clock's own, from each
+        # game's start, read once a decision.
+        self._now: Callable[[], float] = trio.current_time
         self._exits: list[Fault] = []  # exits between games, reported with the game's end
         self._start_fault: Fault | None = None  # from `start`, for the first game to report
 
@@ -163,6 +166,7 @@ class BotPlayer:
         self.bot.stderr.start_game(info.game_id)
         self.watch.new_game()
         self._turns = loop_turns()
+        self._now = trio.lowlevel.current_clock().current_time
         self.seat.begin_game(info.game_id, info.seat, info.names, info.edition_info,
                              list(info.config.variants), info.move_time, info.time_bank,
                              info.seed)
@@ -241,12 +245,12 @@ class BotPlayer:
         seat = self.seat
         request_id = seat.request_id
         watch = self.watch
-        start = trio.current_time()  # the bot's time runs from the write
+        start = self._now()  # the bot's time runs from the write
         if start >= watch.next_watch:
             reason = watch.over_limit(bot)
             if reason is not None:  # the bot is stopped: what it was to be sent is moot
                 return Answer(None, await self._limit_fault(reason), 0.0, request_id)
-            start = trio.current_time()  # the look in /proc is not the bot's time
+            start = self._now()  # the look in /proc is not the bot's time
         began = time.perf_counter()  # the same instant on the clock read when a line comes
         deadline = start + seat.move + seat.bank  # `seat.allowed`
         sent = 0
@@ -286,7 +290,8 @@ class BotPlayer:
                               request_id)
             event = seat.receive(line, time.perf_counter() - began)
             if type(event) is Replied:
-                return Answer(event.action, None, event.seconds, request_id)
+                action, seconds, _ = event
+                return Answer(action, None, seconds, request_id)
             if type(event) is Faulted:
                 return _answer(event)
             # Stale: a late reply to an earlier request, skipped

@@ -18,6 +18,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
+import orjson
+
 from referee import __version__
 from referee.game import Action, Decision
 
@@ -81,6 +83,9 @@ Received = Replied | Stale | Faulted
 # `Replied(...)` through the tuple's own constructor, skipping the named tuple's `__new__` in
 # Python: one is made on every decision, on the path from a bot's answer to waking the next.
 _new = tuple.__new__
+# `codec.encode`, written out in `request` for the same reason.
+_dumps = orjson.dumps
+_NEWLINE = orjson.OPT_APPEND_NEWLINE
 
 
 # ---------------------------------------------------------------- the seat
@@ -171,8 +176,8 @@ class SeatProtocol:
         self.request_id += 1
         self.stale = 0
         out = self._out
-        out.append(codec.encode(codec.request(self.request_id, decision, view, self.move,
-                                              self.bank)))
+        out.append(_dumps(codec.request(self.request_id, decision, view, self.move, self.bank),
+                          option=_NEWLINE))
         data = b"".join(out)
         out.clear()
         return data
