@@ -1,50 +1,39 @@
-"""A bot process as a `Player`: the protocol's session with it (hello, games, requests and their
-ids, warnings), its clock and time bank, and its transcript.
+"""A bot process as a `Player`: its process's life and I/O, driving the protocol's seat.
 
 One `BotPlayer` keeps its bot's process across games; after a crash or a retirement the process
 is stopped, and the next game starts a fresh one.  Everything the bot does wrong comes back as
-a `Fault` with a reason, never as an exception.  What is the process's and not the protocol's
-is the bots layer's: the process started under its spec's limits and sandbox (`bots.launch`),
-the watch over the limits no rlimit can hold (`bots.watchdog`), and why it ended
-(`bots.crash`).
+a `Fault` with a reason, never as an exception.  What the protocol says (hello, requests and
+their ids, late replies, warnings, the clock and time bank, when a game's opening goes again
+to a fresh process) is `protocol.seat.SeatProtocol`'s, which this drives: here are the pipe
+reads and writes, polling, the watchdog and the stops.  The rest of what is the process's is
+the bots layer's: the process started under its spec's limits and sandbox (`bots.launch`), the
+watch over the limits no rlimit can hold (`bots.watchdog`), and why it ended (`bots.crash`).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
 import trio
 
-from referee import __version__
 from referee.bots.crash import crash_reason
 from referee.bots.errors import BotGone, LineTooLong, ReplyTimeout, StartError
 from referee.bots.launch import BotSpec, launch
-from referee.bots.limits import DEFAULT_MOVE_TIME, DEFAULT_STARTUP_TIME, DEFAULT_TIME_BANK
+from referee.bots.limits import DEFAULT_STARTUP_TIME
 from referee.bots.polling import HOLD_AT_MOST, LoopTurns, loop_turns
 from referee.bots.process import BotProcess, ProcessLimits
 from referee.bots.watchdog import LimitExceeded, Watchdog
 from referee.game import Action, Decision, Event
 from referee.protocol import codec
 from referee.protocol.messages import FaultKind
+from referee.protocol.seat import GOODBYE, Faulted, Replied, SeatProtocol
 
 from .bot_transcript import TranscriptWriter
 from .player import Answer, Fault, GameInfo, Standing
-
-GOODBYE = codec.encode(codec.GOODBYE)
-# The first line every bot process is sent (`referee replay --bot` sends it too).
-HELLO = codec.encode(codec.hello(f"modern-art-referee {__version__}"))
-# A timeout with nothing ever read from the bot (no hello; no reply since its hello).
-UNFLUSHED = " (nothing came from it: check that the bot flushes its output)"
-# Replies to earlier requests skipped in one decision before the decision is faulted: a late
-# answer is allowed for each request that timed out, and a bot is retired after a few faults,
-# so more than this is a flood, which must neither hold the decision nor the referee's CPU.
-STALE_AT_MOST = 16
-# A warning names these faults as they are; any other rejected reply is `illegal`.
-WARNED_AS_THEMSELVES = frozenset({FaultKind.TIMEOUT, FaultKind.MALFORMED, FaultKind.WRONG_ID})
 
 
 class GoneBeforeGame(Exception):
@@ -68,30 +57,29 @@ class BotPlayer:
         self.spec = spec
         self.transcript_path = transcript_path
         self.name = spec.name
-        self.hello_name: str | None = None
         self.startup_time = startup_time
         self.process_limits = process_limits
         self.stderr_path = stderr_path
         self.bot: BotProcess | None = None
         self.watch = Watchdog(spec.limits)
         self.starts = 0
+        self.seat = SeatProtocol()
         self._turns = LoopTurns()  # the event loop's, from each game's start (`loop_turns`)
-        self._out: list[bytes] = []
-        self._id = 0
-        self._seat = 0
-        self._move = DEFAULT_MOVE_TIME  # this game's, from its `GameInfo`
-        self._bank = DEFAULT_TIME_BANK
-        self._game_id = ""
-        self._games = 0
-        self._answered = False
-        self._replies = 0
-        # This game's lines written to the bot until its first reply in the game: if its
-        # process turns out to have ended before reading any of them, they are sent again
-        # to a fresh one (`_restart_for_game`).
-        self._game_sent: list[bytes] = []
+        # `trio.current_time` without its three wrappers: the run's clock's own, from each
+        # game's start, read once a decision.
+        self._now: Callable[[], float] = trio.current_time
         self._exits: list[Fault] = []  # exits between games, reported with the game's end
-        self._fresh_in_game = False
         self._start_fault: Fault | None = None  # from `start`, for the first game to report
+
+    @property
+    def hello_name(self) -> str | None:
+        """The name the bot gave in its hello, once it said hello."""
+        return self.seat.hello_name
+
+    @property
+    def _id(self) -> int:
+        """The last request's id (`benchmarks/protocol.py` counts decisions with it)."""
+        return self.seat.request_id
 
     # ---------------------------------------------------------------- process life
 
@@ -126,19 +114,16 @@ class BotPlayer:
             return Fault(FaultKind.START, str(exc))
         self.bot = bot
         self.starts += 1
-        self._games = 0
-        self._replies = 0  # lines read after its hello, by this process
+        hello = self.seat.started()
         self.watch.new_process()
         if self.transcript_path is not None:
             bot.tee = TranscriptWriter(self.transcript_path)
         try:
             deadline = trio.current_time() + self.startup_time
-            await bot.send(HELLO, deadline)
-            line = await self.watch.read_line(bot, deadline)
-            hello = codec.decode_hello(line)
+            await bot.send(hello, deadline)
+            self.seat.receive_hello(await self.watch.read_line(bot, deadline))
         except ReplyTimeout as exc:
-            reason = (f"no hello within the start-up limit of {self.startup_time:g} s" + (
-                f" ({exc.partial} bytes without a newline)" if exc.partial else UNFLUSHED))
+            reason = self.seat.no_hello(self.startup_time, exc.partial)
         except LimitExceeded as exc:
             reason = f"{exc} before its hello"
         except (BotGone, LineTooLong) as exc:
@@ -146,7 +131,6 @@ class BotPlayer:
         except codec.ProtocolError as exc:
             reason = exc.reason
         else:
-            self.hello_name = hello.name
             return None
         await self._stop(goodbye=False)
         return Fault(FaultKind.START, reason)
@@ -164,7 +148,7 @@ class BotPlayer:
         if self.bot is None:
             return what
         return await crash_reason(self.bot, what, self.spec,
-                                  between_games=self._games > 1 and not self._answered)
+                                  between_games=self.seat.between_games)
 
     async def _limit_fault(self, reason: str) -> Fault:
         await self._stop(goodbye=False)
@@ -182,64 +166,52 @@ class BotPlayer:
         self.bot.stderr.start_game(info.game_id)
         self.watch.new_game()
         self._turns = loop_turns()
-        self._seat = info.seat
-        self._move = info.move_time
-        self._bank = info.time_bank
-        self._game_id = info.game_id
-        self._games += 1  # games this process was given, this one included
-        self._answered = False  # no reply read yet in this game
-        self._game_sent.clear()
-        self._fresh_in_game = False  # started afresh during this game
-        self._out.append(codec.encode(codec.new_game(
-            info.game_id, info.seat, info.names, info.edition_info,
-            list(info.config.variants), info.move_time, info.time_bank, info.seed)))
+        self._now = trio.lowlevel.current_clock().current_time
+        self.seat.begin_game(info.game_id, info.seat, info.names, info.edition_info,
+                             list(info.config.variants), info.move_time, info.time_bank,
+                             info.seed)
         return None
 
     def notify(self, events: Sequence[Event], lines: Sequence[bytes],
                next_up: bool = False) -> None:
-        out = self._out
-        out.extend(lines)
+        seat = self.seat
+        seat.send(lines)
         bot = self.bot
         if next_up and bot is not None and bot.answers_quickly and (
-                self._answered or self._game_sent or not bot.unread()):
+                seat.answered or seat.opening_sent or not bot.unread()):
             # Sent now rather than with the request: the bot wakes up (tens of microseconds
             # from one core to another) while the referee builds its request.  A game's first
             # lines only once the bot has read all it was sent before (see `_until_read`).
-            data = b"".join(out)
-            out.clear()
+            data = seat.take()
             try:
                 sent = bot.write_now(data, request=False)
             except BotGone:  # the request's write meets it again and records the crash
                 sent = 0
-            if not self._answered and sent:
-                self._game_sent.append(data[:sent])
+            if sent:
+                seat.opened(data[:sent])
             if sent < len(data):
-                out.append(data[sent:])
+                seat.unsent(data[sent:])
 
     async def decide(self, decision: Decision, view: dict[str, Any],
                      alone: bool = True) -> Answer:
         bot = self.bot
-        self._id += 1
-        request_id = self._id
+        seat = self.seat
         if bot is None:
-            return Answer(None, Fault(FaultKind.CRASH, "the bot is not running"), 0.0, request_id)
-        move, bank = self._move, self._bank
-        out = self._out
-        out.append(codec.encode(codec.request(request_id, decision, view, move, bank)))
-        data = b"".join(out)
-        out.clear()
-        if not self._answered:
-            if not self._game_sent:
+            return Answer(None, Fault(FaultKind.CRASH, "the bot is not running"), 0.0,
+                          seat.skip_request())
+        data = seat.request(decision, view)
+        if not seat.answered:  # in the game's opening
+            if not seat.opening_sent:
                 await self._until_read(bot)
-            self._game_sent.append(data)
+            seat.opened(data)
         try:
-            return await self._exchange(bot, data, request_id, alone)
+            return await self._exchange(bot, data, alone)
         except GoneBeforeGame:
             pass
         fault = await self._restart_for_game()
         if fault is not None or self.bot is None:
-            return Answer(None, fault, 0.0, request_id)
-        return await self._exchange(self.bot, b"".join(self._game_sent), request_id, alone)
+            return Answer(None, fault, 0.0, seat.request_id)
+        return await self._exchange(self.bot, seat.reopen(), alone)
 
     async def _until_read(self, bot: BotProcess) -> None:
         """Wait, a second at most, for the bot to have read all it was sent (the last game's
@@ -251,36 +223,36 @@ class BotPlayer:
             await trio.sleep(0.0005)
 
     async def _restart_for_game(self) -> Fault | None:
-        """The bot ended between games: record it, start a fresh process for this game and
-        hand it the game so far; a fault if that fails (a crash in this game)."""
+        """The bot ended between games: record it, start a fresh process for this game (the
+        seat's `reopen` gives it the game so far); a fault if that fails (a crash in this
+        game)."""
         why = await self._crash_reason("exited between games")
         await self._stop(goodbye=False)
         fault = await self._start()
         if fault is not None:
             return Fault(FaultKind.CRASH,
                          f"{why}; then it could not be started again: {fault.reason}")
-        self._exits.append(Fault(FaultKind.EXIT, f"{why}; started afresh for game {self._game_id}"))
+        game_id = self.seat.game_id
+        self._exits.append(Fault(FaultKind.EXIT, f"{why}; started afresh for game {game_id}"))
         assert self.bot is not None
-        self.bot.stderr.start_game(self._game_id)
-        self._fresh_in_game = True
-        self._games = 1
+        self.bot.stderr.start_game(game_id)
         self.watch.new_game()
         return None
 
-    async def _exchange(self, bot: BotProcess, data: bytes, request_id: int,
-                        alone: bool) -> Answer:
+    async def _exchange(self, bot: BotProcess, data: bytes, alone: bool) -> Answer:
         """Write a request (with what precedes it) and read the bot's reply to it; polling
         for a quick reply only if `alone` (see `Player.decide`)."""
-        move, bank = self._move, self._bank
+        seat = self.seat
+        request_id = seat.request_id
         watch = self.watch
-        start = trio.current_time()  # the bot's time runs from the write
+        start = self._now()  # the bot's time runs from the write
         if start >= watch.next_watch:
             reason = watch.over_limit(bot)
             if reason is not None:  # the bot is stopped: what it was to be sent is moot
                 return Answer(None, await self._limit_fault(reason), 0.0, request_id)
-            start = trio.current_time()  # the look in /proc is not the bot's time
-        began = time.perf_counter()  # the same instant on the clock `_answer` reads quickly
-        deadline = start + move + bank
+            start = self._now()  # the look in /proc is not the bot's time
+        began = time.perf_counter()  # the same instant on the clock read when a line comes
+        deadline = start + seat.move + seat.bank  # `seat.allowed`
         sent = 0
         try:
             sent = bot.write_now(data)
@@ -291,13 +263,12 @@ class BotPlayer:
             return Answer(None, Fault(FaultKind.CRASH, await self._crash_reason(str(exc))),
                           trio.current_time() - start, request_id)
         turns = self._turns
-        stale = 0  # replies to earlier requests skipped in this decision
         while True:
             try:
                 # A quick bot's reply is read here without a trip through trio's scheduler,
                 # giving other tasks a turn at least every HOLD_AT_MOST seconds.
                 line = bot.line_now(spin=alone)
-                if line is not None and stale and trio.current_time() >= deadline:
+                if line is not None and seat.stale and trio.current_time() >= deadline:
                     raise ReplyTimeout("no reply to this request in time")
                 if line is None:
                     line = await watch.read_line(bot, deadline, spin=alone)
@@ -309,97 +280,46 @@ class BotPlayer:
                 return Answer(None, await self._limit_fault(str(exc)),
                               trio.current_time() - start, request_id)
             except ReplyTimeout as exc:
-                self._bank = 0.0
-                reason = (f"no reply within {move + bank:.3g} s (move time {move:g} s + time bank "
-                          f"{bank:.3g} s): {exc}")
-                if stale:
-                    reason += f" ({stale} replies to earlier requests skipped)"
-                elif not self._replies and not exc.partial:  # nothing, ever
-                    reason += UNFLUSHED
-                return Answer(None, Fault(FaultKind.TIMEOUT, reason), move + bank, request_id)
+                return _answer(seat.timed_out(str(exc), exc.partial))
             except LineTooLong as exc:
-                return self._answer(None, Fault(FaultKind.MALFORMED, str(exc)), began, request_id)
+                return _answer(seat.malformed(str(exc), time.perf_counter() - began))
             except BotGone as exc:
                 self._gone_before_game(bot)
                 reason = await self._crash_reason(str(exc))
                 return Answer(None, Fault(FaultKind.CRASH, reason), trio.current_time() - start,
                               request_id)
-            self._answered = True
-            self._replies += 1
-            try:
-                reply = codec.decode_reply(line)
-            except codec.ProtocolError as exc:
-                reason = f"{exc.reason}; {codec.shown(line)}"
-                return self._answer(None, Fault(FaultKind.MALFORMED, reason), began, request_id,
-                                    line)
-            if reply.id < request_id:  # a late answer to a request that already timed out
-                stale += 1
-                if stale > STALE_AT_MOST:
-                    fault = Fault(FaultKind.WRONG_ID, f"{stale} replies to earlier requests while "
-                                  f"request {request_id} waited, a flood (at most "
-                                  f"{STALE_AT_MOST} late replies are skipped in a decision)")
-                    return self._answer(None, fault, began, request_id)
-                continue
-            if reply.id != request_id:
-                fault = Fault(FaultKind.WRONG_ID, f"reply id {reply.id} does not match request id "
-                                          f"{request_id}")
-                return self._answer(None, fault, began, request_id)
-            try:
-                action = codec.reply_to_action(reply, self._seat)
-            except codec.ProtocolError as exc:
-                fault = Fault(FaultKind.MALFORMED, exc.reason)
-                return self._answer(None, fault, began, request_id, line)
-            return self._answer(action, None, began, request_id)
+            event = seat.receive(line, time.perf_counter() - began)
+            if type(event) is Replied:
+                action, seconds, _ = event
+                return Answer(action, None, seconds, request_id)
+            if type(event) is Faulted:
+                return _answer(event)
+            # Stale: a late reply to an earlier request, skipped
 
     def _gone_before_game(self, bot: BotProcess, unsent: int = 0) -> None:
         """Raise GoneBeforeGame if the bot, found gone, read nothing it was sent this game
-        (`unsent`: bytes of the last write that did not go out).  A second time in the same
-        game it is a crash."""
-        if self._answered or not self._game_sent or self._fresh_in_game:
-            return
-        if bot.unread() >= sum(map(len, self._game_sent)) + unsent:
+        (`unsent`: bytes of the last write that did not go out, counted negative).  A second
+        time in the same game it is a crash."""
+        if self.seat.read_none_of_game(bot.unread(), unsent):
             raise GoneBeforeGame
 
-    def _answer(
-        self, action: Action | None, fault: Fault | None, began: float, request_id: int,
-        line: bytes | None = None,
-    ) -> Answer:
-        """Charge the time used since `began` (`time.perf_counter`, cheaper to read than trio's
-        clock, on the path to waking the next bot): overruns of the move time come out of the
-        time bank.  `line`: a malformed reply, which the record keeps."""
-        elapsed = time.perf_counter() - began
-        over = elapsed - self._move
-        if over > 0:
-            self._bank = max(0.0, self._bank - over)
-        return Answer(action, fault, elapsed, request_id, line)
-
     def warn(self, answer: Answer, fault: Fault, applied: Action) -> None:
-        kind = fault.kind if fault.kind in WARNED_AS_THEMSELVES else FaultKind.ILLEGAL
-        self._out.append(
-            codec.encode(codec.warning(answer.request_id, kind, fault.reason,
-                                       codec.action_to_dict(applied)))
-        )
+        self.seat.warn(answer.request_id, fault.kind, fault.reason, applied)
 
     async def end_game(self, standing: Standing) -> list[Fault]:
         bot = self.bot
-        if bot is None:
-            self._out.clear()
-            faults, self._exits = self._exits, []
-            return faults
-        self._out.append(
-            codec.encode(codec.game_end(self._game_id, standing.money, standing.ranks,
-                                        standing.retired))
-        )
-        data = b"".join(self._out)
-        self._out.clear()
         faults, self._exits = self._exits, []
+        if bot is None:
+            self.seat.take()  # for no one
+            return faults
+        data = self.seat.game_end(standing.money, standing.ranks, standing.retired)
         cut = bot.stderr.check()
         reason = self.watch.end_game(bot)
         if reason is not None:
             faults.append(await self._limit_fault(reason))
         else:
             try:
-                await bot.send(data, trio.current_time() + self._move + self._bank + 1.0)
+                await bot.send(data, trio.current_time() + self.seat.allowed + 1.0)
             except BotGone:  # dead, or not reading: restarted for its next game
                 await self._stop(goodbye=False)
             if self.watch.worn_out:
@@ -413,8 +333,7 @@ class BotPlayer:
     async def retire(self) -> None:
         """Stop the bot for the rest of the game; it is told why first (the warning for its
         last fault), if it still reads within a moment."""
-        data = b"".join(self._out)
-        self._out.clear()
+        data = self.seat.take()
         if self.bot is not None and data:
             with suppress(BotGone):
                 await self.bot.send(data, trio.current_time() + 0.2)
@@ -422,3 +341,9 @@ class BotPlayer:
 
     async def aclose(self) -> None:
         await self._stop(goodbye=True)
+
+
+def _answer(event: Faulted) -> Answer:
+    """A request that ended in the bot's fault, as the `Player` interface answers it."""
+    return Answer(None, Fault(event.kind, event.reason), event.seconds, event.request_id,
+                  event.line)

@@ -23,9 +23,9 @@ from referee.bots.start import split_command
 from referee.bots.stderr_log import StderrLog
 from referee.protocol import codec
 from referee.protocol.messages import FaultKind
+from referee.protocol.seat import GOODBYE, SeatProtocol
 
-from .bot_session import GOODBYE
-from .seat_part import Outcome, Request, RerunError, SeatPart, judge
+from .seat_part import Outcome, Request, RerunError, SeatPart, outcome_of
 
 __all__ = ["RERUN_TIMEOUT", "Compared", "RerunDisplay", "RerunError", "RerunResult", "rerun"]
 
@@ -117,12 +117,13 @@ async def _send(bot: BotProcess, part: SeatPart, requests: Sequence[Request], to
                 timeout: float | None) -> RerunResult:
     display.started(bot.pid)
     stderr = _StderrSince(bot.stderr)
+    protocol = SeatProtocol()  # judges the bot's lines as the referee does
     if pause_before == 0:
         await display.pause("the hello")
     try:
         deadline = _deadline(timeout)
         await bot.send(part.hello, deadline)
-        name = codec.decode_hello(await bot.read_line(deadline, spin=False)).name
+        name = protocol.receive_hello(await bot.read_line(deadline, spin=False))
     except ReplyTimeout:
         display.stderr(stderr.new())
         raise RerunError(f"the bot sent no hello within {timeout:g} s (is its output "
@@ -139,7 +140,7 @@ async def _send(bot: BotProcess, part: SeatPart, requests: Sequence[Request], to
     for request in requests:
         if pause_before == request.number:
             await display.pause(f"request {request.number}")
-        compared = await _ask(bot, request, spec, timeout)
+        compared = await _ask(bot, protocol, request, spec, timeout)
         result.compared.append(compared)
         display.compared(compared)
         display.stderr(stderr.new())
@@ -154,8 +155,8 @@ async def _send(bot: BotProcess, part: SeatPart, requests: Sequence[Request], to
     return result
 
 
-async def _ask(bot: BotProcess, request: Request, spec: BotSpec, timeout: float | None
-               ) -> Compared:
+async def _ask(bot: BotProcess, protocol: SeatProtocol, request: Request, spec: BotSpec,
+               timeout: float | None) -> Compared:
     """Send one request (and what precedes it) and read the answer, skipping replies to
     earlier requests as the referee does."""
     start = trio.current_time()
@@ -166,9 +167,10 @@ async def _ask(bot: BotProcess, request: Request, spec: BotSpec, timeout: float 
 
     try:
         await bot.send(request.before + request.line, deadline)
+        protocol.sent_request(request.request_id, request.seat)
         while True:
-            outcome = judge(await bot.read_line(deadline, spin=False), request.request_id,
-                            request.seat)
+            line = await bot.read_line(deadline, spin=False)
+            outcome = outcome_of(protocol.receive(line, trio.current_time() - start))
             if outcome is not None:
                 return took(outcome)
     except ReplyTimeout:

@@ -1,8 +1,9 @@
 """What one seat was sent in a game, request by request, and what it answered there: rebuilt
-from a game record with the code the match runner sends with (`codec`'s messages, the engine's
-decisions and views, each event to the seats that may see it, the warnings of the seat's faults,
-the time left as its clock ran down), or read from a transcript's `to_bot` lines.  For
-`referee replay --bot` (`rerun.py`), which sends it to a bot again.
+from a game record by driving the seat's protocol as the match runner does
+(`protocol.seat.SeatProtocol`: its requests from the engine's decisions and views, each event
+to the seats that may see it, the warnings of the seat's faults, the time left as its clock ran
+down), or read from a transcript's `to_bot` lines, the bot's answers judged by the same
+protocol.  For `referee replay --bot` (`rerun.py`), which sends it to a bot again.
 
 Two things a record cannot tell: in a tournament one process plays many games, so there the
 request ids ran on from earlier games, which the bot also remembered; a part starts its ids
@@ -20,8 +21,8 @@ import orjson
 from referee.game import Action, Event, GameState, seat_view
 from referee.protocol import codec
 from referee.protocol.messages import FaultKind
+from referee.protocol.seat import HELLO, Faulted, Received, Replied, SeatProtocol
 
-from .bot_session import HELLO, WARNED_AS_THEMSELVES
 from .game import final_ranks
 from .player import HARMLESS_FAULTS
 from .record import (
@@ -69,19 +70,15 @@ class Outcome:
         return f"{self.fault}: {reason}" if reason else str(self.fault)
 
 
-def judge(line: bytes, request_id: int, seat: int) -> Outcome | None:
-    """A reply to request `request_id`, read as the referee reads it; None for a reply to an
-    earlier request, which the referee skips."""
-    try:
-        reply = codec.decode_reply(line)
-        if reply.id < request_id:
-            return None
-        if reply.id != request_id:
-            return Outcome(fault=FaultKind.WRONG_ID,
-                           reason=f"reply id {reply.id} does not match request id {request_id}")
-        return Outcome(codec.reply_to_action(reply, seat))
-    except codec.ProtocolError as exc:
-        return Outcome(fault=FaultKind.MALFORMED, reason=exc.reason, line=kept_line(line))
+def outcome_of(event: Received) -> Outcome | None:
+    """What a line the seat's protocol judged (`SeatProtocol.receive`) came to, as an outcome;
+    None for a reply to an earlier request, which the referee skips."""
+    if isinstance(event, Replied):
+        return Outcome(event.action)
+    if isinstance(event, Faulted):
+        line = None if event.line is None else kept_line(event.line)
+        return Outcome(fault=event.kind, reason=event.reason, line=line)
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +128,10 @@ class _Lines:
         self.requests.append(Request(len(self.requests) + 1, seat, request_id, decision,
                                      b"".join(self.pending), line, recorded))
         self.pending.clear()
+
+    def sent(self, data: bytes) -> None:
+        """Bytes the seat's protocol gave to send; a request is their last line."""
+        self.pending.append(data)
 
     def part(self, game_id: str, seat: int, name: str, hello: bytes = HELLO) -> SeatPart:
         return SeatPart(game_id, seat, name, tuple(self.requests), b"".join(self.pending), hello)
@@ -198,42 +199,44 @@ def part_from_record(record: GameRecord, seat: int) -> SeatPart:
         raise RerunError(f"seat {seat} ({name}) did not start in game {spec.game_id}: it was "
                          "sent nothing to replay")
     out = _Lines()
-    move, bank = spec.move_time, spec.time_bank
-    out.pending.append(codec.encode(codec.new_game(
-        spec.game_id, seat, list(spec.names), codec.edition_info(config.edition),
-        list(config.variants), move, bank, spec.seat_seed(seat))))
-    out.pending.extend(_seen_by(seat, state.take_events()))
-    request_id = 0
+    # A fresh process's protocol, as `BotPlayer` drives it, with what the record says the bot
+    # did in place of what it read.
+    protocol = SeatProtocol()
+    protocol.begin_game(spec.game_id, seat, list(spec.names), codec.edition_info(config.edition),
+                        list(config.variants), spec.move_time, spec.time_bank,
+                        spec.seat_seed(seat))
+    protocol.send(_seen_by(seat, state.take_events()))
     for lines, applied in steps:
         if seat in state.pending_seats() and seat not in retired:
-            request_id += 1
             decision = state.decision(seat)
             recorded, seconds = _recorded(lines, applied, seat)
-            line = codec.encode(codec.request(request_id, decision, seat_view(state, seat),
-                                              move, bank))
-            out.request(seat, request_id, decision.kind.value, line, recorded)
-            # The seat's clock, as `BotPlayer` runs it: a timeout empties the bank, any
-            # other answer later than the move time takes its overrun from it.
+            data = protocol.request(decision, seat_view(state, seat))
+            cut = data.rfind(b"\n", 0, -1) + 1
+            out.sent(data[:cut])
+            out.request(seat, protocol.request_id, decision.kind.value, data[cut:], recorded)
+            # The seat's clock: a timeout empties the bank, any other answer later than the
+            # move time takes its overrun from it, as recorded (to the microsecond).
             if recorded.fault is FaultKind.TIMEOUT:
-                bank = 0.0
-            elif seconds > move:
-                bank = round(max(0.0, bank - (seconds - move)), 6)
+                protocol.timed_out(recorded.reason)
+            elif seconds > protocol.move:
+                protocol.charge(seconds)
+                protocol.bank = round(protocol.bank, 6)
         for ln in lines:
             if isinstance(ln, FaultLine) and ln.seat == seat and ln.kind not in HARMLESS_FAULTS:
-                kind = ln.kind if ln.kind in WARNED_AS_THEMSELVES else FaultKind.ILLEGAL
                 default = applied.action if applied.seat is not None else next(
                     a.action for a in lines if isinstance(a, AnswerLine) and a.seat == seat)
-                out.pending.append(codec.encode(codec.warning(
-                    request_id, kind, ln.reason, codec.action_to_dict(default))))
+                protocol.warn(protocol.request_id, ln.kind, ln.reason, default)
             elif isinstance(ln, RetiredLine):
                 retired.add(ln.seat)
         events = state.apply(applied.action)
         if seat not in retired:
-            out.pending.extend(_seen_by(seat, events))
+            protocol.send(_seen_by(seat, events))
     if seat not in retired:
         flags = [s in retired for s in range(spec.players)]
-        out.pending.append(codec.encode(codec.game_end(
-            spec.game_id, state.money, final_ranks(state.money, flags), sorted(retired))))
+        out.sent(protocol.game_end(state.money, final_ranks(state.money, flags),
+                                   sorted(retired)))
+    else:
+        out.sent(protocol.take())
     return out.part(spec.game_id, seat, name)
 
 
@@ -242,9 +245,11 @@ _DIRECTIONS = frozenset({"to_bot", "from_bot"})  # a transcript line's one key
 
 def part_from_transcript(data: bytes, seat: int | None = None) -> SeatPart:
     """What a bot was sent, request by request, from its transcript (`--transcript`), and its
-    answers there: the first reply after a request that is not to an earlier one.  A second
-    hello (the bot started afresh) ends what is replayed."""
+    answers there, judged by the seat's protocol as the referee judged them: the first reply
+    after a request that is not to an earlier one.  A second hello (the bot started afresh)
+    ends what is replayed."""
     out = _Lines()
+    protocol = SeatProtocol()
     hello: bytes | None = None
     game_id, name, own_seat, first_seat = "", "", -1, -1
     answer: Outcome | None = None  # to the last request, once its reply is found
@@ -269,7 +274,7 @@ def part_from_transcript(data: bytes, seat: int | None = None) -> SeatPart:
             message = entry["from_bot"]
             if out.requests and answer is None:
                 line = message.encode() if isinstance(message, str) else orjson.dumps(message)
-                answer = judge(line, out.requests[-1].request_id, own_seat)
+                answer = outcome_of(protocol.receive(line, 0.0))
             continue
         message = entry["to_bot"]
         kind = message.get("type") if isinstance(message, dict) else None
@@ -280,8 +285,9 @@ def part_from_transcript(data: bytes, seat: int | None = None) -> SeatPart:
             hello = line
         elif kind == "request":
             close_request()
-            out.request(own_seat, message.get("id", 0), str(message.get("decision")), line,
-                        Outcome())
+            request_id = message.get("id", 0)
+            out.request(own_seat, request_id, str(message.get("decision")), line, Outcome())
+            protocol.sent_request(request_id, own_seat)
             answer = None
         elif kind != "goodbye":
             if kind == "new_game":  # a transcript of `referee check` has several games

@@ -233,7 +233,7 @@ def test_events_the_pipe_cannot_take_at_once_reach_the_bot_whole_and_in_order(
                 while not received.read_bytes().endswith(b'{"type": "stall"}\n'):
                     await trio.sleep(0.01)
             player.notify([], events, True)
-            assert player._out, "the pipe took it all: the test needs a fuller pipe"
+            assert player.seat.pending, "the pipe took it all: the test needs a fuller pipe"
             decision = state.decision(seat)
             return await player.decide(decision, seat_view(state, seat))
         finally:

@@ -14,8 +14,9 @@ from typing import Any
 import orjson
 import pytest
 
+from referee.game import Pass
 from referee.match.record import read_record
-from referee.match.seat_part import part_from_record
+from referee.match.seat_part import part_from_record, part_from_transcript
 
 from .. import terminal
 from ..processes import ROOT, command, copy_bots, leftover_processes, referee, wait_until
@@ -212,6 +213,31 @@ def test_a_transcript_is_replayed_as_the_bot_received_it(played: Played,
     assert set(verdicts(out.stdout)) == {"same"}
     out = referee("replay", str(played.transcript("dave")), "--bot", played.commands["alice"])
     assert out.returncode == 1 and "differs" in verdicts(out.stdout)
+
+
+def test_a_transcripts_answers_are_judged_as_the_referee_judged_them() -> None:
+    """Read from a transcript, a seat's answers are what the seat's protocol made of its
+    lines in the game: late replies skipped, a flood of them a wrong_id fault, the first
+    other reply the answer."""
+    def to_bot(message: dict[str, Any]) -> bytes:
+        return orjson.dumps({"to_bot": message})
+
+    def from_bot(line: str) -> bytes:
+        return orjson.dumps({"from_bot": orjson.loads(line)})
+
+    def request(request_id: int) -> bytes:
+        return to_bot({"type": "request", "id": request_id, "decision": "play"})
+
+    lines = [to_bot({"type": "hello", "protocol": 1, "referee": "r"}),
+             from_bot('{"type": "hello", "name": "late", "protocol": 1}'),
+             to_bot({"type": "new_game", "game_id": "g", "seat": 1, "names": ["a", "late"]}),
+             request(7), request(8), from_bot('{"id": 7, "action": "pass"}'),
+             from_bot('{"id": 8, "action": "pass"}'),
+             request(9), *[from_bot('{"id": 8, "action": "pass"}')] * 17]
+    part = part_from_transcript(b"\n".join(lines))
+    assert [(r.request_id, r.recorded.action, r.recorded.fault) for r in part.requests] == [
+        (7, None, "timeout"), (8, Pass(1), None), (9, None, "wrong_id")]
+    assert part.requests[2].recorded.reason.startswith("17 replies to earlier requests")
 
 
 @pytest.mark.parametrize("example, bot", [("short_game.jsonl", "first_legal.py"),

@@ -1,0 +1,310 @@
+"""One seat's side of the protocol, without I/O (in h11's manner): what the referee sends a bot
+as bytes, what a line read from it means as an event, and the state that decides both.
+
+`SeatProtocol` turns decisions into request bytes (with the game's lines held since the last
+request), and a line read into `Replied | Stale | Faulted`.  It keeps the request ids, the
+lines pending for the bot (events, warnings), the clock (the move time and what is left of the
+time bank; time is passed in by the caller, never read here), and what was sent of a game
+before the bot's first reply in it, which a fresh process is sent again if the bot turns out to
+have ended between games without reading any of it.
+
+Who reads and writes the pipe, polls, watches limits and starts or stops the process is the
+caller's business: `match.bot_session.BotPlayer` in a game, and `match.seat_part` and
+`match.rerun`, which drive the same object from a record or a transcript.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NamedTuple
+
+import orjson
+
+from referee import __version__
+from referee.game import Action, Decision
+
+from . import codec
+from .messages import FaultKind
+
+__all__ = [
+    "GOODBYE", "HELLO", "STALE_AT_MOST", "UNFLUSHED", "WARNED_AS_THEMSELVES", "Faulted",
+    "Replied", "SeatProtocol", "Stale",
+]
+
+GOODBYE = codec.encode(codec.GOODBYE)
+# The first line every bot process is sent (`referee replay --bot` sends it too).
+HELLO = codec.encode(codec.hello(f"modern-art-referee {__version__}"))
+# A timeout with nothing ever read from the bot (no hello; no reply since its hello).
+UNFLUSHED = " (nothing came from it: check that the bot flushes its output)"
+# Replies to earlier requests skipped in one decision before the decision is faulted: a late
+# answer is allowed for each request that timed out, and a bot is retired after a few faults,
+# so more than this is a flood, which must neither hold the decision nor the referee's CPU.
+STALE_AT_MOST = 16
+# A warning names these faults as they are; any other rejected reply is `illegal`.
+WARNED_AS_THEMSELVES = frozenset({FaultKind.TIMEOUT, FaultKind.MALFORMED, FaultKind.WRONG_ID})
+
+
+# ---------------------------------------------------------------- events: what a line means
+# Immutable and typed, as h11's events; named tuples because one is made on every decision, at
+# a fraction of a frozen dataclass's cost.  Tell them apart by type, not by equality (a
+# tuple's).
+
+
+class Replied(NamedTuple):
+    """The bot answered the request: the action it asks for (the rules may still refuse it),
+    and the seconds it took."""
+
+    action: Action
+    seconds: float
+    request_id: int
+
+
+class Stale(NamedTuple):
+    """A reply to an earlier request (one that timed out), skipped: the bot's answer to this
+    request is still to come.  `skipped`: such replies so far in this decision."""
+
+    reply_id: int
+    request_id: int
+    skipped: int
+
+
+class Faulted(NamedTuple):
+    """The request ends in the bot's fault: no reply in time, a malformed one, a wrong id, a
+    flood of late replies.  `line`: a malformed reply, which the record keeps."""
+
+    kind: FaultKind
+    reason: str
+    seconds: float
+    request_id: int
+    line: bytes | None = None
+
+
+Received = Replied | Stale | Faulted
+# `Replied(...)` through the tuple's own constructor, skipping the named tuple's `__new__` in
+# Python: one is made on every decision, on the path from a bot's answer to waking the next.
+_new = tuple.__new__
+# `codec.encode`, written out in `request` for the same reason.
+_dumps = orjson.dumps
+_NEWLINE = orjson.OPT_APPEND_NEWLINE
+
+
+# ---------------------------------------------------------------- the seat
+
+
+class SeatProtocol:
+    """The protocol with one seat's bot, across its games and processes (ids run on)."""
+
+    def __init__(self) -> None:
+        self.hello_name: str | None = None
+        self.request_id = 0  # the last request's
+        self.seat = 0
+        self.game_id = ""
+        self.move = 0.0  # this game's move time, and what is left of its time bank
+        self.bank = 0.0
+        self.stale = 0  # replies to earlier requests skipped in this decision
+        self._out: list[bytes] = []  # lines for the bot, sent with what goes next
+        # Encoded lines for the bot (its events), sent with what goes next: the list's own
+        # `extend`, as this is called for every seat at every step.
+        self.send: Callable[[Iterable[bytes]], None] = self._out.extend
+        # Per process: the games it was given (this one included), lines read after its hello.
+        self.games = 0
+        self.replies = 0
+        self.answered = False  # a line was read from the bot in this game
+        # This game's bytes written to the bot until its first reply in it (`opened`, `reopen`).
+        self._opening: list[bytes] = []
+        self._reopened = False  # a fresh process was sent this game's opening
+
+    # ------------------------------------------------------------ process life
+
+    def started(self) -> bytes:
+        """A fresh process: its first line, the hello."""
+        self.games = 0
+        self.replies = 0
+        return HELLO
+
+    def receive_hello(self, line: bytes) -> str:
+        """The bot's name from its hello; `codec.ProtocolError` (malformed) if it is not one."""
+        self.hello_name = codec.decode_hello(line).name
+        return self.hello_name
+
+    @staticmethod
+    def no_hello(limit: float, partial: int) -> str:
+        """Why a start failed when no hello came within `limit` seconds; `partial`: bytes read
+        without a newline."""
+        return f"no hello within the start-up limit of {limit:g} s" + (
+            f" ({partial} bytes without a newline)" if partial else UNFLUSHED)
+
+    @property
+    def between_games(self) -> bool:
+        """The process ended, or is found gone, before it answered in its second game or a
+        later one: it may have ended between games."""
+        return self.games > 1 and not self.answered
+
+    # ------------------------------------------------------------ a game
+
+    def begin_game(self, game_id: str, seat: int, names: list[str], edition: dict[str, Any],
+                   variants: list[str], move_time: float, time_bank: float, seed: int) -> None:
+        """A game starts: its `new_game` goes with the next lines sent."""
+        self.seat = seat
+        self.move = move_time
+        self.bank = time_bank
+        self.game_id = game_id
+        self.games += 1
+        self.answered = False
+        self._opening.clear()
+        self._reopened = False
+        self._out.append(codec.encode(codec.new_game(
+            game_id, seat, names, edition, variants, move_time, time_bank, seed)))
+
+    @property
+    def pending(self) -> int:
+        """Lines waiting to be sent."""
+        return len(self._out)
+
+    def take(self) -> bytes:
+        """The lines waiting to be sent, now taken to be sent (see `unsent`)."""
+        data = b"".join(self._out)
+        self._out.clear()
+        return data
+
+    def unsent(self, data: bytes) -> None:
+        """The end of what `take` gave that the pipe did not take: it goes first next time."""
+        self._out.insert(0, data)
+
+    def request(self, decision: Decision, view: dict[str, Any]) -> bytes:
+        """The next request, after the lines waiting: the bytes to write."""
+        self.request_id += 1
+        self.stale = 0
+        out = self._out
+        out.append(_dumps(codec.request(self.request_id, decision, view, self.move, self.bank),
+                          option=_NEWLINE))
+        data = b"".join(out)
+        out.clear()
+        return data
+
+    def skip_request(self) -> int:
+        """A request id for a decision the bot cannot be sent (its process is not running)."""
+        self.request_id += 1
+        return self.request_id
+
+    def sent_request(self, request_id: int, seat: int) -> None:
+        """A request encoded elsewhere went out (a seat's part sent again): the lines read
+        next are judged against it."""
+        self.request_id = request_id
+        self.seat = seat
+        self.stale = 0
+
+    def receive(self, line: bytes, seconds: float) -> Received:
+        """What a line read from the bot (without its newline) means for the request, which
+        was written `seconds` before it was read: time past the move time comes out of the
+        bank whenever the request ends (not on a `Stale` line)."""
+        self.answered = True
+        self.replies += 1
+        request_id = self.request_id
+        try:
+            reply = codec.decode_reply(line)
+        except codec.ProtocolError as exc:
+            return self._faulted(FaultKind.MALFORMED, f"{exc.reason}; {codec.shown(line)}",
+                                 seconds, line)
+        if reply.id < request_id:  # a late answer to a request that already timed out
+            self.stale += 1
+            if self.stale > STALE_AT_MOST:
+                return self._faulted(FaultKind.WRONG_ID, f"{self.stale} replies to earlier "
+                                     f"requests while request {request_id} waited, a flood (at "
+                                     f"most {STALE_AT_MOST} late replies are skipped in a "
+                                     "decision)", seconds)
+            return Stale(reply.id, request_id, self.stale)
+        if reply.id != request_id:
+            return self._faulted(FaultKind.WRONG_ID, f"reply id {reply.id} does not match "
+                                 f"request id {request_id}", seconds)
+        try:
+            action = codec.reply_to_action(reply, self.seat)
+        except codec.ProtocolError as exc:
+            return self._faulted(FaultKind.MALFORMED, exc.reason, seconds, line)
+        over = seconds - self.move  # `charge`, written out on the path to the next bot
+        if over > 0:
+            self.bank = max(0.0, self.bank - over)
+        return _new(Replied, (action, seconds, request_id))
+
+    def malformed(self, reason: str, seconds: float) -> Faulted:
+        """What came could not be read as a line at all (too long): a malformed reply."""
+        return self._faulted(FaultKind.MALFORMED, reason, seconds)
+
+    def _faulted(self, kind: FaultKind, reason: str, seconds: float,
+                 line: bytes | None = None) -> Faulted:
+        self.charge(seconds)
+        return Faulted(kind, reason, seconds, self.request_id, line)
+
+    # ------------------------------------------------------------ the clock
+
+    @property
+    def allowed(self) -> float:
+        """Seconds the bot has for the request: its move time and what is left of the bank."""
+        return self.move + self.bank
+
+    def charge(self, seconds: float) -> None:
+        """An answer took `seconds`: what is past the move time comes out of the bank."""
+        over = seconds - self.move
+        if over > 0:
+            self.bank = max(0.0, self.bank - over)
+
+    def timed_out(self, cause: str, partial: int = 0) -> Faulted:
+        """No reply in the time allowed (`cause`: as the reader says it; `partial`: bytes read
+        without a newline): a timeout, which empties the bank."""
+        move, bank = self.move, self.bank
+        self.bank = 0.0
+        reason = (f"no reply within {move + bank:.3g} s (move time {move:g} s + time bank "
+                  f"{bank:.3g} s): {cause}")
+        if self.stale:
+            reason += f" ({self.stale} replies to earlier requests skipped)"
+        elif not self.replies and not partial:  # nothing, ever
+            reason += UNFLUSHED
+        return Faulted(FaultKind.TIMEOUT, reason, move + bank, self.request_id)
+
+    # ------------------------------------------------------------ after a request
+
+    def warn(self, request_id: int, kind: FaultKind, reason: str, applied: Action) -> None:
+        """A reply was rejected (`kind`, why) and `applied` played instead: the bot is told
+        with the next lines sent."""
+        shown = kind if kind in WARNED_AS_THEMSELVES else FaultKind.ILLEGAL
+        self._out.append(codec.encode(codec.warning(request_id, shown, reason,
+                                                    codec.action_to_dict(applied))))
+
+    def game_end(self, money: Sequence[int], ranks: Sequence[int],
+                 retired: Sequence[int]) -> bytes:
+        """The game is over: the lines waiting and its `game_end`, the bytes to write."""
+        self._out.append(codec.encode(codec.game_end(self.game_id, money, ranks, retired)))
+        return self.take()
+
+    # ------------------------------------------------------------ a game's opening
+
+    @property
+    def in_opening(self) -> bool:
+        """Nothing was read from the bot in this game yet."""
+        return not self.answered
+
+    @property
+    def opening_sent(self) -> bool:
+        """Some of this game was written to the bot, and nothing read from it since."""
+        return bool(self._opening) and not self.answered
+
+    def opened(self, data: bytes) -> None:
+        """`data` of this game went to the bot: while it has not answered in the game, it is
+        what a fresh process must be sent again (`reopen`)."""
+        if not self.answered:
+            self._opening.append(data)
+
+    def read_none_of_game(self, unread: int, unsent: int = 0) -> bool:
+        """The bot, found gone, had read nothing of this game: `unread`, the bytes left in its
+        pipe, are all this game's (less `unsent`, bytes of the last write that did not go out,
+        counted negative).  Only once a game: the second time it is a crash."""
+        if self.answered or not self._opening or self._reopened:
+            return False
+        return unread >= sum(map(len, self._opening)) + unsent
+
+    def reopen(self) -> bytes:
+        """A fresh process plays this game: it was given its hello, and is given this game's
+        lines so far, the pending request's included."""
+        self._reopened = True
+        self.games = 1
+        return b"".join(self._opening)
