@@ -15,10 +15,10 @@ as the leaderboard does ("new": the block model wherever the design is not compl
 `paired_only=True` ("today's": the paired tests over shared deals in every design, as before the
 block model); in a complete design (one table, a gauntlet) the two are the same method.
 
-1. False verdicts (`--part false`): the share of tournaments in which some pair of equally
-   strong entrants is separated, or some pair the wrong way round, and in which some entrant's
-   place range misses its true places (all of its group's: identical entrants may take any
-   order among themselves), each k/n with its binomial standard error.
+1. False verdicts (`--part false`; `false40`: 40 entrants): the share of tournaments in which
+   some pair of equally strong entrants is separated, or some pair the wrong way round, and in
+   which some entrant's place range misses its true places (all of its group's: identical
+   entrants may take any order among themselves), each k/n with its binomial standard error.
 2. Power (`--part power`): the share of tournaments in which the bidder is placed 1-1 (found
    stronger than every other entrant), or every baseline bot is separated from every random bot.
 3. `until = "separated"` (`--part until`): one table of four, deals as blocks; the looks and
