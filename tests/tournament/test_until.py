@@ -118,7 +118,7 @@ def test_a_clearly_stronger_player_stops_the_run_at_a_look(tmp_path: Path) -> No
     assert len(ids) == deals * ORDERS and max(map(deal, ids)) == deals - 1
     assert totals == {n * ORDERS for n in looks(64) if n <= deals}
     assert said[0].startswith("until the leader is found stronger than every other entrant: "
-                              "looks after 8 (0.97%), 16 (0.81%), 32 (1.31%), 64 (1.90%) deals "
+                              "looks after 8 (none: too few deals to stop), 16 (0.31%), 32 (0.94%), 64 (3.75%) deals "
                               "(at most 384 games)"), said[0]
     assert said[-1] == summary.verdict
     store = open_store(db, read_only=True)
@@ -245,7 +245,7 @@ def test_until_separated_on_the_command_line_stops_and_resumes(
     says the same."""
     folder, out = cli_run
     assert out.returncode == 0, out.stderr
-    assert "looks after 8 (3.10%), 16 (1.90%) deals (at most 48 games)" in out.stderr
+    assert "looks after 8 (1.25%), 16 (3.75%) deals (at most 48 games)" in out.stderr
     assert STOP in out.stderr.splitlines()
     assert re.search(r"^ +1 +1 +baseline +24 ", out.stdout, re.MULTILINE), out.stdout
     ids = stored(folder / "local.db")
