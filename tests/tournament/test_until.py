@@ -118,8 +118,8 @@ def test_a_clearly_stronger_player_stops_the_run_at_a_look(tmp_path: Path) -> No
     assert len(ids) == deals * ORDERS and max(map(deal, ids)) == deals - 1
     assert totals == {n * ORDERS for n in looks(64) if n <= deals}
     assert said[0].startswith("until the leader is found stronger than every other entrant: "
-                              "looks after 8 (none: too few deals to stop), 16 (0.31%), 32 (0.94%), 64 (3.75%) deals "
-                              "(at most 384 games)"), said[0]
+                              "looks after 8 (none: too few deals to stop), 16 (0.31%), "
+                              "32 (0.94%), 64 (3.75%) deals (at most 384 games)"), said[0]
     assert said[-1] == summary.verdict
     store = open_store(db, read_only=True)
     rows = leaderboard(Games.load(store.results(), store.seeds()), samples=200)
