@@ -18,10 +18,10 @@ import orjson
 import pytest
 import trio
 
+from referee.cli.common import stored_board
 from referee.game import Action, Bid, Decision, DecisionKind, HiddenBids, Pass, Play
 from referee.game.events import AuctionStarted, CardPlayed, Payment, RoundStarted
 from referee.game.random_policy import random_action
-from referee.leaderboard import board
 from referee.match.game import play_game
 from referee.match.player import Fault
 from referee.match.policy_player import PolicyPlayer, random_player
@@ -279,7 +279,7 @@ def test_a_store_written_before_gives_the_same_leaderboard_and_replay_page(
     store = open_store(old_store, read_only=True)
     try:
         # The same standings; the JSON has since gained `left_out` (none in an earlier store).
-        assert json.loads(board(store, "json")) == {
+        assert json.loads(stored_board(old_store, "json")) == {
             **json.loads((DATA / "leaderboard.json").read_text()), "left_out": []}
         record = store.record("t0000-d00-o00")
         assert record is not None
