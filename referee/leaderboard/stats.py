@@ -17,7 +17,8 @@ from typing import Protocol
 
 import numpy as np
 
-from referee.match.record import FaultKind, GameResult, StoredResult
+from referee.match.record import GameResult, StoredResult
+from referee.protocol.messages import FaultKind
 
 from . import blocks, resolution
 from . import pairs as paired

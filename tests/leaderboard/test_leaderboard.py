@@ -262,8 +262,9 @@ def test_a_timeout_is_not_a_response_time() -> None:
     time a timeout or a crash is given is left out; a malformed reply's time stays (it
     answered)."""
     from referee.game import Pass
-    from referee.match.record import ApplyLine, FaultKind, FaultLine, GameRecord
+    from referee.match.record import ApplyLine, FaultLine, GameRecord
     from referee.match.spec import GameSpec
+    from referee.protocol.messages import FaultKind
     from referee.tournament.executors.table import response_histogram
 
     lines = (

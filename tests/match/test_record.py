@@ -30,7 +30,6 @@ from referee.match.record import (
     ApplyLine,
     DealLine,
     EventLine,
-    FaultKind,
     FaultLine,
     GameRecord,
     GameResult,
@@ -43,6 +42,7 @@ from referee.match.record import (
 from referee.match.replay import replay
 from referee.match.spec import GameSpec
 from referee.match.transcript import Transcript
+from referee.protocol.messages import FaultKind
 from referee.report.replay import game_document
 from referee.tournament.store import open_store
 
