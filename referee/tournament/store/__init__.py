@@ -6,7 +6,7 @@ speaks SQL.
   to (`bind`, `tournament_config`), the field of its last run (`record_field`, `versions`,
   `entrants`) and the games superseded when a bot changed (`supersede`).
 - `schema.py`: the tables, and the check that a file holds them.
-- `files.py`: the file before SQLite opens it (not a file, the writer's lock, a -wal file).
+- `files.py`: the file and its opening (not a file, the writer's lock, a -wal file, errors).
 - `errors.py`: `StoreError`, `StoreFailed`, `DamagedStore`, `DamagedRecord`.
 """
 

@@ -1,5 +1,6 @@
-"""The store's file on disk, before SQLite opens it: what else may be there instead of a
-file, the lock a writing run holds on it, and whether a -wal file beside it holds games."""
+"""The store's file on disk, and opening it: what else may be there instead of a file, the
+lock a writing run holds on it, whether a -wal file beside it holds games, and SQLite's
+errors while it is opened, as the store's."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ import os
 import sqlite3
 import stat
 from pathlib import Path
+from types import TracebackType
 
-from .errors import StoreError
+from .errors import DamagedStore, StoreError, StoreFailed
 
 # What SQLite says when a reader cannot make the files it needs beside a WAL-mode store.
 CANNOT_WRITE_THERE = (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN)
@@ -80,3 +82,51 @@ def write_protected(path: Path) -> bool:
     that it cannot fold in, so it is read as it is on disk, like one in a read-only folder."""
     return not os.access(os.path.realpath(path), os.W_OK) and os.path.exists(path) and \
         not unfolded_wal(path)
+
+
+class Opening:
+    """The connections made while a store is opened: on a failure, all are closed, the
+    writer's lock is released, and SQLite's error is the store's (a damaged file, a -wal file
+    that cannot be read here, or a failure such as a full disk)."""
+
+    def __init__(self, path: Path, lock: int | None, reading: bool) -> None:
+        self.path = path
+        self.lock = lock
+        self.reading = reading
+        self.opened: list[sqlite3.Connection] = []
+
+    def connect(self, target: str, uri: bool = True) -> sqlite3.Connection:
+        """A connection in autocommit mode (the store begins its transactions itself); the
+        first that cannot be made is a StoreError."""
+        try:
+            db = sqlite3.connect(target, uri=uri, isolation_level=None)
+        except sqlite3.Error as exc:
+            if self.opened:
+                raise
+            raise StoreError(f"cannot open {self.path}: {exc}") from None
+        self.opened.append(db)
+        return db
+
+    def __enter__(self) -> Opening:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        if exc is None:
+            return
+        for db in self.opened:
+            db.close()
+        if self.lock is not None:
+            os.close(self.lock)
+        if not isinstance(exc, sqlite3.DatabaseError):
+            return  # a StoreError says what is wrong already
+        damaged = DamagedStore.of(self.path, exc)
+        if damaged is not None:
+            raise damaged from None
+        if self.reading and exc.sqlite_errorcode & 0xFF in CANNOT_WRITE_THERE and \
+                unfolded_wal(self.path):
+            raise StoreFailed(
+                f"cannot open {self.path}: {exc}; its -wal file holds games not yet written "
+                "into it (a run was stopped, or is running): open it once where it can be "
+                "written, or copy it with its -wal file") from None
+        raise StoreFailed(f"cannot open {self.path}: {exc}") from None  # a full disk, say

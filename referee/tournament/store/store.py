@@ -20,7 +20,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from types import TracebackType
 from urllib.parse import quote
 
 import orjson
@@ -31,14 +30,7 @@ from referee.validation import first_errors
 
 from ..config import TournamentConfig
 from .errors import DamagedRecord, DamagedStore, StoreError, StoreFailed
-from .files import (
-    CANNOT_WRITE_THERE,
-    refuse_special,
-    unfolded_wal,
-    unshared_wal,
-    write_protected,
-    writer_lock,
-)
+from .files import Opening, refuse_special, unshared_wal, write_protected, writer_lock
 from .schema import SCHEMA, WITHDRAWN, Status, refuse_foreign
 
 
@@ -51,54 +43,6 @@ class Entrant:
     version: str | None
     status: Status
     reason: str = ""
-
-
-class _Opening:
-    """The connections made while a store is opened: on a failure, all are closed, the
-    writer's lock is released, and SQLite's error is the store's (a damaged file, a -wal file
-    that cannot be read here, or a failure such as a full disk)."""
-
-    def __init__(self, path: Path, lock: int | None, reading: bool) -> None:
-        self.path = path
-        self.lock = lock
-        self.reading = reading
-        self.opened: list[sqlite3.Connection] = []
-
-    def connect(self, target: str, uri: bool = True) -> sqlite3.Connection:
-        """A connection in autocommit mode (the store begins its transactions itself); the
-        first that cannot be made is a StoreError."""
-        try:
-            db = sqlite3.connect(target, uri=uri, isolation_level=None)
-        except sqlite3.Error as exc:
-            if self.opened:
-                raise
-            raise StoreError(f"cannot open {self.path}: {exc}") from None
-        self.opened.append(db)
-        return db
-
-    def __enter__(self) -> _Opening:
-        return self
-
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
-        if exc is None:
-            return
-        for db in self.opened:
-            db.close()
-        if self.lock is not None:
-            os.close(self.lock)
-        if not isinstance(exc, sqlite3.DatabaseError):
-            return  # a StoreError says what is wrong already
-        damaged = DamagedStore.of(self.path, exc)
-        if damaged is not None:
-            raise damaged from None
-        if self.reading and exc.sqlite_errorcode & 0xFF in CANNOT_WRITE_THERE and \
-                unfolded_wal(self.path):
-            raise StoreFailed(
-                f"cannot open {self.path}: {exc}; its -wal file holds games not yet written "
-                "into it (a run was stopped, or is running): open it once where it can be "
-                "written, or copy it with its -wal file") from None
-        raise StoreFailed(f"cannot open {self.path}: {exc}") from None  # a full disk, say
 
 
 class Store:
@@ -120,7 +64,7 @@ class Store:
         Anything but a file (or a link to one) is refused first."""
         refuse_special(path)
         lock = writer_lock(path)
-        with _Opening(path, lock, reading=False) as opening:
+        with Opening(path, lock, reading=False) as opening:
             db = opening.connect(os.fspath(path), uri=False)
             earlier = refuse_foreign(db, path, empty_ok=True)
             db.execute("PRAGMA journal_mode=WAL")
@@ -140,7 +84,7 @@ class Store:
         file beside it holds games."""
         refuse_special(path)
         uri = f"file:{quote(os.fsencode(path))}"
-        with _Opening(path, None, reading=True) as opening:
+        with Opening(path, None, reading=True) as opening:
             if write_protected(path):
                 db = opening.connect(f"{uri}?mode=ro&immutable=1")
                 return cls(path, db, refuse_foreign(db, path, empty_ok=False), None)
