@@ -30,7 +30,7 @@ from referee.leaderboard.stats import (
     verdicts,
 )
 from referee.match.record import StoredResult
-from referee.tournament.store import open_store
+from referee.tournament.store import Store
 
 ENTRANTS = 8
 SEATS = 4
@@ -39,27 +39,26 @@ ORDERS = 24  # seat orders of a table of four
 
 def fill(path: Path, games: int) -> tuple[int, int]:
     """Whole deals of every table, about `games` games: (games stored, deals per table)."""
-    store = open_store(path)
+    store = Store.for_writing(path)
     rng = random.Random(1)
     names = [f"bot{i}" for i in range(ENTRANTS)]
     tables = list(itertools.combinations(names, SEATS))
     deals = max(1, round(games / (len(tables) * ORDERS)))
     stored = 0
-    store.db.execute("BEGIN")
-    for deal in range(deals):
-        for t, table in enumerate(tables):
-            seed = rng.randrange(2 ** 31)  # one deck for every seat order of this table's deal
-            luck = {n: rng.randint(-60, 60) for n in table}  # what the deck gives each
-            for k, seats in enumerate(itertools.permutations(table)):
-                money = [rng.randint(150, 600) + luck[n] + 8 * names.index(n) for n in seats]
-                ranks = [1 + sum(1 for m in money if m > mine) for mine in money]
-                game_id = f"t{t:02d}-d{deal:03d}-o{k:02d}"
-                result = StoredResult(game_id=game_id, names=tuple(seats), money=tuple(money),
-                                      ranks=tuple(ranks), retired=(), faults=((),) * 4,
-                                      response_us=({"36": 30, "40": 5},) * 4)
-                store.save(game_id, list(seats), seed, result, b"", 0.1, 1, ["v1"] * len(seats))
-                stored += 1
-    store.db.execute("COMMIT")
+    with store.transaction():
+        for deal in range(deals):
+            for t, table in enumerate(tables):
+                seed = rng.randrange(2 ** 31)  # one deck for every seat order of this table's deal
+                luck = {n: rng.randint(-60, 60) for n in table}  # what the deck gives each
+                for k, seats in enumerate(itertools.permutations(table)):
+                    money = [rng.randint(150, 600) + luck[n] + 8 * names.index(n) for n in seats]
+                    ranks = [1 + sum(1 for m in money if m > mine) for mine in money]
+                    game_id = f"t{t:02d}-d{deal:03d}-o{k:02d}"
+                    result = StoredResult(game_id=game_id, names=tuple(seats), money=tuple(money),
+                                          ranks=tuple(ranks), retired=(), faults=((),) * 4,
+                                          response_us=({"36": 30, "40": 5},) * 4)
+                    store.save(game_id, list(seats), seed, result, b"", 0.1, 1, ["v1"] * len(seats))
+                    stored += 1
     store.close()
     return stored, deals
 
@@ -71,13 +70,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "big.db"
         stored, deals = fill(path, args.games)
-        store = open_store(path)
+        store = Store.for_reading(path)
         marks = [(time.perf_counter(), time.process_time())]
 
         def mark() -> None:
             marks.append((time.perf_counter(), time.process_time()))
 
-        games = Games.load(store.results(), store.seeds())
+        games = Games.from_store(store)
         mark()
         weights = deal_weights(games.deals)
         bootstrap(games, weights)

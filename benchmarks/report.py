@@ -29,7 +29,7 @@ from referee.match.policy_player import PolicyPlayer, random_player
 from referee.tournament.config import TournamentConfig
 from referee.tournament.executors.local import LocalExecutor
 from referee.tournament.session import run_tournament
-from referee.tournament.store import open_store
+from referee.tournament.store import Store
 
 NAMES = [f"bot{i:02d}" for i in range(11)] + ["sloppy"]
 
@@ -51,7 +51,7 @@ def make_store(path: Path) -> float:
         seed = zlib.crc32(name.encode()) % 1000
         return PolicyPlayer(name, sloppy, seed) if name == "sloppy" else random_player(name, seed)
 
-    store = open_store(path)
+    store = Store.for_writing(path)
     started = time.perf_counter()
     trio.run(lambda: run_tournament(config, path.with_suffix(".toml"), store,
                                     LocalExecutor(1, make), lambda m: None))
@@ -73,7 +73,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.db"
         made = make_store(db)
-        store = open_store(db)
+        store = Store.for_reading(db)
         games = store.count()
         faulty = sum(1 for r in store.results() if any(r.faults))
         store.close()

@@ -42,11 +42,11 @@ def throughput(workers: int, restart: bool, deals: int) -> tuple[int, float]:
     from referee.tournament.config import TournamentConfig
     from referee.tournament.executors.local import LocalExecutor
     from referee.tournament.session import run_tournament
-    from referee.tournament.store import open_store
+    from referee.tournament.store import Store
 
     config = TournamentConfig.model_validate(tomllib.loads(config_text(deals, BOTS)))
     with tempfile.TemporaryDirectory() as tmp:
-        store = open_store(Path(tmp) / "bench.db")
+        store = Store.for_writing(Path(tmp) / "bench.db")
         start = time.perf_counter()
         summary = trio.run(lambda: run_tournament(
             config, Path(tmp) / "bench.toml", store,
@@ -65,7 +65,7 @@ def dask_throughput(deals: int) -> tuple[int, float]:
     from referee.tournament.config import TournamentConfig
     from referee.tournament.executors.dask import DaskExecutor
     from referee.tournament.session import run_tournament
-    from referee.tournament.store import open_store
+    from referee.tournament.store import Store
 
     config = TournamentConfig.model_validate(tomllib.loads(config_text(deals, BOTS)))
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
@@ -73,7 +73,7 @@ def dask_throughput(deals: int) -> tuple[int, float]:
     client = Client(cluster)
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            store = open_store(Path(tmp) / "bench.db")
+            store = Store.for_writing(Path(tmp) / "bench.db")
             start = time.perf_counter()
             summary = trio.run(run_tournament, config, Path(tmp) / "bench.toml", store,
                                DaskExecutor(client=client), lambda m: None)
@@ -93,14 +93,14 @@ def memory_child(games: int) -> None:
     from referee.tournament.config import TournamentConfig
     from referee.tournament.executors.local import LocalExecutor
     from referee.tournament.session import run_tournament
-    from referee.tournament.store import open_store
+    from referee.tournament.store import Store
 
     names = {f"p{i}": "unused" for i in range(6)}
     # 6 entrants, tables of 4, 24 seat orders: 360 games per deal
     deals = -(-games // 360)
     config = TournamentConfig.model_validate(tomllib.loads(config_text(deals, names)))
     with tempfile.TemporaryDirectory() as tmp:
-        store = open_store(Path(tmp) / "mem.db")
+        store = Store.for_writing(Path(tmp) / "mem.db")
         summary = trio.run(lambda: run_tournament(
             config, Path(tmp) / "m.toml", store,
             LocalExecutor(2, lambda name, worker: default_player(name)), lambda m: None))

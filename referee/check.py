@@ -41,8 +41,8 @@ from referee.match.bot_session import BotPlayer
 from referee.match.game import RefereeError, play_game
 from referee.match.player import Answer, Fault, GameInfo, Standing
 from referee.match.policy_player import random_player
-from referee.match.record import FaultKind
 from referee.match.spec import GameSpec
+from referee.protocol.messages import FaultKind
 
 
 @dataclass

@@ -7,15 +7,39 @@ from __future__ import annotations
 import os
 import signal
 from contextlib import suppress
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import trio
 
 from . import proc_tree
 from .errors import BotGone
+from .pids_cgroup import PidsCgroup
 
-if TYPE_CHECKING:
-    from .process import BotProcess
+
+class Graces(Protocol):
+    """How long a stopping bot is given at each step (`process.ProcessLimits`)."""
+
+    @property
+    def goodbye_grace(self) -> float: ...  # to exit after goodbye, before SIGTERM
+    @property
+    def term_grace(self) -> float: ...  # after SIGTERM, before SIGKILL
+    @property
+    def reap_within(self) -> float: ...  # after SIGKILL, before going on without it
+
+
+class Stoppable(Protocol):
+    """What stopping needs of a running bot (`process.BotProcess` is one): its process, its
+    graces, its process tree, a way to send it its goodbye, and its pids cgroup.  Named here
+    so that this module does not import the one that calls it."""
+
+    group: PidsCgroup | None
+
+    @property
+    def process(self) -> trio.Process: ...
+    @property
+    def limits(self) -> Graces: ...
+    def processes(self) -> list[proc_tree.ProcStat]: ...
+    async def send(self, data: bytes) -> None: ...
 
 
 def _signal_group(pid: int, sig: signal.Signals) -> None:
@@ -23,7 +47,7 @@ def _signal_group(pid: int, sig: signal.Signals) -> None:
         os.killpg(pid, sig)
 
 
-async def shutdown(bot: BotProcess, goodbye: bytes | None) -> None:
+async def shutdown(bot: Stoppable, goodbye: bytes | None) -> None:
     """Goodbye, grace, SIGTERM to the group, grace, SIGKILL to the group, reap."""
     process = bot.process
     limits = bot.limits
@@ -54,7 +78,7 @@ async def shutdown(bot: BotProcess, goodbye: bytes | None) -> None:
                 await stream.aclose()
 
 
-async def _remove_group(bot: BotProcess) -> None:
+async def _remove_group(bot: Stoppable) -> None:
     """Kill whatever is left in the bot's cgroup (what /proc's tree no longer showed), and
     remove the group once the killed are gone; one still busy after a second is left."""
     group, bot.group = bot.group, None

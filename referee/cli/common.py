@@ -114,10 +114,27 @@ def make_folder(option: str, folder: Path, given: Path | None = None) -> None:
 
 
 def need_store(db_path: Path) -> None:
-    """`fail` unless a results store to read is there (anything else there: `open_store`
-    says what it is)."""
+    """`fail` unless a results store to read is there (anything else there:
+    `Store.for_reading` says what it is)."""
     if not db_path.exists():
         fail(f"no results store at {db_path}")
+
+
+def stored_board(db_path: Path, fmt: str = "table", with_head_to_head: bool = False,
+                 with_seats: bool = False, with_pairs: bool = False) -> str:
+    """The leaderboard of the games stored at `db_path` (read-only), ordered by its
+    tournament file's primary metric, with the entrants its last run left out; a StoreError
+    if it cannot be read."""
+    from ..leaderboard import Games, board
+    from ..tournament.store import LEFT_OUT, Store
+
+    store = Store.for_reading(db_path)
+    try:
+        games = Games.from_store(store)
+        primary, left_out = store.primary_metric(), store.entrants(LEFT_OUT)
+    finally:
+        store.close()
+    return board(games, primary, fmt, with_head_to_head, with_seats, with_pairs, left_out)
 
 
 def parse_bots(bots: tuple[str, ...]) -> list[BotSpec]:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from .common import OutputPath, fail, need_store
+from .common import OutputPath, fail, need_store, stored_board
 
 
 @click.command(name="leaderboard")
@@ -22,17 +22,14 @@ from .common import OutputPath, fail, need_store
 def leaderboard_cmd(db_path: Path, fmt: str, head_to_head: bool, seats: bool,
                     pairs: bool) -> None:
     """The standings of the games stored in DB, with 95% intervals and ratings."""
-    from ..leaderboard import board
-    from ..tournament.store import StoreError, open_store
+    from ..tournament.store import StoreError
 
     if fmt == "csv" and (head_to_head or seats or pairs):
         fail("--pairs, --head-to-head and --seats do not fit --format csv (one table of "
              "entrants); use json, table or markdown for them")
     need_store(db_path)
     try:
-        store = open_store(db_path, read_only=True)
-        text = board(store, fmt, head_to_head, seats, pairs)
-        store.close()
+        text = stored_board(db_path, fmt, head_to_head, seats, pairs)
     except StoreError as exc:
         fail(str(exc))
     click.echo(text.rstrip("\n"))
@@ -54,7 +51,7 @@ def report_cmd(db_path: Path, out_name: str, stderr_dir: Path | None, games_samp
     """Write the games stored in DB as a static site in OUT: the leaderboard, a page per bot
     and replays of games.  It works from file://, with nothing fetched from the network."""
     from ..report import OutError, write_report
-    from ..tournament.store import StoreError, open_store
+    from ..tournament.store import Store, StoreError
 
     if not out_name:  # Path("") is the current folder
         fail("--out: give a folder name")
@@ -66,7 +63,7 @@ def report_cmd(db_path: Path, out_name: str, stderr_dir: Path | None, games_samp
     if out_dir.exists() and not out_dir.is_dir():
         fail(f"--out {out_dir} is a file, not a folder")
     try:
-        store = open_store(db_path, read_only=True)
+        store = Store.for_reading(db_path)
         if store.count() == 0:
             store.close()
             fail(f"{db_path} holds no games yet")

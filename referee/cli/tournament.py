@@ -13,7 +13,7 @@ from ..game import EditionError
 from ..interrupts import run_trio, signals_interrupt
 from ..text import visible
 from ..tournament.merge import MAX_SHARDS
-from .common import SANDBOX_HELP, OutputPath, fail, make_folder
+from .common import SANDBOX_HELP, OutputPath, fail, make_folder, stored_board
 
 
 @click.group()
@@ -59,7 +59,6 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     plays only its new tables."""
     import os
 
-    from ..leaderboard import board
     from ..tournament.config import TournamentError, load_tournament, tournament_edition
     from ..tournament.executors import Executor
     from ..tournament.executors.dask import DaskExecutor, SchedulerError
@@ -68,7 +67,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     from ..tournament.progress import ProgressDisplay
     from ..tournament.schedule import schedule
     from ..tournament.session import NothingPlayed, run_into
-    from ..tournament.store import StoreError, StoreFailed, open_store
+    from ..tournament.store import StoreError, StoreFailed
 
     try:
         config = load_tournament(config_path)
@@ -115,11 +114,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     except KeyboardInterrupt:
         fail(f"interrupted; finished games are kept in {db_path}; run again to resume")
     try:
-        store = open_store(db_path, read_only=True)
-        try:
-            text = board(store)
-        finally:
-            store.close()
+        text = stored_board(db_path)
     except StoreError as exc:
         fail(f"the games are stored, but the leaderboard cannot be read: {exc}")
     if quiet:  # a left-out bot is said all the same: its games are missing from the results
@@ -155,7 +150,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     from ..tournament.config import TournamentError, load_tournament
     from ..tournament.preview import make_plan
     from ..tournament.schedule import schedule
-    from ..tournament.store import StoreError, open_store
+    from ..tournament.store import Store, StoreError
 
     try:
         config = load_tournament(config_path)
@@ -166,7 +161,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     stored = None
     if db_path.exists():
         try:
-            store = open_store(db_path, read_only=True)
+            store = Store.for_reading(db_path)
             try:
                 stored = store.done()
             finally:

@@ -15,7 +15,7 @@ from referee.tournament.entrants import build_bots
 from referee.tournament.executors.local import LocalExecutor
 from referee.tournament.schedule import schedule
 from referee.tournament.session import run_tournament
-from referee.tournament.store import open_store
+from referee.tournament.store import Store
 
 from .submissions import Submission
 
@@ -68,7 +68,7 @@ async def play_gauntlet(
     `db`, which `games_in` reads."""
     assert sub.command is not None
     gauntlet = gauntlet_config(config, name, sub.command, workdir)
-    store = open_store(db)
+    store = Store.for_writing(db)
     try:
         summary = await run_tournament(gauntlet, config_path, store, LocalExecutor(tables),
                                        say)
@@ -85,7 +85,7 @@ def games_in(db: Path, name: str, config: TournamentConfig,
              left_out: str | None = None) -> GauntletResult:
     """The student's games stored in `db` (all of its gauntlet, or those finished before its
     time ran out); raise BaselineFailed if a baseline crashed in one."""
-    store = open_store(db)
+    store = Store.for_writing(db)
     try:
         results = list(store.results())
         games = Games.load(results, store.seeds())

@@ -12,7 +12,7 @@ import orjson
 
 from referee.match.record import StoredResult
 from referee.tournament.config import TournamentConfig
-from referee.tournament.store import open_store
+from referee.tournament.store import Store
 
 from .markdown import code
 from .problems import Problem, Problems, Shown, fault_key
@@ -40,7 +40,7 @@ class Games:
 def add_games(problems: Problems, games: Games) -> None:
     """Add each fault of the student in its games to `problems`, and show the first game of
     each problem (the first RECORDS problems in order)."""
-    store = open_store(games.db)
+    store = Store.for_writing(games.db)
     try:
         seeds = store.seeds()
         first: dict[int, tuple[Problem, StoredResult]] = {}

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from referee.check import CheckResult
 from referee.leaderboard.stats import Games, versus
 from referee.match.player import FATAL_FAULTS
-from referee.match.record import FaultKind
+from referee.protocol.messages import FaultKind
 from referee.tournament.config import GradeRule, Points, TournamentConfig
 
 STATUSES = ("ok", "no bot found", "build failed", "failed the check", "crashed", "timed out")

@@ -19,7 +19,6 @@ from referee.bots.limits import (
     DEFAULT_STARTUP_TIME,
     DEFAULT_TIME_BANK,
 )
-from referee.game import BUILTIN_EDITIONS
 from referee.tournament.config import BotEntry, TournamentConfig
 from referee.tournament.entrants import bot_dir
 
@@ -96,7 +95,7 @@ def play_command(config: TournamentConfig, config_path: Path, seats: list[str], 
     notes = []
     if config.edition != "cmon":
         edition = config.edition
-        if edition not in BUILTIN_EDITIONS:
+        if config.edition_file() is not None:
             edition = Path(edition).name
             notes.append(f"the edition is your teacher's file {edition}: ask for a copy")
         words += ["--edition", shlex.quote(edition)]

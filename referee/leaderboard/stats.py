@@ -13,10 +13,12 @@ import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
-from referee.match.record import FaultKind, GameResult, StoredResult
+from referee.match.record import GameResult, StoredResult
+from referee.protocol.messages import FaultKind
 
 from . import blocks, resolution
 from . import pairs as paired
@@ -55,6 +57,16 @@ def placement_points(ranks: list[int]) -> list[float]:
     return out
 
 
+class StoredGames(Protocol):
+    """Where games are read from: the result of every game that counts, and each game's
+    deck seed.  A results store (`tournament.store.Store`) is one; this layer is handed it
+    by whoever opened it, and never imports the store."""
+
+    def results(self) -> Iterable[StoredResult]: ...
+
+    def seeds(self) -> Mapping[str, int]: ...
+
+
 @dataclass
 class Games:
     """Stored games as arrays: G games by E entrants (absent entrants weigh nothing)."""
@@ -75,6 +87,11 @@ class Games:
     @property
     def deals(self) -> int:
         return int(self.deal.max()) + 1 if len(self.deal) else 0
+
+    @classmethod
+    def from_store(cls, store: StoredGames) -> Games:
+        """Every game of `store` that counts."""
+        return cls.load(store.results(), store.seeds())
 
     @classmethod
     def load(cls, results: Iterable[GameResult], seeds: Mapping[str, int]) -> Games:

@@ -44,7 +44,7 @@ from .player import Fault
 from .spec import GameSpec
 
 __all__ = [
-    "AnswerLine", "ApplyLine", "DealLine", "EventLine", "FaultKind", "FaultLine", "GameRecord",
+    "AnswerLine", "ApplyLine", "DealLine", "EventLine", "FaultLine", "GameRecord",
     "GameResult", "RecordError", "RecordLine", "ResultLine", "RetiredLine", "SeatResult",
     "SpecLine", "StepLine", "StoredResult", "kept_line", "read_record", "read_result",
     "record_schema",

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from referee.leaderboard import primary_metric
 from referee.leaderboard.pairs import Pair
 from referee.leaderboard.rows import HeadToHead, SeatRow, StandingRow
 from referee.leaderboard.stats import Games, by_seat, head_to_head, rating_history, standings
 from referee.match.player import Fault
 from referee.match.record import StoredResult
-from referee.tournament.store import Store
+from referee.tournament.store import LEFT_OUT, Store
 
 HISTORY_POINTS = 200
 
@@ -54,10 +53,10 @@ class Tournament:
 def load(store: Store) -> Tournament:
     results = list(store.results())
     games = Games.load(results, store.seeds())
-    primary = primary_metric(store)
+    primary = store.primary_metric()
     board = standings(games, primary)
     data = Tournament(
-        name=store.meta("name") or store.path.stem,
+        name=store.name(),
         primary=primary,
         results=results,
         rows=board.rows,
@@ -66,7 +65,7 @@ def load(store: Store) -> Tournament:
         seats=by_seat(games),
         ratings=rating_series(games),
         names=[r.name for r in board.rows],
-        left_out=store.entrants("left out"),
+        left_out=store.entrants(LEFT_OUT),
         superseded=store.superseded(),
         note=board.note,
     )

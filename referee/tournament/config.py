@@ -241,6 +241,11 @@ class TournamentConfig(BaseModel):
     sandbox: Literal["none", "bwrap"] = "none"  # bwrap: see README, Untrusted bots
     grading: Grading = Grading()
 
+    def edition_file(self) -> str | None:
+        """The edition's file as the tournament file names it; None for a built-in edition
+        (`tournament_edition` reads either)."""
+        return None if self.edition in BUILTIN_EDITIONS else self.edition
+
     @model_validator(mode="before")
     @classmethod
     def _max_deals(cls, data: object) -> object:

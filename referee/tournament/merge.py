@@ -15,14 +15,8 @@ import os
 from contextlib import suppress
 from pathlib import Path
 
-from pydantic import ValidationError
-
-from referee.validation import first_errors
-
-from .config import TournamentConfig
-from .field import LEFT_OUT, versions_of
 from .schedule import ScheduledGame, schedule
-from .store import Store, StoreError, open_store
+from .store import LEFT_OUT, Store, StoreError
 
 PARTIAL = "{}.merging-"  # then the merging process's pid
 SQLITE_FILES = ("", "-journal", "-wal", "-shm")  # a database's file and those SQLite adds
@@ -54,13 +48,13 @@ def merge(out: Path, shards: list[Path]) -> int:
     stores: list[Store] = []
     try:
         for path in shards:
-            if not path.exists():  # anything else there: open_store says what it is
+            if not path.exists():  # anything else there: opening it says what it is
                 raise StoreError(f"no results store at {path}")
-            stores.append(open_store(path, read_only=True))  # a shard is only read
-        prints = {s.meta("fingerprint") for s in stores}
+            stores.append(Store.for_reading(path))  # a shard is only read
+        prints = {s.fingerprint() for s in stores}
         if len(prints) != 1 or None in prints:
             raise StoreError("the stores come from different tournament files (or are empty)")
-        labels = [s.meta("shard") or "all" for s in stores]
+        labels = [s.shard() for s in stores]
         counts = {label.split("/")[-1] for label in labels}
         if "all" in labels or len(counts) != 1:
             raise StoreError(f"not the shards of one run: {', '.join(labels)}")
@@ -70,13 +64,8 @@ def merge(out: Path, shards: list[Path]) -> int:
                 raise StoreError(f"shard {label} is given twice")
         if len(labels) < total:
             raise StoreError(f"gap: shard(s) {missing_shards(labels, total)} missing")
-        config_json = stores[0].meta("config")
-        assert config_json is not None
-        try:
-            config = TournamentConfig.model_validate_json(config_json)
-        except ValidationError as exc:  # a store written by a version that allowed more
-            raise StoreError(f"{stores[0].path}: its tournament file is not valid any more: "
-                             f"{first_errors(exc)}") from None
+        config = stores[0].tournament_config()  # a StoreError if no longer valid
+        assert config is not None  # bound, as its fingerprint says
         left_out = _same_field(stores)
         games = schedule(config)
         seen: dict[str, str] = {}
@@ -100,9 +89,9 @@ def merge(out: Path, shards: list[Path]) -> int:
         # merge stopped partway (Ctrl-C, a job's time limit) leaves no store that looks done.
         part = out.with_name(f"{PARTIAL.format(out.name)}{os.getpid()}")
         try:
-            target = open_store(part)
+            target = Store.for_writing(part)
             try:
-                target.bind(config.name, stores[0].meta("fingerprint") or "", config_json)
+                target.bind(config, stores[0].fingerprint() or "")
                 target.bind_shard(None)
                 for store in stores:
                     target.add_from(store)
@@ -126,7 +115,7 @@ def _same_field(stores: list[Store]) -> set[str]:
     version of each entrant and left out the same ones."""
     versions: dict[str, tuple[str, Path]] = {}
     for store in stores:
-        for name, version in versions_of(store).items():
+        for name, version in store.versions().items():
             if version is None:
                 continue
             if name in versions and versions[name][0] != version:

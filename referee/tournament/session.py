@@ -27,7 +27,7 @@ from .merge import shard_games
 from .preview import make_plan
 from .progress import Progress
 from .schedule import ScheduledGame, fingerprint, schedule
-from .store import Store, StoreError, StoreFailed, open_store
+from .store import Store, StoreError, StoreFailed
 from .until import SHARDED, Stage, look, plan, stages
 
 
@@ -57,7 +57,7 @@ def bind(config: TournamentConfig, config_path: Path, store: Store,
         raise ValueError(SHARDED)
     games = shard_games(schedule(config), shard)
     edition = tournament_edition(config, config_path)
-    store.bind(config.name, fingerprint(config, edition), config.model_dump_json())
+    store.bind(config, fingerprint(config, edition))
     store.bind_shard(None if shard is None else f"{shard[0]}/{shard[1]}")
     store.rename(config.name, config.primary_metric)
     return games
@@ -222,7 +222,7 @@ async def run_into(
     finished, and its summary says what was skipped."""
     created = not db_path.exists()  # (through a link: its target; the link is kept)
     try:
-        store = open_store(db_path)
+        store = Store.for_writing(db_path)
     except StoreFailed as exc:  # not a run's failure (which keeps what it stored): no store
         raise StoreError(str(exc)) from None
     try:

@@ -24,7 +24,7 @@ from referee.tournament.session import run_tournament
 from referee.tournament.store import open_store
 
 from .. import terminal
-from .support import all_stored, stored
+from .support import a_tournament, all_stored, stored
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -212,13 +212,13 @@ def test_head_to_head_follows_the_standings(tmp_path: Path) -> None:
     from referee.leaderboard import board
 
     store = open_store(tmp_path / "s.db")
-    store.bind("t", "f", "{}")
+    store.bind(a_tournament(), "f")
     for i in range(6):
         seats = ["last", "middle", "first"]
         result = {"money": [1, 2, 3], "ranks": [3, 2, 1], "retired": [], "faults": [[], [], []]}
         store.save(f"g{i}", seats, i, stored(f"g{i}", seats, result), b"", 0.0, 1,
                    ["v1"] * len(seats))
-    text = board(store, "table", with_head_to_head=True)
+    text = board(Games.from_store(store), "placement", "table", with_head_to_head=True)
     store.close()
     matrix = text.split("games in which the row's bot finished above")[1].splitlines()
     assert [line.split()[0] for line in matrix[3:6]] == ["first", "middle", "last"]
@@ -237,7 +237,7 @@ def test_a_name_with_escape_sequences_is_shown_as_escapes(tmp_path: Path, fmt: s
     matrix) shows it as escapes, and the table's columns still line up."""
     evil = "\x1b]0;pwned\x07\rALL BOTS PASSED\u202e"
     store = open_store(tmp_path / "s.db")
-    store.bind("t", "f", "{}")
+    store.bind(a_tournament(), "f")
     for i in range(4):
         result = {"money": [1, 2, 3], "ranks": [3, 2, 1], "retired": [], "faults": [[], [], []]}
         seats = ["last", evil, "first"]
@@ -262,8 +262,9 @@ def test_a_timeout_is_not_a_response_time() -> None:
     time a timeout or a crash is given is left out; a malformed reply's time stays (it
     answered)."""
     from referee.game import Pass
-    from referee.match.record import ApplyLine, FaultKind, FaultLine, GameRecord
+    from referee.match.record import ApplyLine, FaultLine, GameRecord
     from referee.match.spec import GameSpec
+    from referee.protocol.messages import FaultKind
     from referee.tournament.executors.table import response_histogram
 
     lines = (
@@ -343,7 +344,7 @@ def test_pairs_option_prints_the_pairs_and_is_refused_with_csv(tmp_path: Path) -
     simultaneous interval, LOS, separated) and names the method; with --format csv it is one
     error line."""
     store = open_store(tmp_path / "s.db")
-    store.bind("t", "f", "{}")
+    store.bind(a_tournament(), "f")
     for i, (gid, seats, result) in enumerate(one_clear_leader()):
         store.save(gid, seats, i, stored(gid, seats, result), b"", 0.0, 1,
                    ["v1"] * len(seats))

@@ -22,7 +22,6 @@ from referee.match.player import Player
 from referee.match.policy_player import random_player
 from referee.match.record import (
     KEPT_LINE_BYTES,
-    FaultKind,
     FaultLine,
     GameRecord,
     RecordError,
@@ -31,6 +30,7 @@ from referee.match.record import (
 )
 from referee.match.replay import replay
 from referee.match.spec import GameSpec
+from referee.protocol.messages import FaultKind
 from referee.text import visible
 
 from ..processes import command, referee

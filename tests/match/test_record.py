@@ -18,10 +18,10 @@ import orjson
 import pytest
 import trio
 
+from referee.cli.common import stored_board
 from referee.game import Action, Bid, Decision, DecisionKind, HiddenBids, Pass, Play
 from referee.game.events import AuctionStarted, CardPlayed, Payment, RoundStarted
 from referee.game.random_policy import random_action
-from referee.leaderboard import board
 from referee.match.game import play_game
 from referee.match.player import Fault
 from referee.match.policy_player import PolicyPlayer, random_player
@@ -30,7 +30,6 @@ from referee.match.record import (
     ApplyLine,
     DealLine,
     EventLine,
-    FaultKind,
     FaultLine,
     GameRecord,
     GameResult,
@@ -43,6 +42,7 @@ from referee.match.record import (
 from referee.match.replay import replay
 from referee.match.spec import GameSpec
 from referee.match.transcript import Transcript
+from referee.protocol.messages import FaultKind
 from referee.report.replay import game_document
 from referee.tournament.store import open_store
 
@@ -280,7 +280,7 @@ def test_a_store_written_before_gives_the_same_leaderboard_and_replay_page(
     try:
         # The same standings; the JSON has since gained `left_out` (none in an earlier store),
         # and leaderboard.json the block model's `strength`, its `note` and exact intervals.
-        assert json.loads(board(store, "json")) == {
+        assert json.loads(stored_board(old_store, "json")) == {
             **json.loads((DATA / "leaderboard.json").read_text()), "left_out": []}
         record = store.record("t0000-d00-o00")
         assert record is not None

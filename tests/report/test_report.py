@@ -17,7 +17,7 @@ from referee.report import write_report
 from referee.report.data import load, select_games
 from referee.tournament.store import open_store
 
-from ..leaderboard.support import stored
+from ..leaderboard.support import a_tournament, stored
 from .conftest import NAMES, Made
 
 GAME_DATA = re.compile(r'<script type="application/json" id="game-data">(.*?)</script>', re.S)
@@ -263,7 +263,7 @@ def test_the_report_shows_which_places_are_settled(tmp_path: Path) -> None:
     """A leader that wins all 20 deals holds place 1 and is separated from both others; the
     two that take turns behind it share places 2-3 and are not separated."""
     store = open_store(tmp_path / "s.db")
-    store.bind("t", "f", "{}")
+    store.bind(a_tournament(), "f")
     for i in range(20):
         seats = ["top", *(("a", "b") if i % 2 else ("b", "a"))]
         result = {"money": [30, 20, 10], "ranks": [1, 2, 3], "retired": [],

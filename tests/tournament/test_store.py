@@ -19,9 +19,11 @@ from referee.match.record import GameRecord, StoredResult
 from referee.match.spec import GameSpec
 from referee.tournament.store import DamagedRecord, Store, StoreError, StoreFailed, open_store
 
+from ..leaderboard.support import a_tournament
+
 EARLIER_STORE = Path(__file__).resolve().parents[1] / "data" / "records" / "tournament.db"
 NAMES = ["ann", "ben", "cal"]
-CONFIG = '{"name": "t", "seed": 1}'
+CONFIG = a_tournament()
 
 
 def played(game_id: str, seed: int) -> tuple[GameRecord, StoredResult]:
@@ -50,13 +52,13 @@ def games() -> list[tuple[GameRecord, StoredResult]]:
 
 def test_a_new_store_takes_the_tournaments_fingerprint_and_keeps_it(db: Path) -> None:
     store = open_store(db)
-    store.bind("t", "fp-1", CONFIG)
+    store.bind(CONFIG, "fp-1")
     store.close()
     store = open_store(db)
     try:
-        store.bind("t", "fp-1", CONFIG)  # the same tournament again: resumed
+        store.bind(CONFIG, "fp-1")  # the same tournament again: resumed
         assert (store.meta("name"), store.meta("fingerprint")) == ("t", "fp-1")
-        assert store.meta("config") == CONFIG
+        assert store.tournament_config() == CONFIG
     finally:
         store.close()
 
@@ -64,10 +66,10 @@ def test_a_new_store_takes_the_tournaments_fingerprint_and_keeps_it(db: Path) ->
 def test_a_store_refuses_a_tournament_with_another_schedule(db: Path) -> None:
     store = open_store(db)
     try:
-        store.bind("t", "fp-1", CONFIG)
+        store.bind(CONFIG, "fp-1")
         with pytest.raises(StoreError, match=r"holds games of tournament 't' with another "
                                              r"schedule.*Use another --db"):
-            store.bind("t", "fp-2", CONFIG)
+            store.bind(CONFIG, "fp-2")
         assert store.meta("fingerprint") == "fp-1"
     finally:
         store.close()
@@ -170,13 +172,13 @@ def test_void_games_are_kept_in_order_and_are_not_done(
 def test_a_resumed_run_finds_the_games_stored_before(
         db: Path, games: list[tuple[GameRecord, StoredResult]]) -> None:
     store = open_store(db)
-    store.bind("t", "fp-1", CONFIG)
+    store.bind(CONFIG, "fp-1")
     for record, result in games[:2]:
         save(store, record, result)
     store.close()
     store = open_store(db)
     try:
-        store.bind("t", "fp-1", CONFIG)
+        store.bind(CONFIG, "fp-1")
         assert store.done() == {record.spec.game_id for record, _ in games[:2]}
         record, result = games[2]
         assert save(store, record, result)
@@ -290,7 +292,7 @@ def test_reading_a_missing_store_does_not_make_one(db: Path) -> None:
 def test_an_empty_store_is_removed_with_its_side_files(db: Path) -> None:
     """A store made by a run that was then refused (bound, but no game played) is removed."""
     store = open_store(db)
-    store.bind("t", "fp-1", CONFIG)
+    store.bind(CONFIG, "fp-1")
     assert store.close_and_remove_if_empty()
     assert list(db.parent.iterdir()) == []
 
@@ -314,7 +316,7 @@ def test_a_store_with_a_game_or_a_void_is_kept(
 
 def test_an_empty_store_another_connection_has_open_is_kept(db: Path) -> None:
     store = open_store(db)
-    store.bind("t", "fp-1", CONFIG)
+    store.bind(CONFIG, "fp-1")
     reader = open_store(db, read_only=True)
     try:
         assert reader.meta("name") == "t"

@@ -15,11 +15,11 @@ from referee.match.player import Player
 from referee.match.record import (
     AnswerLine,
     ApplyLine,
-    FaultKind,
     FaultLine,
     GameRecord,
     StoredResult,
 )
+from referee.protocol.messages import FaultKind
 
 from ..config import TournamentConfig, tournament_edition
 from ..entrants import PlayerFactory

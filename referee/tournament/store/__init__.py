@@ -1,0 +1,20 @@
+"""The results store: one SQLite file per tournament, and the only code of the referee that
+speaks SQL.
+
+- `store.py`: `Store`, opened with `Store.for_writing` (a run; one at a time) or
+  `Store.for_reading` (every other command): games, voids, the tournament file it is bound
+  to (`bind`, `tournament_config`), the field of its last run (`record_field`, `versions`,
+  `entrants`) and the games superseded when a bot changed (`supersede`).
+- `schema.py`: the tables, and the check that a file holds them.
+- `files.py`: the file and its opening (not a file, the writer's lock, a -wal file, errors).
+- `errors.py`: `StoreError`, `StoreFailed`, `DamagedStore`, `DamagedRecord`.
+"""
+
+from .errors import DamagedRecord, DamagedStore, StoreError, StoreFailed
+from .files import not_a_file
+from .schema import LEFT_OUT, PLAYING, WITHDRAWN, Status
+from .store import Entrant, Store, open_store, read_stored_record
+
+__all__ = ["LEFT_OUT", "PLAYING", "WITHDRAWN", "DamagedRecord", "DamagedStore", "Entrant",
+           "Status", "Store", "StoreError", "StoreFailed", "not_a_file", "open_store",
+           "read_stored_record"]

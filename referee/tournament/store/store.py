@@ -1,0 +1,424 @@
+"""The results store: one SQLite file per tournament, idempotent per game id.
+
+Each finished game is one transaction holding its summary and its whole record (compressed), so
+a referee killed at any moment loses at most the games it was playing, and running again plays
+exactly the games that are not stored yet.  Games are added, never changed; the one removal is
+`supersede`, which moves the games of an entrant whose bot changed into the `superseded` table
+(kept for the record, out of the leaderboard), so that they are played again.  The store
+remembers the tournament file and its fingerprint and refuses to mix in games from a file
+whose schedule has changed.  Every SQL statement of the referee is in this package.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+import zlib
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+import orjson
+from pydantic import ValidationError
+
+from referee.match.record import GameRecord, RecordError, StoredResult, read_record, read_result
+from referee.validation import first_errors
+
+from ..config import TournamentConfig
+from .errors import DamagedRecord, DamagedStore, StoreError, StoreFailed
+from .files import Opening, refuse_special, unshared_wal, write_protected, writer_lock
+from .schema import SCHEMA, WITHDRAWN, Status, refuse_foreign
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """One entrant as a run records it: its version (None: never built here), its status and
+    why it is left out (or '')."""
+
+    name: str
+    version: str | None
+    status: Status
+    reason: str = ""
+
+
+class Store:
+    """A results store, open for writing (one run at a time) or for reading."""
+
+    def __init__(self, path: Path, db: sqlite3.Connection, earlier: bool,
+                 lock: int | None) -> None:
+        """A store open on `db`: made by `for_writing` or `for_reading`.  `earlier`: made
+        by an earlier version of the referee (read, never written)."""
+        self.path = path
+        self.db = db
+        self.earlier = earlier
+        self._writer_lock = lock
+
+    @classmethod
+    def for_writing(cls, path: Path) -> Store:
+        """Open the store at `path` for a run that writes it, or make it (a file that is
+        not there, or an empty database); the run holds a lock on it until it closes it.
+        Anything but a file (or a link to one) is refused first."""
+        refuse_special(path)
+        lock = writer_lock(path)
+        with Opening(path, lock, reading=False) as opening:
+            db = opening.connect(os.fspath(path), uri=False)
+            earlier = refuse_foreign(db, path, empty_ok=True)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")  # durable against a killed process
+            db.executescript(SCHEMA)
+        return cls(path, db, earlier, lock)
+
+    @classmethod
+    def for_reading(cls, path: Path) -> Store:
+        """Open the store at `path` for a command that only reads it; a file that is not a
+        results store is refused, unchanged (it is looked at read-only), never made one.
+        A store is then read through a connection that may write (never creating the
+        file): the last connection to a WAL-mode store to close is the one that folds the
+        -wal file into it and removes the -wal and -shm files, and a reader is often the last
+        (a report made while a run ends).  Where it cannot be written (write-protected, or
+        in a folder this process cannot write), it is read as it is on disk, unless a -wal
+        file beside it holds games."""
+        refuse_special(path)
+        uri = f"file:{quote(os.fsencode(path))}"
+        with Opening(path, None, reading=True) as opening:
+            if write_protected(path):
+                db = opening.connect(f"{uri}?mode=ro&immutable=1")
+                return cls(path, db, refuse_foreign(db, path, empty_ok=False), None)
+            db = opening.connect(f"{uri}?mode=ro")
+            try:
+                earlier = refuse_foreign(db, path, empty_ok=False)
+            except sqlite3.OperationalError as exc:
+                if not unshared_wal(path, exc):
+                    raise
+                db.close()
+                db = opening.connect(f"{uri}?mode=ro&immutable=1")
+                earlier = refuse_foreign(db, path, empty_ok=False)
+            else:
+                db.close()
+                db = opening.connect(f"{uri}?mode=rw")
+            return cls(path, db, earlier, None)
+
+    def close(self) -> None:
+        self.db.close()
+        self._release()
+
+    def _release(self) -> None:
+        lock, self._writer_lock = self._writer_lock, None
+        if lock is not None:
+            os.close(lock)
+
+    def close_and_remove_if_empty(self) -> bool:
+        """Close; delete the file (and its -wal and -shm) if it holds no game and no void and
+        no other connection has it open (an exclusive lock, held until the files are gone, is
+        refused while one has).  For a store made by a run that was then refused.  True if
+        it was deleted; a file that cannot be deleted is left as it is."""
+        db = self.db
+        try:
+            db.execute("PRAGMA busy_timeout=0")  # in use elsewhere: keep it, without waiting
+            db.execute("PRAGMA locking_mode=EXCLUSIVE")
+            db.execute("BEGIN EXCLUSIVE")
+            if self.count() or self.voids():
+                return False
+            path = Path(os.path.realpath(self.path))  # a link's target, not the user's link
+            for suffix in ("", "-wal", "-shm"):
+                path.with_name(path.name + suffix).unlink(missing_ok=True)
+            return True
+        except (sqlite3.Error, StoreError, OSError):
+            return False
+        finally:
+            db.close()
+            self._release()
+
+    @contextmanager
+    def failing(self) -> Iterator[None]:
+        """SQLite's errors while the store is in use, as one StoreFailed naming the file: a
+        full disk ends a run with one line, not a traceback.  A damaged file (found only
+        when the damaged page is read) is a DamagedStore: "run again to resume" cannot help."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise DamagedStore.of(self.path, exc) or StoreFailed(f"{self.path}: {exc}") from None
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """What is written inside, in one transaction (committed at its end, rolled back on
+        an error): many games saved at once are much faster so."""
+        with self.failing(), self.db:
+            self.db.execute("BEGIN")
+            yield
+
+    def meta(self, key: str) -> str | None:
+        with self.failing():
+            row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def bind(self, config: TournamentConfig, fingerprint: str) -> None:
+        """Claim a new store for the tournament `config`, or check that it already belongs
+        to it (the same fingerprint)."""
+        stored = self.meta("fingerprint")
+        if stored is None:
+            with self.failing(), self.db:
+                self.db.execute("BEGIN")
+                for key, value in (("name", config.name), ("fingerprint", fingerprint),
+                                   ("config", config.model_dump_json()),
+                                   ("created", str(time.time()))):
+                    self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+        elif stored != fingerprint:
+            raise StoreError(
+                f"{self.path} holds games of tournament {self.meta('name')!r} with another "
+                "schedule; the tournament file (or the referee's schedule, after an upgrade) "
+                "changed in a way that changes the games. Use another --db, or restore the file"
+            )
+
+    def fingerprint(self) -> str | None:
+        """The fingerprint of the schedule whose games the store holds; None before a run
+        binds it."""
+        return self.meta("fingerprint")
+
+    def shard(self) -> str:
+        """Which shard of its schedule the store holds ("I/N"), or "all"."""
+        return self.meta("shard") or "all"
+
+    def name(self) -> str:
+        """The tournament's name, as its latest run's file gave it (else the file's stem)."""
+        return self.meta("name") or self.path.stem
+
+    def tournament_config(self) -> TournamentConfig | None:
+        """The tournament file the store was made with (with the name and primary metric
+        of its latest run, `rename`); None before a run binds it.  A StoreError if it is not
+        a valid tournament file any more (written by a version that allowed more)."""
+        text = self.meta("config")
+        if text is None:
+            return None
+        try:
+            return TournamentConfig.model_validate_json(text)
+        except ValidationError as exc:
+            raise StoreError(f"{self.path}: its tournament file is not valid any more: "
+                             f"{first_errors(exc)}") from None
+
+    def primary_metric(self) -> str:
+        """The metric the tournament file chose to order the board (default: mean placement
+        points).  Read from the stored file alone, so that a store whose file is no longer
+        valid as a whole (`tournament_config`) still shows its board as it was chosen."""
+        text = self.meta("config")
+        return str(json.loads(text).get("primary_metric", "placement")) if text else "placement"
+
+    def rename(self, name: str, primary_metric: str) -> None:
+        """Take the tournament file's name and primary metric, which change no game, from a
+        run that resumes this store (both only say how its results are shown); its other
+        settings stay those the store was made with."""
+        config_text = self.meta("config")
+        if config_text is None:
+            return
+        config = json.loads(config_text)
+        if (self.meta("name"), config.get("name"), config.get("primary_metric")) == (
+                name, name, primary_metric):
+            return
+        config.update(name=name, primary_metric=primary_metric)
+        with self.failing(), self.db:
+            self.db.execute("BEGIN")
+            for key, value in (("name", name), ("config", json.dumps(config))):
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    def bind_shard(self, shard: str | None) -> None:
+        """Record which shard ("I/N") this store holds; refuse another shard's games."""
+        stored = self.meta("shard")
+        value = shard or "all"
+        if stored is None:
+            with self.failing():
+                self.db.execute("INSERT OR REPLACE INTO meta VALUES ('shard', ?)", (value,))
+        elif stored != value:
+            raise StoreError(f"{self.path} holds shard {stored}, not {value}; use another --db")
+
+    def done(self) -> set[str]:
+        with self.failing():
+            return {row[0] for row in self.db.execute("SELECT game_id FROM games")}
+
+    def count(self) -> int:
+        with self.failing():
+            return int(self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+
+    def save(self, game_id: str, seats: list[str], seed: int, result: StoredResult,
+             record_jsonl: bytes, seconds: float, attempts: int,
+             versions: Sequence[str | None]) -> bool:
+        """Store one finished game, with the version of each seat's bot, in one transaction;
+        False if it was already stored."""
+        blob = zlib.compress(record_jsonl, 6)
+        with self.failing():
+            cur = self.db.execute(
+                "INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, orjson.dumps(seats).decode(), seed,
+                 orjson.dumps(result).decode(),  # a dataclass: its fields, in their order
+                 blob, seconds, attempts, time.time(), orjson.dumps(list(versions)).decode()),
+            )
+        return cur.rowcount == 1
+
+    def save_void(self, game_id: str, attempt: int, reason: str) -> None:
+        with self.failing():
+            self.db.execute("INSERT INTO voids VALUES (?, ?, ?, ?)",
+                            (game_id, attempt, reason, time.time()))
+
+    def add_from(self, other: Store) -> None:
+        """Copy every game and void of `other` into this store, in one transaction (for
+        `tournament merge`); read through `other`'s own connection, so a failure names the
+        file that failed, and a store that can only be read as it is on disk is read."""
+        batch = 256  # games, read and written a batch at a time: a record can be large
+        inserts = {"games": "INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   "voids": "INSERT INTO voids VALUES (?, ?, ?, ?)",
+                   "entrants": "INSERT OR IGNORE INTO entrants VALUES (?, ?, ?, ?)",
+                   "superseded": "INSERT INTO superseded VALUES "
+                                 "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"}
+        with self.failing(), self.db:
+            self.db.execute("BEGIN")
+            for table, insert in inserts.items():
+                with other.failing():
+                    rows = other.db.execute(f"SELECT * FROM {table}")
+                while True:
+                    with other.failing():
+                        chunk = rows.fetchmany(batch)
+                    if not chunk:
+                        break
+                    self.db.executemany(insert, chunk)
+
+    def voids(self) -> list[tuple[str, int, str]]:
+        with self.failing():
+            return [(r[0], r[1], r[2]) for r in
+                    self.db.execute("SELECT game_id, attempt, reason FROM voids ORDER BY at")]
+
+    def results(self) -> Iterator[StoredResult]:
+        """The result of every stored game that counts (none of its bots withdrawn), in game
+        id order; a row that is not what a run writes (a file edited or damaged by hand) is a
+        StoreFailed naming it, not an error deep in a leaderboard."""
+        withdrawn = set(self.entrants(WITHDRAWN))
+        with self.failing():
+            for game_id, seats, result in self.db.execute(
+                "SELECT game_id, seats, result FROM games ORDER BY game_id"
+            ):
+                checked = self._checked(game_id, seats, result)
+                if not withdrawn.intersection(checked.names):
+                    yield checked
+
+    def entrants(self, status: Status) -> dict[str, str]:
+        """The entrants of the last run with this status (PLAYING, LEFT_OUT, WITHDRAWN),
+        each with its reason; none in a store of an earlier version."""
+        if self.earlier:
+            return {}
+        with self.failing():
+            return {name: reason for name, reason in self.db.execute(
+                "SELECT name, reason FROM entrants WHERE status = ? ORDER BY name",
+                (status,))}
+
+    def versions(self) -> dict[str, str | None]:
+        """Each entrant's version as the store's last run recorded it (None: never built
+        here); none in a store of an earlier version."""
+        if self.earlier:
+            return {}
+        with self.failing():
+            return {name: version for name, version in
+                    self.db.execute("SELECT name, version FROM entrants")}
+
+    def record_field(self, entrants: Sequence[Entrant], withdrawn: Sequence[str],
+                     changed: Mapping[str, str]) -> int:
+        """Record a run's field in one transaction: supersede the games of the `changed`
+        entrants (each with its current version, `supersede`), write each of `entrants`,
+        and mark the `withdrawn` (in the store, no longer in the file); how many games were
+        superseded."""
+        with self.transaction():
+            superseded = self._supersede(changed)
+            for e in entrants:
+                self.db.execute("INSERT OR REPLACE INTO entrants VALUES (?, ?, ?, ?)",
+                                (e.name, e.version, e.status, e.reason))
+            for name in withdrawn:
+                self.db.execute("UPDATE entrants SET status = ?, reason = '' WHERE name = ?",
+                                (WITHDRAWN, name))
+        return superseded
+
+    def supersede(self, current: Mapping[str, str]) -> int:
+        """Move every game in which an entrant of `current` played another version than its
+        current one out of `games` into `superseded`, in one transaction; how many."""
+        with self.transaction():
+            return self._supersede(current)
+
+    def _supersede(self, current: Mapping[str, str]) -> int:
+        if not current:
+            return 0
+        stale = []
+        for game_id, seats, versions in self.db.execute(
+                "SELECT game_id, seats, versions FROM games"):
+            played = dict(zip(orjson.loads(seats), orjson.loads(versions), strict=True))
+            if any(n in played and played[n] != v for n, v in current.items()):
+                stale.append(game_id)
+        why = "changed: " + ", ".join(sorted(current))
+        now = time.time()
+        for game_id in stale:
+            self.db.execute("INSERT INTO superseded SELECT *, ?, ? FROM games "
+                            "WHERE game_id = ?", (now, why, game_id))
+            self.db.execute("DELETE FROM games WHERE game_id = ?", (game_id,))
+        return len(stale)
+
+    def seeds(self) -> dict[str, int]:
+        """The deck seed of every stored game: games with one seed were dealt alike."""
+        with self.failing():
+            return {gid: int(seed) for gid, seed in
+                    self.db.execute("SELECT game_id, seed FROM games")}
+
+    def _checked(self, game_id: str, seats_json: str, result_json: str) -> StoredResult:
+        try:
+            seats = orjson.loads(seats_json)
+            result = read_result(result_json)
+            if (result.game_id, list(result.names)) != (game_id, seats):
+                raise ValueError("its game id or names are not those of its row")
+        except ValueError as exc:  # a RecordError, or orjson's error
+            raise StoreFailed(f"{self.path}: the stored result of game {game_id} is damaged: "
+                              f"{exc}") from None
+        return result
+
+    def superseded(self) -> list[tuple[str, str]]:
+        """(game id, which entrants had changed) of every superseded game, oldest first."""
+        if self.earlier:
+            return []
+        with self.failing():
+            return [(r[0], r[1]) for r in self.db.execute(
+                "SELECT game_id, why FROM superseded ORDER BY superseded, game_id")]
+
+    def record(self, game_id: str, superseded: bool = False) -> GameRecord | None:
+        """The game's record (with `superseded`, that of its latest superseded version),
+        None if no such game; a record that cannot be read is a DamagedRecord."""
+        query = ("SELECT record FROM superseded WHERE game_id = ? ORDER BY superseded DESC"
+                 if superseded else "SELECT record FROM games WHERE game_id = ?")
+        if superseded and self.earlier:
+            return None
+        with self.failing():
+            row = self.db.execute(query, (game_id,)).fetchone()
+        if row is None:
+            return None
+        try:
+            return read_record(zlib.decompress(row[0]))
+        except (zlib.error, RecordError) as exc:
+            raise DamagedRecord(f"{self.path}: the stored record of game {game_id} cannot be "
+                                f"read: {exc}") from None
+
+
+def open_store(path: Path, read_only: bool = False) -> Store:
+    """`Store.for_reading(path)` with `read_only`, else `Store.for_writing(path)`."""
+    return Store.for_reading(path) if read_only else Store.for_writing(path)
+
+
+def read_stored_record(path: Path, game_id: str,
+                       superseded: bool = False) -> tuple[GameRecord | None, bool]:
+    """The record of one game in the store at `path`, read-only (with `superseded`, or when
+    the game is only there as one, its last superseded record: played by a bot that has
+    changed since), and whether it is a superseded one; None if there is no such game
+    (`referee replay --db`)."""
+    store = Store.for_reading(path)
+    try:
+        record = None if superseded else store.record(game_id)
+        if record is not None:
+            return record, False
+        return store.record(game_id, superseded=True), True
+    finally:
+        store.close()
