@@ -19,8 +19,10 @@ on Bell-McCaffrey's Satterthwaite degrees of freedom (Imbens and Kolesar 2016; P
 Tipton 2018).  Why not plain CR1 with C - 1 degrees of freedom: in a sampled field an entrant
 sits in few blocks, each of which then holds much of the information on it (high leverage), and
 CR1 underestimates the variance there while C - 1 overstates the degrees of freedom; CR2 undoes
-the leverage exactly when the errors are homoskedastic, and the Satterthwaite degrees of
-freedom are those of the one contrast, typically far fewer than C - 1.  What it assumes: the
+the leverage exactly when the errors are homoskedastic (short of leverage 1: an entrant seen
+in one deal only is fitted exactly by it, so its comparisons are left unbounded), and the
+Satterthwaite degrees of freedom are those of the one contrast, typically far fewer than
+C - 1.  What it assumes: the
 clusters are independent (distinct decks, the bots not learning between games), and a bot's
 results in a block depend on the others at the table only through their strengths (no
 rock-paper-scissors).  `benchmarks/verdict.py` measures the false verdicts it gives.
@@ -96,10 +98,14 @@ class Fit:
     row_scale: np.ndarray  # R: sqrt of the row's block games
     sigma2: float  # the residual variance of a block result (one game's weight)
     resid_df: int  # its degrees of freedom: rows - blocks - (entrants - groups)
+    entrant_clusters: np.ndarray  # E: the deals each entrant played in
 
     def contrast(self, a: int, b: int) -> tuple[float, float]:
-        """theta_a - theta_b and its standard error (inf when a and b are not connected)."""
-        if self.component[a] != self.component[b]:
+        """theta_a - theta_b and its standard error: inf when a and b are not connected, or
+        when either played in one deal only (that deal then fits it exactly, leaving no
+        residual from which the cluster-robust variance could see its noise)."""
+        if self.component[a] != self.component[b] or min(
+                self.entrant_clusters[a], self.entrant_clusters[b]) < 2:
             return 0.0, math.inf
         var = self.cov[a, a] + self.cov[b, b] - 2 * self.cov[a, b]
         return float(self.theta[a] - self.theta[b]), math.sqrt(max(var, 0.0))
@@ -148,8 +154,10 @@ def fit(design: Design) -> Fit:
                                      hermitian=True))
     resid_df = rows - len(design.block_games) - rank
     sigma2 = float(resid @ resid) / resid_df if resid_df > 0 else math.inf
+    seen = np.zeros((design.clusters, e), dtype=bool)
+    seen[row_cluster, re] = True
     return Fit(theta, cov, component, design.clusters, bread, adjusted, row_cluster, re, scale,
-               sigma2, resid_df)
+               sigma2, resid_df, seen.sum(axis=0))
 
 
 def degrees_of_freedom(model: Fit, pairs: list[tuple[int, int]]) -> np.ndarray:
@@ -163,7 +171,7 @@ def degrees_of_freedom(model: Fit, pairs: list[tuple[int, int]]) -> np.ndarray:
     e = model.bread.shape[0]
     rows = len(model.row_cluster)
     out = np.zeros(len(pairs))
-    batch = max(1, PAIR_BATCH_CELLS // (rows + model.clusters * e * e))
+    batch = max(1, PAIR_BATCH_CELLS // (rows + model.clusters * e + e * e))
     for start in range(0, len(pairs), batch):
         chunk = pairs[start:start + batch]
         ell = np.zeros((e, len(chunk)))

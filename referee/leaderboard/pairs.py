@@ -1,26 +1,25 @@
-"""Paired comparisons of entrants over deals, and the places they imply.
+"""The verdicts: which entrants are separated, with intervals and places.
 
 Every seat order of a deal is dealt the same deck (duplicate format), so the luck of the cards
 cancels in a difference between two entrants measured on the same deals.  The games of one deal
-are not independent of each other, so the unit of every test here is the deal: for a pair
-(a, b), `d_c` is a's mean minus b's mean over the games of deal c in which they sat at the same
-table, and the deals are the independent draws.
+are not independent of each other, so the unit of every test here is the deal.
 
-The test of "a and b are equally strong" is the sign-flip randomization test over deals: if
-they are interchangeable, each deal's difference is as likely to be +d as -d, so the observed
-sum is compared with the sums of all 2**C sign patterns.  With up to EXACT_DEALS deals every
-pattern is enumerated and the test is exact whatever the distribution, which matters because a
-class or a first look plays only a few deals.  With more deals that distribution is the
-Student t of the cluster-robust (deal-level) t statistic with C - 1 degrees of freedom, to
-which the randomization distribution converges; the 95% interval of the difference is that t
-interval in both cases (with fewer than 2 deals it is unbounded: None).
+In a complete design (every deal holds every entrant: one table, or a gauntlet) a pair is
+compared deal by deal: `d_c` is a's mean minus b's over the games of deal c (at the same
+table, or for two candidates of a gauntlet, each at its own), and the test of "a and b are
+equally strong" is the sign-flip randomization test over deals, exact up to EXACT_DEALS deals
+(every pattern enumerated), else the Student t of the deal-level t statistic.  The interval is
+the same test inverted (`_exact_interval`), or the same t interval, so it excludes 0 exactly
+where the test rejects.  Everywhere else a pair is compared by the block model of `blocks.py`
+(Student t on its CR2 standard error and Bell-McCaffrey degrees of freedom), which uses every
+game, including those of pairs that never met.
 
 `separated` controls the familywise error over all pairs of a leaderboard with Holm's step-down
-correction of the two-sided p-values (valid under any dependence between the pairs); the
-simulation in `benchmarks/verdict.py` measures the rate at which identical entrants are
-separated.  Two entrants that never sat at one table but played the same deals (the candidates
-of a gauntlet) are compared deal by deal over their own games; two that share no deal at all
-are compared over all their games with Welch's t on deal means, and the pair says so.
+correction of the two-sided p-values (valid under any dependence between the pairs); each
+pair's interval is at level ALPHA / pairs (simultaneous, Bonferroni), so a pair that is not
+separated never has an interval that excludes 0.  `benchmarks/verdict.py` measures the rate at
+which equal entrants are separated.  `paired_only` gives the tests used before the block model
+in every design, the Welch t on deal means for two entrants that share no deal included.
 """
 
 from __future__ import annotations

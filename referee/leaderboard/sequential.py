@@ -7,18 +7,21 @@ The familywise error ALPHA is spent over them by the spending function alpha(t) 
 the share t of the most deals (Kim and DeMets' power family, between Pocock's, which spends
 early, and O'Brien and Fleming's, which keeps almost everything for the end): a look gets the
 growth of alpha(t) since the one before.  Measured on one table of four with a gap of 0.16
-placement points (`benchmarks/verdict.py`), it stops as soon as Pocock's at 32 deals at most
-and finds the leader about as often as one test at the end at 16, where Pocock's lost 13 runs
-in 100.  The looks' errors add up to at most ALPHA whatever the dependence between them (a
-union bound), so the chance that any look stops a run of equally strong entrants is at most
-ALPHA.  A look that cannot reject anything at its share (the exact test's smallest p-value is
-1 / 2**deals one-sided) gets none: its share is passed on to the next look.
+placement points (`benchmarks/verdict.py`, figures in benchmarks/README.md), it loses much
+less power than Pocock's against one test at the end when the most deals are few, and saves
+nearly as many games when they are many.  The looks' errors add up to at most ALPHA whatever
+the dependence between them (a union bound), so the chance that any look stops a run of
+equally strong entrants is at most ALPHA.  A look that cannot reject anything at its share
+(the exact test's smallest p-value is 1 / 2**deals one-sided) gets none: its share is passed
+on to the next look.
 
 What a look tests:
 - "separated": the leader L must be found stronger than every other entrant, each by a
-  one-sided test at the look's error / (entrants - 1).  A false stop names a leader that is
-  not stronger than some strongest entrant S; it then beat S in a one-sided test of a true
-  null, and L is one of the entrants - 1 others: at most their number times the level.
+  one-sided test at the look's error / entrants.  Fix in advance a strongest entrant S, and,
+  if another is as strong, one such T.  A false stop names a leader not stronger than every
+  other: either L is not S, and it beat S in a one-sided test of a true null, or L is S and it
+  beat T, equally strong.  That is one of `entrants` fixed one-sided tests of true nulls
+  (S against T, and each other entrant against S): at most their number times the level.
 - "ranked": every place settled by the Holm-corrected pairs at the look's error.
 `benchmarks/verdict.py` measures the false stops, the deals used and the leader found.
 """
@@ -54,7 +57,7 @@ def tests_per_look(until: Until, entrants: int) -> int:
     """How many one-sided tests share a look's error: the leader against each other entrant,
     or (Holm, two-sided) every pair."""
     if until == "separated":
-        return max(1, entrants - 1)
+        return max(1, entrants)
     return max(1, entrants * (entrants - 1))  # two-sided over every pair: twice the pairs
 
 
@@ -98,8 +101,8 @@ def settled(games: Games, until: Until, primary: str, alpha: float) -> bool:
 
 def leader_open(games: Games, names: list[str], primary: str, alpha: float) -> list[str]:
     """The entrants the leader `names[0]` is not found stronger than, each by a one-sided test
-    at alpha / (entrants - 1)."""
+    at alpha / entrants."""
     pairs, _ = verdicts(games, names, primary, alpha)
-    level = alpha / (len(names) - 1)
+    level = alpha / len(names)
     beaten = {p.b for p in pairs if p.a == names[0] and p.test.p_above <= level + 1e-12}
     return [n for n in names[1:] if n not in beaten]

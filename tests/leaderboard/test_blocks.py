@@ -81,3 +81,29 @@ def test_identical_players_in_a_sampled_field_are_rarely_separated() -> None:
                         np.array(present))
         false += any(p.separated for p in pairs)
     assert false <= 4
+
+
+def test_an_entrant_seen_in_one_deal_only_is_separated_from_no_one() -> None:
+    """Four entrants at one table for 12 deals, one of them left out after the first: the
+    design is no longer complete, and that entrant, fitted exactly by its one deal, has no
+    residual to show its noise, so its comparisons are unbounded and none is separated, even
+    though it finished last in every game it played."""
+    rng = np.random.default_rng(4)
+    deal, present, values = [], [], []
+    for c in range(12):
+        players = [0, 1, 2, 3] if c == 0 else [0, 1, 2]
+        for _ in range(6):
+            p = np.zeros(4)
+            p[players] = 1
+            v = np.zeros(4)
+            v[players] = rng.permutation(len(players)) / (len(players) - 1)
+            if c == 0:
+                v[3] = 0.0
+            deal.append(c)
+            present.append(p)
+            values.append(v)
+    pairs = compare(["a", "b", "c", "d"], np.array(deal), np.array(values), np.array(present))
+    for pair in pairs:
+        if "d" in (pair.a, pair.b):
+            assert pair.paired == "model" and not pair.separated
+            assert (pair.test.low, pair.test.high) == (None, None)

@@ -212,3 +212,21 @@ def test_a_board_that_cannot_separate_anything_says_so_in_one_line() -> None:
                                  "8 deals of a table")
     text = render(board, "table")
     assert board.note in text.splitlines()
+
+
+def test_until_separated_tests_the_leader_at_the_error_over_the_entrants() -> None:
+    """Two entrants at one table, the first ahead in every deal: the exact one-sided p-value is
+    1/2**deals, and a look at 5% stops only when it is at most 5% / 2 (two entrants): not
+    after 5 deals (1/32), but after 6 (1/64)."""
+    from referee.leaderboard.sequential import settled
+
+    def games(deals: int) -> Games:
+        results = [(f"g{c}-{k}", seats, {
+            "money": [20, 10] if seats[0] == "a" else [10, 20],
+            "ranks": [1, 2] if seats[0] == "a" else [2, 1], "retired": [], "faults": [[], []]})
+            for c in range(deals) for k, seats in enumerate((["a", "b"], ["b", "a"]))]
+        return Games.load(all_stored(results), {gid: int(gid[1:].split("-")[0])
+                                                for gid, _, _ in results})
+
+    assert not settled(games(5), "separated", "placement", 0.05)
+    assert settled(games(6), "separated", "placement", 0.05)
