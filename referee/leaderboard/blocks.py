@@ -96,8 +96,6 @@ class Fit:
     row_cluster: np.ndarray  # R
     row_entrant: np.ndarray  # R
     row_scale: np.ndarray  # R: sqrt of the row's block games
-    sigma2: float  # the residual variance of a block result (one game's weight)
-    resid_df: int  # its degrees of freedom: rows - blocks - (entrants - groups)
     entrant_clusters: np.ndarray  # E: the deals each entrant played in
 
     def contrast(self, a: int, b: int) -> tuple[float, float]:
@@ -111,26 +109,38 @@ class Fit:
         return float(self.theta[a] - self.theta[b]), math.sqrt(max(var, 0.0))
 
 
-def fit(design: Design) -> Fit:
-    """The weighted least-squares strengths with block effects, and their CR2 covariance."""
-    e = design.entrants
+def _least_squares(design: Design) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                             np.ndarray]:
+    """(X*, y*, the information X*'X*, its pseudo-inverse, theta): each row's entrant
+    indicator less 1/k on each entrant of its block, and its result less its block's mean,
+    both weighted by the square root of the block's games."""
     rb, re = design.row_block, design.row_entrant
     size = design.block_size[rb].astype(np.float64)
     scale = np.sqrt(design.block_games[rb])
     block_mean = np.bincount(rb, weights=design.row_value,
                              minlength=len(design.block_games)) / np.maximum(
         design.block_size, 1)
-    y = (design.row_value - block_mean[rb]) * scale  # centred in its block, weighted
-    # X*: the row's entrant indicator less 1/k on each entrant of its block, weighted.
-    rows = len(rb)
-    x = np.zeros((rows, e))
-    members = _block_members(design)
-    x[np.arange(rows), re] = 1.0
-    x -= members / size[:, None]
+    y = (design.row_value - block_mean[rb]) * scale
+    x = np.zeros((len(rb), design.entrants))
+    x[np.arange(len(rb)), re] = 1.0
+    x -= _block_members(design) / size[:, None]
     x *= scale[:, None]
     info = x.T @ x
     bread = np.linalg.pinv(info, rcond=RCOND, hermitian=True)
-    theta = bread @ (x.T @ y)
+    return x, y, info, bread, bread @ (x.T @ y)
+
+
+def strengths(design: Design) -> np.ndarray:
+    """The weighted least-squares strengths alone (relative to the entrants' mean), for an
+    order that needs no standard error."""
+    return _least_squares(design)[4]
+
+
+def fit(design: Design) -> Fit:
+    """The weighted least-squares strengths with block effects, and their CR2 covariance."""
+    e = design.entrants
+    rb, re = design.row_block, design.row_entrant
+    x, y, info, bread, theta = _least_squares(design)
     resid = y - x @ theta
     component = _components(info)
     row_cluster = design.block_cluster[rb]
@@ -141,23 +151,17 @@ def fit(design: Design) -> Fit:
     for c in range(design.clusters):
         idx = order[bounds[c]:bounds[c + 1]]
         xc = x[idx]
-        centring = _centring(rb[idx])
-        m = centring - xc @ bread @ xc.T
+        m = _centring(rb[idx]) - xc @ bread @ xc.T
         w, v = np.linalg.eigh((m + m.T) / 2)
         keep = w > 1e-6  # a direction of leverage 1 holds no residual: left out
         root = (v[:, keep] / np.sqrt(w[keep])) @ v[:, keep].T  # M^{+1/2}
         adjusted[idx] = root @ xc
         score = adjusted[idx].T @ resid[idx]
         meat += np.outer(score, score)
-    cov = bread @ meat @ bread
-    rank = int(np.linalg.matrix_rank(info, tol=RCOND * float(np.abs(info).max(initial=0)),
-                                     hermitian=True))
-    resid_df = rows - len(design.block_games) - rank
-    sigma2 = float(resid @ resid) / resid_df if resid_df > 0 else math.inf
     seen = np.zeros((design.clusters, e), dtype=bool)
     seen[row_cluster, re] = True
-    return Fit(theta, cov, component, design.clusters, bread, adjusted, row_cluster, re, scale,
-               sigma2, resid_df, seen.sum(axis=0))
+    return Fit(theta, bread @ meat @ bread, component, design.clusters, bread, adjusted,
+               row_cluster, re, np.sqrt(design.block_games[rb]), seen.sum(axis=0))
 
 
 def degrees_of_freedom(model: Fit, pairs: list[tuple[int, int]]) -> np.ndarray:

@@ -286,7 +286,7 @@ def strengths(games: Games, primary: str = "placement") -> np.ndarray:
     be had every entrant met every other alike."""
     values = games.metric(primary)
     design = blocks.Design.of(games.deal, games.present, values)
-    theta = blocks.fit(design).theta
+    theta = blocks.strengths(design)
     mean = float((values * games.present).sum() / games.present.sum())
     return np.asarray(np.round(theta + mean, 12))  # no rounding noise in a tie
 
