@@ -16,7 +16,7 @@ import trio
 
 ROOT = Path(__file__).resolve().parent.parent
 from referee.bots.launch import BotSpec  # noqa: E402
-from referee.match.bot_session import BotPlayer  # noqa: E402
+from referee.match.bot_player import BotPlayer  # noqa: E402
 from referee.match.game import play_game  # noqa: E402
 from referee.match.spec import GameSpec  # noqa: E402
 

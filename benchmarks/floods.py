@@ -19,7 +19,7 @@ from pathlib import Path
 import trio
 
 from referee.bots.launch import BotSpec
-from referee.match.bot_session import BotPlayer
+from referee.match.bot_player import BotPlayer
 from referee.match.game import play_game
 from referee.match.player import Fault
 from referee.match.spec import GameSpec

@@ -25,7 +25,7 @@ from referee.bots.build import build_bot
 from referee.bots.launch import BotArgumentError, BotSpec, given_bot, missing_program
 from referee.bots.limits import DEFAULT_BUILD_TIME
 from referee.bots.manifest import MANIFEST
-from referee.match.bot_session import BotPlayer
+from referee.match.bot_player import BotPlayer
 from referee.match.game import play_game
 from referee.match.spec import GameSpec
 

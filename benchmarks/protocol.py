@@ -64,7 +64,7 @@ from referee.bots.polling import SPIN  # noqa: E402
 from referee.bots.process import ProcessLimits  # noqa: E402
 from referee.game import Decision, Event  # noqa: E402
 from referee.game.actions import DecisionKind  # noqa: E402
-from referee.match.bot_session import BotPlayer  # noqa: E402
+from referee.match.bot_player import BotPlayer  # noqa: E402
 from referee.match.game import play_game  # noqa: E402
 from referee.match.player import Answer  # noqa: E402
 from referee.match.spec import GameSpec  # noqa: E402

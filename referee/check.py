@@ -37,7 +37,7 @@ from referee.game import (
 from referee.game.actions import Action
 from referee.game.edition import AUCTION_LABELS, edition_from_data
 from referee.match.bot_game import named_by_hellos
-from referee.match.bot_session import BotPlayer
+from referee.match.bot_player import BotPlayer
 from referee.match.game import RefereeError, play_game
 from referee.match.player import Answer, Fault, GameInfo, Standing
 from referee.match.policy_player import random_player

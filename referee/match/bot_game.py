@@ -13,7 +13,7 @@ import trio
 from referee.bots.launch import BotArgumentError, BotSpec, names_files, number_namesakes
 from referee.bots.limits import DEFAULT_STARTUP_TIME
 
-from .bot_session import BotPlayer
+from .bot_player import BotPlayer
 from .game import RefereeError, play_game
 from .record import GameRecord
 from .spec import GameSpec

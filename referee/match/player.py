@@ -1,6 +1,6 @@
 """The one small interface between a game being played and a player.
 
-A subprocess bot (`referee.match.bot_session.BotPlayer`) and an in-process policy
+A subprocess bot (`referee.match.bot_player.BotPlayer`) and an in-process policy
 (`referee.match.policy_player.PolicyPlayer`) implement the same `Player` protocol, so tests and fast
 simulations can swap one for the other.
 """

@@ -9,7 +9,7 @@ before the bot's first reply in it, which a fresh process is sent again if the b
 have ended between games without reading any of it.
 
 Who reads and writes the pipe, polls, watches limits and starts or stops the process is the
-caller's business: `match.bot_session.BotPlayer` in a game, and `match.seat_part` and
+caller's business: `match.bot_player.BotPlayer` in a game, and `match.seat_part` and
 `match.rerun`, which drive the same object from a record or a transcript.
 """
 

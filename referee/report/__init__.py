@@ -21,7 +21,7 @@ from .data import Tournament, load, select_games
 from .game_pages import game_page, games_page, missing_game_page
 from .leaderboard_page import leaderboard_page
 from .markup import Links
-from .replay import fault_steps, game_document
+from .viewer import fault_steps, game_document
 from .stderr import excerpts
 
 STATIC = Path(__file__).with_name("static")

@@ -49,12 +49,12 @@ def _json_for_script(doc: dict[str, Any]) -> str:
 def game_page(data: Tournament, links: Links, doc: dict[str, Any], result: GameResult) -> str:
     """The replay page of one game: `doc` (game_document's) for the viewer, and its result."""
     root = "../"
-    body = replay_body(doc, result, lambda name: links.bot(name, root))
+    body = viewer_body(doc, result, lambda name: links.bot(name, root))
     return page(f"Game {doc['game_id']}: {data.name}", body, root=root, kind="game",
                 tournament=data.name, scripts=f'<script src="{root}report.js"></script>\n')
 
 
-def replay_body(doc: dict[str, Any], result: GameResult, bot: Callable[[str], str]) -> str:
+def viewer_body(doc: dict[str, Any], result: GameResult, bot: Callable[[str], str]) -> str:
     """The heading, the viewer over `doc` (game_document's) with its data, and the record's
     result: what a game page of the report and `referee view` share.  `bot` writes a bot's
     name as HTML (a link to its page in the report, escaped text alone)."""

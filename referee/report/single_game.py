@@ -11,9 +11,9 @@ from referee import __version__
 from referee.match.record import GameRecord, RecordError
 
 from . import STATIC  # the report's own files: one viewer for both
-from .game_pages import replay_body
+from .game_pages import viewer_body
 from .markup import e
-from .replay import game_document
+from .viewer import game_document
 
 PAGE = Template("""<!DOCTYPE html>
 <html lang="en">
@@ -55,7 +55,7 @@ def game_html(record: GameRecord) -> str:
     except IndexError:
         raise RecordError("its lines name seats that its spec does not have") from None
     return PAGE.substitute(
-        title=e(f"Game {record.spec.game_id}"), body=replay_body(doc, record.result, e),
+        title=e(f"Game {record.spec.game_id}"), body=viewer_body(doc, record.result, e),
         style=_inlined("report.css", "style"), script=_inlined("report.js", "script"),
         version=e(__version__))
 

@@ -16,7 +16,7 @@ from referee.bots.build import build_bot
 from referee.bots.launch import BotSpec
 from referee.bots.process import ProcessLimits
 from referee.bots.version import bot_version
-from referee.match.bot_session import BotPlayer
+from referee.match.bot_player import BotPlayer
 from referee.match.player import Player
 
 from .config import TournamentConfig

@@ -10,7 +10,7 @@ import trio
 from referee.bots.launch import BotSpec
 from referee.bots.limits import BotLimits
 from referee.bots.sandbox import SandboxMode
-from referee.match.bot_session import BotPlayer
+from referee.match.bot_player import BotPlayer
 from referee.match.game import play_game
 from referee.match.player import Fault
 from referee.match.record import GameRecord

@@ -22,7 +22,7 @@ import trio
 from referee.bots.launch import BotSpec
 from referee.bots.manifest import read_bot_folder
 from referee.edition_files import load_edition
-from referee.match.bot_session import BotPlayer
+from referee.match.bot_player import BotPlayer
 from referee.match.game import play_game
 from referee.match.record import GameResult
 from referee.match.spec import GameSpec

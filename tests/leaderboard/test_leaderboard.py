@@ -15,7 +15,7 @@ from referee.leaderboard import Games, by_seat, head_to_head, standings
 from referee.leaderboard.render import rating_text
 from referee.leaderboard.rows import Place
 from referee.leaderboard.stats import placement_points
-from referee.match.bot_session import BotPlayer
+from referee.match.bot_player import BotPlayer
 from referee.match.player import Player
 from referee.match.policy_player import PolicyPlayer, random_player
 from referee.tournament.config import TournamentConfig

@@ -16,7 +16,7 @@ import trio
 
 from referee.bots.launch import BotSpec
 from referee.game import GameConfig
-from referee.match.bot_session import BotPlayer
+from referee.match.bot_player import BotPlayer
 from referee.match.game import play_game
 from referee.match.player import Player
 from referee.match.policy_player import random_player

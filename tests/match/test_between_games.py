@@ -13,7 +13,7 @@ from pathlib import Path
 import trio
 
 from referee.bots.launch import BotSpec
-from referee.match.bot_session import BotPlayer
+from referee.match.bot_player import BotPlayer
 from referee.match.game import play_game
 from referee.match.player import Player
 from referee.match.record import GameRecord

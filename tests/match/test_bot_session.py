@@ -1,4 +1,4 @@
-"""A bot process as a `Player` (match/bot_session.py) and how the runner talks to players:
+"""A bot process as a `Player` (match/bot_player.py) and how the runner talks to players:
 a command that cannot start, which players may poll, the events a seat is sent and when,
 events a full pipe cannot take at once, and the transcript of what was sent."""
 
@@ -16,7 +16,7 @@ import trio
 from referee.bots.launch import BotSpec
 from referee.bots.process import BotProcess, ProcessLimits
 from referee.game import Decision, Event, GameState, seat_view
-from referee.match.bot_session import BotPlayer
+from referee.match.bot_player import BotPlayer
 from referee.match.bot_transcript import TranscriptWriter
 from referee.match.game import play_game
 from referee.match.player import Answer, GameInfo, Player

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.bots.launch import BotSpec
-from referee.match.bot_session import BotPlayer
+from referee.match.bot_player import BotPlayer
 from referee.match.game import play_game
 from referee.match.player import Fault
 from referee.match.record import AnswerLine, ApplyLine, FaultLine, GameRecord

@@ -43,7 +43,7 @@ from referee.match.replay import replay
 from referee.match.spec import GameSpec
 from referee.match.transcript import Transcript
 from referee.protocol.messages import FaultKind
-from referee.report.replay import game_document
+from referee.report.viewer import game_document
 from referee.tournament.store import open_store
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "records"

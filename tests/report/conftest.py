@@ -14,7 +14,7 @@ import pytest
 import trio
 
 from referee.bots.launch import BotSpec
-from referee.match.bot_session import BotPlayer
+from referee.match.bot_player import BotPlayer
 from referee.match.player import Player
 from referee.match.policy_player import random_player
 from referee.report import ReportSummary, write_report

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import trio
 
-from referee.match.bot_session import BotPlayer
+from referee.match.bot_player import BotPlayer
 from referee.match.player import Player
 from referee.tournament.config import TournamentConfig
 from referee.tournament.executors import local
