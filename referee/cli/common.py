@@ -120,12 +120,12 @@ def need_store(db_path: Path) -> None:
         fail(f"no results store at {db_path}")
 
 
-def stored_board(db_path: Path, fmt: str = "table", with_head_to_head: bool = False,
+def stored_standings_text(db_path: Path, fmt: str = "table", with_head_to_head: bool = False,
                  with_seats: bool = False, with_pairs: bool = False) -> str:
     """The leaderboard of the games stored at `db_path` (read-only), ordered by its
     tournament file's primary metric, with the entrants its last run left out; a StoreError
     if it cannot be read."""
-    from ..leaderboard import Games, board
+    from ..leaderboard import Games, standings_text
     from ..tournament.store import LEFT_OUT, Store
 
     store = Store.for_reading(db_path)
@@ -134,7 +134,7 @@ def stored_board(db_path: Path, fmt: str = "table", with_head_to_head: bool = Fa
         primary, left_out = store.primary_metric(), store.entrants(LEFT_OUT)
     finally:
         store.close()
-    return board(games, primary, fmt, with_head_to_head, with_seats, with_pairs, left_out)
+    return standings_text(games, primary, fmt, with_head_to_head, with_seats, with_pairs, left_out)
 
 
 def parse_bots(bots: tuple[str, ...]) -> list[BotSpec]:

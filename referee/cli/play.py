@@ -63,10 +63,11 @@ from .view import write_page
 @click.option("--log", "log_path", type=OutputPath(dir_okay=False, path_type=Path),
               help="Write the game record (JSON lines) here.")
 @click.option("--html", "html_path", type=OutputPath(dir_okay=False, path_type=Path),
-              help="Write the game's replay here (one HTML file, as `referee view` writes).")
+              help="Write the game as one HTML page here (as `referee view` writes).")
 @click.option("--stderr-dir", type=OutputPath(file_okay=False, path_type=Path),
               help="Keep each bot's stderr in NAME.stderr.log here.")
-@click.option("--transcript", "transcript_dir", type=OutputPath(file_okay=False, path_type=Path),
+@click.option("--transcript-dir", "transcript_dir",
+              type=OutputPath(file_okay=False, path_type=Path),
               help="Write every line each bot sent and received to NAME.transcript.jsonl here.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @click.option("-v", "--verbose", is_flag=True, help="Print the game's transcript.")
@@ -96,7 +97,7 @@ def play(
     game = GameSpec.make(f"play-{seed}", seed, [s.name for s in specs], ed, variants,
                          order=seat_order, move_time=move_time, time_bank=time_bank,
                          max_faults=max_faults)
-    for option, folder in (("--transcript", transcript_dir), ("--stderr-dir", stderr_dir)):
+    for option, folder in (("--transcript-dir", transcript_dir), ("--stderr-dir", stderr_dir)):
         if folder is not None:
             make_folder(option, folder)
     try:
@@ -196,8 +197,8 @@ def replay_cmd(source: str, db_path: Path | None, superseded: bool, quiet: bool,
     With --bot, send BOT what seat --seat was sent in that game (hello, new_game, events,
     warnings, requests, exactly as then) and show each answer beside the recorded one, and
     what BOT writes to stderr; exit 1 if one differs.  The game may then also be a bot's
-    transcript (NAME.transcript.jsonl, written by `--transcript`).  The bot's pid is printed
-    as it starts; to debug one decision, stop at it with --request N --pause.
+    transcript (NAME.transcript.jsonl, written by `play --transcript-dir`).  The bot's pid is
+    printed as it starts; to debug one decision, stop at it with --request N --pause.
     """
     if superseded and db_path is None:
         fail("--superseded goes with --db")

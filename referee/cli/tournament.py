@@ -13,7 +13,7 @@ from ..game import EditionError
 from ..interrupts import run_trio, signals_interrupt
 from ..text import visible
 from ..tournament.merge import MAX_SHARDS
-from .common import SANDBOX_HELP, OutputPath, fail, make_folder, stored_board
+from .common import SANDBOX_HELP, OutputPath, fail, make_folder, stored_standings_text
 
 
 @click.group()
@@ -114,7 +114,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     except KeyboardInterrupt:
         fail(f"interrupted; finished games are kept in {db_path}; run again to resume")
     try:
-        text = stored_board(db_path)
+        text = stored_standings_text(db_path)
     except StoreError as exc:
         fail(f"the games are stored, but the leaderboard cannot be read: {exc}")
     if quiet:  # a left-out bot is said all the same: its games are missing from the results

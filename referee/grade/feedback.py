@@ -16,8 +16,8 @@ from referee.tournament.config import TournamentConfig
 
 from .markdown import code, fenced, plain_or_code
 from .notes import build_note, check_note, games_note, skipped_note
-from .outcome import Outcome, missing, points_earned, rule_text
 from .problems import TITLES, Problem, Problems
+from .result import StudentResult, missing, points_earned, rule_text
 from .submissions import Submission
 
 MOST = 12  # problems told at most; the rest are counted
@@ -48,7 +48,7 @@ class Findings:
     played: bool = False  # it has figures from games (in the outcome)
 
 
-def grade_reason(outcome: Outcome) -> str:
+def grade_reason(outcome: StudentResult) -> str:
     """Which rule gave the grade, in words, for the summary."""
     if outcome.rule == "broken":
         return "the grade of a bot that does not work (`broken`)"
@@ -57,13 +57,13 @@ def grade_reason(outcome: Outcome) -> str:
     return f"by the rule: {outcome.rule}"
 
 
-def points_line(outcome: Outcome, config: TournamentConfig) -> str:
+def points_line(outcome: StudentResult, config: TournamentConfig) -> str:
     parts = points_earned(outcome, config.grading.points)
     said = "; ".join(f"{words} = {value:.4g}" for words, value in parts)
     return f"- points: **{outcome.points:g}**" + (f" ({said})" if said else "")
 
 
-def next_step(outcome: Outcome, config: TournamentConfig) -> str:
+def next_step(outcome: StudentResult, config: TournamentConfig) -> str:
     """With no problem to fix: what the rule above the one it met asks that it lacks."""
     rules = config.grading.rules
     met = next((i for i, r in enumerate(rules) if rule_text(r) == outcome.rule), len(rules))
@@ -74,7 +74,7 @@ def next_step(outcome: Outcome, config: TournamentConfig) -> str:
             + "; ".join(lacks) if lacks else "nothing is broken")
 
 
-def summary(outcome: Outcome, sub: Submission, config: TournamentConfig,
+def summary(outcome: StudentResult, sub: Submission, config: TournamentConfig,
             problems: list[Problem]) -> list[str]:
     bot = "(none found)" if sub.command is None else code(sub.command)
     fix = (f"problem 1 below, {TITLES[problems[0].kind].lower()}: {code(problems[0].what)}"
@@ -87,7 +87,7 @@ def summary(outcome: Outcome, sub: Submission, config: TournamentConfig,
             f"- fix first: {fix}", ""]
 
 
-def counts(p: Problem, outcome: Outcome) -> str:
+def counts(p: Problem, outcome: StudentResult) -> str:
     said = []
     if p.checks:
         answers = f" ({p.answers} answer{'s' * (p.answers != 1)})" if p.answers else ""
@@ -99,7 +99,7 @@ def counts(p: Problem, outcome: Outcome) -> str:
     return "; ".join(said)
 
 
-def problem_section(number: int, p: Problem, outcome: Outcome) -> str:
+def problem_section(number: int, p: Problem, outcome: StudentResult) -> str:
     reason = p.reason.strip()
     text = [f"### {number}. {TITLES[p.kind]}", "",
             fenced(reason) if "\n" in reason or len(reason) > 200 else code(reason), ""]
@@ -111,7 +111,7 @@ def problem_section(number: int, p: Problem, outcome: Outcome) -> str:
     return "\n".join(text)
 
 
-def feedback(outcome: Outcome, sub: Submission, config: TournamentConfig,
+def feedback(outcome: StudentResult, sub: Submission, config: TournamentConfig,
              found: Findings) -> str:
     """The whole feedback, in Markdown (not yet made visible)."""
     problems = found.problems.ordered()

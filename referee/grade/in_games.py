@@ -24,7 +24,7 @@ WIDE = 300  # characters of a record line shown
 
 
 @dataclass(frozen=True)
-class Games:
+class StudentGames:
     """Where a student's games are and how the feedback names what it copies of them."""
 
     config: TournamentConfig
@@ -37,7 +37,7 @@ class Games:
     scrub: Scrub
 
 
-def add_games(problems: Problems, games: Games) -> None:
+def add_games(problems: Problems, games: StudentGames) -> None:
     """Add each fault of the student in its games to `problems`, and show the first game of
     each problem (the first RECORDS problems in order)."""
     store = Store.for_writing(games.db)
@@ -64,7 +64,7 @@ def add_games(problems: Problems, games: Games) -> None:
 
 
 def show_game(p: Problem, result: StoredResult, seed: int, order: int, record: bytes,
-              games: Games) -> None:
+              games: StudentGames) -> None:
     """Copy the game's record next to the feedback, show the lines that lead to the
     problem's first fault in it, and say how to replay it and play it again."""
     seat = result.names.index(games.name)

@@ -42,18 +42,18 @@ from .gauntlet import (
     play_gauntlet,
 )
 from .grades_csv import write_grades
-from .in_games import Games, add_games
+from .in_games import StudentGames, add_games
 from .notes import build_problem, copy_failed_problem
-from .outcome import (
-    Outcome,
+from .problems import Shown, add_check
+from .reproduce import Scrub, check_command
+from .result import (
+    StudentResult,
     compare,
     grade_for,
     status_from_check,
     status_of_problem,
     total_points,
 )
-from .problems import Shown, add_check
-from .reproduce import Scrub, check_command
 from .similarity import compare_class
 from .similarity_report import write_similarity_report
 from .state import Spent, grading_key, read_state, write_state
@@ -91,7 +91,7 @@ class Grading:
         self.config = config
         self.config_path = config_path
         self.out = out
-        self.outcome = Outcome(sub.student, "ok", sub.digest)
+        self.outcome = StudentResult(sub.student, "ok", sub.digest)
         self.found = Findings()
         self.workdir = out / "work" / sub.student
         self.scrub = Scrub([self.workdir, sub.path], {"<grading folder>": out,
@@ -101,8 +101,8 @@ class Grading:
         self.db = out / "games" / f"{sub.student}.db"
         self.step = "copy"  # under way: "copy", "build", "check" or "games"
 
-    async def run(self, tables: int, say: Callable[[str], None]) -> None:
-        """Copy, build, check and play it (its games at `tables` tables), as far as it goes."""
+    async def run(self, workers: int, say: Callable[[str], None]) -> None:
+        """Copy, build, check and play it (its games on `workers` workers), as far as it goes."""
         sub, config, outcome, found = self.sub, self.config, self.outcome, self.found
         remove_copy(self.records)  # an earlier grading's
         if sub.problem is not None:
@@ -142,7 +142,7 @@ class Grading:
         self.db.parent.mkdir(parents=True, exist_ok=True)
         self.db.unlink(missing_ok=True)
         played = await play_gauntlet(sub, self.name, self.workdir, config, self.config_path,
-                                     self.db, tables, say)
+                                     self.db, workers, say)
         if played.left_out is not None:  # it passed the check but could not be played
             outcome.status = "crashed"
             found.problems.add("play", played.left_out)
@@ -153,7 +153,7 @@ class Grading:
         if take_games(self.outcome, played, self.name, self.config):
             assert self.sub.command is not None
             self.found.played = True
-            add_games(self.found.problems, Games(
+            add_games(self.found.problems, StudentGames(
                 self.config, self.config_path, self.name, self.sub.command, self.db,
                 self.records, self.sub.student, self.scrub))
 
@@ -183,15 +183,15 @@ class Grading:
 
 
 async def grade_submission(sub: Submission, config: TournamentConfig, config_path: Path,
-                           out: Path, tables: int, say: Callable[[str], None]
-                           ) -> tuple[Outcome, Spent]:
+                           out: Path, workers: int, say: Callable[[str], None]
+                           ) -> tuple[StudentResult, Spent]:
     """Grade `sub` within its time budget (`[limits] submission_time`), its games at
-    `tables` tables; its outcome and the time it took."""
+    `workers` workers; its result and the time it took."""
     started = time.monotonic()
     grading = Grading(sub, config, config_path, out)
     budget = config.limits.submission_time
     with trio.move_on_after(budget) as deadline:
-        await grading.run(tables, say)
+        await grading.run(workers, say)
     if deadline.cancelled_caught:
         say(f"{sub.student}: out of time after {budget:g} s; grading what it finished")
         grading.ran_out()
@@ -200,7 +200,7 @@ async def grade_submission(sub: Submission, config: TournamentConfig, config_pat
                           budget if deadline.cancelled_caught else None)
 
 
-def take_games(outcome: Outcome, played: GauntletResult, name: str,
+def take_games(outcome: StudentResult, played: GauntletResult, name: str,
                config: TournamentConfig) -> bool:
     """Copy the student's standing (as `name`) and its verdicts against each baseline into
     `outcome`; False when it has no standing (it played no game)."""
@@ -220,8 +220,8 @@ def take_games(outcome: Outcome, played: GauntletResult, name: str,
     return True
 
 
-def finish(outcome: Outcome, config: TournamentConfig, found: Findings, sub: Submission,
-           scrub: Scrub) -> Outcome:
+def finish(outcome: StudentResult, config: TournamentConfig, found: Findings, sub: Submission,
+           scrub: Scrub) -> StudentResult:
     """Points, then the grade (a rule may ask for points), then the feedback, with the
     teacher's folders taken out of it."""
     outcome.points = total_points(outcome, config.grading.points)
@@ -247,7 +247,7 @@ def check_folders(root: Path, out: Path) -> None:
                           "which grading empties; give another --out")
 
 
-def write_feedback(out: Path, outcome: Outcome) -> None:
+def write_feedback(out: Path, outcome: StudentResult) -> None:
     """OUT/feedback/STUDENT.md, made visible as it is written (the state keeps it raw): it
     quotes the bot's build output, stderr and replies, and a teacher may well `cat` it."""
     (out / "feedback" / f"{outcome.student}.md").write_text(visible(outcome.feedback, indent=""))
@@ -258,7 +258,7 @@ async def side_by_side(subs: list[Submission],
                        workers: int) -> None:
     """Grade `subs`, `workers` at once or as many as there are, each the next one as soon as
     one is done, so that a slow one holds up no other; their games share the `workers`
-    tables.  The first error stops them all (their bots too) and is raised as it is."""
+    workers.  The first error stops them all (their bots too) and is raised as it is."""
     at_once = min(workers, len(subs))
     if not at_once:
         return
@@ -281,7 +281,7 @@ async def side_by_side(subs: list[Submission],
 
 
 async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out: Path,
-                    workers: int, say: Callable[[str], None]) -> list[Outcome]:
+                    workers: int, say: Callable[[str], None]) -> list[StudentResult]:
     """Grade every submission under `root` into `out`, up to `workers` at once, each
     within its time budget; reuse unchanged ones' results."""
     check_folders(root.resolve(), out.resolve())
@@ -311,10 +311,10 @@ async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out
     # run on, so that the next run (which reads it before building) agrees.
     config_key = grading_key(config, config_path)
 
-    async def grade_one(sub: Submission, tables: int) -> None:
+    async def grade_one(sub: Submission, share: int) -> None:
         say(f"{sub.student}: grading")
         known[sub.student], spent[sub.student] = await grade_submission(
-            sub, config, config_path, out, tables, say)
+            sub, config, config_path, out, share, say)
         write_state(state_path, config_key, known, spent)
         with suppress(OSError):  # best effort: the next copy is made afresh anyway
             await trio.to_thread.run_sync(remove_copy, out / "work" / sub.student)

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .render import render
-from .stats import Games, Standings, by_seat, head_to_head, leaderboard, standings
+from .stats import Games, Standings, by_seat, head_to_head, standings
 
 
-def board(games: Games, primary: str = "placement", fmt: str = "table",
+def standings_text(games: Games, primary: str = "placement", fmt: str = "table",
           with_head_to_head: bool = False, with_seats: bool = False, with_pairs: bool = False,
           left_out: Mapping[str, str] | None = None) -> str:
     """The standings of `games` by the `primary` metric in `fmt` (JSON always with the
@@ -25,4 +25,4 @@ def board(games: Games, primary: str = "placement", fmt: str = "table",
                   dict(left_out or {}))
 
 
-__all__ = ["Games", "Standings", "board", "by_seat", "head_to_head", "leaderboard", "standings"]
+__all__ = ["Games", "Standings", "by_seat", "head_to_head", "standings", "standings_text"]

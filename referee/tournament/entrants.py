@@ -22,7 +22,7 @@ from referee.match.player import Player
 from .config import TournamentConfig
 
 PlayerFactory = Callable[[str, int], Player]
-"""Makes entrant `name`'s player for table (worker) `number`."""
+"""Makes entrant `name`'s player for worker `number`."""
 
 
 def bot_dir(config_path: Path, entry_dir: str | None) -> Path:
@@ -87,7 +87,7 @@ def bot_spec(config: TournamentConfig, config_path: Path, name: str) -> BotSpec:
 def bot_factory(config: TournamentConfig, config_path: Path, stderr_dir: Path | None = None,
                 polling: bool = True) -> PlayerFactory:
     """Makes the entrants' players.  `polling`: the referee may poll for a quick bot's
-    reply; not where other tables share the event loop (polling for one delays them)."""
+    reply; not where other workers share the event loop (polling for one delays them)."""
     specs = {b.name: bot_spec(config, config_path, b.name) for b in config.bots}
     process_limits = ProcessLimits() if polling else ProcessLimits(spin=0.0)
 

@@ -21,7 +21,7 @@ from referee.bots.sandbox import check_sandbox_available
 from .config import TournamentConfig, tournament_edition
 from .entrants import build_bots, entrant_versions
 from .executors import Executor, Finished, Outcome, Voided
-from .executors.table import MAX_ATTEMPTS
+from .executors.worker import MAX_ATTEMPTS
 from .field import FieldChange, update_field
 from .merge import shard_games
 from .preview import make_plan

@@ -214,7 +214,7 @@ def test_files_the_referee_keeps_keep_their_mode_and_owner(bot_dir: Path, mode: 
     bots = [f"{n}={command(bot_dir, b)}" for n, b in
             [("bad", "chmod_fds.py"), ("good1", "first_legal.py"), ("good2", "first_legal.py")]]
     done = referee("play", *bots, "--sandbox", mode, "--stderr-dir", str(logs),
-                   "--transcript", str(transcripts), "--move-time", "0.5", cwd=bot_dir)
+                   "--transcript-dir", str(transcripts), "--move-time", "0.5", cwd=bot_dir)
     assert done.returncode == 0, done.stderr
     kept = sorted([*logs.iterdir(), *transcripts.iterdir()])
     assert {p.name for p in kept} >= {"bad.stderr.log", "bad.transcript.jsonl"}

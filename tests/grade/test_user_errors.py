@@ -307,7 +307,7 @@ def test_a_change_of_mode_or_of_a_links_target_is_graded_again(tmp_path: Path) -
 def test_a_damaged_state_is_kept_aside_and_everyone_graded_again(tmp_path: Path,
                                                                   damage: str) -> None:
     """OUT/state.json is a cache: a damaged one is renamed, not deleted, with one warning
-    line, not a traceback (JSONDecodeError, or a TypeError in Outcome)."""
+    line, not a traceback (JSONDecodeError, or a TypeError in StudentResult)."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     (subs / "heidi").mkdir(parents=True)
     (subs / "heidi" / "notes.txt").write_text("I did not finish")

@@ -209,7 +209,7 @@ def test_markdown_shows_names_as_they_are_and_the_note_as_text() -> None:
 def test_head_to_head_follows_the_standings(tmp_path: Path) -> None:
     """The matrix listed bots in the order they first appeared; the standings' order is what
     a reader compares it with (the report uses it too)."""
-    from referee.leaderboard import board
+    from referee.leaderboard import standings_text
 
     store = open_store(tmp_path / "s.db")
     store.bind(a_tournament(), "f")
@@ -218,7 +218,7 @@ def test_head_to_head_follows_the_standings(tmp_path: Path) -> None:
         result = {"money": [1, 2, 3], "ranks": [3, 2, 1], "retired": [], "faults": [[], [], []]}
         store.save(f"g{i}", seats, i, stored(f"g{i}", seats, result), b"", 0.0, 1,
                    ["v1"] * len(seats))
-    text = board(Games.from_store(store), "placement", "table", with_head_to_head=True)
+    text = standings_text(Games.from_store(store), "placement", "table", with_head_to_head=True)
     store.close()
     matrix = text.split("games in which the row's bot finished above")[1].splitlines()
     assert [line.split()[0] for line in matrix[3:6]] == ["first", "middle", "last"]
@@ -265,7 +265,7 @@ def test_a_timeout_is_not_a_response_time() -> None:
     from referee.match.record import ApplyLine, FaultLine, GameRecord
     from referee.match.spec import GameSpec
     from referee.protocol.messages import FaultKind
-    from referee.tournament.executors.table import response_histogram
+    from referee.tournament.executors.worker import response_histogram
 
     lines = (
         FaultLine(seat=0, kind=FaultKind.TIMEOUT, reason="no reply"),

@@ -18,7 +18,7 @@ import orjson
 import pytest
 import trio
 
-from referee.cli.common import stored_board
+from referee.cli.common import stored_standings_text
 from referee.game import Action, Bid, Decision, DecisionKind, HiddenBids, Pass, Play
 from referee.game.events import AuctionStarted, CardPlayed, Payment, RoundStarted
 from referee.game.random_policy import random_action
@@ -280,7 +280,7 @@ def test_a_store_written_before_gives_the_same_leaderboard_and_replay_page(
     try:
         # The same standings; the JSON has since gained `left_out` (none in an earlier store),
         # and leaderboard.json the block model's `strength`, its `note` and exact intervals.
-        assert json.loads(stored_board(old_store, "json")) == {
+        assert json.loads(stored_standings_text(old_store, "json")) == {
             **json.loads((DATA / "leaderboard.json").read_text()), "left_out": []}
         record = store.record("t0000-d00-o00")
         assert record is not None

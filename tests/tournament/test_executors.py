@@ -22,7 +22,7 @@ from referee.tournament.config import TournamentConfig
 from referee.tournament.executors import Executor, Finished, Outcome, Voided
 from referee.tournament.executors.dask import DaskExecutor
 from referee.tournament.executors.local import LocalExecutor
-from referee.tournament.executors.table import MAX_ATTEMPTS
+from referee.tournament.executors.worker import MAX_ATTEMPTS
 from referee.tournament.progress import Progress
 from referee.tournament.schedule import ScheduledGame, schedule
 from referee.tournament.session import run_tournament

@@ -496,7 +496,7 @@ def test_a_write_protected_store_is_read_and_nothing_left_beside_it(tmp_path: Pa
 
 def test_a_damaged_game_in_a_store_is_named_not_a_traceback(tmp_path: Path) -> None:
     """A store damaged or edited by hand: a record that is not zlib, or not JSON lines, gets
-    the report's "no replay" page (the site keeps its index) and one line from replay; a
+    the report's "no viewer" page (the site keeps its index) and one line from replay; a
     result without its ranks is one line naming the game.  None is a traceback (zlib.error,
     JSONDecodeError, KeyError)."""
     config = write_config(tmp_path, extra="deals = 1")

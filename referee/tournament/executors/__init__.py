@@ -35,7 +35,7 @@ class Finished:
 @dataclass
 class Voided:
     """One attempt at a game that the referee failed; the game is played again, up to
-    `table.MAX_ATTEMPTS` times."""
+    `worker.MAX_ATTEMPTS` times."""
 
     game_id: str
     attempt: int

@@ -26,7 +26,7 @@ from ..config import TournamentConfig
 from ..entrants import PlayerFactory, bot_factory
 from ..schedule import ScheduledGame
 from . import Finished, Lost, Report, Voided
-from .table import Table
+from .worker import Worker
 
 BATCH_SIZE = 8
 
@@ -41,14 +41,14 @@ def play_batch(config_json: str, config_path: str, games: list[ScheduledGame],
 
     async def run() -> None:
         # No polling: a Dask worker may run other tasks in its other threads.
-        table = Table(config, path, 0, make_player or bot_factory(config, path, polling=False))
+        worker = Worker(config, path, 0, make_player or bot_factory(config, path, polling=False))
         try:
             for game in games:
-                done = await table.play(game, voided.append)
+                done = await worker.play(game, voided.append)
                 if done is not None:
                     finished.append(done)
         finally:
-            await table.aclose()
+            await worker.aclose()
 
     trio.run(run)
     return finished, voided

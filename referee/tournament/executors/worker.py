@@ -1,4 +1,4 @@
-"""One table: plays scheduled games with its own players, in the local executor's tasks and
+"""One worker: plays scheduled games with its own players, in the local executor's tasks and
 in Dask's workers alike, keeping bot processes across games (the protocol's new_game message)
 and starting one afresh only after a void game or its death.  A referee failure voids a game,
 which is played again up to MAX_ATTEMPTS times."""
@@ -49,7 +49,7 @@ def response_histogram(record: GameRecord, seats: int) -> list[dict[str, int]]:
     return out
 
 
-class Table:
+class Worker:
     """Plays scheduled games with one worker's players, keeping bot processes across games."""
 
     def __init__(self, config: TournamentConfig, config_path: Path, number: int,
