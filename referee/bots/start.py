@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import shlex
 import subprocess
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import trio
@@ -77,21 +75,3 @@ async def start_bot(
             raise StartError(f"cannot start {shown}: {exc.strerror or exc}") from None
         raise
     return BotProcess(process, log, limits, sandboxed, group)
-
-
-@asynccontextmanager
-async def open_bot(
-    argv: list[str],
-    *,
-    cwd: Path | None = None,
-    stderr_path: Path | None = None,
-    limits: ProcessLimits = _DEFAULT_LIMITS,
-    goodbye: bytes | None = None,
-    env: dict[str, str] | None = None,
-) -> AsyncIterator[BotProcess]:
-    """Own a bot process for the length of a block; on any exit it is stopped and reaped."""
-    bot = await start_bot(argv, cwd=cwd, stderr_path=stderr_path, limits=limits, env=env)
-    try:
-        yield bot
-    finally:
-        await bot.aclose(goodbye)

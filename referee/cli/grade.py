@@ -7,12 +7,19 @@ from pathlib import Path
 import click
 from tabulate import tabulate
 
-from ..bots.sandbox import SANDBOX_MODES, SandboxError, check_sandbox_available
+from ..bots.sandbox import SandboxError, check_sandbox_available
 from ..game import EditionError
 from ..interrupts import run_trio
 from ..match.game import RefereeError
 from ..text import visible
-from .common import OutputPath, fail
+from .common import (
+    OutputPath,
+    fail,
+    quiet_option,
+    resolve_workers,
+    sandbox_option,
+    workers_option,
+)
 
 
 @click.command(name="grade")
@@ -23,13 +30,10 @@ from .common import OutputPath, fail
               help="A gauntlet tournament file: baselines, deals, limits, [grading] rules.")
 @click.option("--out", "out_dir", type=OutputPath(file_okay=False, path_type=Path),
               required=True, help="Where grades.csv and feedback/STUDENT.md are written.")
-@click.option("--workers", type=click.IntRange(1, 256), default=None,
-              help="Submissions graded, and games played, at a time  "
-                   "[default: one per core]")
-@click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default=None,
-              help="Build, check and play every submission in this sandbox  "
-                   "[default: the config's `sandbox`]")
-@click.option("-q", "--quiet", is_flag=True)
+@workers_option("Submissions graded, and games played,")
+@sandbox_option("the config's `sandbox`",
+                "Build, check and play every submission in this sandbox.")
+@quiet_option("Print nothing but errors (the grades are in grades.csv).")
 def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int | None,
               sandbox: str | None, quiet: bool) -> None:
     """Grade each subfolder of SUBMISSIONS_DIR (one student's bot) against the baselines.
@@ -40,7 +44,6 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
     must lie outside SUBMISSIONS_DIR.  A submission's broken links, pipes and links out of
     its folder are left out of the copy its bot runs in; its feedback lists them.
     """
-    import os
 
     from ..grade import grade_all
     from ..grade.config import GradingConfigError, check_grading_config
@@ -75,7 +78,7 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
                                          config_path.resolve())
     try:
         outcomes = run_trio(grade_all, submissions, config, config_path, out_dir,
-                            workers or os.cpu_count() or 1, say)
+                            resolve_workers(workers), say)
     except FolderError as exc:
         fail(str(exc))
     except OSError as exc:

@@ -32,13 +32,16 @@ from .common import (
     OutputPath,
     address_space_option,
     confine,
+    db_option,
     fail,
     make_folder,
     need_store,
     parse_bot,
     parse_bots,
+    quiet_option,
     sandbox_option,
     stored_record,
+    superseded_option,
     time_limit_options,
 )
 from .view import write_page
@@ -71,7 +74,7 @@ from .view import write_page
               help="Write every line each bot sent and received to NAME.transcript.jsonl here.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @click.option("-v", "--verbose", is_flag=True, help="Print the game's transcript.")
-@sandbox_option
+@sandbox_option()
 @address_space_option
 def play(
     bots: tuple[str, ...], seed: int, seat_order: int, edition: str,
@@ -165,12 +168,9 @@ def _seconds_or_none(ctx: click.Context, param: click.Parameter,
 
 @click.command(name="replay")
 @click.argument("source", metavar="GAME.jsonl | GAME_ID | TRANSCRIPT.jsonl")
-@click.option("--db", "db_path", type=OutputPath(dir_okay=False, path_type=Path),
-              help="Replay game GAME_ID from this tournament's results store.")
-@click.option("--superseded", is_flag=True,
-              help="With --db: the game as it was last played before a bot in it changed.")
-@click.option("-q", "--quiet", is_flag=True,
-              help="Print only the verdict (with --bot: and the answers that differ).")
+@db_option("Replay game GAME_ID from this tournament's results store.")
+@superseded_option
+@quiet_option("Print only the verdict (with --bot: and the answers that differ).")
 @click.option("--bot", metavar="BOT",
               help="Send seat --seat's part of the game again to this bot (a command line or "
                    "NAME=COMMAND) and show its answers beside the recorded ones.")
@@ -335,7 +335,7 @@ class _RerunPrinter:
 @time_limit_options
 @click.option("--transcript", "transcript_path", type=OutputPath(dir_okay=False, path_type=Path),
               help="Write every line exchanged with the bot here (JSON lines).")
-@sandbox_option
+@sandbox_option()
 @address_space_option
 def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
               transcript_path: Path | None, sandbox: str, address_space: str) -> None:

@@ -8,12 +8,22 @@ import click
 
 from ..bots.limits import format_size
 from ..bots.process import ProcessLimits
-from ..bots.sandbox import SANDBOX_MODES, SandboxError, check_sandbox_available
+from ..bots.sandbox import SandboxError, check_sandbox_available
 from ..game import EditionError
 from ..interrupts import run_trio, signals_interrupt
 from ..text import visible
 from ..tournament.merge import MAX_SHARDS
-from .common import SANDBOX_HELP, OutputPath, fail, make_folder, stored_standings_text
+from .common import (
+    OutputPath,
+    db_option,
+    fail,
+    make_folder,
+    quiet_option,
+    resolve_workers,
+    sandbox_option,
+    stored_standings_text,
+    workers_option,
+)
 
 
 @click.group()
@@ -24,10 +34,8 @@ def tournament() -> None:
 @tournament.command(name="run")
 @click.argument("config_path", metavar="FILE",
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--workers", type=click.IntRange(1, 256), default=None,
-              help="Games at a time  [default: one per core]")
-@click.option("--db", "db_path", type=OutputPath(dir_okay=False, path_type=Path),
-              help="Results store  [default: FILE's name with .db, beside FILE]")
+@workers_option("Games")
+@db_option("Results store  [default: FILE's name with .db, beside FILE]")
 @click.option("--stderr-dir", type=OutputPath(file_okay=False, path_type=Path),
               help=f"Keep each bot's stderr here "
                    f"({format_size(ProcessLimits().stderr_per_game)} per game).")
@@ -38,10 +46,8 @@ def tournament() -> None:
 @click.option("--shard", metavar="I/N",
               help=f"Play only shard I of N (N at most {MAX_SHARDS}) of the schedule (for job "
                    "arrays), into its own --db.")
-@click.option("-q", "--quiet", is_flag=True,
-              help="Print nothing but errors, and warnings of bots left out.")
-@click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default=None,
-              help=SANDBOX_HELP + "  [default: the file's `sandbox`, else none]")
+@quiet_option("Print nothing but errors, and warnings of bots left out.")
+@sandbox_option("the file's `sandbox`, else none")
 @click.option("--frozen", is_flag=True,
               help="Refuse to run if an entrant changed since the store's last run, instead "
                    "of playing its games again.")
@@ -57,7 +63,6 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     leaderboard.  Running it again after a crash or Ctrl-C resumes where it stopped; an
     entrant whose files changed since has its games played again, and one added to the file
     plays only its new tables."""
-    import os
 
     from ..tournament.config import TournamentError, load_tournament, tournament_edition
     from ..tournament.executors import Executor
@@ -98,7 +103,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     if stderr_dir is not None:
         make_folder("--stderr-dir", stderr_dir)
     display = ProgressDisplay(quiet=quiet)
-    workers = workers or os.cpu_count() or 1
+    workers = resolve_workers(workers)
     runner: Executor = (DaskExecutor(scheduler, workers) if executor == "dask" else
                         LocalExecutor(workers, stderr_dir=stderr_dir))
     try:
@@ -133,17 +138,15 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
 @tournament.command(name="plan")
 @click.argument("config_path", metavar="FILE",
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--workers", type=click.IntRange(1, 256), default=None,
-              help="Games at a time, for the time bound  [default: one per core]")
-@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Count what this store holds already  [default: FILE's store, if any]")
+@workers_option("Games, for the time bound,")
+@db_option("Count what this store holds already  [default: FILE's store, if any]",
+           output=False)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object, for scripts.")
 def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None,
                     as_json: bool) -> None:
     """Say what FILE would play, without playing: games, tables, deals, games per entrant,
     each entrant's seats, and a bound on the time; warn when it is very large."""
     import json
-    import os
 
     from tabulate import tabulate
 
@@ -168,7 +171,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
                 store.close()
         except StoreError as exc:
             fail(str(exc))
-    plan = make_plan(config, games, workers or os.cpu_count() or 1, stored)
+    plan = make_plan(config, games, resolve_workers(workers), stored)
     if as_json:
         click.echo(json.dumps(plan.as_dict(), indent=2))
         return

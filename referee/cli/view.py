@@ -7,15 +7,20 @@ from pathlib import Path
 import click
 
 from ..match.record import GameRecord, RecordError, read_record
-from .common import OutputPath, fail, need_store, stored_record
+from .common import (
+    OutputPath,
+    db_option,
+    fail,
+    need_store,
+    stored_record,
+    superseded_option,
+)
 
 
 @click.command(name="view")
 @click.argument("source", metavar="GAME.jsonl | GAME_ID")
-@click.option("--db", "db_path", type=OutputPath(dir_okay=False, path_type=Path),
-              help="Show game GAME_ID of this tournament's results store.")
-@click.option("--superseded", is_flag=True,
-              help="With --db: the game as it was last played before a bot in it changed.")
+@db_option("Show game GAME_ID of this tournament's results store.")
+@superseded_option
 @click.option("-o", "--out", "out_path", type=OutputPath(path_type=Path),
               help="The HTML file to write [default: the game log's name with .html, or "
                    "GAME_ID.html in the current folder].")

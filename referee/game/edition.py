@@ -30,10 +30,6 @@ class AuctionType(enum.IntEnum):
     def label(self) -> str:
         return AUCTION_LABELS[self]
 
-    @classmethod
-    def from_label(cls, label: str) -> AuctionType:
-        return cls(AUCTION_LABELS.index(label))
-
 
 AUCTION_LABELS: tuple[str, ...] = ("open", "once-around", "hidden", "fixed-price", "double")
 

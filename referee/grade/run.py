@@ -72,13 +72,10 @@ async def build(sub: Submission, workdir: Path, seconds: float,
     if not sub.build:
         return True, ""
     done = await build_bot(sub.build, workdir, seconds, sandbox)
-    if done.failure is not None:
-        return False, f"the build {done.failure}"
-    output = (done.stdout + done.stderr).decode("utf-8", "replace")
-    tail = "\n".join(output.strip().splitlines()[-30:])
-    if done.returncode != 0:
-        return False, f"exit status {done.returncode}\n{tail}"
-    return True, tail
+    if done.problem is not None:
+        return False, f"the build {done.problem}" + (f"\n{done.tail(30)}" if done.failure is None
+                                                     else "")
+    return True, done.tail(30)
 
 
 class Grading:

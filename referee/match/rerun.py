@@ -52,10 +52,6 @@ class RerunResult:
     compared: list[Compared] = field(default_factory=list)
     ended: str | None = None  # why the bot ended, if it did when sent the game's end
 
-    @property
-    def first_difference(self) -> Compared | None:
-        return next((c for c in self.compared if not c.same), None)
-
 
 class RerunDisplay(Protocol):
     """Shows a rerun as it goes (the command line prints; tests may collect)."""
