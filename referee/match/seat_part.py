@@ -13,7 +13,7 @@ microsecond (records round times to it).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 import orjson
@@ -28,7 +28,6 @@ from .player import HARMLESS_FAULTS
 from .record import (
     AnswerLine,
     ApplyLine,
-    EventLine,
     FaultLine,
     GameRecord,
     RecordError,
@@ -38,6 +37,7 @@ from .record import (
     read_record,
 )
 from .replay import replay
+from .steps import walk
 
 
 class RerunError(ValueError):
@@ -137,29 +137,6 @@ class _Lines:
         return SeatPart(game_id, seat, name, tuple(self.requests), b"".join(self.pending), hello)
 
 
-Step = tuple[list[StepLine], ApplyLine]  # a step's lines but events, and its `apply` line
-
-
-def _split(lines: Sequence[StepLine]) -> tuple[list[StepLine], list[Step], list[StepLine]]:
-    """A record's lines as the game start's (before its first event), each step's lines but
-    events (up to its `apply` line), and the game end's (after the last step)."""
-    start: list[StepLine] = []
-    steps: list[Step] = []
-    current: list[StepLine] = []
-    evented = False
-    for line in lines:
-        if isinstance(line, EventLine):
-            evented = True
-        elif not evented:
-            start.append(line)
-        elif isinstance(line, ApplyLine):
-            steps.append((current, line))
-            current = []
-        else:
-            current.append(line)
-    return start, steps, current
-
-
 def _recorded(lines: Iterable[StepLine], applied: ApplyLine, seat: int
               ) -> tuple[RequestResult, float]:
     """What `seat` answered in a step, and the seconds it took, from the step's lines."""
@@ -194,8 +171,8 @@ def part_from_record(record: GameRecord, seat: int) -> SeatPart:
     name = spec.names[seat]
     config = spec.config()
     state = GameState(config, seed=spec.seed, deck=spec.deck)
-    start, steps, _ = _split(record.lines)
-    retired = {ln.seat for ln in start if isinstance(ln, RetiredLine)}
+    steps = walk(record.lines)
+    retired = {ln.seat for ln in steps.start if isinstance(ln, RetiredLine)}
     if seat in retired:
         raise RerunError(f"seat {seat} ({name}) did not start in game {spec.game_id}: it was "
                          "sent nothing to replay")
@@ -207,7 +184,8 @@ def part_from_record(record: GameRecord, seat: int) -> SeatPart:
                         list(config.variants), spec.move_time, spec.time_bank,
                         spec.seat_seed(seat))
     protocol.send(_seen_by(seat, state.take_events()))
-    for lines, applied in steps:
+    for step in steps.steps:
+        lines, applied = step.lines, step.applied
         if seat in state.pending_seats() and seat not in retired:
             decision = state.decision(seat)
             recorded, seconds = _recorded(lines, applied, seat)
