@@ -122,7 +122,8 @@ def need_store(db_path: Path) -> None:
 
 
 def stored_standings_text(db_path: Path, fmt: str = "table", with_head_to_head: bool = False,
-                 with_seats: bool = False, with_pairs: bool = False) -> str:
+                          with_seats: bool = False, with_pairs: bool = False,
+                          wide: bool = False) -> str:
     """The leaderboard of the games stored at `db_path` (read-only), ordered by its
     tournament file's primary metric, with the entrants its last run left out; a StoreError
     if it cannot be read."""
@@ -135,7 +136,8 @@ def stored_standings_text(db_path: Path, fmt: str = "table", with_head_to_head: 
         primary, left_out = store.primary_metric(), store.entrants(LEFT_OUT)
     finally:
         store.close()
-    return standings_text(games, primary, fmt, with_head_to_head, with_seats, with_pairs, left_out)
+    return standings_text(games, primary, fmt, with_head_to_head, with_seats, with_pairs,
+                          left_out, wide)
 
 
 def parse_bots(bots: tuple[str, ...]) -> list[BotSpec]:

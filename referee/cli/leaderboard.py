@@ -19,8 +19,11 @@ from .common import OutputPath, fail, need_store, stored_standings_text
 @click.option("--pairs", is_flag=True,
               help="Also: each pair's difference, LOS and whether it is separated (JSON "
                    "always has them).")
+@click.option("--wide", is_flag=True,
+              help="Every column in the table and Markdown: each metric's interval, each kind "
+                   "of fault, the response times (CSV and JSON always have them).")
 def leaderboard_cmd(db_path: Path, fmt: str, head_to_head: bool, seats: bool,
-                    pairs: bool) -> None:
+                    pairs: bool, wide: bool) -> None:
     """The standings of the games stored in DB, with 95% intervals and ratings."""
     from ..tournament.store import StoreError
 
@@ -29,7 +32,7 @@ def leaderboard_cmd(db_path: Path, fmt: str, head_to_head: bool, seats: bool,
              "entrants); use json, table or markdown for them")
     need_store(db_path)
     try:
-        text = stored_standings_text(db_path, fmt, head_to_head, seats, pairs)
+        text = stored_standings_text(db_path, fmt, head_to_head, seats, pairs, wide)
     except StoreError as exc:
         fail(str(exc))
     click.echo(text.rstrip("\n"))

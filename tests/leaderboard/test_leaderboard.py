@@ -182,12 +182,16 @@ def test_every_format_counts_stderr_over_its_limit() -> None:
     board = standings(by_hand(results))
     by_name = {r["name"]: r for r in json.loads(render(board, "json"))["entrants"]}
     assert by_name["noisy"]["faults"]["stderr_over_limit"] == 3
-    table = render(board, "table").splitlines()
+    table = render(board, "table", wide=True).splitlines()
     header = table[0]
     noisy_line = next(line for line in table if " noisy" in line)
     start = header.index("stderr cut")
     assert noisy_line[start:start + len("stderr cut")].strip() == "3", (header, noisy_line)
-    assert "stderr cut |" in render(board, "markdown")
+    assert "stderr cut |" in render(board, "markdown", wide=True)
+    narrow = render(board, "table").splitlines()
+    start = narrow[0].index("faults")
+    noisy_line = next(line for line in narrow if " noisy" in line)
+    assert noisy_line[start:start + len("faults")].strip() == "3", (narrow[0], noisy_line)
     csv_rows = {r["name"]: r for r in csv.DictReader(io.StringIO(render(board, "csv")))}
     assert csv_rows["noisy"]["stderr_over_limit"] == "3"
     assert csv_rows["quiet"]["stderr_over_limit"] == "0"
@@ -295,7 +299,7 @@ def test_every_format_shows_the_place_range_and_the_rating_interval() -> None:
     assert ratings["top"].low <= ratings["top"].elo <= ratings["top"].high
     assert ratings["top"].low > ratings["a"].high
     for fmt in ("table", "markdown"):
-        lines = render(board, fmt).splitlines()
+        lines = render(board, fmt, wide=True).splitlines()
         for name, place in places.items():
             row = next(line for line in lines if f" {name} " in line)
             cells = row.replace("|", " ").split()
@@ -368,3 +372,25 @@ def test_pairs_option_prints_the_pairs_and_is_refused_with_csv(tmp_path: Path) -
     assert refused.returncode == 2 and refused.stdout == ""
     assert refused.stderr.startswith("error: --pairs")
     assert len(refused.stderr.strip().splitlines()) == 1
+
+
+def test_the_default_table_fits_120_columns_and_wide_shows_every_column() -> None:
+    """With names of 20 characters, every line of the default table and of its notes fits a
+    120-column terminal, with the primary metric's interval; `--wide` adds the other
+    intervals, each kind of fault and the response times (saying they come from
+    histograms)."""
+    from referee.leaderboard.render import render
+
+    names = [f"a_rather_long_name_{i}" for i in range(4)]
+    results = [(f"g{i}", names[i % 4:] + names[:i % 4],
+                {"money": [10, 20, 30, 40], "ranks": [4, 3, 2, 1], "retired": [],
+                 "faults": [[], [], [], []]}) for i in range(8)]
+    board = standings(by_hand(results))
+    text = render(board, "table")
+    assert max(len(line) for line in text.splitlines()) <= 120, text
+    assert "placement [95% CI]" in text and "money [95% CI]" not in text
+    assert render(board, "table", primary="money").count("money [95% CI]") == 1
+    wide = render(board, "table", wide=True)
+    for column in ("money [95% CI]", "rating (Elo) [95% CI]", "timeouts", "ms median",
+                   "ms: response times"):
+        assert column in wide and column not in text
