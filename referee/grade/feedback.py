@@ -74,8 +74,30 @@ def next_step(outcome: StudentResult, config: TournamentConfig) -> str:
             + "; ".join(lacks) if lacks else "nothing is broken")
 
 
+NO_GAMES = {
+    "no bot found": "no bot was found in your folder",
+    "build failed": "it could not be built",
+    "crashed": "it crashed in the check, and a bot that crashes there would crash in its games",
+    "timed out": "it was too slow in the check",
+}
+
+
+def games_line(outcome: StudentResult, played: bool, problems: list[Problem]) -> list[str]:
+    """When it played no game: a line that says so, and why (the grade rests on that)."""
+    if played or outcome.games:
+        return []
+    kinds = {p.kind: p for p in problems}
+    if "play" in kinds:
+        why = f"it could not be started for them ({code(kinds['play'].what)})"
+    elif "budget" in kinds:
+        why = "its grading ran out of its time budget before them"
+    else:
+        why = NO_GAMES.get(outcome.status, "its grading stopped before them")
+    return [f"- games: **no game was played** because {why}"]
+
+
 def summary(outcome: StudentResult, sub: Submission, config: TournamentConfig,
-            problems: list[Problem]) -> list[str]:
+            problems: list[Problem], played: bool = True) -> list[str]:
     bot = "(none found)" if sub.command is None else code(sub.command)
     fix = (f"problem 1 below, {TITLES[problems[0].kind].lower()}: {code(problems[0].what)}"
            if problems else next_step(outcome, config))
@@ -84,6 +106,7 @@ def summary(outcome: StudentResult, sub: Submission, config: TournamentConfig,
             f"- grade: **{outcome.grade}**, {grade_reason(outcome)}",
             points_line(outcome, config),
             f"- bot: {bot}" + (f", built with {code(sub.build)}" if sub.build else ""),
+            *games_line(outcome, played, problems),
             f"- fix first: {fix}", ""]
 
 
@@ -115,7 +138,7 @@ def feedback(outcome: StudentResult, sub: Submission, config: TournamentConfig,
              found: Findings) -> str:
     """The whole feedback, in Markdown (not yet made visible)."""
     problems = found.problems.ordered()
-    text = summary(outcome, sub, config, problems)
+    text = summary(outcome, sub, config, problems, found.played)
     if problems:
         text.append(f"## Problems ({len(problems)})\n")
         text += [problem_section(i, p, outcome) for i, p in enumerate(problems[:MOST], 1)]
