@@ -151,7 +151,9 @@ def test_the_sandbox_shows_only_what_it_should(tmp_path: Path, bwrap: str) -> No
     else:
         assert seen["home_tree"] in (None, [])
     assert seen["other"] is False  # another bot's folder, next to this one
-    assert seen["write_own"] is False and seen["write_tmp"] is True
+    # Only its script is shown: its folder, in the sandbox's /tmp here, takes no write to
+    # the host's.
+    assert not (me / "x").exists() and seen["write_tmp"] is True
     assert seen["tmp"] == "/tmp" and seen["home_env"] == "/tmp"
     assert seen["leaked_env"] is False
     assert seen["interfaces"] == ["lo"]
@@ -261,7 +263,8 @@ address_space = "off"
 
 [[bots]]
 name = "second"
-command = "{python} bots/first_legal.py"
+command = "{python} first_legal.py"
+dir = "bots"
 
 [[bots]]
 name = "snoop"
