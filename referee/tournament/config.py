@@ -5,7 +5,6 @@ Validated by pydantic; every error names the key (`bots.2.command: Field require
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -43,6 +42,7 @@ from referee.bots.manifest import command_line
 from referee.edition_files import load_edition
 from referee.game import BUILTIN_EDITIONS, Edition
 from referee.game.config import VARIANTS
+from referee.toml_files import TomlFileError, read_toml
 from referee.validation import first_errors
 
 
@@ -315,15 +315,9 @@ class TournamentConfig(BaseModel):
 def load_tournament(path: Path) -> TournamentConfig:
     """Read and check a tournament file; TournamentError names what is wrong and where."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise TournamentError(f"cannot read {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise TournamentError(f"{path} is not UTF-8 text") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise TournamentError(f"{path} is not valid TOML: {exc}") from None
+        data = read_toml(path)
+    except TomlFileError as exc:
+        raise TournamentError(f"{path} {exc}") from None
     try:
         return TournamentConfig.model_validate(data)
     except ValidationError as exc:

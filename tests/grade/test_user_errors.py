@@ -553,14 +553,16 @@ def test_ctrl_c_while_grading_ends_in_one_line_and_keeps_the_graded(tmp_path: Pa
 
 
 def test_a_broken_manifest_is_that_students_problem(tmp_path: Path) -> None:
-    """A build or command that cannot be split, or holds a NUL, is one student's "build
-    failed" naming the key (not a traceback, or "the referee failed", for the whole
-    class); a long `name`, which is not used, is accepted."""
+    """A build or command that cannot be split, or holds a NUL, and a `bot.toml` nested 600
+    levels deep (a RecursionError that stopped the whole class, no grades.csv) are each one
+    student's "build failed" naming what is wrong (not a traceback, or "the referee failed",
+    for the whole class); a long `name`, which is not used, is accepted."""
     subs = tmp_path / "subs"
     bot = SAMPLES / "python" / "baseline_bot.py"
     manifests = {
         "quote": 'command = "python3 bot.py"\nbuild = "echo \'hi"\n',
         "nul": 'command = "python3 bot.py\\u0000"\n',
+        "deep": 'command = "python3 bot.py"\nx = ' + "[" * 600 + "\n",
         "long_name": f'name = "{"n" * 70}"\ncommand = "python3 bot.py"\n',
     }
     for student, manifest in manifests.items():
@@ -573,11 +575,25 @@ def test_a_broken_manifest_is_that_students_problem(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     graded = rows(tmp_path / "out")
     assert {s: r["status"] for s, r in graded.items()} == {
-        "quote": "build failed", "nul": "build failed", "long_name": "ok"}
+        "quote": "build failed", "nul": "build failed", "deep": "build failed",
+        "long_name": "ok"}
     feedback = tmp_path / "out" / "feedback"
     assert "bot.toml: build: cannot be split into words: No closing quotation" in \
         (feedback / "quote.md").read_text()
     assert "bot.toml: command: contains a NUL character" in (feedback / "nul.md").read_text()
+    assert "bot.toml is not valid TOML: nested too deeply" in (feedback / "deep.md").read_text()
+
+
+def test_a_grading_config_that_cannot_be_read_as_toml_is_one_line(tmp_path: Path) -> None:
+    """A grading config nested 600 levels deep is one error line, before any build."""
+    subs, config = tmp_path / "subs", tmp_path / "class.toml"
+    (subs / "ann").mkdir(parents=True)
+    shutil.copy(SAMPLES / "python" / "random_bot.py", subs / "ann" / "bot.py")
+    write_config(config)
+    config.write_text(config.read_text() + "x = " + "[" * 600 + "\n")
+    done = grade(subs, config, tmp_path / "out")
+    one_error_line(done, "class.toml is not valid TOML: nested too deeply")
+    assert not (tmp_path / "out" / "grades.csv").exists()
 
 
 def test_a_baseline_that_cannot_play_stops_grading(tmp_path: Path) -> None:

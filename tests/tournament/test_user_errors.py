@@ -521,3 +521,28 @@ def test_a_damaged_game_in_a_store_is_named_not_a_traceback(tmp_path: Path) -> N
         refused(referee(*args, cwd=tmp_path),
                 f"the stored result of game {three} is damaged: ranks: Field required")
     assert not (tmp_path / "site2").exists()
+
+
+def test_a_tournament_file_that_cannot_be_read_as_toml_is_one_line(tmp_path: Path) -> None:
+    """A tournament file nested 600 levels deep (a RecursionError traceback before), one that
+    is not UTF-8, one over the size bound and a named pipe (a hang before): `run` (and `plan`)
+    says what is wrong with it in one line, and makes no store."""
+    cases: list[tuple[str, str]] = []
+    deep = tmp_path / "deep.toml"
+    deep.write_text(write_config(tmp_path).read_text() + "x = " + "[" * 600 + "\n")
+    cases.append((str(deep), "is not valid TOML: nested too deeply"))
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes(write_config(tmp_path).read_bytes() + b"# caf\xe9\n")
+    cases.append((str(latin), "is not UTF-8 text"))
+    huge = tmp_path / "huge.toml"
+    huge.write_text(write_config(tmp_path).read_text() + "#" * (9 * 1024 * 1024) + "\n")
+    cases.append((str(huge), "is larger than 8 MiB"))
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    cases.append((str(fifo), "is not a regular file"))
+    for path, why in cases:
+        out = run(Path(path), tmp_path / "x.db", timeout=60)
+        refused(out, f"error: {path} {why}")
+    refused(referee("tournament", "plan", str(deep), cwd=tmp_path),
+            f"error: {deep} is not valid TOML: nested too deeply")
+    assert not (tmp_path / "x.db").exists()
