@@ -196,9 +196,9 @@ def wrap_command(
     cwd = Path(os.path.abspath(cwd))
     own, ro, argv, extra = _layout(argv, cwd, home, read_only)
     tmp = Path("/tmp")
-    for path in own:
-        if path == tmp or path in tmp.parents:
-            raise SandboxError(f"the bot's folder {path} holds /tmp, the sandbox's scratch "
+    for mine in own:
+        if mine == tmp or mine in tmp.parents:
+            raise SandboxError(f"the bot's folder {mine} holds /tmp, the sandbox's scratch "
                                "space; put the bot in a folder of its own")
     prlimit = os.path.realpath(prlimit)
     if not _inside(Path(prlimit), [Path("/usr")]):
@@ -223,8 +223,8 @@ def wrap_command(
     args += ["--tmpfs", "/tmp"]
     for shown in [*ro, *extra]:
         args += ["--ro-bind", str(shown), str(shown)]
-    for path in own:
-        args += ["--bind" if writable_home else "--ro-bind", str(path), str(path)]
+    for mine in own:
+        args += ["--bind" if writable_home else "--ro-bind", str(mine), str(mine)]
     # The root bwrap makes is a writable tmpfs (around the folders it shows): read-only, so
     # that /tmp, limited, is the only scratch space.
     args += ["--dir", str(cwd), "--chdir", str(cwd), "--remount-ro", "/"]

@@ -35,7 +35,6 @@ from referee.protocol.seat import GOODBYE, Faulted, Replied, SeatProtocol
 from .bot_transcript import TranscriptWriter
 from .player import Answer, Fault, GameInfo, Standing
 
-
 # A bot whose process exited is a crash (protocol/README.md), even where a process it started
 # holds its output and answers: a reply is taken only while the bot's own process runs (in the
 # sandbox bwrap exits with it).  One waitpid a reply.

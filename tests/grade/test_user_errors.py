@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -584,15 +585,23 @@ def test_a_broken_manifest_is_that_students_problem(tmp_path: Path) -> None:
     assert "bot.toml is not valid TOML: nested too deeply" in (feedback / "deep.md").read_text()
 
 
-def test_a_grading_config_that_cannot_be_read_as_toml_is_one_line(tmp_path: Path) -> None:
-    """A grading config nested 600 levels deep is one error line, before any build."""
+@pytest.mark.parametrize(("change", "says"), [
+    (lambda text: text + "x = " + "[" * 600 + "\n",
+     "class.toml is not valid TOML: nested too deeply"),
+    (lambda text: text.replace("deals = 1", "deals = true"),
+     "deals: Input should be a valid integer"),
+])
+def test_a_grading_config_nested_too_deeply_or_with_a_boolean_count_is_one_line(
+        tmp_path: Path, change: Any, says: str) -> None:
+    """A grading config nested 600 levels deep (a traceback before), or saying `deals =
+    true` (taken as 1 before), is one error line, before any build."""
     subs, config = tmp_path / "subs", tmp_path / "class.toml"
     (subs / "ann").mkdir(parents=True)
     shutil.copy(SAMPLES / "python" / "random_bot.py", subs / "ann" / "bot.py")
     write_config(config)
-    config.write_text(config.read_text() + "x = " + "[" * 600 + "\n")
+    config.write_text(change(config.read_text()))
     done = grade(subs, config, tmp_path / "out")
-    one_error_line(done, "class.toml is not valid TOML: nested too deeply")
+    one_error_line(done, says)
     assert not (tmp_path / "out" / "grades.csv").exists()
 
 

@@ -68,6 +68,24 @@ def test_max_faults_is_bounded_and_named(tmp_path: Path) -> None:
                                               for i in range(4)]})
 
 
+@pytest.mark.parametrize(("line", "says"), [
+    ("seed = 12345678901234567890123", f"seed: Input should be less than or equal to {2**63 - 1}"),
+    ("seed = -1", "seed: Input should be greater than or equal to 0"),
+    ("deals = true", "deals: Input should be a valid integer"),
+    ("[limits]\nopen_files = true", 'limits.open_files: expected a number (or a text such as '
+                                    '"off"), got true'),
+])
+def test_seeds_out_of_range_and_booleans_for_numbers_are_named(tmp_path: Path, line: str,
+                                                              says: str) -> None:
+    """A seed is 0 to 2**63-1 in a tournament file as on `referee play --seed` (a 23-digit or
+    a negative seed was taken), and `deals = true` is a mistake, not one deal: each is one
+    line naming the key."""
+    config = write_config(tmp_path, extra="" if line.startswith("seed") else line)
+    config.write_text(config.read_text().replace("seed = 3", line if line.startswith("seed")
+                                                  else "seed = 3"))
+    refused(referee("tournament", "plan", str(config), cwd=tmp_path), says)
+
+
 def test_a_baseline_listed_twice_is_named(tmp_path: Path) -> None:
     config = write_config(tmp_path, extra='format = "gauntlet"\nbaselines = ["b0", "b0"]')
     refused(run(config, tmp_path / "x.db"), "baselines: 'b0' is listed twice")
