@@ -7,9 +7,9 @@ unsafe in a threaded process), and, with `sandbox="bwrap"`, inside bubblewrap:
 - no network and its own PID, IPC and UTS namespaces (`--unshare-all`), no capabilities;
 - read-only: /usr, /bin, /lib..., a short list of /etc entries that runtimes need, the bot's
   own folder (`home`) or, without one, only the files its command names (never the folder
-  around them, which may hold a results store, logs and other bots), the
-  installation of its interpreter when that lives outside /usr, and any `read_only` paths; a
-  private tmpfs at /tmp (HOME and TMPDIR) as scratch space;
+  around them, which may hold a results store, logs and other bots), the installation of its
+  interpreter when that lives outside /usr, and any `read_only` paths; a private tmpfs at
+  /tmp (HOME and TMPDIR) as scratch space, the only place it can write;
 - nothing else of the host: other bots, results stores, home directories are not there;
 - the environment cleared but for PATH (system folders), HOME, TMPDIR, LANG, LC_* and TZ.
 
@@ -73,18 +73,18 @@ def resolve_program(argv0: str, cwd: Path) -> Path | None:
 
 def named_paths(argv: Sequence[str], cwd: Path) -> list[Path]:
     """The files a bot's command names: its program when given as a relative path (`./bot`;
-    an absolute one is an interpreter, shown with its installation), and its
-    first argument naming a file, the script (`python3 bots/me.py` names `bots/me.py`).  The
-    sandbox shows these alone of a bot without a folder of its own: the folder around them
-    may hold the results store, logs and other bots (a bot of more files needs a folder of
-    its own, its `dir`, or `read_only` paths)."""
-    named: list[Path] = []
-    if "/" in argv[0] and not os.path.isabs(argv[0]) and (cwd / argv[0]).is_file():
-        named.append(Path(os.path.normpath(cwd / argv[0])))
-    for arg in argv[1:]:
-        path = Path(os.path.normpath(cwd / arg))
-        if not arg.startswith("-") and path.is_file():
-            return [*named, path] if path not in named else named
+    an absolute one is an interpreter, shown with its installation) and its first argument
+    naming a file, the script (`python3 bots/me.py` names `bots/me.py`).  The sandbox shows
+    these alone of a bot without a folder of its own: the folder around them may hold the
+    results store, logs and other bots (a bot of more files needs its own folder, its `dir`,
+    or `read_only` paths)."""
+    args = (Path(os.path.normpath(cwd / a)) for a in argv[1:] if not a.startswith("-"))
+    script = next((p for p in args if p.is_file()), None)
+    named = [] if script is None else [script]
+    if "/" in argv[0] and not os.path.isabs(argv[0]):
+        program = Path(os.path.normpath(cwd / argv[0]))
+        if program.is_file() and program not in named:
+            named.insert(0, program)
     return named
 
 
@@ -185,8 +185,7 @@ def wrap_command(
     """The argv that runs `argv` (in `cwd`) under `limits`, and in the sandbox if asked.
 
     `home` is the bot's folder the sandbox shows read-only (`writable_home` for builds);
-    without one, only the files its command names (`named_paths`).  Raises
-    SandboxError."""
+    without one, only the files its command names (`named_paths`).  Raises SandboxError."""
     argv = list(argv)
     prlimit = _tool("prlimit")
     if sandbox == "none":
