@@ -95,9 +95,11 @@ def test_a_bot_toml_nested_too_deeply_is_one_error_line(tmp_path: Path) -> None:
     bot_folder(tmp_path / "deep", DEEP)
     bot_folder(tmp_path / "latin", None).joinpath("bot.toml").write_bytes(
         b'command = "python3 first_legal.py" # caf\xe9\n')
-    for folder, why in [("deep", "bot.toml is not valid TOML: nested too deeply"),
-                        ("latin", "bot.toml is not UTF-8 text")]:
-        for args in (["play", "good", folder, "good"], ["check", folder]):
+    for folder, why, runs in [
+            ("deep", "bot.toml is not valid TOML: nested too deeply",
+             [["play", "good", "deep", "good"], ["check", "deep"]]),
+            ("latin", "bot.toml is not UTF-8 text", [["check", "latin"]])]:
+        for args in runs:
             done = referee(*args, cwd=tmp_path)
             assert done.returncode == 2, done.stderr
             assert len(done.stderr.splitlines()) == 1, done.stderr
