@@ -51,6 +51,7 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
     from ..grade.run import FolderError
     from ..grade.submissions import WorkFolderFull
     from ..tournament.config import TournamentError, load_tournament, tournament_edition
+    from ..tournament.isolation import check_isolation
     from ..tournament.store import StoreError
 
     if not config_path.is_file():
@@ -70,6 +71,7 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
         config = config.model_copy(update={"sandbox": sandbox})
     try:
         check_sandbox_available(config.sandbox)  # before any build: never a silent fallback
+        check_isolation(config, config_path, [("the grading folder", out_dir)])
     except SandboxError as exc:
         fail(str(exc))
     say = (lambda m: None) if quiet else (

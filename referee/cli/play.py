@@ -14,7 +14,7 @@ from tabulate import tabulate
 
 from ..bots.limits import DEFAULT_MAX_FAULTS, MAX_FAULTS
 from ..edition_files import load_edition
-from ..game import EditionError, GameConfig
+from ..game import MAX_SEED, EditionError, GameConfig
 from ..game.config import VARIANTS
 from ..game.edition import CMON
 from ..interrupts import run_trio
@@ -49,7 +49,7 @@ from .view import write_page
 
 @click.command()
 @click.argument("bots", nargs=-1, required=True, metavar="BOT BOT BOT [BOT [BOT]]")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True,
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=1, show_default=True,
               help="Shuffle seed, 0 to 2**63-1 (as game records store it; a seed's sign "
                    "would not change the deal).")
 @click.option("--seat-order", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True,

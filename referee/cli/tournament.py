@@ -69,6 +69,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     from ..tournament.executors.dask import DaskExecutor, SchedulerError
     from ..tournament.executors.local import LocalExecutor
     from ..tournament.field import FrozenField
+    from ..tournament.isolation import check_isolation, run_files
     from ..tournament.progress import ProgressDisplay
     from ..tournament.schedule import schedule
     from ..tournament.session import NothingPlayed, run_into
@@ -100,6 +101,10 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
         fail("--scheduler goes with --executor dask")
     suffix = f".shard{shard_of[0]}of{shard_of[1]}" if shard_of else ""
     db_path = db_path or config_path.with_name(config_path.stem + suffix + ".db")
+    try:  # before any store or log is made
+        check_isolation(config, config_path, run_files(db_path, stderr_dir))
+    except SandboxError as exc:
+        fail(str(exc))
     if stderr_dir is not None:
         make_folder("--stderr-dir", stderr_dir)
     display = ProgressDisplay(quiet=quiet)
@@ -151,6 +156,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     from tabulate import tabulate
 
     from ..tournament.config import TournamentError, load_tournament
+    from ..tournament.isolation import check_isolation, run_files
     from ..tournament.preview import make_plan
     from ..tournament.schedule import schedule
     from ..tournament.store import Store, StoreError
@@ -161,6 +167,10 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     except (TournamentError, ValueError) as exc:
         fail(str(exc))
     db_path = db_path or config_path.with_name(config_path.stem + ".db")
+    try:  # what `run` would refuse
+        check_isolation(config, config_path, run_files(db_path))
+    except SandboxError as exc:
+        fail(str(exc))
     stored = None
     if db_path.exists():
         try:

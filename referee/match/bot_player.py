@@ -35,6 +35,11 @@ from referee.protocol.seat import GOODBYE, Faulted, Replied, SeatProtocol
 from .bot_transcript import TranscriptWriter
 from .player import Answer, Fault, GameInfo, Standing
 
+# A bot whose process exited is a crash (protocol/README.md), even where a process it started
+# holds its output and answers: a reply is taken only while the bot's own process runs (in the
+# sandbox bwrap exits with it).  One waitpid a reply.
+CHILD_ANSWERS = "exited (a process it started still answers for it)"
+
 
 class GoneBeforeGame(Exception):
     """The bot's process ended having read nothing of this game: it exited between games."""
@@ -290,6 +295,10 @@ class BotPlayer:
                               request_id)
             event = seat.receive(line, time.perf_counter() - began)
             if type(event) is Replied:
+                if bot.process.returncode is not None:  # a process it left answers for it
+                    reason = await self._crash_reason(CHILD_ANSWERS)
+                    return Answer(None, Fault(FaultKind.CRASH, reason),
+                                  trio.current_time() - start, request_id)
                 action, seconds, _ = event
                 return Answer(action, None, seconds, request_id)
             if type(event) is Faulted:

@@ -214,6 +214,10 @@ def damage(data: bytes, number: int, change: Any) -> bytes:
     (lambda d: d.split(b"\n", 1)[1], "not a game record: the first line is not a spec"),
     (lambda d: damage(d, 1, lambda x: x.update(seed=-1)),
      "the record's spec is not valid: seed: Input should be greater than or equal to 0"),
+    # One range of seeds everywhere: 0 to 2**63-1, as `referee play --seed` takes.
+    (lambda d: damage(d, 1, lambda x: x.update(seed=2**63)),
+     "the record's spec is not valid: seed: Input should be less than or equal to "
+     f"{2**63 - 1}"),
 ])
 def test_a_malformed_line_is_refused_with_what_is_wrong_and_where(changed: Any,
                                                                   message: str) -> None:
