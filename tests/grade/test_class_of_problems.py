@@ -22,11 +22,11 @@ def slow_random_bot() -> str:
     new_game = "                bot.new_game(message)\n"
     request = "            elif kind == \"request\":\n"
     assert new_game in code and request in code
-    return code.replace("import sys\n", "import sys\n" + SLOW, 1).replace(new_game, new_game + "                _slow[\"left\"] = 2\n"
-                               ).replace(request, request + (
-                                   "                if _slow[\"left\"]:\n"
-                                   "                    _slow[\"left\"] -= 1\n"
-                                   "                    time.sleep(0.75)\n"))
+    code = code.replace("import sys\n", "import sys\n" + SLOW, 1)
+    code = code.replace(new_game, new_game + "                _slow[\"left\"] = 2\n")
+    return code.replace(request, request + ("                if _slow[\"left\"]:\n"
+                                            "                    _slow[\"left\"] -= 1\n"
+                                            "                    time.sleep(0.75)\n"))
 
 
 def test_a_class_of_four_problems_is_graded_with_each_named(tmp_path: Path) -> None:
