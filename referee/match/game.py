@@ -17,6 +17,7 @@ from typing import Literal
 import orjson
 import trio
 
+from referee.bots.errors import want_of_resources
 from referee.game import (
     Bid,
     Decision,
@@ -28,7 +29,6 @@ from referee.game import (
     seat_view,
 )
 from referee.game.actions import Action
-from referee.bots.errors import want_of_resources
 from referee.game.events import CardsDealt
 from referee.match.player import (
     FATAL_FAULTS,

@@ -25,7 +25,6 @@ from typing import Any
 import trio
 
 from referee.interrupts import signals_interrupt
-
 from referee.match.game import OutOfResources
 
 from ..config import TournamentConfig
@@ -179,7 +178,8 @@ class DaskExecutor:
 
         futures = [f for f, _ in pending.values()]
         try:
-            wait(futures, timeout=WATCH, return_when="FIRST_COMPLETED")
+            wait(futures, timeout=WATCH,  # type: ignore[no-untyped-call]
+                 return_when="FIRST_COMPLETED")
         except TimeoutError:
             return []
         return [f.key for f in futures if f.done()]

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import math
 import time
-
-import trio
 from collections.abc import Callable
 from pathlib import Path
+
+import trio
 
 from referee.bots.errors import want_of_resources
 from referee.match.game import OutOfResources, RefereeError, play_game
@@ -83,9 +83,11 @@ class Worker:
                 record = await play_game(spec, seat_players)
             except OutOfResources as exc:
                 short = exc
+                before = self.pool.limit
                 limit = await self.pool.shrink()
-                voided(Voided(game.game_id, attempt, f"{exc}; worker {self.number} keeps at "
-                              f"most {limit} bot processes from now on"))
+                fewer = (f"; worker {self.number} keeps at most {limit} bot processes from now "
+                         "on" if limit < before else "")
+                voided(Voided(game.game_id, attempt, f"{exc}{fewer}"))
                 await trio.sleep(0.1 * attempt)  # a passing shortage may pass
                 continue
             except RefereeError as exc:
