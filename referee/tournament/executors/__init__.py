@@ -2,9 +2,8 @@
 
 An executor is handed the games of one stage and reports what became of each: finished, void
 (each attempt), lost with a batch that failed, or handed to another worker when its own was
-lost.  Binding the store, building the bots,
-choosing the games, storing them and the summary are the session's (`session.py`), written
-once whatever plays the games.
+lost.  Binding the store, building the bots, choosing the games, storing them and the summary
+are the session's (`session.py`), written once whatever plays the games.
 """
 
 from __future__ import annotations

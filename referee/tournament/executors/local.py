@@ -1,7 +1,8 @@
 """The local executor: `workers` workers on this machine, in one trio program.
 
 Each worker takes the next game from one queue and keeps its own players from game to game and
-from batch to batch (a run with `until` hands it a batch per stage), until `aclose`.
+from batch to batch (a run with `until` hands it a batch per stage), until `aclose`: at most
+`max_bot_processes` bot processes each (`bot_pool.py`), whose default the workers share.
 """
 
 from __future__ import annotations
