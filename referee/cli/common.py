@@ -195,6 +195,13 @@ def db_option(help: str, output: bool = True) -> Decorator:
     return click.option("--db", "db_path", type=kind(dir_okay=False, path_type=Path), help=help)
 
 
+max_bot_processes_option = click.option(
+    "--max-bot-processes", type=click.IntRange(1), default=None, metavar="N",
+    help="Bot processes each worker keeps alive at most; the least recently used is stopped "
+         "between games and started again when needed.  [default: the file's "
+         "max_bot_processes, else sized to the descriptor limit and memory]")
+
+
 superseded_option = click.option(
     "--superseded", is_flag=True,
     help="With --db: the game as it was last played before a bot in it changed.")

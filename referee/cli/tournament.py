@@ -18,6 +18,7 @@ from .common import (
     db_option,
     fail,
     make_folder,
+    max_bot_processes_option,
     quiet_option,
     resolve_workers,
     sandbox_option,
@@ -48,6 +49,7 @@ def tournament() -> None:
                    "arrays), into its own --db.")
 @quiet_option("Print nothing but errors, and warnings of bots left out.")
 @sandbox_option("the file's `sandbox`, else none")
+@max_bot_processes_option
 @click.option("--frozen", is_flag=True,
               help="Refuse to run if an entrant changed since the store's last run, instead "
                    "of playing its games again.")
@@ -57,14 +59,20 @@ def tournament() -> None:
                    "\"separated\" in the file).")
 def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
                    stderr_dir: Path | None, executor: str, scheduler: str | None,
-                   shard: str | None, quiet: bool, sandbox: str | None, frozen: bool,
-                   until_separated: bool) -> None:
+                   shard: str | None, quiet: bool, sandbox: str | None,
+                   max_bot_processes: int | None, frozen: bool, until_separated: bool) -> None:
     """Play every game of the tournament in FILE that is not stored yet, then print the
     leaderboard.  Running it again after a crash or Ctrl-C resumes where it stopped; an
     entrant whose files changed since has its games played again, and one added to the file
     plays only its new tables."""
 
-    from ..tournament.config import TournamentError, load_tournament, tournament_edition
+    from ..match.game import OutOfResources
+    from ..tournament.config import (
+        TournamentError,
+        load_tournament,
+        tournament_edition,
+        with_max_bot_processes,
+    )
     from ..tournament.executors import Executor
     from ..tournament.executors.dask import DaskExecutor, SchedulerError
     from ..tournament.executors.local import LocalExecutor
@@ -85,6 +93,8 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
             config = config.model_copy(update={"sandbox": sandbox})
         if until_separated:
             config = config.model_copy(update={"until": "separated"})
+        if max_bot_processes is not None:
+            config = with_max_bot_processes(config, max_bot_processes)
         check_sandbox_available(config.sandbox)
     except (TournamentError, EditionError, SandboxError) as exc:
         fail(str(exc))
@@ -119,6 +129,10 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     except StoreFailed as exc:
         fail(f"the results store failed: {exc}; the games stored before it are kept: "
              "run again to resume")
+    except OutOfResources as exc:
+        fail(f"the referee ran short of its own resources: {exc}; the games stored before it "
+             "are kept: lower max_bot_processes or --workers, or raise the limit of open files "
+             "(ulimit -n), then run again to resume")
     except (StoreError, RuntimeError, SandboxError, NothingPlayed, FrozenField) as exc:
         fail(str(exc))
     except KeyboardInterrupt:

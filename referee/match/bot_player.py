@@ -2,12 +2,14 @@
 
 One `BotPlayer` keeps its bot's process across games; after a crash or a retirement the process
 is stopped, and the next game starts a fresh one.  Everything the bot does wrong comes back as
-a `Fault` with a reason, never as an exception.  What the protocol says (hello, requests and
-their ids, late replies, warnings, the clock and time bank, when a game's opening goes again
-to a fresh process) is `protocol.seat.SeatProtocol`'s, which this drives: here are the pipe
-reads and writes, polling, the watchdog and the stops.  The rest of what is the process's is
-the bots layer's: the process started under its spec's limits and sandbox (`bots.launch`), the
-watch over the limits no rlimit can hold (`bots.watchdog`), and why it ended (`bots.crash`).
+a `Fault` with a reason, never as an exception; a start refused by the referee's own limits
+(`ResourcesExhausted`) is raised, to void the game: it is not the bot's fault.  What the
+protocol says (hello, requests and their ids, late replies, warnings, the clock and time bank,
+when a game's opening goes again to a fresh process) is `protocol.seat.SeatProtocol`'s, which
+this drives: here are the pipe reads and writes, polling, the watchdog and the stops.  The rest
+of what is the process's is the bots layer's: the process started under its spec's limits and
+sandbox (`bots.launch`), the watch over the limits no rlimit can hold (`bots.watchdog`), and
+why it ended (`bots.crash`).
 """
 
 from __future__ import annotations

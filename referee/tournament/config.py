@@ -260,6 +260,9 @@ class TournamentConfig(BaseModel):
     limits: Limits = Limits()
     primary_metric: Literal["placement", "win_share", "money", "rating"] = "placement"
     sandbox: Literal["none", "bwrap"] = "none"  # bwrap: see README, Untrusted bots
+    # Live bot processes per worker, at most; None: sized to the referee's descriptor limit
+    # and memory (executors/bot_pool.py).  Not in the fingerprint: it changes no game.
+    max_bot_processes: int | None = Field(None, ge=1)
     grading: Grading = Grading()
 
     def edition_file(self) -> str | None:
@@ -314,6 +317,10 @@ class TournamentConfig(BaseModel):
         elif len(names) < self.table_size:
             raise ValueError(f"bots: {len(names)} bots cannot fill a table of "
                              f"{self.table_size}")
+        if self.max_bot_processes is not None and self.max_bot_processes < self.table_size:
+            raise ValueError(f"max_bot_processes: a table of {self.table_size} needs "
+                             f"{self.table_size} bot processes at once, not "
+                             f"{self.max_bot_processes}")
         if ("mystery" in self.variants or "mystery-winner" in self.variants) \
                 and self.table_size != 3:
             raise ValueError("variants: mystery is for tables of 3 (R7)")
@@ -343,6 +350,15 @@ def load_tournament(path: Path) -> TournamentConfig:
         return TournamentConfig.model_validate(data)
     except ValidationError as exc:
         raise TournamentError(f"{path}: {first_errors(exc)}") from None
+
+
+def with_max_bot_processes(config: TournamentConfig, count: int) -> TournamentConfig:
+    """`config` with `--max-bot-processes count`, checked as the file's key would be."""
+    try:
+        return TournamentConfig.model_validate(config.model_dump() | {"max_bot_processes": count})
+    except ValidationError as exc:
+        raise TournamentError(f"--max-bot-processes {count}: "
+                              + first_errors(exc).removeprefix("max_bot_processes: ")) from None
 
 
 def tournament_edition(config: TournamentConfig, config_path: Path) -> Edition:

@@ -20,7 +20,7 @@ from referee.bots.sandbox import check_sandbox_available
 
 from .config import TournamentConfig, tournament_edition
 from .entrants import build_bots, entrant_versions
-from .executors import Executor, Finished, Outcome, Voided
+from .executors import Executor, Finished, Outcome, Requeued, Voided
 from .executors.worker import MAX_ATTEMPTS
 from .field import FieldChange, update_field
 from .isolation import check_isolation, run_files
@@ -134,6 +134,10 @@ class _Run:
             self.voids.append(f"{outcome.game_id} (attempt {outcome.attempt}): {outcome.reason}")
             again = "playing it again" if outcome.attempt < MAX_ATTEMPTS else "giving up"
             self.say(f"void: {outcome.reason}; {again}")
+        elif isinstance(outcome, Requeued):
+            self.say(f"{outcome.reason}; playing them again on another worker: "
+                     f"{', '.join(outcome.game_ids)}")
+            return
         else:  # Lost
             self.say(f"{outcome.reason}; its games are left for the next run")
             return

@@ -1,7 +1,8 @@
 """The local executor: `workers` workers on this machine, in one trio program.
 
 Each worker takes the next game from one queue and keeps its own players from game to game and
-from batch to batch (a run with `until` hands it a batch per stage), until `aclose`.
+from batch to batch (a run with `until` hands it a batch per stage), until `aclose`: at most
+`max_bot_processes` bot processes each (`bot_pool.py`), whose default the workers share.
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ class LocalExecutor:
         # may not (polling for one delays the others).
         make_player = self.make_player or bot_factory(config, config_path, self.stderr_dir,
                                                       polling=self.workers <= 1)
-        self.running = [Worker(config, config_path, number, make_player, self.restart_each_game)
+        self.running = [Worker(config, config_path, number, make_player, self.restart_each_game,
+                               sharing=self.workers)
                         for number in range(self.workers)]
 
     async def play(self, games: Sequence[ScheduledGame], report: Report) -> None:
@@ -54,7 +56,8 @@ class LocalExecutor:
                     finished = await worker.play(game, report)
                     if finished is not None:
                         report(finished)
-            except Exception as exc:  # the store failed (a full disk), say: every worker stops
+            except Exception as exc:  # the store failed (a full disk), or the referee is
+                # short of descriptors (OutOfResources): every worker stops
                 failed.append(exc)
                 nursery.cancel_scope.cancel()
 
