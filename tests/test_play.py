@@ -78,7 +78,7 @@ def test_a_hello_name_that_cannot_name_files_leaves_the_file_name(tmp_path: Path
     bot = f"{PY} {BOTS / 'hello_name.py'} --name"
     out = referee("play", f"{bot} a/b", f"{bot} ..", f"{bot} ' x'", f"me={bot} other",
                   f"{PY} {BOTS / 'crash_at_start.py'}", "--json")
-    assert out.returncode == 0, out.stderr
+    assert out.returncode == 1, out.stderr  # crash_at_start could not start
     assert [s["name"] for s in json.loads(out.stdout)["seats"]] == [
         "hello_name-1", "hello_name-2", "hello_name-3", "me", "crash_at_start"]
 
@@ -99,3 +99,21 @@ def test_bots_whose_hellos_swap_their_names_keep_their_own_files(tmp_path: Path)
         assert (tmp_path / "s" / f"{name}.stderr.log").exists()
     assert sorted(p.name for p in (tmp_path / "t").iterdir()) == [
         "a.transcript.jsonl", "b.transcript.jsonl", "first_legal.transcript.jsonl"]
+
+
+def test_a_bot_that_cannot_start_makes_play_exit_1_naming_its_seat(tmp_path: Path) -> None:
+    """A bot that dies before its hello and one whose command names a missing file: the game
+    is played with their seats retired and printed, and `play` exits 1 with one line per
+    such seat on stderr, naming the seat and why (the error its stderr ends with)."""
+    out = referee("play", f"{PY} {BOTS / 'crash_at_start.py'}", f"{PY} {BOTS / 'first_legal.py'}",
+                  f"{PY} {tmp_path / 'missing.py'}", "--json")
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert [s["retired"] for s in json.loads(out.stdout)["seats"]] == [True, False, True]
+    lines = out.stderr.splitlines()
+    assert len(lines) == 2, out.stderr
+    assert lines[0] == (
+        "error: seat 0 (crash_at_start) could not start: closed its output before its hello; "
+        "exit status 3; its stderr ends: ModuleNotFoundError: No module named 'numpy'; the game "
+        "was played without it")
+    assert lines[1].startswith("error: seat 2 (missing) could not start: ")
+    assert "can't open file" in lines[1] and "missing.py" in lines[1]

@@ -26,6 +26,7 @@ from ..match.rerun import RERUN_TIMEOUT, Compared, rerun
 from ..match.seat_part import RerunError, SeatPart, part_from_record, read_part
 from ..match.spec import GameSpec
 from ..match.transcript import Transcript
+from ..protocol.messages import FaultKind
 from ..text import visible
 from .common import (
     SECONDS_OR_ZERO,
@@ -88,6 +89,11 @@ def play(
 
     BOT is a command line ("python3 my_bot.py"), a folder with a bot.toml (built first,
     named after the folder), or NAME=either; a command given no NAME is named by its hello.
+
+    Exit status: 0 when the game was played with every bot; 1 when a bot could not start
+    (the game is played with its seat retired, and a line on stderr names the seat and why);
+    2 when no game was played (a mistake in the command, an interruption, the referee's own
+    failure), with one error line.
     """
     specs = parse_bots(bots)
     variants = tuple(dict.fromkeys(variants))  # one given twice is still one variant
@@ -122,6 +128,18 @@ def play(
             click.echo(visible(text))
         click.echo()
     click.echo(game_json(record) if as_json else standings_table(record.result.seats()))
+    unstarted = not_started(record.result.seats())
+    for line in unstarted:
+        click.echo(f"error: {visible(line)}", err=True)
+    if unstarted:
+        sys.exit(1)
+
+
+def not_started(seats: Sequence[SeatResult]) -> list[str]:
+    """A line for each seat whose bot could not start (the game was played with the seat
+    retired from the start): which seat, and why."""
+    return [f"seat {s.seat} ({s.name}) could not start: {f.one_line()}; the game was played "
+            "without it" for s in seats for f in s.faults if f.kind is FaultKind.START]
 
 
 def game_json(record: GameRecord) -> str:
