@@ -117,3 +117,18 @@ def test_a_bot_that_cannot_start_makes_play_exit_1_naming_its_seat(tmp_path: Pat
         "was played without it")
     assert lines[1].startswith("error: seat 2 (missing) could not start: ")
     assert "can't open file" in lines[1] and "missing.py" in lines[1]
+
+
+def test_play_v_shows_a_crash_with_its_stderr_where_it_happened() -> None:
+    """`play -v` with a bot that crashes mid-game: the crash's line in the transcript is
+    followed at once, indented under it, by the end of the bot's stderr (the traceback's
+    error), before the seat's retirement; the same tail is not left for the end alone."""
+    out = referee("play", f"{PY} {BOTS / 'crash_mid_game.py'}", f"{PY} {BOTS / 'first_legal.py'}",
+                  f"{PY} {BOTS / 'first_legal.py'}", "-v")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("   ! crash_mid_game: crash"))
+    assert lines[at].endswith("its stderr ends:"), lines[at]
+    assert lines[at + 1:at + 5] == [
+        "       Traceback (most recent call last):", "         ...",
+        "       ZeroDivisionError: division by zero", "   ! crash_mid_game is retired (crash)"]

@@ -125,7 +125,7 @@ def play(
         write_page(record, html_path, "the game")
     if verbose and not as_json:
         for text in Transcript(record.spec.names, ed).record(record.lines):
-            click.echo(visible(text))
+            click.echo(_transcript_line(text))
         click.echo()
     click.echo(game_json(record) if as_json else standings_table(record.result.seats()))
     unstarted = not_started(record.result.seats())
@@ -140,6 +140,18 @@ def not_started(seats: Sequence[SeatResult]) -> list[str]:
     retired from the start): which seat, and why."""
     return [f"seat {s.seat} ({s.name}) could not start: {f.one_line()}; the game was played "
             "without it" for s in seats for f in s.faults if f.kind is FaultKind.START]
+
+
+def _transcript_line(text: str) -> str:
+    """A line of `play -v`, safe to print: one line, but for the stderr tail a crash's reason
+    ends with, which follows as a block under it."""
+    head, _, tail = text.partition("\n")
+    if not tail:
+        return visible(head)
+    return f"{visible(head)}\n{_TAIL}{visible(tail, indent=_TAIL)}"
+
+
+_TAIL = "       "  # a stderr tail under the fault line whose reason it ends
 
 
 def game_json(record: GameRecord) -> str:
