@@ -36,12 +36,13 @@ from referee.game.actions import Action
 from referee.game.edition import AUCTION_LABELS, edition_from_data
 from referee.match.bot_game import named_by_hellos
 from referee.match.bot_player import BotPlayer
-from referee.match.exchanges import exchanged
+from referee.match.exchanges import exchanged, unasked_lines
 from referee.match.game import RefereeError, play_game
 from referee.match.player import Answer, Fault, GameInfo, Standing
 from referee.match.policy_player import random_player
 from referee.match.spec import GameSpec
 from referee.protocol.messages import FaultKind
+from referee.protocol.seat import STALE_AT_MOST
 
 
 @dataclass
@@ -69,6 +70,11 @@ class CheckResult:
     reason: str
     lines: list[str] = field(default_factory=list)
     kinds: set[FaultKind] = field(default_factory=set)  # fault kinds behind a failure
+    warning: bool = False  # passed, but close to failing (shown as WARN)
+
+    @property
+    def mark(self) -> str:
+        return "FAIL" if not self.passed else "WARN" if self.warning else "PASS"
 
 
 class Recorder:
@@ -212,6 +218,11 @@ HOME = {
     "names a fixed price": "auctioneer-fixed-price",
     OWN_DOUBLE: "auctioneer-double",
 }
+# An answer that takes more than this share of the move time is a warning: a slower machine
+# or a busier tournament may push it over.
+SLOW_SHARE = 0.8
+MOVE_TIME_CHECK = "answers within the move time"
+UNASKED_CHECK = "writes replies to requests only"
 
 
 def _kind(kind: DecisionKind, auction: str | None = None,
@@ -239,9 +250,10 @@ CHECKS: list[tuple[str, Predicate]] = [
     ("plays with 3 players", lambda a: a.scenario.startswith("three")),
     ("plays with 5 players and hidden money", lambda a: a.scenario.startswith("five")),
 ]
-# Every check a full run reports: hello, several games, the decisions, the other editions and
-# the warning; a bot that cannot start gets only the first, yet failed them all.
-CHECK_COUNT = 3 + len(CHECKS) + len(EDITION_CHECKS)
+# Every check a full run reports: hello, several games, the decisions, the other editions,
+# the warning, the move time and the lines that answer nothing; a bot that cannot start gets
+# only the first, yet failed them all.
+CHECK_COUNT = 5 + len(CHECKS) + len(EDITION_CHECKS)
 
 
 async def run_check(
@@ -346,6 +358,8 @@ async def _run(
         (f"{len(after)} answers after the warning" if after else "no answer after the warning")
         + (f", {len(failed)} of them failed; first: {failed[0].kind}: {failed[0].reason}"
            if failed else "")))
+    results.append(_move_time_result(rec.asked, move_time, transcript))
+    results.append(_unasked_result(transcript))
     times = [a.seconds for a in rec.asked if a.fault is None]
     return results, times
 
@@ -382,6 +396,45 @@ def _not_reached(name: str, asked: list[Asked], cut_short: str) -> CheckResult:
                            "fault (replaced by a default)")
     return CheckResult(name, True, "not reached: the bot never held a double and a second card "
                        "of its artist when it was to play")
+
+
+def _move_time_result(asked: list[Asked], move_time: float, transcript: Path) -> CheckResult:
+    """Failed when an answer took longer than the move time (its overrun came out of the time
+    bank, which a tournament game would spend); a warning above `SLOW_SHARE` of it."""
+    if not asked:
+        return CheckResult(MOVE_TIME_CHECK, False, "the bot was never asked anything")
+    slowest = max(asked, key=lambda a: a.seconds)
+    took = f"{slowest.seconds * 1000:.0f} ms"
+    limit = f"the move time of {move_time:g} s"
+    over = [a for a in asked if a.seconds > move_time]
+    if over:
+        return CheckResult(MOVE_TIME_CHECK, False, (
+            f"{len(over)} of {len(asked)} answers took longer than {limit} (the slowest "
+            f"{took}); each overrun comes out of the game's time bank, and once it is spent "
+            "every late answer is a timeout"), _exchange(slowest, transcript))
+    near = [a for a in asked if a.seconds > SLOW_SHARE * move_time]
+    if near:
+        return CheckResult(MOVE_TIME_CHECK, True, (
+            f"{len(near)} of {len(asked)} answers took over {SLOW_SHARE:.0%} of {limit} (the "
+            f"slowest {took}): a slower machine or a busier tournament may push them over"),
+            _exchange(slowest, transcript), warning=True)
+    return CheckResult(MOVE_TIME_CHECK, True, f"the slowest of {len(asked)} answers took {took}, "
+                       f"within {SLOW_SHARE:.0%} of {limit}")
+
+
+def _unasked_result(transcript: Path) -> CheckResult:
+    """A warning when the bot wrote lines that answer no request (a reply to `new_game` or to
+    each event): the referee skips them, but they cost it time, and more than a few while a
+    request waits are a fault."""
+    unasked = unasked_lines(transcript)
+    if unasked is None:
+        return CheckResult(UNASKED_CHECK, True, "every line the bot wrote answered a request")
+    return CheckResult(UNASKED_CHECK, True, (
+        f"{unasked.count} lines the bot wrote answer no request (replies to requests already "
+        "answered, or to new_game, events, warnings or game_end, which want none); the referee "
+        f"skips them, but more than {STALE_AT_MOST} while a request waits are a wrong_id "
+        "fault"), [f"the first, after the referee sent {unasked.after}:", unasked.first],
+        warning=True)
 
 
 def _edition_result(sc: Scenario, hits: list[Asked], transcript: Path) -> CheckResult:

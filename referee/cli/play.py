@@ -370,7 +370,8 @@ class _RerunPrinter:
 def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
               transcript_path: Path | None, sandbox: str, address_space: str) -> None:
     """Run BOT through scripted situations covering every decision kind; exit 0 only when
-    every check passes.
+    every check passes (a WARN passes, with a warning: answers close to the move time, lines
+    that answer no request).
 
     BOT is a command line or a folder with a bot.toml (built first)."""
     from ..check import run_check, summary
@@ -391,13 +392,14 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
     except KeyboardInterrupt:
         fail("interrupted; the bot was stopped")
     for r in results:
-        mark = "PASS" if r.passed else "FAIL"
-        click.echo(f"{mark}  {r.name}: {visible(r.reason, indent='      ')}")
+        click.echo(f"{r.mark}  {r.name}: {visible(r.reason, indent='      ')}")
         for line in r.lines:  # the exchange: what the referee sent, and what the bot said
             click.echo(f"      {visible(line)}")
     click.echo(summary(times))
     failed = sum(1 for r in results if not r.passed)
-    click.echo(f"{len(results) - failed} passed, {failed} failed")
+    warned = sum(1 for r in results if r.mark == "WARN")
+    click.echo(f"{len(results) - failed} passed, {failed} failed"
+               + (f", {warned} with a warning" if warned else ""))
     if failed:
         if transcript_path is None:
             click.echo("rerun with --transcript FILE to see every line exchanged")

@@ -1,9 +1,14 @@
 """A bot's transcript (`bot_transcript.py`) read back for people: a request shown with what it
-asks first, and the exchange of one request (`referee check` shows a failed answer's).
+asks first, the exchange of one request, and the lines a bot wrote that answer no request.
+
+`referee check` shows a failed answer's exchange and counts the lines that answered nothing;
+`referee replay --bot --show-request` shows each request as `shown_request` does.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -60,3 +65,57 @@ def exchanged(transcript: Path, request_id: int, game_id: str | None = None) -> 
             return [f"referee> {shown_request(msg, SHOWN_WIDTH)}",
                     *(said or ["bot>     (no reply)"])]
     return [_NEVER_REACHED]
+
+
+@dataclass(frozen=True)
+class Unasked:
+    """Lines a bot wrote that answer no request, the first of them, and what the referee had
+    sent it since its line before that one."""
+
+    count: int
+    first: str
+    after: str
+
+
+def unasked_lines(transcript: Path) -> Unasked | None:
+    """The lines the bot wrote that answer no request, judged as the referee judges a line
+    read while a request waits (`SeatProtocol.receive`): a reply with a lower id is skipped,
+    and counts here unless it is the late answer to a request that had none; any other line
+    is the waiting request's answer, good or bad.  None when there is no such line."""
+    sent: set[int] = set()
+    answered: set[int] = set()
+    waiting: int | None = None  # the request whose answer is read next
+    since: list[str] = []  # what was sent since the bot's last line
+    count, first, after = 0, "", ""
+    for entry in _entries(transcript):
+        if "to_bot" in entry:
+            msg = entry["to_bot"]
+            kind = str(msg.get("type")) if isinstance(msg, dict) else "?"
+            if kind == "request":
+                waiting = msg["id"]
+                sent.add(waiting)
+            elif kind == "hello":  # a fresh process
+                waiting = None
+            since.append(kind)
+            continue
+        msg = entry.get("from_bot")
+        heard, since = since, []
+        if isinstance(msg, dict) and msg.get("type") == "hello":
+            continue
+        reply_id = msg.get("id") if isinstance(msg, dict) else None
+        if waiting is not None and not (type(reply_id) is int and reply_id < waiting):
+            answered.add(waiting)
+            waiting = None
+        elif type(reply_id) is int and reply_id in sent and reply_id not in answered:
+            answered.add(reply_id)  # the late answer to a request that timed out
+        else:
+            count += 1
+            if count == 1:
+                first, after = _bot_line(msg), _kinds(heard)
+    return Unasked(count, first, after) if count else None
+
+
+def _kinds(kinds: list[str]) -> str:
+    """Message kinds in words, in order of first appearance: "new_game, 3 events, request"."""
+    counted = Counter(kinds)
+    return ", ".join(k if n == 1 else f"{n} {k}s" for k, n in counted.items()) or "nothing"
