@@ -32,7 +32,16 @@ def shown_request(message: dict[str, Any], width: int | None = None) -> str:
 
 
 def _entries(transcript: Path) -> list[dict[str, Any]]:
-    return [orjson.loads(raw) for raw in transcript.read_bytes().splitlines() if raw.strip()]
+    """The transcript's lines; one cut short (the referee stopped mid-write) is left out."""
+    entries = []
+    for raw in transcript.read_bytes().splitlines():
+        try:
+            entry = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(entry, dict):
+            entries.append(entry)
+    return entries
 
 
 def _bot_line(message: Any) -> str:
