@@ -20,8 +20,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from referee.bots.launch import BotSpec
 from referee.bots.limits import DEFAULT_MOVE_TIME, DEFAULT_STARTUP_TIME, DEFAULT_TIME_BANK
 from referee.game import (
@@ -38,11 +36,13 @@ from referee.game.actions import Action
 from referee.game.edition import AUCTION_LABELS, edition_from_data
 from referee.match.bot_game import named_by_hellos
 from referee.match.bot_player import BotPlayer
+from referee.match.exchanges import exchanged, unasked_lines
 from referee.match.game import RefereeError, play_game
 from referee.match.player import Answer, Fault, GameInfo, Standing
 from referee.match.policy_player import random_player
 from referee.match.spec import GameSpec
 from referee.protocol.messages import FaultKind
+from referee.protocol.seat import STALE_AT_MOST
 
 
 @dataclass
@@ -57,6 +57,10 @@ class Asked:
     seconds: float
     request_id: int
     own_double: bool = False
+    round: int = 0
+    # A play with a double and a second card of its artist in hand: the bot could have
+    # played the double and been asked for the second card (see `OPTIONAL`).
+    double_chance: bool = False
 
 
 @dataclass
@@ -66,6 +70,11 @@ class CheckResult:
     reason: str
     lines: list[str] = field(default_factory=list)
     kinds: set[FaultKind] = field(default_factory=set)  # fault kinds behind a failure
+    warning: bool = False  # passed, but close to failing (shown as WARN)
+
+    @property
+    def mark(self) -> str:
+        return "FAIL" if not self.passed else "WARN" if self.warning else "PASS"
 
 
 class Recorder:
@@ -75,6 +84,7 @@ class Recorder:
         self.bot = bot
         self.name = bot.name
         self.scenario = ""
+        self.edition = CMON  # the scenario's
         self.asked: list[Asked] = []
         self.inject_warning_at: int | None = None
         self.warned_id: int | None = None
@@ -94,7 +104,10 @@ class Recorder:
         asked = Asked(self.scenario, decision.kind, auction["type"] if auction else None,
                       bool(auction and auction["auctioneer"] == decision.seat), answer.fault,
                       answer.seconds, answer.request_id,
-                      bool(view.get("double") and view["double"]["seat"] == decision.seat))
+                      bool(view.get("double") and view["double"]["seat"] == decision.seat),
+                      view.get("round", 0),
+                      decision.kind is DecisionKind.PLAY and _double_chance(self.edition,
+                                                                            view["hand"]))
         self.asked.append(asked)
         if (self.inject_warning_at is not None and answer.fault is None
                 and len(self.asked) >= self.inject_warning_at and self.warned_id is None):
@@ -119,6 +132,15 @@ class Recorder:
 
     async def aclose(self) -> None:
         await self.bot.aclose()
+
+
+def _double_chance(edition: Edition, hand: Sequence[int]) -> bool:
+    """Whether `hand` holds a double and a card that could be added to it: of its artist,
+    not a double (R4.5)."""
+    doubles = {edition.card_artist[c] for c in hand
+               if edition.card_type[c] is AuctionType.DOUBLE}
+    return any(edition.card_artist[c] in doubles for c in hand
+               if edition.card_type[c] is not AuctionType.DOUBLE)
 
 
 def deck_with_seat0_holding(kind: AuctionType, players: int, seed: int) -> list[int]:
@@ -182,11 +204,25 @@ EDITION_CHECKS = {
 Predicate = Callable[[Asked], bool]
 MAX_TIMEOUTS = 3  # a bot that keeps timing out would make the check take hours
 
-# Situations a bot's own strategy can avoid: not reaching them is no failure.
-OPTIONAL = {
-    "offers or declines a second card for its own double":
-        "not reached: the bot never played a double while holding a second card of its artist",
+# Situations a bot's own strategy can avoid: not reaching them is no failure when the bot
+# chose so (its answers accepted where it could have reached them), whatever it did elsewhere.
+OWN_DOUBLE = "offers or declines a second card for its own double"
+OPTIONAL = {OWN_DOUBLE}
+# The scenario made for a check: a failed answer there is the one shown (a bot may fail "bids
+# as auctioneer in a once-around auction" first in a later round of the open scenario, yet
+# the scenario that deals it once-around cards is where its author looks).
+HOME = {
+    "bids as auctioneer in an open auction": "auctioneer-open",
+    "bids as auctioneer in a once-around auction": "auctioneer-once-around",
+    "bids as auctioneer in a hidden auction": "auctioneer-hidden",
+    "names a fixed price": "auctioneer-fixed-price",
+    OWN_DOUBLE: "auctioneer-double",
 }
+# An answer that takes more than this share of the move time is a warning: a slower machine
+# or a busier tournament may push it over.
+SLOW_SHARE = 0.8
+MOVE_TIME_CHECK = "answers within the move time"
+UNASKED_CHECK = "writes replies to requests only"
 
 
 def _kind(kind: DecisionKind, auction: str | None = None,
@@ -203,8 +239,7 @@ CHECKS: list[tuple[str, Predicate]] = [
     ("bids as auctioneer in a once-around auction", _kind(DecisionKind.BID, "once-around", True)),
     ("bids as auctioneer in a hidden auction", _kind(DecisionKind.HIDDEN_BID, "hidden", True)),
     ("names a fixed price", _kind(DecisionKind.PRICE)),
-    ("offers or declines a second card for its own double",
-     lambda a: a.kind is DecisionKind.OFFER and a.own_double),
+    (OWN_DOUBLE, lambda a: a.kind is DecisionKind.OFFER and a.own_double),
     ("bids in another's open auction", _kind(DecisionKind.BID, "open", False)),
     ("bids in another's once-around auction", _kind(DecisionKind.BID, "once-around", False)),
     ("bids in another's hidden auction", _kind(DecisionKind.HIDDEN_BID, "hidden", False)),
@@ -215,9 +250,10 @@ CHECKS: list[tuple[str, Predicate]] = [
     ("plays with 3 players", lambda a: a.scenario.startswith("three")),
     ("plays with 5 players and hidden money", lambda a: a.scenario.startswith("five")),
 ]
-# Every check a full run reports: hello, several games, the decisions, the other editions and
-# the warning; a bot that cannot start gets only the first, yet failed them all.
-CHECK_COUNT = 3 + len(CHECKS) + len(EDITION_CHECKS)
+# Every check a full run reports: hello, several games, the decisions, the other editions,
+# the warning, the move time and the lines that answer nothing; a bot that cannot start gets
+# only the first, yet failed them all.
+CHECK_COUNT = 5 + len(CHECKS) + len(EDITION_CHECKS)
 
 
 async def run_check(
@@ -236,32 +272,6 @@ async def run_check(
                 raise RefereeError(f"the checks' transcript cannot be made: {exc}") from None
             transcript = Path(f"/proc/self/fd/{temp.fileno()}")
         return await _run(spec, move_time, time_bank, startup_time, transcript)
-
-
-def exchanged(transcript: Path, request_id: int) -> list[str]:
-    """The request with this id and the bot's reply to it, as sent (shortened)."""
-    out: list[str] = []
-    lines = transcript.read_bytes().splitlines()
-    for i, raw in enumerate(lines):
-        line = orjson.loads(raw)
-        msg = line.get("to_bot")
-        if isinstance(msg, dict) and msg.get("type") == "request" and msg.get("id") == request_id:
-            out.append(f"referee> {raw.decode()[10:-1][:400]}")
-            said: list[str] = []  # what the bot wrote until the next request: a late answer to an
-            for later in lines[i + 1:]:  # earlier one shows beside the line at fault
-                if later.startswith(b'{"to_bot":{"type":"request"') or \
-                        later.startswith(b'{"to_bot":{"type":"hello"'):
-                    break  # a new process: what follows is not this request's reply
-                if later.startswith(b'{"from_bot"') and len(said) < 5:
-                    value = orjson.loads(later)["from_bot"]
-                    said.append(f"bot>     {value[:400]}  (not JSON)" if isinstance(value, str)
-                                else f"bot>     {later.decode()[12:-1][:400]}")
-            out.extend(said or ["bot>     (no reply)"])
-            break
-    if not out:
-        out.append("(the request never reached the bot: it had stopped reading its input, "
-                   "or exited)")
-    return out
 
 
 async def _run(
@@ -286,7 +296,7 @@ async def _run(
                     f"{len(slow)} answers timed out (first: {slow[0].fault.reason}); the check "  # type: ignore[union-attr]
                     f"stopped before scenario {sc.name!r}", kinds={FaultKind.TIMEOUT}))
                 break
-            rec.scenario = sc.name
+            rec.scenario, rec.edition = sc.name, sc.edition
             rec.inject_warning_at = 3 if number == 0 else None
             names = [bot.name] + [f"opponent{i}" for i in range(1, sc.players)]
             deck = (deck_with_seat0_holding(sc.deck_type, sc.players, sc.seed)
@@ -317,25 +327,22 @@ async def _run(
         f"the bot process was started {bot.starts} time(s) for {played} games{cut_short}"
         + (f"; it {exits[0]}" if exits else "")))
     in_cmon = [a for a in rec.asked if a.scenario not in EDITION_CHECKS]
-    faulted = any(a.fault is not None for a in in_cmon)
     for name, pred in CHECKS:
         hits = [a for a in in_cmon if pred(a)]
         bad = [a for a in hits if a.fault is not None]
         if not hits and name in OPTIONAL:  # the bot's own choices decide whether it comes up
-            results.append(CheckResult(name, not faulted and not cut_short, OPTIONAL[name] + (
-                "; the bot's faults (its answers replaced by defaults) or the check stopping "
-                "early may have kept it from coming up" if faulted or cut_short else "")))
+            results.append(_not_reached(name, in_cmon, cut_short))
         elif not hits:
             results.append(CheckResult(name, False, "this situation never came up: the bot was "
                                        "not asked it (an earlier fault may have retired it)"))
         elif bad:
-            f = bad[0].fault
+            home = [a for a in bad if a.scenario == HOME.get(name)]
+            shown = (home or bad)[0]  # "first": in the scenario made for it, if it failed there
+            f = shown.fault
             assert f is not None
             results.append(CheckResult(name, False, f"{len(bad)} of {len(hits)} answers failed; "
                                        f"first: {f.kind}: {f.reason}",
-                                       [f"scenario {bad[0].scenario}, request id "
-                                        f"{bad[0].request_id}:",
-                                        *exchanged(transcript, bad[0].request_id)],
+                                       _exchange(shown, transcript),
                                        {a.fault.kind for a in bad if a.fault is not None}))
         else:
             results.append(CheckResult(name, True, f"{len(hits)} answers accepted"))
@@ -351,8 +358,83 @@ async def _run(
         (f"{len(after)} answers after the warning" if after else "no answer after the warning")
         + (f", {len(failed)} of them failed; first: {failed[0].kind}: {failed[0].reason}"
            if failed else "")))
+    results.append(_move_time_result(rec.asked, move_time, transcript))
+    results.append(_unasked_result(transcript))
     times = [a.seconds for a in rec.asked if a.fault is None]
     return results, times
+
+
+def _situation(a: Asked) -> str:
+    """Where an answer was asked, for the line above its exchange: the scenario, the round,
+    the request, and the decision in words."""
+    what = a.kind.value
+    if a.auction_type is not None:
+        whose = "its own" if a.auctioneer else "another seat's"
+        what += f" in {whose} {a.auction_type} auction"
+    return f"scenario {a.scenario}, round {a.round}, request id {a.request_id} ({what}):"
+
+
+def _exchange(a: Asked, transcript: Path) -> list[str]:
+    """The lines shown under a failed check: where the answer was asked, and the exchange."""
+    return [_situation(a), *exchanged(transcript, a.request_id, f"check-{a.scenario}")]
+
+
+def _not_reached(name: str, asked: list[Asked], cut_short: str) -> CheckResult:
+    """An optional situation that never came up: passed when the bot had the chance and
+    chose otherwise (its answers there accepted), whatever happened elsewhere, so that the
+    same play gives the same verdict."""
+    chances = [a for a in asked if a.double_chance]
+    chose = [a for a in chances if a.fault is None]
+    if cut_short:
+        return CheckResult(name, False, f"not reached, and the check stopped early{cut_short}")
+    if chose:
+        return CheckResult(name, True, f"not reached: {len(chose)} times the bot held a double "
+                           "and a second card of its artist, and played another card")
+    if chances:
+        return CheckResult(name, False, f"not reached: each of the {len(chances)} times the bot "
+                           "held a double and a second card of its artist, its answer was a "
+                           "fault (replaced by a default)")
+    return CheckResult(name, True, "not reached: the bot never held a double and a second card "
+                       "of its artist when it was to play")
+
+
+def _move_time_result(asked: list[Asked], move_time: float, transcript: Path) -> CheckResult:
+    """Failed when an answer took longer than the move time (its overrun came out of the time
+    bank, which a tournament game would spend); a warning above `SLOW_SHARE` of it."""
+    if not asked:
+        return CheckResult(MOVE_TIME_CHECK, False, "the bot was never asked anything")
+    slowest = max(asked, key=lambda a: a.seconds)
+    took = f"{slowest.seconds * 1000:.0f} ms"
+    limit = f"the move time of {move_time:g} s"
+    over = [a for a in asked if a.seconds > move_time]
+    if over:
+        return CheckResult(MOVE_TIME_CHECK, False, (
+            f"{len(over)} of {len(asked)} answers took longer than {limit} (the slowest "
+            f"{took}); each overrun comes out of the game's time bank, and once it is spent "
+            "every late answer is a timeout"), _exchange(slowest, transcript))
+    near = [a for a in asked if a.seconds > SLOW_SHARE * move_time]
+    if near:
+        return CheckResult(MOVE_TIME_CHECK, True, (
+            f"{len(near)} of {len(asked)} answers took over {SLOW_SHARE:.0%} of {limit} (the "
+            f"slowest {took}): a slower machine or a busier tournament may push them over"),
+            _exchange(slowest, transcript), warning=True)
+    return CheckResult(MOVE_TIME_CHECK, True, f"the slowest of {len(asked)} answers took {took}, "
+                       f"within {SLOW_SHARE:.0%} of {limit}")
+
+
+def _unasked_result(transcript: Path) -> CheckResult:
+    """A warning when the bot wrote lines that answer no request (a reply to `new_game` or to
+    each event): the referee skips them, but they cost it time, and more than a few while a
+    request waits are a fault."""
+    unasked = unasked_lines(transcript)
+    if unasked is None:
+        return CheckResult(UNASKED_CHECK, True, "every line the bot wrote answered a request")
+    return CheckResult(UNASKED_CHECK, True, (
+        f"{unasked.count} lines the bot wrote answer no request (replies to requests already "
+        "answered, or to new_game, events, warnings or game_end, which want none); the referee "
+        f"skips them, but more than {STALE_AT_MOST} while a request waits are a wrong_id "
+        "fault"), [f"the first, after the referee sent {unasked.after}:", unasked.first],
+        warning=True)
 
 
 def _edition_result(sc: Scenario, hits: list[Asked], transcript: Path) -> CheckResult:
@@ -368,9 +450,7 @@ def _edition_result(sc: Scenario, hits: list[Asked], transcript: Path) -> CheckR
     assert first is not None
     what = (f"the bot crashed: {first.reason}" if first.kind is FaultKind.CRASH else
             f"{len(bad)} of {len(hits)} answers failed; first: {first.kind}: {first.reason}")
-    return CheckResult(name, False, f"{where}, {what}",
-                       [f"scenario {sc.name}, request id {bad[0].request_id}:",
-                        *exchanged(transcript, bad[0].request_id)],
+    return CheckResult(name, False, f"{where}, {what}", _exchange(bad[0], transcript),
                        {a.fault.kind for a in bad if a.fault is not None})
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -25,15 +27,24 @@ def check(command: str, *options: str) -> subprocess.CompletedProcess[str]:
                            *options], cwd=ROOT, capture_output=True, text=True, timeout=120)
 
 
+@functools.cache
+def checked(command: str) -> subprocess.CompletedProcess[str]:
+    """`check` of a bot whose run several tests look at, run once."""
+    return check(command)
+
+
+OVER_MONEY = f"{PY} tests/scripted_bots/illegal.py --kind over_money"
+
+
 @pytest.mark.parametrize("bot", ["sample_bots/python/baseline_bot.py",
                                  "sample_bots/python/random_bot.py",
                                  "tests/scripted_bots/first_legal.py"])
 def test_good_python_bots_pass_every_check(bot: str) -> None:
-    result = check(f"{PY} {bot}")
+    result = checked(f"{PY} {bot}")
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "FAIL" not in result.stdout
-    assert "19 passed, 0 failed" in result.stdout
-    assert result.stdout.count("PASS  ") == CHECK_COUNT == 19
+    assert "FAIL" not in result.stdout and "WARN" not in result.stdout
+    assert "21 passed, 0 failed\n" in result.stdout
+    assert result.stdout.count("PASS  ") == CHECK_COUNT == 21
     assert "response time: median" in result.stdout
 
 
@@ -50,7 +61,7 @@ def test_a_bot_that_exits_without_five_artists_fails_saying_the_edition() -> Non
     assert f"FAIL  {SIX}the bot crashed: " in result.stdout
     assert "five_artists_only: expected 5 artists, got 6" in result.stdout
     assert "PASS  plays the classic edition: " in result.stdout
-    assert "18 passed, 1 failed" in result.stdout, result.stdout
+    assert "20 passed, 1 failed" in result.stdout, result.stdout
 
 
 def test_a_bot_that_answers_wrongly_without_five_artists_fails_saying_the_edition() -> None:
@@ -58,8 +69,8 @@ def test_a_bot_that_answers_wrongly_without_five_artists_fails_saying_the_editio
     assert result.returncode == 1
     assert f"FAIL  {SIX}" in result.stdout
     assert "answers failed; first: illegal: the auctioneer must play a card" in result.stdout
-    assert "scenario six-artists, request id" in result.stdout
-    assert "18 passed, 1 failed" in result.stdout, result.stdout
+    assert "scenario six-artists, round 1, request id" in result.stdout
+    assert "20 passed, 1 failed" in result.stdout, result.stdout
 
 
 def test_a_bot_that_hard_codes_cmons_artists_fails_in_the_other_editions() -> None:
@@ -87,7 +98,7 @@ def test_the_games_name_the_bot_as_its_hello_does(tmp_path: Path) -> None:
 
 
 def test_illegal_bids_fail_with_reasons_and_the_exchange() -> None:
-    result = check(f"{PY} tests/scripted_bots/illegal.py --kind over_money")
+    result = checked(OVER_MONEY)
     assert result.returncode == 1
     out = result.stdout
     assert "FAIL  bids in another's open auction" in out
@@ -257,3 +268,69 @@ except KeyboardInterrupt:
 """
     done = subprocess.run([PY, "-c", code], capture_output=True, text=True, timeout=30)
     assert done.stdout == "cleaned up\ninterrupted\n", done.stderr
+
+
+def test_an_answer_over_the_move_time_fails_and_one_near_it_warns() -> None:
+    """One answer of 0.3 s at a move time of 0.2 s (the time bank takes the overrun, so no
+    fault): the check fails, naming the answer, its time and its exchange.  One of 1.7 s at a
+    move time of 2 s, over 80% of it: a warning, and the check still passes."""
+    late = f"{PY} tests/scripted_bots/answers_late.py --only 5 --delay"
+    over = check(f"{late} 0.3", "--move-time", "0.2")
+    assert over.returncode == 1, over.stdout
+    assert re.search(r"^FAIL  answers within the move time: 1 of \d+ answers took longer than "
+                     r"the move time of 0.2 s \(the slowest \d+ ms\)", over.stdout, re.M), \
+        over.stdout
+    lines = over.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("FAIL  answers within"))
+    assert lines[at + 1].startswith("      scenario auctioneer-open, round 1, request id 5 ")
+    assert lines[at + 2].startswith('      referee> {"type":"request","id":5,')
+    assert "20 passed, 1 failed\n" in over.stdout
+
+    near = check(f"{late} 1.7", "--move-time", "2")
+    assert near.returncode == 0, near.stdout
+    assert re.search(r"^WARN  answers within the move time: 1 of \d+ answers took over 80% of "
+                     r"the move time of 2 s", near.stdout, re.M), near.stdout
+    assert "21 passed, 0 failed, 1 with a warning\n" in near.stdout
+
+
+def test_replies_to_messages_that_want_none_are_a_warning() -> None:
+    """A bot that replies to every new_game and game_end with its last request's id (no
+    fault: the referee skips them): the check passes with a warning that counts those lines
+    and shows the first."""
+    result = check(f"{PY} tests/scripted_bots/replies_unasked.py --to new_game,game_end")
+    assert result.returncode == 0, result.stdout
+    assert re.search(r"^WARN  writes replies to requests only: \d+ lines the bot wrote answer "
+                     r"no request", result.stdout, re.M), result.stdout
+    assert '      bot>     {"id":0,"action":"pass"}' in result.stdout
+    assert "21 passed, 0 failed, 1 with a warning\n" in result.stdout
+
+
+def test_a_failed_answer_shows_its_legal_choices_and_where_it_was_asked() -> None:
+    """Every failed check's exchange shows the request's `legal` (the view is what is cut),
+    and the line above it names the scenario, round and decision where it was asked: an
+    illegal bid as auctioneer of a once-around auction is shown from the scenario that deals
+    once-around cards, not from a later round of the open one."""
+    out = checked(OVER_MONEY).stdout
+    requests = [line for line in out.splitlines() if line.startswith("      referee> ")]
+    assert len(requests) >= 10 and all('"legal":{' in line for line in requests), out
+    lines = out.splitlines()
+    at = lines.index(next(line for line in lines
+                          if line.startswith("FAIL  bids as auctioneer in a once-around")))
+    assert re.fullmatch(r"      scenario auctioneer-once-around, round 1, request id \d+ \(bid "
+                        r"in its own once-around auction\):", lines[at + 1]), lines[at + 1]
+    assert '"decision":"bid","legal":{"min":' in lines[at + 2]
+
+
+def test_the_own_double_check_gives_the_same_verdict_for_the_same_play() -> None:
+    """A bot whose every bid is illegal plays the same game as first_legal (its bids are
+    replaced by first_legal's answers, the defaults): "not reached" for its own double is
+    the same verdict, with the same count of chances declined, not a failure blamed on
+    faults elsewhere."""
+    def own_double(out: str) -> str:
+        return next(line for line in out.splitlines() if "for its own double" in line)
+
+    first_legal = own_double(checked(f"{PY} tests/scripted_bots/first_legal.py").stdout)
+    assert re.fullmatch(r"PASS  offers or declines a second card for its own double: not "
+                        r"reached: \d+ times the bot held a double and a second card of its "
+                        r"artist, and played another card", first_legal), first_legal
+    assert own_double(checked(OVER_MONEY).stdout) == first_legal

@@ -78,7 +78,7 @@ def test_a_hello_name_that_cannot_name_files_leaves_the_file_name(tmp_path: Path
     bot = f"{PY} {BOTS / 'hello_name.py'} --name"
     out = referee("play", f"{bot} a/b", f"{bot} ..", f"{bot} ' x'", f"me={bot} other",
                   f"{PY} {BOTS / 'crash_at_start.py'}", "--json")
-    assert out.returncode == 0, out.stderr
+    assert out.returncode == 1, out.stderr  # crash_at_start could not start
     assert [s["name"] for s in json.loads(out.stdout)["seats"]] == [
         "hello_name-1", "hello_name-2", "hello_name-3", "me", "crash_at_start"]
 
@@ -113,3 +113,36 @@ def test_a_bot_ending_its_lines_with_crlf_plays_without_a_fault(tmp_path: Path) 
     assert out.returncode == 0, out.stderr
     seats = json.loads(out.stdout)["seats"]
     assert [s["faults"] for s in seats] == [[], [], []], seats
+
+
+def test_a_bot_that_cannot_start_makes_play_exit_1_naming_its_seat(tmp_path: Path) -> None:
+    """A bot that dies before its hello and one whose command names a missing file: the game
+    is played with their seats retired and printed, and `play` exits 1 with one line per
+    such seat on stderr, naming the seat and why (the error its stderr ends with)."""
+    out = referee("play", f"{PY} {BOTS / 'crash_at_start.py'}", f"{PY} {BOTS / 'first_legal.py'}",
+                  f"{PY} {tmp_path / 'missing.py'}", "--json")
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert [s["retired"] for s in json.loads(out.stdout)["seats"]] == [True, False, True]
+    lines = out.stderr.splitlines()
+    assert len(lines) == 2, out.stderr
+    assert lines[0] == (
+        "error: seat 0 (crash_at_start) could not start: closed its output before its hello; "
+        "exit status 3; its stderr ends: ModuleNotFoundError: No module named 'numpy'; the game "
+        "was played without it")
+    assert lines[1].startswith("error: seat 2 (missing) could not start: ")
+    assert "can't open file" in lines[1] and "missing.py" in lines[1]
+
+
+def test_play_v_shows_a_crash_with_its_stderr_where_it_happened() -> None:
+    """`play -v` with a bot that crashes mid-game: the crash's line in the transcript is
+    followed at once, indented under it, by the end of the bot's stderr (the traceback's
+    error), before the seat's retirement; the same tail is not left for the end alone."""
+    out = referee("play", f"{PY} {BOTS / 'crash_mid_game.py'}", f"{PY} {BOTS / 'first_legal.py'}",
+                  f"{PY} {BOTS / 'first_legal.py'}", "-v")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("   ! crash_mid_game: crash"))
+    assert lines[at].endswith("its stderr ends:"), lines[at]
+    assert lines[at + 1:at + 5] == [
+        "       Traceback (most recent call last):", "         ...",
+        "       ZeroDivisionError: division by zero", "   ! crash_mid_game is retired (crash)"]

@@ -9,6 +9,7 @@ from functools import partial
 from pathlib import Path
 
 import click
+import orjson
 import trio
 from tabulate import tabulate
 
@@ -23,9 +24,10 @@ from ..match.game import RefereeError
 from ..match.record import GameRecord, RecordError, SeatResult, read_record
 from ..match.replay import replay
 from ..match.rerun import RERUN_TIMEOUT, Compared, rerun
-from ..match.seat_part import RerunError, SeatPart, part_from_record, read_part
+from ..match.seat_part import RerunError, SeatPart, SentRequest, part_from_record, read_part
 from ..match.spec import GameSpec
 from ..match.transcript import Transcript
+from ..protocol.messages import FaultKind
 from ..text import visible
 from .common import (
     SECONDS_OR_ZERO,
@@ -88,6 +90,11 @@ def play(
 
     BOT is a command line ("python3 my_bot.py"), a folder with a bot.toml (built first,
     named after the folder), or NAME=either; a command given no NAME is named by its hello.
+
+    Exit status: 0 when the game was played with every bot; 1 when a bot could not start
+    (the game is played with its seat retired, and a line on stderr names the seat and why);
+    2 when no game was played (a mistake in the command, an interruption, the referee's own
+    failure), with one error line.
     """
     specs = parse_bots(bots)
     variants = tuple(dict.fromkeys(variants))  # one given twice is still one variant
@@ -119,9 +126,33 @@ def play(
         write_page(record, html_path, "the game")
     if verbose and not as_json:
         for text in Transcript(record.spec.names, ed).record(record.lines):
-            click.echo(visible(text))
+            click.echo(_transcript_line(text))
         click.echo()
     click.echo(game_json(record) if as_json else standings_table(record.result.seats()))
+    unstarted = not_started(record.result.seats())
+    for line in unstarted:
+        click.echo(f"error: {visible(line)}", err=True)
+    if unstarted:
+        sys.exit(1)
+
+
+def not_started(seats: Sequence[SeatResult]) -> list[str]:
+    """A line for each seat whose bot could not start (the game was played with the seat
+    retired from the start): which seat, and why."""
+    return [f"seat {s.seat} ({s.name}) could not start: {f.one_line()}; the game was played "
+            "without it" for s in seats for f in s.faults if f.kind is FaultKind.START]
+
+
+def _transcript_line(text: str) -> str:
+    """A line of `play -v`, safe to print: one line, but for the stderr tail a crash's reason
+    ends with, which follows as a block under it."""
+    head, _, tail = text.partition("\n")
+    if not tail:
+        return visible(head)
+    return f"{visible(head)}\n{_TAIL}{visible(tail, indent=_TAIL)}"
+
+
+_TAIL = "       "  # a stderr tail under the fault line whose reason it ends
 
 
 def game_json(record: GameRecord) -> str:
@@ -170,7 +201,8 @@ def _seconds_or_none(ctx: click.Context, param: click.Parameter,
 @click.argument("source", metavar="GAME.jsonl | GAME_ID | TRANSCRIPT.jsonl")
 @db_option("Replay game GAME_ID from this tournament's results store.")
 @superseded_option
-@quiet_option("Print only the verdict (with --bot: and the answers that differ).")
+@quiet_option("Print only the verdict (with --bot: and the answers that differ or were "
+              "faults in the game).")
 @click.option("--bot", metavar="BOT",
               help="Send seat --seat's part of the game again to this bot (a command line or "
                    "NAME=COMMAND) and show its answers beside the recorded ones.")
@@ -186,17 +218,24 @@ def _seconds_or_none(ctx: click.Context, param: click.Parameter,
               help=f"With --bot: seconds to wait for the bot's hello and each answer "
                    f"(default {RERUN_TIMEOUT:g}, or no limit with --pause); 0 lifts the "
                    f"limit, for a bot slowed or stopped by a debugger.")
+@click.option("--show-request", is_flag=True,
+              help="With --bot: print each request as it is sent: its legal choices, the "
+                   "time left and the seat's view.")
+@click.option("-v", "--verbose", is_flag=True, help="With --bot: --show-request.")
 @address_space_option
 def replay_cmd(source: str, db_path: Path | None, superseded: bool, quiet: bool,
                bot: str | None, seat: int | None, upto: int | None, pause: bool,
-               timeout: float | None, address_space: str) -> None:
+               timeout: float | None, show_request: bool, verbose: bool,
+               address_space: str) -> None:
     """Re-check a recorded game against the rules; exit 1 on any mismatch.
 
     Either a game log written by `referee play --log`, or `--db DB GAME_ID`.
 
     With --bot, send BOT what seat --seat was sent in that game (hello, new_game, events,
     warnings, requests, exactly as then) and show each answer beside the recorded one, and
-    what BOT writes to stderr; exit 1 if one differs.  The game may then also be a bot's
+    what BOT writes to stderr; exit 1 if one differs.  An answer that was a fault in the game
+    (an illegal bid) is marked so, even where BOT gives it again.  The game may then also be
+    a bot's
     transcript (NAME.transcript.jsonl, written by `play --transcript-dir`).  The bot's pid is
     printed as it starts; to debug one decision, stop at it with --request N --pause.
     """
@@ -204,7 +243,8 @@ def replay_cmd(source: str, db_path: Path | None, superseded: bool, quiet: bool,
         fail("--superseded goes with --db")
     if bot is None:
         for option, given in (("--seat", seat is not None), ("--request", upto is not None),
-                              ("--pause", pause), ("--timeout", timeout is not None)):
+                              ("--pause", pause), ("--timeout", timeout is not None),
+                              ("--show-request", show_request), ("-v", verbose)):
             if given:
                 fail(f"{option} goes with --bot")
     if db_path is not None:
@@ -217,7 +257,8 @@ def replay_cmd(source: str, db_path: Path | None, superseded: bool, quiet: bool,
             part = _seat_part(lambda: read_part(_game_file(source).read_bytes(), seat), upto)
         if timeout is None:
             timeout = None if pause else RERUN_TIMEOUT
-        _rerun(part, bot, upto, pause, timeout or None, address_space, quiet)
+        _rerun(part, bot, upto, pause, timeout or None, address_space,
+               _RerunPrinter(quiet, show_request or verbose))
         return
     try:
         if db_path is not None:
@@ -265,13 +306,12 @@ def _seat_part(read: Callable[[], SeatPart], upto: int | None) -> SeatPart:
 
 
 def _rerun(part: SeatPart, bot: str, upto: int | None, pause: bool, timeout: float | None,
-           address_space: str, quiet: bool) -> None:
+           address_space: str, printer: _RerunPrinter) -> None:
     """`replay --bot`: run it, print the answers and the verdict; exit 1 if one differs."""
     [spec] = confine([parse_bot(bot)], "none", address_space)
     total = len(part.requests)
     click.echo(f"game {visible(part.game_id)}, seat {part.seat} ({visible(part.name)}): "
                f"{total} requests" + (f", sending up to request {upto}" if upto else ""))
-    printer = _RerunPrinter(quiet)
     pause_before = (upto or 0) if pause else None
     try:
         result = run_trio(lambda: rerun(part, spec, printer, upto=upto,
@@ -285,6 +325,10 @@ def _rerun(part: SeatPart, bot: str, upto: int | None, pause: bool, timeout: flo
     compared = result.compared
     differ = [c for c in compared if not c.same]
     stopped = f"; stopped after request {upto} of {total}" if upto else ""
+    faults = sorted({str(c.request.recorded.fault) for c in compared if c.recorded_fault})
+    if faults:
+        stopped += (f"; {sum(c.recorded_fault for c in compared)} of the recorded ones were "
+                    f"faults in the game ({', '.join(faults)})")
     if not differ:
         click.echo(f"the bot's {len(compared)} answers are the recorded ones{stopped}")
         return
@@ -298,8 +342,9 @@ class _RerunPrinter:
     """Prints a rerun as it goes: the bot's pid, each answer beside the recorded one, and what
     the bot writes to stderr."""
 
-    def __init__(self, quiet: bool) -> None:
+    def __init__(self, quiet: bool, show_requests: bool = False) -> None:
         self.quiet = quiet
+        self.show_requests = show_requests
         self.pid = 0
 
     def started(self, pid: int) -> None:
@@ -311,12 +356,30 @@ class _RerunPrinter:
             shown = visible(", ".join(processes))
             click.echo(f"hello from {visible(name)}; its processes: {shown}")
 
+    def sending(self, request: SentRequest) -> None:
+        if not self.show_requests:
+            return
+        head = f"request {request.number} (id {request.request_id}, {visible(request.decision)})"
+        try:
+            message = orjson.loads(request.line)
+        except orjson.JSONDecodeError:
+            message = None
+        if not isinstance(message, dict):  # a transcript's line, whatever it holds
+            click.echo(f"{head} sent: {visible(request.line.decode('utf-8', 'replace'))}")
+            return
+        asked = ", ".join(f"{key} {orjson.dumps(message[key]).decode()}"
+                          for key in ("legal", "time") if key in message)
+        click.echo(visible(f"{head} sent: {asked}"))
+        click.echo(visible(f"  view {orjson.dumps(message.get('view')).decode()}"))
+
     def compared(self, compared: Compared) -> None:
         request = compared.request
         head = f"request {request.number} (id {request.request_id}, {visible(request.decision)})"
         if not compared.same:
             click.echo(f"{head}: differs: bot {visible(str(compared.answer))}, recorded "
                        f"{visible(str(request.recorded))}")
+        elif compared.recorded_fault:  # the same fault again: marked, even under --quiet
+            click.echo(f"{head}: same, a fault in the game: {visible(str(request.recorded))}")
         elif not self.quiet:
             click.echo(f"{head}: same: {visible(str(compared.answer))}")
 
@@ -340,7 +403,8 @@ class _RerunPrinter:
 def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
               transcript_path: Path | None, sandbox: str, address_space: str) -> None:
     """Run BOT through scripted situations covering every decision kind; exit 0 only when
-    every check passes.
+    every check passes (a WARN passes, with a warning: answers close to the move time, lines
+    that answer no request).
 
     BOT is a command line or a folder with a bot.toml (built first)."""
     from ..check import run_check, summary
@@ -361,13 +425,14 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
     except KeyboardInterrupt:
         fail("interrupted; the bot was stopped")
     for r in results:
-        mark = "PASS" if r.passed else "FAIL"
-        click.echo(f"{mark}  {r.name}: {visible(r.reason, indent='      ')}")
+        click.echo(f"{r.mark}  {r.name}: {visible(r.reason, indent='      ')}")
         for line in r.lines:  # the exchange: what the referee sent, and what the bot said
             click.echo(f"      {visible(line)}")
     click.echo(summary(times))
     failed = sum(1 for r in results if not r.passed)
-    click.echo(f"{len(results) - failed} passed, {failed} failed")
+    warned = sum(1 for r in results if r.mark == "WARN")
+    click.echo(f"{len(results) - failed} passed, {failed} failed"
+               + (f", {warned} with a warning" if warned else ""))
     if failed:
         if transcript_path is None:
             click.echo("rerun with --transcript FILE to see every line exchanged")

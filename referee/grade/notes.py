@@ -47,7 +47,7 @@ def check_note(results: list[CheckResult], times: list[float], failed: dict[str,
         reason = (r.reason.strip().splitlines() or [""])[0]
         if not r.passed and r.name in failed:
             reason += f"  (problem {failed[r.name]})"
-        lines.append(f"{'PASS' if r.passed else 'FAIL'}  {r.name}: {reason}")
+        lines.append(f"{r.mark}  {r.name}: {reason}")
     passed = sum(r.passed for r in results)
     return (f"## Conformance check\n\n{passed} of {len(results)} checks passed; "
             f"{summary(times)}.\n\n{fenced(chr(10).join(lines))}\n")

@@ -39,6 +39,13 @@ class Fault:
     def to_dict(self) -> dict[str, str]:
         return {"kind": self.kind, "reason": self.reason}
 
+    def one_line(self) -> str:
+        """The reason in one line, for a summary: its first line, and the last line of the
+        stderr tail it quotes, if any (where a traceback names its error)."""
+        head, _, tail = self.reason.partition("\n")
+        last = next((ln.strip() for ln in reversed(tail.splitlines()) if ln.strip()), "")
+        return f"{head} {last}" if last else head
+
 
 @dataclass
 class Answer:

@@ -45,6 +45,12 @@ class Compared:
     def same(self) -> bool:
         return self.answer.matches(self.request.recorded)
 
+    @property
+    def recorded_fault(self) -> bool:
+        """The recorded answer was a fault in the game (an illegal bid, a timeout...): the
+        same answer now is the same fault, whatever `same` says."""
+        return self.request.recorded.fault is not None
+
 
 @dataclass
 class RerunResult:
@@ -59,6 +65,9 @@ class RerunDisplay(Protocol):
     def started(self, pid: int) -> None: ...
 
     def hello(self, name: str, processes: list[str]) -> None: ...
+
+    def sending(self, request: SentRequest) -> None:
+        """The request about to be sent (before a pause there)."""
 
     def compared(self, compared: Compared) -> None: ...
 
@@ -134,6 +143,7 @@ async def _send(bot: BotProcess, part: SeatPart, requests: Sequence[SentRequest]
     display.stderr(stderr.new())
     result = RerunResult(part)
     for request in requests:
+        display.sending(request)
         if pause_before == request.number:
             await display.pause(f"request {request.number}")
         compared = await _ask(bot, protocol, request, spec, timeout)

@@ -50,13 +50,14 @@ class Transcript:
                 yield line
 
     def record(self, lines: Iterable[StepLine]) -> Iterator[str]:
-        """A game record's events, and its faults and retirements where they happened."""
+        """A game record's events, and its faults and retirements where they happened: one
+        line each, but a fault's whole reason (a crash's ends with the tail of the bot's
+        stderr, on lines of its own, which is where a traceback says what went wrong)."""
         for line in lines:
             if isinstance(line, EventLine):
                 text = self.line(line.event)
             elif isinstance(line, FaultLine):
-                reason = line.reason.splitlines()[0] if line.reason else ""
-                text = f"   ! {self.who(line.seat)}: {line.kind} fault: {reason}"
+                text = f"   ! {self.who(line.seat)}: {line.kind} fault: {line.reason}"
             elif isinstance(line, RetiredLine):
                 text = f"   ! {self.who(line.seat)} is retired ({line.reason})"
             else:

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from referee.check import CHECK_COUNT
+
 from .. import terminal
 from .rendering import headings, rendered, summary_items
 
@@ -195,7 +197,8 @@ def assert_feedback_for_students(out: Path, subs: Path, feedback: dict[str, str]
             text = path.read_text()
             assert not [t for t in teachers if t in text], (path, text)
     assert "can't open file 'missing.py'" in feedback["kim"]
-    assert "(0 of 19 checks passed" in feedback["kim"]  # a bot that cannot start fails them all
+    # a bot that cannot start fails them all
+    assert f"(0 of {CHECK_COUNT} checks passed" in feedback["kim"]
     assert "no game was played** because it crashed in the check" in feedback["kim"]
     fix_first = next(ln for ln in feedback["kim"].splitlines() if ln.startswith("- fix first"))
     assert "can't open file" in fix_first, fix_first  # the error, not "its stderr ends:"

@@ -450,7 +450,7 @@ def test_a_crash_quotes_only_its_own_process_stderr(tmp_path: Path) -> None:
     for bot in (noisy, silent):
         proc = referee("play", f"x=python3 {bot}", command(bot_dir, GOOD), command(bot_dir, GOOD),
                        "--stderr-dir", str(tmp_path / "logs"), "--json")
-        assert proc.returncode == 0, proc.stderr
+        assert proc.returncode == 1, proc.stderr  # x could not start
         reasons.append(json.loads(proc.stdout)["seats"][0]["faults"][0]["reason"])
     assert "PREVIOUS-RUN" in reasons[0]
     assert reasons[1] == "closed its output before its hello; exit status 7", reasons[1]

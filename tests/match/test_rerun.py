@@ -184,6 +184,50 @@ def test_a_different_bot_shows_where_it_differs_and_exits_1(played: Played) -> N
     assert set(verdicts(quiet.stdout)) == {"differs"} and quiet.returncode == 1
 
 
+def test_an_answer_recorded_as_a_fault_is_marked_where_the_bot_gives_it_again(
+        played: Played) -> None:
+    """The illegal bidder in its own seat gives its three illegal amounts again: each is the
+    same answer, marked as a fault in the game with the recorded kind and reason (under -q
+    too), and the verdict counts them; the command exits 0, as nothing differs."""
+    for quiet in ((), ("-q",)):
+        out = referee("replay", str(played.log), "--bot", played.commands["dave"], "--seat",
+                      "1", *quiet)
+        assert out.returncode == 0, out.stdout + out.stderr
+        marked = re.findall(r"^request \d+ \(id \d+, \w+\): same, a fault in the game: (.*)$",
+                            out.stdout, re.M)
+        assert len(marked) == 3, out.stdout
+        for shown in marked:
+            assert re.fullmatch(r'\{"action":"(bid|price)","amount":(\d+)\} \(illegal: .*'
+                                r'\1 \2 .*is more than .*money.*\)', shown), shown
+        assert "; 3 of the recorded ones were faults in the game (illegal)" in out.stdout
+        plain = re.findall(r"^request \d+ .*: same: ", out.stdout, re.M)
+        assert bool(plain) != bool(quiet), out.stdout
+
+
+def test_show_request_and_v_print_each_request_before_its_answer(played: Played) -> None:
+    """--show-request, and -v, print each request as it is sent, before the answer: its legal
+    choices and time left as the game's transcript has them, then the seat's view; without
+    them, no request is printed."""
+    game = requests_in(sent_to(played.transcript("alice")))
+    args = [str(played.log), "--bot", played.commands["alice"], "--seat", "0",
+            "--request", "3"]
+    for flag in ("--show-request", "-v"):
+        out = referee("replay", *args, flag)
+        assert out.returncode == 0, out.stdout + out.stderr
+        lines = out.stdout.splitlines()
+        sent = [i for i, line in enumerate(lines) if " sent: " in line]
+        assert len(sent) == 3, out.stdout
+        for number, (at, request) in enumerate(zip(sent, game, strict=False), 1):
+            legal, time = (orjson.dumps(request[k]).decode() for k in ("legal", "time"))
+            assert lines[at] == (f"request {number} (id {number}, {request['decision']}) "
+                                 f"sent: legal {legal}, time {time}")
+            assert lines[at + 1] == f"  view {orjson.dumps(request['view']).decode()}"
+            assert lines[at + 2].startswith(f"request {number} (id {number}, ")
+            assert lines[at + 2].split(": ")[1] == "same"
+    plain = referee("replay", *args)
+    assert " sent: " not in plain.stdout and verdicts(plain.stdout) == ["same"] * 3
+
+
 def test_request_n_stops_there(played: Played, tmp_path: Path) -> None:
     """--request 5: the bot reads the game up to its fifth request and nothing more but
     goodbye; the answers so far are compared."""
@@ -353,6 +397,7 @@ def test_sources_and_bots_that_cannot_be_used_are_one_error_line(played: Played,
          "the bot closed its output before its hello"),
         ([str(played.log), "--seat", "0"], "--seat goes with --bot"),
         ([str(played.log), "--request", "2"], "--request goes with --bot"),
+        ([str(played.log), "--show-request"], "--show-request goes with --bot"),
         ([str(played.transcript("alice")), "--bot", alice, "--seat", "2"],
          "the transcript is seat 0's (alice)"),
     ]:

@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""replies_unasked: WRONG: plays as first_legal does, but also replies to every message of
+the kinds --to names (default new_game; e.g. --to new_game,event,game_end), repeating the id
+of its last request (0 before any).
+
+Expected: no fault while a request waits on at most 16 of them (the referee skips a reply
+with an earlier id), but `referee check` warns that lines answer no request.
+"""
+
+import argparse
+import json
+import sys
+
+
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def first_legal(request):
+    decision, legal = request["decision"], request["legal"]
+    if decision == "play":
+        return {"action": "play", "card": legal["cards"][0]}
+    if decision == "hidden_bid":
+        return {"action": "bid", "amount": 0}
+    if decision == "price":
+        return {"action": "price", "amount": legal["min"]}
+    return {"action": "pass"}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--to", default="new_game", help="kinds of message to reply to")
+    unasked = set(parser.parse_args().to.split(","))
+    last = 0
+    for line in sys.stdin.buffer:
+        message = json.loads(line)
+        kind = message.get("type")
+        if kind == "hello":
+            send({"type": "hello", "name": "replies_unasked", "protocol": 1})
+        elif kind == "request":
+            last = message["id"]
+            send({"id": last, **first_legal(message)})
+        elif kind == "goodbye":
+            return
+        elif kind in unasked:  # the bad thing: these want no reply
+            send({"id": last, "action": "pass"})
+
+
+if __name__ == "__main__":
+    main()
