@@ -56,8 +56,8 @@ def crashing_check() -> list[CheckResult]:
 
 
 def test_a_feedback_file_renders_with_its_blocks_closed(tmp_path: Path) -> None:
-    """Rendered as Markdown, the summary is a list (status, grade, points, bot, what to fix
-    first), each problem a heading; the crash that failed two checks is one problem with its
+    """Rendered as Markdown, the summary is a list (status, grade, points, bot, that no game
+    was played and why, what to fix first), each problem a heading; the crash that failed two checks is one problem with its
     count, its traceback and exchange in fenced blocks that the bot's own backticks and
     "# Heading" line do not end; the headings after them still render."""
     write_config(tmp_path / "class.toml")
@@ -76,9 +76,11 @@ def test_a_feedback_file_renders_with_its_blocks_closed(tmp_path: Path) -> None:
         ("h3", "2. Checks it did not pass, with no faulty answer of their own"),
         ("h2", "Conformance check")]
     assert [item.split(":")[0] for item in summary_items(tokens)] == [
-        "status", "grade", "points", "bot", "fix first"]
+        "status", "grade", "points", "bot", "games", "fix first"]
+    assert "- games: **no game was played** because it crashed in the check" in text
     assert "- points: **1** (1 of 4 checks passed, 1 each = 1)" in text
-    assert text.count("ZeroDivisionError") == 1  # told once, not once per check
+    # told once in its problem, not once per check (and named in "fix first")
+    assert text.split("## Problems")[1].count("ZeroDivisionError") == 1
     assert "It failed 2 of 4 checks (2 answers): plays a card as auctioneer, bids in " \
         "another's open auction." in text
     fences = [t for t in tokens if t.type == "fence"]
