@@ -57,9 +57,10 @@ def crashing_check() -> list[CheckResult]:
 
 def test_a_feedback_file_renders_with_its_blocks_closed(tmp_path: Path) -> None:
     """Rendered as Markdown, the summary is a list (status, grade, points, bot, that no game
-    was played and why, what to fix first), each problem a heading; the crash that failed two checks is one problem with its
-    count, its traceback and exchange in fenced blocks that the bot's own backticks and
-    "# Heading" line do not end; the headings after them still render."""
+    was played and why, what to fix first), each problem a heading; the crash that failed
+    two checks is one problem with its count, its traceback and exchange in fenced blocks
+    that the bot's own backticks and "# Heading" line do not end; the headings after them
+    still render."""
     write_config(tmp_path / "class.toml")
     config = load_tournament(tmp_path / "class.toml")
     results = crashing_check()
