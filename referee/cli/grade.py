@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from tabulate import tabulate
@@ -13,6 +14,38 @@ from ..interrupts import run_trio
 from ..match.game import RefereeError
 from ..text import visible
 from .common import OutputPath, fail
+
+if TYPE_CHECKING:
+    from ..tournament.config import TournamentConfig
+
+
+def grading_config(config_path: Path, sandbox: str | None) -> TournamentConfig:
+    """The grading config at `config_path`, checked (its edition, that it can grade, its
+    sandbox, with `sandbox` instead if given) before anything is built: a mistake is one
+    line."""
+    from ..grade.config import GradingConfigError, check_grading_config
+    from ..tournament.config import TournamentError, load_tournament, tournament_edition
+
+    if not config_path.is_file():
+        fail(f"no grading config at {config_path} (give one with --config)")
+    try:
+        config = load_tournament(config_path)
+        tournament_edition(config, config_path)
+    except TournamentError as exc:
+        fail(str(exc))
+    except EditionError as exc:  # before any build
+        fail(f"{config_path}: edition: {exc}")
+    try:
+        check_grading_config(config, config_path)
+    except GradingConfigError as exc:
+        fail(str(exc))
+    if sandbox is not None:
+        config = config.model_copy(update={"sandbox": sandbox})
+    try:
+        check_sandbox_available(config.sandbox)  # before any build: never a silent fallback
+    except SandboxError as exc:
+        fail(str(exc))
+    return config
 
 
 @click.command(name="grade")
@@ -43,32 +76,12 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
     import os
 
     from ..grade import grade_all
-    from ..grade.config import GradingConfigError, check_grading_config
     from ..grade.gauntlet import BaselineFailed
     from ..grade.run import FolderError
     from ..grade.submissions import WorkFolderFull
-    from ..tournament.config import TournamentError, load_tournament, tournament_edition
     from ..tournament.store import StoreError
 
-    if not config_path.is_file():
-        fail(f"no grading config at {config_path} (give one with --config)")
-    try:
-        config = load_tournament(config_path)
-        tournament_edition(config, config_path)
-    except TournamentError as exc:
-        fail(str(exc))
-    except EditionError as exc:  # before any build
-        fail(f"{config_path}: edition: {exc}")
-    try:
-        check_grading_config(config, config_path)
-    except GradingConfigError as exc:
-        fail(str(exc))
-    if sandbox is not None:
-        config = config.model_copy(update={"sandbox": sandbox})
-    try:
-        check_sandbox_available(config.sandbox)  # before any build: never a silent fallback
-    except SandboxError as exc:
-        fail(str(exc))
+    config = grading_config(config_path, sandbox)
     say = (lambda m: None) if quiet else (
         lambda m: click.echo(visible(m, indent="    "), err=True))
     out_dir, submissions, config_path = (out_dir.resolve(), submissions.resolve(),
