@@ -27,6 +27,7 @@ def check(command: str, *options: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.mark.parametrize("bot", ["sample_bots/python/baseline_bot.py",
                                  "sample_bots/python/random_bot.py",
+                                 "sample_bots/python/strong_bot.py",
                                  "tests/scripted_bots/first_legal.py"])
 def test_good_python_bots_pass_every_check(bot: str) -> None:
     result = check(f"{PY} {bot}")
