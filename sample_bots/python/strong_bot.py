@@ -39,10 +39,10 @@ SIMULATIONS = 160  # deals played out per estimate (one estimate per decision, o
 # Bidding, as shares of the lot's estimated value (see `limits`); measured against the
 # baseline with benchmarks/ladder.py.
 BUY_SHARE = 0.9  # open auctions and fixed prices, as a buyer
-ONCE_SHARE = 0.75  # once-around, as a buyer (one bid, later seats may outbid it)
+ONCE_SHARE = 0.65  # once-around, as a buyer (one bid, later seats may outbid it)
 HIDDEN_SHARE = 0.65  # hidden auctions, as a buyer (a sealed first-price bid)
 OWN_HIDDEN_SHARE = 0.4  # hidden auctions of its own lot (it would pay the bank)
-PRICE_SHARE = 0.75  # fixed prices it names
+PRICE_SHARE = 0.65  # fixed prices it names
 SALE_SHARE = 0.7  # what a lot it auctions is expected to fetch, as a share of its value
 
 
