@@ -1,6 +1,38 @@
-"""`python -m referee`: the same command line as the `referee` script."""
+"""The `referee` command (`referee`, or `python -m referee`): the command line of `referee.cli`,
+with a Ctrl-C, SIGTERM or SIGHUP at any moment, from the first import to the exit, ending it
+with one line on stderr and exit status 2.
 
-from referee.cli import main
+Inside a command's trio code the signals are trio's (`referee.interrupts`): the bots are
+stopped and the command says what it kept.  Outside it (importing, parsing the options, the
+moments before and after), nothing runs that needs stopping, so the handler installed here,
+before anything else is imported, writes the line and ends the process at once.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+INTERRUPTED = b"error: interrupted\n"
+
+
+def _interrupted(signum: int, frame: object) -> None:
+    os.write(2, INTERRUPTED)
+    os._exit(2)
+
+
+def main() -> None:
+    """Run the command line; click's own handling of Ctrl-C ("Aborted!") is never reached."""
+    stopping = [s for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+                if signal.getsignal(s) is not signal.SIG_IGN]  # `nohup`: stays ignored
+    for s in stopping:
+        signal.signal(s, _interrupted)
+    from referee.cli import main as command_line
+
+    command_line()
+    sys.exit(0)
+
 
 if __name__ == "__main__":
     main()

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from referee.game import BUILTIN_EDITIONS, Edition, EditionError
 from referee.game.edition import parse_edition
+from referee.toml_files import TomlFileError, read_text
 
 
 def load_edition(name_or_path: str) -> Edition:
@@ -20,9 +21,9 @@ def load_edition(name_or_path: str) -> Edition:
         raise EditionError(f"no edition {name_or_path!r}: not one of {known}, and {what}")
     fmt = "json" if path.suffix.lower() == ".json" else "toml"
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise EditionError(f"cannot read edition file {path}: {exc}") from None
+        text = read_text(path)
+    except TomlFileError as exc:
+        raise EditionError(f"edition file {path} {exc}") from None
     try:
         return parse_edition(text, fmt)
     except EditionError as exc:

@@ -1,9 +1,13 @@
 """Ctrl-C, SIGTERM and SIGHUP end a command alike: its bots stopped, what it finished kept.
 
 By default SIGTERM (a job's time limit, `timeout`) and SIGHUP (a closed terminal) end Python
-at once, leaving the bots running; here they cancel the command, as Ctrl-C does, and the
-caller sees a KeyboardInterrupt.  A signal ignored when the referee starts (SIGHUP under
-`nohup`) stays ignored, and a second signal while the bots are being stopped changes nothing.
+at once, leaving the bots running, and Ctrl-C raises KeyboardInterrupt wherever the code is
+(between making a task's coroutine and starting it, say).  Here, while a command's trio code
+runs, all three are received as trio signals: the work is cancelled at its next checkpoint,
+its clean-up runs in full, and the caller sees a KeyboardInterrupt.  Before and after
+(imports, parsing the options), `referee.__main__` ends the process with one line.  A signal
+ignored when the referee starts (SIGHUP under `nohup`) stays ignored, and a second signal
+while the bots are being stopped changes nothing.
 """
 
 from __future__ import annotations
@@ -20,17 +24,17 @@ T = TypeVar("T")
 
 
 class Terminated(Exception):
-    """SIGTERM or SIGHUP arrived."""
+    """SIGINT, SIGTERM or SIGHUP arrived."""
 
 
 def _stopping_signals() -> list[signal.Signals]:
-    return [s for s in (signal.SIGTERM, signal.SIGHUP)
+    return [s for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
             if signal.getsignal(s) is not signal.SIG_IGN]
 
 
 async def _until_signalled(fn: Callable[..., Awaitable[T]], *args: Any) -> T:
-    """Run `fn`; the first SIGTERM or SIGHUP cancels it (its clean-up runs in full: further
-    signals are taken and ignored until it is done), then raises Terminated."""
+    """Run `fn`; the first SIGINT, SIGTERM or SIGHUP cancels it (its clean-up runs in full:
+    further signals are taken and ignored until it is done), then raises Terminated."""
     stopping = _stopping_signals()
     if not stopping:  # both ignored (nohup under a parent that ignores SIGTERM)
         return await fn(*args)
@@ -97,8 +101,8 @@ def _quiet_cut_tasks() -> None:
 
 @contextmanager
 def signals_interrupt() -> Iterator[None]:
-    """For code outside trio (the Dask executor's waiting): SIGTERM and SIGHUP raise
-    KeyboardInterrupt, as Ctrl-C does, so its clean-up runs."""
+    """For code that blocks outside trio's checkpoints (the Dask executor's waiting, a merge):
+    Ctrl-C, SIGTERM and SIGHUP raise KeyboardInterrupt there, so its clean-up runs."""
 
     stopping = _stopping_signals()
 

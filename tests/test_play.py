@@ -61,7 +61,7 @@ def test_bots_given_without_a_name_are_named_by_their_hello(tmp_path: Path) -> N
     out = referee("play", random_bot, random_bot,
                   f"{PY} {ROOT / 'sample_bots' / 'python' / 'baseline_bot.py'}", "--json",
                   "--stderr-dir", str(tmp_path / "stderr"),
-                  "--transcript", str(tmp_path / "transcripts"))
+                  "--transcript-dir", str(tmp_path / "transcripts"))
     assert out.returncode == 0, out.stderr
     names = ["random_bot-1", "random_bot-2", "baseline"]
     assert [s["name"] for s in json.loads(out.stdout)["seats"]] == names
@@ -91,7 +91,7 @@ def test_bots_whose_hellos_swap_their_names_keep_their_own_files(tmp_path: Path)
     (tmp_path / "first_legal.py").write_bytes((BOTS / "first_legal.py").read_bytes())
     out = referee("play", f"{PY} {tmp_path / 'a.py'} --name b",
                   f"{PY} {tmp_path / 'b.py'} --name a", f"{PY} {tmp_path / 'first_legal.py'}",
-                  "--transcript", str(tmp_path / "t"), "--stderr-dir", str(tmp_path / "s"))
+                  "--transcript-dir", str(tmp_path / "t"), "--stderr-dir", str(tmp_path / "s"))
     assert out.returncode == 0, out.stderr
     for name in ("a", "b"):  # a's files are b.py's, which said "a"
         said = (tmp_path / "t" / f"{name}.transcript.jsonl").read_text()
@@ -99,3 +99,17 @@ def test_bots_whose_hellos_swap_their_names_keep_their_own_files(tmp_path: Path)
         assert (tmp_path / "s" / f"{name}.stderr.log").exists()
     assert sorted(p.name for p in (tmp_path / "t").iterdir()) == [
         "a.transcript.jsonl", "b.transcript.jsonl", "first_legal.transcript.jsonl"]
+
+
+def test_a_bot_ending_its_lines_with_crlf_plays_without_a_fault(tmp_path: Path) -> None:
+    """protocol/README.md §1: a CR before the LF is JSON whitespace, so a bot that writes
+    `\\r\\n` (as text mode on Windows does) plays a whole game without a fault."""
+    crlf_bot = tmp_path / "crlf_bot.py"
+    crlf_bot.write_text((BOTS / "first_legal.py").read_text().replace(
+        'json.dumps(message) + "\\n"', 'json.dumps(message) + "\\r\\n"'))
+    assert "\\r\\n" in crlf_bot.read_text()
+    first_legal = f"{PY} {BOTS / 'first_legal.py'}"
+    out = referee("play", f"crlf={PY} {crlf_bot}", first_legal, first_legal, "--json")
+    assert out.returncode == 0, out.stderr
+    seats = json.loads(out.stdout)["seats"]
+    assert [s["faults"] for s in seats] == [[], [], []], seats

@@ -37,6 +37,27 @@ class BuildResult:
     def ok(self) -> bool:
         return self.failure is None and self.returncode == 0
 
+    @property
+    def problem(self) -> str | None:
+        """What went wrong, in words that follow "its build " ("failed (exit status 2)"), or
+        None when it built: the one verdict `play`, tournaments and grading all give."""
+        if self.failure is not None:
+            return self.failure
+        return None if self.returncode == 0 else f"failed (exit status {self.returncode})"
+
+    @property
+    def output(self) -> str:
+        """What it printed, its standard output then its standard error, as text."""
+        return (self.stdout + self.stderr).decode("utf-8", "replace").strip("\n")
+
+    def tail(self, lines: int, errors: bool = False) -> str:
+        """The last `lines` lines of its output; with `errors`, of its standard error alone
+        when it wrote any there (a one-line summary keeps the error, not the progress)."""
+        text = self.output
+        if errors and self.stderr.strip():
+            text = self.stderr.decode("utf-8", "replace").strip("\n")
+        return "\n".join(text.splitlines()[-lines:])
+
 
 async def build_bot(command: str, folder: Path, seconds: float, sandbox: SandboxMode = "none",
                     read_only: Sequence[Path] = ()) -> BuildResult:

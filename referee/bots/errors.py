@@ -1,7 +1,14 @@
 """The ways talking to a bot process fails, raised by `process.py` and `start.py` for the
-match layer to turn into a bot's faults."""
+match layer to turn into a bot's faults; and the referee's own want of resources at a start
+(`ResourcesExhausted`), which the match layer turns into a void game instead."""
 
 from __future__ import annotations
+
+import errno
+
+# What a start fails with when the referee itself is short of descriptors (EMFILE, ENFILE),
+# memory (ENOMEM) or processes (EAGAIN): its own want, not the bot's fault.
+RESOURCE_ERRNOS = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.EAGAIN})
 
 
 class BotGone(Exception):
@@ -23,3 +30,19 @@ class LineTooLong(Exception):
 
 class StartError(Exception):
     """The bot's command could not be started at all."""
+
+
+class ResourcesExhausted(Exception):
+    """A bot could not be started for want of the referee's own resources (descriptors,
+    memory, processes): not the bot's fault, so never a `start` fault of its."""
+
+
+def want_of_resources(exc: BaseException) -> BaseException | None:
+    """The exception in `exc` (or in its group) that is the referee running out of its own
+    resources: a start refused for want of them, memory, or descriptors; None if none is."""
+    if isinstance(exc, BaseExceptionGroup):
+        return next(filter(None, map(want_of_resources, exc.exceptions)), None)
+    if isinstance(exc, ResourcesExhausted | MemoryError) or (
+            isinstance(exc, OSError) and exc.errno in (errno.EMFILE, errno.ENFILE, errno.ENOMEM)):
+        return exc
+    return None

@@ -5,7 +5,6 @@ before any bot starts; and its process started under its spec."""
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -82,16 +81,12 @@ def given_bot(text: str, which: str) -> BotSpec:
     else:
         try:
             spec = BotSpec.parse(text)
-            program = split_command(spec.command)[0]
+            split_command(spec.command)
         except StartError as exc:
             raise BotArgumentError(f"{which}: {exc}") from None
-        if shutil.which(program) is None:
-            if "/" not in program and Path(program).is_file():
-                raise BotArgumentError(f"{which} ({text!r}): {program!r} is not a command on "
-                                       f"PATH; for the file {program} here, write ./{program}")
-            if not Path(program).is_file():
-                raise BotArgumentError(f"{which} ({text!r}): command {program!r} not found"
-                                       + (" (not built yet?)" if "/" in program else ""))
+        missing = missing_program(spec)
+        if missing is not None:
+            raise BotArgumentError(f"{which} ({text!r}): {missing}")
     name = spec.name
     if not names_files(name):
         raise BotArgumentError(
@@ -129,20 +124,25 @@ def folder_bot(folder: Path, name: str | None, which: str) -> BotSpec:
 
 
 def missing_program(spec: BotSpec) -> str | None:
-    """Why the program of a bot folder's command cannot run (None if it can): not on PATH, not
-    a file of the folder, or not executable."""
+    """Why the program of a bot's command cannot run (None if it can): not on PATH, not a file
+    of its folder, or not executable.  The one rule for "can this program run", for bots on
+    the command line, bot folders and a tournament's entrants alike."""
+    given = spec.cwd is None  # a command line: its program is looked for here
     cwd = spec.cwd or Path.cwd()
     program = split_command(spec.command)[0]
     if resolve_program(program, cwd) is not None:
         return None
     if "/" not in program and (cwd / program).is_file():
-        return (f"{program!r} is not a command on PATH; for the file {program} of {cwd}, "
-                f"write ./{program} in its command")
+        return (f"{program!r} is not a command on PATH; for the file {program} "
+                + ("here, write ./" + program if given
+                   else f"of {cwd}, write ./{program} in its command"))
     if "/" not in program:
         return f"command {program!r} not found"
     where = Path(os.path.normpath(cwd / program))
     if where.is_file():
         return f"{program} is not executable (chmod +x {where})"
+    if given:
+        return f"command {program!r} not found (not built yet?)"
     return f"{program} not found in {cwd}" + (" after its build" if spec.build else "")
 
 

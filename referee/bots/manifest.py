@@ -12,12 +12,12 @@ graded as it is.
 from __future__ import annotations
 
 import shlex
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from referee.toml_files import TomlFileError, read_toml
 from referee.validation import first_error
 
 MANIFEST = "bot.toml"
@@ -82,11 +82,9 @@ def read_bot_folder(folder: Path) -> BotFolder:
     manifest = folder / MANIFEST
     if manifest.is_file():
         try:
-            m = Manifest.model_validate(tomllib.loads(manifest.read_text(encoding="utf-8")))
-        except OSError as exc:
-            raise BotFolderError(f"{MANIFEST} cannot be read: {exc.strerror or exc}") from None
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-            raise BotFolderError(f"{MANIFEST} is not valid TOML: {exc}") from None
+            m = Manifest.model_validate(read_toml(manifest))
+        except TomlFileError as exc:
+            raise BotFolderError(f"{MANIFEST} {exc}") from None
         except ValidationError as exc:
             raise BotFolderError(f"{MANIFEST}: {first_error(exc)}") from None
         return BotFolder(m.command, m.build, m.name)

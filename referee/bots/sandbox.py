@@ -6,8 +6,10 @@ unsafe in a threaded process), and, with `sandbox="bwrap"`, inside bubblewrap:
 
 - no network and its own PID, IPC and UTS namespaces (`--unshare-all`), no capabilities;
 - read-only: /usr, /bin, /lib..., a short list of /etc entries that runtimes need, the bot's
-  own folder (`home`), the installation of its interpreter when that lives outside /usr, and
-  any `read_only` paths; a private tmpfs at /tmp (HOME and TMPDIR) as scratch space;
+  own folder (`home`) or, without one, only the files its command names (never the folder
+  around them, which may hold a results store, logs and other bots), the installation of its
+  interpreter when that lives outside /usr, and any `read_only` paths; a private tmpfs at
+  /tmp (HOME and TMPDIR) as scratch space, the only place it can write;
 - nothing else of the host: other bots, results stores, home directories are not there;
 - the environment cleared but for PATH (system folders), HOME, TMPDIR, LANG, LC_* and TZ.
 
@@ -69,19 +71,21 @@ def resolve_program(argv0: str, cwd: Path) -> Path | None:
     return Path(found) if found else None
 
 
-def bot_home(argv: Sequence[str], cwd: Path) -> Path:
-    """The folder a bot's command names: that of its first argument naming a file (the
-    script: `python3 bots/me.py`), else of its program when given as a path (`./bot`), else
-    the working directory."""
-    for arg in argv[1:]:
-        if arg.startswith("-"):
-            continue
-        path = Path(os.path.normpath(cwd / arg))
-        if path.is_file():
-            return path.parent
-    if "/" in argv[0]:
-        return Path(os.path.normpath(cwd / argv[0])).parent
-    return Path(os.path.normpath(cwd))
+def named_paths(argv: Sequence[str], cwd: Path) -> list[Path]:
+    """The files a bot's command names: its program when given as a relative path (`./bot`;
+    an absolute one is an interpreter, shown with its installation) and its first argument
+    naming a file, the script (`python3 bots/me.py` names `bots/me.py`).  The sandbox shows
+    these alone of a bot without a folder of its own: the folder around them may hold the
+    results store, logs and other bots (a bot of more files needs its own folder, its `dir`,
+    or `read_only` paths)."""
+    args = (Path(os.path.normpath(cwd / a)) for a in argv[1:] if not a.startswith("-"))
+    script = next((p for p in args if p.is_file()), None)
+    named = [] if script is None else [script]
+    if "/" in argv[0] and not os.path.isabs(argv[0]):
+        program = Path(os.path.normpath(cwd / argv[0]))
+        if program.is_file() and program not in named:
+            named.insert(0, program)
+    return named
 
 
 def _inside(path: Path, roots: Sequence[Path]) -> bool:
@@ -116,6 +120,40 @@ def _sandbox_program(argv: list[str], cwd: Path, visible: list[Path]) -> tuple[l
     return [str(program), *argv[1:]], extra
 
 
+def _layout(argv: Sequence[str], cwd: Path, home: Path | None,
+            read_only: Sequence[Path]) -> tuple[list[Path], list[Path], list[str], list[Path]]:
+    """What the sandbox shows of the host besides the system: the bot's own paths (its
+    `home`, else those its command names), its `read_only` paths; the command as run inside,
+    and the paths that needs (its program's installation)."""
+    cwd = Path(os.path.abspath(cwd))
+    own = [Path(os.path.abspath(home))] if home is not None else named_paths(argv, cwd)
+    ro = [Path(os.path.abspath(p)) for p in read_only]
+    system = [Path("/usr")] + [Path(p) for p in _SYSTEM_LINKS]
+    run, extra = _sandbox_program(list(argv), cwd, [*system, *own, *ro])
+    return own, ro, run, extra
+
+
+def shown_paths(argv: Sequence[str], cwd: Path, home: Path | None = None,
+                read_only: Sequence[Path] = ()) -> list[Path]:
+    """The host paths the sandbox shows a bot besides the system's: its `home` (else the
+    paths its command names, `named_paths`), its `read_only` paths and its program's
+    installation; what `exposed` checks."""
+    own, ro, _, extra = _layout(argv, cwd, home, read_only)
+    return [*own, *ro, *extra]
+
+
+def exposed(shown: Sequence[Path], hidden: Sequence[Path]) -> tuple[Path, Path] | None:
+    """(a shown path, a hidden one it shows) when showing `shown` in the sandbox would show
+    one of `hidden` (the same file, or a folder that holds it, links followed), else None."""
+    real = [(s, Path(os.path.realpath(s))) for s in shown]
+    for h in hidden:
+        target = Path(os.path.realpath(h))
+        for s, r in real:
+            if _inside(target, [r]):
+                return s, h
+    return None
+
+
 def _show(path: str) -> list[str]:
     if os.path.islink(path):
         return ["--symlink", os.readlink(path), path]
@@ -147,7 +185,7 @@ def wrap_command(
     """The argv that runs `argv` (in `cwd`) under `limits`, and in the sandbox if asked.
 
     `home` is the bot's folder the sandbox shows read-only (`writable_home` for builds);
-    by default the folder its command names (`bot_home`).  Raises SandboxError."""
+    without one, only the files its command names (`named_paths`).  Raises SandboxError."""
     argv = list(argv)
     prlimit = _tool("prlimit")
     if sandbox == "none":
@@ -155,17 +193,15 @@ def wrap_command(
     if sandbox != "bwrap":
         raise SandboxError(f"unknown sandbox {sandbox!r}; known: {', '.join(SANDBOX_MODES)}")
     cwd = Path(os.path.abspath(cwd))
-    home = Path(os.path.abspath(home)) if home is not None else bot_home(argv, cwd)
+    own, ro, argv, extra = _layout(argv, cwd, home, read_only)
     tmp = Path("/tmp")
-    if home == tmp or home in tmp.parents:
-        raise SandboxError(f"the bot's folder {home} holds /tmp, the sandbox's scratch space; "
-                           "put the bot in a folder of its own")
+    for mine in own:
+        if mine == tmp or mine in tmp.parents:
+            raise SandboxError(f"the bot's folder {mine} holds /tmp, the sandbox's scratch "
+                               "space; put the bot in a folder of its own")
     prlimit = os.path.realpath(prlimit)
     if not _inside(Path(prlimit), [Path("/usr")]):
         raise SandboxError(f"prlimit is at {prlimit}, outside /usr: the sandbox cannot run it")
-    ro = [Path(os.path.abspath(p)) for p in read_only]
-    system = [Path("/usr")] + [Path(p) for p in _SYSTEM_LINKS]
-    argv, extra = _sandbox_program(argv, cwd, [*system, home, *ro])
     # No --die-with-parent: it ties bwrap to the thread that started it, and trio starts
     # processes from worker threads that end after 10 s idle (every bot was SIGKILLed then).
     args = [_tool("bwrap"), "--unshare-all", "--cap-drop", "ALL",
@@ -186,8 +222,11 @@ def wrap_command(
     args += ["--tmpfs", "/tmp"]
     for shown in [*ro, *extra]:
         args += ["--ro-bind", str(shown), str(shown)]
-    args += ["--bind" if writable_home else "--ro-bind", str(home), str(home)]
-    args += ["--dir", str(cwd), "--chdir", str(cwd)]
+    for mine in own:
+        args += ["--bind" if writable_home else "--ro-bind", str(mine), str(mine)]
+    # The root bwrap makes is a writable tmpfs (around the folders it shows): read-only, so
+    # that /tmp, limited, is the only scratch space.
+    args += ["--dir", str(cwd), "--chdir", str(cwd), "--remount-ro", "/"]
     return [*args, "--", prlimit, *limits.prlimit_options(argv, nproc=os.geteuid() != 0),
             "--", *argv]
 

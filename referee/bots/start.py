@@ -1,19 +1,18 @@
 """Starting a bot process: its command split like a shell would, then run in its own session
 (so its whole process group can be signalled) with piped stdin and stdout and its stderr
 drained into a size-capped log (`stderr_log.py`), so a noisy bot never blocks; `open_bot`
-owns it for the length of a block."""
+owns it for the length of a block.  A start the referee's own limits refuse (too many open
+files, no memory, no process left) is `ResourcesExhausted`, not the bot's `StartError`."""
 
 from __future__ import annotations
 
 import shlex
 import subprocess
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from pathlib import Path
 
 import trio
 
-from .errors import StartError
+from .errors import RESOURCE_ERRNOS, ResourcesExhausted, StartError
 from .pids_cgroup import PidsCgroup
 from .process import BotProcess, ProcessLimits
 from .stderr_log import StderrLog
@@ -51,9 +50,10 @@ async def start_bot(
     """
     try:
         log = StderrLog(stderr_path, limits.stderr_per_game, limits.stderr_restart)
-    except BaseException:
+    except BaseException as exc:
         if group is not None:
             group.remove()
+        _raise_if_short(exc)
         raise
     shown = shlex.join(argv)  # the command without the group's prefix
     if group is not None:
@@ -73,25 +73,15 @@ async def start_bot(
         log.close()
         if group is not None:
             group.remove()
+        _raise_if_short(exc)
         if isinstance(exc, OSError):
             raise StartError(f"cannot start {shown}: {exc.strerror or exc}") from None
         raise
     return BotProcess(process, log, limits, sandboxed, group)
 
 
-@asynccontextmanager
-async def open_bot(
-    argv: list[str],
-    *,
-    cwd: Path | None = None,
-    stderr_path: Path | None = None,
-    limits: ProcessLimits = _DEFAULT_LIMITS,
-    goodbye: bytes | None = None,
-    env: dict[str, str] | None = None,
-) -> AsyncIterator[BotProcess]:
-    """Own a bot process for the length of a block; on any exit it is stopped and reaped."""
-    bot = await start_bot(argv, cwd=cwd, stderr_path=stderr_path, limits=limits, env=env)
-    try:
-        yield bot
-    finally:
-        await bot.aclose(goodbye)
+def _raise_if_short(exc: BaseException) -> None:
+    """ResourcesExhausted if `exc` says the referee is short of descriptors, memory or
+    processes (the bot's command is not to blame)."""
+    if isinstance(exc, OSError) and exc.errno in RESOURCE_ERRNOS:
+        raise ResourcesExhausted(f"cannot start a bot process: {exc.strerror or exc}") from None

@@ -3,18 +3,16 @@ one submission at a time."""
 
 from __future__ import annotations
 
-import os
 import tempfile
 from pathlib import Path
 
 import click
 
-from ..bots.sandbox import SANDBOX_MODES
 from ..grade.platform_results import PLATFORMS
 from ..interrupts import run_trio
 from ..match.game import RefereeError
 from ..text import visible
-from .common import OutputPath, fail
+from .common import OutputPath, fail, quiet_option, resolve_workers, sandbox_option, workers_option
 from .grade import grading_config
 
 
@@ -34,12 +32,10 @@ from .grade import grading_config
                                  "[default: a temporary folder, removed after]")
 @click.option("--name", default=None,
               help="The student's name in its games and feedback  [default: the folder's]")
-@click.option("--workers", type=click.IntRange(1, 256), default=None,
-              help="Games played at a time  [default: one per core]")
-@click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default=None,
-              help="Build, check and play the submission in this sandbox  "
-                   "[default: the config's `sandbox`]")
-@click.option("-q", "--quiet", is_flag=True)
+@workers_option("Games played")
+@sandbox_option("the config's `sandbox`", "Build, check and play the submission in this "
+                "sandbox.")
+@quiet_option("Print nothing but errors (the grade is in the results file).")
 def grade_one_cmd(submission: Path, config_path: Path, results_path: Path, platform: str,
                   work_dir: Path | None, name: str | None, workers: int | None,
                   sandbox: str | None, quiet: bool) -> None:
@@ -52,7 +48,8 @@ def grade_one_cmd(submission: Path, config_path: Path, results_path: Path, platf
     from ..grade.submissions import WorkFolderFull
     from ..tournament.store import StoreError
 
-    config = grading_config(config_path, sandbox)
+    config = grading_config(config_path, sandbox, [] if work_dir is None else [
+        ("the grading folder", work_dir)])
     say = (lambda m: None) if quiet else (
         lambda m: click.echo(visible(m, indent="    "), err=True))
     with tempfile.TemporaryDirectory(prefix="referee-grade-one-") as temporary:
@@ -60,7 +57,7 @@ def grade_one_cmd(submission: Path, config_path: Path, results_path: Path, platf
         try:
             outcome, check = run_trio(grade_one, submission.resolve(), config,
                                       config_path.resolve(), work, name,
-                                      workers or os.cpu_count() or 1, say)
+                                      resolve_workers(workers), say)
             write_results(results_path, platform, outcome, config, check)  # type: ignore[arg-type]
         except OSError as exc:
             fail(f"cannot read or write {exc.filename or work}: {exc.strerror or exc}")
@@ -94,7 +91,7 @@ def autograder_cmd(config_path: Path, out_dir: Path, platform: str, image: str) 
     from ..grade.autograder import AutograderError, write_autograder
     from ..grade.wheel import WheelError
 
-    config = grading_config(config_path, None)
+    config = grading_config(config_path, None, [])
     try:
         written = write_autograder(platform, config, config_path,  # type: ignore[arg-type]
                                    out_dir, image)

@@ -9,6 +9,7 @@ printed, so that no escape sequence of a bot's reaches the terminal.
 from __future__ import annotations
 
 import math
+import os
 import sys
 from collections.abc import Callable
 from dataclasses import replace
@@ -18,7 +19,7 @@ from typing import Any, NoReturn
 
 import click
 
-from ..bots.build import BuildResult, build_bot
+from ..bots.build import build_bot
 from ..bots.launch import (
     BotArgumentError,
     BotSpec,
@@ -120,12 +121,13 @@ def need_store(db_path: Path) -> None:
         fail(f"no results store at {db_path}")
 
 
-def stored_board(db_path: Path, fmt: str = "table", with_head_to_head: bool = False,
-                 with_seats: bool = False, with_pairs: bool = False) -> str:
+def stored_standings_text(db_path: Path, fmt: str = "table", with_head_to_head: bool = False,
+                          with_seats: bool = False, with_pairs: bool = False,
+                          wide: bool = False) -> str:
     """The leaderboard of the games stored at `db_path` (read-only), ordered by its
     tournament file's primary metric, with the entrants its last run left out; a StoreError
     if it cannot be read."""
-    from ..leaderboard import Games, board
+    from ..leaderboard import Games, standings_text
     from ..tournament.store import LEFT_OUT, Store
 
     store = Store.for_reading(db_path)
@@ -134,7 +136,8 @@ def stored_board(db_path: Path, fmt: str = "table", with_head_to_head: bool = Fa
         primary, left_out = store.primary_metric(), store.entrants(LEFT_OUT)
     finally:
         store.close()
-    return board(games, primary, fmt, with_head_to_head, with_seats, with_pairs, left_out)
+    return standings_text(games, primary, fmt, with_head_to_head, with_seats, with_pairs,
+                          left_out, wide)
 
 
 def parse_bots(bots: tuple[str, ...]) -> list[BotSpec]:
@@ -158,10 +161,55 @@ def parse_bot(text: str) -> BotSpec:
         fail(str(exc))
 
 
+Decorator = Callable[[Callable[..., Any]], Callable[..., Any]]
+
 SANDBOX_HELP = ("bwrap: run each bot in bubblewrap, without network, seeing only the system "
                 "folders and its own, read-only (README: Untrusted bots).")
-sandbox_option = click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default="none",
-                              show_default=True, help=SANDBOX_HELP)
+
+
+def sandbox_option(default_from: str | None = None, help: str = SANDBOX_HELP) -> Decorator:
+    """--sandbox: "none" by default, or (given `default_from`) what that file says, which the
+    command reads when the option is not given (None)."""
+    if default_from is None:
+        return click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default="none",
+                            show_default=True, help=help)
+    return click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default=None,
+                        help=f"{help}  [default: {default_from}]")
+
+
+def workers_option(what: str) -> Decorator:
+    """--workers: `what` at a time; None when not given, for `resolve_workers`."""
+    return click.option("--workers", type=click.IntRange(1, 256), default=None,
+                        help=f"{what} at a time  [default: one per core]")
+
+
+def resolve_workers(workers: int | None) -> int:
+    """The --workers given, or one per core: the one default of every command."""
+    return workers or os.cpu_count() or 1
+
+
+def db_option(help: str, output: bool = True) -> Decorator:
+    """--db: a results store; `output` refuses an empty value (`OutputPath`), for a store
+    the command may write or must find."""
+    kind = OutputPath if output else click.Path
+    return click.option("--db", "db_path", type=kind(dir_okay=False, path_type=Path), help=help)
+
+
+max_bot_processes_option = click.option(
+    "--max-bot-processes", type=click.IntRange(1), default=None, metavar="N",
+    help="Bot processes each worker keeps alive at most; the least recently used is stopped "
+         "between games and started again when needed.  [default: the file's "
+         "max_bot_processes, else sized to the descriptor limit and memory]")
+
+
+superseded_option = click.option(
+    "--superseded", is_flag=True,
+    help="With --db: the game as it was last played before a bot in it changed.")
+
+
+def quiet_option(help: str) -> Decorator:
+    """-q/--quiet, saying what is still printed."""
+    return click.option("-q", "--quiet", is_flag=True, help=help)
 address_space_option = click.option(
     "--address-space", default=DEFAULT_ADDRESS_SPACE, show_default=True,
     help=f"Virtual memory per bot process: a size (4G, 512M), off, or auto "
@@ -201,25 +249,17 @@ def build_folders(specs: list[BotSpec]) -> None:
                                       DEFAULT_BUILD_TIME, spec.sandbox, spec.read_only))
         except KeyboardInterrupt:
             fail("interrupted; the build was stopped")
-        output = build_output(result)
-        if result.failure is not None:
-            fail(f"{where}: its build `{spec.build}` {result.failure}",
-                 "\n".join(output.splitlines()[-BUILD_TAIL:]))
-        if result.returncode != 0:
-            tail = "\n".join(output.splitlines()[-BUILD_TAIL:])
-            fail(f"{where}: its build `{spec.build}` failed (exit status {result.returncode})"
-                 + ("; its output ends:" if tail else ", printing nothing"), tail)
-        if output:
-            click.echo("  " + visible(output, indent="  "), err=True)
+        if result.problem is not None:
+            tail = result.tail(BUILD_TAIL)
+            ends = ("; its output ends:" if tail else ", printing nothing"
+                    ) if result.failure is None else ""
+            fail(f"{where}: its build `{spec.build}` {result.problem}{ends}", tail)
+        if result.output:
+            click.echo("  " + visible(result.output, indent="  "), err=True)
     for spec in specs:
         missing = missing_program(spec) if spec.build is not None else None
         if missing is not None:
             fail(f"bot {spec.name} ({spec.cwd}): {missing}")
-
-
-def build_output(result: BuildResult) -> str:
-    """What a build printed, its standard output then its standard error, as text."""
-    return (result.stdout + result.stderr).decode("utf-8", "replace").strip("\n")
 
 
 def stored_record(game_id: str, db_path: Path, superseded: bool) -> GameRecord:

@@ -2,29 +2,39 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 from tabulate import tabulate
 
-from ..bots.sandbox import SANDBOX_MODES, SandboxError, check_sandbox_available
+from ..bots.sandbox import SandboxError, check_sandbox_available
 from ..game import EditionError
 from ..interrupts import run_trio
 from ..match.game import RefereeError
 from ..text import visible
-from .common import OutputPath, fail
+from .common import (
+    OutputPath,
+    fail,
+    quiet_option,
+    resolve_workers,
+    sandbox_option,
+    workers_option,
+)
 
 if TYPE_CHECKING:
     from ..tournament.config import TournamentConfig
 
 
-def grading_config(config_path: Path, sandbox: str | None) -> TournamentConfig:
+def grading_config(config_path: Path, sandbox: str | None,
+                   written: Sequence[tuple[str, Path]]) -> TournamentConfig:
     """The grading config at `config_path`, checked (its edition, that it can grade, its
-    sandbox, with `sandbox` instead if given) before anything is built: a mistake is one
-    line."""
+    sandbox, with `sandbox` instead if given, and that the sandbox hides what grading
+    writes, `written`) before anything is built: a mistake is one line."""
     from ..grade.config import GradingConfigError, check_grading_config
     from ..tournament.config import TournamentError, load_tournament, tournament_edition
+    from ..tournament.isolation import check_isolation
 
     if not config_path.is_file():
         fail(f"no grading config at {config_path} (give one with --config)")
@@ -43,6 +53,7 @@ def grading_config(config_path: Path, sandbox: str | None) -> TournamentConfig:
         config = config.model_copy(update={"sandbox": sandbox})
     try:
         check_sandbox_available(config.sandbox)  # before any build: never a silent fallback
+        check_isolation(config, config_path, written)
     except SandboxError as exc:
         fail(str(exc))
     return config
@@ -56,13 +67,10 @@ def grading_config(config_path: Path, sandbox: str | None) -> TournamentConfig:
               help="A gauntlet tournament file: baselines, deals, limits, [grading] rules.")
 @click.option("--out", "out_dir", type=OutputPath(file_okay=False, path_type=Path),
               required=True, help="Where grades.csv and feedback/STUDENT.md are written.")
-@click.option("--workers", type=click.IntRange(1, 256), default=None,
-              help="Submissions graded, and games played, at a time  "
-                   "[default: one per core]")
-@click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default=None,
-              help="Build, check and play every submission in this sandbox  "
-                   "[default: the config's `sandbox`]")
-@click.option("-q", "--quiet", is_flag=True)
+@workers_option("Submissions graded, and games played,")
+@sandbox_option("the config's `sandbox`",
+                "Build, check and play every submission in this sandbox.")
+@quiet_option("Print nothing but errors (the grades are in grades.csv).")
 def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int | None,
               sandbox: str | None, quiet: bool) -> None:
     """Grade each subfolder of SUBMISSIONS_DIR (one student's bot) against the baselines.
@@ -73,7 +81,6 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
     must lie outside SUBMISSIONS_DIR.  A submission's broken links, pipes and links out of
     its folder are left out of the copy its bot runs in; its feedback lists them.
     """
-    import os
 
     from ..grade import grade_all
     from ..grade.gauntlet import BaselineFailed
@@ -81,14 +88,14 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
     from ..grade.submissions import WorkFolderFull
     from ..tournament.store import StoreError
 
-    config = grading_config(config_path, sandbox)
+    config = grading_config(config_path, sandbox, [("the grading folder", out_dir)])
     say = (lambda m: None) if quiet else (
         lambda m: click.echo(visible(m, indent="    "), err=True))
     out_dir, submissions, config_path = (out_dir.resolve(), submissions.resolve(),
                                          config_path.resolve())
     try:
         outcomes = run_trio(grade_all, submissions, config, config_path, out_dir,
-                            workers or os.cpu_count() or 1, say)
+                            resolve_workers(workers), say)
     except FolderError as exc:
         fail(str(exc))
     except OSError as exc:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from .common import OutputPath, fail, need_store, stored_board
+from .common import OutputPath, fail, need_store, stored_standings_text
 
 
 @click.command(name="leaderboard")
@@ -19,8 +19,11 @@ from .common import OutputPath, fail, need_store, stored_board
 @click.option("--pairs", is_flag=True,
               help="Also: each pair's difference, LOS and whether it is separated (JSON "
                    "always has them).")
+@click.option("--wide", is_flag=True,
+              help="Every column in the table and Markdown: each metric's interval, each kind "
+                   "of fault, the response times (CSV and JSON always have them).")
 def leaderboard_cmd(db_path: Path, fmt: str, head_to_head: bool, seats: bool,
-                    pairs: bool) -> None:
+                    pairs: bool, wide: bool) -> None:
     """The standings of the games stored in DB, with 95% intervals and ratings."""
     from ..tournament.store import StoreError
 
@@ -29,7 +32,7 @@ def leaderboard_cmd(db_path: Path, fmt: str, head_to_head: bool, seats: bool,
              "entrants); use json, table or markdown for them")
     need_store(db_path)
     try:
-        text = stored_board(db_path, fmt, head_to_head, seats, pairs)
+        text = stored_standings_text(db_path, fmt, head_to_head, seats, pairs, wide)
     except StoreError as exc:
         fail(str(exc))
     click.echo(text.rstrip("\n"))
@@ -43,13 +46,13 @@ def leaderboard_cmd(db_path: Path, fmt: str, head_to_head: bool, seats: bool,
               help="The folder given to `tournament run --stderr-dir`: include the last lines "
                    "of each bot's stderr.")
 @click.option("--games-sample", type=click.IntRange(0), default=50, show_default=True,
-              help="Replay pages for this many games spread over the tournament (plus every "
+              help="Game pages for this many games spread over the tournament (plus every "
                    "game with a fault).")
-@click.option("--all-games", is_flag=True, help="A replay page for every game.")
+@click.option("--all-games", is_flag=True, help="A game page for every game.")
 def report_cmd(db_path: Path, out_name: str, stderr_dir: Path | None, games_sample: int,
                all_games: bool) -> None:
     """Write the games stored in DB as a static site in OUT: the leaderboard, a page per bot
-    and replays of games.  It works from file://, with nothing fetched from the network."""
+    and a page per game.  It works from file://, with nothing fetched from the network."""
     from ..report import OutError, write_report
     from ..tournament.store import Store, StoreError
 
@@ -78,6 +81,6 @@ def report_cmd(db_path: Path, out_name: str, stderr_dir: Path | None, games_samp
         fail(f"cannot write the report to {out_dir}: {exc.strerror or exc}")
     click.echo(f"{summary.files} files ({summary.bytes / 1e6:.1f} MB) in {out_dir}: the "
                f"leaderboard, {summary.bot_pages} bot pages and {summary.game_pages} of "
-               f"{summary.games} games as replays, in {summary.seconds:.1f} s. "
+               f"{summary.games} games as game pages, in {summary.seconds:.1f} s. "
                f"Open {out_dir / 'index.html'}")
 

@@ -14,7 +14,7 @@ from tabulate import tabulate
 
 from ..bots.limits import DEFAULT_MAX_FAULTS, MAX_FAULTS
 from ..edition_files import load_edition
-from ..game import EditionError, GameConfig
+from ..game import MAX_SEED, EditionError, GameConfig
 from ..game.config import VARIANTS
 from ..game.edition import CMON
 from ..interrupts import run_trio
@@ -32,13 +32,16 @@ from .common import (
     OutputPath,
     address_space_option,
     confine,
+    db_option,
     fail,
     make_folder,
     need_store,
     parse_bot,
     parse_bots,
+    quiet_option,
     sandbox_option,
     stored_record,
+    superseded_option,
     time_limit_options,
 )
 from .view import write_page
@@ -46,7 +49,7 @@ from .view import write_page
 
 @click.command()
 @click.argument("bots", nargs=-1, required=True, metavar="BOT BOT BOT [BOT [BOT]]")
-@click.option("--seed", type=click.IntRange(0, 2**63 - 1), default=1, show_default=True,
+@click.option("--seed", type=click.IntRange(0, MAX_SEED), default=1, show_default=True,
               help="Shuffle seed, 0 to 2**63-1 (as game records store it; a seed's sign "
                    "would not change the deal).")
 @click.option("--seat-order", type=click.IntRange(0, 2**31 - 1), default=0, show_default=True,
@@ -63,14 +66,15 @@ from .view import write_page
 @click.option("--log", "log_path", type=OutputPath(dir_okay=False, path_type=Path),
               help="Write the game record (JSON lines) here.")
 @click.option("--html", "html_path", type=OutputPath(dir_okay=False, path_type=Path),
-              help="Write the game's replay here (one HTML file, as `referee view` writes).")
+              help="Write the game as one HTML page here (as `referee view` writes).")
 @click.option("--stderr-dir", type=OutputPath(file_okay=False, path_type=Path),
               help="Keep each bot's stderr in NAME.stderr.log here.")
-@click.option("--transcript", "transcript_dir", type=OutputPath(file_okay=False, path_type=Path),
+@click.option("--transcript-dir", "transcript_dir",
+              type=OutputPath(file_okay=False, path_type=Path),
               help="Write every line each bot sent and received to NAME.transcript.jsonl here.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @click.option("-v", "--verbose", is_flag=True, help="Print the game's transcript.")
-@sandbox_option
+@sandbox_option()
 @address_space_option
 def play(
     bots: tuple[str, ...], seed: int, seat_order: int, edition: str,
@@ -96,7 +100,7 @@ def play(
     game = GameSpec.make(f"play-{seed}", seed, [s.name for s in specs], ed, variants,
                          order=seat_order, move_time=move_time, time_bank=time_bank,
                          max_faults=max_faults)
-    for option, folder in (("--transcript", transcript_dir), ("--stderr-dir", stderr_dir)):
+    for option, folder in (("--transcript-dir", transcript_dir), ("--stderr-dir", stderr_dir)):
         if folder is not None:
             make_folder(option, folder)
     try:
@@ -164,12 +168,9 @@ def _seconds_or_none(ctx: click.Context, param: click.Parameter,
 
 @click.command(name="replay")
 @click.argument("source", metavar="GAME.jsonl | GAME_ID | TRANSCRIPT.jsonl")
-@click.option("--db", "db_path", type=OutputPath(dir_okay=False, path_type=Path),
-              help="Replay game GAME_ID from this tournament's results store.")
-@click.option("--superseded", is_flag=True,
-              help="With --db: the game as it was last played before a bot in it changed.")
-@click.option("-q", "--quiet", is_flag=True,
-              help="Print only the verdict (with --bot: and the answers that differ).")
+@db_option("Replay game GAME_ID from this tournament's results store.")
+@superseded_option
+@quiet_option("Print only the verdict (with --bot: and the answers that differ).")
 @click.option("--bot", metavar="BOT",
               help="Send seat --seat's part of the game again to this bot (a command line or "
                    "NAME=COMMAND) and show its answers beside the recorded ones.")
@@ -196,8 +197,8 @@ def replay_cmd(source: str, db_path: Path | None, superseded: bool, quiet: bool,
     With --bot, send BOT what seat --seat was sent in that game (hello, new_game, events,
     warnings, requests, exactly as then) and show each answer beside the recorded one, and
     what BOT writes to stderr; exit 1 if one differs.  The game may then also be a bot's
-    transcript (NAME.transcript.jsonl, written by `--transcript`).  The bot's pid is printed
-    as it starts; to debug one decision, stop at it with --request N --pause.
+    transcript (NAME.transcript.jsonl, written by `play --transcript-dir`).  The bot's pid is
+    printed as it starts; to debug one decision, stop at it with --request N --pause.
     """
     if superseded and db_path is None:
         fail("--superseded goes with --db")
@@ -334,7 +335,7 @@ class _RerunPrinter:
 @time_limit_options
 @click.option("--transcript", "transcript_path", type=OutputPath(dir_okay=False, path_type=Path),
               help="Write every line exchanged with the bot here (JSON lines).")
-@sandbox_option
+@sandbox_option()
 @address_space_option
 def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
               transcript_path: Path | None, sandbox: str, address_space: str) -> None:

@@ -8,12 +8,23 @@ import click
 
 from ..bots.limits import format_size
 from ..bots.process import ProcessLimits
-from ..bots.sandbox import SANDBOX_MODES, SandboxError, check_sandbox_available
+from ..bots.sandbox import SandboxError, check_sandbox_available
 from ..game import EditionError
 from ..interrupts import run_trio, signals_interrupt
 from ..text import visible
 from ..tournament.merge import MAX_SHARDS
-from .common import SANDBOX_HELP, OutputPath, fail, make_folder, stored_board
+from .common import (
+    OutputPath,
+    db_option,
+    fail,
+    make_folder,
+    max_bot_processes_option,
+    quiet_option,
+    resolve_workers,
+    sandbox_option,
+    stored_standings_text,
+    workers_option,
+)
 
 
 @click.group()
@@ -24,10 +35,8 @@ def tournament() -> None:
 @tournament.command(name="run")
 @click.argument("config_path", metavar="FILE",
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--workers", type=click.IntRange(1, 256), default=None,
-              help="Games at a time  [default: one per core]")
-@click.option("--db", "db_path", type=OutputPath(dir_okay=False, path_type=Path),
-              help="Results store  [default: FILE's name with .db, beside FILE]")
+@workers_option("Games")
+@db_option("Results store  [default: FILE's name with .db, beside FILE]")
 @click.option("--stderr-dir", type=OutputPath(file_okay=False, path_type=Path),
               help=f"Keep each bot's stderr here "
                    f"({format_size(ProcessLimits().stderr_per_game)} per game).")
@@ -38,10 +47,9 @@ def tournament() -> None:
 @click.option("--shard", metavar="I/N",
               help=f"Play only shard I of N (N at most {MAX_SHARDS}) of the schedule (for job "
                    "arrays), into its own --db.")
-@click.option("-q", "--quiet", is_flag=True,
-              help="Print nothing but errors, and warnings of bots left out.")
-@click.option("--sandbox", type=click.Choice(SANDBOX_MODES), default=None,
-              help=SANDBOX_HELP + "  [default: the file's `sandbox`, else none]")
+@quiet_option("Print nothing but errors, and warnings of bots left out.")
+@sandbox_option("the file's `sandbox`, else none")
+@max_bot_processes_option
 @click.option("--frozen", is_flag=True,
               help="Refuse to run if an entrant changed since the store's last run, instead "
                    "of playing its games again.")
@@ -51,19 +59,25 @@ def tournament() -> None:
                    "\"separated\" in the file).")
 def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
                    stderr_dir: Path | None, executor: str, scheduler: str | None,
-                   shard: str | None, quiet: bool, sandbox: str | None, frozen: bool,
-                   until_separated: bool) -> None:
+                   shard: str | None, quiet: bool, sandbox: str | None,
+                   max_bot_processes: int | None, frozen: bool, until_separated: bool) -> None:
     """Play every game of the tournament in FILE that is not stored yet, then print the
     leaderboard.  Running it again after a crash or Ctrl-C resumes where it stopped; an
     entrant whose files changed since has its games played again, and one added to the file
     plays only its new tables."""
-    import os
 
-    from ..tournament.config import TournamentError, load_tournament, tournament_edition
+    from ..match.game import OutOfResources
+    from ..tournament.config import (
+        TournamentError,
+        load_tournament,
+        tournament_edition,
+        with_max_bot_processes,
+    )
     from ..tournament.executors import Executor
     from ..tournament.executors.dask import DaskExecutor, SchedulerError
     from ..tournament.executors.local import LocalExecutor
     from ..tournament.field import FrozenField
+    from ..tournament.isolation import check_isolation, run_files
     from ..tournament.progress import ProgressDisplay
     from ..tournament.schedule import schedule
     from ..tournament.session import NothingPlayed, run_into
@@ -79,6 +93,8 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
             config = config.model_copy(update={"sandbox": sandbox})
         if until_separated:
             config = config.model_copy(update={"until": "separated"})
+        if max_bot_processes is not None:
+            config = with_max_bot_processes(config, max_bot_processes)
         check_sandbox_available(config.sandbox)
     except (TournamentError, EditionError, SandboxError) as exc:
         fail(str(exc))
@@ -95,10 +111,14 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
         fail("--scheduler goes with --executor dask")
     suffix = f".shard{shard_of[0]}of{shard_of[1]}" if shard_of else ""
     db_path = db_path or config_path.with_name(config_path.stem + suffix + ".db")
+    try:  # before any store or log is made
+        check_isolation(config, config_path, run_files(db_path, stderr_dir))
+    except SandboxError as exc:
+        fail(str(exc))
     if stderr_dir is not None:
         make_folder("--stderr-dir", stderr_dir)
     display = ProgressDisplay(quiet=quiet)
-    workers = workers or os.cpu_count() or 1
+    workers = resolve_workers(workers)
     runner: Executor = (DaskExecutor(scheduler, workers) if executor == "dask" else
                         LocalExecutor(workers, stderr_dir=stderr_dir))
     try:
@@ -109,12 +129,16 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     except StoreFailed as exc:
         fail(f"the results store failed: {exc}; the games stored before it are kept: "
              "run again to resume")
+    except OutOfResources as exc:
+        fail(f"the referee ran short of its own resources: {exc}; the games stored before it "
+             "are kept: lower max_bot_processes or --workers, or raise the limit of open files "
+             "(ulimit -n), then run again to resume")
     except (StoreError, RuntimeError, SandboxError, NothingPlayed, FrozenField) as exc:
         fail(str(exc))
     except KeyboardInterrupt:
         fail(f"interrupted; finished games are kept in {db_path}; run again to resume")
     try:
-        text = stored_board(db_path)
+        text = stored_standings_text(db_path)
     except StoreError as exc:
         fail(f"the games are stored, but the leaderboard cannot be read: {exc}")
     if quiet:  # a left-out bot is said all the same: its games are missing from the results
@@ -133,21 +157,20 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
 @tournament.command(name="plan")
 @click.argument("config_path", metavar="FILE",
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--workers", type=click.IntRange(1, 256), default=None,
-              help="Games at a time, for the time bound  [default: one per core]")
-@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Count what this store holds already  [default: FILE's store, if any]")
+@workers_option("Games, for the time bound,")
+@db_option("Count what this store holds already  [default: FILE's store, if any]",
+           output=False)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object, for scripts.")
 def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None,
                     as_json: bool) -> None:
     """Say what FILE would play, without playing: games, tables, deals, games per entrant,
     each entrant's seats, and a bound on the time; warn when it is very large."""
     import json
-    import os
 
     from tabulate import tabulate
 
     from ..tournament.config import TournamentError, load_tournament
+    from ..tournament.isolation import check_isolation, run_files
     from ..tournament.preview import make_plan
     from ..tournament.schedule import schedule
     from ..tournament.store import Store, StoreError
@@ -158,6 +181,10 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     except (TournamentError, ValueError) as exc:
         fail(str(exc))
     db_path = db_path or config_path.with_name(config_path.stem + ".db")
+    try:  # what `run` would refuse
+        check_isolation(config, config_path, run_files(db_path))
+    except SandboxError as exc:
+        fail(str(exc))
     stored = None
     if db_path.exists():
         try:
@@ -168,7 +195,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
                 store.close()
         except StoreError as exc:
             fail(str(exc))
-    plan = make_plan(config, games, workers or os.cpu_count() or 1, stored)
+    plan = make_plan(config, games, resolve_workers(workers), stored)
     if as_json:
         click.echo(json.dumps(plan.as_dict(), indent=2))
         return

@@ -1,4 +1,4 @@
-"""`referee view`: one game as an HTML replay, from a game log or a results store."""
+"""`referee view`: one game as an HTML page, from a game log or a results store."""
 
 from __future__ import annotations
 
@@ -7,20 +7,25 @@ from pathlib import Path
 import click
 
 from ..match.record import GameRecord, RecordError, read_record
-from .common import OutputPath, fail, need_store, stored_record
+from .common import (
+    OutputPath,
+    db_option,
+    fail,
+    need_store,
+    stored_record,
+    superseded_option,
+)
 
 
 @click.command(name="view")
 @click.argument("source", metavar="GAME.jsonl | GAME_ID")
-@click.option("--db", "db_path", type=OutputPath(dir_okay=False, path_type=Path),
-              help="Show game GAME_ID of this tournament's results store.")
-@click.option("--superseded", is_flag=True,
-              help="With --db: the game as it was last played before a bot in it changed.")
+@db_option("Show game GAME_ID of this tournament's results store.")
+@superseded_option
 @click.option("-o", "--out", "out_path", type=OutputPath(path_type=Path),
               help="The HTML file to write [default: the game log's name with .html, or "
                    "GAME_ID.html in the current folder].")
 def view_cmd(source: str, db_path: Path | None, superseded: bool, out_path: Path | None) -> None:
-    """Write one game as an HTML replay (the report's viewer) and print the file's path.
+    """Write one game as an HTML page (the report's viewer) and print the file's path.
 
     Either a game log written by `referee play --log`, or `--db DB GAME_ID`.  The page is one
     file, script and styles inlined: it opens from anywhere, with nothing fetched.
@@ -32,7 +37,7 @@ def view_cmd(source: str, db_path: Path | None, superseded: bool, out_path: Path
         out_path = Path(source).with_suffix(".html") if db_path is None else \
             Path(f"{slug(source)}.html")
     if db_path is None and out_path.resolve() == Path(source).resolve():
-        fail(f"{source} would be written over by its own replay; give another --out")
+        fail(f"{source} would be written over by its own page; give another --out")
     write_page(record, out_path, source)
     click.echo(str(out_path))
 
@@ -61,7 +66,7 @@ def read_game(source: str, db_path: Path | None, superseded: bool) -> GameRecord
 
 
 def write_page(record: GameRecord, out: Path, source: str) -> None:
-    """Write the replay of `record` (read from `source`) to `out`, or `fail`."""
+    """Write the page of `record` (read from `source`) to `out`, or `fail`."""
     from ..report.single_game import write_game_page
 
     try:
@@ -69,4 +74,4 @@ def write_page(record: GameRecord, out: Path, source: str) -> None:
     except RecordError as exc:
         fail(f"{source}: {exc}")
     except OSError as exc:
-        fail(f"cannot write the replay to {out}: {exc.strerror or exc}")
+        fail(f"cannot write the page to {out}: {exc.strerror or exc}")

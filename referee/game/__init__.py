@@ -14,7 +14,7 @@ from .actions import (
     Price,
     Reveal,
 )
-from .config import GameConfig, MysteryTrigger
+from .config import MAX_SEED, GameConfig, MysteryTrigger
 from .edition import BUILTIN_EDITIONS, CLASSIC, CMON, AuctionType, Edition, EditionError
 from .events import Event
 from .state import GameState, Phase
@@ -24,6 +24,7 @@ __all__ = [
     "BUILTIN_EDITIONS",
     "CLASSIC",
     "CMON",
+    "MAX_SEED",
     "Action",
     "AuctionType",
     "Bid",

@@ -8,6 +8,10 @@ from dataclasses import dataclass
 from .edition import CMON, Edition
 
 START_MONEY = 100  # R2.1, in units of 1 k€
+# Every seed, 0 to 2**63-1: a game's (`referee play --seed`, a record's spec), a tournament
+# file's master seed, and each seat's own (protocol `new_game`): one range, that every
+# language's 64-bit integer holds.
+MAX_SEED = 2**63 - 1
 ROUNDS = 4
 TILE_VALUES = (30, 20, 10)  # R5.3
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import enum
 import json
-import tomllib
 import unicodedata
 from dataclasses import dataclass, field
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from referee.toml_files import TomlFileError, parse_toml
 
 
 class AuctionType(enum.IntEnum):
@@ -29,10 +30,6 @@ class AuctionType(enum.IntEnum):
     @property
     def label(self) -> str:
         return AUCTION_LABELS[self]
-
-    @classmethod
-    def from_label(cls, label: str) -> AuctionType:
-        return cls(AUCTION_LABELS.index(label))
 
 
 AUCTION_LABELS: tuple[str, ...] = ("open", "once-around", "hidden", "fixed-price", "double")
@@ -175,13 +172,14 @@ def parse_edition(text: str, fmt: str) -> Edition:
     each of `open`, `once-around`, `hidden`, `fixed-price` and `double`.
     """
     try:
-        data: Any = (tomllib.loads(text) if fmt == "toml" else
+        data: Any = (parse_toml(text) if fmt == "toml" else
                      json.loads(text, object_pairs_hook=_without_repeated_keys))
-    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
-        raise EditionError(f"edition file is not valid {fmt.upper()}: {exc}") from None
+    except TomlFileError as exc:
+        raise EditionError(f"edition file {exc}") from None
+    except json.JSONDecodeError as exc:
+        raise EditionError(f"edition file is not valid JSON: {exc}") from None
     except RecursionError:
-        raise EditionError(f"edition file is not valid {fmt.upper()}: nested too deeply") \
-            from None
+        raise EditionError("edition file is not valid JSON: nested too deeply") from None
     return edition_from_data(data)
 
 

@@ -16,8 +16,8 @@ from referee.tournament.config import TournamentConfig
 
 from .markdown import code, fenced, plain_or_code
 from .notes import build_note, check_note, games_note, skipped_note
-from .outcome import Outcome, missing, points_earned, rule_text
 from .problems import TITLES, Problem, Problems
+from .result import StudentResult, missing, points_earned, rule_text
 from .submissions import Submission
 
 MOST = 12  # problems told at most; the rest are counted
@@ -48,7 +48,7 @@ class Findings:
     played: bool = False  # it has figures from games (in the outcome)
 
 
-def grade_reason(outcome: Outcome) -> str:
+def grade_reason(outcome: StudentResult) -> str:
     """Which rule gave the grade, in words, for the summary."""
     if outcome.rule == "broken":
         return "the grade of a bot that does not work (`broken`)"
@@ -57,13 +57,13 @@ def grade_reason(outcome: Outcome) -> str:
     return f"by the rule: {outcome.rule}"
 
 
-def points_line(outcome: Outcome, config: TournamentConfig) -> str:
+def points_line(outcome: StudentResult, config: TournamentConfig) -> str:
     parts = points_earned(outcome, config.grading.points)
     said = "; ".join(f"{words} = {value:.4g}" for words, value in parts)
     return f"- points: **{outcome.points:g}**" + (f" ({said})" if said else "")
 
 
-def next_step(outcome: Outcome, config: TournamentConfig) -> str:
+def next_step(outcome: StudentResult, config: TournamentConfig) -> str:
     """With no problem to fix: what the rule above the one it met asks that it lacks."""
     rules = config.grading.rules
     met = next((i for i, r in enumerate(rules) if rule_text(r) == outcome.rule), len(rules))
@@ -74,8 +74,30 @@ def next_step(outcome: Outcome, config: TournamentConfig) -> str:
             + "; ".join(lacks) if lacks else "nothing is broken")
 
 
-def summary(outcome: Outcome, sub: Submission, config: TournamentConfig,
-            problems: list[Problem]) -> list[str]:
+NO_GAMES = {
+    "no bot found": "no bot was found in your folder",
+    "build failed": "it could not be built",
+    "crashed": "it crashed in the check, and a bot that crashes there would crash in its games",
+    "timed out": "it was too slow in the check",
+}
+
+
+def games_line(outcome: StudentResult, played: bool, problems: list[Problem]) -> list[str]:
+    """When it played no game: a line that says so, and why (the grade rests on that)."""
+    if played or outcome.games:
+        return []
+    kinds = {p.kind: p for p in problems}
+    if "play" in kinds:
+        why = f"it could not be started for them ({code(kinds['play'].what)})"
+    elif "budget" in kinds:
+        why = "its grading ran out of its time budget before them"
+    else:
+        why = NO_GAMES.get(outcome.status, "its grading stopped before them")
+    return [f"- games: **no game was played** because {why}"]
+
+
+def summary(outcome: StudentResult, sub: Submission, config: TournamentConfig,
+            problems: list[Problem], played: bool = True) -> list[str]:
     bot = "(none found)" if sub.command is None else code(sub.command)
     fix = (f"problem 1 below, {TITLES[problems[0].kind].lower()}: {code(problems[0].what)}"
            if problems else next_step(outcome, config))
@@ -84,10 +106,11 @@ def summary(outcome: Outcome, sub: Submission, config: TournamentConfig,
             f"- grade: **{outcome.grade}**, {grade_reason(outcome)}",
             points_line(outcome, config),
             f"- bot: {bot}" + (f", built with {code(sub.build)}" if sub.build else ""),
+            *games_line(outcome, played, problems),
             f"- fix first: {fix}", ""]
 
 
-def counts(p: Problem, outcome: Outcome) -> str:
+def counts(p: Problem, outcome: StudentResult) -> str:
     said = []
     if p.checks:
         answers = f" ({p.answers} answer{'s' * (p.answers != 1)})" if p.answers else ""
@@ -99,7 +122,7 @@ def counts(p: Problem, outcome: Outcome) -> str:
     return "; ".join(said)
 
 
-def problem_section(number: int, p: Problem, outcome: Outcome) -> str:
+def problem_section(number: int, p: Problem, outcome: StudentResult) -> str:
     reason = p.reason.strip()
     text = [f"### {number}. {TITLES[p.kind]}", "",
             fenced(reason) if "\n" in reason or len(reason) > 200 else code(reason), ""]
@@ -111,11 +134,11 @@ def problem_section(number: int, p: Problem, outcome: Outcome) -> str:
     return "\n".join(text)
 
 
-def feedback(outcome: Outcome, sub: Submission, config: TournamentConfig,
+def feedback(outcome: StudentResult, sub: Submission, config: TournamentConfig,
              found: Findings) -> str:
     """The whole feedback, in Markdown (not yet made visible)."""
     problems = found.problems.ordered()
-    text = summary(outcome, sub, config, problems)
+    text = summary(outcome, sub, config, problems, found.played)
     if problems:
         text.append(f"## Problems ({len(problems)})\n")
         text += [problem_section(i, p, outcome) for i, p in enumerate(problems[:MOST], 1)]

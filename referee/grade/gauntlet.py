@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.leaderboard.rows import StandingRow
-from referee.leaderboard.stats import Games, leaderboard
+from referee.leaderboard.stats import Games, standings
 from referee.match.player import FATAL_FAULTS
 from referee.tournament.config import BotEntry, TournamentConfig
 from referee.tournament.entrants import build_bots
@@ -60,17 +60,17 @@ def gauntlet_config(config: TournamentConfig, name: str, command: str,
 
 async def play_gauntlet(
     sub: Submission, name: str, workdir: Path, config: TournamentConfig, config_path: Path,
-    db: Path, tables: int, say: Callable[[str], None],
+    db: Path, workers: int, say: Callable[[str], None],
 ) -> GauntletResult:
     """Play the student, as `name` from its copy in `workdir`, against the baselines into the
-    store `db` at `tables` tables; raise BaselineFailed if a baseline cannot play or
+    store `db` with `workers` workers; raise BaselineFailed if a baseline cannot play or
     crashes.  Cancelled (its time is up), it stops its bots and keeps the games finished in
     `db`, which `games_in` reads."""
     assert sub.command is not None
     gauntlet = gauntlet_config(config, name, sub.command, workdir)
     store = Store.for_writing(db)
     try:
-        summary = await run_tournament(gauntlet, config_path, store, LocalExecutor(tables),
+        summary = await run_tournament(gauntlet, config_path, store, LocalExecutor(workers),
                                        say)
     finally:
         store.close()
@@ -101,7 +101,7 @@ def games_in(db: Path, name: str, config: TournamentConfig,
     crashed = bool(results) and all(
         any(f.kind in FATAL_FAULTS for f in result.faults[result.names.index(name)])
         for result in results)
-    return GauntletResult(games, leaderboard(games) if games.game_ids else [], left_out,
+    return GauntletResult(games, standings(games).rows if games.game_ids else [], left_out,
                           crashed)
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from referee.text import visible
 
-from .outcome import Outcome
+from .result import StudentResult
 from .similarity import Closest
 
 CSV_COLUMNS = ["student", "status", "grade", "games", "win_share", "placement",
@@ -26,7 +26,7 @@ def csv_columns(baselines: list[str]) -> list[str]:
             "most_similar", "similarity", "points", "checks_passed"]
 
 
-def csv_row(o: Outcome, baselines: list[str], closest: Closest | None) -> list[Any]:
+def csv_row(o: StudentResult, baselines: list[str], closest: Closest | None) -> list[Any]:
     p = o.placement or {}
 
     def number(x: float | None) -> str:
@@ -47,7 +47,7 @@ def csv_row(o: Outcome, baselines: list[str], closest: Closest | None) -> list[A
             o.checks_passed]
 
 
-def write_grades(path: Path, outcomes: list[Outcome], baselines: list[str],
+def write_grades(path: Path, outcomes: list[StudentResult], baselines: list[str],
                  closest: Mapping[str, Closest]) -> None:
     with path.open("w", newline="") as f:
         writer = csv.writer(f)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import orjson
 
-from referee.match.record import StoredResult
+from referee.match.record import AnswerLine, ApplyLine, StoredResult
 from referee.tournament.config import TournamentConfig
 from referee.tournament.store import Store
 
@@ -24,7 +24,7 @@ WIDE = 300  # characters of a record line shown
 
 
 @dataclass(frozen=True)
-class Games:
+class StudentGames:
     """Where a student's games are and how the feedback names what it copies of them."""
 
     config: TournamentConfig
@@ -37,7 +37,7 @@ class Games:
     scrub: Scrub
 
 
-def add_games(problems: Problems, games: Games) -> None:
+def add_games(problems: Problems, games: StudentGames) -> None:
     """Add each fault of the student in its games to `problems`, and show the first game of
     each problem (the first RECORDS problems in order)."""
     store = Store.for_writing(games.db)
@@ -51,6 +51,7 @@ def add_games(problems: Problems, games: Games) -> None:
                 p.games.add(result.game_id)
                 p.times += 1
                 first.setdefault(id(p), (p, result))
+        add_overruns(problems, store, games)
         shown = [first[id(p)] for p in problems.ordered() if id(p) in first][:RECORDS]
         if shown:
             games.records.mkdir(parents=True, exist_ok=True)
@@ -63,8 +64,37 @@ def add_games(problems: Problems, games: Games) -> None:
         store.close()
 
 
+def add_overruns(problems: Problems, store: Store, games: StudentGames) -> None:
+    """The student's answers that took longer than the move time, as one problem: the time
+    bank paid for them, so no fault says so, but a bank run dry is a timeout, and in a
+    tournament with a smaller bank it would have been one."""
+    move_time = games.config.limits.move_time
+    answers = slow = 0
+    longest = 0.0
+    where: set[str] = set()
+    for game_id in sorted(store.done()):
+        record = store.record(game_id)
+        if record is None or games.name not in record.spec.names:
+            continue
+        seat = record.spec.names.index(games.name)
+        for line in record.lines:
+            if isinstance(line, ApplyLine | AnswerLine) and line.seat == seat \
+                    and line.source == "bot":
+                answers += 1
+                if line.seconds > move_time:
+                    slow += 1
+                    longest = max(longest, line.seconds)
+                    where.add(game_id)
+    if slow:
+        p = problems.add("slow", f"{slow} of its {answers} answers took longer than the move "
+                                 f"time of {move_time:g} s (the longest {longest:.2f} s); the "
+                                 "time bank paid for each, and a bank run dry is a timeout")
+        p.games |= where
+        p.times += slow
+
+
 def show_game(p: Problem, result: StoredResult, seed: int, order: int, record: bytes,
-              games: Games) -> None:
+              games: StudentGames) -> None:
     """Copy the game's record next to the feedback, show the lines that lead to the
     problem's first fault in it, and say how to replay it and play it again."""
     seat = result.names.index(games.name)

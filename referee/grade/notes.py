@@ -10,8 +10,8 @@ from referee.check import CheckResult, summary
 from referee.tournament.config import TournamentConfig
 
 from .markdown import code, fenced
-from .outcome import Outcome
 from .problems import Problem, Shown
+from .result import StudentResult
 from .submissions import Submission
 
 
@@ -53,7 +53,7 @@ def check_note(results: list[CheckResult], times: list[float], failed: dict[str,
             f"{summary(times)}.\n\n{fenced(chr(10).join(lines))}\n")
 
 
-def games_note(outcome: Outcome, config: TournamentConfig) -> str:
+def games_note(outcome: StudentResult, config: TournamentConfig) -> str:
     """The student's figures over its games and each baseline compared."""
     p = outcome.placement
     assert p is not None and outcome.money is not None
@@ -76,7 +76,7 @@ def percent(x: float) -> str:
     return f"{x:.1%}".replace(".0%", "%")
 
 
-def versus_notes(outcome: Outcome, confidence: float) -> list[str]:
+def versus_notes(outcome: StudentResult, confidence: float) -> list[str]:
     """Each baseline compared with the student, in words."""
     shown = percent(2 * confidence - 1)
     text = [f"\n### Against each baseline\n\nYour placement points less the baseline's, deal "

@@ -17,16 +17,16 @@ from referee.check import CheckResult
 from referee.tournament.config import TournamentConfig
 
 from .gauntlet import build_baselines
-from .outcome import Outcome
 from .platform_results import Platform, results
+from .result import StudentResult
 from .run import graded, write_feedback
 from .state import write_whole
 from .submissions import remove_copy, submission_at
 
 
 async def grade_one(folder: Path, config: TournamentConfig, config_path: Path, work: Path,
-                    student: str | None, tables: int, say: Callable[[str], None]
-                    ) -> tuple[Outcome, list[CheckResult] | None]:
+                    student: str | None, workers: int, say: Callable[[str], None]
+                    ) -> tuple[StudentResult, list[CheckResult] | None]:
     """Grade the submission in `folder` (named `student`, by default after the folder) with
     its working files, games and feedback under `work`; its outcome and its check's results
     (None when the check did not run)."""
@@ -35,13 +35,13 @@ async def grade_one(folder: Path, config: TournamentConfig, config_path: Path, w
     if sub.problem is None:
         await build_baselines(config, config_path, say)
     say(f"{sub.student}: grading")
-    grading, _spent = await graded(sub, config, config_path, work, tables, say)
+    grading, _spent = await graded(sub, config, config_path, work, workers, say)
     remove_copy(work / "work" / sub.student)
     write_feedback(work, grading.outcome)
     return grading.outcome, grading.found.check
 
 
-def write_results(path: Path, platform: Platform, outcome: Outcome, config: TournamentConfig,
+def write_results(path: Path, platform: Platform, outcome: StudentResult, config: TournamentConfig,
                   check: list[CheckResult] | None) -> None:
     """The platform's results file at `path` (its folder made if need be), whole or not at
     all: a platform that reads half a file grades nothing."""

@@ -19,7 +19,7 @@ from referee.check import CHECK_COUNT, CheckResult
 from referee.text import visible
 from referee.tournament.config import TournamentConfig
 
-from .outcome import Outcome, Versus
+from .result import StudentResult, Versus
 
 Platform = Literal["gradescope", "prairielearn"]
 PLATFORMS: tuple[Platform, ...] = ("gradescope", "prairielearn")
@@ -60,7 +60,7 @@ def versus_text(name: str, v: Versus, confidence: float) -> str:
             f"{confidence:g}")
 
 
-def tests_of(outcome: Outcome, config: TournamentConfig,
+def tests_of(outcome: StudentResult, config: TournamentConfig,
              check: list[CheckResult] | None) -> list[Test]:
     """The tests of a graded submission, in the order a student reads them."""
     points = config.grading.points
@@ -97,7 +97,7 @@ def tests_of(outcome: Outcome, config: TournamentConfig,
     return out
 
 
-def first_problem(outcome: Outcome) -> str:
+def first_problem(outcome: StudentResult) -> str:
     """Why a submission could not be graded, from its feedback's "fix first" line."""
     for line in outcome.feedback.splitlines():
         if line.startswith("- fix first: "):
@@ -112,7 +112,7 @@ def cut(text: str) -> str:
     return text[:MOST_TEXT] + "\n\n(cut: the whole feedback is longer than the platform shows)"
 
 
-def gradescope(outcome: Outcome, config: TournamentConfig,
+def gradescope(outcome: StudentResult, config: TournamentConfig,
                check: list[CheckResult] | None) -> dict[str, Any]:
     """Gradescope's results.json: the score in points, every test visible to the student, the
     feedback as Markdown, and the leaderboard's columns (placement, points, grade)."""
@@ -131,7 +131,7 @@ def gradescope(outcome: Outcome, config: TournamentConfig,
     }
 
 
-def prairielearn(outcome: Outcome, config: TournamentConfig,
+def prairielearn(outcome: StudentResult, config: TournamentConfig,
                  check: list[CheckResult] | None) -> dict[str, Any]:
     """PrairieLearn's results.json: the score from 0 to 1 (points over the most there are),
     the tests in points, the feedback as the output; not gradable, with the reason, for a
@@ -153,6 +153,6 @@ def prairielearn(outcome: Outcome, config: TournamentConfig,
     }
 
 
-def results(platform: Platform, outcome: Outcome, config: TournamentConfig,
+def results(platform: Platform, outcome: StudentResult, config: TournamentConfig,
             check: list[CheckResult] | None) -> dict[str, Any]:
     return (gradescope if platform == "gradescope" else prairielearn)(outcome, config, check)

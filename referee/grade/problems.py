@@ -17,7 +17,7 @@ from referee.protocol.messages import FaultKind
 
 # The order in which problems are told, and to be fixed: what stops everything first.
 ORDER = ("submission", "build", "play", "start", "crash", "timeout", "budget", "malformed",
-         "wrong_id", "illegal", "stderr", "exit", "check")
+         "wrong_id", "illegal", "stderr", "exit", "slow", "check")
 TITLES = {
     "submission": "No bot could be taken from your folder",
     "build": "The build failed",
@@ -31,6 +31,7 @@ TITLES = {
     "illegal": "It makes illegal moves",
     "stderr": "It writes too much to stderr",
     "exit": "Its process ends between games",
+    "slow": "It answers slower than the move time",
     "check": "Checks it did not pass, with no faulty answer of their own",
 }
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
@@ -62,8 +63,12 @@ class Problem:
 
     @property
     def what(self) -> str:
-        """The first line of the reason."""
-        return (self.reason.strip().splitlines() or [""])[0]
+        """The reason in one line: its first, and where that ends by announcing what follows
+        ("its stderr ends:"), the last line that follows too (the error itself)."""
+        lines = [ln.strip() for ln in self.reason.strip().splitlines() if ln.strip()] or [""]
+        if lines[0].endswith(":") and len(lines) > 1:
+            return f"{lines[0]} ... {lines[-1]}"
+        return lines[0]
 
 
 def fault_key(kind: str, reason: str) -> tuple[str, str]:

@@ -42,18 +42,18 @@ from .gauntlet import (
     play_gauntlet,
 )
 from .grades_csv import write_grades
-from .in_games import Games, add_games
+from .in_games import StudentGames, add_games
 from .notes import build_problem, copy_failed_problem
-from .outcome import (
-    Outcome,
+from .problems import Shown, add_check
+from .reproduce import Scrub, check_command
+from .result import (
+    StudentResult,
     compare,
     grade_for,
     status_from_check,
     status_of_problem,
     total_points,
 )
-from .problems import Shown, add_check
-from .reproduce import Scrub, check_command
 from .similarity import compare_class
 from .similarity_report import write_similarity_report
 from .state import Spent, grading_key, read_state, write_state
@@ -72,13 +72,10 @@ async def build(sub: Submission, workdir: Path, seconds: float,
     if not sub.build:
         return True, ""
     done = await build_bot(sub.build, workdir, seconds, sandbox)
-    if done.failure is not None:
-        return False, f"the build {done.failure}"
-    output = (done.stdout + done.stderr).decode("utf-8", "replace")
-    tail = "\n".join(output.strip().splitlines()[-30:])
-    if done.returncode != 0:
-        return False, f"exit status {done.returncode}\n{tail}"
-    return True, tail
+    if done.problem is not None:
+        return False, f"the build {done.problem}" + (f"\n{done.tail(30)}" if done.failure is None
+                                                     else "")
+    return True, done.tail(30)
 
 
 class Grading:
@@ -91,7 +88,7 @@ class Grading:
         self.config = config
         self.config_path = config_path
         self.out = out
-        self.outcome = Outcome(sub.student, "ok", sub.digest)
+        self.outcome = StudentResult(sub.student, "ok", sub.digest)
         self.found = Findings()
         self.workdir = out / "work" / sub.student
         self.scrub = Scrub([self.workdir, sub.path], {"<grading folder>": out,
@@ -101,8 +98,8 @@ class Grading:
         self.db = out / "games" / f"{sub.student}.db"
         self.step = "copy"  # under way: "copy", "build", "check" or "games"
 
-    async def run(self, tables: int, say: Callable[[str], None]) -> None:
-        """Copy, build, check and play it (its games at `tables` tables), as far as it goes."""
+    async def run(self, workers: int, say: Callable[[str], None]) -> None:
+        """Copy, build, check and play it (its games on `workers` workers), as far as it goes."""
         sub, config, outcome, found = self.sub, self.config, self.outcome, self.found
         remove_copy(self.records)  # an earlier grading's
         if sub.problem is not None:
@@ -142,7 +139,7 @@ class Grading:
         self.db.parent.mkdir(parents=True, exist_ok=True)
         self.db.unlink(missing_ok=True)
         played = await play_gauntlet(sub, self.name, self.workdir, config, self.config_path,
-                                     self.db, tables, say)
+                                     self.db, workers, say)
         if played.left_out is not None:  # it passed the check but could not be played
             outcome.status = "crashed"
             found.problems.add("play", played.left_out)
@@ -153,7 +150,7 @@ class Grading:
         if take_games(self.outcome, played, self.name, self.config):
             assert self.sub.command is not None
             self.found.played = True
-            add_games(self.found.problems, Games(
+            add_games(self.found.problems, StudentGames(
                 self.config, self.config_path, self.name, self.sub.command, self.db,
                 self.records, self.sub.student, self.scrub))
 
@@ -183,23 +180,23 @@ class Grading:
 
 
 async def grade_submission(sub: Submission, config: TournamentConfig, config_path: Path,
-                           out: Path, tables: int, say: Callable[[str], None]
-                           ) -> tuple[Outcome, Spent]:
+                           out: Path, workers: int, say: Callable[[str], None]
+                           ) -> tuple[StudentResult, Spent]:
     """Grade `sub` within its time budget (`[limits] submission_time`), its games at
-    `tables` tables; its outcome and the time it took."""
-    grading, spent = await graded(sub, config, config_path, out, tables, say)
+    `workers` workers; its result and the time it took."""
+    grading, spent = await graded(sub, config, config_path, out, workers, say)
     return grading.outcome, spent
 
 
 async def graded(sub: Submission, config: TournamentConfig, config_path: Path, out: Path,
-                 tables: int, say: Callable[[str], None]) -> tuple[Grading, Spent]:
+                 workers: int, say: Callable[[str], None]) -> tuple[Grading, Spent]:
     """`grade_submission`, with what its grading found (the check's results, for a
     platform's list of tests: `platform_results.py`)."""
     started = time.monotonic()
     grading = Grading(sub, config, config_path, out)
     budget = config.limits.submission_time
     with trio.move_on_after(budget) as deadline:
-        await grading.run(tables, say)
+        await grading.run(workers, say)
     if deadline.cancelled_caught:
         say(f"{sub.student}: out of time after {budget:g} s; grading what it finished")
         grading.ran_out()
@@ -208,7 +205,7 @@ async def graded(sub: Submission, config: TournamentConfig, config_path: Path, o
                           budget if deadline.cancelled_caught else None)
 
 
-def take_games(outcome: Outcome, played: GauntletResult, name: str,
+def take_games(outcome: StudentResult, played: GauntletResult, name: str,
                config: TournamentConfig) -> bool:
     """Copy the student's standing (as `name`) and its verdicts against each baseline into
     `outcome`; False when it has no standing (it played no game)."""
@@ -228,8 +225,8 @@ def take_games(outcome: Outcome, played: GauntletResult, name: str,
     return True
 
 
-def finish(outcome: Outcome, config: TournamentConfig, found: Findings, sub: Submission,
-           scrub: Scrub) -> Outcome:
+def finish(outcome: StudentResult, config: TournamentConfig, found: Findings, sub: Submission,
+           scrub: Scrub) -> StudentResult:
     """Points, then the grade (a rule may ask for points), then the feedback, with the
     teacher's folders taken out of it."""
     outcome.points = total_points(outcome, config.grading.points)
@@ -255,7 +252,7 @@ def check_folders(root: Path, out: Path) -> None:
                           "which grading empties; give another --out")
 
 
-def write_feedback(out: Path, outcome: Outcome) -> None:
+def write_feedback(out: Path, outcome: StudentResult) -> None:
     """OUT/feedback/STUDENT.md, made visible as it is written (the state keeps it raw): it
     quotes the bot's build output, stderr and replies, and a teacher may well `cat` it."""
     (out / "feedback" / f"{outcome.student}.md").write_text(visible(outcome.feedback, indent=""))
@@ -266,7 +263,7 @@ async def side_by_side(subs: list[Submission],
                        workers: int) -> None:
     """Grade `subs`, `workers` at once or as many as there are, each the next one as soon as
     one is done, so that a slow one holds up no other; their games share the `workers`
-    tables.  The first error stops them all (their bots too) and is raised as it is."""
+    workers.  The first error stops them all (their bots too) and is raised as it is."""
     at_once = min(workers, len(subs))
     if not at_once:
         return
@@ -289,7 +286,7 @@ async def side_by_side(subs: list[Submission],
 
 
 async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out: Path,
-                    workers: int, say: Callable[[str], None]) -> list[Outcome]:
+                    workers: int, say: Callable[[str], None]) -> list[StudentResult]:
     """Grade every submission under `root` into `out`, up to `workers` at once, each
     within its time budget; reuse unchanged ones' results."""
     check_folders(root.resolve(), out.resolve())
@@ -319,10 +316,10 @@ async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out
     # run on, so that the next run (which reads it before building) agrees.
     config_key = grading_key(config, config_path)
 
-    async def grade_one(sub: Submission, tables: int) -> None:
+    async def grade_one(sub: Submission, share: int) -> None:
         say(f"{sub.student}: grading")
         known[sub.student], spent[sub.student] = await grade_submission(
-            sub, config, config_path, out, tables, say)
+            sub, config, config_path, out, share, say)
         write_state(state_path, config_key, known, spent)
         with suppress(OSError):  # best effort: the next copy is made afresh anyway
             await trio.to_thread.run_sync(remove_copy, out / "work" / sub.student)

@@ -17,6 +17,7 @@ import stat
 import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from functools import cache
 from pathlib import Path
 
@@ -59,6 +60,7 @@ class Fingerprinted:
     reference: bool
     files: tuple[str, ...]
     fingerprints: frozenset[int]
+    literal: tuple[int, ...] = ()  # its tokens with the values kept (`literal_ids`)
 
 
 @dataclass(frozen=True)
@@ -106,6 +108,41 @@ def lexer_for(path: str, text: str) -> Lexer | None:
     except ClassNotFound:
         return None
     return lexer if is_code(lexer) else None
+
+
+def literal_ids(lexer: Lexer, text: str) -> list[int]:
+    """The file's tokens with every identifier one placeholder and comments, whitespace and
+    docstrings dropped, but strings and numbers kept: equal for a copy whose names and
+    comments alone were changed, unequal for one whose values or code were."""
+    ids: list[int] = []
+    for token, value in lexer.get_tokens(text):
+        shown = placeholder(token)
+        if shown in ("S", "0"):
+            shown = None
+        shown = value.strip() if shown is None else shown
+        if shown:
+            ids.append(zlib.crc32(shown.encode()))
+    return ids
+
+
+@dataclass(frozen=True)
+class Relation:
+    """How a student's code stands to a bot it resembles: `same`, the same apart from names,
+    comments and layout; else `new`, the share of its tokens (values kept) not found in
+    order in the other's."""
+
+    same: bool
+    new: float
+
+
+def relation(student: Fingerprinted, other: Fingerprinted) -> Relation:
+    """`Relation` of the student to the other, by the longest matching runs of their tokens
+    (difflib's, without its junk heuristic, which would drop the commonest tokens)."""
+    if student.literal == other.literal:
+        return Relation(True, 0.0)
+    matcher = SequenceMatcher(None, student.literal, other.literal, autojunk=False)
+    matched = sum(block.size for block in matcher.get_matching_blocks())
+    return Relation(False, 1 - matched / max(1, len(student.literal)))
 
 
 @cache
@@ -214,7 +251,13 @@ def read_folder(folder: Path) -> list[SourceFile]:
 
 
 def fingerprinted(name: str, reference: bool, files: list[SourceFile]) -> Fingerprinted:
-    return Fingerprinted(name, reference, tuple(f.path for f in files), fingerprints(files))
+    literal: list[int] = []
+    for file in files:
+        lexer = lexer_for(file.path, file.text)
+        if lexer is not None:
+            literal += literal_ids(lexer, file.text)
+    return Fingerprinted(name, reference, tuple(f.path for f in files), fingerprints(files),
+                         tuple(literal))
 
 
 def share(of: Fingerprinted, other: Fingerprinted) -> float:

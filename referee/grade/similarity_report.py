@@ -6,17 +6,22 @@ from __future__ import annotations
 from pathlib import Path
 
 from .markdown import plain_or_code
-from .similarity import Fingerprinted, Pair, Similarity
+from .similarity import Fingerprinted, Pair, Similarity, relation
 
 
 def percent(share: float) -> str:
-    return f"{share:.0%}"
+    """A share in whole percent, or to a tenth below 1% (so a little new code is not 0%)."""
+    return f"{share:.1%}" if 0 < share < 0.01 else f"{share:.0%}"
 
 
-def pair_line(pair: Pair) -> str:
+def pair_line(pair: Pair, bots: dict[str, Fingerprinted]) -> str:
     first, second = plain_or_code(pair.first), plain_or_code(pair.second)
     kind = " (a sample bot or baseline)" if pair.reference else ""
-    return (f"- **{first}** and **{second}**{kind}: {second} holds "
+    how = relation(bots[pair.first], bots[pair.second])
+    said = (f"the same as {second} apart from names, comments and layout" if how.same else
+            f"derived from {second} or alike, with {percent(how.new)} of {first}'s code new "
+            "(its values count)")
+    return (f"- **{first}** and **{second}**{kind}: {said}; {second} holds "
             f"{percent(pair.first_in_second)} of {first}'s code, {first} "
             f"{percent(pair.second_in_first)} of {second}'s")
 
@@ -28,6 +33,7 @@ def files_line(bot: Fingerprinted) -> str:
 
 def similarity_report(similarity: Similarity, threshold: float) -> str:
     flagged = [p for p in similarity.pairs if p.score >= threshold]
+    bots = {b.name: b for b in [*similarity.students, *similarity.references]}
     lines = [
         "# Similar submissions", "",
         "For the teacher only: no feedback file mentions it, and no grade depends on it. "
@@ -39,7 +45,7 @@ def similarity_report(similarity: Similarity, threshold: float) -> str:
         "(`[grading] similarity_threshold`). A pair is a reason to look at both, not a proof: "
         "code both took from the same sample kit is listed too.", "",
         f"## Pairs at or above {percent(threshold)}", "",
-        *([pair_line(p) for p in flagged] or ["None."]), "",
+        *([pair_line(p, bots) for p in flagged] or ["None."]), "",
     ]
     if similarity.too_little:
         lines += ["## Not compared", "",

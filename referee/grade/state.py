@@ -21,7 +21,7 @@ from referee.tournament.entrants import bot_dir
 from referee.tournament.schedule import fingerprint
 from referee.validation import first_error
 
-from .outcome import Outcome
+from .result import StudentResult
 
 # Part of the grading key: bump when the same games would be graded differently, so that a
 # state.json of the old rules grades everyone again.  2: "beats" by the paired test.  3: points,
@@ -51,7 +51,7 @@ class State(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     config: str
-    outcomes: dict[str, Outcome]
+    outcomes: dict[str, StudentResult]
     spent: dict[str, Spent] = {}  # none in a state written before time budgets
 
 
@@ -68,7 +68,7 @@ def write_whole(path: Path, text: str) -> None:
         part.unlink(missing_ok=True)
 
 
-def write_state(path: Path, config_key: str, outcomes: Mapping[str, Outcome],
+def write_state(path: Path, config_key: str, outcomes: Mapping[str, StudentResult],
                 spent: Mapping[str, Spent]) -> None:
     state = {"config": config_key, "outcomes": {s: asdict(o) for s, o in outcomes.items()},
              "spent": {s: asdict(t) for s, t in spent.items()}}
@@ -76,7 +76,7 @@ def write_state(path: Path, config_key: str, outcomes: Mapping[str, Outcome],
 
 
 def read_state(path: Path, config_key: str, say: Callable[[str], None]
-               ) -> tuple[dict[str, Outcome], dict[str, Spent]]:
+               ) -> tuple[dict[str, StudentResult], dict[str, Spent]]:
     """The outcomes of earlier runs under this config, and the time each took.  The state is
     only a cache, so an unreadable one is moved aside (kept for a look, never deleted) and
     everyone graded again."""

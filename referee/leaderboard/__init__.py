@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .render import render
-from .stats import Games, Standings, by_seat, head_to_head, leaderboard, standings
+from .stats import Games, Standings, by_seat, head_to_head, standings
 
 
-def board(games: Games, primary: str = "placement", fmt: str = "table",
+def standings_text(games: Games, primary: str = "placement", fmt: str = "table",
           with_head_to_head: bool = False, with_seats: bool = False, with_pairs: bool = False,
-          left_out: Mapping[str, str] | None = None) -> str:
+          left_out: Mapping[str, str] | None = None, wide: bool = False) -> str:
     """The standings of `games` by the `primary` metric in `fmt` (JSON always with the
     pairs; the tables with them when `with_pairs`), and the entrants `left_out` by the last
     run, with why."""
@@ -22,7 +22,7 @@ def board(games: Games, primary: str = "placement", fmt: str = "table",
         order = [r.name for r in result.rows]
         h2h = {a: {b: pairs[a][b] for b in order if b != a} for a in order}
     return render(result, fmt, h2h, by_seat(games) if with_seats else None, primary, with_pairs,
-                  dict(left_out or {}))
+                  dict(left_out or {}), wide)
 
 
-__all__ = ["Games", "Standings", "board", "by_seat", "head_to_head", "leaderboard", "standings"]
+__all__ = ["Games", "Standings", "by_seat", "head_to_head", "standings", "standings_text"]

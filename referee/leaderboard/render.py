@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import textwrap
 from typing import Any
 
 from tabulate import tabulate
@@ -51,22 +52,57 @@ def rating_text(rating: Rating) -> str:
     return f"{round(rating.elo)} [{round(rating.low)}, {round(rating.high)}]"
 
 
-def standings_table(rows: list[StandingRow], fmt: str = "simple") -> str:
+NOTE_WIDTH = 100  # a note's lines under a terminal table: the table itself fits 120 columns
+MS_NOTE = ("ms: response times read from histograms of quarter-octave buckets, so bots share "
+           "values; each is within about 9% of the true time")
+
+
+def _metrics(r: StandingRow, primary: str) -> tuple[list[str], list[str]]:
+    """The narrow table's metric columns: the primary metric with its interval, the others
+    as means (`--wide` shows every interval)."""
+    shown = {"win_share": ("win share", f"{r.win_share.mean:.1%}", None),
+             "placement": ("placement", f"{r.placement.mean:.3f}", _ci(r.placement, 3)),
+             "money": ("money", f"{r.money.mean:.1f}", _ci(r.money, 1)),
+             "rating": ("Elo", f"{round(r.rating.elo)}", rating_text(r.rating))}
+    heads, cells = [], []
+    for metric, (head, mean, ci) in shown.items():
+        if metric == primary and ci is not None:
+            heads.append(f"{head} [95% CI]")
+            cells.append(ci)
+        else:
+            heads.append(head)
+            cells.append(mean)
+    return heads, cells
+
+
+def standings_table(rows: list[StandingRow], fmt: str = "simple", primary: str = "placement",
+                    wide: bool = False) -> str:
+    """The standings as a terminal or Markdown table: by default narrow enough for 120
+    columns (the primary metric's interval, the faults summed); `wide`, every interval, every
+    kind of fault and the response times."""
     body = []
     name = _md if fmt == "github" else visible
+    headers = ["#", "place", "bot", "games"]
     for r in rows:
         f = r.faults
-        body.append([
-            r.rank, place_text(r.place), name(r.name), r.games,
-            f"{r.win_share.mean:.1%}", _ci(r.placement, 3), _ci(r.money, 1),
-            rating_text(r.rating),
-            f.timeouts, f.illegal_or_malformed, f.crashes, f.stderr_over_limit,
-            f.exits_between_games, f.retirements, _ms(r.response_ms.median),
-            _ms(r.response_ms.p99),
-        ])
-    headers = ["#", "place", "bot", "games", "win share", "placement [95% CI]",
-               "money [95% CI]", "rating (Elo) [95% CI]", "timeouts", "illegal", "crashes",
-               "stderr cut", "exits", "retired", "ms median", "ms p99"]
+        row: list[Any] = [r.rank, place_text(r.place), name(r.name), r.games]
+        if wide:
+            row += [f"{r.win_share.mean:.1%}", _ci(r.placement, 3), _ci(r.money, 1),
+                    rating_text(r.rating), f.timeouts, f.illegal_or_malformed, f.crashes,
+                    f.stderr_over_limit, f.exits_between_games, f.retirements,
+                    _ms(r.response_ms.median), _ms(r.response_ms.p99)]
+        else:
+            row += _metrics(r, primary)[1]
+            row += [f.timeouts + f.illegal_or_malformed + f.crashes + f.stderr_over_limit
+                    + f.exits_between_games, f.retirements]
+        body.append(row)
+    if wide:
+        headers += ["win share", "placement [95% CI]", "money [95% CI]",
+                    "rating (Elo) [95% CI]", "timeouts", "illegal", "crashes", "stderr cut",
+                    "exits", "retired", "ms median", "ms p99"]
+    else:
+        headers += _metrics(rows[0], primary)[0] if rows else ["placement"]
+        headers += ["faults", "retired"]
     # Place and name as text: tabulate would align "1" unlike "1-2", and show a bot named
     # "1e3" as 1000.
     text = tabulate(body, headers=headers, tablefmt=fmt,  # (a list fails on no rows)
@@ -74,7 +110,14 @@ def standings_table(rows: list[StandingRow], fmt: str = "simple") -> str:
     if not rows:
         return text
     # In Markdown a line right after a table is read as one more row.
-    return text + ("\n\n" if fmt == "github" else "\n") + PLACE_NOTE
+    sep = "\n\n" if fmt == "github" else "\n"
+    notes = [MS_NOTE, PLACE_NOTE] if wide else [PLACE_NOTE]
+    return text + sep + sep.join(_wrapped(note, fmt) for note in notes)
+
+
+def _wrapped(note: str, fmt: str) -> str:
+    """A note under a terminal table, in lines that fit beside it (Markdown wraps its own)."""
+    return note if fmt == "github" else textwrap.fill(note, NOTE_WIDTH)
 
 
 def standings_csv(rows: list[StandingRow], left_out: dict[str, str] | None = None) -> str:
@@ -171,9 +214,11 @@ def seats_table(rows: list[SeatRow], fmt: str = "simple") -> str:
 
 def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
            seats: list[SeatRow] | None = None, primary: str = "placement",
-           with_pairs: bool = False, left_out: dict[str, str] | None = None) -> str:
+           with_pairs: bool = False, left_out: dict[str, str] | None = None,
+           wide: bool = False) -> str:
     """The standings in `fmt`; JSON always holds the pairs, the tables when `with_pairs`.
-    `left_out`: the entrants the last run could not play, with why, in every format."""
+    `left_out`: the entrants the last run could not play, with why, in every format; `wide`:
+    the table and Markdown with every column (`standings_table`)."""
     rows = board.rows
     left_out = left_out or {}
     if fmt == "json":
@@ -192,9 +237,9 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
     if fmt == "csv":  # one table: the CLI refuses the extras with it
         return standings_csv(rows, left_out)
     tablefmt = "github" if fmt == "markdown" else "simple"
-    parts = [standings_table(rows, tablefmt)]
+    parts = [standings_table(rows, tablefmt, primary, wide)]
     if board.note:
-        parts.append(board.note)
+        parts.append(_wrapped(board.note, tablefmt))
     if left_out:
         parts.append(left_out_lines(left_out, tablefmt))
     if with_pairs:

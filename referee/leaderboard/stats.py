@@ -317,12 +317,6 @@ def versus(games: Games, a: str, b: str, primary: str = "placement",
                          (values[:, j], games.present[:, j]), alpha)
 
 
-def leaderboard(games: Games, primary: str = "placement",
-                samples: int = BOOTSTRAP_SAMPLES) -> list[StandingRow]:
-    """The rows of `standings`."""
-    return standings(games, primary, samples).rows
-
-
 def head_to_head(games: Games) -> HeadToHead:
     """For each ordered pair: games at the same table where a finished above b, below, level."""
     above: Counter[tuple[int, int]] = Counter()  # (a, b): games a finished above b

@@ -2,12 +2,14 @@
 
 One `BotPlayer` keeps its bot's process across games; after a crash or a retirement the process
 is stopped, and the next game starts a fresh one.  Everything the bot does wrong comes back as
-a `Fault` with a reason, never as an exception.  What the protocol says (hello, requests and
-their ids, late replies, warnings, the clock and time bank, when a game's opening goes again
-to a fresh process) is `protocol.seat.SeatProtocol`'s, which this drives: here are the pipe
-reads and writes, polling, the watchdog and the stops.  The rest of what is the process's is
-the bots layer's: the process started under its spec's limits and sandbox (`bots.launch`), the
-watch over the limits no rlimit can hold (`bots.watchdog`), and why it ended (`bots.crash`).
+a `Fault` with a reason, never as an exception; a start refused by the referee's own limits
+(`ResourcesExhausted`) is raised, to void the game: it is not the bot's fault.  What the
+protocol says (hello, requests and their ids, late replies, warnings, the clock and time bank,
+when a game's opening goes again to a fresh process) is `protocol.seat.SeatProtocol`'s, which
+this drives: here are the pipe reads and writes, polling, the watchdog and the stops.  The rest
+of what is the process's is the bots layer's: the process started under its spec's limits and
+sandbox (`bots.launch`), the watch over the limits no rlimit can hold (`bots.watchdog`), and
+why it ended (`bots.crash`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,11 @@ from referee.protocol.seat import GOODBYE, Faulted, Replied, SeatProtocol
 
 from .bot_transcript import TranscriptWriter
 from .player import Answer, Fault, GameInfo, Standing
+
+# A bot whose process exited is a crash (protocol/README.md), even where a process it started
+# holds its output and answers: a reply is taken only while the bot's own process runs (in the
+# sandbox bwrap exits with it).  One waitpid a reply.
+CHILD_ANSWERS = "exited (a process it started still answers for it)"
 
 
 class GoneBeforeGame(Exception):
@@ -290,6 +297,10 @@ class BotPlayer:
                               request_id)
             event = seat.receive(line, time.perf_counter() - began)
             if type(event) is Replied:
+                if bot.process.returncode is not None:  # a process it left answers for it
+                    reason = await self._crash_reason(CHILD_ANSWERS)
+                    return Answer(None, Fault(FaultKind.CRASH, reason),
+                                  trio.current_time() - start, request_id)
                 action, seconds, _ = event
                 return Answer(action, None, seconds, request_id)
             if type(event) is Faulted:

@@ -1,4 +1,5 @@
-"""A bot's transcript (`--transcript`): every line of the wire, both ways, as JSON lines."""
+"""A bot's transcript (`play --transcript-dir`, `check --transcript`): every line of the wire,
+both ways, as JSON lines."""
 
 from __future__ import annotations
 

@@ -5,7 +5,8 @@ the engine, and applies it; a fault of the bot (no answer, a malformed or illega
 is recorded and the decision's default action applied instead.  After `max_faults` faults in a
 game, or a crash, the seat is retired: its defaults are played without asking, and it ranks
 below every seat that was not retired.  Any other exception is the referee's own failure: the
-game is void (`RefereeError`), not a loss for anyone.
+game is void (`RefereeError`), not a loss for anyone; when the referee ran short of its own
+resources (a bot it could not start for want of descriptors, say), `OutOfResources`.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Literal
 import orjson
 import trio
 
+from referee.bots.errors import want_of_resources
 from referee.game import (
     Bid,
     Decision,
@@ -59,6 +61,12 @@ from .spec import GameSpec
 
 class RefereeError(Exception):
     """The referee itself failed during a game; the game is void."""
+
+
+class OutOfResources(RefereeError):
+    """The referee ran short of its own descriptors, memory or processes during a game: the
+    game is void, and whoever plays it again should first free some (a run stops if it
+    persists)."""
 
 
 def final_ranks(money: Sequence[int], retired: Sequence[bool]) -> list[int]:
@@ -155,14 +163,15 @@ async def play_game(spec: GameSpec, players: Sequence[Player]) -> GameRecord:
     except (trio.Cancelled, KeyboardInterrupt):
         raise
     except Exception as exc:
-        raise RefereeError(f"game {spec.game_id} is void: {describe_failure(exc)}") from exc
+        void = RefereeError if want_of_resources(exc) is None else OutOfResources
+        raise void(f"game {spec.game_id} is void: {describe_failure(exc)}") from exc
 
 
 def describe_failure(exc: BaseException) -> str:
     """`Type: message` of what failed, through the exception groups of trio's nurseries
     (whose own message, "Exceptions from Trio nursery", says nothing)."""
-    if isinstance(exc, BaseExceptionGroup):
-        return "; ".join(describe_failure(e) for e in exc.exceptions)
+    if isinstance(exc, BaseExceptionGroup):  # each seat's same failure said once
+        return "; ".join(dict.fromkeys(describe_failure(e) for e in exc.exceptions))
     return f"{type(exc).__name__}: {exc}"
 
 

@@ -267,7 +267,6 @@ class SpecLine(GameSpec):
     """The first line: the game's spec, enough to replay it."""
 
     type: Literal["spec"] = "spec"
-    seed: int = Field(ge=0, lt=2**64)  # what orjson writes: no record holds a larger one
 
     def spec(self) -> GameSpec:
         return GameSpec(**self.model_dump(exclude={"type"}))

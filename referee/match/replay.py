@@ -18,15 +18,16 @@ from referee.game.events import MysteryRevealed
 from .game import final_ranks
 from .player import Fault
 from .record import (
-    ApplyLine,
     DealLine,
     EventLine,
     FaultLine,
     GameRecord,
     RecordError,
     RetiredLine,
+    StepLine,
 )
 from .spec import GameSpec
+from .steps import walk
 
 __all__ = ["RecordError", "ReplayResult", "replay"]
 
@@ -61,12 +62,11 @@ def replay(record: GameRecord) -> ReplayResult:
         _check_deal(record, DealLine.of(state))
     out = ReplayResult(spec)
     produced = list(state.take_events())
-    recorded: list[Event] = []
     step = 0
     faults: list[list[Fault]] = [[] for _ in range(spec.players)]
     retired_seen: set[int] = set()
 
-    def compare() -> None:
+    def compare(recorded: list[Event]) -> None:
         if produced != recorded:
             where = next((i for i, (a, b) in enumerate(zip(produced, recorded, strict=False))
                           if a != b), min(len(produced), len(recorded)))
@@ -74,32 +74,43 @@ def replay(record: GameRecord) -> ReplayResult:
                                   f"the record has {_shown(recorded, where)}")
         out.events.extend(recorded)
         produced.clear()
-        recorded.clear()
 
-    for line in record.lines:
-        if isinstance(line, EventLine):
-            recorded.append(line.event)
-        elif isinstance(line, ApplyLine):
-            compare()
+    def note(lines: list[StepLine]) -> bool:
+        """Count the faults and retirements of `lines`; False at a seat the game has not."""
+        for line in lines:
+            if isinstance(line, FaultLine):
+                if not 0 <= line.seat < spec.players:
+                    out.mismatches.append(f"a fault of seat {line.seat}, in a game of "
+                                          f"{spec.players} seats")
+                    return False
+                faults[line.seat].append(line.fault)
+            elif isinstance(line, RetiredLine):
+                retired_seen.add(line.seat)
+        return True
+
+    steps = walk(record.lines)
+    recorded = steps.opening
+    if note(steps.start):
+        for st in steps.steps:
+            if not note(st.lines):
+                break
+            compare(recorded)
             step += 1
+            recorded = st.events
             if state.is_over:
                 out.mismatches.append(f"step {step}: an action after the game ended")
+                recorded = []
                 break
             try:
-                produced.extend(state.apply(line.action))
+                produced.extend(state.apply(st.applied.action))
             except IllegalAction as exc:
-                out.mismatches.append(f"step {step}: recorded action {line.action} is illegal: "
-                                      f"{exc}")
+                out.mismatches.append(f"step {step}: recorded action {st.applied.action} is "
+                                      f"illegal: {exc}")
+                recorded = []
                 break
-        elif isinstance(line, FaultLine):
-            if not 0 <= line.seat < spec.players:
-                out.mismatches.append(f"a fault of seat {line.seat}, in a game of "
-                                      f"{spec.players} seats")
-                break
-            faults[line.seat].append(line.fault)
-        elif isinstance(line, RetiredLine):
-            retired_seen.add(line.seat)
-    compare()
+        else:
+            note(steps.end)
+    compare(recorded)
     result = record.result
     if not state.is_over:
         out.mismatches.append("the record ends before the game does")

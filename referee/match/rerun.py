@@ -25,7 +25,7 @@ from referee.protocol import codec
 from referee.protocol.messages import FaultKind
 from referee.protocol.seat import GOODBYE, SeatProtocol
 
-from .seat_part import Outcome, Request, RerunError, SeatPart, outcome_of
+from .seat_part import RequestResult, RerunError, SeatPart, SentRequest, result_of
 
 __all__ = ["RERUN_TIMEOUT", "Compared", "RerunDisplay", "RerunError", "RerunResult", "rerun"]
 
@@ -37,8 +37,8 @@ class Compared:
     """A request sent again, the bot's answer now and the seconds it took, beside the
     recorded answer."""
 
-    request: Request
-    answer: Outcome
+    request: SentRequest
+    answer: RequestResult
     seconds: float
 
     @property
@@ -51,10 +51,6 @@ class RerunResult:
     part: SeatPart
     compared: list[Compared] = field(default_factory=list)
     ended: str | None = None  # why the bot ended, if it did when sent the game's end
-
-    @property
-    def first_difference(self) -> Compared | None:
-        return next((c for c in self.compared if not c.same), None)
 
 
 class RerunDisplay(Protocol):
@@ -112,7 +108,7 @@ def _deadline(timeout: float | None) -> float:
     return math.inf if timeout is None else trio.current_time() + timeout
 
 
-async def _send(bot: BotProcess, part: SeatPart, requests: Sequence[Request], to_end: bool,
+async def _send(bot: BotProcess, part: SeatPart, requests: Sequence[SentRequest], to_end: bool,
                 spec: BotSpec, display: RerunDisplay, pause_before: int | None,
                 timeout: float | None) -> RerunResult:
     display.started(bot.pid)
@@ -155,30 +151,32 @@ async def _send(bot: BotProcess, part: SeatPart, requests: Sequence[Request], to
     return result
 
 
-async def _ask(bot: BotProcess, protocol: SeatProtocol, request: Request, spec: BotSpec,
+async def _ask(bot: BotProcess, protocol: SeatProtocol, request: SentRequest, spec: BotSpec,
                timeout: float | None) -> Compared:
     """Send one request (and what precedes it) and read the answer, skipping replies to
     earlier requests as the referee does."""
     start = trio.current_time()
     deadline = _deadline(timeout)
 
-    def took(outcome: Outcome) -> Compared:
-        return Compared(request, outcome, trio.current_time() - start)
+    def took(result: RequestResult) -> Compared:
+        return Compared(request, result, trio.current_time() - start)
 
     try:
         await bot.send(request.before + request.line, deadline)
         protocol.sent_request(request.request_id, request.seat)
         while True:
             line = await bot.read_line(deadline, spin=False)
-            outcome = outcome_of(protocol.receive(line, trio.current_time() - start))
-            if outcome is not None:
-                return took(outcome)
+            result = result_of(protocol.receive(line, trio.current_time() - start))
+            if result is not None:
+                return took(result)
     except ReplyTimeout:
-        return took(Outcome(fault=FaultKind.TIMEOUT, reason=f"no answer within {timeout:g} s"))
+        return took(RequestResult(fault=FaultKind.TIMEOUT,
+                                  reason=f"no answer within {timeout:g} s"))
     except LineTooLong as exc:
-        return took(Outcome(fault=FaultKind.MALFORMED, reason=str(exc)))
+        return took(RequestResult(fault=FaultKind.MALFORMED, reason=str(exc)))
     except BotGone as exc:
-        return took(Outcome(fault=FaultKind.CRASH, reason=f"{exc}; {await _ending(bot, spec)}"))
+        return took(RequestResult(fault=FaultKind.CRASH,
+                                  reason=f"{exc}; {await _ending(bot, spec)}"))
 
 
 async def _ending(bot: BotProcess, spec: BotSpec) -> str:

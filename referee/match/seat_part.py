@@ -13,7 +13,7 @@ microsecond (records round times to it).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 import orjson
@@ -28,7 +28,6 @@ from .player import HARMLESS_FAULTS
 from .record import (
     AnswerLine,
     ApplyLine,
-    EventLine,
     FaultLine,
     GameRecord,
     RecordError,
@@ -38,6 +37,7 @@ from .record import (
     read_record,
 )
 from .replay import replay
+from .steps import walk
 
 
 class RerunError(ValueError):
@@ -46,7 +46,7 @@ class RerunError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class Outcome:
+class RequestResult:
     """What came of one request: the action the reply asked for (even one the rules refused),
     or the fault that left none; `line`, a malformed reply as a record keeps it."""
 
@@ -55,7 +55,7 @@ class Outcome:
     reason: str = ""
     line: str | None = None
 
-    def matches(self, other: Outcome) -> bool:
+    def matches(self, other: RequestResult) -> bool:
         if self.action is not None or other.action is not None:
             return self.action == other.action
         return self.fault == other.fault and self.line == other.line
@@ -70,19 +70,19 @@ class Outcome:
         return f"{self.fault}: {reason}" if reason else str(self.fault)
 
 
-def outcome_of(event: Received) -> Outcome | None:
-    """What a line the seat's protocol judged (`SeatProtocol.receive`) came to, as an outcome;
+def result_of(event: Received) -> RequestResult | None:
+    """What a line the seat's protocol judged (`SeatProtocol.receive`) came to, as a result;
     None for a reply to an earlier request, which the referee skips."""
     if isinstance(event, Replied):
-        return Outcome(event.action)
+        return RequestResult(event.action)
     if isinstance(event, Faulted):
         line = None if event.line is None else kept_line(event.line)
-        return Outcome(fault=event.kind, reason=event.reason, line=line)
+        return RequestResult(fault=event.kind, reason=event.reason, line=line)
     return None
 
 
 @dataclass(frozen=True, slots=True)
-class Request:
+class SentRequest:
     """One request a seat was sent, with the lines sent since the previous one (`before`), and
     what the seat answered in the game."""
 
@@ -92,7 +92,7 @@ class Request:
     decision: str
     before: bytes
     line: bytes
-    recorded: Outcome
+    recorded: RequestResult
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,11 +102,11 @@ class SeatPart:
     game_id: str
     seat: int
     name: str
-    requests: tuple[Request, ...]
+    requests: tuple[SentRequest, ...]
     after: bytes  # warnings and game_end after the last request (goodbye is sent on closing)
     hello: bytes = HELLO
 
-    def up_to(self, upto: int | None) -> tuple[Request, ...]:
+    def up_to(self, upto: int | None) -> tuple[SentRequest, ...]:
         """The requests up to number `upto` (all if None); RerunError if there is none such."""
         total = len(self.requests)
         if upto is not None and not 1 <= upto <= total:
@@ -121,11 +121,11 @@ class _Lines:
 
     def __init__(self) -> None:
         self.pending: list[bytes] = []
-        self.requests: list[Request] = []
+        self.requests: list[SentRequest] = []
 
     def request(self, seat: int, request_id: int, decision: str, line: bytes,
-                recorded: Outcome) -> None:
-        self.requests.append(Request(len(self.requests) + 1, seat, request_id, decision,
+                recorded: RequestResult) -> None:
+        self.requests.append(SentRequest(len(self.requests) + 1, seat, request_id, decision,
                                      b"".join(self.pending), line, recorded))
         self.pending.clear()
 
@@ -137,30 +137,8 @@ class _Lines:
         return SeatPart(game_id, seat, name, tuple(self.requests), b"".join(self.pending), hello)
 
 
-Step = tuple[list[StepLine], ApplyLine]  # a step's lines but events, and its `apply` line
-
-
-def _split(lines: Sequence[StepLine]) -> tuple[list[StepLine], list[Step], list[StepLine]]:
-    """A record's lines as the game start's (before its first event), each step's lines but
-    events (up to its `apply` line), and the game end's (after the last step)."""
-    start: list[StepLine] = []
-    steps: list[Step] = []
-    current: list[StepLine] = []
-    evented = False
-    for line in lines:
-        if isinstance(line, EventLine):
-            evented = True
-        elif not evented:
-            start.append(line)
-        elif isinstance(line, ApplyLine):
-            steps.append((current, line))
-            current = []
-        else:
-            current.append(line)
-    return start, steps, current
-
-
-def _recorded(lines: Iterable[StepLine], applied: ApplyLine, seat: int) -> tuple[Outcome, float]:
+def _recorded(lines: Iterable[StepLine], applied: ApplyLine, seat: int
+              ) -> tuple[RequestResult, float]:
     """What `seat` answered in a step, and the seconds it took, from the step's lines."""
     seconds = applied.seconds
     action: Action | None = applied.action
@@ -170,8 +148,8 @@ def _recorded(lines: Iterable[StepLine], applied: ApplyLine, seat: int) -> tuple
     for ln in lines:
         if isinstance(ln, FaultLine) and ln.seat == seat and ln.kind not in HARMLESS_FAULTS:
             line = ln.line if ln.kind is FaultKind.MALFORMED else None
-            return Outcome(ln.rejected, ln.kind, ln.reason, line), seconds
-    return Outcome(action), seconds
+            return RequestResult(ln.rejected, ln.kind, ln.reason, line), seconds
+    return RequestResult(action), seconds
 
 
 def _seen_by(seat: int, events: Iterable[Event]) -> list[bytes]:
@@ -193,8 +171,8 @@ def part_from_record(record: GameRecord, seat: int) -> SeatPart:
     name = spec.names[seat]
     config = spec.config()
     state = GameState(config, seed=spec.seed, deck=spec.deck)
-    start, steps, _ = _split(record.lines)
-    retired = {ln.seat for ln in start if isinstance(ln, RetiredLine)}
+    steps = walk(record.lines)
+    retired = {ln.seat for ln in steps.start if isinstance(ln, RetiredLine)}
     if seat in retired:
         raise RerunError(f"seat {seat} ({name}) did not start in game {spec.game_id}: it was "
                          "sent nothing to replay")
@@ -206,7 +184,8 @@ def part_from_record(record: GameRecord, seat: int) -> SeatPart:
                         list(config.variants), spec.move_time, spec.time_bank,
                         spec.seat_seed(seat))
     protocol.send(_seen_by(seat, state.take_events()))
-    for lines, applied in steps:
+    for step in steps.steps:
+        lines, applied = step.lines, step.applied
         if seat in state.pending_seats() and seat not in retired:
             decision = state.decision(seat)
             recorded, seconds = _recorded(lines, applied, seat)
@@ -252,12 +231,12 @@ def part_from_transcript(data: bytes, seat: int | None = None) -> SeatPart:
     protocol = SeatProtocol()
     hello: bytes | None = None
     game_id, name, own_seat, first_seat = "", "", -1, -1
-    answer: Outcome | None = None  # to the last request, once its reply is found
+    answer: RequestResult | None = None  # to the last request, once its reply is found
 
     def close_request() -> None:
         """The last request's recorded answer: its reply, or none."""
         if out.requests:
-            recorded = answer or Outcome(fault=FaultKind.TIMEOUT, reason="no reply")
+            recorded = answer or RequestResult(fault=FaultKind.TIMEOUT, reason="no reply")
             out.requests[-1] = replace(out.requests[-1], recorded=recorded)
 
     for number, raw in enumerate(data.splitlines(), 1):
@@ -274,7 +253,7 @@ def part_from_transcript(data: bytes, seat: int | None = None) -> SeatPart:
             message = entry["from_bot"]
             if out.requests and answer is None:
                 line = message.encode() if isinstance(message, str) else orjson.dumps(message)
-                answer = outcome_of(protocol.receive(line, 0.0))
+                answer = result_of(protocol.receive(line, 0.0))
             continue
         message = entry["to_bot"]
         kind = message.get("type") if isinstance(message, dict) else None
@@ -286,7 +265,7 @@ def part_from_transcript(data: bytes, seat: int | None = None) -> SeatPart:
         elif kind == "request":
             close_request()
             request_id = message.get("id", 0)
-            out.request(own_seat, request_id, str(message.get("decision")), line, Outcome())
+            out.request(own_seat, request_id, str(message.get("decision")), line, RequestResult())
             protocol.sent_request(request_id, own_seat)
             answer = None
         elif kind != "goodbye":

@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from referee.bots.limits import DEFAULT_MAX_FAULTS, DEFAULT_MOVE_TIME, DEFAULT_TIME_BANK
-from referee.game import BUILTIN_EDITIONS, Edition, GameConfig
+from referee.game import BUILTIN_EDITIONS, MAX_SEED, Edition, GameConfig
 from referee.game.edition import edition_from_data
 
 
@@ -19,7 +19,7 @@ class GameSpec(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     game_id: str
-    seed: int = Field(ge=0)  # Python's Random ignores a seed's sign: -7 would deal as 7
+    seed: int = Field(ge=0, le=MAX_SEED)  # Python's Random ignores a seed's sign: -7 deals as 7
     names: list[str] = Field(min_length=3, max_length=5)
     edition: dict[str, Any]  # the edition's data, so user editions replay too
     variants: list[str] = []

@@ -12,6 +12,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from referee.game.config import MAX_SEED
+
 PROTOCOL_VERSION = 1
 
 Seat = Annotated[int, Field(ge=0, le=4)]
@@ -102,7 +104,7 @@ class NewGame(Message):
     edition: EditionInfo
     variants: list[Literal["split-double", "mystery", "mystery-winner", "hidden-money"]]
     time: TimeControl
-    seed: Annotated[int, Field(ge=0, le=2**63 - 1)]  # the seat's own, for its randomness
+    seed: Annotated[int, Field(ge=0, le=MAX_SEED)]  # the seat's own, for its randomness
 
 
 class AuctionView(Message):

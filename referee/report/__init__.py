@@ -2,7 +2,7 @@
 
 The leaderboard (places, intervals as bars, every pair's verdict, the head-to-head grid, seat
 bias, ratings over the games), a page per bot (results, faults with links to where they
-happened, stderr excerpts) and a replay page for a sample of the games plus every game with a
+happened, stderr excerpts) and a game page for a sample of the games plus every game with a
 fault.  Every page is plain HTML
 with inline SVG; the game pages embed their data as JSON and share one script and one style
 sheet copied into the folder, so nothing is fetched from anywhere.
@@ -21,8 +21,8 @@ from .data import Tournament, load, select_games
 from .game_pages import game_page, games_page, missing_game_page
 from .leaderboard_page import leaderboard_page
 from .markup import Links
-from .viewer import fault_steps, game_document
 from .stderr import excerpts
+from .viewer import fault_steps, game_document
 
 STATIC = Path(__file__).with_name("static")
 ASSETS = ("report.css", "report.js")
@@ -43,9 +43,9 @@ class ReportSummary:
 def policy_text(data: Tournament, pages: int, sample: int, all_games: bool) -> str:
     total = len(data.results)
     if all_games or pages == total:
-        return f"Every one of the {total} games has a replay page."
+        return f"Every one of the {total} games has a game page."
     faulty = len(data.faulty)
-    return (f"{pages} of the {total} games have a replay page: an even sample of "
+    return (f"{pages} of the {total} games have a game page: an even sample of "
             f"{min(sample, total)} (--games-sample) and every game with a fault ({faulty}). "
             "--all-games writes them all.")
 
@@ -67,7 +67,7 @@ def check_out(out: Path) -> None:
 def write_report(store: Store, out: Path, *, games_sample: int,
                  stderr_dir: Path | None = None, all_games: bool = False) -> ReportSummary:
     """Write the site into `out` (created if need be, else empty or an earlier report), with
-    replay pages for `games_sample` games spread over the tournament and every game with a
+    game pages for `games_sample` games spread over the tournament and every game with a
     fault; OutError for another folder, OSError when it cannot be written."""
     started = time.perf_counter()
     check_out(out)

@@ -135,6 +135,6 @@ def _games_section(played: list[BotGame], links: Links, root: str) -> str:
     return (f"<section><h2>Games ({len(played)})</h2><div class=\"scroll tall\"><table "
             'class="bot-games"><thead><tr><th>game</th><th>seat</th><th>rank</th><th>money</th>'
             f"<th>opponents</th><th></th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
-            f'</div>{more}<p class="note">Linked games have a replay page.</p></section>')
+            f'</div>{more}<p class="note">Linked games have a game page.</p></section>')
 
 

@@ -1,4 +1,4 @@
-"""The game pages: the list of replays, a replay of one game (the viewer of report.js over
+"""The game pages: the list of games, the page of one game (the viewer of report.js over
 the game's data as JSON), and the page of a game whose record cannot be read."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def games_page(data: Tournament, links: Links, policy: str) -> str:
             win = " win" if s.rank == 1 else ""
             seats.append(f'<span class="seat{win}">{e(s.name)} {s.money}{mark}</span>')
         rows.append(f"<tr><td>{links.game(gid, '')}</td><td>{' '.join(seats)}</td></tr>")
-    body = (f"<h1>Game replays</h1><p class=\"meta\">{e(policy)}</p>"
+    body = (f"<h1>Game pages</h1><p class=\"meta\">{e(policy)}</p>"
             '<table class="games"><thead><tr><th>game</th><th>seats by seat order: final '
             f"money (winners in bold)</th></tr></thead><tbody>{''.join(rows)}</tbody></table>")
     if data.superseded:
@@ -47,7 +47,7 @@ def _json_for_script(doc: dict[str, Any]) -> str:
 
 
 def game_page(data: Tournament, links: Links, doc: dict[str, Any], result: GameResult) -> str:
-    """The replay page of one game: `doc` (game_document's) for the viewer, and its result."""
+    """The page of one game: `doc` (game_document's) for the viewer, and its result."""
     root = "../"
     body = viewer_body(doc, result, lambda name: links.bot(name, root))
     return page(f"Game {doc['game_id']}: {data.name}", body, root=root, kind="game",
@@ -92,7 +92,7 @@ Seats: {seats}.</p>
 <section class="pane chart-pane"><h2>Money over the game</h2><div id="money-chart"></div></section>
 </div>
 </div>
-<noscript><p class="note">The replay viewer needs JavaScript; the result is below.</p></noscript>
+<noscript><p class="note">The game viewer needs JavaScript; the result is below.</p></noscript>
 <section><h2>Result (from the record)</h2><table class="result"><thead><tr><th>rank</th>
 <th>bot</th><th>seat</th><th>money</th><th></th><th>faults</th></tr></thead>
 <tbody>{''.join(final)}</tbody></table></section>
@@ -100,7 +100,7 @@ Seats: {seats}.</p>
 
 
 def missing_game_page(data: Tournament, gid: str, why: str) -> str:
-    body = (f"<h1>Game {e(gid)}</h1><p class=\"note\">No replay: the stored record of this "
+    body = (f"<h1>Game {e(gid)}</h1><p class=\"note\">No viewer: the stored record of this "
             f"game cannot be read ({e(why)}).</p>")
     return page(f"Game {gid}: {data.name}", body, root="../", kind="game",
                 tournament=data.name)

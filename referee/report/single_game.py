@@ -1,4 +1,4 @@
-"""One game's replay as a single HTML file (`referee view`, `referee play --html`): the
+"""One game's page as a single HTML file (`referee view`, `referee play --html`): the
 report's game page without the rest of the report, its script and style sheet inlined so that
 the file opens from anywhere, by itself, with nothing fetched."""
 
@@ -26,7 +26,7 @@ PAGE = Template("""<!DOCTYPE html>
 $style</style>
 </head>
 <body class="game">
-<header><nav><span>Modern Art: one game's replay</span></nav></header>
+<header><nav><span>Modern Art: one game</span></nav></header>
 <main>
 $body
 </main>

@@ -1,4 +1,4 @@
-"""One game record as the replay viewer's data: the steps a reader steps through.
+"""One game record as the game viewer's data: the steps a reader steps through.
 
 A step is one play, bid, pass, price, reveal, sale, payment group, fault or retirement, with
 its line of English (from `Transcript`) and the public events that change what the viewer

@@ -5,15 +5,18 @@ Validated by pydantic; every error names the key (`bots.2.command: Field require
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
+    StrictBool,
+    StrictFloat,
+    StrictInt,
     ValidationError,
     ValidationInfo,
     field_validator,
@@ -41,9 +44,25 @@ from referee.bots.limits import (
 )
 from referee.bots.manifest import command_line
 from referee.edition_files import load_edition
-from referee.game import BUILTIN_EDITIONS, Edition
+from referee.game import BUILTIN_EDITIONS, MAX_SEED, Edition
 from referee.game.config import VARIANTS
+from referee.toml_files import TomlFileError, read_toml
 from referee.validation import first_errors
+
+
+def _not_a_boolean(value: object) -> object:
+    """`open_files = true` is a mistake, not 1: pydantic's lax mode takes a boolean for a
+    number (fields of one type are strict instead: StrictInt, StrictFloat)."""
+    if isinstance(value, bool):
+        raise ValueError(f"expected a number (or a text such as \"off\"), got "
+                         f"{str(value).lower()}")
+    return value
+
+
+_NOT_BOOL = BeforeValidator(_not_a_boolean)
+Size = Annotated[str | int, _NOT_BOOL]  # "2G", bytes, or "off" (`parse_size`)
+Amount = Annotated[int | float | str, _NOT_BOOL]  # a number or "off" (`parse_amount`)
+Seconds = Annotated[float | str, _NOT_BOOL]  # seconds, or "off"
 
 
 class TournamentError(ValueError):
@@ -60,7 +79,7 @@ class BotEntry(BaseModel):
     build: str | None = None  # run once, in `dir`, before the first game
     dir: str | None = None  # working directory, relative to the tournament file
     # Overrides limits.address_space for this bot ("8G", "off"): the JVM and V8 reserve more.
-    address_space: str | int | None = None
+    address_space: Size | None = None
     read_only: list[str] = []  # more paths the sandbox shows, relative to the tournament file
 
     @field_validator("address_space")
@@ -101,30 +120,30 @@ DEFAULT_SUBMISSION_TIME = 900.0
 class Limits(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
-    move_time: float = Field(DEFAULT_MOVE_TIME, gt=0, description="seconds per decision")
-    time_bank: float = Field(DEFAULT_TIME_BANK, ge=0,
-                             description="seconds per game absorbing overruns")
-    startup_time: float = Field(DEFAULT_STARTUP_TIME, gt=0)
-    build_time: float = Field(DEFAULT_BUILD_TIME, gt=0,
-                              description="seconds for a bot's build command")
-    max_faults: int = Field(DEFAULT_MAX_FAULTS, ge=1, le=MAX_FAULTS,
-                            description="faults in one game before retirement")
+    move_time: StrictFloat = Field(DEFAULT_MOVE_TIME, gt=0, description="seconds per decision")
+    time_bank: StrictFloat = Field(DEFAULT_TIME_BANK, ge=0,
+                                   description="seconds per game absorbing overruns")
+    startup_time: StrictFloat = Field(DEFAULT_STARTUP_TIME, gt=0)
+    build_time: StrictFloat = Field(DEFAULT_BUILD_TIME, gt=0,
+                                    description="seconds for a bot's build command")
+    max_faults: StrictInt = Field(DEFAULT_MAX_FAULTS, ge=1, le=MAX_FAULTS,
+                                  description="faults in one game before retirement")
     # What each bot process may use (README, Untrusted bots): a size ("2G", "512M"), a
     # number, or "off".
-    address_space: str | int = DEFAULT_ADDRESS_SPACE  # auto: 2 GiB, 8 GiB for java
-    cpu_per_game: float | str = DEFAULT_CPU_PER_GAME  # CPU seconds of all its processes a game
-    cpu_time: int | float | str = DEFAULT_CPU_TIME  # CPU seconds per process in its life
-    file_size: str | int = DEFAULT_FILE_SIZE
-    open_files: int | float | str = DEFAULT_OPEN_FILES
-    processes: int | float | str = DEFAULT_PROCESSES
-    scratch: str | int = DEFAULT_SCRATCH  # the sandbox's private /tmp
+    address_space: Size = DEFAULT_ADDRESS_SPACE  # auto: 2 GiB, 8 GiB for java
+    cpu_per_game: Seconds = DEFAULT_CPU_PER_GAME  # CPU seconds of all its processes a game
+    cpu_time: Amount = DEFAULT_CPU_TIME  # CPU seconds per process in its life
+    file_size: Size = DEFAULT_FILE_SIZE
+    open_files: Amount = DEFAULT_OPEN_FILES
+    processes: Amount = DEFAULT_PROCESSES
+    scratch: Size = DEFAULT_SCRATCH  # the sandbox's private /tmp
     # `referee grade`: what a submission may hold to be copied (a sparse file counts in full),
     # in bytes and in files, folders and links.
-    submission_size: str | int = "256M"
-    submission_files: int | float | str = 100_000
-    submission_time: float = Field(DEFAULT_SUBMISSION_TIME, gt=0,
-                                   description="seconds for one submission's build, check "
-                                               "and games in `referee grade`")
+    submission_size: Size = "256M"
+    submission_files: Amount = 100_000
+    submission_time: StrictFloat = Field(DEFAULT_SUBMISSION_TIME, gt=0,
+                                         description="seconds for one submission's build, "
+                                                     "check and games in `referee grade`")
 
     @field_validator("address_space")
     @classmethod
@@ -183,9 +202,9 @@ class GradeRule(BaseModel):
     grade: str = Field(min_length=1, max_length=20)
     beats: list[str] = []
     level_with: list[str] = []  # level with each, or better: not separated below it
-    min_placement: float | None = Field(None, ge=0, le=1)
-    min_points: float | None = Field(None, ge=0)  # `[grading] points`, docs/grading.md
-    also_broken: bool = False  # the rule may grade a bot that does not work (by its points)
+    min_placement: StrictFloat | None = Field(None, ge=0, le=1)
+    min_points: StrictFloat | None = Field(None, ge=0)  # `[grading] points`, docs/grading.md
+    also_broken: StrictBool = False  # the rule may grade a bot that does not work (its points)
 
 
 class Points(BaseModel):
@@ -194,10 +213,10 @@ class Points(BaseModel):
 
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
-    check: float = Field(1, ge=0)  # per check of `referee check` passed
-    placement: float = Field(0, ge=0)  # times the mean placement points (0 to 1) of its games
-    win_share: float = Field(0, ge=0)  # times its share of the wins (0 to 1)
-    beats: float = Field(0, ge=0)  # per baseline it beats, by the test the rules use
+    check: StrictFloat = Field(1, ge=0)  # per check of `referee check` passed
+    placement: StrictFloat = Field(0, ge=0)  # times the mean placement points (0 to 1)
+    win_share: StrictFloat = Field(0, ge=0)  # times its share of the wins (0 to 1)
+    beats: StrictFloat = Field(0, ge=0)  # per baseline it beats, by the test the rules use
 
 
 class Grading(BaseModel):
@@ -211,10 +230,10 @@ class Grading(BaseModel):
     points: Points = Points()
     # Each comparison with a baseline is a one-sided test at 1 - confidence; above 0.5, so
     # that a bot is never separated both above and below one baseline.
-    confidence: float = Field(0.95, gt=0.5, lt=1)
+    confidence: StrictFloat = Field(0.95, gt=0.5, lt=1)
     # similarity.md lists the pairs where one holds at least this share of the other's code
     # (docs/grading.md, Copies found); it flags, it never grades.
-    similarity_threshold: float = Field(0.5, ge=0, le=1)
+    similarity_threshold: StrictFloat = Field(0.5, ge=0, le=1)
 
 
 class TournamentConfig(BaseModel):
@@ -223,22 +242,27 @@ class TournamentConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
     name: str = Field(min_length=1, max_length=100)
-    seed: int = 1
+    seed: StrictInt = Field(1, ge=0, le=MAX_SEED)  # as `referee play --seed`
     bots: list[BotEntry] = Field(min_length=1)
     table_size: Literal[3, 4, 5] = 4
     format: Literal["round-robin", "gauntlet"] = "round-robin"
-    deals: int = Field(1, ge=1, le=10_000, description="deals per table (with until: the most)")
+    deals: StrictInt = Field(1, ge=1, le=10_000,
+                             description="deals per table (with until: the most)")
     # Stop once the leader is separated from every other entrant, or every place is known;
     # `max_deals` is another name for `deals` then (see `_max_deals`, and README).
     until: Literal["separated", "ranked"] | None = None
     seat_orders: Literal["all", "rotations", "balanced"] = "all"
-    tables: int | None = Field(None, ge=1, description="sample this many tables (large fields)")
+    tables: StrictInt | None = Field(None, ge=1,
+                                     description="sample this many tables (large fields)")
     baselines: list[str] = []  # gauntlet: names of the fixed opponents among `bots`
     edition: str = Field("cmon", min_length=1)
     variants: list[str] = []
     limits: Limits = Limits()
     primary_metric: Literal["placement", "win_share", "money", "rating"] = "placement"
     sandbox: Literal["none", "bwrap"] = "none"  # bwrap: see README, Untrusted bots
+    # Live bot processes per worker, at most; None: sized to the referee's descriptor limit
+    # and memory (executors/bot_pool.py).  Not in the fingerprint: it changes no game.
+    max_bot_processes: int | None = Field(None, ge=1)
     grading: Grading = Grading()
 
     def edition_file(self) -> str | None:
@@ -293,6 +317,10 @@ class TournamentConfig(BaseModel):
         elif len(names) < self.table_size:
             raise ValueError(f"bots: {len(names)} bots cannot fill a table of "
                              f"{self.table_size}")
+        if self.max_bot_processes is not None and self.max_bot_processes < self.table_size:
+            raise ValueError(f"max_bot_processes: a table of {self.table_size} needs "
+                             f"{self.table_size} bot processes at once, not "
+                             f"{self.max_bot_processes}")
         if ("mystery" in self.variants or "mystery-winner" in self.variants) \
                 and self.table_size != 3:
             raise ValueError("variants: mystery is for tables of 3 (R7)")
@@ -315,19 +343,22 @@ class TournamentConfig(BaseModel):
 def load_tournament(path: Path) -> TournamentConfig:
     """Read and check a tournament file; TournamentError names what is wrong and where."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise TournamentError(f"cannot read {path}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise TournamentError(f"{path} is not UTF-8 text") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise TournamentError(f"{path} is not valid TOML: {exc}") from None
+        data = read_toml(path)
+    except TomlFileError as exc:
+        raise TournamentError(f"{path} {exc}") from None
     try:
         return TournamentConfig.model_validate(data)
     except ValidationError as exc:
         raise TournamentError(f"{path}: {first_errors(exc)}") from None
+
+
+def with_max_bot_processes(config: TournamentConfig, count: int) -> TournamentConfig:
+    """`config` with `--max-bot-processes count`, checked as the file's key would be."""
+    try:
+        return TournamentConfig.model_validate(config.model_dump() | {"max_bot_processes": count})
+    except ValidationError as exc:
+        raise TournamentError(f"--max-bot-processes {count}: "
+                              + first_errors(exc).removeprefix("max_bot_processes: ")) from None
 
 
 def tournament_edition(config: TournamentConfig, config_path: Path) -> Edition:

@@ -7,13 +7,11 @@ writable and no network.  A bot whose build or command fails is left out with a 
 
 from __future__ import annotations
 
-import shlex
-import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 from referee.bots.build import build_bot
-from referee.bots.launch import BotSpec
+from referee.bots.launch import BotSpec, missing_program
 from referee.bots.process import ProcessLimits
 from referee.bots.version import bot_version
 from referee.match.bot_player import BotPlayer
@@ -22,7 +20,7 @@ from referee.match.player import Player
 from .config import TournamentConfig
 
 PlayerFactory = Callable[[str, int], Player]
-"""Makes entrant `name`'s player for table (worker) `number`."""
+"""Makes entrant `name`'s player for worker `number`."""
 
 
 def bot_dir(config_path: Path, entry_dir: str | None) -> Path:
@@ -50,18 +48,13 @@ async def build_bots(config: TournamentConfig, config_path: Path,
             say(f"building {bot.name}: {bot.build}")
             built = await build_bot(bot.build, cwd, config.limits.build_time, config.sandbox,
                                     read_only(config_path, bot.read_only))
-            if built.failure is not None:
-                left_out[bot.name] = f"its build {built.failure}"
+            if built.problem is not None:
+                tail = built.tail(5, errors=True) if built.failure is None else ""
+                left_out[bot.name] = f"its build {built.problem}" + (f": {tail}" if tail else "")
                 continue
-            if built.returncode != 0:
-                tail = (built.stderr or built.stdout).decode("utf-8", "replace").strip()
-                tail = "\n".join(tail.splitlines()[-5:])
-                left_out[bot.name] = (f"its build failed (exit status {built.returncode})"
-                                      + (f": {tail}" if tail else ""))
-                continue
-        program = shlex.split(bot.command)[0]
-        if shutil.which(program, path=None) is None and not (cwd / program).is_file():
-            left_out[bot.name] = f"its command {program!r} was not found"
+        missing = missing_program(bot_spec(config, config_path, bot.name))
+        if missing is not None:
+            left_out[bot.name] = f"its command cannot run: {missing}"
     for name, why in left_out.items():
         say(f"left out {name}: {why}")
     return left_out
@@ -87,7 +80,7 @@ def bot_spec(config: TournamentConfig, config_path: Path, name: str) -> BotSpec:
 def bot_factory(config: TournamentConfig, config_path: Path, stderr_dir: Path | None = None,
                 polling: bool = True) -> PlayerFactory:
     """Makes the entrants' players.  `polling`: the referee may poll for a quick bot's
-    reply; not where other tables share the event loop (polling for one delays them)."""
+    reply; not where other workers share the event loop (polling for one delays them)."""
     specs = {b.name: bot_spec(config, config_path, b.name) for b in config.bots}
     process_limits = ProcessLimits() if polling else ProcessLimits(spin=0.0)
 

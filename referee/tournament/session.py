@@ -20,9 +20,10 @@ from referee.bots.sandbox import check_sandbox_available
 
 from .config import TournamentConfig, tournament_edition
 from .entrants import build_bots, entrant_versions
-from .executors import Executor, Finished, Outcome, Voided
-from .executors.table import MAX_ATTEMPTS
+from .executors import Executor, Finished, Outcome, Requeued, Voided
+from .executors.worker import MAX_ATTEMPTS
 from .field import FieldChange, update_field
+from .isolation import check_isolation, run_files
 from .merge import shard_games
 from .preview import make_plan
 from .progress import Progress
@@ -133,6 +134,10 @@ class _Run:
             self.voids.append(f"{outcome.game_id} (attempt {outcome.attempt}): {outcome.reason}")
             again = "playing it again" if outcome.attempt < MAX_ATTEMPTS else "giving up"
             self.say(f"void: {outcome.reason}; {again}")
+        elif isinstance(outcome, Requeued):
+            self.say(f"{outcome.reason}; playing them again on another worker: "
+                     f"{', '.join(outcome.game_ids)}")
+            return
         else:  # Lost
             self.say(f"{outcome.reason}; its games are left for the next run")
             return
@@ -177,9 +182,10 @@ async def run_tournament(
     the plan of its games first (`preview.py`).  Every entrant is
     built first, and the games of those whose version changed are superseded and played
     again (with `frozen`, FrozenField instead).  Raises SandboxError, before any game, when
-    the file's sandbox cannot run here."""
+    the file's sandbox cannot run here or would show a bot the store (`isolation.py`)."""
     if executor.runs_bots:
         check_sandbox_available(config.sandbox)
+        check_isolation(config, config_path, run_files(store.path))
     await executor.start(config, config_path)
     try:
         games = bind(config, config_path, store, shard)

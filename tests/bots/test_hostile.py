@@ -214,7 +214,7 @@ def test_files_the_referee_keeps_keep_their_mode_and_owner(bot_dir: Path, mode: 
     bots = [f"{n}={command(bot_dir, b)}" for n, b in
             [("bad", "chmod_fds.py"), ("good1", "first_legal.py"), ("good2", "first_legal.py")]]
     done = referee("play", *bots, "--sandbox", mode, "--stderr-dir", str(logs),
-                   "--transcript", str(transcripts), "--move-time", "0.5", cwd=bot_dir)
+                   "--transcript-dir", str(transcripts), "--move-time", "0.5", cwd=bot_dir)
     assert done.returncode == 0, done.stderr
     kept = sorted([*logs.iterdir(), *transcripts.iterdir()])
     assert {p.name for p in kept} >= {"bad.stderr.log", "bad.transcript.jsonl"}
@@ -231,3 +231,17 @@ def test_a_bot_that_closes_its_output_and_lives_is_a_crash(bot_dir: Path, mode: 
     [game] = play(bot_dir, "closes_stdout.py", mode)
     assert_contained(game, "crash", r"^closed its output; still running$")
     assert game.result.retired == (0,)
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.1])
+def test_a_bot_that_exits_is_a_crash_while_its_child_answers(bot_dir: Path, mode: str,
+                                                             delay: float) -> None:
+    """The bot's process exits at its third request, leaving a child that answers for it on
+    the output it inherited, at once or 0.1 s later (within the moment the referee gives an
+    exited bot's output to close): a `crash` with its exit status and stderr, the seat retired,
+    never a bot that plays on; no process of it is left."""
+    [game] = play(bot_dir, f"hands_over.py --delay {delay}", mode)
+    fault = assert_contained(game, "crash", r"(?s)^exited \(a process it started still "
+                                            r"(answers for it|holds its output open)\); exit "
+                                            r"status 0;.*the parent exits, its child answers")
+    assert game.result.retired == (0,), fault

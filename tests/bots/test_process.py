@@ -6,18 +6,31 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
 import trio
 
 from referee.bots.errors import LineTooLong, ReplyTimeout
-from referee.bots.process import ProcessLimits
-from referee.bots.start import open_bot, start_bot
+from referee.bots.process import BotProcess, ProcessLimits
+from referee.bots.start import start_bot
 
 from ..processes import leftover_processes, processes_with
 
 HELLO = b'{"type": "hello", "protocol": 1, "referee": "test"}\n'
+
+
+@asynccontextmanager
+async def open_bot(argv: list[str], *, stderr_path: Path | None = None,
+                   limits: ProcessLimits | None = None) -> AsyncIterator[BotProcess]:
+    """Own a bot process for the length of a block; on any exit it is stopped and reaped."""
+    bot = await start_bot(argv, stderr_path=stderr_path, limits=limits or ProcessLimits())
+    try:
+        yield bot
+    finally:
+        await bot.aclose()
 
 # A bot that answers `{"type": "line"}` with one line of exactly SIZE bytes (newline excluded),
 # written with a single write() into a 1 MiB pipe, so the referee finds the whole line there.

@@ -108,6 +108,7 @@ out = {
     "etc": sorted(os.listdir("/etc")),
     "home_tree": tree(home, sys.argv[3:]),
     "other": os.path.exists(sys.argv[1]),
+    "listing": sorted(os.listdir(".")),
     "write_own": can(lambda: open(os.path.join(os.path.dirname(__file__), "x"), "w")),
     "write_tmp": can(lambda: open("/tmp/x", "w").write("ok")),
     "tmp": os.environ.get("TMPDIR"), "home_env": os.environ.get("HOME"),
@@ -125,6 +126,7 @@ def test_the_sandbox_shows_only_what_it_should(tmp_path: Path, bwrap: str) -> No
     me = tmp_path / "me"
     me.mkdir()
     (me / "probe.py").write_text(PROBE)
+    (me / "notes.txt").write_text("beside the bot's script, not its own")
     other = tmp_path / "other_bot"
     other.mkdir()
     home = Path.home()
@@ -151,7 +153,10 @@ def test_the_sandbox_shows_only_what_it_should(tmp_path: Path, bwrap: str) -> No
     else:
         assert seen["home_tree"] in (None, [])
     assert seen["other"] is False  # another bot's folder, next to this one
-    assert seen["write_own"] is False and seen["write_tmp"] is True
+    # Of its folder, only the script its command names is shown (not the file beside it),
+    # and no write reaches the host's folder (in the sandbox's /tmp here).
+    assert seen["listing"] == ["probe.py"]
+    assert not (me / "x").exists() and seen["write_tmp"] is True
     assert seen["tmp"] == "/tmp" and seen["home_env"] == "/tmp"
     assert seen["leaked_env"] is False
     assert seen["interfaces"] == ["lo"]
@@ -261,7 +266,8 @@ address_space = "off"
 
 [[bots]]
 name = "second"
-command = "{python} bots/first_legal.py"
+command = "{python} first_legal.py"
+dir = "bots"
 
 [[bots]]
 name = "snoop"

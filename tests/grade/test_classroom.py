@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.grade.outcome import compare
+from referee.grade.result import compare
 from referee.leaderboard.stats import Games
 from referee.tournament.config import load_tournament
 from referee.tournament.store import open_store

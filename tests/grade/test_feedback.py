@@ -11,8 +11,8 @@ from markdown_it import MarkdownIt
 from referee.check import CheckResult
 from referee.grade.feedback import Findings, feedback
 from referee.grade.markdown import code, fenced
-from referee.grade.outcome import Outcome, grade_for, total_points
 from referee.grade.problems import Problems, add_check
+from referee.grade.result import StudentResult, grade_for, total_points
 from referee.grade.submissions import Submission
 from referee.protocol.messages import FaultKind
 from referee.text import visible
@@ -65,7 +65,7 @@ def test_a_feedback_file_renders_with_its_blocks_closed(tmp_path: Path) -> None:
     results = crashing_check()
     found = Findings(check=results, times=[0.01])
     add_check(found.problems, results, "referee check 'python3 bot.py'")
-    outcome = Outcome("erin", "crashed", "digest", checks=len(results), checks_passed=1)
+    outcome = StudentResult("erin", "crashed", "digest", checks=len(results), checks_passed=1)
     outcome.points = total_points(outcome, config.grading.points)
     outcome.grade, outcome.rule = grade_for(outcome, config)
     sub = Submission("erin", tmp_path / "erin", "python3 bot.py", None, None, "digest")

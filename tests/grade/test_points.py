@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.grade.outcome import Outcome, Versus, grade_for, rule_text, total_points
+from referee.grade.result import StudentResult, Versus, grade_for, rule_text, total_points
 from referee.tournament.config import TournamentError, load_tournament
 
 from .test_grade import write_config
@@ -24,10 +24,10 @@ def config_with(tmp_path: Path, points: str = POINTS, rules: str = PARTIAL_RULE)
     return path
 
 
-def placed(status: str, checks_passed: int, mean: float, beaten: int = 0) -> Outcome:
+def placed(status: str, checks_passed: int, mean: float, beaten: int = 0) -> StudentResult:
     versus = {f"random-{i}": Versus("beats" if i <= beaten else "level", 0.1, None, None,
                                     0.5, 0.5, 1) for i in (1, 2, 3)}
-    return Outcome("s", status, "", checks=17, checks_passed=checks_passed, games=24,
+    return StudentResult("s", status, "", checks=17, checks_passed=checks_passed, games=24,
                    placement={"mean": mean, "low": mean, "high": mean}, versus=versus)
 
 
@@ -37,7 +37,7 @@ def test_points_rank_partial_work_above_nothing(tmp_path: Path) -> None:
     earns a point per check, 20 times its mean placement and 5 per baseline it beats."""
     config = load_tournament(config_with(tmp_path))
     partial = placed("failed the check", 7, 0.1)
-    empty = Outcome("e", "no bot found", "")
+    empty = StudentResult("e", "no bot found", "")
     good = placed("ok", 17, 0.9, beaten=3)
     for o in (partial, empty, good):
         o.points = total_points(o, config.grading.points)

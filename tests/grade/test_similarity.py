@@ -46,7 +46,8 @@ def disguised_random_bot() -> str:
         if kind == tokenize.NAME:
             text = RENAMED.get(text, text)
         elif kind == tokenize.STRING and text.startswith("f"):  # names in its {}
-            text = re.sub(r"\b\w+\b", lambda m: RENAMED.get(m.group(), m.group()), text)
+            text = re.sub(r"\{[^}]*\}", lambda braces: re.sub(
+                r"\b\w+\b", lambda m: RENAMED.get(m.group(), m.group()), braces.group()), text)
         elif kind == tokenize.COMMENT:
             text = "# my own note"
         elif kind == tokenize.STRING and text.startswith('"""'):
@@ -173,3 +174,33 @@ def test_only_a_submissions_own_source_files_are_read(tmp_path: Path) -> None:
     secret.write_text("KEY = 1\n")
     os.symlink(secret, sub / "linked.py")
     assert [f.path for f in read_folder(sub)] == ["src/bot.py"]
+
+
+def test_a_renamed_copy_is_told_apart_from_an_honest_change() -> None:
+    """similarity.md says a copy with only its names, comments and layout changed is "the
+    same as" its source, and a copy whose values and a few lines were changed is "derived"
+    from it with the share of new code, although the fingerprints of both hold almost all
+    of the source's code."""
+    from referee.grade.similarity import relation
+
+    source = (SAMPLES / "python" / "random_bot.py").read_text()
+    tuned = source.replace("BID_CHANCE = 0.4", "BID_CHANCE = 0.55").replace(
+        "HIDDEN_CAP = 30", "HIDDEN_CAP = 24").replace(
+        "BID_SPREAD = 15", "BID_SPREAD = 12\nPATIENCE = 3  # rounds to wait")
+    assert tuned.count("\n") == source.count("\n") + 1
+    random_bot = fingerprinted(RANDOM, True, [SourceFile("random_bot.py", source)])
+    renamed = fingerprinted("mallory", False, [SourceFile("bot.py", disguised_random_bot())])
+    honest = fingerprinted("oscar", False, [SourceFile("bot.py", tuned)])
+    assert share(renamed, random_bot) >= 0.9 and share(honest, random_bot) >= 0.9
+    assert relation(renamed, random_bot).same
+    changed = relation(honest, random_bot)
+    assert not changed.same and 0 < changed.new < 0.05, changed
+    from referee.grade.similarity import Similarity, compare
+    from referee.grade.similarity_report import similarity_report
+
+    found: Similarity = compare([renamed, honest], [random_bot])
+    lines = flagged(similarity_report(found, THRESHOLD))
+    assert any(ln.startswith(f"- **mallory** and **{RANDOM}**") and
+               f"the same as {RANDOM} apart from names" in ln for ln in lines), lines
+    assert any(ln.startswith(f"- **oscar** and **{RANDOM}**") and "derived from" in ln
+               and "% of oscar's code new" in ln for ln in lines), lines

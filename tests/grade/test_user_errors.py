@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -307,7 +308,7 @@ def test_a_change_of_mode_or_of_a_links_target_is_graded_again(tmp_path: Path) -
 def test_a_damaged_state_is_kept_aside_and_everyone_graded_again(tmp_path: Path,
                                                                   damage: str) -> None:
     """OUT/state.json is a cache: a damaged one is renamed, not deleted, with one warning
-    line, not a traceback (JSONDecodeError, or a TypeError in Outcome)."""
+    line, not a traceback (JSONDecodeError, or a TypeError in StudentResult)."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     (subs / "heidi").mkdir(parents=True)
     (subs / "heidi" / "notes.txt").write_text("I did not finish")
@@ -553,14 +554,16 @@ def test_ctrl_c_while_grading_ends_in_one_line_and_keeps_the_graded(tmp_path: Pa
 
 
 def test_a_broken_manifest_is_that_students_problem(tmp_path: Path) -> None:
-    """A build or command that cannot be split, or holds a NUL, is one student's "build
-    failed" naming the key (not a traceback, or "the referee failed", for the whole
-    class); a long `name`, which is not used, is accepted."""
+    """A build or command that cannot be split, or holds a NUL, and a `bot.toml` nested 600
+    levels deep (a RecursionError that stopped the whole class, no grades.csv) are each one
+    student's "build failed" naming what is wrong (not a traceback, or "the referee failed",
+    for the whole class); a long `name`, which is not used, is accepted."""
     subs = tmp_path / "subs"
     bot = SAMPLES / "python" / "baseline_bot.py"
     manifests = {
         "quote": 'command = "python3 bot.py"\nbuild = "echo \'hi"\n',
         "nul": 'command = "python3 bot.py\\u0000"\n',
+        "deep": 'command = "python3 bot.py"\nx = ' + "[" * 600 + "\n",
         "long_name": f'name = "{"n" * 70}"\ncommand = "python3 bot.py"\n',
     }
     for student, manifest in manifests.items():
@@ -573,11 +576,33 @@ def test_a_broken_manifest_is_that_students_problem(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     graded = rows(tmp_path / "out")
     assert {s: r["status"] for s, r in graded.items()} == {
-        "quote": "build failed", "nul": "build failed", "long_name": "ok"}
+        "quote": "build failed", "nul": "build failed", "deep": "build failed",
+        "long_name": "ok"}
     feedback = tmp_path / "out" / "feedback"
     assert "bot.toml: build: cannot be split into words: No closing quotation" in \
         (feedback / "quote.md").read_text()
     assert "bot.toml: command: contains a NUL character" in (feedback / "nul.md").read_text()
+    assert "bot.toml is not valid TOML: nested too deeply" in (feedback / "deep.md").read_text()
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    (lambda text: text + "x = " + "[" * 600 + "\n",
+     "class.toml is not valid TOML: nested too deeply"),
+    (lambda text: text.replace("deals = 1", "deals = true"),
+     "deals: Input should be a valid integer"),
+])
+def test_a_grading_config_nested_too_deeply_or_with_a_boolean_count_is_one_line(
+        tmp_path: Path, change: Any, says: str) -> None:
+    """A grading config nested 600 levels deep (a traceback before), or saying `deals =
+    true` (taken as 1 before), is one error line, before any build."""
+    subs, config = tmp_path / "subs", tmp_path / "class.toml"
+    (subs / "ann").mkdir(parents=True)
+    shutil.copy(SAMPLES / "python" / "random_bot.py", subs / "ann" / "bot.py")
+    write_config(config)
+    config.write_text(change(config.read_text()))
+    done = grade(subs, config, tmp_path / "out")
+    one_error_line(done, says)
+    assert not (tmp_path / "out" / "grades.csv").exists()
 
 
 def test_a_baseline_that_cannot_play_stops_grading(tmp_path: Path) -> None:

@@ -83,3 +83,25 @@ def test_a_folder_with_no_bot_fails_before_any_bot_starts(tmp_path: Path) -> Non
         assert done.returncode == 2, done.stderr
         assert done.stderr.startswith(f"error: bot 2 ({folder!r}): {why}"), done.stderr
         assert len(done.stderr.splitlines()) == 1, done.stderr
+
+
+DEEP = "command = " + "[" * 600 + "\n"  # tomllib recursed into a RecursionError traceback
+
+
+def test_a_bot_toml_nested_too_deeply_is_one_error_line(tmp_path: Path) -> None:
+    """A `bot.toml` of 600 nested `[` (and one that is not UTF-8): `play DIR` and `check DIR`
+    say what is wrong with it in one error line, exit 2, no traceback."""
+    bot_folder(tmp_path / "good", 'command = "python3 first_legal.py"\n')
+    bot_folder(tmp_path / "deep", DEEP)
+    bot_folder(tmp_path / "latin", None).joinpath("bot.toml").write_bytes(
+        b'command = "python3 first_legal.py" # caf\xe9\n')
+    for folder, why, runs in [
+            ("deep", "bot.toml is not valid TOML: nested too deeply",
+             [["play", "good", "deep", "good"], ["check", "deep"]]),
+            ("latin", "bot.toml is not UTF-8 text", [["check", "latin"]])]:
+        for args in runs:
+            done = referee(*args, cwd=tmp_path)
+            assert done.returncode == 2, done.stderr
+            assert len(done.stderr.splitlines()) == 1, done.stderr
+            bot = "bot 2" if args[0] == "play" else "the bot"
+            assert done.stderr.startswith(f"error: {bot} ({folder!r}): {why}"), done.stderr

@@ -182,12 +182,16 @@ def test_every_format_counts_stderr_over_its_limit() -> None:
     board = standings(by_hand(results))
     by_name = {r["name"]: r for r in json.loads(render(board, "json"))["entrants"]}
     assert by_name["noisy"]["faults"]["stderr_over_limit"] == 3
-    table = render(board, "table").splitlines()
+    table = render(board, "table", wide=True).splitlines()
     header = table[0]
     noisy_line = next(line for line in table if " noisy" in line)
     start = header.index("stderr cut")
     assert noisy_line[start:start + len("stderr cut")].strip() == "3", (header, noisy_line)
-    assert "stderr cut |" in render(board, "markdown")
+    assert "stderr cut |" in render(board, "markdown", wide=True)
+    narrow = render(board, "table").splitlines()
+    start = narrow[0].index("faults")
+    noisy_line = next(line for line in narrow if " noisy" in line)
+    assert noisy_line[start:start + len("faults")].strip() == "3", (narrow[0], noisy_line)
     csv_rows = {r["name"]: r for r in csv.DictReader(io.StringIO(render(board, "csv")))}
     assert csv_rows["noisy"]["stderr_over_limit"] == "3"
     assert csv_rows["quiet"]["stderr_over_limit"] == "0"
@@ -209,7 +213,7 @@ def test_markdown_shows_names_as_they_are_and_the_note_as_text() -> None:
 def test_head_to_head_follows_the_standings(tmp_path: Path) -> None:
     """The matrix listed bots in the order they first appeared; the standings' order is what
     a reader compares it with (the report uses it too)."""
-    from referee.leaderboard import board
+    from referee.leaderboard import standings_text
 
     store = open_store(tmp_path / "s.db")
     store.bind(a_tournament(), "f")
@@ -218,7 +222,7 @@ def test_head_to_head_follows_the_standings(tmp_path: Path) -> None:
         result = {"money": [1, 2, 3], "ranks": [3, 2, 1], "retired": [], "faults": [[], [], []]}
         store.save(f"g{i}", seats, i, stored(f"g{i}", seats, result), b"", 0.0, 1,
                    ["v1"] * len(seats))
-    text = board(Games.from_store(store), "placement", "table", with_head_to_head=True)
+    text = standings_text(Games.from_store(store), "placement", "table", with_head_to_head=True)
     store.close()
     matrix = text.split("games in which the row's bot finished above")[1].splitlines()
     assert [line.split()[0] for line in matrix[3:6]] == ["first", "middle", "last"]
@@ -265,7 +269,7 @@ def test_a_timeout_is_not_a_response_time() -> None:
     from referee.match.record import ApplyLine, FaultLine, GameRecord
     from referee.match.spec import GameSpec
     from referee.protocol.messages import FaultKind
-    from referee.tournament.executors.table import response_histogram
+    from referee.tournament.executors.worker import response_histogram
 
     lines = (
         FaultLine(seat=0, kind=FaultKind.TIMEOUT, reason="no reply"),
@@ -295,7 +299,7 @@ def test_every_format_shows_the_place_range_and_the_rating_interval() -> None:
     assert ratings["top"].low <= ratings["top"].elo <= ratings["top"].high
     assert ratings["top"].low > ratings["a"].high
     for fmt in ("table", "markdown"):
-        lines = render(board, fmt).splitlines()
+        lines = render(board, fmt, wide=True).splitlines()
         for name, place in places.items():
             row = next(line for line in lines if f" {name} " in line)
             cells = row.replace("|", " ").split()
@@ -368,3 +372,25 @@ def test_pairs_option_prints_the_pairs_and_is_refused_with_csv(tmp_path: Path) -
     assert refused.returncode == 2 and refused.stdout == ""
     assert refused.stderr.startswith("error: --pairs")
     assert len(refused.stderr.strip().splitlines()) == 1
+
+
+def test_the_default_table_fits_120_columns_and_wide_shows_every_column() -> None:
+    """With names of 20 characters, every line of the default table and of its notes fits a
+    120-column terminal, with the primary metric's interval; `--wide` adds the other
+    intervals, each kind of fault and the response times (saying they come from
+    histograms)."""
+    from referee.leaderboard.render import render
+
+    names = [f"a_rather_long_name_{i}" for i in range(4)]
+    results = [(f"g{i}", names[i % 4:] + names[:i % 4],
+                {"money": [10, 20, 30, 40], "ranks": [4, 3, 2, 1], "retired": [],
+                 "faults": [[], [], [], []]}) for i in range(8)]
+    board = standings(by_hand(results))
+    text = render(board, "table")
+    assert max(len(line) for line in text.splitlines()) <= 120, text
+    assert "placement [95% CI]" in text and "money [95% CI]" not in text
+    assert render(board, "table", primary="money").count("money [95% CI]") == 1
+    wide = render(board, "table", wide=True)
+    for column in ("money [95% CI]", "rating (Elo) [95% CI]", "timeouts", "ms median",
+                   "ms: response times"):
+        assert column in wide and column not in text

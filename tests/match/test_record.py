@@ -18,7 +18,7 @@ import orjson
 import pytest
 import trio
 
-from referee.cli.common import stored_board
+from referee.cli.common import stored_standings_text
 from referee.game import Action, Bid, Decision, DecisionKind, HiddenBids, Pass, Play
 from referee.game.events import AuctionStarted, CardPlayed, Payment, RoundStarted
 from referee.game.random_policy import random_action
@@ -214,6 +214,10 @@ def damage(data: bytes, number: int, change: Any) -> bytes:
     (lambda d: d.split(b"\n", 1)[1], "not a game record: the first line is not a spec"),
     (lambda d: damage(d, 1, lambda x: x.update(seed=-1)),
      "the record's spec is not valid: seed: Input should be greater than or equal to 0"),
+    # One range of seeds everywhere: 0 to 2**63-1, as `referee play --seed` takes.
+    (lambda d: damage(d, 1, lambda x: x.update(seed=2**63)),
+     "the record's spec is not valid: seed: Input should be less than or equal to "
+     f"{2**63 - 1}"),
 ])
 def test_a_malformed_line_is_refused_with_what_is_wrong_and_where(changed: Any,
                                                                   message: str) -> None:
@@ -280,7 +284,7 @@ def test_a_store_written_before_gives_the_same_leaderboard_and_replay_page(
     try:
         # The same standings; the JSON has since gained `left_out` (none in an earlier store),
         # and leaderboard.json the block model's `strength`, its `note` and exact intervals.
-        assert json.loads(stored_board(old_store, "json")) == {
+        assert json.loads(stored_standings_text(old_store, "json")) == {
             **json.loads((DATA / "leaderboard.json").read_text()), "left_out": []}
         record = store.record("t0000-d00-o00")
         assert record is not None

@@ -226,14 +226,14 @@ USER_ERRORS = {
     # prlimit cannot take it: unchecked, every bot would fail to start and be blamed for it.
     "address-space-huge": (["play", GOOD, GOOD, GOOD, "--address-space", "99999999999T"],
                            ["--address-space", "at most 1024T"]),
-    "transcript-under-a-file": (["play", GOOD, GOOD, GOOD, "--transcript", "UNDER_A_FILE"],
-                                ["--transcript", "Not a directory"]),
+    "transcript-under-a-file": (["play", GOOD, GOOD, GOOD, "--transcript-dir", "UNDER_A_FILE"],
+                                ["--transcript-dir", "Not a directory"]),
     "stderr-dir-under-a-file": (["play", GOOD, GOOD, GOOD, "--stderr-dir", "UNDER_A_FILE"],
                                 ["--stderr-dir", "Not a directory"]),
     "check-transcript-under-a-file": (["check", GOOD, "--transcript", "UNDER_A_FILE"],
                                       ["--transcript", "is a file, not a folder"]),
     # A bot's name names its files: '../x' would write a transcript outside the folder given.
-    "bot-name-with-a-path": (["play", "PATH_NAME", GOOD, GOOD, "--transcript", "TDIR"],
+    "bot-name-with-a-path": (["play", "PATH_NAME", GOOD, GOOD, "--transcript-dir", "TDIR"],
                              ["name '../../escaped'", "without '/'"]),
     # Both seats' transcripts would go into one file, and the standings name one bot twice.
     "names-clash": (["play", "CLASH_NAME", GOOD, GOOD], ["bots 1 and 2 would both be named "
@@ -241,8 +241,8 @@ USER_ERRORS = {
     # A newline would split its standings row, and name a file.
     "name-with-a-newline": (["play", "NEWLINE_NAME", GOOD, GOOD], ["control characters"]),
     # An empty path would be the current folder: transcripts and logs written there unasked.
-    "transcript-empty": (["play", GOOD, GOOD, GOOD, "--transcript", ""],
-                         ["--transcript", "not an empty value"]),
+    "transcript-empty": (["play", GOOD, GOOD, GOOD, "--transcript-dir", ""],
+                         ["--transcript-dir", "not an empty value"]),
     "stderr-dir-empty": (["play", GOOD, GOOD, GOOD, "--stderr-dir", " "], ["--stderr-dir"]),
     "contradictory-variants": (["play", GOOD, GOOD, GOOD, "--variant", "mystery", "--variant",
                                 "mystery-winner"], ["exclude each other"]),
@@ -289,7 +289,7 @@ def test_user_error_is_one_line(case: str, tmp_path: Path) -> None:
     }
     proc = referee(*[subst.get(a, a) for a in args])
     assert_one_error_line(proc, *[subst.get(w, w) for w in words])
-    assert not list(tmp_path.glob("*.transcript.jsonl")), "wrote outside --transcript"
+    assert not list(tmp_path.glob("*.transcript.jsonl")), "wrote outside --transcript-dir"
 
 
 def test_names_and_limits_that_always_worked_still_do(tmp_path: Path) -> None:
@@ -301,7 +301,7 @@ def test_names_and_limits_that_always_worked_still_do(tmp_path: Path) -> None:
     spaced.write_bytes((bot_dir / GOOD).read_bytes().replace(  # a hello name that cannot
         b'NAME = "first_legal"', b'NAME = "no/name"'))  # name files: named after its file
     proc = referee("play", f"python3 '{spaced}'", f"Ålice=python3 {bot_dir / GOOD}",
-                   f"python3 {bot_dir / GOOD}", "--max-faults", "10000", "--transcript",
+                   f"python3 {bot_dir / GOOD}", "--max-faults", "10000", "--transcript-dir",
                    str(tmp_path / "t"), "--variant", "split-double", "--variant",
                    "split-double", "--json")
     assert proc.returncode == 0, proc.stderr

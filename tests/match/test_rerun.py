@@ -45,7 +45,7 @@ with open(sys.argv[1], "ab") as keep:
 
 
 class Played:
-    """A game played with `referee play --log --transcript` by the bots given (NAME: command
+    """A game played with `referee play --log --transcript-dir` by the bots given (NAME: command
     line, with BOTS for the folder of the scripted bots), kept for the tests of a module."""
 
     def __init__(self, base: Path, seats: dict[str, str], *args: str) -> None:
@@ -55,7 +55,7 @@ class Played:
         self.transcripts = base / "transcripts"
         self.commands = {name: line.replace("BOTS", str(self.bots))
                          for name, line in seats.items()}
-        done = referee("play", *args, "--log", str(self.log), "--transcript",
+        done = referee("play", *args, "--log", str(self.log), "--transcript-dir",
                        str(self.transcripts),
                        *(f"{name}={line}" for name, line in self.commands.items()))
         assert done.returncode == 0, done.stderr
@@ -137,7 +137,7 @@ def test_the_time_left_is_the_recorded_one(tmp_path: Path) -> None:
     log, folder = tmp_path / "game.jsonl", tmp_path / "transcripts"
     done = referee("play", "--edition", str(EXAMPLES / "tiny.toml"), "--seed", "4",
                    "--move-time", "0.2", "--time-bank", "0.3", "--max-faults", "100",
-                   "--log", str(log), "--transcript", str(folder),
+                   "--log", str(log), "--transcript-dir", str(folder),
                    f"late={command(bots, 'answers_late.py --delay 0.3')}",
                    f"b={command(bots, 'first_legal.py')}", f"c={command(bots, 'first_legal.py')}")
     assert done.returncode == 0, done.stderr
@@ -201,7 +201,7 @@ def test_request_n_stops_there(played: Played, tmp_path: Path) -> None:
 
 def test_a_transcript_is_replayed_as_the_bot_received_it(played: Played,
                                                          tmp_path: Path) -> None:
-    """A transcript written by --transcript: the bot gets its `to_bot` lines, and its answers
+    """A transcript written by --transcript-dir: the bot gets its `to_bot` lines, and its answers
     are compared with the `from_bot` ones (the illegal bidder's wrong bids included)."""
     keep = tmp_path / "received"
     out = referee("replay", str(played.transcript("alice")), "--bot", played.recorder(keep))

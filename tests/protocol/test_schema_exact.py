@@ -271,7 +271,7 @@ TABLES = [
 
 def test_every_line_of_real_transcripts_fits_the_schemas(bot_dir: Path, tmp_path: Path
                                                           ) -> None:
-    """Games played by `referee play --transcript` over both editions and all variants: each
+    """Games played by `referee play --transcript-dir` over both editions and all variants: each
     line the referee sent validates, and each line a bot sent validates exactly when the
     referee took it."""
     games = []
@@ -282,7 +282,7 @@ def test_every_line_of_real_transcripts_fits_the_schemas(bot_dir: Path, tmp_path
         folder = tmp_path / f"game{number}"
         games.append((folder, subprocess.Popen(
             [sys.executable, "-m", "referee", "play", *bots, *options, "--seed", str(number),
-             "--max-faults", "1000", "--transcript", str(folder)],
+             "--max-faults", "1000", "--transcript-dir", str(folder)],
             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)))
     seen: set[str] = set()
     verdicts: set[bool] = set()

@@ -1,5 +1,5 @@
 """The report in headless Chromium from file:// URLs: every entrant and pair on the
-leaderboard, the replay viewer stepping to the end of a game and showing the record's final
+leaderboard, the game viewer stepping to the end of a game and showing the record's final
 money, arrow keys, hidden bids sealed until revealed, no console errors, no request leaving
 the folder, and a screenshot of each kind of page that is not blank."""
 

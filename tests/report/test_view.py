@@ -180,12 +180,12 @@ def test_each_mistake_is_one_error_line(made: Made, played: Played, tmp_path: Pa
     one_error(view("--db", "notes.txt", "g1"))
     one_error(view("--superseded", str(played.log)), "--superseded goes with --db")
     one_error(view(str(played.log), "-o", str(tmp_path / "missing" / "x.html")),
-              "cannot write the replay to", "No such file or directory")
-    one_error(view(str(played.log), "-o", str(tmp_path)), "cannot write the replay to")
+              "cannot write the page to", "No such file or directory")
+    one_error(view(str(played.log), "-o", str(tmp_path)), "cannot write the page to")
     own = tmp_path / "game.html"  # a game log whose name already ends in .html
     own.write_bytes(played.log.read_bytes())
-    one_error(view("game.html"), "written over by its own replay")
+    one_error(view("game.html"), "written over by its own page")
     assert own.read_bytes() == played.log.read_bytes()
     one_error(referee("play", *[f"{sys.executable} {SAMPLE / 'random_bot.py'}"] * 3,
                       "--html", str(tmp_path / "missing" / "x.html"), cwd=tmp_path),
-              "cannot write the replay to")
+              "cannot write the page to")

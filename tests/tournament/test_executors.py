@@ -6,6 +6,7 @@ referee at its first decision, so every game it sits in is void, three attempts 
 
 from __future__ import annotations
 
+import errno
 import random
 import zlib
 from collections.abc import Iterator, Sequence
@@ -16,13 +17,14 @@ import pytest
 import trio
 
 from referee.game import Action, Decision
+from referee.match.game import OutOfResources
 from referee.match.player import Player
 from referee.match.policy_player import PolicyPlayer, random_player
 from referee.tournament.config import TournamentConfig
 from referee.tournament.executors import Executor, Finished, Outcome, Voided
 from referee.tournament.executors.dask import DaskExecutor
 from referee.tournament.executors.local import LocalExecutor
-from referee.tournament.executors.table import MAX_ATTEMPTS
+from referee.tournament.executors.worker import MAX_ATTEMPTS
 from referee.tournament.progress import Progress
 from referee.tournament.schedule import ScheduledGame, schedule
 from referee.tournament.session import run_tournament
@@ -129,3 +131,35 @@ def test_a_run_stores_counts_and_says_each_void_attempt(name: str, tmp_path: Pat
     again = [m for m in said if m.startswith("void: ") and m.endswith("; playing it again")]
     given_up = [m for m in said if m.startswith("void: ") and m.endswith("; giving up")]
     assert (len(again), len(given_up)) == (len(BROKEN) * (MAX_ATTEMPTS - 1), len(BROKEN))
+
+
+def starved(decision: Decision, view: dict[str, Any], rng: random.Random) -> Action:
+    raise OSError(errno.EMFILE, "Too many open files")
+
+
+def make_starved(name: str, table: int) -> Player:
+    """As `make`, but "broken" is the referee out of descriptors at its first decision."""
+    return PolicyPlayer(name, starved) if name == "broken" else make(name, table)
+
+
+@pytest.mark.parametrize("name", ["local", "dask"])
+def test_a_referee_short_of_resources_for_good_stops_the_run(
+        name: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
+    """On either executor: a game the referee cannot play for want of its own descriptors is
+    void three times, stored as void, and then the run stops (OutOfResources) instead of
+    voiding game after game; no game charges a bot with it."""
+    executor: Executor = (LocalExecutor(1, make_starved) if name == "local" else DaskExecutor(
+        client=request.getfixturevalue("client"), batch_size=4, make_player=make_starved))
+    store = open_store(tmp_path / "t.db")
+    try:
+        with pytest.raises(OutOfResources, match=r"void 3 times; the last time: \[Errno 24\] "
+                                                 "Too many open files"):
+            trio.run(run_tournament, CONFIG, tmp_path / "t.toml", store, executor,
+                     lambda _: None)
+        voids, results = store.voids(), list(store.results())
+    finally:
+        store.close()
+    assert [attempt for _, attempt, _ in voids] == [1, 2, 3]
+    assert all("OSError: [Errno 24] Too many open files" in reason for _, _, reason in voids)
+    assert len({game_id for game_id, _, _ in voids}) == 1
+    assert all("broken" not in r.names for r in results)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import sqlite3
 import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -17,7 +19,7 @@ import trio
 
 pytest.importorskip("distributed")
 
-from distributed import Client, LocalCluster
+from distributed import Client, LocalCluster, get_task_stream
 
 from referee.tournament.config import load_tournament
 from referee.tournament.executors.dask import DaskExecutor
@@ -68,7 +70,11 @@ def test_dask_local_cluster_matches_the_local_executor(tmp_path: Path) -> None:
     assert board(dask, tmp_path) == board(local, tmp_path)
 
 
-def test_a_killed_dask_worker_loses_nothing(tmp_path: Path) -> None:
+def test_a_killed_dask_worker_loses_nothing_and_says_what_it_plays_again(
+        tmp_path: Path) -> None:
+    """A worker killed mid-run: every game is stored once, and the run says which games it
+    plays again on another worker and why; only games not stored yet (a finished batch is
+    released once stored, so a lost worker costs only what it had not finished)."""
     config_path = write_config(tmp_path, bots=5, deals=4)
     config = load_tournament(config_path)
     local = tmp_path / "local.db"
@@ -78,25 +84,29 @@ def test_a_killed_dask_worker_loses_nothing(tmp_path: Path) -> None:
                            dashboard_address=None)
     client = Client(cluster)
     killed: list[int] = []
-    first_batch, finished = threading.Event(), threading.Event()
+    some_stored, finished = threading.Event(), threading.Event()
 
     def kill_one() -> None:
-        # Once the first batch is in: the workers are at work, most batches still to play.
-        while not first_batch.wait(0.05):
+        # Once a few batches are stored, the worker that played most of them: its finished
+        # batches would be played again if the run still held them.
+        while not some_stored.wait(0.05):
             if finished.is_set():
                 return
-        pids = client.run(os.getpid)
-        pid = next(iter(pids.values()))
+        ended = Counter(t["worker"] for t in client.get_task_stream() if t["status"] == "OK")
+        pid = client.run(os.getpid)[ended.most_common(1)[0][0]]
         os.kill(pid, signal.SIGKILL)
         killed.append(pid)
 
     store = open_store(tmp_path / "dask.db")
+    said: list[tuple[str, set[str]]] = []  # each line, with the games stored as it was said
     killer = threading.Thread(target=kill_one)
     killer.start()
     try:
-        summary = trio.run(run_tournament, config, config_path, store,
-                           DaskExecutor(client=client, batch_size=4), lambda m: None,
-                           lambda _: first_batch.set())
+        with get_task_stream(client=client) as tasks:  # every batch played to its end
+            summary = trio.run(run_tournament, config, config_path, store,
+                               DaskExecutor(client=client, batch_size=4),
+                               lambda line: said.append((line, store.done())),
+                               lambda p: p.done >= 12 and some_stored.set())
     finally:
         finished.set()
         killer.join()
@@ -104,6 +114,15 @@ def test_a_killed_dask_worker_loses_nothing(tmp_path: Path) -> None:
         client.close()
         cluster.close()
     assert killed, "no worker was killed"
+    again = [(line, stored) for line, stored in said if "playing them again" in line]
+    assert len(again) == 1, said
+    line, stored = again[0]
+    assert re.match(r"worker tcp://\S+ was lost before these games were stored; playing them "
+                    r"again on another worker: t\S+", line), line
+    named = set(line.rpartition(": ")[2].split(", "))
+    assert named <= set(ids(local)) and not named & stored, line
+    played = Counter(t["key"] for t in tasks.data if t["status"] == "OK")
+    assert played and max(played.values()) == 1, "a finished batch was played again"
     assert summary.played == 10 * 3 * 4
     assert ids(tmp_path / "dask.db") == ids(local)  # nothing lost; the key forbids twice
     assert board(tmp_path / "dask.db", tmp_path) == board(local, tmp_path)

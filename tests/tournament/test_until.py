@@ -19,7 +19,7 @@ import trio
 
 from referee.game.actions import Action, Bid, Decision, DecisionKind, Pass, Price
 from referee.game.random_policy import random_action
-from referee.leaderboard import Games, leaderboard
+from referee.leaderboard import Games, standings
 from referee.leaderboard.sequential import looks
 from referee.match.player import Answer, Player
 from referee.match.policy_player import PolicyPlayer, default_player, random_player
@@ -122,7 +122,7 @@ def test_a_clearly_stronger_player_stops_the_run_at_a_look(tmp_path: Path) -> No
                               "32 (0.94%), 64 (3.75%) deals (at most 384 games)"), said[0]
     assert said[-1] == summary.verdict
     store = open_store(db, read_only=True)
-    rows = leaderboard(Games.load(store.results(), store.seeds()), samples=200)
+    rows = standings(Games.load(store.results(), store.seeds()), samples=200).rows
     store.close()
     assert rows[0].name == "shrewd" and rows[0].place.best == rows[0].place.worst == 1
 

@@ -68,6 +68,24 @@ def test_max_faults_is_bounded_and_named(tmp_path: Path) -> None:
                                               for i in range(4)]})
 
 
+@pytest.mark.parametrize(("line", "says"), [
+    ("seed = 12345678901234567890123", f"seed: Input should be less than or equal to {2**63 - 1}"),
+    ("seed = -1", "seed: Input should be greater than or equal to 0"),
+    ("deals = true", "deals: Input should be a valid integer"),
+    ("[limits]\nopen_files = true", 'limits.open_files: expected a number (or a text such as '
+                                    '"off"), got true'),
+])
+def test_seeds_out_of_range_and_booleans_for_numbers_are_named(tmp_path: Path, line: str,
+                                                              says: str) -> None:
+    """A seed is 0 to 2**63-1 in a tournament file as on `referee play --seed` (a 23-digit or
+    a negative seed was taken), and `deals = true` is a mistake, not one deal: each is one
+    line naming the key."""
+    config = write_config(tmp_path, extra="" if line.startswith("seed") else line)
+    config.write_text(config.read_text().replace("seed = 3", line if line.startswith("seed")
+                                                  else "seed = 3"))
+    refused(referee("tournament", "plan", str(config), cwd=tmp_path), says)
+
+
 def test_a_baseline_listed_twice_is_named(tmp_path: Path) -> None:
     config = write_config(tmp_path, extra='format = "gauntlet"\nbaselines = ["b0", "b0"]')
     refused(run(config, tmp_path / "x.db"), "baselines: 'b0' is listed twice")
@@ -496,7 +514,7 @@ def test_a_write_protected_store_is_read_and_nothing_left_beside_it(tmp_path: Pa
 
 def test_a_damaged_game_in_a_store_is_named_not_a_traceback(tmp_path: Path) -> None:
     """A store damaged or edited by hand: a record that is not zlib, or not JSON lines, gets
-    the report's "no replay" page (the site keeps its index) and one line from replay; a
+    the report's "no viewer" page (the site keeps its index) and one line from replay; a
     result without its ranks is one line naming the game.  None is a traceback (zlib.error,
     JSONDecodeError, KeyError)."""
     config = write_config(tmp_path, extra="deals = 1")
@@ -521,3 +539,28 @@ def test_a_damaged_game_in_a_store_is_named_not_a_traceback(tmp_path: Path) -> N
         refused(referee(*args, cwd=tmp_path),
                 f"the stored result of game {three} is damaged: ranks: Field required")
     assert not (tmp_path / "site2").exists()
+
+
+def test_a_tournament_file_that_cannot_be_read_as_toml_is_one_line(tmp_path: Path) -> None:
+    """A tournament file nested 600 levels deep (a RecursionError traceback before), one that
+    is not UTF-8, one over the size bound and a named pipe (a hang before): `run` (and `plan`)
+    says what is wrong with it in one line, and makes no store."""
+    cases: list[tuple[str, str]] = []
+    deep = tmp_path / "deep.toml"
+    deep.write_text(write_config(tmp_path).read_text() + "x = " + "[" * 600 + "\n")
+    cases.append((str(deep), "is not valid TOML: nested too deeply"))
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes(write_config(tmp_path).read_bytes() + b"# caf\xe9\n")
+    cases.append((str(latin), "is not UTF-8 text"))
+    huge = tmp_path / "huge.toml"
+    huge.write_text(write_config(tmp_path).read_text() + "#" * (9 * 1024 * 1024) + "\n")
+    cases.append((str(huge), "is larger than 8 MiB"))
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    cases.append((str(fifo), "is not a regular file"))
+    refused(run(deep, tmp_path / "x.db", timeout=60),
+            f"error: {deep} is not valid TOML: nested too deeply")
+    for path, why in cases:  # `plan` reads the file as `run` does, and starts faster
+        refused(referee("tournament", "plan", path, "--db", str(tmp_path / "x.db"),
+                        cwd=tmp_path, timeout=60), f"error: {path} {why}")
+    assert not (tmp_path / "x.db").exists()

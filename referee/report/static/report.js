@@ -1,4 +1,4 @@
-/* referee report: the replay viewer of a game page.
+/* referee report: the game viewer of a game page.
  *
  * The page embeds its game as JSON (<script type="application/json" id="game-data">): names,
  * the edition's cards, and the steps, each a line of English and the public events it holds.
@@ -138,7 +138,7 @@
     var last = states.length ? states[states.length - 1].money : [];
     var want = G.result.money;
     if (last.join(",") !== want.join(",")) {
-      console.error("replay: money from the events (" + last.join(", ") +
+      console.error("viewer: money from the events (" + last.join(", ") +
                     ") differs from the record's result (" + want.join(", ") + ")");
     }
   })();

@@ -1,9 +1,9 @@
 """Executors: what plays a tournament's games, and nothing else (`local.py`, `dask.py`).
 
 An executor is handed the games of one stage and reports what became of each: finished, void
-(each attempt), or lost with a batch that failed.  Binding the store, building the bots,
-choosing the games, storing them and the summary are the session's (`session.py`), written
-once whatever plays the games.
+(each attempt), lost with a batch that failed, or handed to another worker when its own was
+lost.  Binding the store, building the bots, choosing the games, storing them and the summary
+are the session's (`session.py`), written once whatever plays the games.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ class Finished:
 @dataclass
 class Voided:
     """One attempt at a game that the referee failed; the game is played again, up to
-    `table.MAX_ATTEMPTS` times."""
+    `worker.MAX_ATTEMPTS` times."""
 
     game_id: str
     attempt: int
@@ -51,7 +51,16 @@ class Lost:
     reason: str
 
 
-Outcome = Finished | Voided | Lost
+@dataclass
+class Requeued:
+    """Games whose worker was lost before they were stored: the cluster plays them again
+    elsewhere (nothing is lost; said so that the user knows why they take longer)."""
+
+    game_ids: list[str]
+    reason: str
+
+
+Outcome = Finished | Voided | Lost | Requeued
 Report = Callable[[Outcome], None]
 
 
@@ -69,8 +78,10 @@ class Executor(Protocol):
         what cannot work (a cluster out of reach) fails first."""
 
     async def play(self, games: Sequence[ScheduledGame], report: Report) -> None:
-        """Play `games`, reporting each finished game, each void attempt and each lost batch
-        as it comes; return when none is left.  An error `report` raises stops the play."""
+        """Play `games`, reporting each finished game, each void attempt, each lost batch and
+        each game handed to another worker as it comes; return when none is left.  An error
+        `report` raises stops the play, and so does OutOfResources (the referee short of
+        its own descriptors or memory, for good)."""
 
     async def aclose(self) -> None:
         """Stop what it kept between batches: bot processes, a cluster it started."""

@@ -1,11 +1,13 @@
 """The Dask executor (`--executor dask`): batches of games played on a Dask cluster.
 
 Each task plays one batch of games inside a worker with the same trio code, limits and fault
-policy as the local executor (`Table`), keeping its bot processes across the batch.  The
-organiser's machine reports each batch's games as its results arrive, so a lost worker costs
-only its unfinished batch: Dask runs that task again elsewhere, and the store, idempotent per
-game id, never counts a game twice.  Bots must be reachable by the same command and directory
-on every worker (a shared directory, or the same image).
+policy as the local executor (`Worker`), keeping its bot processes across the batch.  The
+organiser's machine stores each batch's games as its result arrives and then releases it, so
+that the cluster forgets it: a worker lost later costs only the batches it had not finished,
+which Dask runs again elsewhere, and the run says which games and why (`Requeued`, from the
+scheduler's "remove-worker" events).  The store, idempotent per game id, never counts a game
+twice.  Bots must be reachable by the same command and directory on every worker (a shared
+directory, or the same image).
 
 Dask's client blocks.  Its waits hold the run's one trio task, which has nothing else to do
 meanwhile (the games run in the workers), under `signals_interrupt`, so that SIGTERM and
@@ -14,44 +16,70 @@ SIGHUP stop them as Ctrl-C does.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import trio
 
 from referee.interrupts import signals_interrupt
+from referee.match.game import OutOfResources
 
 from ..config import TournamentConfig
 from ..entrants import PlayerFactory, bot_factory
 from ..schedule import ScheduledGame
-from . import Finished, Lost, Report, Voided
-from .table import Table
+from . import Finished, Lost, Report, Requeued, Voided
+from .worker import Worker
 
 BATCH_SIZE = 8
+WATCH = 0.5  # seconds between looks for lost workers while no batch finishes
+
+
+@dataclass
+class Batch:
+    """What a task played: its finished games, its void attempts, and, if the referee ran
+    short of its own resources there for good, why (the rest of the batch was not played)."""
+
+    finished: list[Finished]
+    voided: list[Voided]
+    short: str | None = None
+
+
+def threads_here() -> int:
+    """The tasks this Dask worker process runs at once, which share its descriptors."""
+    try:
+        from distributed import get_worker
+
+        return max(1, int(get_worker().state.nthreads))
+    except (ImportError, ValueError, AttributeError):
+        return 1
 
 
 def play_batch(config_json: str, config_path: str, games: list[ScheduledGame],
-               make_player: PlayerFactory | None = None) -> tuple[list[Finished], list[Voided]]:
+               make_player: PlayerFactory | None = None) -> Batch:
     """A Dask task: play a batch of games in this worker process, return their results."""
     config = TournamentConfig.model_validate_json(config_json)
     path = Path(config_path)
-    finished: list[Finished] = []
-    voided: list[Voided] = []
+    batch = Batch([], [])
 
     async def run() -> None:
         # No polling: a Dask worker may run other tasks in its other threads.
-        table = Table(config, path, 0, make_player or bot_factory(config, path, polling=False))
+        worker = Worker(config, path, 0, make_player or bot_factory(config, path, polling=False),
+                        sharing=threads_here())
         try:
             for game in games:
-                done = await table.play(game, voided.append)
+                done = await worker.play(game, batch.voided.append)
                 if done is not None:
-                    finished.append(done)
+                    batch.finished.append(done)
+        except OutOfResources as exc:
+            batch.short = str(exc)
         finally:
-            await table.aclose()
+            await worker.aclose()
 
     trio.run(run)
-    return finished, voided
+    return batch
 
 
 def batches(games: Sequence[ScheduledGame], size: int) -> list[list[ScheduledGame]]:
@@ -112,7 +140,7 @@ class DaskExecutor:
     async def play(self, games: Sequence[ScheduledGame], report: Report) -> None:
         if not games:
             return
-        from distributed import Client, LocalCluster, as_completed
+        from distributed import Client, LocalCluster
 
         with signals_interrupt():
             if self.client is None:
@@ -120,24 +148,58 @@ class DaskExecutor:
                     n_workers=self.workers, threads_per_worker=1, processes=True,
                     dashboard_address=None)
                 self.client = Client(self.cluster)  # type: ignore[no-untyped-call]
-            futures = []
-            batch_of: dict[Any, list[ScheduledGame]] = {}
-            for batch in batches(games, self.batch_size):
-                future = self.client.submit(play_batch, self.config_json, self.config_path,
-                                            batch, self.make_player, pure=False)
-                futures.append(future)
-                batch_of[future.key] = batch
-            for future in as_completed(futures):  # type: ignore[no-untyped-call]
-                try:
-                    finished, voided = future.result()
-                except Exception as exc:  # a batch that failed on its worker, however often
-                    report(Lost([g.game_id for g in batch_of[future.key]],
-                                f"a batch failed on its worker ({type(exc).__name__}: {exc})"))
-                    continue
-                for v in voided:
-                    report(v)
-                for f in finished:
-                    report(f)
+            losses = WorkerLosses(self.client)
+            pending: dict[str, tuple[Any, list[ScheduledGame]]] = {}
+            try:
+                for batch in batches(games, self.batch_size):
+                    future = self.client.submit(play_batch, self.config_json,
+                                                self.config_path, batch, self.make_player,
+                                                pure=False)
+                    pending[future.key] = (future, batch)
+                while pending:
+                    done = self._first_done(pending)
+                    for requeued in losses.since(pending):
+                        report(requeued)
+                    for key in done:
+                        future, batch = pending.pop(key)
+                        try:
+                            self._report(future, batch, report)
+                        finally:
+                            future.release()  # the cluster forgets it: never played again
+            finally:
+                losses.close()
+                if pending:
+                    self.client.cancel([f for f, _ in pending.values()])
+
+    @staticmethod
+    def _first_done(pending: dict[str, tuple[Any, list[ScheduledGame]]]) -> list[str]:
+        """The keys of the batches finished (or failed) now, waiting WATCH seconds at most."""
+        from distributed import wait
+
+        futures = [f for f, _ in pending.values()]
+        try:
+            wait(futures, timeout=WATCH,  # type: ignore[no-untyped-call]
+                 return_when="FIRST_COMPLETED")
+        except TimeoutError:
+            return []
+        return [f.key for f in futures if f.done()]
+
+    @staticmethod
+    def _report(future: Any, batch: list[ScheduledGame], report: Report) -> None:
+        """Report one batch's games; raise OutOfResources if it stopped for want of the
+        referee's resources, after its games finished before that are stored."""
+        try:
+            played: Batch = future.result()
+        except Exception as exc:  # a batch that failed on its worker, however often
+            report(Lost([g.game_id for g in batch],
+                        f"a batch failed on its worker ({type(exc).__name__}: {exc})"))
+            return
+        for v in played.voided:
+            report(v)
+        for f in played.finished:
+            report(f)
+        if played.short is not None:
+            raise OutOfResources(played.short)
 
     async def aclose(self) -> None:
         if self.own_client and self.client is not None:
@@ -146,3 +208,33 @@ class DaskExecutor:
         if self.cluster is not None:
             self.cluster.close()
             self.cluster = None
+
+
+class WorkerLosses:
+    """The scheduler's "remove-worker" events while a run waits, as the games they send
+    elsewhere: those of the batches the lost worker was playing or held unsent."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+        self.events: deque[tuple[float, dict[str, Any]]] = deque()  # from Dask's thread
+        client.subscribe_topic("all", self.events.append)
+
+    def since(self, pending: dict[str, tuple[Any, list[ScheduledGame]]]) -> list[Requeued]:
+        """The losses since the last call that cost batches still `pending`."""
+        found = []
+        while self.events:
+            _, event = self.events.popleft()
+            if not isinstance(event, dict) or event.get("action") != "remove-worker":
+                continue
+            keys = set(event.get("processing-tasks", ())) | set(
+                event.get("lost-computed-tasks", ()))
+            ids = [g.game_id for key in sorted(keys) if key in pending
+                   for g in pending[key][1]]
+            if ids:
+                how = "left the cluster" if event.get("expected") else "was lost"
+                found.append(Requeued(sorted(ids), f"worker {event.get('worker')} {how} "
+                                                   "before these games were stored"))
+        return found
+
+    def close(self) -> None:
+        self.client.unsubscribe_topic("all")

@@ -17,7 +17,7 @@ CREATE TABLE IF NOT EXISTS games (
     result TEXT NOT NULL,       -- JSON: money, ranks, retired, faults, response times by seat
     record BLOB NOT NULL,       -- zlib-compressed JSON lines of the game record
     seconds REAL NOT NULL,      -- how long the game took
-    attempts INTEGER NOT NULL,  -- 1, or more after void games were replayed
+    attempts INTEGER NOT NULL,  -- 1, or more after void games were played again
     finished REAL NOT NULL,     -- unix time
     versions TEXT NOT NULL      -- JSON list of the seats' bot versions (tournament/field.py)
 );

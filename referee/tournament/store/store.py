@@ -337,12 +337,6 @@ class Store:
                                 (WITHDRAWN, name))
         return superseded
 
-    def supersede(self, current: Mapping[str, str]) -> int:
-        """Move every game in which an entrant of `current` played another version than its
-        current one out of `games` into `superseded`, in one transaction; how many."""
-        with self.transaction():
-            return self._supersede(current)
-
     def _supersede(self, current: Mapping[str, str]) -> int:
         if not current:
             return 0

@@ -44,7 +44,7 @@ class Versus:
 
 
 @dataclass
-class Outcome:
+class StudentResult:
     student: str
     status: str
     digest: str
@@ -118,11 +118,11 @@ def rule_text(rule: GradeRule) -> str:
     return text + " (any status)" if rule.also_broken else text
 
 
-def works(outcome: Outcome) -> bool:
+def works(outcome: StudentResult) -> bool:
     return outcome.status == "ok" and outcome.placement is not None
 
 
-def meets(rule: GradeRule, outcome: Outcome) -> bool:
+def meets(rule: GradeRule, outcome: StudentResult) -> bool:
     """Whether `outcome` meets each condition of `rule` (one without games meets none that
     asks about them)."""
     verdict = {b: v.verdict for b, v in outcome.versus.items()}
@@ -133,7 +133,7 @@ def meets(rule: GradeRule, outcome: Outcome) -> bool:
             and (rule.min_points is None or outcome.points >= rule.min_points - 1e-9))
 
 
-def missing(rule: GradeRule, outcome: Outcome) -> list[str]:
+def missing(rule: GradeRule, outcome: StudentResult) -> list[str]:
     """What `outcome` lacks to meet `rule`, in words."""
     verdict = {b: v.verdict for b, v in outcome.versus.items()}
     out = [f"beat {b} (now {verdict.get(b, 'not played')})"
@@ -149,7 +149,7 @@ def missing(rule: GradeRule, outcome: Outcome) -> list[str]:
     return out
 
 
-def grade_for(outcome: Outcome, config: TournamentConfig) -> tuple[str, str]:
+def grade_for(outcome: StudentResult, config: TournamentConfig) -> tuple[str, str]:
     """The grade and the rule that gave it: the first rule the bot meets (a bot that does not
     work: the first that says `also_broken`); else `otherwise` (`broken`)."""
     grading = config.grading
@@ -159,7 +159,7 @@ def grade_for(outcome: Outcome, config: TournamentConfig) -> tuple[str, str]:
     return (grading.otherwise, "otherwise") if works(outcome) else (grading.broken, "broken")
 
 
-def points_earned(outcome: Outcome, points: Points) -> list[tuple[str, float]]:
+def points_earned(outcome: StudentResult, points: Points) -> list[tuple[str, float]]:
     """Each part of the points `outcome` earned, in words, with its points (the parts the
     config gives none for left out)."""
     parts = []
@@ -182,5 +182,5 @@ def points_earned(outcome: Outcome, points: Points) -> list[tuple[str, float]]:
     return parts
 
 
-def total_points(outcome: Outcome, points: Points) -> float:
+def total_points(outcome: StudentResult, points: Points) -> float:
     return round(sum(p for _, p in points_earned(outcome, points)), 2)

@@ -1,0 +1,59 @@
+"""A game record's lines as the steps of its game: the one walk over a record that `replay.py`
+(which re-plays each step through the engine) and `seat_part.py` (which rebuilds what a seat
+was sent at each step) share, so that both read a record the same way."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from referee.game import Event
+
+from .record import ApplyLine, EventLine, StepLine
+
+
+@dataclass
+class Step:
+    """One `apply` line, the lines before it since the previous step (faults, hidden bids'
+    answers, retirements) and the events recorded after it."""
+
+    lines: list[StepLine]
+    applied: ApplyLine
+    events: list[Event] = field(default_factory=list)
+
+
+@dataclass
+class Walk:
+    """A record's lines: the game start's (before its first event), the events dealt before
+    the first step, each step, and the game end's lines (after the last step's events)."""
+
+    start: list[StepLine] = field(default_factory=list)
+    opening: list[Event] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    end: list[StepLine] = field(default_factory=list)
+
+    def every_line(self) -> list[StepLine]:
+        """The lines that are neither events nor `apply`, in the record's order."""
+        return self.start + [ln for s in self.steps for ln in s.lines] + self.end
+
+
+def walk(lines: Sequence[StepLine]) -> Walk:
+    """The steps of a record's lines (`GameRecord.lines`), in order."""
+    out = Walk()
+    events = out.opening
+    pending: list[StepLine] = []
+    evented = False
+    for line in lines:
+        if isinstance(line, EventLine):
+            evented = True
+            events.append(line.event)
+        elif isinstance(line, ApplyLine):
+            step = Step(pending, line)
+            out.steps.append(step)
+            events, pending = step.events, []
+        elif not evented and not out.steps:
+            out.start.append(line)
+        else:
+            pending.append(line)
+    out.end = pending
+    return out
