@@ -38,6 +38,7 @@ OVER_MONEY = f"{PY} tests/scripted_bots/illegal.py --kind over_money"
 
 @pytest.mark.parametrize("bot", ["sample_bots/python/baseline_bot.py",
                                  "sample_bots/python/random_bot.py",
+                                 "sample_bots/python/strong_bot.py",
                                  "tests/scripted_bots/first_legal.py"])
 def test_good_python_bots_pass_every_check(bot: str) -> None:
     result = checked(f"{PY} {bot}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import click
 
 from .. import __version__
+from .autograder import autograder_cmd, grade_one_cmd
 from .grade import grade_cmd
 from .leaderboard import leaderboard_cmd, report_cmd
 from .play import check_cmd, play, replay_cmd
@@ -29,5 +30,5 @@ def main() -> None:
 
 
 for command in (play, replay_cmd, view_cmd, check_cmd, tournament, leaderboard_cmd, grade_cmd,
-                report_cmd):
+                grade_one_cmd, autograder_cmd, report_cmd):
     main.add_command(command)

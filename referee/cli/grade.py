@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from tabulate import tabulate
@@ -20,6 +22,41 @@ from .common import (
     sandbox_option,
     workers_option,
 )
+
+if TYPE_CHECKING:
+    from ..tournament.config import TournamentConfig
+
+
+def grading_config(config_path: Path, sandbox: str | None,
+                   written: Sequence[tuple[str, Path]]) -> TournamentConfig:
+    """The grading config at `config_path`, checked (its edition, that it can grade, its
+    sandbox, with `sandbox` instead if given, and that the sandbox hides what grading
+    writes, `written`) before anything is built: a mistake is one line."""
+    from ..grade.config import GradingConfigError, check_grading_config
+    from ..tournament.config import TournamentError, load_tournament, tournament_edition
+    from ..tournament.isolation import check_isolation
+
+    if not config_path.is_file():
+        fail(f"no grading config at {config_path} (give one with --config)")
+    try:
+        config = load_tournament(config_path)
+        tournament_edition(config, config_path)
+    except TournamentError as exc:
+        fail(str(exc))
+    except EditionError as exc:  # before any build
+        fail(f"{config_path}: edition: {exc}")
+    try:
+        check_grading_config(config, config_path)
+    except GradingConfigError as exc:
+        fail(str(exc))
+    if sandbox is not None:
+        config = config.model_copy(update={"sandbox": sandbox})
+    try:
+        check_sandbox_available(config.sandbox)  # before any build: never a silent fallback
+        check_isolation(config, config_path, written)
+    except SandboxError as exc:
+        fail(str(exc))
+    return config
 
 
 @click.command(name="grade")
@@ -46,34 +83,12 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
     """
 
     from ..grade import grade_all
-    from ..grade.config import GradingConfigError, check_grading_config
     from ..grade.gauntlet import BaselineFailed
     from ..grade.run import FolderError
     from ..grade.submissions import WorkFolderFull
-    from ..tournament.config import TournamentError, load_tournament, tournament_edition
-    from ..tournament.isolation import check_isolation
     from ..tournament.store import StoreError
 
-    if not config_path.is_file():
-        fail(f"no grading config at {config_path} (give one with --config)")
-    try:
-        config = load_tournament(config_path)
-        tournament_edition(config, config_path)
-    except TournamentError as exc:
-        fail(str(exc))
-    except EditionError as exc:  # before any build
-        fail(f"{config_path}: edition: {exc}")
-    try:
-        check_grading_config(config, config_path)
-    except GradingConfigError as exc:
-        fail(str(exc))
-    if sandbox is not None:
-        config = config.model_copy(update={"sandbox": sandbox})
-    try:
-        check_sandbox_available(config.sandbox)  # before any build: never a silent fallback
-        check_isolation(config, config_path, [("the grading folder", out_dir)])
-    except SandboxError as exc:
-        fail(str(exc))
+    config = grading_config(config_path, sandbox, [("the grading folder", out_dir)])
     say = (lambda m: None) if quiet else (
         lambda m: click.echo(visible(m, indent="    "), err=True))
     out_dir, submissions, config_path = (out_dir.resolve(), submissions.resolve(),

@@ -184,6 +184,14 @@ async def grade_submission(sub: Submission, config: TournamentConfig, config_pat
                            ) -> tuple[StudentResult, Spent]:
     """Grade `sub` within its time budget (`[limits] submission_time`), its games at
     `workers` workers; its result and the time it took."""
+    grading, spent = await graded(sub, config, config_path, out, workers, say)
+    return grading.outcome, spent
+
+
+async def graded(sub: Submission, config: TournamentConfig, config_path: Path, out: Path,
+                 workers: int, say: Callable[[str], None]) -> tuple[Grading, Spent]:
+    """`grade_submission`, with what its grading found (the check's results, for a
+    platform's list of tests: `platform_results.py`)."""
     started = time.monotonic()
     grading = Grading(sub, config, config_path, out)
     budget = config.limits.submission_time
@@ -192,8 +200,8 @@ async def grade_submission(sub: Submission, config: TournamentConfig, config_pat
     if deadline.cancelled_caught:
         say(f"{sub.student}: out of time after {budget:g} s; grading what it finished")
         grading.ran_out()
-    outcome = finish(grading.outcome, config, grading.found, sub, grading.scrub)
-    return outcome, Spent(round(time.monotonic() - started, 3),
+    grading.outcome = finish(grading.outcome, config, grading.found, sub, grading.scrub)
+    return grading, Spent(round(time.monotonic() - started, 3),
                           budget if deadline.cancelled_caught else None)
 
 

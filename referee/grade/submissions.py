@@ -157,19 +157,22 @@ def find_bot(folder: Path) -> tuple[str | None, str | None, str | None]:
 def discover(root: Path, limits: SizeLimits = SizeLimits()) -> list[Submission]:  # noqa: B008
     """Every submission under `root`; one over the `limits` has that as its problem, and is
     neither read nor copied."""
-    out = []
-    for folder in sorted(p for p in root.iterdir() if p.is_dir() and p.name not in SKIP):
-        problem, digest = too_large(folder, limits)
-        if problem is not None:
-            out.append(Submission(folder.name, folder, None, None, problem, digest))
-            continue
-        try:
-            command, build, problem = find_bot(folder)
-        except OSError as exc:  # a folder that cannot be looked into: that student's problem
-            command, build, problem = None, None, f"cannot read {folder.name}/: {exc.strerror}"
-        out.append(Submission(folder.name, folder, command, build, problem,
-                              folder_digest(folder)))
-    return out
+    return [submission_at(folder, limits)
+            for folder in sorted(p for p in root.iterdir() if p.is_dir() and p.name not in SKIP)]
+
+
+def submission_at(folder: Path, limits: SizeLimits = SizeLimits(),  # noqa: B008
+                  student: str | None = None) -> Submission:
+    """The submission in `folder`, named `student` (by default after the folder)."""
+    student = student or folder.name
+    problem, digest = too_large(folder, limits)
+    if problem is not None:
+        return Submission(student, folder, None, None, problem, digest)
+    try:
+        command, build, problem = find_bot(folder)
+    except OSError as exc:  # a folder that cannot be looked into: that student's problem
+        command, build, problem = None, None, f"cannot read {folder.name}/: {exc.strerror}"
+    return Submission(student, folder, command, build, problem, folder_digest(folder))
 
 
 def unusable(path: Path, root: Path) -> str | None:

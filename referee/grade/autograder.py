@@ -1,0 +1,254 @@
+"""`referee autograder`: what a course platform needs to grade one submission by itself.
+
+Gradescope (`gradescope`): a folder and its `autograder.zip`, with `setup.sh` (run once when
+Gradescope builds the image: a Python of 3.11 or later, and the referee installed from the
+wheel inside, its dependencies from the package registry) and `run_autograder` (run for each
+submission: `referee grade-one` on /autograder/submission into
+/autograder/results/results.json).  PrairieLearn (`prairielearn`): a folder for the course's
+`serverFilesCourse` with the external grader's entry point `run.sh` (`grade-one` on
+/grade/student into /grade/results/results.json), a Dockerfile for its image (the referee
+installed from the wheel), and the `externalGradingOptions` to put in the question's
+`info.json`.
+
+Both carry the grading config and what its baselines need (the folders they run in, the files
+their commands and builds name, an edition file), laid out as they are around the config, so
+that every relative path in it still holds; and the referee itself as a wheel.  Nothing is
+fetched at grading time.  The scripts take their paths from the environment where a test (or
+a teacher trying it) needs another root: AUTOGRADER_ROOT, GRADE_ROOT, REFEREE_PYTHON.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shlex
+import shutil
+import stat
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from referee.tournament.config import TournamentConfig
+from referee.tournament.entrants import bot_dir
+
+from .platform_results import Platform
+from .submissions import NOT_COPIED
+from .wheel import build_wheel
+
+# Gradescope stops an autograder after 10 minutes by default (40 at most, set per
+# assignment); PrairieLearn after `timeout` seconds, 30 by default and 600 at most.  A
+# submission's budget needs room beside it for starting Python and writing the results.
+MARGIN = 60.0
+GRADESCOPE_TIMEOUT = 600.0
+PRAIRIELEARN_MAX_TIMEOUT = 600.0
+GRADER_FOLDER = "modern-art-grader"  # under PrairieLearn's serverFilesCourse
+IMAGE = "python:3.12-slim"  # the Dockerfile's base: a Python the referee runs on
+
+
+class AutograderError(ValueError):
+    """The grading config cannot be made into an autograder; the message says why."""
+
+
+@dataclass
+class Written:
+    """What was written, and what the teacher must do with it, in lines to print."""
+
+    root: Path
+    lines: list[str]
+
+
+def needed(config: TournamentConfig, config_path: Path) -> list[Path]:
+    """Every file and folder grading reads besides the submission: the config, its edition
+    file, each baseline's folder (its `dir`) or the files its command and build name.  A
+    program named by its absolute path (`/usr/bin/python3`) is the platform's to have; any
+    other absolute path is refused, since the platform would not have it."""
+    paths = [config_path.resolve()]
+    if config.edition_file() is not None:
+        paths.append((config_path.resolve().parent / config.edition).resolve())
+    for bot in config.bots:
+        if bot.name not in config.baselines:
+            continue
+        cwd = bot_dir(config_path, bot.dir)
+        if bot.dir:
+            paths.append(cwd)
+            continue
+        for command in (shlex.split(bot.command), shlex.split(bot.build or "")):
+            for i, word in enumerate(command):
+                if os.path.isabs(word) and i > 0 and os.path.isfile(word):
+                    raise AutograderError(
+                        f"baseline {bot.name}: its command or build names {word}, a path the "
+                        "platform will not have; name it relative to the config's folder (or "
+                        "the bot's `dir`) so that the autograder carries it")
+                if not os.path.isabs(word) and (cwd / word).exists():
+                    paths.append((cwd / word).resolve())
+    return paths
+
+
+def copy_needed(paths: list[Path], dest: Path) -> Path:
+    """Copy `paths` under `dest` at their places relative to the folder they share, so that
+    the config's relative paths hold; where the config lands."""
+    base = Path(os.path.commonpath([p if p.is_dir() else p.parent for p in paths]))
+    ignore = shutil.ignore_patterns(*NOT_COPIED)
+    for path in paths:
+        target = dest / path.relative_to(base)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if path.is_dir():
+            shutil.copytree(path, target, ignore=ignore, dirs_exist_ok=True)
+        else:
+            shutil.copy2(path, target)
+    return dest / paths[0].relative_to(base)
+
+
+def quoted(path: str) -> str:
+    """`path` as it goes between double quotes in the scripts."""
+    if any(c in path for c in '"$`\\\n'):
+        raise AutograderError(f"the config's path {path!r} holds a character the scripts "
+                              "cannot quote; rename its folders")
+    return path
+
+
+def write_script(path: Path, text: str) -> None:
+    path.write_text(text)
+    path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+
+
+def fresh_folder(folder: Path) -> None:
+    """An empty `folder`: what an earlier run left there would be shipped too."""
+    if folder.exists():
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True)
+
+
+SETUP_SH = """#!/usr/bin/env bash
+# Gradescope runs this once, as root, when it builds the autograder's image: a Python of 3.11
+# or later, and the referee installed from its wheel (its dependencies from the registry).
+set -euo pipefail
+PY=python3
+if ! $PY -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+    apt-get update
+    apt-get install -y python3.11 python3.11-venv
+    PY=python3.11
+fi
+$PY -m venv /autograder/referee-venv
+/autograder/referee-venv/bin/pip install --upgrade pip
+/autograder/referee-venv/bin/pip install /autograder/source/wheels/*.whl
+# The languages your students may write their bots in, beyond Python, e.g.:
+# apt-get install -y nodejs default-jdk-headless build-essential
+"""
+
+RUN_AUTOGRADER = """#!/usr/bin/env bash
+# Gradescope runs this for each submission: the referee grades /autograder/submission against
+# the baselines and writes /autograder/results/results.json.  AUTOGRADER_ROOT and
+# REFEREE_PYTHON stand in for /autograder and its Python (to try it elsewhere).
+set -euo pipefail
+ROOT="${{AUTOGRADER_ROOT:-/autograder}}"
+PYTHON="${{REFEREE_PYTHON:-$ROOT/referee-venv/bin/python}}"
+mkdir -p "$ROOT/results"
+rm -rf "$ROOT/grading-work"
+exec "$PYTHON" -m referee grade-one "$ROOT/submission" \\
+    --config "$ROOT/source/{config}" \\
+    --results "$ROOT/results/results.json" --format gradescope \\
+    --work "$ROOT/grading-work" --workers "${{REFEREE_WORKERS:-1}}"
+"""
+
+RUN_SH = """#!/usr/bin/env bash
+# PrairieLearn runs this for each submission (the question's externalGradingOptions
+# entrypoint): the referee grades /grade/student against the baselines and writes
+# /grade/results/results.json.  GRADE_ROOT and REFEREE_PYTHON stand in for /grade and the
+# image's Python (to try it elsewhere).
+set -euo pipefail
+HERE="$(cd "$(dirname "${{BASH_SOURCE[0]}}")" && pwd)"
+ROOT="${{GRADE_ROOT:-/grade}}"
+PYTHON="${{REFEREE_PYTHON:-python3}}"
+WORK="$(mktemp -d)"
+mkdir -p "$ROOT/results"
+exec "$PYTHON" -m referee grade-one "$ROOT/student" \\
+    --config "$HERE/{config}" \\
+    --results "$ROOT/results/results.json" --format prairielearn \\
+    --work "$WORK" --workers "${{REFEREE_WORKERS:-1}}"
+"""
+
+DOCKERFILE = """# The image PrairieLearn grades in: a Python and the referee (from its wheel, beside
+# this file), its dependencies from the registry at build time: grading fetches nothing.
+#   docker build -t YOU/modern-art-grader . && docker push YOU/modern-art-grader
+FROM {image}
+COPY wheels /tmp/wheels
+RUN pip install --no-cache-dir /tmp/wheels/*.whl && rm -rf /tmp/wheels
+# The languages your students may write their bots in, beyond Python, e.g.:
+# RUN apt-get update && apt-get install -y nodejs default-jdk-headless build-essential
+"""
+
+
+def zip_folder(folder: Path, target: Path) -> None:
+    """`folder`'s files at the root of the zip (not the folder itself: Gradescope looks for
+    setup.sh at the root), with their modes, so that run_autograder stays executable."""
+    with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                archive.write(path, path.relative_to(folder).as_posix())
+
+
+def gradescope(config: TournamentConfig, config_path: Path, out: Path) -> Written:
+    """OUT/autograder/ and OUT/autograder.zip, to upload as the assignment's autograder."""
+    folder = out / "autograder"
+    fresh_folder(folder)
+    grading = copy_needed(needed(config, config_path), folder / "grading")
+    build_wheel(folder / "wheels")
+    config_rel = grading.relative_to(folder).as_posix()
+    write_script(folder / "setup.sh", SETUP_SH)
+    write_script(folder / "run_autograder", RUN_AUTOGRADER.format(config=quoted(config_rel)))
+    zipped = out / "autograder.zip"
+    zipped.unlink(missing_ok=True)
+    zip_folder(folder, zipped)
+    budget = config.limits.submission_time
+    lines = [f"wrote {folder} and {zipped}",
+             "upload autograder.zip as the assignment's autograder (Configure Autograder, "
+             "Zip file upload), then docs/grading.md, Gradescope"]
+    if budget + MARGIN > GRADESCOPE_TIMEOUT:
+        minutes = math.ceil((budget + MARGIN) / 60)
+        lines.append(f"note: [limits] submission_time is {budget:g} s: set the assignment's "
+                     f"autograder timeout to at least {minutes} minutes (10 by default, 40 at "
+                     "most)")
+    return Written(folder, lines)
+
+
+def prairielearn(config: TournamentConfig, config_path: Path, out: Path,
+                 image: str) -> Written:
+    """OUT/serverFilesCourse/modern-art-grader/ (to copy into the course's
+    serverFilesCourse), OUT/Dockerfile and OUT/info.json (the question's
+    externalGradingOptions)."""
+    budget = config.limits.submission_time
+    if budget + MARGIN > PRAIRIELEARN_MAX_TIMEOUT:
+        raise AutograderError(
+            f"[limits] submission_time is {budget:g} s, but PrairieLearn stops a grading job "
+            f"after {PRAIRIELEARN_MAX_TIMEOUT:g} s at most: give at most "
+            f"{PRAIRIELEARN_MAX_TIMEOUT - MARGIN:g} s (fewer deals, or a shorter move time)")
+    server = out / "serverFilesCourse"
+    folder = server / GRADER_FOLDER
+    fresh_folder(folder)
+    grading = copy_needed(needed(config, config_path), folder / "grading")
+    wheels = out / "wheels"
+    fresh_folder(wheels)
+    build_wheel(wheels)
+    config_rel = grading.relative_to(folder).as_posix()
+    write_script(folder / "run.sh", RUN_SH.format(config=quoted(config_rel)))
+    (out / "Dockerfile").write_text(DOCKERFILE.format(image=IMAGE))
+    options = {"gradingMethod": "External", "externalGradingOptions": {
+        "enabled": True, "image": image, "serverFilesCourse": [f"{GRADER_FOLDER}/"],
+        "entrypoint": f"/grade/serverFilesCourse/{GRADER_FOLDER}/run.sh",
+        "timeout": int(min(PRAIRIELEARN_MAX_TIMEOUT, math.ceil(budget + MARGIN)))}}
+    (out / "info.json").write_text(json.dumps(options, indent=2) + "\n")
+    return Written(folder, [
+        f"wrote {folder}, {out / 'Dockerfile'} and {out / 'info.json'}",
+        f"copy {GRADER_FOLDER}/ into your course's serverFilesCourse/, build and push the "
+        f"image from the Dockerfile (as {image}), and put info.json's fields into each "
+        "question's info.json: docs/grading.md, PrairieLearn"])
+
+
+def write_autograder(platform: Platform, config: TournamentConfig, config_path: Path,
+                     out: Path, image: str) -> Written:
+    out.mkdir(parents=True, exist_ok=True)
+    if platform == "gradescope":
+        return gradescope(config, config_path, out)
+    return prairielearn(config, config_path, out, image)

@@ -1,0 +1,49 @@
+"""`referee grade-one`: one submission in, one platform results file out.
+
+What a course platform runs for each submission (Gradescope's `run_autograder`, PrairieLearn's
+external grader, `autograder.py`): the build, the check and the games against the baselines,
+by the same steps as `referee grade` (`run.graded`), so that one submission gets the same
+grade either way; then the results file in the platform's format (`platform_results.py`) and
+the feedback beside the working files.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+from referee.check import CheckResult
+from referee.tournament.config import TournamentConfig
+
+from .gauntlet import build_baselines
+from .platform_results import Platform, results
+from .result import StudentResult
+from .run import graded, write_feedback
+from .state import write_whole
+from .submissions import remove_copy, submission_at
+
+
+async def grade_one(folder: Path, config: TournamentConfig, config_path: Path, work: Path,
+                    student: str | None, workers: int, say: Callable[[str], None]
+                    ) -> tuple[StudentResult, list[CheckResult] | None]:
+    """Grade the submission in `folder` (named `student`, by default after the folder) with
+    its working files, games and feedback under `work`; its outcome and its check's results
+    (None when the check did not run)."""
+    sub = submission_at(folder, config.limits.size_limits(), student)
+    (work / "feedback").mkdir(parents=True, exist_ok=True)
+    if sub.problem is None:
+        await build_baselines(config, config_path, say)
+    say(f"{sub.student}: grading")
+    grading, _spent = await graded(sub, config, config_path, work, workers, say)
+    remove_copy(work / "work" / sub.student)
+    write_feedback(work, grading.outcome)
+    return grading.outcome, grading.found.check
+
+
+def write_results(path: Path, platform: Platform, outcome: StudentResult, config: TournamentConfig,
+                  check: list[CheckResult] | None) -> None:
+    """The platform's results file at `path` (its folder made if need be), whole or not at
+    all: a platform that reads half a file grades nothing."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_whole(path, json.dumps(results(platform, outcome, config, check), indent=1))

@@ -1,0 +1,158 @@
+"""One graded submission as the results file of a course platform: Gradescope's
+`results.json` (`score` in points, `tests`, `leaderboard`) or PrairieLearn's (`score` from 0 to
+1, `tests`, `gradable`).
+
+Both list the same tests: each check of `referee check`, the placement and win-share points
+if the config gives any, each baseline's verdict with its figures, and the grade.  The score
+is the submission's points (`[grading] points`), which `referee grade` gives the same
+submission; its feedback is the output text.  A submission with no bot, or whose build failed,
+is what each platform expects of one that cannot be graded: PrairieLearn's `gradable: false`
+with the reason as its message; on Gradescope a score of 0 with the reason in a visible test.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from referee.check import CHECK_COUNT, CheckResult
+from referee.text import visible
+from referee.tournament.config import TournamentConfig
+
+from .result import StudentResult, Versus
+
+Platform = Literal["gradescope", "prairielearn"]
+PLATFORMS: tuple[Platform, ...] = ("gradescope", "prairielearn")
+# Not gradable on PrairieLearn (the student keeps the attempt); a score of 0 on Gradescope.
+UNGRADABLE = ("no bot found", "build failed")
+# PrairieLearn reads at most 1 MB of results; the feedback is cut well before that.
+MOST_TEXT = 200_000
+
+
+@dataclass
+class Test:
+    """One line of a platform's test list."""
+
+    name: str
+    points: float
+    max_points: float
+    output: str
+    passed: bool
+
+
+def max_points(config: TournamentConfig) -> float:
+    """The most points a submission can earn: every check, first in every game, every win,
+    every baseline beaten."""
+    p = config.grading.points
+    return round(p.check * CHECK_COUNT + p.placement + p.win_share
+                 + p.beats * len(config.baselines), 2)
+
+
+def versus_text(name: str, v: Versus, confidence: float) -> str:
+    """A verdict against one baseline, with the figures behind it."""
+    words = {"beats": f"beats {name}", "level": f"level with {name} (not separated either way)",
+             "below": f"below {name}"}[v.verdict]
+    low = "-inf" if v.low is None else f"{v.low:+.3f}"
+    high = "+inf" if v.high is None else f"{v.high:+.3f}"
+    return (f"{words}: mean placement points {v.diff:+.3f} against {name}'s over {v.deals} "
+            f"deals, {2 * confidence - 1:.0%} interval [{low}, {high}], one-sided p "
+            f"{v.p_above:.3g} (above) and {v.p_below:.3g} (below), at a confidence of "
+            f"{confidence:g}")
+
+
+def tests_of(outcome: StudentResult, config: TournamentConfig,
+             check: list[CheckResult] | None) -> list[Test]:
+    """The tests of a graded submission, in the order a student reads them."""
+    points = config.grading.points
+    out: list[Test] = []
+    if outcome.status in UNGRADABLE:
+        out.append(Test("submission: a bot is found and builds", 0.0, 0.0,
+                        outcome.status + ": " + first_problem(outcome), False))
+    if check:
+        out += [Test(f"check: {r.name}", points.check * r.passed, points.check, r.reason,
+                     r.passed) for r in check]
+    else:
+        out.append(Test("check: referee check", 0.0, points.check * CHECK_COUNT,
+                        "not run: " + outcome.status, False))
+    mean = None if outcome.placement is None else outcome.placement["mean"]
+    if points.placement:
+        out.append(Test("games: mean placement points", round((mean or 0.0) * points.placement,
+                                                              2), points.placement,
+                        f"{outcome.games} games; mean placement points "
+                        + ("none" if mean is None else f"{mean:.3f}")
+                        + " (1 = always first, 0 = always last)", mean is not None))
+    if points.win_share:
+        share = outcome.win_share
+        out.append(Test("games: win share", round((share or 0.0) * points.win_share, 2),
+                        points.win_share, f"{outcome.games} games; win share "
+                        + ("none" if share is None else f"{share:.3f}"), share is not None))
+    for name in config.baselines:
+        v = outcome.versus.get(name)
+        text = ("not played" if v is None
+                else versus_text(name, v, config.grading.confidence))
+        beats = v is not None and v.verdict == "beats"
+        out.append(Test(f"against {name}", points.beats * beats, points.beats, text, beats))
+    out.append(Test(f"grade: {outcome.grade}", 0.0, 0.0, f"by the rule: {outcome.rule}",
+                    outcome.rule not in ("broken", "otherwise")))
+    return out
+
+
+def first_problem(outcome: StudentResult) -> str:
+    """Why a submission could not be graded, from its feedback's "fix first" line."""
+    for line in outcome.feedback.splitlines():
+        if line.startswith("- fix first: "):
+            return line.removeprefix("- fix first: ")
+    return outcome.status
+
+
+def cut(text: str) -> str:
+    text = visible(text, indent="")
+    if len(text) <= MOST_TEXT:
+        return text
+    return text[:MOST_TEXT] + "\n\n(cut: the whole feedback is longer than the platform shows)"
+
+
+def gradescope(outcome: StudentResult, config: TournamentConfig,
+               check: list[CheckResult] | None) -> dict[str, Any]:
+    """Gradescope's results.json: the score in points, every test visible to the student, the
+    feedback as Markdown, and the leaderboard's columns (placement, points, grade)."""
+    tests = [{"name": t.name, "score": t.points, "max_score": t.max_points,
+              "status": "passed" if t.passed else "failed", "output": cut(t.output),
+              "visibility": "visible"} for t in tests_of(outcome, config, check)]
+    placement = None if outcome.placement is None else round(outcome.placement["mean"], 4)
+    return {
+        "score": 0.0 if outcome.status in UNGRADABLE else outcome.points,
+        "output": cut(outcome.feedback), "output_format": "md",
+        "visibility": "visible", "stdout_visibility": "hidden",
+        "tests": tests,
+        "leaderboard": [{"name": "placement", "value": placement or 0.0},
+                        {"name": "points", "value": outcome.points},
+                        {"name": "grade", "value": outcome.grade}],
+    }
+
+
+def prairielearn(outcome: StudentResult, config: TournamentConfig,
+                 check: list[CheckResult] | None) -> dict[str, Any]:
+    """PrairieLearn's results.json: the score from 0 to 1 (points over the most there are),
+    the tests in points, the feedback as the output; not gradable, with the reason, for a
+    submission with no bot or a failed build."""
+    if outcome.status in UNGRADABLE:
+        reason = f"{outcome.status}: {first_problem(outcome)}"
+        return {"gradable": False, "message": cut(reason), "format_errors": [cut(reason)],
+                "output": cut(outcome.feedback)}
+    most = max_points(config)
+    score = min(1.0, outcome.points / most) if most else 0.0
+    return {
+        "gradable": True, "score": round(score, 4),
+        "message": f"grade {outcome.grade} ({outcome.status}); {outcome.points:g} of "
+                   f"{most:g} points",
+        "output": cut(outcome.feedback),
+        "tests": [{"name": t.name, "points": t.points, "max_points": t.max_points,
+                   "message": "passed" if t.passed else "not passed",
+                   "output": cut(t.output)} for t in tests_of(outcome, config, check)],
+    }
+
+
+def results(platform: Platform, outcome: StudentResult, config: TournamentConfig,
+            check: list[CheckResult] | None) -> dict[str, Any]:
+    return (gradescope if platform == "gradescope" else prairielearn)(outcome, config, check)

@@ -1,0 +1,247 @@
+"""Grading inside Gradescope and PrairieLearn: `referee autograder` writes the platform's files,
+and its entry point, run against a temporary root laid out as the platform lays it (the
+submission in, the results file out), grades as `referee grade` does.
+
+Real runs: the scripts as the platform runs them, the referee in subprocesses, its bots real
+processes.  Each results file is checked against a JSON Schema written from the platform's
+documentation (`schemas/`).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from .test_grade import BOTS, ROOT, SAMPLES
+
+SCHEMAS = Path(__file__).with_name("schemas")
+ENV = {**os.environ, "PYTHONPATH": str(ROOT), "REFEREE_PYTHON": sys.executable,
+       "REFEREE_WORKERS": "2"}
+
+CONFIG = """
+name = "course"
+seed = 3
+table_size = 4
+format = "gauntlet"
+baselines = ["random-1", "random-2", "random-3"]
+deals = 1
+seat_orders = "rotations"
+[limits]
+move_time = 0.5
+time_bank = 1.0
+startup_time = 10
+submission_time = 300
+[grading]
+points = {check = 1, placement = 10, beats = 2}
+otherwise = "C"
+broken = "F"
+[[grading.rules]]
+grade = "A"
+beats = ["random-1", "random-2", "random-3"]
+""" + "".join(f"""
+[[bots]]
+name = "random-{i}"
+command = "{sys.executable} ../bots/random_bot.py --seed {i}"
+""" for i in (1, 2, 3))
+
+SUBMISSIONS: dict[str, dict[str, str | Path]] = {
+    "good": {"bot.py": SAMPLES / "python" / "random_bot.py"},
+    "crashing": {"bot.py": BOTS / "crash_mid_game.py"},
+    "empty": {},
+    "unbuildable": {"bot.py": SAMPLES / "python" / "random_bot.py",
+                    "bot.toml": 'command = "python3 bot.py"\nbuild = "false"\n'},
+}
+
+
+def referee(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd, env=ENV,
+                          capture_output=True, text=True, timeout=300)
+
+
+def put(folder: Path, files: dict[str, str | Path]) -> Path:
+    folder.mkdir(parents=True)
+    for name, content in files.items():
+        if isinstance(content, Path):
+            shutil.copy(content, folder / name)
+        else:
+            (folder / name).write_text(content)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A teacher's folder: the grading config in config/, the baselines' bot in bots/."""
+    folder = tmp_path_factory.mktemp("course")
+    put(folder / "bots", {"random_bot.py": SAMPLES / "python" / "random_bot.py"})
+    put(folder / "config", {"grading.toml": CONFIG})
+    return folder
+
+
+@pytest.fixture(scope="module")
+def graded(course: Path) -> dict[str, dict[str, str]]:
+    """`referee grade` over the four submissions, each in a folder named as the platforms
+    name theirs: grades.csv's rows."""
+    subs = course / "class"
+    for name, files in SUBMISSIONS.items():
+        put(subs / name, files)
+    done = referee("grade", "class", "--config", "config/grading.toml", "--out", "graded",
+                   "--workers", "2", cwd=course)
+    assert done.returncode == 0, done.stderr
+    return {r["student"]: r for r in csv.DictReader((course / "graded" / "grades.csv").open())}
+
+
+def valid(path: Path, schema: str) -> dict[str, object]:
+    """The results file at `path`, checked against the platform's schema and size limit."""
+    assert path.stat().st_size < 1_000_000
+    results: dict[str, object] = json.loads(path.read_text())
+    validator = Draft202012Validator(json.loads((SCHEMAS / schema).read_text()))
+    errors = [f"{'.'.join(map(str, e.absolute_path))}: {e.message}"
+              for e in validator.iter_errors(results)]
+    assert not errors, errors
+    return results
+
+
+def gradescope_root(course: Path, tmp_path: Path, submission: str) -> Path:
+    """/autograder as Gradescope lays it: the zip's contents in source/, run_autograder
+    copied beside it, the student's files in submission/."""
+    root = tmp_path / "autograder"
+    with zipfile.ZipFile(course / "gradescope" / "autograder.zip") as archive:
+        for info in archive.infolist():  # as unzip does: with the modes the zip keeps
+            path = Path(archive.extract(info, root / "source"))
+            path.chmod(info.external_attr >> 16 & 0o777 or 0o644)
+    shutil.copy(root / "source" / "run_autograder", root / "run_autograder")
+    put(root / "submission", SUBMISSIONS[submission])
+    return root
+
+
+@pytest.fixture(scope="module")
+def gradescope_zip(course: Path) -> Path:
+    done = referee("autograder", "--config", "config/grading.toml", "--out", "gradescope",
+                   cwd=course)
+    assert done.returncode == 0, done.stderr
+    assert "autograder.zip" in done.stdout
+    return course / "gradescope" / "autograder.zip"
+
+
+@pytest.mark.parametrize("submission", list(SUBMISSIONS))
+def test_gradescope_run_autograder(course: Path, graded: dict[str, dict[str, str]],
+                                   gradescope_zip: Path, tmp_path: Path,
+                                   submission: str) -> None:
+    """run_autograder, run as Gradescope runs it, writes results/results.json in Gradescope's
+    format: the score is the points `referee grade` gives the same submission (0 for one with
+    no bot or a failed build, with the reason in a visible test), a test per check and per
+    baseline, the feedback as Markdown output, and the grade on the leaderboard."""
+    with zipfile.ZipFile(gradescope_zip) as archive:
+        names = archive.namelist()
+        assert {"setup.sh", "run_autograder", "config/grading.toml",
+                "bots/random_bot.py"} <= {n.removeprefix("grading/") for n in names} | set(names)
+        assert any(n.startswith("wheels/modern_art_referee-") and n.endswith(".whl")
+                   for n in names)
+        assert archive.getinfo("run_autograder").external_attr >> 16 & 0o111
+    root = gradescope_root(course, tmp_path, submission)
+    done = subprocess.run([str(root / "run_autograder")], cwd=root,
+                          env={**ENV, "AUTOGRADER_ROOT": str(root)}, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    results = valid(root / "results" / "results.json", "gradescope-results.json")
+    row = graded[submission]
+    tests = {t["name"]: t for t in results["tests"]}  # type: ignore[attr-defined]
+    grade_test = next(t for name, t in tests.items() if name.startswith("grade: "))
+    assert grade_test["name"] == f"grade: {row['grade']}"
+    assert all(t["visibility"] == "visible" for t in tests.values())
+    assert {"placement", "points", "grade"} == {c["name"] for c in results["leaderboard"]}  # type: ignore[attr-defined]
+    assert f"- grade: **{row['grade']}**" in str(results["output"])
+    if submission in ("empty", "unbuildable"):
+        assert results["score"] == 0
+        reason = tests["submission: a bot is found and builds"]
+        assert reason["status"] == "failed"
+        assert ("no bot found" if submission == "empty" else "build failed") in reason["output"]
+    else:
+        assert results["score"] == pytest.approx(float(row["points"]), abs=0.01)
+        checks = [t for name, t in tests.items() if name.startswith("check: ")]
+        assert sum(t["score"] for t in checks) == int(row["checks_passed"])
+        assert len(checks) == 19 or submission == "crashing"
+        for b in ("random-1", "random-2", "random-3"):
+            assert tests[f"against {b}"]["max_score"] == 2
+
+
+@pytest.fixture(scope="module")
+def prairielearn(course: Path) -> Path:
+    done = referee("autograder", "--config", "config/grading.toml", "--out", "prairielearn",
+                   "--platform", "prairielearn", cwd=course)
+    assert done.returncode == 0, done.stderr
+    return course / "prairielearn"
+
+
+@pytest.mark.parametrize("submission", ["good", "empty", "unbuildable"])
+def test_prairielearn_grader(course: Path, graded: dict[str, dict[str, str]],
+                             prairielearn: Path, tmp_path: Path, submission: str) -> None:
+    """The PrairieLearn grader's run.sh, run in a /grade laid out as PrairieLearn lays it,
+    writes results/results.json in PrairieLearn's format: the score the points of `referee
+    grade` over the most there are (0 to 1); a submission with no bot, or a failed build, is
+    not gradable, with the reason as its message.  info.json's timeout covers the config's
+    time budget."""
+    out = prairielearn
+    options = json.loads((out / "info.json").read_text())["externalGradingOptions"]
+    assert options["timeout"] > 300 and options["serverFilesCourse"] == ["modern-art-grader/"]
+    root = tmp_path / "grade"
+    shutil.copytree(out / "serverFilesCourse", root / "serverFilesCourse")
+    put(root / "student", SUBMISSIONS[submission])
+    entry = root / options["entrypoint"].removeprefix("/grade/")
+    run = subprocess.run(["bash", str(entry)], cwd=tmp_path,
+                         env={**ENV, "GRADE_ROOT": str(root)}, capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0, run.stderr
+    results = valid(root / "results" / "results.json", "prairielearn-results.json")
+    row = graded[submission]
+    if submission == "good":
+        most = 19 * 1 + 10 + 3 * 2
+        assert results["gradable"] is True
+        assert results["score"] == pytest.approx(float(row["points"]) / most, abs=1e-3)
+        assert f"grade {row['grade']}" in str(results["message"])
+    else:
+        assert results["gradable"] is False and "score" not in results
+        assert str(results["message"]).startswith(row["status"])
+
+
+def test_the_wheel_installs_and_runs(gradescope_zip: Path, tmp_path: Path) -> None:
+    """The referee's wheel in the autograder installs (its dependencies left to the platform's
+    setup) and runs as the `referee` it was made from."""
+    with zipfile.ZipFile(gradescope_zip) as archive:
+        (wheel,) = [n for n in archive.namelist() if n.endswith(".whl")]
+        archive.extract(wheel, tmp_path)
+    target = tmp_path / "site"
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--no-index",
+                           "--quiet", "--target", str(target), str(tmp_path / wheel)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert (target / "bin" / "referee").is_file()
+    run = subprocess.run([sys.executable, "-m", "referee", "grade-one", "--help"],
+                         cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(target)},
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0 and "--format" in run.stdout, run.stderr
+
+
+def test_autograder_refuses_what_a_platform_cannot_run(course: Path, tmp_path: Path) -> None:
+    """A time budget over PrairieLearn's longest job, and a baseline named by an absolute path
+    the platform will not have, are each one error line, no traceback."""
+    slow = tmp_path / "slow.toml"
+    slow.write_text(CONFIG.replace("submission_time = 300", "submission_time = 900")
+                    .replace("../bots/", str(course / "bots") + "/"))
+    done = referee("autograder", "--config", str(slow), "--out", str(tmp_path / "pl"),
+                   "--platform", "prairielearn", cwd=tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("error: [limits] submission_time is 900 s")
+    done = referee("autograder", "--config", str(slow), "--out", str(tmp_path / "gs"),
+                   cwd=tmp_path)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("error: baseline random-1: its command or build names /")
