@@ -6,7 +6,7 @@ from batch to batch (a run with `until` hands it a batch per stage), until `aclo
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import trio
@@ -44,7 +44,7 @@ class LocalExecutor:
         self.tables = [Table(config, config_path, number, make_player, self.restart_each_game)
                        for number in range(self.workers)]
 
-    async def play(self, games: Sequence[ScheduledGame], report: Report) -> None:
+    async def play(self, games: Iterable[ScheduledGame], report: Report) -> None:
         failed: list[Exception] = []
 
         async def work(table: Table, queue: Iterator[ScheduledGame],
