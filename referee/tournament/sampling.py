@@ -25,6 +25,7 @@ import hashlib
 import itertools
 import json
 import random
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -116,10 +117,13 @@ class _Draw:
         self.field = field
         self.index = {name: i for i, name in enumerate(field)}
         self.k = k
-        self.seed = seed
         n = len(field)
         self.counts: Ints = np.zeros(n, np.int64)
+        self.levels: Counter[int] = Counter({0: n})  # how many entrants have played c tables
+        self.low = 0  # the fewest tables an entrant has played
+        self.level: Ints = np.zeros(n, np.int64)  # tables above the fewest (at most 3), << 60
         self.pairs = np.zeros((n, n), np.int32)
+        self.most = 0  # the most meetings of one pair
         self.used: set[tuple[int, ...]] = set()
         self.ids = np.array([_hash64("entrant", seed, name) for name in field], np.uint64)
         self.salt = _hash64("tables", seed)
@@ -133,14 +137,29 @@ class _Draw:
             self.used.add(tuple(sorted(self.index[name] for name in table)))
 
     def enough(self, have: int, count: int) -> bool:
-        counts = self.counts
-        return have >= count and (not len(counts) or int(counts.max() - counts.min()) <= 1)
+        return have >= count and max(self.levels, default=0) - self.low <= 1
 
     def seat(self, table: Table) -> None:
-        seats = np.array([self.index[name] for name in table])
-        self.counts[seats] += 1
-        self.pairs.ravel()[(seats[:, None] * len(self.field) + seats).ravel()] += 1
-        self.used.add(tuple(sorted(seats.tolist())))
+        seats = sorted(self.index[name] for name in table)
+        counts, pairs, levels = self.counts, self.pairs, self.levels
+        for e in seats:
+            c = int(counts[e])
+            counts[e] = c + 1
+            levels[c] -= 1
+            levels[c + 1] += 1
+            if not levels[c]:
+                del levels[c]
+        for a, b in itertools.combinations(seats, 2):
+            met = int(pairs[a, b]) + 1
+            pairs[a, b] = pairs[b, a] = met
+            self.most = max(self.most, met)
+        self.used.add(tuple(seats))
+        low = min(levels)
+        if low != self.low:  # a round is done: every level drops by one
+            self.low = low
+            self.level = np.minimum(counts - low, 3) << 60
+        else:
+            self.level[seats] = np.minimum(counts[seats] - low, 3) << 60
 
     def next(self, position: int) -> Table | None:
         """The table drawn at `position` of the sequence; None when every table of the field
@@ -148,26 +167,26 @@ class _Draw:
         entrants left with fewest tables having played together before), then at the
         lowest level, then with the fewest meetings."""
         best: tuple[tuple[int, int, int, int], tuple[int, ...]] | None = None
-        low = int(self.counts.min())
-        level = np.minimum(self.counts - low, 3) << 60
-        lows = set(np.flatnonzero(self.counts == low).tolist())
+        lows: set[int] = set()
+        if self.levels[self.low] <= 2 * self.k:  # a dead end is near: who is left lowest
+            lows = set(np.flatnonzero(self.counts == self.low).tolist())
         salt = _mix_int(self.salt + position * _GOLDEN)
         tries = self.attempts
         attempt = 0
         while attempt < tries:
-            table = self._greedy(level | self._priorities(salt, attempt))
+            table = self._greedy(self.level | self._priorities(salt, attempt))
             attempt += 1
             if table in self.used:
                 continue
             rest = lows.difference(table)
             dead = int(len(rest) == self.k and tuple(sorted(rest)) in self.used)
-            cost = (dead, *self._cost(table))
+            cost = (dead, *self._cost(table)) if self.attempts > 1 else (dead, 0, 0, 0)
             if best is None or cost < best[0]:
                 best = (cost, table)
             if dead and tries < self.attempts + 8:
                 tries += 1  # another try for a way out
         if best is None:  # every greedy choice was drawn before: the best one that is not
-            found = self._search(level | self._priorities(salt, 0))
+            found = self._search(self.level | self._priorities(salt, 0))
             if found is None:
                 return None
             return tuple(self.field[i] for i in found)
@@ -182,14 +201,19 @@ class _Draw:
 
     def _greedy(self, base: Ints) -> tuple[int, ...]:
         """Seat by seat, the entrant with fewest tables (in `base`), then the fewest
-        meetings with one member, then with them all, then the tie-break."""
+        meetings with one member, then with them all, then the tie-break (the meetings
+        capped to their bits, which only a field met thousands of times reaches)."""
+        capped = self.most * self.k >= 1 << 13
         first = int(base.argmin())
         picked = [first]
         most = self.pairs[first].astype(np.int64)
         met = most.copy()
         while len(picked) < self.k:
-            scores = base | (np.minimum(most, (1 << 13) - 1) << 47) | (
-                np.minimum(met, (1 << 17) - 1) << 30)
+            if capped:
+                scores = base | (np.minimum(most, (1 << 13) - 1) << 47) | (
+                    np.minimum(met, (1 << 17) - 1) << 30)
+            else:
+                scores = base | (most << 47) | (met << 30)
             scores[picked] = _TOP
             e = int(scores.argmin())
             picked.append(e)
@@ -214,8 +238,7 @@ class _Draw:
 
     def _cost(self, table: tuple[int, ...]) -> tuple[int, int, int]:
         """A table's fewest-tables level, then its most and total meetings so far."""
-        block = self.pairs[np.ix_(table, table)]
-        meetings = [int(block[i, j]) for i, j in itertools.combinations(range(self.k), 2)]
-        low = int(self.counts.min())
-        return (sum(min(int(self.counts[e]) - low, 3) for e in table), max(meetings),
+        pairs = self.pairs
+        meetings = [pairs.item(a, b) for a, b in itertools.combinations(table, 2)]
+        return (sum(min(int(self.counts[e]) - self.low, 3) for e in table), max(meetings),
                 sum(meetings))

@@ -55,7 +55,9 @@ def tally(schedule: Schedule, deals: range, done: Collection[str],
         return Tally(games, stored, skipped)
     per_deal = schedule.orders
     out = set(left_out)
-    for table in schedule.tables():
+    if not by_table and not out:  # nothing stored, nobody left out: by formula
+        return Tally(schedule.table_count * per_deal * len(deals), 0, 0)
+    for table in schedule.tables(ordered=False):
         key = table_key(table)
         have = sum(n for d, n in by_table[key].items() if d in deals) if key in by_table else 0
         games += per_deal * len(deals)
