@@ -1,12 +1,13 @@
 """A tournament run, written once whatever plays its games (as gomill's ringmaster runs a
 competition's jobs through a job manager).
 
-A run binds the results store to the tournament file (and shard), builds the entrants and
-takes their versions, records the field in the store (superseding the games of every entrant
-that changed, `field.py`), and hands the games the store lacks to an executor (`executors/`),
-stage by stage: one stage, or with `until` the stages that each end at a look which may stop
-the run (`until.py`).  It stores each finished or void game as the executor reports it, keeps
-the progress and sums up.  The games of a bot left out (its build or command failed) are not
+A run binds the results store to the tournament file (and shard), keeps the tables a sample
+draws (`sampling.py`), builds the entrants and takes their versions, records the field in the
+store (superseding the games of every entrant that changed, `field.py`), and hands the games
+the store lacks to an executor (`executors/`), lazily and in the schedule's order, stage by
+stage: one stage, or with `until` the stages that each end at a look which may stop the run
+(`until.py`), as long as `max_games` and the time budget last (`budget.py`).  It stores each
+finished or void game as the executor reports it, keeps the progress and sums up.  The games of a bot left out (its build or command failed) are not
 played: a later run, after a fix, plays them.  Resuming is "play what is not stored".
 """
 
