@@ -2,9 +2,11 @@
 
 Each table is drawn from the tables before it, never from how many are wanted: the entrants
 who have played fewest tables take its seats (so after every table each entrant's count is
-within one of every other's, and a run stopped anywhere is fair), and among those, the ones
-who have met the table's members least (so pairs meet about equally often; a few pairs in a
-thousand meet once more or less than the rest).  Ties go by a hash of the master seed, the
+within one of every other's, and a run stopped anywhere is fair; in a sample of more than a
+fifth of all tables, of a small field, the tables left may force two), and among those, the
+ones who have met the table's members least (so pairs meet about equally often: in fields of
+13 to 40 the meetings of two pairs differ by at most 3, and 93% to 99.9% of the pairs meet
+the mean number of times rounded either way).  Ties go by a hash of the master seed, the
 table's position and the entrant's name: nothing depends on the file's order or on a
 platform's randomness (integer arithmetic only, in numpy).  So the first N tables of a
 sample of N + M are the sample of N: raising `tables` only adds tables.
