@@ -90,16 +90,8 @@ def sample_tables(n: int, k: int, count: int, rng: random.Random) -> list[tuple[
     return [tuple(int(name) for name in table) for table in sample.tables[:count]]
 
 
-def _mix(x: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
-    """splitmix64's finaliser: a bijection of 64-bit integers that scrambles every bit."""
-    with np.errstate(over="ignore"):
-        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-        return x ^ (x >> np.uint64(31))
-
-
 def _mix_int(x: int) -> int:
-    """`_mix` of one Python integer."""
+    """splitmix64's finaliser: a bijection of 64-bit integers that scrambles every bit."""
     x &= _MASK
     x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9 & _MASK
     x = (x ^ (x >> 27)) * 0x94D049BB133111EB & _MASK

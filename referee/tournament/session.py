@@ -7,8 +7,9 @@ store (superseding the games of every entrant that changed, `field.py`), and han
 the store lacks to an executor (`executors/`), lazily and in the schedule's order, stage by
 stage: one stage, or with `until` the stages that each end at a look which may stop the run
 (`until.py`), as long as `max_games` and the time budget last (`budget.py`).  It stores each
-finished or void game as the executor reports it, keeps the progress and sums up.  The games of a bot left out (its build or command failed) are not
-played: a later run, after a fix, plays them.  Resuming is "play what is not stored".
+finished or void game as the executor reports it, keeps the progress and sums up.  The games
+of a bot left out (its build or command failed) are not played: a later run, after a fix,
+plays them.  Resuming is "play what is not stored".
 """
 
 from __future__ import annotations
