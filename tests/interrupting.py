@@ -49,7 +49,7 @@ class Ended:
         if self.returncode == 0 or self.before_referee:
             return None
         if self.returncode != 2:
-            return f"exit status {self.returncode}"
+            return f"exit status {self.returncode}; stderr ends {self.stderr[-400:]!r}"
         lines = self.stderr.splitlines()
         errors = [ln for ln in lines if ln.startswith("error:")]
         if len(errors) != 1 or not errors[0].startswith("error: interrupted") \

@@ -57,16 +57,21 @@ def tournament() -> None:
               help="Stop once the leader is separated from every other entrant, looking after "
                    "8, 16, 32... deals; the file's deals are the most (as until = "
                    "\"separated\" in the file).")
+@click.option("--time-budget", metavar="DURATION",
+              help="Stop after this long (90s, 15m, 2h), every entrant within about one table "
+                   "of every other; the next run plays on.")
 def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
                    stderr_dir: Path | None, executor: str, scheduler: str | None,
                    shard: str | None, quiet: bool, sandbox: str | None,
-                   max_bot_processes: int | None, frozen: bool, until_separated: bool) -> None:
+                   max_bot_processes: int | None, frozen: bool, until_separated: bool,
+                   time_budget: str | None) -> None:
     """Play every game of the tournament in FILE that is not stored yet, then print the
     leaderboard.  Running it again after a crash or Ctrl-C resumes where it stopped; an
     entrant whose files changed since has its games played again, and one added to the file
     plays only its new tables."""
 
     from ..match.game import OutOfResources
+    from ..tournament.budget import BudgetError, parse_duration
     from ..tournament.config import (
         TournamentError,
         load_tournament,
@@ -79,9 +84,14 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     from ..tournament.field import FrozenField
     from ..tournament.isolation import check_isolation, run_files
     from ..tournament.progress import ProgressDisplay
-    from ..tournament.schedule import schedule
-    from ..tournament.session import NothingPlayed, run_into
+    from ..tournament.schedule import Schedule
+    from ..tournament.session import SHARDED_BUDGET, NothingPlayed, run_into
     from ..tournament.store import StoreError, StoreFailed
+
+    try:
+        seconds = None if time_budget is None else parse_duration(time_budget)
+    except BudgetError as exc:
+        fail(str(exc))
 
     try:
         config = load_tournament(config_path)
@@ -100,13 +110,15 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
         fail(str(exc))
     # Before any store.  Only a gauntlet can have no games (of its baselines alone): a round
     # robin has table_size bots or more (checked on load), and a sampled one is slow to draw.
-    if config.format == "gauntlet" and not schedule(config):
+    if config.format == "gauntlet" and not Schedule(config).table_count:
         fail(f"{config_path}: the schedule has no games (a gauntlet's games are its bots "
              "other than the baselines against them)")
     shard_of = parse_shard(shard) if shard is not None else None
     if shard_of is not None and config.until is not None:
         from ..tournament.until import SHARDED
         fail(SHARDED)
+    if shard_of is not None and config.max_games is not None:
+        fail(SHARDED_BUDGET)
     if scheduler is not None and executor != "dask":
         fail("--scheduler goes with --executor dask")
     suffix = f".shard{shard_of[0]}of{shard_of[1]}" if shard_of else ""
@@ -123,7 +135,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
                         LocalExecutor(workers, stderr_dir=stderr_dir))
     try:
         summary = run_trio(run_into, db_path, config, config_path, runner, display.say,
-                           display.update, shard_of, frozen, workers)
+                           display.update, shard_of, frozen, workers, seconds)
     except SchedulerError as exc:
         fail(f"--scheduler {scheduler}: {exc}")
     except StoreFailed as exc:
@@ -169,16 +181,16 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
 
     from tabulate import tabulate
 
-    from ..tournament.config import TournamentError, load_tournament
+    from ..tournament.config import TournamentError, load_tournament, tournament_edition
     from ..tournament.isolation import check_isolation, run_files
     from ..tournament.preview import make_plan
-    from ..tournament.schedule import schedule
+    from ..tournament.schedule import Schedule
+    from ..tournament.session import stored_draws
     from ..tournament.store import Store, StoreError
 
     try:
         config = load_tournament(config_path)
-        games = schedule(config)
-    except (TournamentError, ValueError) as exc:
+    except TournamentError as exc:
         fail(str(exc))
     db_path = db_path or config_path.with_name(config_path.stem + ".db")
     try:  # what `run` would refuse
@@ -186,15 +198,24 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     except SandboxError as exc:
         fail(str(exc))
     stored = None
+    drawn: list[tuple[str, ...]] = []
     if db_path.exists():
         try:
+            edition = tournament_edition(config, config_path)
             store = Store.for_reading(db_path)
             try:
                 stored = store.done()
+                drawn = stored_draws(config, edition, store)
             finally:
                 store.close()
+        except EditionError as exc:
+            fail(f"{config_path}: edition: {exc}")
         except StoreError as exc:
             fail(str(exc))
+    try:
+        games = Schedule(config, drawn)
+    except ValueError as exc:
+        fail(str(exc))
     plan = make_plan(config, games, resolve_workers(workers), stored)
     if as_json:
         click.echo(json.dumps(plan.as_dict(), indent=2))

@@ -254,6 +254,9 @@ class TournamentConfig(BaseModel):
     seat_orders: Literal["all", "rotations", "balanced"] = "all"
     tables: StrictInt | None = Field(None, ge=1,
                                      description="sample this many tables (large fields)")
+    # The store holds at most this many games of the schedule: a run stops there, every
+    # entrant within about one table of every other (tournament/budget.py).
+    max_games: StrictInt | None = Field(None, ge=1)
     baselines: list[str] = []  # gauntlet: names of the fixed opponents among `bots`
     edition: str = Field("cmon", min_length=1)
     variants: list[str] = []

@@ -11,11 +11,13 @@ are then no gap).
 from __future__ import annotations
 
 import fcntl
+import itertools
 import os
+from collections.abc import Iterable, Iterator
 from contextlib import suppress
 from pathlib import Path
 
-from .schedule import ScheduledGame, schedule
+from .schedule import Schedule, ScheduledGame
 from .store import LEFT_OUT, Store, StoreError
 
 PARTIAL = "{}.merging-"  # then the merging process's pid
@@ -23,12 +25,14 @@ SQLITE_FILES = ("", "-journal", "-wal", "-shm")  # a database's file and those S
 MAX_SHARDS = 10_000  # `--shard I/N`: N at most this (a shard beyond the games plays none)
 
 
-def shard_games(games: list[ScheduledGame], shard: tuple[int, int] | None) -> list[ScheduledGame]:
+def shard_games(games: Iterable[ScheduledGame],
+                shard: tuple[int, int] | None) -> Iterator[ScheduledGame]:
     """Shard I of N (1-based): every N-th game of the schedule, a fixed and disjoint part."""
     if shard is None:
-        return games
+        yield from games
+        return
     index, count = shard
-    return [g for i, g in enumerate(games) if i % count == index - 1]
+    yield from itertools.islice(games, index - 1, None, count)
 
 
 def missing_shards(labels: list[str], total: int, show: int = 5) -> str:
@@ -67,11 +71,11 @@ def merge(out: Path, shards: list[Path]) -> int:
         config = stores[0].tournament_config()  # a StoreError if no longer valid
         assert config is not None  # bound, as its fingerprint says
         left_out = _same_field(stores)
-        games = schedule(config)
+        games = Schedule(config, _same_draws(stores))
         seen: dict[str, str] = {}
         for store, label in zip(stores, labels, strict=True):
             index = int(label.split("/")[0])
-            expected = {g.game_id for g in shard_games(games, (index, total))
+            expected = {g.game_id for g in shard_games(games.games(), (index, total))
                         if not left_out.intersection(g.seats)}
             stored = store.done()
             for game_id in stored:
@@ -130,6 +134,18 @@ def _same_field(stores: list[Store]) -> set[str]:
             raise StoreError(f"{sets[0][1]} and {path} left out different entrants "
                              f"({', '.join(differ)}); run the shards again with the same bots")
     return sets[0][0] if sets else set()
+
+
+def _same_draws(stores: list[Store]) -> list[tuple[str, ...]]:
+    """The tables the shards' samples drew, once every shard is known to have drawn the same
+    (each draws them from the file and the tables drawn before, `sampling.py`)."""
+    first = stores[0].draws()
+    for store in stores[1:]:
+        if store.draws() != first:
+            raise StoreError(f"{stores[0].path} and {store.path} drew different tables (the "
+                             "field or `tables` changed between the shards' runs); run the "
+                             "shards again with the same file")
+    return first
 
 
 def remove_stale_parts(out: Path) -> None:

@@ -10,10 +10,13 @@ games, bots that answer in milliseconds far shorter ones.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from .config import TournamentConfig
-from .schedule import ScheduledGame
+from .merge import shard_games
+from .schedule import Schedule
+from .tally import stored_by_table, tally
 
 # Mean steps of a game by table size, 200 games of random players each (3: 188, 4: 253, 5: 331).
 STEPS_PER_GAME = {3: 190, 4: 255, 5: 330}
@@ -34,13 +37,16 @@ class Plan:
     workers: int
     bound_seconds: float  # every decision at its whole move time, `workers` games at a time
     stored: int | None = None  # of these games, those the store holds (None: no store)
+    max_games: int | None = None  # the file's: the store holds at most this many
+    drawn: int | None = None  # a sample's tables drawn now, after the store's (else None)
 
     def as_dict(self) -> dict[str, object]:
         return {"games": self.games, "tables": self.tables, "deals": self.deals,
                 "table_size": self.table_size, "seat_orders_per_table": self.seat_orders,
                 "games_per_entrant": self.per_entrant, "seats": self.seats,
                 "workers": self.workers, "time_bound_seconds": round(self.bound_seconds),
-                "stored": self.stored, "warning": self.warning()}
+                "stored": self.stored, "max_games": self.max_games,
+                "tables_drawn_now": self.drawn, "warning": self.warning()}
 
     def warning(self) -> str | None:
         if self.games <= LARGE:
@@ -59,9 +65,17 @@ class Plan:
                f"time: at most {duration(self.bound_seconds)} on {self.workers} workers, if "
                "every decision took the whole move time (bots answering in milliseconds take "
                "far less)"]
+        if self.drawn is not None and self.drawn < self.tables:
+            out.append(f"the sample grows from the {self.tables - self.drawn:,} tables the "
+                       f"store drew before: {self.drawn:,} drawn now")
+        if self.max_games is not None and self.max_games < self.games:
+            out.append(f"max_games = {self.max_games:,}: the first {self.max_games:,} of them, "
+                       "round by round (every entrant within about one table of every other)")
         if self.stored is not None:
-            out.append(f"stored already: {self.stored:,} of them; {self.games - self.stored:,} "
-                       "to play")
+            left = self.games - self.stored
+            if self.max_games is not None:
+                left = max(0, min(left, self.max_games - self.stored))
+            out.append(f"stored already: {self.stored:,} of them; {left:,} to play")
         warning = self.warning()
         if warning:
             out.append(f"warning: {warning}")
@@ -78,22 +92,45 @@ def duration(seconds: float) -> str:
     return f"{s} s"
 
 
-def make_plan(config: TournamentConfig, games: list[ScheduledGame], workers: int,
-              stored: set[str] | None = None) -> Plan:
-    """The plan of `games` (the file's schedule, or a shard's part of it)."""
-    k = len(games[0].seats) if games else config.table_size  # a gauntlet's: 1 + baselines
-    per_entrant: Counter[str] = Counter()
-    seats: dict[str, list[int]] = {b.name: [0] * k for b in config.bots}
-    for g in games:
-        for seat, name in enumerate(g.seats):
-            per_entrant[name] += 1
-            seats[name][seat] += 1
+def make_plan(config: TournamentConfig, games: Schedule, workers: int,
+              stored: Collection[str] | None = None,
+              shard: tuple[int, int] | None = None) -> Plan:
+    """The plan of the schedule `games` (or of its `shard`), counted by formula and from its
+    tables, not game by game (a shard's games are counted one by one); `stored`: the ids of
+    the games in the store, if there is one."""
+    k = config.table_size  # a gauntlet's too: its baselines and the candidate
+    names = [b.name for b in config.bots]
+    orders = games.orders
+    if shard is None:
+        per_entrant = {n: t * orders * config.deals
+                       for n, t in games.tables_by_entrant().items()}
+        # Every seat order kind seats each entrant of a table in each seat equally often.
+        seats = {n: [count // k] * k for n, count in per_entrant.items()}
+        count, table_count = len(games), games.table_count
+    else:
+        per: Counter[str] = Counter()
+        seats = {n: [0] * k for n in names}
+        keys = set()
+        count = 0
+        for g in shard_games(games.games(), shard):
+            count += 1
+            keys.add(g.game_id.split("-", 1)[0])
+            for seat, name in enumerate(g.seats):
+                per[name] += 1
+                seats[name][seat] += 1
+        per_entrant = {n: per[n] for n in names}
+        table_count = len(keys)
+        orders = min(orders, count)
+    held = None
+    if stored is not None:
+        held = tally(games, range(config.deals), stored, stored_by_table(stored), (),
+                     shard).stored
     steps = STEPS_PER_GAME.get(k, STEPS_PER_GAME[5])
     per_game = steps * config.limits.move_time
-    table_count = len({g.table for g in games})
-    orders = len({g.order for g in games})
+    to_play = count if config.max_games is None else min(count, config.max_games)
     return Plan(
-        games=len(games), tables=table_count, deals=config.deals, table_size=k,
-        seat_orders=orders, per_entrant={b.name: per_entrant[b.name] for b in config.bots},
-        seats=seats, workers=workers, bound_seconds=len(games) * per_game / max(1, workers),
-        stored=None if stored is None else len(stored & {g.game_id for g in games}))
+        games=count, tables=table_count, deals=config.deals, table_size=k,
+        seat_orders=orders, per_entrant=per_entrant, seats=seats, workers=workers,
+        bound_seconds=to_play * per_game / max(1, workers), stored=held,
+        max_games=config.max_games,
+        drawn=None if games.sample is None else len(games.sample.drawn))

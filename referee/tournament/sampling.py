@@ -1,238 +1,238 @@
-"""Sampled round-robin tables: `tables = N` of the C(n, k) possible, chosen so that every pair of
-entrants meets about equally often and every entrant plays about equally many tables.
+"""Sampled round-robin tables (`tables = N`): drawn one at a time, so that a sample grows.
 
-A deterministic simulated annealing over table swaps, in integer arithmetic only (the
-acceptance test uses a fixed-point table of powers of two), so that the same file picks the
-same tables on every platform and the store can resume it.
+Each table is drawn from the tables before it, never from how many are wanted: the entrants
+who have played fewest tables take its seats (so after every table each entrant's count is
+within one of every other's, and a run stopped anywhere is fair; in a sample of more than a
+fifth of all tables, of a small field, the tables left may force two), and among those, the
+ones who have met the table's members least (so pairs meet about equally often: in fields of
+13 to 40 the meetings of two pairs differ by at most 3, and 93% to 99.9% of the pairs meet
+the mean number of times rounded either way).  Ties go by a hash of the master seed, the
+table's position and the entrant's name: nothing depends on the file's order or on a
+platform's randomness (integer arithmetic only, in numpy).  So the first N tables of a
+sample of N + M are the sample of N: raising `tables` only adds tables.
+
+The results store keeps every table drawn, in order (`Store.draws`), and a run walks them
+before it draws on (`grow`): a late entrant, who has played none, takes a seat at each next
+table until it has caught up with the field, beside the entrants it has met least; a
+withdrawn entrant's tables are passed over (they stop counting), and those who sat with it
+catch up the same way.  A table once drawn is never drawn again.  The walk names the first
+tables that hold `tables` of the field and leave no entrant more than one table behind
+another, so lowering `tables` names a prefix of what was played, and a store grown table by
+table names what the same file drawn afresh would.
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
-import math
-import operator
+import json
 import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+Table = tuple[str, ...]  # entrants sorted by name
+Ints = npt.NDArray[np.int64]
+
+_MASK = (1 << 64) - 1
+_GOLDEN = 0x9E3779B97F4A7C15
+_TOP = np.iinfo(np.int64).max
+_ATTEMPTS = 1000  # greedy tries per table: this over the field's size, 1 to 16 of them
 
 
-def _pow2_table() -> list[int]:
-    """POW2[j] = floor(2**32 * 2**(-j/16)) for j < 512, in integers only (so that the sampler
-    makes the same choices on every platform)."""
-    one = 1 << 64
-    step = one >> 1  # 2**-1 in Q64; four square roots make 2**(-1/16)
-    for _ in range(4):
-        step = math.isqrt(step << 64)
-    out = []
-    value = one
-    for _ in range(512):
-        out.append(value >> 32)
-        value = value * step >> 64
-    return out
+@dataclass(frozen=True)
+class Sample:
+    """The tables a file names, in the order they are played, and those of them drawn
+    now (after the store's), to be kept in the store."""
+
+    tables: list[Table]
+    drawn: list[Table]
 
 
-_POW2 = _pow2_table()
-_BETA = (2, 20)  # inverse temperature, sixteenths of a bit per unit of cost: first, last
-_BUDGET_BASE = 20_000  # annealing moves: this plus 50 per seat of the sample ...
-_BUDGET_CAP = 200_000  # ... at most this
-
-
-def _spread_bound(total: int, slots: int) -> int:
-    """The least sum of squares of `slots` non-negative integers adding up to `total`."""
-    q, r = divmod(total, slots)
-    return r * (q + 1) ** 2 + (slots - r) * q * q
+def grow(names: Sequence[str], k: int, count: int, seed: int,
+         stored: Sequence[Table] = ()) -> Sample:
+    """The first tables of the field `names` (k seats each) that hold at least `count` of
+    its tables and keep every entrant within one table of every other: `stored` (the tables
+    drawn before, in order) walked first, those with an entrant outside the field passed
+    over, then tables drawn on.  Stops short only when no table of the field is left."""
+    field = sorted(names)
+    draw = _Draw(field, k, seed)
+    for table in stored:
+        draw.forbid(table)
+    tables: list[Table] = []
+    for table in stored:
+        if draw.enough(len(tables), count):
+            break
+        if draw.admits(table):
+            draw.seat(table)
+            tables.append(table)
+    drawn: list[Table] = []
+    position = len(stored)
+    while not draw.enough(len(tables), count):
+        new = draw.next(position)
+        if new is None:
+            break
+        draw.seat(new)
+        tables.append(new)
+        drawn.append(new)
+        position += 1
+    return Sample(tables, drawn)
 
 
 def sample_tables(n: int, k: int, count: int, rng: random.Random) -> list[tuple[int, ...]]:
-    """`count` distinct k-subsets of range(n) (0 < count < C(n, k)): every entrant's number of
-    tables differs from every other's by at most 1, and pair meetings are as even as found.
-
-    More than half of all subsets: the complement of a sample of the rest (which has the same
-    spreads, since every pair and every entrant is in equally many of all the subsets).
-    Otherwise a greedy start that already meets the table quotas is improved by simulated
-    annealing on cost = 4 * sum(pair count**2) + sum(table count**2), stopping when pair counts
-    and table counts both differ by at most 1 (the cost is then least) or after a budget of
-    moves; a move replaces the table member that meets the others most by the best outsider.
-    The state kept is the best by (table counts spread beyond 1, pair counts spread, cost); a
-    last repair moves tables from entrants with the most to those with the fewest if needed.
-    Integer arithmetic only, so that the sample is the same on every platform.
-    """
-    total = math.comb(n, k)
-    if 2 * count > total:
-        left = set(_anneal_tables(n, k, total - count, rng))
-        return [c for c in itertools.combinations(range(n), k) if c not in left]
-    return _anneal_tables(n, k, count, rng)
+    """`count` distinct k-subsets of range(n) as the schedule draws them, seeded from `rng`
+    (for benchmarks and simulations, which number their entrants)."""
+    names = [f"{i:08d}" for i in range(n)]
+    sample = grow(names, k, count, rng.getrandbits(62))
+    return [tuple(int(name) for name in table) for table in sample.tables[:count]]
 
 
-def _anneal_tables(n: int, k: int, count: int, rng: random.Random) -> list[tuple[int, ...]]:
-    pairs = [[0] * n for _ in range(n)]
-    seated = [0] * n
-    used: set[tuple[int, ...]] = set()
-    chosen: list[tuple[int, ...]] = []
+def _mix_int(x: int) -> int:
+    """splitmix64's finaliser: a bijection of 64-bit integers that scrambles every bit."""
+    x &= _MASK
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9 & _MASK
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EB & _MASK
+    return x ^ (x >> 31)
 
-    # Greedy start: quotas differing by at most one; each table takes the entrants that must
-    # play every remaining table, then those meeting its members least.
-    r, extra = divmod(count * k, n)
-    quota = [r] * n
-    lucky = list(range(n))
-    rng.shuffle(lucky)
-    for e in lucky[:extra]:
-        quota[e] += 1
-    for left in range(count, 0, -1):
-        must = sorted((e for e in range(n) if quota[e] >= left), key=lambda e: -quota[e])[:k]
-        free = [e for e in range(n) if e not in must]
-        rng.shuffle(free)
-        spent = [q <= 0 for q in quota]
-        table: tuple[int, ...] | None = None
-        for tries in range(8):
-            pick = list(must)
-            if tries:  # the greedy choice is taken: any entrants with tables to spare
-                rng.shuffle(free)
-                pick += sorted(free, key=spent.__getitem__)[:k - len(pick)]
-            most, meets = [0] * n, [0] * n  # the most meetings with one member, and all
-            seen = 0
-            while len(pick) < k:
-                for m in pick[seen:]:
-                    most = list(map(max, most, pairs[m]))
-                    meets = list(map(operator.add, meets, pairs[m]))
-                seen = len(pick)
-                order = list(zip(spent, most, meets, map(operator.neg, quota), strict=True))
-                pick.append(min((e for e in free if e not in pick), key=order.__getitem__))
-            table = tuple(sorted(pick))
-            if table not in used:
-                break
-        else:  # only repeats: any unused table; the quotas give way (_even_out mends them)
-            table = next(c for c in itertools.combinations(range(n), k) if c not in used)
-        used.add(table)
-        chosen.append(table)
-        for a, b in itertools.combinations(table, 2):
-            pairs[a][b] += 1
-            pairs[b][a] += 1
-        for e in table:
-            seated[e] += 1
-            quota[e] -= 1
 
-    # how many pairs meet c times, and how many entrants play c tables: for the spreads
-    hist: dict[int, int] = {}
-    for a in range(n):
-        for b in range(a + 1, n):
-            _tally(hist, pairs[a][b], 1)
-    seat_hist: dict[int, int] = {}
-    for c in seated:
-        _tally(seat_hist, c, 1)
+def _hash64(*parts: object) -> int:
+    text = json.dumps(list(parts), separators=(",", ":"))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
-    weight = 4
-    fours = [weight] * n
-    far = 1 << 62
-    pair_cost = sum(c * c * v for c, v in hist.items())
-    seat_cost = sum(s * s for s in seated)
-    target = (_spread_bound(count * k * (k - 1) // 2, n * (n - 1) // 2),
-              _spread_bound(count * k, n))
 
-    def rank() -> tuple[int, int, int]:
-        return (max(max(seat_hist) - min(seat_hist) - 1, 0), max(hist) - min(hist),
-                weight * pair_cost + seat_cost)
+class _Draw:
+    """The state of a draw over one field: each entrant's tables and each pair's meetings
+    (entrants numbered in name order), and the tables that may not be drawn again."""
 
-    best_rank = rank()
-    best = list(chosen)
-    budget = min(_BUDGET_CAP, _BUDGET_BASE + 50 * count * k)
-    step = 0
-    while (pair_cost, seat_cost) != target and step < budget:
-        step += 1
-        i = rng.randrange(count)
-        old = chosen[i]
-        met = pairs[old[0]]  # meetings with the whole table
-        for m in old[1:]:
-            met = list(map(operator.add, met, pairs[m]))
-        keys = [weight * met[m] + seated[m] for m in old]
-        top = max(keys)
-        outs = [m for m, key in zip(old, keys, strict=True) if key == top]
-        out = outs[rng.randrange(len(outs))]
-        met = list(map(operator.sub, met, pairs[out]))  # ... with the others
-        keys = list(map(operator.add, map(operator.mul, met, fours), seated))
-        for m in old:
-            keys[m] = far
-        low = min(keys)
-        ins = list(itertools.compress(range(n), map(low.__eq__, keys)))
-        into = ins[rng.randrange(len(ins))]
-        rest = [m for m in old if m != out]
-        new = tuple(sorted([*rest, into]))
-        if new in used:
-            continue
-        d_pair = 2 * (k - 1) + 2 * (met[into] - met[out])
-        d_seat = 2 * (seated[into] - seated[out]) + 2
-        delta = weight * d_pair + d_seat
-        if delta > 0:
-            shift = delta * (_BETA[0] + (_BETA[1] - _BETA[0]) * step // budget)
-            if shift >= len(_POW2) or rng.getrandbits(32) >= _POW2[shift]:
+    def __init__(self, field: list[str], k: int, seed: int) -> None:
+        self.field = field
+        self.index = {name: i for i, name in enumerate(field)}
+        self.k = k
+        n = len(field)
+        self.counts: Ints = np.zeros(n, np.int64)
+        self.levels: Counter[int] = Counter({0: n})  # how many entrants have played c tables
+        self.low = 0  # the fewest tables an entrant has played
+        self.level: Ints = np.zeros(n, np.int64)  # tables above the fewest (at most 3), << 60
+        self.pairs = np.zeros((n, n), np.int32)
+        self.most = 0  # the most meetings of one pair
+        self.used: set[tuple[int, ...]] = set()
+        self.ids = np.array([_hash64("entrant", seed, name) for name in field], np.uint64)
+        self.salt = _hash64("tables", seed)
+        self.attempts = max(1, min(16, _ATTEMPTS // max(1, n)))
+
+    def admits(self, table: Table) -> bool:
+        return len(table) == self.k and all(name in self.index for name in table)
+
+    def forbid(self, table: Table) -> None:
+        if self.admits(table):
+            self.used.add(tuple(sorted(self.index[name] for name in table)))
+
+    def enough(self, have: int, count: int) -> bool:
+        return have >= count and max(self.levels, default=0) - self.low <= 1
+
+    def seat(self, table: Table) -> None:
+        seats = sorted(self.index[name] for name in table)
+        counts, pairs, levels = self.counts, self.pairs, self.levels
+        for e in seats:
+            c = int(counts[e])
+            counts[e] = c + 1
+            levels[c] -= 1
+            levels[c + 1] += 1
+            if not levels[c]:
+                del levels[c]
+        for a, b in itertools.combinations(seats, 2):
+            met = int(pairs[a, b]) + 1
+            pairs[a, b] = pairs[b, a] = met
+            self.most = max(self.most, met)
+        self.used.add(tuple(seats))
+        low = min(levels)
+        if low != self.low:  # a round is done: every level drops by one
+            self.low = low
+            self.level = np.minimum(counts - low, 3) << 60
+        else:
+            self.level[seats] = np.minimum(counts[seats] - low, 3) << 60
+
+    def next(self, position: int) -> Table | None:
+        """The table drawn at `position` of the sequence; None when every table of the field
+        has been drawn.  Of the greedy's tries, the table that leaves no dead end (the k
+        entrants left with fewest tables having played together before), then at the
+        lowest level, then with the fewest meetings."""
+        best: tuple[tuple[int, int, int, int], tuple[int, ...]] | None = None
+        lows: set[int] = set()
+        if self.levels[self.low] <= 2 * self.k:  # a dead end is near: who is left lowest
+            lows = set(np.flatnonzero(self.counts == self.low).tolist())
+        salt = _mix_int(self.salt + position * _GOLDEN)
+        tries = self.attempts
+        attempt = 0
+        while attempt < tries:
+            table = self._greedy(self.level | self._priorities(salt, attempt))
+            attempt += 1
+            if table in self.used:
                 continue
-        used.discard(old)
-        used.add(new)
-        chosen[i] = new
-        for m in rest:
-            for a, d in ((out, -1), (into, 1)):
-                c = pairs[a][m]
-                _tally(hist, c, -1)
-                _tally(hist, c + d, 1)
-                pairs[a][m] = pairs[m][a] = c + d
-        for a, d in ((out, -1), (into, 1)):
-            _tally(seat_hist, seated[a], -1)
-            seated[a] += d
-            _tally(seat_hist, seated[a], 1)
-        pair_cost += d_pair
-        seat_cost += d_seat
-        now = rank()
-        if now < best_rank:
-            best_rank = now
-            best = list(chosen)
-    return _even_out(n, k, best)
+            rest = lows.difference(table)
+            dead = int(len(rest) == self.k and tuple(sorted(rest)) in self.used)
+            cost = (dead, *self._cost(table)) if self.attempts > 1 else (dead, 0, 0, 0)
+            if best is None or cost < best[0]:
+                best = (cost, table)
+            if dead and tries < self.attempts + 8:
+                tries += 1  # another try for a way out
+        if best is None:  # every greedy choice was drawn before: the best one that is not
+            found = self._search(self.level | self._priorities(salt, 0))
+            if found is None:
+                return None
+            return tuple(self.field[i] for i in found)
+        return tuple(self.field[i] for i in best[1])
 
+    def _priorities(self, salt: int, attempt: int) -> Ints:
+        """Each entrant's tie-break for one try at one table: 30 pseudo-random bits (the
+        entrants' hashed ids scrambled by an odd multiplier, the top bits kept)."""
+        key = _mix_int(salt + attempt * _GOLDEN)
+        scrambled = (self.ids ^ np.uint64(key)) * np.uint64(_mix_int(key) | 1)
+        return (scrambled >> np.uint64(34)).astype(np.int64)
 
-def _tally(hist: dict[int, int], value: int, change: int) -> None:
-    left = hist.get(value, 0) + change
-    if left:
-        hist[value] = left
-    else:
-        del hist[value]
+    def _greedy(self, base: Ints) -> tuple[int, ...]:
+        """Seat by seat, the entrant with fewest tables (in `base`), then the fewest
+        meetings with one member, then with them all, then the tie-break (the meetings
+        capped to their bits, which only a field met thousands of times reaches)."""
+        capped = self.most * self.k >= 1 << 13
+        first = int(base.argmin())
+        picked = [first]
+        most = self.pairs[first].astype(np.int64)
+        met = most.copy()
+        while len(picked) < self.k:
+            if capped:
+                scores = base | (np.minimum(most, (1 << 13) - 1) << 47) | (
+                    np.minimum(met, (1 << 17) - 1) << 30)
+            else:
+                scores = base | (most << 47) | (met << 30)
+            scores[picked] = _TOP
+            e = int(scores.argmin())
+            picked.append(e)
+            row = self.pairs[e]
+            np.maximum(most, row, out=most)
+            met += row
+        return tuple(sorted(picked))
 
+    def _search(self, base: Ints) -> tuple[int, ...] | None:
+        """The best table not drawn before among the m entrants the greedy prefers first
+        (fewest tables, then the tie-break), m growing from k: for a field so small that
+        the greedy keeps finding tables drawn before.  None when every table is drawn."""
+        ranked = np.argsort(base, kind="stable").tolist()
+        for m in range(self.k, len(ranked) + 1):
+            new = ranked[m - 1]
+            fresh = [tuple(sorted([*rest, new]))
+                     for rest in itertools.combinations(ranked[:m - 1], self.k - 1)]
+            fresh = [t for t in fresh if t not in self.used]
+            if fresh:
+                return min(fresh, key=lambda t: (*self._cost(t), t))
+        return None
 
-def _even_out(n: int, k: int, chosen: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
-    """Move tables from the entrants with most to those with fewest until the counts differ
-    by at most 1, each time the move that adds least to the pair meetings."""
-    pairs = [[0] * n for _ in range(n)]
-    seated = [0] * n
-    for t in chosen:
-        for a, b in itertools.combinations(t, 2):
-            pairs[a][b] += 1
-            pairs[b][a] += 1
-        for e in t:
-            seated[e] += 1
-    used = set(chosen)
-    while max(seated) - min(seated) > 1:
-        hi, lo = max(seated), min(seated)
-        moves = []
-        for i, t in enumerate(chosen):
-            for out in t:
-                if seated[out] != hi:
-                    continue
-                rest = [m for m in t if m != out]
-                for into in range(n):
-                    if seated[into] != lo or into in t:
-                        continue
-                    new = tuple(sorted([*rest, into]))
-                    if new not in used:
-                        cost = sum(pairs[into][m] - pairs[out][m] for m in rest)
-                        moves.append((cost, i, out, into, new))
-        if not moves:
-            break
-        _cost, i, out, into, new = min(moves)
-        rest = [m for m in chosen[i] if m != out]
-        used.discard(chosen[i])
-        used.add(new)
-        chosen[i] = new
-        for m in rest:
-            pairs[out][m] -= 1
-            pairs[m][out] -= 1
-            pairs[into][m] += 1
-            pairs[m][into] += 1
-        seated[out] -= 1
-        seated[into] += 1
-    return chosen
+    def _cost(self, table: tuple[int, ...]) -> tuple[int, int, int]:
+        """A table's fewest-tables level, then its most and total meetings so far."""
+        pairs = self.pairs
+        meetings = [pairs.item(a, b) for a, b in itertools.combinations(table, 2)]
+        return (sum(min(int(self.counts[e]) - self.low, 3) for e in table), max(meetings),
+                sum(meetings))

@@ -1,16 +1,18 @@
 """The schedule: which bots play which games, in which seats, with which deck.
 
-`schedule(config)` is a pure function of the tournament file: no I/O, no clock, no global
-randomness (hashlib and seeded `random.Random` only), so running a tournament again, on any
-machine, yields the same games with the same ids and seeds, and the store can resume it.
+`Schedule(config, drawn)` is a pure function of the tournament file and, for a sample, of the
+tables its store drew before (`drawn`): no I/O, no clock, no global randomness (hashes and
+integer arithmetic only), so running a tournament again, on any machine, yields the same games
+with the same ids and seeds, and the store can resume it.
 
 Tables (the sets of entrants that play together):
 
-* round-robin: every combination of `table_size` bots (`itertools.combinations` over the bots in
-  file order), or with `tables = N` (N smaller than the number of combinations) a deterministic
-  sample of N distinct tables in which every pair of bots meets as equally often as we can make
-  it, and every bot plays as equally many tables (see `sampling.py`).  N at least the number
-  of combinations means every combination.
+* round-robin: every combination of `table_size` bots, played round by round
+  (`play_order.py`), or with `tables = N` (N smaller than the number of combinations) a
+  sample of at least N distinct tables drawn one at a time, fewest tables first, so that
+  every bot plays as equally many tables and every pair of bots meets about equally often,
+  and a sample grows with `tables` and with the field (see `sampling.py`).  N at least the
+  number of combinations means every combination.
 * gauntlet: one table per candidate (the bots not in `baselines`, in file order): the candidate
   and all the baselines.  `tables` does not apply to a gauntlet.
 
@@ -48,8 +50,8 @@ seeds its randomness from it plays every candidate the same way (common random n
 Game ids ("t5f0c9a1b27e4-d02-o05": the table's key, deal, seat order) depend on the table's
 entrants, the deal and the seat order only: adding deals, or entrants, or removing one, keeps
 the ids and seeds of every game whose table is still in the schedule, so a grown field plays
-only its new tables.  The key is 48 bits of a hash of the entrants' names; `schedule` refuses
-the (astronomically unlikely) schedule in which two tables share one.
+only its new tables.  The key is 48 bits of a hash of the entrants' names; a sample or a
+gauntlet in which two tables share one (astronomically unlikely) is refused.
 """
 
 from __future__ import annotations
@@ -58,15 +60,16 @@ import hashlib
 import itertools
 import json
 import math
-import random
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from referee.game import Edition
 from referee.match.spec import GameSpec
 
 from .config import TournamentConfig
-from .sampling import sample_tables
+from .play_order import round_robin
+from .sampling import Sample, Table, grow
 
 # Part of the fingerprint: bump when the schedule of an unchanged file changes, so that a store
 # begun under the old schedule is refused rather than mixed.  2: gauntlet decks ignore the
@@ -130,38 +133,104 @@ def seat_orders(entrants: tuple[str, ...], how: str) -> list[tuple[str, ...]]:
     return list(itertools.permutations(entrants))
 
 
-def tables(config: TournamentConfig) -> list[tuple[str, ...]]:
-    """The schedule's tables in index order, each one's entrants sorted by name (a gauntlet's:
-    its baselines sorted by name, then its candidate)."""
-    names = [b.name for b in config.bots]
+def tables(config: TournamentConfig, drawn: Sequence[Table] = ()) -> list[Table]:
+    """The schedule's tables in the order they are played, each one's entrants sorted by
+    name (a gauntlet's: its baselines sorted by name, then its candidate); `drawn`: the
+    tables the store drew before, for a sample."""
+    return list(Schedule(config, drawn).tables())
+
+
+def schedule(config: TournamentConfig, drawn: Sequence[Table] = ()) -> list[ScheduledGame]:
+    """Every game of the tournament, in the order they are played (`Schedule.games`)."""
+    return list(Schedule(config, drawn).games())
+
+
+class Schedule:
+    """The games of a tournament file, given the tables its store drew before (`drawn`, for
+    a sample; `sampling.py`): what they are, how many, and the order they are played in.
+
+    The games come deal by deal, each deal table by table in play order, each table seat
+    order by seat order (a table's seat orders together, so that its bot processes are
+    reused).  A round robin's tables come round by round (`play_order.py`), a sample's in
+    the order drawn (fewest tables first), a gauntlet's candidates in file order: so every
+    deal, and every stretch of one, gives each entrant about as many tables as every other.
+    Lazy: a full round robin is counted by formula and its games made as they are played."""
+
+    def __init__(self, config: TournamentConfig, drawn: Sequence[Table] = ()) -> None:
+        self.config = config
+        self.names = [b.name for b in config.bots]
+        self.k = config.table_size
+        self.kind = _kind(config)
+        self.sample: Sample | None = None
+        self._tables: list[Table] | None = None
+        if self.kind == "gauntlet":
+            baselines = tuple(sorted(config.baselines))
+            self._tables = [(*baselines, c) for c in self.names if c not in config.baselines]
+        elif self.kind == "sample":
+            assert config.tables is not None
+            self.sample = grow(self.names, self.k, config.tables, config.seed, drawn)
+            self._tables = self.sample.tables
+        if self._tables is not None:
+            keys = [table_key(t) for t in self._tables]
+            if len(set(keys)) < len(keys):
+                raise ValueError("two tables of this schedule share a game id key; change "
+                                 "`seed`")
+        patterns = {"all": math.factorial(self.k), "rotations": self.k,
+                    "balanced": len(BALANCED_ORDERS[self.k])}
+        self.orders = patterns[config.seat_orders]
+
+    @property
+    def table_count(self) -> int:
+        if self._tables is None:
+            return math.comb(len(self.names), self.k)
+        return len(self._tables)
+
+    def __len__(self) -> int:
+        """The number of games."""
+        return self.table_count * self.orders * self.config.deals
+
+    def tables(self, ordered: bool = True) -> Iterator[Table]:
+        """The tables in the order they are played (not `ordered`: in any order, faster)."""
+        if self._tables is None:
+            if not ordered:
+                return itertools.combinations(sorted(self.names), self.k)
+            return round_robin(self.names, self.k)
+        return iter(self._tables)
+
+    def tables_by_entrant(self) -> dict[str, int]:
+        """How many tables each entrant of the file sits at."""
+        if self._tables is None:
+            return dict.fromkeys(self.names, math.comb(len(self.names) - 1, self.k - 1))
+        counts = Counter(name for t in self._tables for name in t)
+        return {name: counts[name] for name in self.names}
+
+    def drawn(self) -> list[Table]:
+        """The tables of a sample drawn now, after those the store held (none otherwise)."""
+        return [] if self.sample is None else self.sample.drawn
+
+    def games(self, deals: range | None = None) -> Iterator[ScheduledGame]:
+        """The games of `deals` (default: all), in the order they are played."""
+        config = self.config
+        for deal in deals if deals is not None else range(config.deals):
+            for index, entrants in enumerate(self.tables()):
+                # A gauntlet deals every candidate the same cards: its seed ignores the
+                # candidate.
+                dealt_to = config.baselines if self.kind == "gauntlet" else entrants
+                seed = deal_seed(config.seed, dealt_to, deal)
+                key = table_key(entrants)
+                for order, seats in enumerate(seat_orders(entrants, config.seat_orders)):
+                    yield ScheduledGame(game_id(key, deal, order), index, deal, order, seats,
+                                        seed)
+
+
+def _kind(config: TournamentConfig) -> str:
+    """"gauntlet", "sample" (`tables` fewer than all the round robin's), or "all"."""
     if config.format == "gauntlet":
-        baselines = tuple(sorted(config.baselines))
-        return [(*baselines, cand) for cand in names if cand not in config.baselines]
-    k = config.table_size
-    if config.tables is not None and config.tables < math.comb(len(names), k):
-        rng = random.Random(_derived_seed("tables", config.seed, len(names), k, config.tables))
-        picked = sample_tables(len(names), k, config.tables, rng)
-        return [tuple(sorted(names[i] for i in t)) for t in sorted(picked)]
-    return [tuple(sorted(t)) for t in itertools.combinations(names, k)]
-
-
-def schedule(config: TournamentConfig) -> list[ScheduledGame]:
-    """Every game of the tournament: deal by deal, then table by table, then seat order."""
-    table_list = tables(config)
-    orders = [seat_orders(t, config.seat_orders) for t in table_list]
-    keys = [table_key(t) for t in table_list]
-    if len(set(keys)) < len(keys):
-        raise ValueError("two tables of this schedule share a game id key; change `seed`")
-    games = []
-    for deal in range(config.deals):
-        for ti, entrants in enumerate(table_list):
-            # A gauntlet deals every candidate the same cards: its seed ignores the candidate.
-            dealt_to = config.baselines if config.format == "gauntlet" else entrants
-            seed = deal_seed(config.seed, dealt_to, deal)
-            for oi, seats in enumerate(orders[ti]):
-                games.append(ScheduledGame(game_id(keys[ti], deal, oi), ti, deal, oi, seats,
-                                           seed))
-    return games
+        return "gauntlet"
+    if config.tables is not None and config.tables < math.comb(len(config.bots),
+                                                               config.table_size):
+        return "sample"
+    return "all"
 
 
 def game_spec(config: TournamentConfig, game: ScheduledGame, edition: Edition) -> GameSpec:
@@ -172,13 +241,16 @@ def game_spec(config: TournamentConfig, game: ScheduledGame, edition: Edition) -
                          max_faults=limits.max_faults)
 
 
-def fingerprint(config: TournamentConfig, edition: Edition | None = None) -> str:
+def fingerprint(config: TournamentConfig, edition: Edition | None = None,
+                sampled: int | None = None) -> str:
     """A hex digest of everything that changes the games; not of the entrants (a game's id
     and seed depend on its own table only, and each game records its bots' versions), the
     name, the builds, the directories, the startup and build times or the primary metric, nor
-    of the number of deals or `until`: so a store can be extended by more deals or entrants,
-    or taken over by a run that stops early (runner, stages).  Given the loaded `edition`,
-    its contents count too, so an edited edition file is noticed."""
+    of the number of deals, `tables`, `max_games` or `until`: so a store can be extended by
+    more deals, tables or entrants, or taken over by a run that stops early (runner,
+    stages).  Given the loaded `edition`, its contents count too, so an edited edition file
+    is noticed.  `sampled`: the fingerprint the referee gave a store of `tables = sampled`
+    before samples grew (a store it takes over, `session.bind`)."""
     limits = config.limits
     data: dict[str, object] = {
         "schedule": (GAUNTLET_SCHEDULE_VERSION if config.format == "gauntlet"
@@ -187,7 +259,7 @@ def fingerprint(config: TournamentConfig, edition: Edition | None = None) -> str
         "table_size": config.table_size,
         "format": config.format,
         "seat_orders": config.seat_orders,
-        "tables": config.tables,
+        "tables": sampled,  # None since samples grow: the store keeps the tables drawn
         "baselines": config.baselines,
         "edition": config.edition,
         "variants": config.variants,
@@ -199,6 +271,3 @@ def fingerprint(config: TournamentConfig, edition: Edition | None = None) -> str
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-def _derived_seed(*parts: object) -> int:
-    text = json.dumps(list(parts), separators=(",", ":"))
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")

@@ -1,23 +1,31 @@
 """A tournament run, written once whatever plays its games (as gomill's ringmaster runs a
 competition's jobs through a job manager).
 
-A run binds the results store to the tournament file (and shard), builds the entrants and
-takes their versions, records the field in the store (superseding the games of every entrant
-that changed, `field.py`), and hands the games the store lacks to an executor (`executors/`),
-stage by stage: one stage, or with `until` the stages that each end at a look which may stop
-the run (`until.py`).  It stores each finished or void game as the executor reports it, keeps
-the progress and sums up.  The games of a bot left out (its build or command failed) are not
-played: a later run, after a fix, plays them.  Resuming is "play what is not stored".
+A run binds the results store to the tournament file (and shard), keeps the tables a sample
+draws (`sampling.py`), builds the entrants and takes their versions, records the field in the
+store (superseding the games of every entrant that changed, `field.py`), and hands the games
+the store lacks to an executor (`executors/`), lazily and in the schedule's order, stage by
+stage: one stage, or with `until` the stages that each end at a look which may stop the run
+(`until.py`), as long as `max_games` and the time budget last (`budget.py`).  It stores each
+finished or void game as the executor reports it, keeps the progress and sums up.  The games
+of a bot left out (its build or command failed) are not played: a later run, after a fix,
+plays them.  Resuming is "play what is not stored".
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from referee.bots.sandbox import check_sandbox_available
+import trio
 
+from referee.bots.sandbox import check_sandbox_available
+from referee.game import Edition
+
+from .budget import Budget, BudgetSpent
 from .config import TournamentConfig, tournament_edition
 from .entrants import build_bots, entrant_versions
 from .executors import Executor, Finished, Outcome, Requeued, Voided
@@ -25,11 +33,16 @@ from .executors.worker import MAX_ATTEMPTS
 from .field import FieldChange, update_field
 from .isolation import check_isolation, run_files
 from .merge import shard_games
-from .preview import make_plan
+from .preview import duration, make_plan
 from .progress import Progress
-from .schedule import ScheduledGame, fingerprint, schedule
+from .sampling import Table
+from .schedule import Schedule, ScheduledGame, fingerprint, table_key
 from .store import Store, StoreError, StoreFailed
+from .tally import Tally, stored_by_table, tally
 from .until import SHARDED, Stage, look, plan, stages
+
+SHARDED_BUDGET = ("--shard: max_games counts the games of the whole tournament, which a "
+                  "shard cannot see; give each shard a --time-budget instead, or run it whole")
 
 
 @dataclass
@@ -43,8 +56,9 @@ class RunSummary:
     skipped: int
     left_out: dict[str, str]
     voids: list[str]
-    verdict: str | None = None  # with until: where the run stopped, and why
+    verdict: str | None = None  # with until or a budget: where the run stopped, and why
     field: FieldChange = field(default_factory=lambda: FieldChange((), 0, (), ()))
+    budget: str | None = None  # "games" or "time": the budget that stopped the run
 
 
 class NothingPlayed(Exception):
@@ -52,16 +66,53 @@ class NothingPlayed(Exception):
 
 
 def bind(config: TournamentConfig, config_path: Path, store: Store,
-         shard: tuple[int, int] | None) -> list[ScheduledGame]:
-    """Bind the store to this tournament (and shard); the shard's games."""
+         shard: tuple[int, int] | None, say: Callable[[str], None] = print) -> Schedule:
+    """Bind the store to this tournament (and shard), keep the tables a sample draws now,
+    and name those of the file's sample; the schedule.  A store of a sample drawn before
+    samples grew is taken over: its played tables are kept as the first drawn."""
     if shard is not None and config.until is not None:
         raise ValueError(SHARDED)
-    games = shard_games(schedule(config), shard)
+    if shard is not None and config.max_games is not None:
+        raise ValueError(SHARDED_BUDGET)
     edition = tournament_edition(config, config_path)
-    store.bind(config, fingerprint(config, edition))
+    prints = fingerprint(config, edition)
+    _take_over_sample(config, edition, store, prints, say)
+    store.bind(config, prints)
     store.bind_shard(None if shard is None else f"{shard[0]}/{shard[1]}")
     store.rename(config.name, config.primary_metric)
+    games = Schedule(config, store.draws())
+    named = None if games.sample is None else [table_key(t) for t in games.sample.tables]
+    store.record_draws([(table_key(t), t) for t in games.drawn()], named)
     return games
+
+
+def _earlier_sample(config: TournamentConfig, edition: Edition, store: Store) -> bool:
+    """Whether the store holds a sample drawn all at once (before samples grew) of this
+    file but for `tables`, which a run takes over."""
+    stored = store.fingerprint()
+    if stored in (None, fingerprint(config, edition)) or store.draws():
+        return False
+    old = store.tournament_config()
+    return old is not None and old.tables is not None and \
+        stored == fingerprint(config, edition, sampled=old.tables)
+
+
+def stored_draws(config: TournamentConfig, edition: Edition, store: Store) -> list[Table]:
+    """The tables the store's sample drew, as a run on it takes them (`plan`)."""
+    return store.played_tables() if _earlier_sample(config, edition, store) else store.draws()
+
+
+def _take_over_sample(config: TournamentConfig, edition: Edition, store: Store, prints: str,
+                      say: Callable[[str], None]) -> None:
+    """A store whose sample was drawn all at once (before samples grew), of this file but
+    for `tables`: keep its played tables as the first drawn, and bind it anew."""
+    if not _earlier_sample(config, edition, store):
+        return
+    played = store.played_tables()
+    store.take_over(prints)
+    store.record_draws([(table_key(t), t) for t in played], None)
+    say(f"taken over a sample drawn by an earlier version of the referee: its "
+        f"{len(played)} played tables are kept, and the sample grows from them")
 
 
 def field_lines(change: FieldChange) -> list[str]:
@@ -81,44 +132,70 @@ def field_lines(change: FieldChange) -> list[str]:
 class _Run:
     """One run as it goes: the stages begun, what the executor reported, where it stopped."""
 
-    def __init__(self, config: TournamentConfig, store: Store, games: list[ScheduledGame],
-                 done: set[str], left_out: dict[str, str], versions: dict[str, str],
-                 change: FieldChange, say: Callable[[str], None],
-                 on_update: Callable[[Progress], None] | None) -> None:
+    def __init__(self, config: TournamentConfig, store: Store, games: Schedule,
+                 shard: tuple[int, int] | None, left_out: dict[str, str],
+                 versions: dict[str, str], change: FieldChange, say: Callable[[str], None],
+                 on_update: Callable[[Progress], None] | None,
+                 time_budget: float | None, deadline: float | None) -> None:
         self.config = config
         self.store = store
         self.games = games
-        self.done = done
+        self.shard = shard
+        self.done = store.done()
+        self.by_table = stored_by_table(self.done)
         self.say = say
         self.on_update = on_update
         self.progress = Progress(total=0)
         self.left_out = left_out
         self.versions = versions
         self.change = change
-        self.covered: set[str] = set()  # the ids of the stages begun
+        self.covered = Tally(0, 0, 0)  # the games of the stages begun
         self.deals = 0  # the deals of the stages begun
-        self.already = 0
-        self.skipped = 0
         self.voids: list[str] = []
         self.verdict: str | None = None
         if config.until is not None:
             say(plan(config, games))
+        stored = 0 if config.max_games is None else self._tally(range(config.deals)).stored
+        self.budget = Budget.of(config.max_games, stored, deadline)
+        self.seconds = time_budget
 
-    def begin(self, stage: Stage) -> list[ScheduledGame]:
-        """Start a stage: the progress now counts to its end; its games to play."""
-        todo = [g for g in stage.games if g.game_id not in self.done]
-        playable = [g for g in todo if not self.left_out.keys() & set(g.seats)]
-        self.covered |= {g.game_id for g in stage.games}
+    def _tally(self, deals: range) -> Tally:
+        return tally(self.games, deals, self.done, self.by_table, self.left_out, self.shard)
+
+    def begin(self, stage: Stage) -> Iterator[ScheduledGame]:
+        """Start a stage: the progress now counts to its end; its games to play, in order,
+        as long as the budgets last."""
+        part = self._tally(stage.range)
+        covered = self.covered
+        self.covered = Tally(covered.games + part.games, covered.stored + part.stored,
+                             covered.skipped + part.skipped)
         self.deals = stage.deals
-        self.already += len(stage.games) - len(todo)
-        self.skipped += len(todo) - len(playable)
-        self.progress.total = len(self.covered) - self.skipped  # only games it can play
-        self.progress.done += len(stage.games) - len(todo)
-        return playable
+        total = self.covered.games - self.covered.skipped  # only games it can play
+        if self.budget.games is not None:
+            total = min(total, self.covered.stored + self.budget.games)
+        self.progress.total = total
+        self.progress.done += part.stored
+        return self.budget.within(self._playable(stage))
+
+    def _playable(self, stage: Stage) -> Iterator[ScheduledGame]:
+        out = self.left_out.keys()
+        for g in shard_games(self.games.games(stage.range), self.shard):
+            if g.game_id not in self.done and not out & set(g.seats):
+                yield g
+
+    async def play(self, executor: Executor, stage: Stage) -> None:
+        """Play a stage's games within the budgets: a time budget cancels the games in
+        flight when it runs out (they are played by the next run)."""
+        with trio.move_on_after(max(0.0, self.budget.seconds_left())) as scope:
+            with suppress(BudgetSpent):
+                await executor.play(self.begin(stage), self.report)
+        if scope.cancelled_caught or self.budget.out_of_time():
+            self.budget.why = self.budget.why or "time"
 
     def report(self, outcome: Outcome) -> None:
         """Store a finished game (once: a batch played again after a lost worker reports
-        its games again) or a void attempt; count it, and say what a user should know."""
+        its games again) or a void attempt; count it, and say what a user should know.
+        Past the time budget, BudgetSpent stops an executor that plays on (Dask)."""
         progress = self.progress
         if isinstance(outcome, Finished):
             if not self.store.save(outcome.game_id, outcome.seats, outcome.seed,
@@ -143,10 +220,16 @@ class _Run:
             return
         if self.on_update is not None:
             self.on_update(progress)
+        if self.budget.out_of_time():
+            raise BudgetSpent
 
     def end(self, stage: Stage) -> bool:
-        """End a stage: True when the run stops here (at a look that settles it, or after
-        the last stage)."""
+        """End a stage: True when the run stops here (a budget spent, at a look that
+        settles it, or after the last stage)."""
+        if self.budget.why is not None:
+            self.verdict = self._stopped()
+            self.say(self.verdict)
+            return True
         if self.config.until is None:
             return True
         verdict = look(self.config, self.store, self.games, stage)
@@ -154,16 +237,29 @@ class _Run:
         self.verdict = verdict.text
         return verdict.stop
 
+    def _stopped(self) -> str:
+        if self.budget.why == "games":
+            held = self.covered.stored + self.progress.played
+            return (f"stopped at max_games = {self.config.max_games}: the store holds {held} "
+                    "games of the schedule, every entrant within about one table of every "
+                    "other; raise max_games to play on")
+        assert self.seconds is not None
+        return (f"stopped when the time budget of {duration(self.seconds)} ran out, after "
+                f"{self.progress.played} games, every entrant within about one table of "
+                "every other; run again to play on")
+
     def summary(self) -> RunSummary:
-        beyond = len(self.done - self.covered)
+        beyond = len(self.done) - self.covered.stored
         if beyond:  # more deals played before, or tables of entrants no longer in the file
             self.say(f"note: the store also holds {beyond} games beyond this run's schedule "
-                     f"(deals after the {self.deals} it covered, or tables of withdrawn "
-                     "entrants); the leaderboard counts every stored game of the field")
-        return RunSummary(total=len(self.covered), already=self.already,
-                          played=self.progress.played, skipped=self.skipped,
+                     f"(deals after the {self.deals} it covered, tables of withdrawn "
+                     "entrants, or tables a smaller sample no longer names); the leaderboard "
+                     "counts every stored game of the field's tables")
+        return RunSummary(total=self.covered.games, already=self.covered.stored,
+                          played=self.progress.played, skipped=self.covered.skipped,
                           left_out=self.left_out, voids=self.voids,
-                          verdict=self.verdict, field=self.change)
+                          verdict=self.verdict, field=self.change,
+                          budget=self.budget.why)
 
 
 async def run_tournament(
@@ -176,21 +272,25 @@ async def run_tournament(
     shard: tuple[int, int] | None = None,
     frozen: bool = False,
     workers: int | None = None,
+    time_budget: float | None = None,
 ) -> RunSummary:
     """Play the games of the tournament (or of its `shard`) that `store` lacks on `executor`,
     calling `on_update` after every game stored and every void attempt; with `workers`, say
     the plan of its games first (`preview.py`).  Every entrant is
     built first, and the games of those whose version changed are superseded and played
-    again (with `frozen`, FrozenField instead).  Raises SandboxError, before any game, when
-    the file's sandbox cannot run here or would show a bot the store (`isolation.py`)."""
+    again (with `frozen`, FrozenField instead).  The file's `max_games` and `time_budget`
+    (seconds from now) stop it early (`budget.py`).  Raises SandboxError, before any game,
+    when the file's sandbox cannot run here or would show a bot the store (`isolation.py`)."""
+    deadline = None if time_budget is None else time.monotonic() + time_budget
     if executor.runs_bots:
         check_sandbox_available(config.sandbox)
         check_isolation(config, config_path, run_files(store.path))
     await executor.start(config, config_path)
     try:
-        games = bind(config, config_path, store, shard)
+        games = bind(config, config_path, store, shard, say)
         if workers is not None:
-            for line in make_plan(config, games, workers).lines():
+            stored = store.done() if len(games) else set()
+            for line in make_plan(config, games, workers, stored, shard).lines():
                 say(line)
         left_out = await build_bots(config, config_path, say) if executor.runs_bots else {}
         versions = entrant_versions(config, config_path, left_out)
@@ -198,10 +298,10 @@ async def run_tournament(
                               frozen)
         for line in field_lines(change):
             say(line)
-        run = _Run(config, store, games, store.done(), left_out, versions, change, say,
-                   on_update)
-        for stage in stages(config, games):
-            await executor.play(run.begin(stage), run.report)
+        run = _Run(config, store, games, shard, left_out, versions, change, say, on_update,
+                   time_budget, deadline)
+        for stage in stages(config):
+            await run.play(executor, stage)
             if run.end(stage):
                 break
     finally:  # the bots are kept from stage to stage
@@ -219,6 +319,7 @@ async def run_into(
     shard: tuple[int, int] | None = None,
     frozen: bool = False,
     workers: int | None = None,
+    time_budget: float | None = None,
 ) -> RunSummary:
     """`run_tournament` into the store at `db_path`, opened or made for it and closed after.
     A store this run made is removed again when the run fails (not when it is interrupted)
@@ -233,7 +334,7 @@ async def run_into(
         raise StoreError(str(exc)) from None
     try:
         summary = await run_tournament(config, config_path, store, executor, say, on_update,
-                                       shard, frozen, workers)
+                                       shard, frozen, workers, time_budget)
         if summary.skipped and not summary.played and not summary.already:
             left = "; ".join(f"{name}: {why}" for name, why in summary.left_out.items())
             raise NothingPlayed(f"no game could be played: the {summary.skipped} games left "

@@ -17,7 +17,7 @@ from referee.leaderboard import sequential
 from referee.leaderboard.stats import Games, order, verdicts
 
 from .config import TournamentConfig
-from .schedule import ScheduledGame
+from .schedule import Schedule
 from .store import Store
 
 SHARDED = ("--shard: a run with until looks at every game of the field after each stage, so "
@@ -26,19 +26,23 @@ SHARDED = ("--shard: a run with until looks at every game of the field after eac
 
 @dataclass(frozen=True)
 class Stage:
-    """The games played before one look (or, without `until`, the whole schedule)."""
+    """The deals played before one look (or, without `until`, the whole schedule)."""
 
+    start: int  # the first deal of the stage
     deals: int  # the deals played once this stage is: its look
-    games: list[ScheduledGame]  # the games of the deals since the previous look
     next: int | None  # the following look's deals; None for the last stage
 
+    @property
+    def range(self) -> range:
+        """The deals since the previous look."""
+        return range(self.start, self.deals)
 
-def stages(config: TournamentConfig, games: list[ScheduledGame]) -> list[Stage]:
-    """`games` (a schedule) in stages ending at the looks; one stage without `until`."""
+
+def stages(config: TournamentConfig) -> list[Stage]:
+    """The schedule's deals in stages ending at the looks; one stage without `until`."""
     ends = sequential.looks(config.deals) if config.until else [config.deals]
     starts = [0, *ends[:-1]]
-    return [Stage(end, [g for g in games if start <= g.deal < end],
-                  ends[i + 1] if i + 1 < len(ends) else None)
+    return [Stage(start, end, ends[i + 1] if i + 1 < len(ends) else None)
             for i, (start, end) in enumerate(zip(starts, ends, strict=True))]
 
 
@@ -49,7 +53,7 @@ def look_errors(config: TournamentConfig) -> list[float]:
     return sequential.spending(config.deals, config.until, len(config.bots), one_table)
 
 
-def plan(config: TournamentConfig, games: list[ScheduledGame]) -> str:
+def plan(config: TournamentConfig, games: Schedule) -> str:
     """What a run with `until` will do, in one line."""
     ends = sequential.looks(config.deals)
     errors = look_errors(config)
@@ -70,11 +74,10 @@ class Look:
     text: str
 
 
-def look(config: TournamentConfig, store: Store, games: list[ScheduledGame],
-         stage: Stage) -> Look:
+def look(config: TournamentConfig, store: Store, games: Schedule, stage: Stage) -> Look:
     """Judge the stored games of the schedule `games` up to `stage`'s look."""
     assert config.until is not None
-    wanted = {g.game_id for g in games if g.deal < stage.deals}
+    wanted = {g.game_id for g in games.games(range(stage.deals))}
     results = [r for r in store.results() if r.game_id in wanted]
     head = f"{stage.deals} deals ({len(results)} games)"
     if len(results) < len(wanted):

@@ -319,7 +319,7 @@ def test_a_store_that_fails_mid_run_ends_it_in_one_line_and_loses_nothing(
         [sys.executable, "-m", "referee", "tournament", "run", str(config), "--db", str(db),
          "-q", "--workers", "2"],
         cwd=tmp_path, capture_output=True, text=True, timeout=120,
-        preexec_fn=files_limited_to(96 * 1024))
+        preexec_fn=files_limited_to(128 * 1024))  # room for a few games
     refused(out, f"the results store failed: {db}: ",  # SQLite: "disk I/O error"
             "the games stored before it are kept: run again to resume")
     kept = sqlite3.connect(db).execute("SELECT game_id FROM games").fetchall()

@@ -8,7 +8,7 @@ are the session's (`session.py`), written once whatever plays the games.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -77,11 +77,12 @@ class Executor(Protocol):
         """Get ready to play `config`'s games, before anything else of the run, so that
         what cannot work (a cluster out of reach) fails first."""
 
-    async def play(self, games: Sequence[ScheduledGame], report: Report) -> None:
-        """Play `games`, reporting each finished game, each void attempt, each lost batch and
-        each game handed to another worker as it comes; return when none is left.  An error
-        `report` raises stops the play, and so does OutOfResources (the referee short of
-        its own descriptors or memory, for good)."""
+    async def play(self, games: Iterable[ScheduledGame], report: Report) -> None:
+        """Play `games` (taken in their order, lazily: a schedule may be long), reporting each
+        finished game, each void attempt, each lost batch and each game handed to another
+        worker as it comes; return when none is left.  An error `report` raises stops the
+        play, and so does OutOfResources (the referee short of its own descriptors or memory,
+        for good)."""
 
     async def aclose(self) -> None:
         """Stop what it kept between batches: bot processes, a cluster it started."""

@@ -16,8 +16,9 @@ SIGHUP stop them as Ctrl-C does.
 
 from __future__ import annotations
 
+import itertools
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -82,10 +83,11 @@ def play_batch(config_json: str, config_path: str, games: list[ScheduledGame],
     return batch
 
 
-def batches(games: Sequence[ScheduledGame], size: int) -> list[list[ScheduledGame]]:
-    """Games grouped by table so a batch reuses its bot processes."""
-    ordered = sorted(games, key=lambda g: (g.table, g.deal, g.order))
-    return [ordered[i:i + size] for i in range(0, len(ordered), size)]
+def batches(games: Iterable[ScheduledGame], size: int) -> list[list[ScheduledGame]]:
+    """Games in the schedule's order, `size` at a time: a table's seat orders come together,
+    so a batch reuses its bot processes, and batches are submitted round by round."""
+    it = iter(games)
+    return list(iter(lambda: list(itertools.islice(it, size)), []))
 
 
 class SchedulerError(RuntimeError):
@@ -137,8 +139,9 @@ class DaskExecutor:
             with signals_interrupt():
                 self.client = connect(Client, self.scheduler)
 
-    async def play(self, games: Sequence[ScheduledGame], report: Report) -> None:
-        if not games:
+    async def play(self, games: Iterable[ScheduledGame], report: Report) -> None:
+        work = batches(games, self.batch_size)
+        if not work:
             return
         from distributed import Client, LocalCluster
 
@@ -151,7 +154,7 @@ class DaskExecutor:
             losses = WorkerLosses(self.client)
             pending: dict[str, tuple[Any, list[ScheduledGame]]] = {}
             try:
-                for batch in batches(games, self.batch_size):
+                for batch in work:
                     future = self.client.submit(play_batch, self.config_json,
                                                 self.config_path, batch, self.make_player,
                                                 pure=False)

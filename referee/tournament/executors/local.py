@@ -7,7 +7,7 @@ from batch to batch (a run with `until` hands it a batch per stage), until `aclo
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 import trio
@@ -46,7 +46,7 @@ class LocalExecutor:
                                sharing=self.workers)
                         for number in range(self.workers)]
 
-    async def play(self, games: Sequence[ScheduledGame], report: Report) -> None:
+    async def play(self, games: Iterable[ScheduledGame], report: Report) -> None:
         failed: list[Exception] = []
 
         async def work(worker: Worker, queue: Iterator[ScheduledGame],

@@ -37,6 +37,12 @@ CREATE TABLE IF NOT EXISTS superseded (  -- games whose bots changed since, kept
     superseded REAL NOT NULL,   -- unix time
     why TEXT NOT NULL           -- which entrants had changed
 );
+CREATE TABLE IF NOT EXISTS draws (  -- a sample's tables in the order drawn (store/draws.py)
+    position INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,   -- the table's part of its games' ids
+    entrants TEXT NOT NULL,     -- JSON list of its entrants, sorted by name
+    named INTEGER NOT NULL      -- 1: the tournament file of the last run names it
+);
 """
 
 GAMES_COLUMNS = ["game_id", "seats", "seed", "result", "record", "seconds", "attempts",

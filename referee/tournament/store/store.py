@@ -29,6 +29,7 @@ from referee.match.record import GameRecord, RecordError, StoredResult, read_rec
 from referee.validation import first_errors
 
 from ..config import TournamentConfig
+from .draws import Table, named_keys, played_tables, read_draws, write_draws
 from .errors import DamagedRecord, DamagedStore, StoreError, StoreFailed
 from .files import Opening, refuse_special, unshared_wal, write_protected, writer_lock
 from .schema import SCHEMA, WITHDRAWN, Status, refuse_foreign
@@ -174,6 +175,40 @@ class Store:
                 "changed in a way that changes the games. Use another --db, or restore the file"
             )
 
+    def take_over(self, fingerprint: str) -> None:
+        """Bind the store to `fingerprint` instead of the one it has (a store whose games the
+        new schedule keeps, `session.bind`)."""
+        with self.failing():
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('fingerprint', ?)",
+                            (fingerprint,))
+
+    def draws(self) -> list[Table]:
+        """The tables a sample drew, in order (`draws.py`); none in a store of a schedule
+        that does not sample, or made before samples grew."""
+        with self.failing():
+            return read_draws(self.db)
+
+    def record_draws(self, drawn: Sequence[tuple[str, Table]],
+                     named: Sequence[str] | None) -> None:
+        """Keep the tables drawn now ((key, entrants) each, after those drawn before), and
+        name the tables of the file's sample by their keys (None: the file does not
+        sample), in one transaction."""
+        if not drawn and named is None and self.named_tables() is None:
+            return  # nothing drawn, nothing named: no write (a store of a round robin)
+        with self.transaction():
+            write_draws(self.db, drawn, None if named is None else set(named))
+
+    def named_tables(self) -> set[str] | None:
+        """The keys of the tables of the last run's sample, whose games the leaderboard
+        counts; None when it played no sample (every game of the field counts)."""
+        with self.failing():
+            return named_keys(self.db)
+
+    def played_tables(self) -> list[Table]:
+        """The stored games' tables, each once, in the order their first game finished."""
+        with self.failing():
+            return played_tables(self.db)
+
     def fingerprint(self) -> str | None:
         """The fingerprint of the schedule whose games the store holds; None before a run
         binds it."""
@@ -271,10 +306,16 @@ class Store:
                    "voids": "INSERT INTO voids VALUES (?, ?, ?, ?)",
                    "entrants": "INSERT OR IGNORE INTO entrants VALUES (?, ?, ?, ?)",
                    "superseded": "INSERT INTO superseded VALUES "
-                                 "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"}
+                                 "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                   "draws": "INSERT OR IGNORE INTO draws VALUES (?, ?, ?, ?)"}
+        with other.failing():
+            tables = {r[0] for r in other.db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
         with self.failing(), self.db:
             self.db.execute("BEGIN")
             for table, insert in inserts.items():
+                if table not in tables:  # a store made before it had this table
+                    continue
                 with other.failing():
                     rows = other.db.execute(f"SELECT * FROM {table}")
                 while True:
@@ -290,14 +331,18 @@ class Store:
                     self.db.execute("SELECT game_id, attempt, reason FROM voids ORDER BY at")]
 
     def results(self) -> Iterator[StoredResult]:
-        """The result of every stored game that counts (none of its bots withdrawn), in game
-        id order; a row that is not what a run writes (a file edited or damaged by hand) is a
-        StoreFailed naming it, not an error deep in a leaderboard."""
+        """The result of every stored game that counts (none of its bots withdrawn, and of a
+        table the last run's sample names, if it sampled), in game id order; a row that is
+        not what a run writes (a file edited or damaged by hand) is a StoreFailed naming it,
+        not an error deep in a leaderboard."""
         withdrawn = set(self.entrants(WITHDRAWN))
+        named = self.named_tables()
         with self.failing():
             for game_id, seats, result in self.db.execute(
                 "SELECT game_id, seats, result FROM games ORDER BY game_id"
             ):
+                if named is not None and game_id.split("-", 1)[0] not in named:
+                    continue
                 checked = self._checked(game_id, seats, result)
                 if not withdrawn.intersection(checked.names):
                     yield checked

@@ -1,0 +1,80 @@
+"""Budgets: `max_games = N` in the tournament file (the store holds at most N games of the
+schedule) and `--time-budget DURATION` on `run` (this run plays for at most that long).
+
+Either stops the run between games, and since the schedule hands games out deal by deal and,
+within a deal, round by round (`schedule.Schedule.games`), every entrant has then played
+within about one table of every other: a budget buys a fair prefix of the tournament, and
+the next run (with a higher `max_games`, or another budget) plays on from there.  So do
+Ctrl-C and a kill.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import time
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from .schedule import ScheduledGame
+
+UNITS = {"s": 1, "m": 60, "h": 3600}
+_DURATION = re.compile(r"(\d+(?:\.\d*)?|\.\d+)\s*([smh])")
+
+
+class BudgetError(ValueError):
+    """A duration that cannot be read."""
+
+
+class BudgetSpent(Exception):
+    """The time budget ran out while games were being played (raised from a report, to stop
+    an executor that cannot be cancelled between its games, such as Dask's)."""
+
+
+def parse_duration(text: str) -> float:
+    """"90s", "15m", "2h" or "1.5h" as seconds; a BudgetError says how to write one."""
+    match = _DURATION.fullmatch(text.strip())
+    seconds = float(match[1]) * UNITS[match[2]] if match else math.nan
+    if not seconds > 0 or math.isinf(seconds):
+        raise BudgetError(f"--time-budget {text!r}: write a number and a unit, s, m or h "
+                          "(90s, 15m, 2h)")
+    return seconds
+
+
+@dataclass
+class Budget:
+    """What a run may still play: games (None: no limit; `max_games` less the schedule's
+    games stored before) and time (a deadline on the monotonic clock, or None)."""
+
+    games: int | None = None
+    deadline: float | None = None
+    handed: int = 0  # games handed to the executor so far
+    why: str | None = field(default=None)  # set once a budget stops the run
+
+    @classmethod
+    def of(cls, max_games: int | None, stored: int, deadline: float | None) -> Budget:
+        """`max_games` with `stored` of the schedule's games stored; a `deadline` on the
+        monotonic clock."""
+        return cls(None if max_games is None else max(0, max_games - stored), deadline)
+
+    def seconds_left(self) -> float:
+        return math.inf if self.deadline is None else self.deadline - time.monotonic()
+
+    def out_of_time(self) -> bool:
+        return self.seconds_left() <= 0
+
+    def spent(self) -> bool:
+        """Whether the games or the time are used up; say why, once."""
+        if self.games is not None and self.handed >= self.games:
+            self.why = self.why or "games"
+        elif self.out_of_time():
+            self.why = self.why or "time"
+        return self.why is not None
+
+    def within(self, games: Iterable[ScheduledGame]) -> Iterator[ScheduledGame]:
+        """`games` until a budget is spent; an executor takes them one at a time."""
+        for game in games:
+            if self.spent():
+                return
+            self.handed += 1
+            yield game
