@@ -177,6 +177,7 @@ class InMemoryBot:
     tee = None
     sandboxed = False
     answers_quickly = False  # events wait for the request: one write per decision
+    exited = False  # its "process" lives as long as the game
 
     def __init__(self) -> None:
         self.stderr = self

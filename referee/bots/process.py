@@ -73,6 +73,12 @@ class BotProcess:
         self._sent_at = 0.0
 
     @property
+    def exited(self) -> bool:
+        """Whether the bot's own process has ended (a child it left may still write for
+        it: the protocol calls that a crash)."""
+        return self.process.returncode is not None
+
+    @property
     def pid(self) -> int:
         return self.process.pid
 

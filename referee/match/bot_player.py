@@ -297,7 +297,7 @@ class BotPlayer:
                               request_id)
             event = seat.receive(line, time.perf_counter() - began)
             if type(event) is Replied:
-                if bot.process.returncode is not None:  # a process it left answers for it
+                if bot.exited:  # a process it left answers for it
                     reason = await self._crash_reason(CHILD_ANSWERS)
                     return Answer(None, Fault(FaultKind.CRASH, reason),
                                   trio.current_time() - start, request_id)
