@@ -182,6 +182,8 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     from tabulate import tabulate
 
     from ..tournament.config import TournamentError, load_tournament, tournament_edition
+    from ..tournament.entrants import bot_dir, entrant_versions
+    from ..tournament.field import changed_now
     from ..tournament.isolation import check_isolation, run_files
     from ..tournament.preview import make_plan
     from ..tournament.schedule import Schedule
@@ -199,6 +201,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
         fail(str(exc))
     stored = None
     drawn: list[tuple[str, ...]] = []
+    changed: tuple[str, ...] = ()
     if db_path.exists():
         try:
             edition = tournament_edition(config, config_path)
@@ -206,6 +209,11 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
             try:
                 stored = store.done()
                 drawn = stored_draws(config, edition, store)
+                present = {b.name for b in config.bots if bot_dir(config_path, b.dir).is_dir()}
+                versions = entrant_versions(config, config_path, {
+                    b.name: "" for b in config.bots if b.name not in present})
+                changed, stale = changed_now(store, versions)
+                stored -= set(stale)  # a run supersedes them and plays them again
             finally:
                 store.close()
         except EditionError as exc:
@@ -216,7 +224,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
         games = Schedule(config, drawn)
     except ValueError as exc:
         fail(str(exc))
-    plan = make_plan(config, games, resolve_workers(workers), stored)
+    plan = make_plan(config, games, resolve_workers(workers), stored, changed=changed)
     if as_json:
         click.echo(json.dumps(plan.as_dict(), indent=2))
         return

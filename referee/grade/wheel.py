@@ -49,7 +49,9 @@ def build_wheel(folder: Path) -> Path:
     except importlib.metadata.PackageNotFoundError:
         raise WheelError(f"the referee's package metadata ({DISTRIBUTION}) is not installed; "
                          "install it (pip install .) to build its wheel") from None
-    metadata = dist.read_text("METADATA")
+    # An editable install run from its source folder is found through the folder's
+    # *.egg-info (setuptools writes it there), which names the metadata PKG-INFO.
+    metadata = dist.read_text("METADATA") or dist.read_text("PKG-INFO")
     if metadata is None:
         raise WheelError(f"{DISTRIBUTION} is installed without its METADATA")
     name = dist.metadata["Name"].replace("-", "_")

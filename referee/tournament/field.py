@@ -30,6 +30,15 @@ class FieldChange:
     withdrawn: tuple[str, ...]
 
 
+def changed_now(store: Store, versions: Mapping[str, str]) -> tuple[tuple[str, ...], list[str]]:
+    """The entrants whose `versions` (as their files are now) differ from the store's last
+    run, and the stored games a run would supersede for them: what `plan` tells before
+    `run` plays them again."""
+    before = store.versions()
+    changed = tuple(n for n, v in versions.items() if before.get(n) not in (None, v))
+    return changed, store.stale_games({n: versions[n] for n in changed})
+
+
 class FrozenField(Exception):
     """`--frozen`: an entrant changed, and the run refuses to re-play its games."""
 

@@ -39,6 +39,7 @@ class Plan:
     stored: int | None = None  # of these games, those the store holds (None: no store)
     max_games: int | None = None  # the file's: the store holds at most this many
     drawn: int | None = None  # a sample's tables drawn now, after the store's (else None)
+    changed: tuple[str, ...] = ()  # entrants changed since the store's last run
 
     def as_dict(self) -> dict[str, object]:
         return {"games": self.games, "tables": self.tables, "deals": self.deals,
@@ -46,7 +47,8 @@ class Plan:
                 "games_per_entrant": self.per_entrant, "seats": self.seats,
                 "workers": self.workers, "time_bound_seconds": round(self.bound_seconds),
                 "stored": self.stored, "max_games": self.max_games,
-                "tables_drawn_now": self.drawn, "warning": self.warning()}
+                "tables_drawn_now": self.drawn, "changed": list(self.changed),
+                "warning": self.warning()}
 
     def warning(self) -> str | None:
         if self.games <= LARGE:
@@ -55,22 +57,27 @@ class Plan:
                 "tables in which every pair still meets about equally often, and "
                 '`seat_orders = "balanced"` or "rotations" plays fewer seat orders per table')
 
-    def lines(self) -> list[str]:
-        """The plan in a few lines of text."""
+    def lines(self, bound: bool = True) -> list[str]:
+        """The plan in a few lines of text; `bound`, with the bound on its time (`plan`
+        says it; a run's progress gives its pace instead, from its first games)."""
         counts = sorted(set(self.per_entrant.values()))
         each = (f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}")
-        out = [f"{self.games:,} games: {self.tables:,} tables of {self.table_size}, "
-               f"{self.deals} deals, {self.seat_orders} seat orders per table; {each} games "
-               "per entrant",
-               f"time: at most {duration(self.bound_seconds)} on {self.workers} workers, if "
-               "every decision took the whole move time (bots answering in milliseconds take "
-               "far less)"]
+        out = [f"{self.games:,} games: {counted(self.tables, 'table')} of {self.table_size}, "
+               f"{counted(self.deals, 'deal')}, {counted(self.seat_orders, 'seat order')} per "
+               f"table; {each} games per entrant"]
+        if bound:
+            out.append(f"time: at most {duration(self.bound_seconds)} on "
+                       f"{counted(self.workers, 'worker')}, a bound if every decision took the "
+                       "whole move time (bots answering in milliseconds take far less)")
         if self.drawn is not None and self.drawn < self.tables:
             out.append(f"the sample grows from the {self.tables - self.drawn:,} tables the "
                        f"store drew before: {self.drawn:,} drawn now")
         if self.max_games is not None and self.max_games < self.games:
             out.append(f"max_games = {self.max_games:,}: the first {self.max_games:,} of them, "
                        "round by round (every entrant within about one table of every other)")
+        if self.changed:
+            out.append(f"changed since the store's last run: {', '.join(self.changed)}: "
+                       "their stored games are superseded and played again")
         if self.stored is not None:
             left = self.games - self.stored
             if self.max_games is not None:
@@ -80,6 +87,11 @@ class Plan:
         if warning:
             out.append(f"warning: {warning}")
         return out
+
+
+def counted(n: int, noun: str) -> str:
+    """"1 table", "2 tables"."""
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
 def duration(seconds: float) -> str:
@@ -94,7 +106,7 @@ def duration(seconds: float) -> str:
 
 def make_plan(config: TournamentConfig, games: Schedule, workers: int,
               stored: Collection[str] | None = None,
-              shard: tuple[int, int] | None = None) -> Plan:
+              shard: tuple[int, int] | None = None, changed: tuple[str, ...] = ()) -> Plan:
     """The plan of the schedule `games` (or of its `shard`), counted by formula and from its
     tables, not game by game (a shard's games are counted one by one); `stored`: the ids of
     the games in the store, if there is one."""
@@ -133,4 +145,4 @@ def make_plan(config: TournamentConfig, games: Schedule, workers: int,
         seat_orders=orders, per_entrant=per_entrant, seats=seats, workers=workers,
         bound_seconds=to_play * per_game / max(1, workers), stored=held,
         max_games=config.max_games,
-        drawn=None if games.sample is None else len(games.sample.drawn))
+        drawn=None if games.sample is None else len(games.sample.drawn), changed=changed)

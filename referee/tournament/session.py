@@ -290,7 +290,7 @@ async def run_tournament(
         games = bind(config, config_path, store, shard, say)
         if workers is not None:
             stored = store.done() if len(games) else set()
-            for line in make_plan(config, games, workers, stored, shard).lines():
+            for line in make_plan(config, games, workers, stored, shard).lines(bound=False):
                 say(line)
         left_out = await build_bots(config, config_path, say) if executor.runs_bots else {}
         versions = entrant_versions(config, config_path, left_out)

@@ -21,6 +21,8 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
+from referee.check import CHECK_COUNT
+
 from .test_grade import BOTS, ROOT, SAMPLES
 
 SCHEMAS = Path(__file__).with_name("schemas")
@@ -169,7 +171,7 @@ def test_gradescope_run_autograder(course: Path, graded: dict[str, dict[str, str
         assert results["score"] == pytest.approx(float(row["points"]), abs=0.01)
         checks = [t for name, t in tests.items() if name.startswith("check: ")]
         assert sum(t["score"] for t in checks) == int(row["checks_passed"])
-        assert len(checks) == 19 or submission == "crashing"
+        assert len(checks) == CHECK_COUNT or submission == "crashing"
         for b in ("random-1", "random-2", "random-3"):
             assert tests[f"against {b}"]["max_score"] == 2
 
@@ -182,7 +184,7 @@ def prairielearn(course: Path) -> Path:
     return course / "prairielearn"
 
 
-@pytest.mark.parametrize("submission", ["good", "empty", "unbuildable"])
+@pytest.mark.parametrize("submission", list(SUBMISSIONS))
 def test_prairielearn_grader(course: Path, graded: dict[str, dict[str, str]],
                              prairielearn: Path, tmp_path: Path, submission: str) -> None:
     """The PrairieLearn grader's run.sh, run in a /grade laid out as PrairieLearn lays it,
@@ -203,8 +205,8 @@ def test_prairielearn_grader(course: Path, graded: dict[str, dict[str, str]],
     assert run.returncode == 0, run.stderr
     results = valid(root / "results" / "results.json", "prairielearn-results.json")
     row = graded[submission]
-    if submission == "good":
-        most = 19 * 1 + 10 + 3 * 2
+    if submission in ("good", "crashing"):
+        most = CHECK_COUNT * 1 + 10 + 3 * 2
         assert results["gradable"] is True
         assert results["score"] == pytest.approx(float(row["points"]) / most, abs=1e-3)
         assert f"grade {row['grade']}" in str(results["message"])

@@ -62,10 +62,11 @@ def board(db: Path, fmt: str = "json") -> str:
 
 
 def test_a_changed_bot_has_exactly_its_games_played_again(tmp_path: Path) -> None:
-    """Editing one entrant's file re-plays the games it sat in, and only those: the others
-    keep their stored games; the old ones stay in the store as superseded (and `replay --db`
-    still shows one), out of the leaderboard, which now shows the new bot's results.
-    `--frozen` refuses to do it, in one line, and changes nothing."""
+    """Editing one entrant's file re-plays the games it sat in, and only those (`plan` says
+    so first, and counts them as to play): the others keep their stored games; the old ones
+    stay in the store as superseded (and `replay --db` still shows one), out of the
+    leaderboard, which now shows the new bot's results. `--frozen` refuses to do it, in one
+    line, and changes nothing."""
     names = ["ann", "ben", "cal", "dan"]
     for n in names:
         entrant(tmp_path, n)
@@ -81,8 +82,13 @@ def test_a_changed_bot_has_exactly_its_games_played_again(tmp_path: Path) -> Non
             "dan changed since the store's last run", "--frozen")
     assert stored(db) == before
 
+    planned = referee("tournament", "plan", str(file), cwd=tmp_path)
+    assert planned.returncode == 0, planned.stderr
+    assert "changed since the store's last run: dan" in planned.stdout, planned.stdout
+    assert "stored already: 3 of them; 9 to play" in planned.stdout, planned.stdout
     said = run(file)
     assert "changed since the last run: dan; their 9 stored games are superseded" in said
+    assert "9 games played, 3 were already stored" in said, said  # as `plan` said
     after = stored(db)
     assert after.keys() == before.keys()
     replayed = {g for g in after if after[g] != before[g]}
@@ -204,3 +210,5 @@ def test_plan_counts_what_run_plays_and_the_store_is_found_from_anywhere(
     assert "0 games played, 30 were already stored" in run(file, cwd=tmp_path.parent)
     out = referee("tournament", "plan", str(file), cwd=elsewhere)
     assert "stored already: 30 of them; 0 to play" in out.stdout
+    assert "10 tables of 3, 1 deal, 3 seat orders per table" in out.stdout, out.stdout
+    assert "time: at most" in out.stdout and "time: at most" not in run(file)

@@ -382,15 +382,24 @@ class Store:
                                 (WITHDRAWN, name))
         return superseded
 
+    def stale_games(self, current: Mapping[str, str]) -> list[str]:
+        """The stored games in which an entrant of `current` played another version than
+        its current one: those a run supersedes (`plan` counts them as to play)."""
+        if not current:
+            return []
+        stale = []
+        with self.failing():
+            for game_id, seats, versions in self.db.execute(
+                    "SELECT game_id, seats, versions FROM games"):
+                played = dict(zip(orjson.loads(seats), orjson.loads(versions), strict=True))
+                if any(n in played and played[n] != v for n, v in current.items()):
+                    stale.append(game_id)
+        return stale
+
     def _supersede(self, current: Mapping[str, str]) -> int:
         if not current:
             return 0
-        stale = []
-        for game_id, seats, versions in self.db.execute(
-                "SELECT game_id, seats, versions FROM games"):
-            played = dict(zip(orjson.loads(seats), orjson.loads(versions), strict=True))
-            if any(n in played and played[n] != v for n, v in current.items()):
-                stale.append(game_id)
+        stale = self.stale_games(current)
         why = "changed: " + ", ".join(sorted(current))
         now = time.time()
         for game_id in stale:
