@@ -1,5 +1,5 @@
-"""The leaderboard page's sections below the standings: every pair's verdict, the
-head-to-head grid and the seat bias."""
+"""The leaderboard page's sections below the standings: the verdicts of neighbours in the
+standings (every pair on pairs.html), the head-to-head grid and the seat bias."""
 
 from __future__ import annotations
 
@@ -53,8 +53,8 @@ def pairs_section(data: Tournament, links: Links) -> str:
         return ""
     near = neighbour_pairs(data)
     every = len(data.pairs)
-    scope = (f"The {len(near)} pairs of entrants at most {NEIGHBOURS} places apart, of "
-             f'{every}: <a href="pairs.html">every pair</a>.' if len(near) < every else
+    scope = (f"The {len(near):,} pairs of entrants at most {NEIGHBOURS} places apart, of "
+             f'{every:,}: <a href="pairs.html">every pair</a>.' if len(near) < every else
              f'All {every} pairs (also on <a href="pairs.html">their own page</a>).')
     note = e(method_note(data.primary, every)).replace("\n", " ")
     return (f'<section><h2>Pairs</h2><p class="note">{scope}</p>'

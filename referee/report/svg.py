@@ -134,7 +134,8 @@ def line_chart(series: Sequence[tuple[str, str, Sequence[tuple[float, float]]]],
         path = " ".join(f"{px(a):.1f},{py(b):.1f}" for a, b in pts)
         faint = crowded and i >= labelled
         rest = ' class="rest"' if faint else ""
-        out.append(f'<polyline points="{path}" fill="none" stroke="{fill}" '
+        stroke = "#8d96a8" if faint else fill  # one grey for the rest: 20 colours repeat
+        out.append(f'<polyline points="{path}" fill="none" stroke="{stroke}" '
                    f'stroke-width="{1 if faint else 2}"{rest} '
                    f'data-name="{escape(name)}"><title>{escape(name)}</title></polyline>')
         if crowded and not faint:
