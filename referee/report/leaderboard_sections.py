@@ -11,7 +11,6 @@ from .data import Tournament
 from .markup import Links, e, page, share_color
 from .tables import cell, sortable
 
-
 NEIGHBOURS = 3  # the front page's pairs: entrants at most this many places apart
 H2H_MAX = 40  # entrants up to which the front page has the head-to-head grid
 PAIRS_PAGE_MAX = 20_000  # rows of the page of every pair; the rest are counted

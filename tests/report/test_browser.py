@@ -1,7 +1,7 @@
 """The report in headless Chromium from file:// URLs: every entrant on the leaderboard and
-every pair on the pairs page, the game viewer stepping to the end of a game and showing the record's final
-money, arrow keys, hidden bids sealed until revealed, no console errors, no request leaving
-the folder, and a screenshot of each kind of page that is not blank."""
+every pair on the pairs page, the game viewer stepping to the end of a game and showing the
+record's final money, arrow keys, hidden bids sealed until revealed, no console errors, no
+request leaving the folder, and a screenshot of each kind of page that is not blank."""
 
 from __future__ import annotations
 
