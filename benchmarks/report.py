@@ -1,11 +1,20 @@
 """Speed and size of `referee report` on a 1,000-game tournament.
 
 Run: python benchmarks/report.py [--games-sample 50] [--all-games]
+     python benchmarks/report.py --field 1000 [--rounds 12] [--stub-dof]
 Plays a 1,000-game round robin (12 entrants at tables of four, 250 sampled tables, every
 rotation) of in-process random players through the tournament session into a temporary store;
 one entrant, "sloppy", now and then over-bids its money, so some games have faults (and so a
 page).  Then times the `referee report` command (a fresh process, as a user runs it) and prints
 the seconds and the folder's size.  Target: under 10 s.
+
+With --field N: a synthetic store of N entrants (tests/report/field.py: shuffled into tables
+of four each round, each deal in 4 rotations; no game records, so no game pages), and
+`write_report` timed in-process in two parts: the leaderboard's statistics (`data.load`) and
+the rest (the pages written).  Target: 1,000 entrants under 60 s.  The block model's
+Bell-McCaffrey degrees of freedom (one E x E solve per pair of entrants) make the statistics
+grow as about E^5; --stub-dof replaces them by the number of deals, to time everything else
+of the report at fields where they would take hours (its verdicts are then not the real ones).
 """
 
 from __future__ import annotations
@@ -19,6 +28,7 @@ import time
 import zlib
 from pathlib import Path
 
+import numpy as np
 import trio
 
 from referee.game import Action, Bid, Decision
@@ -65,11 +75,54 @@ def folder_size(folder: Path) -> tuple[int, int]:
     return len(files), sum(p.stat().st_size for p in files)
 
 
+def field(entrants: int, rounds: int, stub_dof: bool) -> None:
+    """The report of a synthetic field of `entrants`, its statistics and pages timed apart."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from referee.leaderboard import blocks
+    from referee.report import data as report_data
+    from referee.report import write_report
+    from tests.report.field import fill_field
+
+    if stub_dof:
+        blocks.degrees_of_freedom = lambda model, pairs: np.full(len(pairs), model.clusters - 1.0)
+    timed = {"statistics": 0.0}
+    real_load = report_data.load
+
+    def load(store: Store) -> report_data.Tournament:
+        started = time.perf_counter()
+        try:
+            return real_load(store)
+        finally:
+            timed["statistics"] += time.perf_counter() - started
+
+    import referee.report as report
+    report.load = load  # type: ignore[attr-defined]
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "field.db"
+        games = fill_field(db, entrants, rounds)
+        store = Store.for_reading(db)
+        summary = write_report(store, Path(tmp) / "site", games_sample=0)
+        store.close()
+        stats = timed["statistics"]
+        print(f"field: {entrants} entrants, {games} games ({rounds * 4} each), "
+              f"{entrants * (entrants - 1) // 2} pairs"
+              + (" (degrees of freedom stubbed)" if stub_dof else ""))
+        print(f"report: {summary.seconds:.1f} s wall in-process (target < 60 s at 1,000): "
+              f"statistics {stats:.1f} s, pages {summary.seconds - stats:.2f} s; "
+              f"{summary.files} files, {summary.bytes / 1e6:.1f} MB")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games-sample", type=int, default=50)
     parser.add_argument("--all-games", action="store_true")
+    parser.add_argument("--field", type=int, metavar="N", help="a synthetic field of N")
+    parser.add_argument("--rounds", type=int, default=12)
+    parser.add_argument("--stub-dof", action="store_true")
     args = parser.parse_args()
+    if args.field:
+        field(args.field, args.rounds, args.stub_dof)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "bench.db"
         made = make_store(db)

@@ -1,7 +1,8 @@
 """`referee report`: a results store as a static site that works from file://.
 
-The leaderboard (places, intervals as bars, every pair's verdict, the head-to-head grid, seat
-bias, ratings over the games), a page per bot (results, faults with links to where they
+The leaderboard (places, intervals as bars, the verdicts of neighbours in the standings with
+every pair on a page of its own, the head-to-head grid for a field small enough to read it,
+seat bias, ratings over the games), a page per bot (results, faults with links to where they
 happened, stderr excerpts) and a game page for a sample of the games plus every game with a
 fault.  Every page is plain HTML
 with inline SVG; the game pages embed their data as JSON and share one script and one style
@@ -20,6 +21,7 @@ from .bot_page import bot_page
 from .data import Tournament, load, select_games
 from .game_pages import game_page, games_page, missing_game_page
 from .leaderboard_page import leaderboard_page
+from .leaderboard_sections import pairs_page
 from .markup import Links
 from .stderr import excerpts
 from .viewer import fault_steps, game_document
@@ -108,6 +110,7 @@ def write_report(store: Store, out: Path, *, games_sample: int,
     stderr_note = ("Stderr excerpts are on each bot's page." if stderr_dir is not None else
                    "Stderr excerpts are not included (no --stderr-dir).")
     write("index.html", leaderboard_page(data, links, stderr_note, len(chosen)))
+    write("pairs.html", pairs_page(data, links))
     write("games.html", games_page(data, links,
                                    policy_text(data, len(chosen), games_sample, all_games)))
     for name in data.names:

@@ -12,7 +12,8 @@ from referee.match.player import Fault
 from referee.match.record import StoredResult
 from referee.tournament.store import LEFT_OUT, Store
 
-HISTORY_POINTS = 200
+HISTORY_POINTS = 200  # fits of the ratings chart, for a field of up to 100 entrants
+HISTORY_FITS = 20_000  # points times entrants for a larger field (each fit grows with it)
 
 
 @dataclass
@@ -80,9 +81,11 @@ def load(store: Store) -> Tournament:
 
 def rating_series(games: Games) -> dict[str, list[tuple[float, float]]]:
     """Per entrant, (games so far, its Elo rating over those games) at evenly spaced moments
-    from its first game on."""
+    from its first game on: HISTORY_POINTS of them, fewer in a field of hundreds (at least 20),
+    where each fit takes longer and the chart is read for its top lines."""
     out: dict[str, list[tuple[float, float]]] = {n: [] for n in games.names}
-    for done, values in rating_history(games, HISTORY_POINTS):
+    points = max(20, min(HISTORY_POINTS, HISTORY_FITS // max(1, len(games.names))))
+    for done, values in rating_history(games, points):
         for name, value in zip(games.names, values, strict=True):
             if value is not None:
                 out[name].append((float(done), value))

@@ -1,5 +1,6 @@
-"""The report's front page: the standings with their intervals as bars, then the sections
-of `leaderboard_sections.py` and the ratings as games accumulated."""
+"""The report's front page: the standings with their intervals as bars (sortable, searchable,
+narrow by default), then the sections of `leaderboard_sections.py` and the ratings as games
+accumulated."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from . import svg
 from .data import Tournament
 from .leaderboard_sections import head_to_head_section, pairs_section, seats_section
 from .markup import FAULT_TITLES, Links, ci_html, e, page, rating_html
+from .tables import cell, sortable
 
 METRIC_TITLES = {"placement": "placement points", "win_share": "win share",
                  "money": "final money", "rating": "rating"}
@@ -48,7 +50,7 @@ def leaderboard_page(data: Tournament, links: Links, stderr_note: str, published
                    "in game id order; each line starts at the entrant's first game and ends at "
                    "its rating in the standings.</p></section>")
     return page(f"{data.name}: leaderboard", "\n".join(parts), root="", kind="leaderboard",
-                tournament=data.name)
+                tournament=data.name, scripts='<script src="report.js"></script>\n')
 
 
 def left_out_section(data: Tournament) -> str:
@@ -60,26 +62,41 @@ def left_out_section(data: Tournament) -> str:
             f"play, and why.</p><ul>{items}</ul></section>")
 
 
+def shown_metrics(primary: str) -> tuple[str, ...]:
+    """The metrics the standings show by default: the primary one and the rating (or placement
+    points when the rating is primary); the others are behind the table's toggle."""
+    second = "placement" if primary == "rating" else "rating"
+    return tuple(dict.fromkeys((primary, second)))
+
+
 def standings_section(data: Tournament, links: Links, colors: dict[str, str]) -> str:
-    """The standings table: each metric's interval as a bar on one axis per column, the
-    leader's interval on the primary metric shaded behind every bar of that column."""
+    """The standings table, sortable and searchable: each metric's interval as a bar on one
+    axis per column, the leader's interval on the primary metric shaded behind every bar of
+    that column; two metrics by default, so that it fits 1,400 px, the rest on demand."""
     rows = data.rows
     primary = data.primary
-    axes = {m: _axis(rows, m) for m in COLUMNS}
+    shown = shown_metrics(primary)
+    metrics = shown + tuple(m for m in COLUMNS if m not in shown)
+    axes = {m: _axis(rows, m) for m in metrics}
     leader = rows[0].metric(primary)
     band = (leader.low, leader.high)
     head = ["#", "place", "bot", "games"]
-    for m in COLUMNS:
+    head_css = ["", "", "", ""]
+    for m in metrics:
         fmt = "{:.0f}" if m in ("money", "rating") else "{:.2f}"
         head.append(f"{METRIC_TITLES[m]} {svg.axis_caption(axes[m], fmt)}")
+        head_css.append("" if m in shown else "more")
     head += ["faults", "retired", "ms median / p99"]
+    head_css += ["", "more", "more"]
     body = []
     for r in rows:
-        cells = [str(r.rank), f'<span class="place">{place_text(r.place)}</span>',
-                 f'<i class="sw" style="background:{colors[r.name]}"></i>'
-                 f'{links.bot(r.name, "")}',
-                 str(r.games)]
-        for m in COLUMNS:
+        cells = [cell(str(r.rank)),
+                 cell(f'<span class="place">{place_text(r.place)}</span>',
+                      r.place.best + r.place.worst / 10_000),
+                 cell(f'<i class="sw" style="background:{colors[r.name]}"></i>'
+                      f'{links.bot(r.name, "")}', r.name),
+                 cell(str(r.games))]
+        for m in metrics:
             est = r.metric(m)
             text = (ci_html(est, 1 if m == "money" else 3, pct=m == "win_share")
                     if isinstance(est, Interval) else rating_html(est))
@@ -87,19 +104,23 @@ def standings_section(data: Tournament, links: Links, colors: dict[str, str]) ->
             bar = svg.interval_bar(mean, low, high, axes[m], label=f"{r.name}: {mean:.3g} "
                                    f"[{low:.3g}, {high:.3g}]", fill=colors[r.name],
                                    band=band if m == primary else None)
-            cells.append(f'<div class="cell-bar">{bar}<span>{text}</span></div>')
+            cells.append(cell(f'<div class="cell-bar">{bar}<span>{text}</span></div>', mean,
+                              "" if m in shown else "more"))
         f = r.faults
         total = f.in_games
         detail = ", ".join(f"{FAULT_TITLES[k]} {v}" for k, v in f.counts().items()
                            if v and k != "retirements")
-        cells.append(f'<span title="{e(detail)}">{total}</span>' if total else "0")
-        cells.append(str(f.retirements))
+        cells.append(cell(f'<span title="{e(detail)}">{total}</span>' if total else "0"))
+        cells.append(cell(str(f.retirements), css="more"))
         ms = r.response_ms
-        cells.append("-" if ms.median is None else f"{ms.median:.2f} / {ms.p99:.2f}")
-        body.append("<tr>" + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
-    return ('<section><h2>Standings</h2><div class="scroll"><table class="standings">'
-            "<thead><tr>" + "".join(f"<th>{h}</th>" for h in head) + "</tr></thead>"
-            f"<tbody>{''.join(body)}</tbody></table></div>"
+        cells.append(cell("-" if ms.median is None else f"{ms.median:.2f} / {ms.p99:.2f}",
+                          -1 if ms.median is None else ms.median, "more"))
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    table = sortable("standings", "standings", head, body, search="search bots",
+                     more=True, head_css=head_css, box="standings-box")
+    return ('<section><h2>Standings</h2>' + table +
+            '<p class="note">A click on a heading sorts by it. Other metrics, retirements '
+            "and response times: <b>all columns</b>, or each bot's page.</p>"
             '<p class="note">Bars: 95% intervals from a bootstrap over deals (the games '
             "dealt one deck); the tick is the mean, or the rating fitted to all games; "
             "the shaded band is the leader's interval on the primary metric. Rating: "

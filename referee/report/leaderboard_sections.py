@@ -1,44 +1,87 @@
-"""The leaderboard page's sections below the standings: every pair's verdict, the
-head-to-head grid and the seat bias."""
+"""The leaderboard page's sections below the standings: the verdicts of neighbours in the
+standings (every pair on pairs.html), the head-to-head grid and the seat bias."""
 
 from __future__ import annotations
 
+from referee.leaderboard.pairs import Pair
 from referee.leaderboard.render import PAIRED, method_note
 
 from . import svg
 from .data import Tournament
-from .markup import MAX_ROWS, Links, e, share_color
+from .markup import Links, e, page, share_color
+from .tables import cell, sortable
+
+NEIGHBOURS = 3  # the front page's pairs: entrants at most this many places apart
+H2H_MAX = 40  # entrants up to which the front page has the head-to-head grid
+PAIRS_PAGE_MAX = 20_000  # rows of the page of every pair; the rest are counted
 
 
-def pairs_section(data: Tournament, links: Links) -> str:
-    """Every pair's paired difference with its interval, LOS and verdict."""
-    if not data.pairs:
-        return ""
+def neighbour_pairs(data: Tournament) -> list[Pair]:
+    """The pairs of entrants at most NEIGHBOURS places apart in the standings: the verdicts
+    that decide the places, a few per entrant whatever the size of the field."""
+    rank = {n: i for i, n in enumerate(data.names)}
+    return [p for p in data.pairs if abs(rank[p.a] - rank[p.b]) <= NEIGHBOURS]
+
+
+def pairs_table(data: Tournament, links: Links, pairs: list[Pair], root: str) -> str:
+    """Pairs with their paired difference, interval, LOS and verdict, sortable and
+    searchable (a bot's name finds its pairs)."""
     digits = 1 if data.primary == "money" else 3
+    rank = {n: i + 1 for i, n in enumerate(data.names)}
     rows = []
-    for p in data.pairs[:MAX_ROWS]:
+    for p in pairs:
         t = p.test
         diff = (f"{t.diff:+.{digits}f} <small>unbounded</small>" if t.low is None or
                 t.high is None else f"{t.diff:+.{digits}f} <small>[{t.low:.{digits}f}, "
                 f"{t.high:.{digits}f}]</small>")
         mark = ' class="separated"' if p.separated else ""
-        rows.append(f"<tr{mark}>"
-                    f"<td>{links.bot(p.a, '')}</td><td>{links.bot(p.b, '')}</td>"
-                    f"<td>{t.games}</td><td>{t.deals}</td><td>{PAIRED[p.paired]}</td>"
-                    f"<td>{diff}</td><td>{t.los:.1%}</td>"
+        rows.append(f"<tr{mark}>" + cell(str(rank[p.a])) + cell(links.bot(p.a, root), p.a)
+                    + cell(str(rank[p.b])) + cell(links.bot(p.b, root), p.b)
+                    + f"<td>{t.games}</td><td>{t.deals}</td><td>{PAIRED[p.paired]}</td>"
+                    + cell(diff, t.diff) + f"<td>{t.los:.1%}</td>"
                     f"<td>{'yes' if p.separated else 'no'}</td></tr>")
-    more = (f'<p class="note">{len(data.pairs) - MAX_ROWS} more pairs not listed.</p>'
-            if len(data.pairs) > MAX_ROWS else "")
-    note = e(method_note(data.primary, len(data.pairs))).replace("\n", " ")
-    return ('<section><h2>Pairs</h2><div class="scroll tall"><table class="pairs"><thead><tr>'
-            "<th>a</th><th>b</th><th>games</th><th>deals</th><th>compared over</th>"
-            "<th>a &minus; b [95% CI]</th><th>LOS</th><th>separated</th></tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table></div>{more}"
+    return sortable("pairs", "pairs", ["#", "a", "#", "b", "games", "deals",
+                                       "compared over", "a &minus; b [95% CI]", "LOS",
+                                       "separated"], rows, search="search pairs by bot")
+
+
+def pairs_section(data: Tournament, links: Links) -> str:
+    """The verdicts of the pairs of neighbours in the standings, with every pair on
+    pairs.html."""
+    if not data.pairs:
+        return ""
+    near = neighbour_pairs(data)
+    every = len(data.pairs)
+    scope = (f"The {len(near):,} pairs of entrants at most {NEIGHBOURS} places apart, of "
+             f'{every:,}: <a href="pairs.html">every pair</a>.' if len(near) < every else
+             f'All {every} pairs (also on <a href="pairs.html">their own page</a>).')
+    note = e(method_note(data.primary, every)).replace("\n", " ")
+    return (f'<section><h2>Pairs</h2><p class="note">{scope}</p>'
+            f"{pairs_table(data, links, near, '')}"
             f'<p class="note">{note}</p></section>')
 
 
+def pairs_page(data: Tournament, links: Links) -> str:
+    """Every pair (up to PAIRS_PAGE_MAX rows) on a page of its own."""
+    listed = data.pairs[:PAIRS_PAGE_MAX]
+    more = (f'<p class="note">{len(data.pairs) - len(listed)} more pairs not listed; each '
+            "bot's page has its record against each opponent.</p>"
+            if len(data.pairs) > len(listed) else "")
+    note = e(method_note(data.primary, len(data.pairs))).replace("\n", " ")
+    body = (f"<h1>Every pair</h1><section>{pairs_table(data, links, listed, '')}{more}"
+            f'<p class="note">{note}</p></section>')
+    return page(f"{data.name}: pairs", body, root="", kind="pairs", tournament=data.name,
+                scripts='<script src="report.js"></script>\n')
+
+
 def head_to_head_section(data: Tournament, links: Links) -> str:
+    """The grid of every entrant against every other, with labels that stay in view; for a
+    field of more than H2H_MAX, a note that each bot's page has its row."""
     names = data.names
+    if len(names) > H2H_MAX:
+        return ('<section><h2>Head to head</h2><p class="note">A grid of '
+                f"{len(names)} &times; {len(names)} is too large to read: each bot's page "
+                "has its record against each opponent.</p></section>")
     head = "".join(f'<th class="rot"><span>{e(n)}</span></th>' for n in names)
     rows = []
     for a in names:
@@ -59,7 +102,7 @@ def head_to_head_section(data: Tournament, links: Links) -> str:
                          f'{" class=dark" if dark else ""} title="{e(tip)}">{share:.0%}'
                          f"<small>{c.above}/{c.total}</small></td>")
         rows.append("<tr>" + "".join(cells) + "</tr>")
-    return ('<section><h2>Head to head</h2><div class="scroll"><table class="h2h">'
+    return ('<section><h2>Head to head</h2><div class="scroll tall grid"><table class="h2h">'
             f"<thead><tr><th></th>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
             '</div><p class="note">Each cell: how often the row\'s bot finished above the '
             "column's at the same table (a level finish counts half), and the count of games "

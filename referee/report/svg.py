@@ -82,10 +82,16 @@ def axis_caption(axis: tuple[float, float], fmt: str = "{:.2f}") -> str:
             f'<span>{fmt.format(axis[1])}</span></span>')
 
 
+LABELLED = 10  # lines of a chart named at their end and in the legend; the rest on hover
+
+
 def line_chart(series: Sequence[tuple[str, str, Sequence[tuple[float, float]]]], *,
                x_label: str, y_label: str, width: int = 760, height: int = 320,
-               css_class: str = "chart") -> str:
-    """Lines (name, colour, points) on shared axes, with a legend below."""
+               css_class: str = "chart", labelled: int = LABELLED) -> str:
+    """Lines (name, colour, points) on shared axes, with a legend below.  Past `labelled`
+    lines (a large field), the first `labelled` are drawn bold and named at their end, the
+    rest thin and faint beneath them; a line under the pointer is brought out (report.css)
+    and named (its title, and report.js's caption)."""
     xs = [p[0] for _, _, pts in series for p in pts]
     ys = [p[1] for _, _, pts in series for p in pts]
     if not xs:
@@ -94,7 +100,8 @@ def line_chart(series: Sequence[tuple[str, str, Sequence[tuple[float, float]]]],
     if x1 <= x0:
         x1 = x0 + 1
     y0, y1 = padded_range(ys)
-    left, right, top, bottom = 48, 24, 10, 34
+    crowded = len(series) > labelled
+    left, right, top, bottom = 48, 96 if crowded else 24, 10, 34
     pw, ph = width - left - right, height - top - bottom
 
     def px(v: float) -> float:
@@ -119,15 +126,33 @@ def line_chart(series: Sequence[tuple[str, str, Sequence[tuple[float, float]]]],
                f'class="label">{escape(x_label)}</text>')
     out.append(f'<text x="12" y="{top + ph / 2}" text-anchor="middle" class="label" '
                f'transform="rotate(-90 12 {top + ph / 2})">{escape(y_label)}</text>')
-    for name, fill, pts in series:
+    ends: list[tuple[float, str, str]] = []  # (y, name, colour) of the labelled lines
+    drawn = list(enumerate(series))
+    for i, (name, fill, pts) in drawn[labelled:] + drawn[:labelled]:  # the top ones on top
         if not pts:
             continue
         path = " ".join(f"{px(a):.1f},{py(b):.1f}" for a, b in pts)
-        out.append(f'<polyline points="{path}" fill="none" stroke="{fill}" stroke-width="2">'
-                   f"<title>{escape(name)}</title></polyline>")
+        faint = crowded and i >= labelled
+        rest = ' class="rest"' if faint else ""
+        stroke = "#8d96a8" if faint else fill  # one grey for the rest: 20 colours repeat
+        out.append(f'<polyline points="{path}" fill="none" stroke="{stroke}" '
+                   f'stroke-width="{1 if faint else 2}"{rest} '
+                   f'data-name="{escape(name)}"><title>{escape(name)}</title></polyline>')
+        if crowded and not faint:
+            ends.append((py(pts[-1][1]), name, fill))
+    last = -1e9
+    for y, name, fill in sorted(ends):  # names at the lines' ends, pushed apart to be read
+        y = max(y + 4, last + 11)
+        last = y
+        out.append(f'<text x="{width - right + 4}" y="{y:.1f}" class="end" '
+                   f'fill="{fill}">{escape(name)}</text>')
     out.append("</svg>")
+    keys = series[:labelled] if crowded else series
     legend = "".join(f'<span class="key"><i style="background:{fill}"></i>{escape(name)}</span>'
-                     for name, fill, _ in series)
+                     for name, fill, _ in keys)
+    if crowded:
+        legend += (f'<span class="key">and {len(series) - labelled} more, faint: the pointer '
+                   'on a line names it <b class="chart-name"></b></span>')
     return "".join(out) + f'<div class="legend">{legend}</div>'
 
 

@@ -1,7 +1,7 @@
-"""The report in headless Chromium from file:// URLs: every entrant and pair on the
-leaderboard, the game viewer stepping to the end of a game and showing the record's final
-money, arrow keys, hidden bids sealed until revealed, no console errors, no request leaving
-the folder, and a screenshot of each kind of page that is not blank."""
+"""The report in headless Chromium from file:// URLs: every entrant on the leaderboard and
+every pair on the pairs page, the game viewer stepping to the end of a game and showing the
+record's final money, arrow keys, hidden bids sealed until revealed, no console errors, no
+request leaving the folder, and a screenshot of each kind of page that is not blank."""
 
 from __future__ import annotations
 
@@ -32,11 +32,15 @@ def test_leaderboard_page_shows_every_entrant(browser: Any, made: Made, tmp_path
         assert name in standings
     assert page.page.locator("table.standings svg.ibar").count() == 4 * len(NAMES)
     assert page.page.locator("table.standings .place").count() == len(NAMES)
+    # The pairs at most three places apart: all but first against last.
     pairs = len(NAMES) * (len(NAMES) - 1) // 2
-    assert page.page.locator("table.pairs tbody tr").count() == pairs
+    assert page.page.locator("table.pairs tbody tr").count() == pairs - 1
     assert page.page.locator("table.h2h td[title]").count() > 0
     assert page.page.locator("svg.chart polyline").count() == len(NAMES)
     page.done(tmp_path / "leaderboard.png")
+    page = Page(browser, made.out / "pairs.html")
+    assert page.page.locator("table.pairs tbody tr").count() == pairs
+    page.done(tmp_path / "pairs.png")
 
 
 def test_replay_steps_to_the_end_and_shows_the_final_money(browser: Any, made: Made,

@@ -26,7 +26,7 @@ GAME_DATA = re.compile(r'<script type="application/json" id="game-data">(.*?)</s
 def table_rows(page: str, css_class: str) -> list[list[str]]:
     """The text of each cell of each body row of the page's table of that class (without the
     bars' tooltips)."""
-    table = re.search(rf'<table class="{css_class}">.*?<tbody>(.*?)</tbody>', page, re.S)
+    table = re.search(rf'<table[^>]* class="{css_class}[ "].*?<tbody>(.*?)</tbody>', page, re.S)
     assert table, f"no table.{css_class}"
     body = re.sub(r"<title>.*?</title>", "", table.group(1))
     return [[" ".join(html.unescape(re.sub(r"<[^>]+>", " ", cell)).split())
@@ -47,7 +47,7 @@ def referee(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 def test_the_site_has_every_page_and_nothing_from_outside(made: Made) -> None:
     out = made.out
-    for name in ("index.html", "games.html", "report.css", "report.js"):
+    for name in ("index.html", "pairs.html", "games.html", "report.css", "report.js"):
         assert (out / name).is_file()
     assert sorted(p.stem for p in (out / "bots").glob("*.html")) == sorted(NAMES)
     store = open_store(made.db)
@@ -230,8 +230,9 @@ def test_a_bot_named_like_another_bots_worker_log_is_shown_only_its_own(tmp_path
 
 def test_the_leaderboard_page_shows_places_ratings_and_pairs(made: Made) -> None:
     """The standings give each bot its place range and its Elo rating with its interval, the
-    pairs table every pair in standings order with its difference, interval, LOS and verdict,
-    and each bot's page its place and rating."""
+    pairs page every pair in standings order with its difference, interval, LOS and verdict
+    (the front page those at most three places apart), and each bot's page its place and
+    rating."""
     store = open_store(made.db)
     data = load(store)
     store.close()
@@ -241,16 +242,20 @@ def test_the_leaderboard_page_shows_places_ratings_and_pairs(made: Made) -> None
     for cells, row in zip(rows, data.rows, strict=True):
         assert cells[1] == place_text(row.place)
         rating = row.rating
-        assert cells[-4] == f"{round(rating.elo)} [{round(rating.low)}, {round(rating.high)}]"
+        assert cells[5] == f"{round(rating.elo)} [{round(rating.low)}, {round(rating.high)}]"
     assert "Place: the places a bot could hold" in page
-    pairs = table_rows(page, "pairs")
-    assert [(r[0], r[1]) for r in pairs] == [(p.a, p.b) for p in data.pairs]
+    near = table_rows(page, "pairs")
+    assert [(r[1], r[3]) for r in near] == [(p.a, p.b) for p in data.pairs
+                                            if (p.a, p.b) != (data.names[0], data.names[-1])]
+    every = (made.out / "pairs.html").read_text()
+    pairs = table_rows(every, "pairs")
+    assert [(r[1], r[3]) for r in pairs] == [(p.a, p.b) for p in data.pairs]
     assert len(pairs) == len(NAMES) * (len(NAMES) - 1) // 2
     for cells, pair in zip(pairs, data.pairs, strict=True):
         t = pair.test
-        assert cells[2:4] == [str(t.games), str(t.deals)]
-        assert cells[5].startswith(f"{t.diff:+.3f} [")
-        assert cells[6] == f"{t.los:.1%}" and cells[7] == ("yes" if pair.separated else "no")
+        assert cells[4:6] == [str(t.games), str(t.deals)]
+        assert cells[7].startswith(f"{t.diff:+.3f} [")
+        assert cells[8] == f"{t.los:.1%}" and cells[9] == ("yes" if pair.separated else "no")
     assert f"Holm over {len(pairs)} pairs" in page
     assert ">rating (Elo)</text>" in page  # the chart's axis
     for row in data.rows:
@@ -276,9 +281,9 @@ def test_the_report_shows_which_places_are_settled(tmp_path: Path) -> None:
     assert [r[1:3] for r in table_rows(page, "standings")] == [["1", "top"], ["2-3", "a"],
                                                                ["2-3", "b"]]
     pairs = table_rows(page, "pairs")
-    assert [(r[0], r[1], r[7]) for r in pairs] == [("top", "a", "yes"), ("top", "b", "yes"),
+    assert [(r[1], r[3], r[9]) for r in pairs] == [("top", "a", "yes"), ("top", "b", "yes"),
                                                    ("a", "b", "no")]
-    assert pairs[0][5].startswith("+0.750 [") and pairs[2][5].startswith("+0.000 [-")
+    assert pairs[0][7].startswith("+0.750 [") and pairs[2][7].startswith("+0.000 [-")
     assert page.count('<tr class="separated">') == 2
     bot = (tmp_path / "site" / "bots" / "a.html").read_text()
     assert "<dt>place</dt><dd>2-3 (the places it could hold" in bot

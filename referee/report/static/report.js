@@ -1,4 +1,85 @@
-/* referee report: the game viewer of a game page.
+/* referee report: the one script of every page. */
+
+/* Tables of the leaderboard pages: a click on a heading sorts by that column (again: the other
+ * way), a search box keeps the rows whose text holds what is typed, and a button shows the
+ * columns hidden by default.  A cell's data-v, when it has one, is what it sorts by.
+ */
+(function () {
+  "use strict";
+
+  function key(cell) {
+    var raw = cell.hasAttribute("data-v") ? cell.getAttribute("data-v") : cell.textContent;
+    var num = parseFloat(raw);
+    return isFinite(num) && /^\s*[-+]?[\d.]/.test(raw) ? num : raw.trim().toLowerCase();
+  }
+
+  function sortBy(table, th) {
+    var col = Array.prototype.indexOf.call(th.parentNode.children, th);
+    var down = th.getAttribute("aria-sort") === "ascending";
+    Array.prototype.forEach.call(th.parentNode.children, function (h) {
+      h.removeAttribute("aria-sort");
+    });
+    th.setAttribute("aria-sort", down ? "descending" : "ascending");
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows).map(function (row, i) {
+      return {row: row, k: key(row.cells[col]), i: i};
+    });
+    rows.sort(function (a, b) {
+      var x = a.k, y = b.k, c;
+      if (typeof x === typeof y) { c = x < y ? -1 : x > y ? 1 : 0; }
+      else { c = typeof x === "number" ? -1 : 1; }
+      return (down ? -c : c) || a.i - b.i;
+    });
+    rows.forEach(function (r) { body.appendChild(r.row); });
+  }
+
+  function filter(table, text, count) {
+    var words = text.toLowerCase().split(/\s+/).filter(Boolean);
+    var shown = 0;
+    Array.prototype.forEach.call(table.tBodies[0].rows, function (row) {
+      var hay = row.textContent.toLowerCase();
+      var keep = words.every(function (w) { return hay.indexOf(w) >= 0; });
+      row.hidden = !keep;
+      if (keep) { shown += 1; }
+    });
+    if (count) { count.textContent = shown + " of " + table.tBodies[0].rows.length + " rows"; }
+  }
+
+  Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), function (table) {
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th) {
+      th.classList.add("sorts");
+      th.title = "sort by this column (click again: the other way)";
+      th.addEventListener("click", function () { sortBy(table, th); });
+    });
+  });
+  Array.prototype.forEach.call(document.querySelectorAll("input.filter"), function (box) {
+    var table = document.getElementById(box.getAttribute("data-for"));
+    var count = document.getElementById(box.getAttribute("data-for") + "-count");
+    if (!table) { return; }
+    box.addEventListener("input", function () { filter(table, box.value, count); });
+  });
+  Array.prototype.forEach.call(document.querySelectorAll("button.more-columns"),
+    function (button) {
+      var table = document.getElementById(button.getAttribute("data-for"));
+      if (!table) { return; }
+      button.addEventListener("click", function () {
+        var wide = table.classList.toggle("wide");
+        button.textContent = wide ? "fewer columns" : "all columns";
+      });
+    });
+  /* a line of a crowded chart raised above the others and named while the pointer is on it */
+  Array.prototype.forEach.call(document.querySelectorAll("svg.chart"), function (chart) {
+    var name = chart.parentNode.querySelector(".chart-name");
+    chart.addEventListener("mouseover", function (ev) {
+      var line = ev.target;
+      if (line.tagName !== "polyline") { return; }
+      line.parentNode.appendChild(line);
+      if (name) { name.textContent = line.getAttribute("data-name"); }
+    });
+  });
+})();
+
+/* The game viewer of a game page.
  *
  * The page embeds its game as JSON (<script type="application/json" id="game-data">): names,
  * the edition's cards, and the steps, each a line of English and the public events it holds.
