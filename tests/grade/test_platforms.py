@@ -38,8 +38,8 @@ baselines = ["random-1", "random-2", "random-3"]
 deals = 1
 seat_orders = "rotations"
 [limits]
-move_time = 0.5
-time_bank = 1.0
+move_time = 5
+time_bank = 10
 startup_time = 10
 submission_time = 300
 [grading]
