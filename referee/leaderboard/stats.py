@@ -10,7 +10,6 @@ ahead of whom, and so each entrant's range of places, comes from the paired test
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -162,16 +161,17 @@ def bootstrap(games: Games, weights: np.ndarray | None = None) -> dict[str, np.n
     """Per metric, a (samples x E) array of means over the deals resampled with replacement."""
     if weights is None:
         weights = deal_weights(games.deals)
-    c, e = games.deals, len(games.names)
-    values = np.stack([games.points, games.wins, games.money], axis=2).reshape(len(games.deal),
-                                                                               -1)
-    sums = np.zeros((c, e * 3))
-    np.add.at(sums, games.deal, values)
-    counts = np.zeros((c, e))
-    np.add.at(counts, games.deal, games.present)
+    from scipy import sparse
+
+    g = len(games.deal)
+    in_deal = sparse.csr_matrix((np.ones(g), (games.deal, np.arange(g))), shape=(games.deals, g))
+    drawn = weights @ np.asarray(in_deal @ games.present)
+    out = {}
     with np.errstate(invalid="ignore", divide="ignore"):
-        means = (weights @ sums).reshape(len(weights), e, 3) / (weights @ counts)[:, :, None]
-    return {"placement": means[:, :, 0], "win_share": means[:, :, 1], "money": means[:, :, 2]}
+        for metric, values in (("placement", games.points), ("win_share", games.wins),
+                               ("money", games.money)):
+            out[metric] = weights @ np.asarray(in_deal @ values) / drawn
+    return out
 
 
 def finishes(games: Games) -> Finishes:
@@ -199,8 +199,10 @@ def rating_history(games: Games, points: int = 50) -> list[tuple[int, list[float
     for e in range(len(games.names)):
         first_game[e] = position[games.present[:, e] > 0].min()
     history: list[tuple[int, list[float | None]]] = []
+    elo = None
     for n in sorted({max(1, round(g * k / points)) for k in range(1, points + 1)} | {g}):
-        elo = fit(every.matrix((position < n).astype(np.float64)))
+        # From the fit before (the last from scratch, as `ratings` fits it).
+        elo = fit(every.matrix((position < n).astype(np.float64)), elo if n < g else None)
         history.append((n, [float(x) if first < n else None
                             for x, first in zip(elo, first_game.tolist(), strict=True)]))
     return history
@@ -317,19 +319,28 @@ def versus(games: Games, a: str, b: str, primary: str = "placement",
                          (values[:, j], games.present[:, j]), alpha)
 
 
-def head_to_head(games: Games) -> HeadToHead:
-    """For each ordered pair: games at the same table where a finished above b, below, level."""
-    above: Counter[tuple[int, int]] = Counter()  # (a, b): games a finished above b
-    level: Counter[tuple[int, int]] = Counter()
-    for seats, ranks in zip(games.seats, games.ranks, strict=True):
-        for i, a in enumerate(seats):
-            for j, b in enumerate(seats):
-                if i != j and ranks[i] < ranks[j]:
-                    above[a, b] += 1
-                elif i != j and ranks[i] == ranks[j]:
-                    level[a, b] += 1
-    return {a: {b: Meetings(above[i, j], above[j, i], level[i, j])
-                for j, b in enumerate(games.names) if j != i}
+def head_to_head(games: Games, met_only: bool = False) -> HeadToHead:
+    """For each ordered pair: games at the same table where a finished above b, below, level;
+    `met_only`: only the pairs that met (a field of hundreds meets few of its pairs)."""
+    e = len(games.names)
+    above = np.zeros(e * e, dtype=np.int64)  # [a * e + b]: games a finished above b
+    level = np.zeros(e * e, dtype=np.int64)
+    width = max((len(s) for s in games.seats), default=0)
+    who = np.full((len(games.seats), width), -1, dtype=np.int64)
+    rank = np.zeros((len(games.seats), width), dtype=np.int64)
+    for g, (seats, ranks) in enumerate(zip(games.seats, games.ranks, strict=True)):
+        who[g, :len(seats)] = seats
+        rank[g, :len(ranks)] = ranks
+    for i in range(width):
+        for j in range(width):
+            both = (who[:, i] >= 0) & (who[:, j] >= 0) & (i != j)
+            key = who[both, i] * e + who[both, j]
+            above += np.bincount(key[rank[both, i] < rank[both, j]], minlength=e * e)
+            level += np.bincount(key[rank[both, i] == rank[both, j]], minlength=e * e)
+    above_m, level_m = above.reshape(e, e), level.reshape(e, e)
+    met = (above_m + above_m.T + level_m) > 0
+    return {a: {b: Meetings(int(above_m[i, j]), int(above_m[j, i]), int(level_m[i, j]))
+                for j, b in enumerate(games.names) if j != i and (met[i, j] or not met_only)}
             for i, a in enumerate(games.names)}
 
 

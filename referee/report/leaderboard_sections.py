@@ -88,10 +88,10 @@ def head_to_head_section(data: Tournament, links: Links) -> str:
         cells = [f"<th>{links.bot(a, '')}</th>"]
         for b in names:
             c = data.h2h.get(a, {}).get(b)
-            if a == b or c is None:
+            if a == b:
                 cells.append('<td class="self"></td>')
                 continue
-            if not c.total:
+            if c is None or not c.total:  # never at one table
                 cells.append('<td class="none">-</td>')
                 continue
             share = c.share
