@@ -36,12 +36,12 @@ class ModelTests:
 
 
 def model_tests(deal: np.ndarray, present: np.ndarray, design: blocks.Design,
-                alpha: float) -> ModelTests:
-    """Every pair's test, each interval of coverage 1 - alpha."""
+                alpha: float, model: blocks.Fit | None = None) -> ModelTests:
+    """Every pair's test, each interval of coverage 1 - alpha (`model`: the design's fit,
+    when the caller has it)."""
     from scipy.special import stdtr, stdtrit  # here: scipy takes a second to import
 
-    model = blocks.fit(design)
-    e = design.entrants
+    model = model or blocks.fit(design)
     df, exact = satterthwaite.every_pair(model)
     diff = model.theta[:, None] - model.theta[None, :]
     diff = np.where(np.abs(diff) < TIE, 0.0, diff)  # identical deterministic bots: level

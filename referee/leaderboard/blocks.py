@@ -22,9 +22,10 @@ CR1 underestimates the variance there while C - 1 overstates the degrees of free
 the leverage exactly when the errors are homoskedastic (short of leverage 1: an entrant seen
 in one deal only is fitted exactly by it, so its comparisons are left unbounded), and the
 Satterthwaite degrees of freedom are those of the one contrast, typically far fewer than
-C - 1 (`satterthwaite.py`).  What it assumes: the clusters are independent (distinct decks, the bots not learning between games), and a bot's
-results in a block depend on the others at the table only through their strengths (no
-rock-paper-scissors).  `benchmarks/verdict.py` measures the false verdicts it gives.
+C - 1 (`satterthwaite.py`).  What it assumes: the clusters are independent (distinct decks,
+the bots not learning between games), and a bot's results in a block depend on the others at
+the table only through their strengths (no rock-paper-scissors).  `benchmarks/verdict.py`
+measures the false verdicts it gives.
 
 How it is computed: a cluster touches few entrants (a table's), so the design is kept per
 cluster, as its rows over its own entrants, and clusters of one shape are handled together in

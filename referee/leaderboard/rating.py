@@ -28,6 +28,7 @@ ELO = 400 / math.log(10)  # Elo points per unit of the Bradley-Terry log-strengt
 PRIOR_DRAWS = 1.0
 MAX_STEPS = 100  # Newton steps of a fit (it takes a handful)
 TOLERANCE = 1e-10  # the largest step, in units of the log-strength, at which a fit stops
+CHART_TOLERANCE = 1e-6  # the same for a chart's points (a ten-thousandth of an Elo point)
 REFIT_ENTRANTS = 100  # up to this many entrants, every bootstrap resample is refitted
 
 
@@ -86,10 +87,11 @@ class Finishes:
                            minlength=e * e).reshape(e, e)
 
 
-def fit(wins: np.ndarray, start: np.ndarray | None = None) -> np.ndarray:
+def fit(wins: np.ndarray, start: np.ndarray | None = None,
+        tolerance: float = TOLERANCE) -> np.ndarray:
     """Elo ratings (mean 0) from a wins matrix, with the prior of virtual draws: the maximum
     of the log-likelihood, by Newton's method from `start` (Elo points) or 0, a step halved
-    while it lowers the likelihood."""
+    while it lowers the likelihood, until a step is below `tolerance` (log-strength)."""
     e = len(wins)
     if e == 1:
         return np.zeros(1)
@@ -98,14 +100,14 @@ def fit(wins: np.ndarray, start: np.ndarray | None = None) -> np.ndarray:
     now = _Point(weights, x)
     for steps in range(MAX_STEPS):
         step = _solve(now.info, now.score)
-        if np.abs(step).max() < TOLERANCE:  # there already: `start` is kept as it is
+        if np.abs(step).max() < tolerance:  # there already: `start` is kept as it is
             if steps == 0 and start is not None:
                 return np.array(start, dtype=np.float64)
             break
         while True:
             trial = _Point(weights, now.x + step)
             if trial.log_likelihood >= now.log_likelihood - 1e-12 * abs(
-                    now.log_likelihood) or np.abs(step).max() < TOLERANCE:
+                    now.log_likelihood) or np.abs(step).max() < tolerance:
                 break
             step = step / 2
         now = trial
@@ -154,16 +156,29 @@ def ratings(finishes: Finishes, deal_weights: np.ndarray) -> tuple[np.ndarray, n
 def linearised(finishes: Finishes, elo: np.ndarray, deal_weights: np.ndarray) -> np.ndarray:
     """(samples x E) log-strength shifts of each resample from the full fit `elo`, one
     Newton step: H^-1 sum_c (w_c - 1) s_c."""
-    e = finishes.entrants
-    weights = finishes.matrix() + PRIOR_DRAWS / 2 * (1 - np.eye(e))
-    at = _Point(weights, elo / ELO)
-    x = at.x
+    info, per_deal = _deal_scores(finishes, elo, deal_weights.shape[1])
+    return _solve(info, ((deal_weights - 1) @ per_deal).T).T
+
+
+def standard_errors(finishes: Finishes, elo: np.ndarray) -> np.ndarray:
+    """Each rating's standard error in Elo points: the cluster-robust sandwich over deals,
+    H^-1 (sum_c s_c s_c') H^-1, the spread of `linearised` without drawing resamples."""
+    info, per_deal = _deal_scores(finishes, elo)
+    half = _solve(info, per_deal.T)  # E x deals
+    return np.asarray(np.sqrt((half ** 2).sum(axis=1)) * ELO)
+
+
+def _deal_scores(finishes: Finishes, elo: np.ndarray, deals: int = 0
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """The information at `elo` and the score of each deal's finishes (at least `deals` x
+    E)."""
     from scipy.special import expit
 
-    gain = finishes.count * (1 - expit(x[finishes.winner] - x[finishes.loser]))
-    deals = deal_weights.shape[1]
+    e = finishes.entrants
+    at = _Point(finishes.matrix() + PRIOR_DRAWS / 2 * (1 - np.eye(e)), elo / ELO)
+    gain = finishes.count * (1 - expit(at.x[finishes.winner] - at.x[finishes.loser]))
+    deals = max(deals, int(finishes.game.max()) + 1 if len(finishes.game) else 0)
     per_deal = np.bincount(finishes.game * e + finishes.winner, weights=gain,
                            minlength=deals * e) - np.bincount(
         finishes.game * e + finishes.loser, weights=gain, minlength=deals * e)
-    shifted = (deal_weights - 1) @ per_deal.reshape(deals, e)  # samples x E
-    return _solve(at.info, shifted.T).T
+    return at.info, per_deal.reshape(deals, e)

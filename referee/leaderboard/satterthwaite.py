@@ -20,7 +20,8 @@ the bound never separates a pair the exact figure would not: the verdicts keep t
 they claim, at some loss of power (measured by `benchmarks/verdict.py --part large`).  The
 bound is a sum over clusters of functions of (z_ca, z_cb), each entrant's coordinates in the
 cluster, so for every pair at once it is a few matrix products of (clusters x coordinates)
-by E: about 16 C E^2 multiplications, seconds at 1,000 entrants.
+by E: about 13 C E^2 multiplications for C clusters at tables of four, seconds at 1,000
+entrants.
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ def lower_bound(model: Fit) -> np.ndarray:
     own_quartic = np.zeros(e)  # sum_c (p'p)(p'Kp)
     cross_quartic = np.zeros((e, e))  # the terms of the quartic with both p and q, halved
     for lev in model.leverage:
-        n, d, s = lev.factor.shape
+        n, d, _ = lev.factor.shape
         step = max(1, BATCH_CELLS // (d * d * e))
         upper = np.triu_indices(d)
         for start in range(0, n, step):
@@ -99,10 +100,10 @@ def lower_bound(model: Fit) -> np.ndarray:
             phi = z[:, :, None, :] * kz[:, None, :, :]  # n x d x d x E: p_i (Kp)_j
             phi = phi + phi.transpose(0, 2, 1, 3) - np.eye(d)[None, :, :, None] * phi
             psi = z[:, :, None, :] * z[:, None, :, :]  # q_i q_j
-            left = np.concatenate([pp, -2 * (pp[:, None, :] * kz).reshape(rows, e),
-                                   -2 * (pkp[:, None, :] * z).reshape(rows, e),
+            left = np.concatenate([pp, -2 * (pp[:, None, :] * kz + pkp[:, None, :] * z
+                                             ).reshape(rows, e),
                                    2 * phi[:, upper[0], upper[1]].reshape(-1, e)])
-            right = np.concatenate([pkp, z.reshape(rows, e), z.reshape(rows, e),
+            right = np.concatenate([pkp, z.reshape(rows, e),
                                     psi[:, upper[0], upper[1]].reshape(-1, e)])
             cross_quartic += left.T @ right
     trace = own_trace[:, None] + own_trace[None, :] - 2 * cross_trace

@@ -21,7 +21,7 @@ from referee.protocol.messages import FaultKind
 
 from . import blocks, resolution
 from . import pairs as paired
-from .rating import Finishes, fit
+from .rating import CHART_TOLERANCE, Finishes, fit
 from .rating import ratings as fit_ratings
 from .rows import (
     FaultCounts,
@@ -201,8 +201,9 @@ def rating_history(games: Games, points: int = 50) -> list[tuple[int, list[float
     history: list[tuple[int, list[float | None]]] = []
     elo = None
     for n in sorted({max(1, round(g * k / points)) for k in range(1, points + 1)} | {g}):
-        # From the fit before (the last from scratch, as `ratings` fits it).
-        elo = fit(every.matrix((position < n).astype(np.float64)), elo if n < g else None)
+        # From the fit before, to a chart's precision; the last as `ratings` fits it.
+        wins = every.matrix((position < n).astype(np.float64))
+        elo = fit(wins, elo, CHART_TOLERANCE) if n < g else fit(wins)
         history.append((n, [float(x) if first < n else None
                             for x, first in zip(elo, first_game.tolist(), strict=True)]))
     return history
@@ -281,14 +282,15 @@ def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP
         pairs, len(rows), len(games.game_ids), games.deals / max(1, tables), primary, alpha))
 
 
-def strengths(games: Games, primary: str = "placement") -> np.ndarray:
+def strengths(games: Games, primary: str = "placement", theta: np.ndarray | None = None
+              ) -> np.ndarray:
     """Each entrant's `primary` adjusted for the opponents it met: the block model's strength
     (`blocks.py`) plus the mean over every seat of every game.  In a complete design with
     equal games it is the entrant's plain mean; in a sampled field it is what the mean would
     be had every entrant met every other alike."""
     values = games.metric(primary)
-    design = blocks.Design.of(games.deal, games.present, values)
-    theta = blocks.strengths(design)
+    if theta is None:  # (`theta`: the block model's, when the caller has fitted it)
+        theta = blocks.strengths(blocks.Design.of(games.deal, games.present, values))
     mean = float((values * games.present).sum() / games.present.sum())
     return np.asarray(np.round(theta + mean, 12))  # no rounding noise in a tie
 
