@@ -20,6 +20,7 @@ the full fit (`rating.linearised`, the method above `rating.REFIT_ENTRANTS` entr
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import subprocess
 import sys
@@ -99,23 +100,27 @@ def field(entrants: int, rounds: int, uncertain: bool, ratings: bool) -> None:
         db = Path(tmp) / "field.db"
         games = fill_field(db, entrants, rounds)
         store = Store.for_reading(db)
+        cpu = time.process_time()
         summary = write_report(store, Path(tmp) / "site", games_sample=0)
+        cpu = time.process_time() - cpu
         stats = timed["statistics"]
         print(f"field: {entrants} entrants, {games} games ({rounds * 4} each), "
               f"{entrants * (entrants - 1) // 2} pairs")
-        print(f"report: {summary.seconds:.1f} s wall in-process (target < 60 s at 1,000): "
-              f"statistics {stats:.1f} s, pages {summary.seconds - stats:.2f} s; "
-              f"{summary.files} files, {summary.bytes / 1e6:.1f} MB")
+        print(f"report: {summary.seconds:.1f} s wall in-process (target < 60 s at 1,000), "
+              f"{cpu:.1f} s CPU: statistics {stats:.1f} s, pages {summary.seconds - stats:.2f} s;"
+              f" {summary.files} files, {summary.bytes / 1e6:.1f} MB; load average "
+              f"{os.getloadavg()[0]:.1f}")
         played = Games.from_store(store)
         store.close()
     if uncertain:
         from referee.leaderboard import uncertainty
 
         for primary in ("placement", "rating"):
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             found = uncertainty(played, primary)
-            print(f"uncertainty ({primary}): {time.perf_counter() - started:.1f} s; "
-                  f"{len(found.open())} of {entrants} places open")
+            print(f"uncertainty ({primary}): {time.perf_counter() - started:.1f} s wall, "
+                  f"{time.process_time() - cpu:.1f} s CPU; {len(found.open())} of {entrants} "
+                  "places open")
     if ratings:
         compare_ratings(played)
 

@@ -3,8 +3,8 @@ round: each entrant's strength, its standard error and its range of places, as a
 
 The places are the standings' own (the same tests, the same Holm correction, the same order),
 but nothing else of the standings is computed: no bootstrap, no rating intervals, no object
-per pair.  At 1,000 entrants and 12,000 games it takes seconds (`benchmarks/report.py
---uncertainty`).
+per pair: about 5 s of CPU at 1,000 entrants and 12,000 games (`benchmarks/report.py --field
+1000 --uncertainty`).
 """
 
 from __future__ import annotations
