@@ -304,8 +304,8 @@ def print_until(runs: dict[tuple[str, int], list[tuple[int | None, bool, bool, b
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--part", choices=(*DESIGNS, "until"), action="append",
-                        help="what to measure (repeatable; default all; false40: part 1 "
-                             "for 40 entrants)")
+                        help="what to measure (repeatable; default all but false200; "
+                             "false40, false200: part 1 for 40 and 200 entrants)")
     parser.add_argument("--sims", type=int, default=None,
                         help="tournaments per design and size (default 200; fewer for 40 "
                              "entrants: `runs_of`; 2 with --quick)")
@@ -319,7 +319,7 @@ def main() -> None:
                         help="the large-field lower bound on the degrees of freedom everywhere")
     args = parser.parse_args()
     sims = args.sims or (2 if args.quick else 200)
-    parts = args.part or [*DESIGNS, "until"]
+    parts = args.part or [*(p for p in DESIGNS if p != "false200"), "until"]
     blocks, decks, candidates = (6, 6, 10) if args.quick else (300, 120, 20)
     path = args.pool or Path(tempfile.gettempdir()) / (
         f"referee-block-pool-{blocks}-{decks}x{candidates}.npz")
