@@ -151,6 +151,12 @@ class BotProcess:
         run)."""
         return self.polling.pays
 
+    @property
+    def polled(self) -> bool:
+        """The reply to the last request was polled for (`_spin_read`) rather than slept for
+        (`benchmarks/protocol.py` tells its lines apart with it)."""
+        return self._polled
+
     def write_now(self, data: bytes, *, request: bool = True) -> int:
         """Write what the pipe takes without waiting; the bytes written.  The pipe is
         non-blocking, and a plain `os.write` usually takes it all, at a fraction of the cost
