@@ -31,8 +31,8 @@ Where the processes run decides the floor, so each figure is taken three ways:
 Polling: "auto" is the referee's default (`referee/bots/polling.py`: poll for a reply while
 most of a bot's recent replies come within 40 us, on a machine with more than one usable core
 and a load average below them; else sleep); pinned, the referee sees one core, so those lines
-ask for the same polling by name ("yes"); "no" never polls.  A line is judged against the
-polling floor where most of its replies were polled for, else against the blocking floor.
+ask for the same polling by name ("yes"); "no" never polls.  The "auto" line is judged against
+the polling floor where most of its replies were polled for, else against the blocking floor.
 Last, the referee's own work per decision without any pipe: the same games with the minimal
 bot's logic answering in memory.
 Target (issue 3): decision median <= 1.3 x the floor median.
@@ -168,8 +168,9 @@ async def measure(games: int, language: str, spin: float | None, placement: str,
                     blocking.extend(echo.round_trips(TRIPS_PER_GAME // 2, spacing=spacing))
                     polling.extend(echo.round_trips(TRIPS_PER_GAME // 2, poll=True,
                                                     spacing=spacing))
-        polls = 2 * polled[0] > polled[1]  # most replies polled for (not by default where
-        # the machine is busy)
+        # Asked for by name, or by default where most replies were polled for (by default
+        # not on a busy machine).
+        polls = bool(spin) or (spin is None and 2 * polled[0] > polled[1])
     finally:
         os.sched_setaffinity(0, everywhere)
         echo.close()
