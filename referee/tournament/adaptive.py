@@ -44,11 +44,10 @@ import hashlib
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 
 import numpy as np
 import numpy.typing as npt
-from scipy.linalg import cho_factor, cho_solve
-from scipy.stats import norm
 
 Table = tuple[str, ...]  # entrants sorted by name
 Floats = npt.NDArray[np.float64]
@@ -130,14 +129,14 @@ def fit_strengths(n: int, wins: Floats) -> Fit:
         weight = met * p * (1 - p)
         info = -weight
         info[np.diag_indices(n)] = weight.sum(axis=1) + precision
-        step = cho_solve(cho_factor(info), grad)
+        step = np.linalg.solve(info, grad)
         largest = float(np.abs(step).max()) if n else 0.0
         if largest > 1:  # far from the optimum: a damped step
             step /= largest
         theta += step
         if largest < 1e-9:
             break
-    cov = cho_solve(cho_factor(info), np.eye(n))
+    cov = np.linalg.inv(info)
     return Fit(theta - theta.mean(), cov)
 
 
@@ -167,7 +166,7 @@ def separation_z(n: int) -> float:
     """The |d| / s beyond which the leaderboard's familywise tests separate a pair: the
     two-sided Bonferroni quantile at ALPHA over the n(n-1)/2 pairs."""
     pairs = max(1, n * (n - 1) // 2)
-    return float(norm.isf(ALPHA / (2 * pairs)))
+    return NormalDist().inv_cdf(1 - ALPHA / (2 * pairs))
 
 
 def _pair_gains(fit: Fit) -> Floats:
@@ -178,7 +177,7 @@ def _pair_gains(fit: Fit) -> Floats:
     var = np.diag(cov)
     pair_var = np.maximum(var[:, None] + var[None, :] - 2 * cov, 1e-12)
     ratio = np.abs(theta[:, None] - theta[None, :]) / np.sqrt(pair_var)
-    slope = norm.pdf(ratio - separation_z(n)) * ratio
+    slope = np.exp(-(ratio - separation_z(n)) ** 2 / 2) * ratio  # phi, but for a constant
     place = np.empty(n)
     place[np.argsort(-theta, kind="stable")] = np.arange(1, n + 1)
     gains = slope / np.minimum(place[:, None], place[None, :]) * (var[:, None] / pair_var)
