@@ -91,7 +91,7 @@ def choose_round(field: Sequence[str], k: int, size: int, seed: int, number: int
         for name in table:
             if name in index:
                 counts[index[name]] += 1
-    fit = fit_strengths(n, _wins(index, games))
+    fit = fit_strengths(n, wins_of(index, games))
     pair_gain = _pair_gains(fit)
     gain = pair_gain.sum(axis=1) / (counts + 1)
     ties = np.array([_hash01(seed, number, name) for name in names])
@@ -140,7 +140,7 @@ def fit_strengths(n: int, wins: Floats) -> Fit:
     return Fit(theta - theta.mean(), cov)
 
 
-def _wins(index: dict[str, int], games: Iterable[Finish]) -> Floats:
+def wins_of(index: dict[str, int], games: Iterable[Finish]) -> Floats:
     """wins[i, j]: the finishes of i above j over `games`, a tie half each way; only pairs
     of the field count."""
     n = len(index)
