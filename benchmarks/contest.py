@@ -110,41 +110,53 @@ def nearest_round(field: Sequence[str], k: int, size: int, seed: int, number: in
             for t in range(min(size, len(names) // k))]
 
 
+def places(games: object) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray,
+                                   np.ndarray]:
+    """The leaderboard's names best first, strengths, standard errors, best and worst
+    places: `leaderboard.uncertainty`, what a schedule asks every round (the standings'
+    own places, without the rest of the standings)."""
+    from referee.leaderboard import uncertainty
+
+    u = uncertainty(games)  # type: ignore[arg-type]
+    return u.names, u.strength, u.se, u.best, u.worst
+
+
 def judge(store: object, field: dict[str, float]) -> dict[str, object]:
-    """The leaderboard's view: top 10 resolved, tau, and the bias figures."""
+    """The leaderboard's view: the top 10 resolved, tau, and the bias figures."""
     from scipy.stats import kendalltau
 
-    from referee.leaderboard import blocks
-    from referee.leaderboard.stats import Games, strengths, verdicts
+    from referee.leaderboard.stats import Games
 
     games = Games.from_store(store)  # type: ignore[arg-type]
-    strength = strengths(games)
-    ranked = [games.names[i] for i in np.argsort(-strength, kind="stable")]
-    pairs, places = verdicts(games, ranked)
+    names, strength, se, best, worst = places(games)
+    at = {n: i for i, n in enumerate(names)}
     tops = [n for n, p in field.items() if p == 1.0]
-    resolved = all(places[n][1] <= TOP for n in tops)
-    truth = np.array([field[n] for n in games.names])
+    resolved = all(worst[at[n]] <= TOP for n in tops)
+    truth = np.array([field[n] for n in names])
     tau = float(kendalltau(truth, strength).statistic)
     played = games.present.sum(axis=0)
-    same = [p for p in pairs if field[p.a] == field[p.b]]
-    model = blocks.fit(blocks.Design.of(games.deal, games.present, games.metric("placement")))
-    se = np.sqrt(np.maximum(np.diag(model.cov), 0))
-    spread, corr = [], []
+    played_by = {n: played[i] for i, n in enumerate(games.names)}
+    spread, corr, apart, pairs = [], [], 0, 0
     for share in sorted(set(field.values())):
-        members = [i for i, n in enumerate(games.names) if field[n] == share]
+        members = [at[n] for n in names if field[n] == share]
+        for x in members:  # identical entrants whose place ranges do not even overlap
+            for y in members:
+                if x < y:
+                    pairs += 1
+                    apart += bool(worst[x] < best[y] or worst[y] < best[x])
         if len(members) > 2:
-            spread.append(float(strength[members].std(ddof=1) / np.sqrt(np.mean(
-                se[members] ** 2))))
-            if played[members].std() > 0:
-                corr.append(float(np.corrcoef(played[members], strength[members])[0, 1]))
-    top_idx = [games.names.index(n) for n in tops]
+            spread.append(float(strength[members].std(ddof=1)
+                                / np.sqrt(np.mean(se[members] ** 2))))
+            counts = np.array([played_by[names[i]] for i in members])
+            if counts.std() > 0:
+                corr.append(float(np.corrcoef(counts, strength[members])[0, 1]))
     return {"games": len(games.game_ids), "per_entrant": float(played.mean()),
-            "top_games": float(played[top_idx].mean()), "tau": tau, "resolved": resolved,
-            "identical_separated": sum(p.separated for p in same), "identical_pairs": len(same),
+            "top_games": float(np.mean([played_by[n] for n in tops])), "tau": tau,
+            "resolved": resolved, "identical_apart": apart, "identical_pairs": pairs,
             "spread": float(np.mean(spread)), "top_spread": spread[-1],
             "games_strength_corr": float(np.mean(corr)) if corr else 0.0,
-            "rung_means": {str(s): float(strength[[i for i, n in enumerate(games.names)
-                                                   if field[n] == s]].mean())
+            "rung_means": {str(s): float(np.mean([strength[at[n]] for n in names
+                                                  if field[n] == s]))
                            for s in sorted(set(field.values()))}}
 
 
@@ -169,6 +181,10 @@ def contest(kind: str, n: int, most: int, every: int, seed: int, stop: bool) -> 
             choosing[0] += time.process_time() - start
 
     adaptive.choose_round = timed  # type: ignore[assignment]
+
+    def quiet(line: str) -> None:
+        pass
+
     referee_cpu = judge_cpu = 0.0
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "contest.toml"
@@ -177,8 +193,7 @@ def contest(kind: str, n: int, most: int, every: int, seed: int, stop: bool) -> 
             config = config_for(kind, field, rounds, seed)
             executor = LocalExecutor(1, lambda name, worker: SampleBot(name, field[name]))
             start = time.process_time()
-            trio.run(lambda: run_tournament(config, path, store, executor,  # type: ignore
-                                            lambda line: None))
+            trio.run(run_tournament, config, path, store, executor, quiet)
             referee_cpu += time.process_time() - start
             if rounds % every and rounds != most:
                 continue
@@ -223,10 +238,11 @@ def simulated(args: argparse.Namespace) -> None:
         print(f"  referee {totals['referee_cpu']:.0f} s CPU (choosing rounds "
               f"{totals['choosing_cpu']:.1f} s), leaderboard {totals['judge_cpu']:.0f} s, "
               f"peak memory {totals['peak_mb']:.0f} MB")
-        print(f"  identical entrants separated: {last['identical_separated']} of "
-              f"{last['identical_pairs']} pairs; spread of a group's strengths / their "
-              f"standard error: {last['spread']:.2f} (the top 10: {last['top_spread']:.2f}); "
-              f"games-strength correlation within groups: {last['games_strength_corr']:+.2f}")
+        print(f"  identical entrants apart (place ranges disjoint): "
+              f"{last['identical_apart']} of {last['identical_pairs']} pairs; spread of a "
+              f"group's strengths / their standard error: {last['spread']:.2f} (the top 10: "
+              f"{last['top_spread']:.2f}); games-strength correlation within groups: "
+              f"{last['games_strength_corr']:+.2f}")
     if "uniform" in results:
         base = results["uniform"][-2]["rung_means"]
         for kind, rows in results.items():

@@ -136,7 +136,7 @@ def fit_strengths(n: int, wins: Floats) -> Fit:
         theta += step
         if largest < 1e-9:
             break
-    cov = np.linalg.inv(info)
+    cov = np.asarray(np.linalg.inv(info), dtype=np.float64)
     return Fit(theta - theta.mean(), cov)
 
 
