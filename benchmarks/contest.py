@@ -9,7 +9,7 @@ Run: python benchmarks/contest.py [--entrants 100] [--schedules adaptive uniform
 1. In-process (the default).  A ladder of known strengths: 10 copies of the Python baseline
    bot (the true top 10, equally strong), and below them rungs of 10 identical copies each of
    the baseline mixed with the random bot (following the baseline in a share p of its
-   decisions, p evenly from 0.8 down to 0; `grading_power.SampleBot`: the sample bots' own
+   decisions, p evenly from 0.5 down to 0; `grading_power.SampleBot`: the sample bots' own
    code fed the messages a bot process reads).  Tables of 4, each in its 4 rotations on one
    deck.  Each schedule is played through the referee's own session, schedule, store and
    leaderboard (`run_tournament` with in-process players), in a fresh process, one round at
@@ -61,7 +61,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 TOP = 10  # the true top: copies of the baseline
 RUNG = 10  # identical entrants per rung below it
-HIGH = 0.8  # the strongest rung's share of baseline decisions
+HIGH = 0.5  # the strongest rung's share of baseline decisions
 K = 4
 
 

@@ -23,9 +23,13 @@ How a round is chosen, table by table:
    being separated: the slope of P(|d| / s > z) in the pair's information, phi(|d|/s - z) *
    |d|/s, times entrant i's share of the pair's variance; pairs already far apart, and pairs
    that nothing has yet told apart (identical bots), gain little from it.  A place weighs
-   1/place (the leaderboard is read from the top, and prizes are there), so a pair weighs by
-   the better of its two places.  Each entrant's gain is the sum over its pairs, over the
-   tables it has played plus one (the share of its information a table adds).
+   1/place (the leaderboard is read from the top, and prizes are there), each entrant at the
+   best place its range allows (1 + those separated above it), so a pair weighs by the
+   better of those two.  The best place, not the place it holds now: an entrant unlucky so
+   far still reaches up, and is not starved of the games that would show it (starving it is
+   how adaptive designs bias their estimates).  Each entrant's gain is the sum over its
+   pairs, over the tables it has played plus one (the share of its information a table
+   adds).
 3. The entrant of largest gain anchors the next table (its gain then halves, for the next
    table it might anchor), beside the entrants with whom its pairs gain most, and one seat
    goes to the entrant drawn at fewest tables so far: never only neighbours, so that the
@@ -171,16 +175,17 @@ def separation_z(n: int) -> float:
 
 def _pair_gains(fit: Fit) -> Floats:
     """gains[i, j]: what one more table of i moves the pair (i, j) towards being separated,
-    weighed by the better place of the two (module docstring)."""
+    weighed by the better of the best places the two could hold (module docstring)."""
     theta, cov = fit.strength, fit.cov
     n = len(theta)
     var = np.diag(cov)
     pair_var = np.maximum(var[:, None] + var[None, :] - 2 * cov, 1e-12)
+    z = separation_z(n)
     ratio = np.abs(theta[:, None] - theta[None, :]) / np.sqrt(pair_var)
-    slope = np.exp(-(ratio - separation_z(n)) ** 2 / 2) * ratio  # phi, but for a constant
-    place = np.empty(n)
-    place[np.argsort(-theta, kind="stable")] = np.arange(1, n + 1)
-    gains = slope / np.minimum(place[:, None], place[None, :]) * (var[:, None] / pair_var)
+    slope = np.exp(-(ratio - z) ** 2 / 2) * ratio  # phi(ratio - z) * ratio, but a constant
+    above = theta[None, :] - theta[:, None] > z * np.sqrt(pair_var)  # j separated above i
+    best = 1 + above.sum(axis=1)
+    gains = slope / np.minimum(best[:, None], best[None, :]) * (var[:, None] / pair_var)
     np.fill_diagonal(gains, 0.0)
     return np.asarray(gains)
 
