@@ -9,9 +9,9 @@ Run: python benchmarks/contest.py [--entrants 100] [--schedules adaptive uniform
 1. In-process (the default).  A ladder of known strengths: 10 copies of the Python baseline
    bot (the true top 10, equally strong), and below them rungs of 10 identical copies each of
    the baseline mixed with the random bot (following the baseline in a share p of its
-   decisions, p evenly from 0.5 down to 0; `grading_power.SampleBot`: the sample bots' own
-   code fed the messages a bot process reads).  Tables of 4, each in its 4 rotations on one
-   deck.  Each schedule is played through the referee's own session, schedule, store and
+   decisions; `grading_power.SampleBot`: the sample bots' own code fed the messages a bot
+   process reads): the contenders at p = 0.7, then the tail, p evenly from 0.4 down to 0.
+   Tables of 4, each in its 4 rotations on one deck.  Each schedule is played through the referee's own session, schedule, store and
    leaderboard (`run_tournament` with in-process players), in a fresh process, one round at
    a time (n / 4 tables: about one table per entrant), and judged after every `--every`
    rounds:
@@ -61,18 +61,22 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 TOP = 10  # the true top: copies of the baseline
 RUNG = 10  # identical entrants per rung below it
-HIGH = 0.5  # the strongest rung's share of baseline decisions
+CONTENDER = 0.7  # the rung just below the top: its share of the baseline's decisions
+TAIL = 0.4  # the strongest rung of the rest, which goes down to 0
 K = 4
 
 
 def ladder(n: int, seed: int) -> dict[str, float]:
-    """Entrant name -> its share of the baseline's decisions: TOP at 1.0, then rungs of RUNG
-    from HIGH down to 0.  Names are shuffled, so that no order of names is the true one."""
-    shares = [1.0] * TOP
-    rungs = max(1, (n - TOP) // RUNG)
-    for j in range(n - TOP):
+    """Entrant name -> its share of the baseline's decisions: TOP at 1.0, a rung of RUNG
+    contenders at CONTENDER, then the tail, rungs of RUNG from TAIL down to 0 (as in real
+    contests, most entrants far from the top).  Names are shuffled, so that no order of
+    names is the true one."""
+    shares = [1.0] * TOP + [CONTENDER] * RUNG
+    rest = n - len(shares)
+    rungs = max(1, rest // RUNG)
+    for j in range(rest):
         rung = min(j // RUNG, rungs - 1)
-        shares.append(HIGH * (1 - rung / max(1, rungs - 1)))
+        shares.append(TAIL * (1 - rung / max(1, rungs - 1)))
     names = [f"b{i:04d}" for i in range(n)]
     random.Random(seed).shuffle(names)
     return dict(zip(names, shares, strict=True))
@@ -157,6 +161,9 @@ def judge(store: object, field: dict[str, float]) -> dict[str, object]:
             "games_strength_corr": float(np.mean(corr)) if corr else 0.0,
             "rung_means": {str(s): float(np.mean([strength[at[n]] for n in names
                                                   if field[n] == s]))
+                           for s in sorted(set(field.values()))},
+            "rung_games": {str(s): float(np.mean([played_by[n] for n in field
+                                                  if field[n] == s]))
                            for s in sorted(set(field.values()))}}
 
 
@@ -211,8 +218,9 @@ def contest(kind: str, n: int, most: int, every: int, seed: int, stop: bool) -> 
 
 
 def simulated(args: argparse.Namespace) -> None:
-    print(f"{args.entrants} entrants: {TOP} copies of the baseline, then rungs of {RUNG} "
-          f"from p = {HIGH} to 0; tables of {K} in rotations; load {os.getloadavg()[0]:.1f}")
+    print(f"{args.entrants} entrants: {TOP} copies of the baseline, {RUNG} contenders at "
+          f"p = {CONTENDER}, then rungs of {RUNG} from p = {TAIL} to 0; tables of {K} in "
+          f"rotations; load {os.getloadavg()[0]:.1f}")
     results: dict[str, list[dict[str, object]]] = {}
     for kind in args.schedules:
         out = subprocess.run([sys.executable, __file__, "--child", kind, "--entrants",

@@ -23,8 +23,8 @@ How a round is chosen, table by table:
    being separated: the slope of P(|d| / s > z) in the pair's information, phi(|d|/s - z) *
    |d|/s, times entrant i's share of the pair's variance; pairs already far apart, and pairs
    that nothing has yet told apart (identical bots), gain little from it.  A place weighs
-   1/place (the leaderboard is read from the top, and prizes are there), each entrant at the
-   best place its range allows (1 + those separated above it), so a pair weighs by the
+   1/place^2 (the leaderboard is read from the top, and prizes are there), each entrant at
+   the best place its range allows (1 + those separated above it), so a pair weighs by the
    better of those two.  The best place, not the place it holds now: an entrant unlucky so
    far still reaches up, and is not starved of the games that would show it (starving it is
    how adaptive designs bias their estimates).  Each entrant's gain is the sum over its
@@ -185,7 +185,7 @@ def _pair_gains(fit: Fit) -> Floats:
     slope = np.exp(-(ratio - z) ** 2 / 2) * ratio  # phi(ratio - z) * ratio, but a constant
     above = theta[None, :] - theta[:, None] > z * np.sqrt(pair_var)  # j separated above i
     best = 1 + above.sum(axis=1)
-    gains = slope / np.minimum(best[:, None], best[None, :]) * (var[:, None] / pair_var)
+    gains = slope / np.minimum(best[:, None], best[None, :]) ** 2 * (var[:, None] / pair_var)
     np.fill_diagonal(gains, 0.0)
     return np.asarray(gains)
 
