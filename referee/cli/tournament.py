@@ -85,7 +85,12 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     from ..tournament.isolation import check_isolation, run_files
     from ..tournament.progress import ProgressDisplay
     from ..tournament.schedule import Schedule
-    from ..tournament.session import SHARDED_BUDGET, NothingPlayed, run_into
+    from ..tournament.session import (
+        SHARDED_ADAPTIVE,
+        SHARDED_BUDGET,
+        NothingPlayed,
+        run_into,
+    )
     from ..tournament.store import StoreError, StoreFailed
 
     try:
@@ -119,6 +124,8 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
         fail(SHARDED)
     if shard_of is not None and config.max_games is not None:
         fail(SHARDED_BUDGET)
+    if shard_of is not None and config.schedule == "adaptive":
+        fail(SHARDED_ADAPTIVE)
     if scheduler is not None and executor != "dask":
         fail("--scheduler goes with --executor dask")
     suffix = f".shard{shard_of[0]}of{shard_of[1]}" if shard_of else ""
@@ -203,6 +210,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
         fail(str(exc))
     stored = None
     drawn: list[tuple[str, ...]] = []
+    rounds: list[list[tuple[str, ...]]] = []
     changed: tuple[str, ...] = ()
     if db_path.exists():
         try:
@@ -211,6 +219,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
             try:
                 stored = store.done()
                 drawn = stored_draws(config, edition, store)
+                rounds = store.rounds() if config.schedule == "adaptive" else []
                 present = {b.name for b in config.bots if bot_dir(config_path, b.dir).is_dir()}
                 versions = entrant_versions(config, config_path, {
                     b.name: "" for b in config.bots if b.name not in present})
@@ -223,7 +232,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
         except StoreError as exc:
             fail(str(exc))
     try:
-        games = Schedule(config, drawn)
+        games = Schedule(config, drawn, rounds)
     except ValueError as exc:
         fail(str(exc))
     plan = make_plan(config, games, resolve_workers(workers), stored, changed=changed)

@@ -254,6 +254,11 @@ class TournamentConfig(BaseModel):
     seat_orders: Literal["all", "rotations", "balanced"] = "all"
     tables: StrictInt | None = Field(None, ge=1,
                                      description="sample this many tables (large fields)")
+    # "fixed": every table is known before any game (all of a round robin's, or a sample of
+    # `tables`); "adaptive": rounds of tables chosen from the games stored so far, up to a
+    # budget of `tables`, `rounds` or `max_games` (tournament/adaptive.py).
+    schedule: Literal["fixed", "adaptive"] = "fixed"
+    rounds: StrictInt | None = Field(None, ge=1, description="adaptive: the most rounds")
     # The store holds at most this many games of the schedule: a run stops there, every
     # entrant within about one table of every other (tournament/budget.py).
     max_games: StrictInt | None = Field(None, ge=1)
@@ -320,6 +325,7 @@ class TournamentConfig(BaseModel):
         elif len(names) < self.table_size:
             raise ValueError(f"bots: {len(names)} bots cannot fill a table of "
                              f"{self.table_size}")
+        self._adaptive_budget()
         if self.max_bot_processes is not None and self.max_bot_processes < self.table_size:
             raise ValueError(f"max_bot_processes: a table of {self.table_size} needs "
                              f"{self.table_size} bot processes at once, not "
@@ -328,6 +334,25 @@ class TournamentConfig(BaseModel):
                 and self.table_size != 3:
             raise ValueError("variants: mystery is for tables of 3 (R7)")
         return self
+
+    def _adaptive_budget(self) -> None:
+        """An adaptive schedule plays round after round until its budget: it needs one, and
+        it is a round robin's that stops where its budget does, not where `until` would."""
+        if self.schedule != "adaptive":
+            if self.rounds is not None:
+                raise ValueError('rounds: goes with schedule = "adaptive" (a fixed schedule '
+                                 "has no rounds to count)")
+            return
+        if self.format == "gauntlet":
+            raise ValueError('schedule: a gauntlet plays every candidate against the '
+                             'baselines; "adaptive" chooses the tables of a round robin')
+        if self.until is not None:
+            raise ValueError('until: goes with a fixed schedule; an adaptive one stops at its '
+                             "budget (tables, rounds or max_games)")
+        if self.tables is None and self.rounds is None and self.max_games is None:
+            raise ValueError('schedule = "adaptive": give its budget, tables = N (tables in '
+                             "all), rounds = N or max_games = N; it plays round after round "
+                             "until then")
 
     @model_validator(mode="after")
     def _rules_beat_baselines(self) -> TournamentConfig:

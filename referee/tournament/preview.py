@@ -1,5 +1,6 @@
 """What a tournament file will play, before any game: `referee tournament plan`, and the first
-lines of `tournament run`.
+lines of `tournament run`; of an adaptive schedule (`AdaptivePlan`), how its rounds are chosen,
+its budget and the rounds chosen so far.
 
 The time is a bound, not a forecast: every decision taking the whole move time.  The steps
 per game (decisions asked one after another; a hidden bid asks every seat at once) are the
@@ -15,6 +16,7 @@ from dataclasses import dataclass
 
 from .config import TournamentConfig
 from .merge import shard_games
+from .rounds import HOW, budget_games, budget_text, round_size
 from .schedule import Schedule
 from .tally import stored_by_table, tally
 
@@ -106,11 +108,17 @@ def duration(seconds: float) -> str:
 
 def make_plan(config: TournamentConfig, games: Schedule, workers: int,
               stored: Collection[str] | None = None,
-              shard: tuple[int, int] | None = None, changed: tuple[str, ...] = ()) -> Plan:
+              shard: tuple[int, int] | None = None,
+              changed: tuple[str, ...] = ()) -> Plan | AdaptivePlan:
     """The plan of the schedule `games` (or of its `shard`), counted by formula and from its
     tables, not game by game (a shard's games are counted one by one); `stored`: the ids of
     the games in the store, if there is one."""
     k = config.table_size  # a gauntlet's too: its baselines and the candidate
+    steps = STEPS_PER_GAME.get(k, STEPS_PER_GAME[5])
+    if games.kind == "adaptive":
+        held = None if stored is None else sum(g.game_id in stored for g in games.games())
+        return adaptive_plan(config, games, workers, held, steps * config.limits.move_time,
+                             changed)
     names = [b.name for b in config.bots]
     orders = games.orders
     if shard is None:
@@ -137,7 +145,6 @@ def make_plan(config: TournamentConfig, games: Schedule, workers: int,
     if stored is not None:
         held = tally(games, range(config.deals), stored, stored_by_table(stored), (),
                      shard).stored
-    steps = STEPS_PER_GAME.get(k, STEPS_PER_GAME[5])
     per_game = steps * config.limits.move_time
     to_play = count if config.max_games is None else min(count, config.max_games)
     return Plan(
@@ -146,3 +153,82 @@ def make_plan(config: TournamentConfig, games: Schedule, workers: int,
         bound_seconds=to_play * per_game / max(1, workers), stored=held,
         max_games=config.max_games,
         drawn=None if games.sample is None else len(games.sample.drawn), changed=changed)
+
+
+@dataclass(frozen=True)
+class AdaptivePlan:
+    """What `plan` says of an adaptive schedule: how rounds are chosen, the budget, and the
+    rounds chosen so far."""
+
+    table_size: int
+    round_tables: int
+    deals: int
+    seat_orders: int
+    budget: str
+    budget_games: int | None
+    rounds_chosen: int
+    tables_chosen: int
+    games_chosen: int
+    per_entrant: dict[str, int]  # games of the rounds chosen so far
+    seats: dict[str, list[int]]
+    workers: int
+    bound_seconds: float | None
+    stored: int | None
+    changed: tuple[str, ...] = ()
+
+    def lines(self, bound: bool = True) -> list[str]:
+        entrants = len(self.per_entrant)
+        games = self.budget_games
+        out = [f"adaptive: rounds of {counted(self.round_tables, 'table')} of "
+               f"{self.table_size}, {counted(self.deals, 'deal')}, "
+               f"{counted(self.seat_orders, 'seat order')} per table; {HOW}"]
+        if games is not None:
+            out.append(f"budget: {self.budget}: at most {games:,} games, about "
+                       f"{games * self.table_size / max(1, entrants):,.0f} per entrant "
+                       "(more where places are in doubt, fewer where they are settled)")
+        if bound and self.bound_seconds is not None:
+            out.append(f"time: at most {duration(self.bound_seconds)} on "
+                       f"{counted(self.workers, 'worker')}, a bound if every decision took "
+                       "the whole move time (bots answering in milliseconds take far less)")
+        out.append(f"chosen so far: {counted(self.rounds_chosen, 'round')}, "
+                   f"{counted(self.tables_chosen, 'table')}, "
+                   f"{counted(self.games_chosen, 'game')}")
+        if self.changed:
+            out.append(f"changed since the store's last run: {', '.join(self.changed)}: "
+                       "their stored games are superseded and played again first")
+        if self.stored is not None:
+            out.append(f"stored already: {self.stored:,} of them; "
+                       f"{self.games_chosen - self.stored:,} to play before the next round")
+        return out
+
+    def as_dict(self) -> dict[str, object]:
+        return {"schedule": "adaptive", "how": HOW, "table_size": self.table_size,
+                "round_tables": self.round_tables, "deals": self.deals,
+                "seat_orders_per_table": self.seat_orders, "budget": self.budget,
+                "budget_games": self.budget_games, "rounds_chosen": self.rounds_chosen,
+                "tables_chosen": self.tables_chosen, "games": self.games_chosen,
+                "games_per_entrant": self.per_entrant, "seats": self.seats,
+                "workers": self.workers,
+                "time_bound_seconds": None if self.bound_seconds is None
+                else round(self.bound_seconds),
+                "stored": self.stored, "changed": list(self.changed)}
+
+
+def adaptive_plan(config: TournamentConfig, games: Schedule, workers: int,
+                  stored: int | None, per_game_seconds: float,
+                  changed: tuple[str, ...] = ()) -> AdaptivePlan:
+    """The plan of an adaptive schedule with the rounds `games` holds; `stored`: of their
+    games, those in the store (None: no store)."""
+    k = config.table_size
+    per_entrant = {n: t * games.orders * config.deals
+                   for n, t in games.tables_by_entrant().items()}
+    most = budget_games(config)
+    return AdaptivePlan(
+        table_size=k, round_tables=round_size(config), deals=config.deals,
+        seat_orders=games.orders, budget=budget_text(config), budget_games=most,
+        rounds_chosen=len(games.rounds), tables_chosen=games.table_count,
+        games_chosen=len(games), per_entrant=per_entrant,
+        seats={n: [c // k] * k for n, c in per_entrant.items()}, workers=workers,
+        bound_seconds=None if most is None else most * per_game_seconds / max(1, workers),
+        stored=stored, changed=changed)
+

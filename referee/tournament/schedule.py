@@ -15,6 +15,10 @@ Tables (the sets of entrants that play together):
   number of combinations means every combination.
 * gauntlet: one table per candidate (the bots not in `baselines`, in file order): the candidate
   and all the baselines.  `tables` does not apply to a gauntlet.
+* adaptive (`schedule = "adaptive"`): round-robin tables chosen round by round from the
+  games stored before each round (`adaptive.py`); the schedule holds the rounds the store
+  has kept (`rounds`), and the run chooses the next (`rounds.py`).  A table chosen again in
+  a later round plays its next deals: its m-th choice plays deals m*deals to (m+1)*deals - 1.
 
 Each table plays `deals` deals, each deal in each of the table's seat orders:
 
@@ -78,6 +82,8 @@ SCHEDULE_VERSION = 3
 # The same for gauntlets, whose schedule changed alone: 4: seat orders over the baselines, then
 # the candidate (not over the names sorted), and the seat order's index kept in each spec.
 GAUNTLET_SCHEDULE_VERSION = 4
+# The same for adaptive schedules: bump when the same stored games choose another round.
+ADAPTIVE_VERSION = 1
 
 # Balanced seat orders as index patterns into the table's entrants (see the module docstring).
 BALANCED_ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {
@@ -156,14 +162,23 @@ class Schedule:
     deal, and every stretch of one, gives each entrant about as many tables as every other.
     Lazy: a full round robin is counted by formula and its games made as they are played."""
 
-    def __init__(self, config: TournamentConfig, drawn: Sequence[Table] = ()) -> None:
+    def __init__(self, config: TournamentConfig, drawn: Sequence[Table] = (),
+                 rounds: Sequence[Sequence[Table]] = ()) -> None:
         self.config = config
         self.names = [b.name for b in config.bots]
         self.k = config.table_size
         self.kind = _kind(config)
         self.sample: Sample | None = None
         self._tables: list[Table] | None = None
-        if self.kind == "gauntlet":
+        # adaptive: the rounds the store kept, and each table's first deal in its round
+        self.rounds: list[list[Table]] = []
+        self._first_deal: list[list[int]] = []
+        self._playing: list[Table] = []  # their tables of entrants in the file
+        if self.kind == "adaptive":
+            self._tables = []
+            for tables in rounds:
+                self.add_round(tables)
+        elif self.kind == "gauntlet":
             baselines = tuple(sorted(config.baselines))
             self._tables = [(*baselines, c) for c in self.names if c not in config.baselines]
         elif self.kind == "sample":
@@ -171,7 +186,7 @@ class Schedule:
             self.sample = grow(self.names, self.k, config.tables, config.seed, drawn)
             self._tables = self.sample.tables
         if self._tables is not None:
-            keys = [table_key(t) for t in self._tables]
+            keys = [table_key(t) for t in set(self._tables)]
             if len(set(keys)) < len(keys):
                 raise ValueError("two tables of this schedule share a game id key; change "
                                  "`seed`")
@@ -179,14 +194,52 @@ class Schedule:
                     "balanced": len(BALANCED_ORDERS[self.k])}
         self.orders = patterns[config.seat_orders]
 
+    def add_round(self, tables: Sequence[Table]) -> None:
+        """Append an adaptive schedule's next round; its tables of entrants no longer in the
+        file (withdrawn) are passed over."""
+        assert self._tables is not None
+        seen = Counter(self._tables)
+        field = set(self.names)
+        kept: list[Table] = []
+        firsts: list[int] = []
+        for table in tables:
+            table = tuple(table)
+            firsts.append(seen[table] * self.config.deals)
+            seen[table] += 1
+            self._tables.append(table)  # a withdrawn entrant's too: it numbers the deals
+            if field.issuperset(table):
+                kept.append(table)
+            else:
+                firsts[-1] = -1
+        self.rounds.append([tuple(t) for t in tables])
+        self._first_deal.append(firsts)
+        self._playing += kept
+
+    def round_games(self, number: int) -> Iterator[ScheduledGame]:
+        """An adaptive schedule's games of round `number`, table by table, each table's
+        deals and seat orders together (its bot processes reused)."""
+        config = self.config
+        offset = sum(len(r) for r in self.rounds[:number])
+        for index, (entrants, first) in enumerate(zip(self.rounds[number],
+                                                      self._first_deal[number], strict=True)):
+            if first < 0:
+                continue
+            seed_of = {d: deal_seed(config.seed, entrants, d)
+                       for d in range(first, first + config.deals)}
+            key = table_key(entrants)
+            for deal, seed in seed_of.items():
+                for order, seats in enumerate(seat_orders(entrants, config.seat_orders)):
+                    yield ScheduledGame(game_id(key, deal, order), offset + index, deal, order,
+                                        seats, seed)
+
     @property
     def table_count(self) -> int:
         if self._tables is None:
             return math.comb(len(self.names), self.k)
-        return len(self._tables)
+        return len(self._playing if self.kind == "adaptive" else self._tables)
 
     def __len__(self) -> int:
-        """The number of games."""
+        """The number of games (adaptive: of the rounds chosen so far)."""
         return self.table_count * self.orders * self.config.deals
 
     def tables(self, ordered: bool = True) -> Iterator[Table]:
@@ -195,13 +248,15 @@ class Schedule:
             if not ordered:
                 return itertools.combinations(sorted(self.names), self.k)
             return round_robin(self.names, self.k)
+        if self.kind == "adaptive":
+            return iter(self._playing)
         return iter(self._tables)
 
     def tables_by_entrant(self) -> dict[str, int]:
         """How many tables each entrant of the file sits at."""
         if self._tables is None:
             return dict.fromkeys(self.names, math.comb(len(self.names) - 1, self.k - 1))
-        counts = Counter(name for t in self._tables for name in t)
+        counts = Counter(name for t in self.tables() for name in t)
         return {name: counts[name] for name in self.names}
 
     def drawn(self) -> list[Table]:
@@ -209,8 +264,13 @@ class Schedule:
         return [] if self.sample is None else self.sample.drawn
 
     def games(self, deals: range | None = None) -> Iterator[ScheduledGame]:
-        """The games of `deals` (default: all), in the order they are played."""
+        """The games of `deals` (default: all), in the order they are played (adaptive:
+        of every round chosen so far, round by round; `deals` does not apply)."""
         config = self.config
+        if self.kind == "adaptive":
+            for number in range(len(self.rounds)):
+                yield from self.round_games(number)
+            return
         for deal in deals if deals is not None else range(config.deals):
             for index, entrants in enumerate(self.tables()):
                 # A gauntlet deals every candidate the same cards: its seed ignores the
@@ -224,9 +284,12 @@ class Schedule:
 
 
 def _kind(config: TournamentConfig) -> str:
-    """"gauntlet", "sample" (`tables` fewer than all the round robin's), or "all"."""
+    """"gauntlet", "adaptive", "sample" (`tables` fewer than all the round robin's), or
+    "all"."""
     if config.format == "gauntlet":
         return "gauntlet"
+    if config.schedule == "adaptive":
+        return "adaptive"
     if config.tables is not None and config.tables < math.comb(len(config.bots),
                                                                config.table_size):
         return "sample"
@@ -265,6 +328,8 @@ def fingerprint(config: TournamentConfig, edition: Edition | None = None,
         "variants": config.variants,
         "limits": [limits.move_time, limits.time_bank, limits.max_faults],
     }
+    if config.schedule == "adaptive":  # only then: a fixed schedule's stores keep theirs
+        data["adaptive"] = ADAPTIVE_VERSION
     if edition is not None:
         data["edition_data"] = edition.to_data()
     text = json.dumps(data, sort_keys=True, separators=(",", ":"))

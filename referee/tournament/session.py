@@ -6,7 +6,8 @@ draws (`sampling.py`), builds the entrants and takes their versions, records the
 store (superseding the games of every entrant that changed, `field.py`), and hands the games
 the store lacks to an executor (`executors/`), lazily and in the schedule's order, stage by
 stage: one stage, or with `until` the stages that each end at a look which may stop the run
-(`until.py`), as long as `max_games` and the time budget last (`budget.py`).  It stores each
+(`until.py`), or an adaptive schedule's rounds, each chosen from the games stored before it
+(`rounds.py`), as long as `max_games` and the time budget last (`budget.py`).  It stores each
 finished or void game as the executor reports it, keeps the progress and sums up.  The games
 of a bot left out (its build or command failed) are not played: a later run, after a fix,
 plays them.  Resuming is "play what is not stored".
@@ -15,7 +16,7 @@ plays them.  Resuming is "play what is not stored".
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,6 +36,7 @@ from .isolation import check_isolation, run_files
 from .merge import shard_games
 from .preview import duration, make_plan
 from .progress import Progress
+from .rounds import finished, next_round, next_size
 from .sampling import Table
 from .schedule import Schedule, ScheduledGame, fingerprint, table_key
 from .store import Store, StoreError, StoreFailed
@@ -43,6 +45,9 @@ from .until import SHARDED, Stage, look, plan, stages
 
 SHARDED_BUDGET = ("--shard: max_games counts the games of the whole tournament, which a "
                   "shard cannot see; give each shard a --time-budget instead, or run it whole")
+SHARDED_ADAPTIVE = ('--shard: an adaptive schedule chooses each round from every game of '
+                    "the rounds before, which a shard cannot see; run it whole (on Dask to "
+                    "spread it over machines)")
 
 
 @dataclass
@@ -74,13 +79,15 @@ def bind(config: TournamentConfig, config_path: Path, store: Store,
         raise ValueError(SHARDED)
     if shard is not None and config.max_games is not None:
         raise ValueError(SHARDED_BUDGET)
+    if shard is not None and config.schedule == "adaptive":
+        raise ValueError(SHARDED_ADAPTIVE)
     edition = tournament_edition(config, config_path)
     prints = fingerprint(config, edition)
     _take_over_sample(config, edition, store, prints, say)
     store.bind(config, prints)
     store.bind_shard(None if shard is None else f"{shard[0]}/{shard[1]}")
     store.rename(config.name, config.primary_metric)
-    games = Schedule(config, store.draws())
+    games = Schedule(config, store.draws(), store.rounds())
     named = None if games.sample is None else [table_key(t) for t in games.sample.tables]
     store.record_draws([(table_key(t), t) for t in games.drawn()], named)
     return games
@@ -165,30 +172,42 @@ class _Run:
     def begin(self, stage: Stage) -> Iterator[ScheduledGame]:
         """Start a stage: the progress now counts to its end; its games to play, in order,
         as long as the budgets last."""
-        part = self._tally(stage.range)
+        self.deals = stage.deals
+        return self._begin(self._tally(stage.range),
+                           self._playable(self.games.games(stage.range)))
+
+    def begin_round(self, number: int) -> Iterator[ScheduledGame]:
+        """Start an adaptive schedule's round: the same, over its games."""
+        games = list(self.games.round_games(number))
+        stored = sum(g.game_id in self.done for g in games)
+        out = self.left_out.keys()
+        skipped = sum(1 for g in games if g.game_id not in self.done and out & set(g.seats))
+        self.deals = self.config.deals
+        return self._begin(Tally(len(games), stored, skipped), self._playable(games))
+
+    def _begin(self, part: Tally, games: Iterator[ScheduledGame]) -> Iterator[ScheduledGame]:
         covered = self.covered
         self.covered = Tally(covered.games + part.games, covered.stored + part.stored,
                              covered.skipped + part.skipped)
-        self.deals = stage.deals
         total = self.covered.games - self.covered.skipped  # only games it can play
         if self.budget.games is not None:
             total = min(total, self.covered.stored + self.budget.games)
         self.progress.total = total
         self.progress.done += part.stored
-        return self.budget.within(self._playable(stage))
+        return self.budget.within(games)
 
-    def _playable(self, stage: Stage) -> Iterator[ScheduledGame]:
+    def _playable(self, games: Iterable[ScheduledGame]) -> Iterator[ScheduledGame]:
         out = self.left_out.keys()
-        for g in shard_games(self.games.games(stage.range), self.shard):
+        for g in shard_games(games, self.shard):
             if g.game_id not in self.done and not out & set(g.seats):
                 yield g
 
-    async def play(self, executor: Executor, stage: Stage) -> None:
-        """Play a stage's games within the budgets: a time budget cancels the games in
-        flight when it runs out (they are played by the next run)."""
+    async def play(self, executor: Executor, games: Iterator[ScheduledGame]) -> None:
+        """Play a stage's (or round's) games, begun, within the budgets: a time budget
+        cancels the games in flight when it runs out (they are played by the next run)."""
         with trio.move_on_after(max(0.0, self.budget.seconds_left())) as scope:
             with suppress(BudgetSpent):
-                await executor.play(self.begin(stage), self.report)
+                await executor.play(games, self.report)
         if scope.cancelled_caught or self.budget.out_of_time():
             self.budget.why = self.budget.why or "time"
 
@@ -223,12 +242,42 @@ class _Run:
         if self.budget.out_of_time():
             raise BudgetSpent
 
+    def spent(self) -> bool:
+        """Whether `max_games` or the time budget stopped the run; say where, once."""
+        if self.budget.why is None:
+            return False
+        if self.verdict is None:
+            self.verdict = self._stopped()
+            self.say(self.verdict)
+        return True
+
+    async def play_rounds(self, executor: Executor) -> None:
+        """An adaptive schedule: the rounds the store kept (their games not stored yet),
+        then each next round chosen from the stored games, kept and played, until a budget
+        is spent (`rounds.py`)."""
+        number = 0
+        while not self.spent():
+            if number == len(self.games.rounds):
+                if self.budget.spent():
+                    continue  # said by spent(), above
+                tables = next_round(self.config, self.games, self.store.results(),
+                                    self.left_out)
+                if not tables:
+                    self.verdict = finished(self.config, self.games) if not next_size(
+                        self.config, self.games) else (
+                        f"no round can be chosen: fewer than {self.config.table_size} "
+                        "entrants can play")
+                    self.say(self.verdict)
+                    return
+                self.store.record_round(number, tables)
+                self.games.add_round(tables)
+            await self.play(executor, self.begin_round(number))
+            number += 1
+
     def end(self, stage: Stage) -> bool:
         """End a stage: True when the run stops here (a budget spent, at a look that
         settles it, or after the last stage)."""
-        if self.budget.why is not None:
-            self.verdict = self._stopped()
-            self.say(self.verdict)
+        if self.spent():
             return True
         if self.config.until is None:
             return True
@@ -238,15 +287,15 @@ class _Run:
         return verdict.stop
 
     def _stopped(self) -> str:
+        fair = (", the rounds played in turn" if self.games.kind == "adaptive" else
+                ", every entrant within about one table of every other")
         if self.budget.why == "games":
             held = self.covered.stored + self.progress.played
             return (f"stopped at max_games = {self.config.max_games}: the store holds {held} "
-                    "games of the schedule, every entrant within about one table of every "
-                    "other; raise max_games to play on")
+                    f"games of the schedule{fair}; raise max_games to play on")
         assert self.seconds is not None
         return (f"stopped when the time budget of {duration(self.seconds)} ran out, after "
-                f"{self.progress.played} games, every entrant within about one table of "
-                "every other; run again to play on")
+                f"{self.progress.played} games{fair}; run again to play on")
 
     def summary(self) -> RunSummary:
         beyond = len(self.done) - self.covered.stored
@@ -300,8 +349,10 @@ async def run_tournament(
             say(line)
         run = _Run(config, store, games, shard, left_out, versions, change, say, on_update,
                    time_budget, deadline)
-        for stage in stages(config):
-            await run.play(executor, stage)
+        if games.kind == "adaptive":
+            await run.play_rounds(executor)
+        for stage in [] if games.kind == "adaptive" else stages(config):
+            await run.play(executor, run.begin(stage))
             if run.end(stage):
                 break
     finally:  # the bots are kept from stage to stage

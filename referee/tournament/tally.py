@@ -1,7 +1,8 @@
 """How many of a schedule's games are stored, left to play, or skipped (a left-out bot
 sits at their table), counted table by table from the stored game ids, without making the
 games: a full round robin of 40 entrants holds 2.2 million of them, and a run says its
-progress before its first game.  A shard's share (every N-th game) is counted game by game.
+progress before its first game.  A shard's share (every N-th game), and the rounds an adaptive
+schedule has chosen (a table may come back with new deals), are counted game by game.
 """
 
 from __future__ import annotations
@@ -43,9 +44,9 @@ def tally(schedule: Schedule, deals: range, done: Collection[str],
     """The games of `deals` (of `shard`): `done` the stored ids, `by_table` the same counted
     by `stored_by_table`."""
     games = stored = skipped = 0
-    if shard is not None:
+    if shard is not None or schedule.kind == "adaptive":  # (adaptive: every round chosen)
         for g in shard_games(schedule.games(), shard):
-            if g.deal not in deals:
+            if g.deal not in deals and schedule.kind != "adaptive":
                 continue
             games += 1
             if g.game_id in done:

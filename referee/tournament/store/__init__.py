@@ -6,6 +6,7 @@ speaks SQL.
   to (`bind`, `tournament_config`), the field of its last run (`record_field`, `versions`,
   `entrants`) and the games superseded when a bot changed (`supersede`).
 - `schema.py`: the tables, and the check that a file holds them.
+- `draws.py`, `rounds.py`: the tables a sample drew, the rounds an adaptive schedule chose.
 - `files.py`: the file and its opening (not a file, the writer's lock, a -wal file, errors).
 - `errors.py`: `StoreError`, `StoreFailed`, `DamagedStore`, `DamagedRecord`.
 """

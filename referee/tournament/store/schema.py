@@ -43,6 +43,12 @@ CREATE TABLE IF NOT EXISTS draws (  -- a sample's tables in the order drawn (sto
     entrants TEXT NOT NULL,     -- JSON list of its entrants, sorted by name
     named INTEGER NOT NULL      -- 1: the tournament file of the last run names it
 );
+CREATE TABLE IF NOT EXISTS rounds (  -- an adaptive schedule's rounds (store/rounds.py)
+    round INTEGER NOT NULL,     -- 0, 1, ...
+    position INTEGER NOT NULL,  -- the table's place in its round
+    entrants TEXT NOT NULL,     -- JSON list of its entrants, sorted by name
+    PRIMARY KEY (round, position)
+);
 """
 
 GAMES_COLUMNS = ["game_id", "seats", "seed", "result", "record", "seconds", "attempts",

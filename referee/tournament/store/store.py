@@ -32,6 +32,7 @@ from ..config import TournamentConfig
 from .draws import Table, named_keys, played_tables, read_draws, write_draws
 from .errors import DamagedRecord, DamagedStore, StoreError, StoreFailed
 from .files import Opening, refuse_special, unshared_wal, write_protected, writer_lock
+from .rounds import read_rounds, write_round
 from .schema import SCHEMA, WITHDRAWN, Status, refuse_foreign
 
 
@@ -198,6 +199,16 @@ class Store:
         with self.transaction():
             write_draws(self.db, drawn, None if named is None else set(named))
 
+    def rounds(self) -> list[list[Table]]:
+        """The rounds an adaptive schedule chose, in order (`rounds.py`); none otherwise."""
+        with self.failing():
+            return read_rounds(self.db)
+
+    def record_round(self, number: int, tables: Sequence[Table]) -> None:
+        """Keep round `number`'s tables, in one transaction."""
+        with self.transaction():
+            write_round(self.db, number, tables)
+
     def named_tables(self) -> set[str] | None:
         """The keys of the tables of the last run's sample, whose games the leaderboard
         counts; None when it played no sample (every game of the field counts)."""
@@ -307,7 +318,8 @@ class Store:
                    "entrants": "INSERT OR IGNORE INTO entrants VALUES (?, ?, ?, ?)",
                    "superseded": "INSERT INTO superseded VALUES "
                                  "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                   "draws": "INSERT OR IGNORE INTO draws VALUES (?, ?, ?, ?)"}
+                   "draws": "INSERT OR IGNORE INTO draws VALUES (?, ?, ?, ?)",
+                   "rounds": "INSERT OR IGNORE INTO rounds VALUES (?, ?, ?)"}
         with other.failing():
             tables = {r[0] for r in other.db.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table'")}

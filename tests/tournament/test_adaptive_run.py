@@ -1,0 +1,89 @@
+"""An adaptive tournament through the command line with real bots (copies of the sample random
+bot, tiny edition): a run killed with SIGKILL and resumed, at a round's end and inside one,
+plays the same rounds and games as a run never stopped; `plan` says how rounds are chosen and
+the budget; a shard is refused in one line."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from ..processes import wait_until
+from .test_field import RANDOM, entrant, stored
+from .test_user_errors import referee, refused
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = ROOT / "protocol" / "examples" / "tiny.toml"
+NAMES = [f"e{i}" for i in range(6)]
+PER_ROUND = 2 * 3  # rounds of 6 // 3 tables, each in its 3 rotations
+
+
+def adaptive_file(folder: Path, budget: str = "rounds = 2") -> Path:
+    for name in NAMES:
+        entrant(folder, name, RANDOM)
+    lines = ['name = "ladder"', "seed = 4", "table_size = 3", 'seat_orders = "rotations"',
+             'schedule = "adaptive"', budget, f'edition = "{TINY}"']
+    for name in NAMES:
+        lines += ["[[bots]]", f'name = "{name}"', f'command = "{sys.executable} bot.py"',
+                  f'dir = "{name}"']
+    path = folder / "ladder.toml"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def rounds(db: Path) -> list[tuple[int, int, str]]:
+    with sqlite3.connect(db) as con:
+        return list(con.execute("SELECT * FROM rounds ORDER BY round, position"))
+
+
+def count(db: Path) -> int:
+    """Games stored so far by a run that may be writing; 0 before it has made its tables."""
+    try:
+        with sqlite3.connect(db) as con:
+            return int(con.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+    except sqlite3.OperationalError:
+        return 0
+
+
+def test_a_killed_adaptive_run_resumes_into_the_same_rounds_and_games(tmp_path: Path) -> None:
+    """Killed once a round's games are all stored (before or as the next round is chosen)
+    and once inside a round, then run again: the same rounds, each chosen from the games
+    before it, and the same games with the same results as a run never stopped.  Before,
+    `plan` names the rounds, how they are chosen and the budget's games, and `--shard` is
+    refused in one line."""
+    whole_dir, killed_dir = tmp_path / "whole", tmp_path / "killed"
+    whole_dir.mkdir(), killed_dir.mkdir()
+    file = adaptive_file(whole_dir)
+    out = referee("tournament", "plan", str(file), cwd=whole_dir)
+    assert out.returncode == 0, out.stderr
+    assert "adaptive: rounds of 2 tables of 3" in out.stdout
+    assert "new entrants first, then the entrants whose places are in doubt" in out.stdout
+    assert "budget: rounds = 2: at most 12 games" in out.stdout
+    refused(referee("tournament", "run", str(file), "--shard", "1/2", cwd=whole_dir),
+            "--shard: an adaptive schedule chooses each round")
+    out = referee("tournament", "run", str(file), "-q", "--workers", "1", cwd=whole_dir,
+                  timeout=300)
+    assert out.returncode == 0, out.stderr
+    whole = whole_dir / "ladder.db"
+    assert len(rounds(whole)) == 2 * 2 and len(stored(whole)) == 2 * PER_ROUND
+
+    file = adaptive_file(killed_dir)
+    db = killed_dir / "ladder.db"
+    for target in (PER_ROUND, PER_ROUND + 2):
+        proc = subprocess.Popen([sys.executable, "-m", "referee", "tournament", "run",
+                                 str(file), "-q", "--workers", "1"], cwd=killed_dir,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_until(lambda target=target: count(db) >= target,  # type: ignore[misc]
+                   f"{target} games stored", process=proc)
+        proc.kill()
+        proc.wait(timeout=30)
+    assert count(db) < 2 * PER_ROUND
+    out = referee("tournament", "run", str(file), "--workers", "1", cwd=killed_dir,
+                  timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "played 2 rounds (4 tables): the budget, rounds = 2, is spent" in out.stderr
+    assert rounds(db) == rounds(whole)
+    assert stored(db) == stored(whole)
+
