@@ -204,7 +204,7 @@ def test_a_check_cut_short_passes_nothing_it_did_not_see() -> None:
     game's evidence; and a failed "keeps playing after a warning" says why."""
     slow = subprocess.run([PY, "-m", "referee", "check",
                            f"{PY} tests/scripted_bots/never_answers.py",
-                           "--move-time", "0.2", "--time-bank", "0.2"], capture_output=True,
+                           "--move-time", "0.05", "--time-bank", "0.05"], capture_output=True,
                           text=True, cwd=ROOT, timeout=120)
     assert ("FAIL  plays several games in one process: the bot process was started 1 time(s) "
             "for 1 games; the check stopped after 1 of 11") in slow.stdout, slow.stdout

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -44,6 +44,9 @@ from ..game.config import DEAL_SCHEDULE
 from ..interrupts import run_trio
 from ..match.record import GameRecord
 from ..text import visible
+
+if TYPE_CHECKING:
+    from ..leaderboard import Games
 
 BUILD_TAIL = 15  # lines of a failed build's output shown under its error
 
@@ -127,17 +130,25 @@ def stored_standings_text(db_path: Path, fmt: str = "table", with_head_to_head: 
     """The leaderboard of the games stored at `db_path` (read-only), ordered by its
     tournament file's primary metric, with the entrants its last run left out; a StoreError
     if it cannot be read."""
-    from ..leaderboard import Games, standings_text
+    from ..leaderboard import standings_text
+
+    games, primary, left_out = read_stored(db_path)
+    return standings_text(games, primary, fmt, with_head_to_head, with_seats, with_pairs,
+                          left_out, wide)
+
+
+def read_stored(db_path: Path) -> tuple[Games, str, dict[str, str]]:
+    """What a leaderboard of the store at `db_path` shows (read-only): its games, its
+    tournament file's primary metric and the entrants its last run left out; a StoreError if
+    it cannot be read."""
+    from ..leaderboard import Games
     from ..tournament.store import LEFT_OUT, Store
 
     store = Store.for_reading(db_path)
     try:
-        games = Games.from_store(store)
-        primary, left_out = store.primary_metric(), store.entrants(LEFT_OUT)
+        return Games.from_store(store), store.primary_metric(), store.entrants(LEFT_OUT)
     finally:
         store.close()
-    return standings_text(games, primary, fmt, with_head_to_head, with_seats, with_pairs,
-                          left_out, wide)
 
 
 def parse_bots(bots: tuple[str, ...]) -> list[BotSpec]:

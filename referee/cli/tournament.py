@@ -20,9 +20,9 @@ from .common import (
     make_folder,
     max_bot_processes_option,
     quiet_option,
+    read_stored,
     resolve_workers,
     sandbox_option,
-    stored_standings_text,
     workers_option,
 )
 
@@ -156,8 +156,8 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
         fail(str(exc))
     except KeyboardInterrupt:
         fail(f"interrupted; finished games are kept in {db_path}; run again to resume")
-    try:
-        text = stored_standings_text(db_path)
+    try:  # read as the leaderboard reads them, with --quiet too (not shown: not worked out)
+        games, primary, left_out = read_stored(db_path)
     except StoreError as exc:
         fail(f"the games are stored, but the leaderboard cannot be read: {exc}")
     if quiet:  # a left-out bot is said all the same: its games are missing from the results
@@ -170,7 +170,9 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     display.say(f"{summary.played} games played, {summary.already} were already stored, "
                 f"{summary.skipped} skipped (left-out bots), {len(summary.voids)} void; "
                 f"results in {db_path}")
-    click.echo(text)
+    from ..leaderboard import standings_text
+
+    click.echo(standings_text(games, primary, "table", left_out=left_out))
 
 
 @tournament.command(name="plan")

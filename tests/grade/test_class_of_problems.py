@@ -10,7 +10,8 @@ from .test_grade import BOTS, SAMPLES, grade
 from .test_similarity import RANDOM, config_for, disguised_random_bot, flagged
 
 # A random bot that takes 0.75 s (one and a half move times) over its first two answers of
-# each game, which its time bank pays for: slower than the move time, never a timeout.
+# each graded game (those naming the baselines; not the check's, which would only take
+# longer), which its time bank pays for: slower than the move time, never a timeout.
 SLOW = '''
 import time
 _slow = {"left": 0}
@@ -23,7 +24,8 @@ def slow_random_bot() -> str:
     request = "            elif kind == \"request\":\n"
     assert new_game in code and request in code
     code = code.replace("import sys\n", "import sys\n" + SLOW, 1)
-    code = code.replace(new_game, new_game + "                _slow[\"left\"] = 2\n")
+    code = code.replace(new_game, new_game + (
+        "                _slow[\"left\"] = 2 * (\"random-1\" in message.get(\"names\", []))\n"))
     return code.replace(request, request + ("                if _slow[\"left\"]:\n"
                                             "                    _slow[\"left\"] -= 1\n"
                                             "                    time.sleep(0.75)\n"))
