@@ -11,7 +11,8 @@ Run: python benchmarks/contest.py [--entrants 100] [--schedules adaptive uniform
    the baseline mixed with the random bot (following the baseline in a share p of its
    decisions; `grading_power.SampleBot`: the sample bots' own code fed the messages a bot
    process reads): the contenders at p = 0.7, then the tail, p evenly from 0.2 down to 0.
-   Tables of 4, each in its 4 rotations on one deck.  Each schedule is played through the referee's own session, schedule, store and
+   Tables of 4, each in its 4 rotations on one deck.  Each schedule is played through the
+   referee's own session, schedule, store and
    leaderboard (`run_tournament` with in-process players), in a fresh process, one round at
    a time (n / 4 tables: about one table per entrant), and judged after every `--every`
    rounds:

@@ -28,9 +28,11 @@ Where the processes run decides the floor, so each figure is taken three ways:
   every round trip crosses cores;
 - together: all pinned to one core.  A round trip there costs 3-6 us, less than the
   referee's own work per decision.
-Polling: "auto" is the referee's default (`ProcessLimits.spin`: poll for a reply while a bot's
-replies come within 0.3 ms, on a machine with more than one usable core); pinned, the referee
-sees one core, so those lines ask for the same 300us polling by name ("yes"); "no" never polls.
+Polling: "auto" is the referee's default (`referee/bots/polling.py`: poll for a reply while
+most of a bot's recent replies come within 40 us, on a machine with more than one usable core
+and a load average below them; else sleep); pinned, the referee sees one core, so those lines
+ask for the same polling by name ("yes"); "no" never polls.  The "auto" line is judged against
+the polling floor where most of its replies were polled for, else against the blocking floor.
 Last, the referee's own work per decision without any pipe: the same games with the minimal
 bot's logic answering in memory.
 Target (issue 3): decision median <= 1.3 x the floor median.
@@ -85,6 +87,7 @@ class Timed(BotPlayer):
     stamps: list[tuple[float, bool]]
     answered: list[float]  # shared by the seats: when the last single answer came back, or 0
     to_next: list[float]
+    polled: list[int]  # shared by the seats: single answers polled for, and all of them
 
     async def decide(self, decision: Decision, view: dict[str, Any],
                      alone: bool = True) -> Answer:
@@ -92,6 +95,9 @@ class Timed(BotPlayer):
         self.stamps.append((time.perf_counter(), hidden))
         answer = await super().decide(decision, view, alone)
         self.answered[0] = 0.0 if hidden else time.perf_counter()
+        if not hidden and self.bot is not None:
+            self.polled[0] += self.bot.polled
+            self.polled[1] += 1
         return answer
 
     def notify(self, events: Sequence[Event], lines: Sequence[bytes],
@@ -116,7 +122,7 @@ def placements() -> dict[str, tuple[set[int] | None, list[str]]]:
 
 class Figures(NamedTuple):
     """Decision-to-decision gaps, the blocking and polling floors, in seconds, whether the
-    referee polled (its bot processes' resolved `spin`), and answer-to-next-seat times."""
+    referee polled (for most replies), and answer-to-next-seat times."""
 
     gaps: list[float]
     blocking: list[float]
@@ -139,8 +145,9 @@ async def measure(games: int, language: str, spin: float | None, placement: str,
     players = [Timed(BotSpec(f"minimal{i}", command), process_limits=limits) for i in range(4)]
     answered = [0.0]
     to_next: list[float] = []
+    polled = [0, 0]
     for p in players:
-        p.stamps, p.answered, p.to_next = stamps, answered, to_next
+        p.stamps, p.answered, p.to_next, p.polled = stamps, answered, to_next, polled
     gaps: list[float] = []
     blocking: list[float] = []
     polling: list[float] = []
@@ -161,7 +168,9 @@ async def measure(games: int, language: str, spin: float | None, placement: str,
                     blocking.extend(echo.round_trips(TRIPS_PER_GAME // 2, spacing=spacing))
                     polling.extend(echo.round_trips(TRIPS_PER_GAME // 2, poll=True,
                                                     spacing=spacing))
-        polls = any(p.bot is not None and p.bot.spin > 0 for p in players)
+        # Asked for by name, or by default where most replies were polled for (by default
+        # not on a busy machine).
+        polls = bool(spin) or (spin is None and 2 * polled[0] > polled[1])
     finally:
         os.sched_setaffinity(0, everywhere)
         echo.close()

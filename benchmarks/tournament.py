@@ -1,6 +1,7 @@
-"""Tournament throughput and memory.
+"""Tournament throughput and memory; with --cpu, the referee's own CPU (`referee_cpu.py`).
 
 Run: python benchmarks/tournament.py [--deals N] [--memory-games 1000 10000]
+     python benchmarks/tournament.py --cpu [--quick] ... (see referee_cpu.py)
 1. Games per second for four sample bots (Python baseline and random, JavaScript, Perl) at
    tables of 4 over every seat order: bot processes kept across games vs started for every
    game, with 1 and 2 workers, and on a 2-worker Dask LocalCluster.
@@ -134,5 +135,10 @@ def main() -> None:
 if __name__ == "__main__":
     if len(sys.argv) == 3 and sys.argv[1] == "--memory-child":
         memory_child(int(sys.argv[2]))
+    elif len(sys.argv) > 1 and sys.argv[1] == "--cpu":
+        sys.path.insert(0, str(ROOT / "benchmarks"))
+        import referee_cpu
+
+        referee_cpu.main(sys.argv[2:])
     else:
         main()

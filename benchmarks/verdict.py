@@ -1,7 +1,8 @@
 """Verdicts under simulation: false separations and place ranges that miss, the power to find a
 real gap, and `until`'s early stops, by the block model against today's paired tests.
 
-Run: python benchmarks/verdict.py [--part false|false40|power|until] [--sims 200] [--quick]
+Run: python benchmarks/verdict.py [--part false|false40|false200|power|until] [--sims 200]
+         [--quick] [--large]
 
 The games come from a pool of played blocks (`block_pool.py`: the sample bots in-process, one
 deck at one table in its balanced seat orders, common random numbers as the referee seeds
@@ -15,7 +16,9 @@ as the leaderboard does ("new": the block model wherever the design is not compl
 `paired_only=True` ("today's": the paired tests over shared deals in every design, as before the
 block model); in a complete design (one table, a gauntlet) the two are the same method.
 
-1. False verdicts (`--part false`; `false40`: 40 entrants): the share of tournaments in which
+1. False verdicts (`--part false`; `false40`: 40 entrants; `false200`: 200, where the
+   leaderboard uses the lower bound on the degrees of freedom of `satterthwaite.py`): the
+   share of tournaments in which
    some pair of equally strong entrants is separated, or some pair the wrong way round, and in
    which some entrant's place range misses its true places (all of its group's: identical
    entrants may take any order among themselves), each k/n with its binomial standard error.
@@ -24,6 +27,8 @@ block model); in a complete design (one table, a gauntlet) the two are the same 
 3. `until = "separated"` (`--part until`): one table of four, deals as blocks; the looks and
    error spending of `referee.leaderboard.sequential`, against playing the most deals and
    testing once at the full 5% with the same leader test.
+`--large` judges every field as one of more than `satterthwaite.EXACT_ENTRANTS` entrants (the
+lower bound in place of the exact degrees of freedom), to measure what the bound costs.
 """
 
 from __future__ import annotations
@@ -46,7 +51,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import block_pool
 
-from referee.leaderboard import sequential
+from referee.leaderboard import satterthwaite, sequential
 from referee.leaderboard.pairs import ALPHA, compare, places
 from referee.leaderboard.stats import Games, order
 from referee.tournament.sampling import sample_tables
@@ -109,6 +114,12 @@ def false_designs(quick: bool) -> list[Design]:
     sampled sizes give each pair about 1, 2 and 4 shared tables (tables * 6 / pairs)."""
     out = [one_table("RRRR"), every_table("R" * 6), sampled("R" * 12, (11, 22, 44)),
            gauntlet(10, (5, 10, 20, 40)), sampled("B" * 6 + "R" * 6, (12, 24, 48, 96))]
+    return [shrink(d) for d in out] if quick else out
+
+
+def false200_designs(quick: bool) -> list[Design]:
+    """Part 1 for 200 entrants at 600 tables, 12 an entrant (the bound's field)."""
+    out = [sampled("R" * 200, (600,)), sampled("B" * 80 + "R" * 120, (600,))]
     return [shrink(d) for d in out] if quick else out
 
 
@@ -175,12 +186,15 @@ def judge(kinds: str, field: Field, paired_only: bool) -> Verdict:
                    random_pairs == 0)
 
 
-DESIGNS = {"false": false_designs, "false40": false40_designs, "power": power_designs}
+DESIGNS = {"false": false_designs, "false40": false40_designs, "false200": false200_designs,
+           "power": power_designs}
 _POOL: dict[str, np.ndarray] = {}
 
 
-def _init(path: str) -> None:
+def _init(path: str, large: bool) -> None:
     _POOL.update(np.load(path))
+    if large:  # the bound on the degrees of freedom in every field
+        satterthwaite.EXACT_ENTRANTS = 0
 
 
 def simulate(job: tuple[str, int, int, int, int]) -> tuple[Verdict, Verdict]:
@@ -290,8 +304,8 @@ def print_until(runs: dict[tuple[str, int], list[tuple[int | None, bool, bool, b
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--part", choices=(*DESIGNS, "until"), action="append",
-                        help="what to measure (repeatable; default all; false40: part 1 "
-                             "for 40 entrants)")
+                        help="what to measure (repeatable; default all but false200; "
+                             "false40, false200: part 1 for 40 and 200 entrants)")
     parser.add_argument("--sims", type=int, default=None,
                         help="tournaments per design and size (default 200; fewer for 40 "
                              "entrants: `runs_of`; 2 with --quick)")
@@ -301,9 +315,11 @@ def main() -> None:
                         help="the block pool's cache (default: in the temporary directory)")
     parser.add_argument("--quick", action="store_true",
                         help="a smoke run: a small pool, each design's first size, 2 runs")
+    parser.add_argument("--large", action="store_true",
+                        help="the large-field lower bound on the degrees of freedom everywhere")
     args = parser.parse_args()
     sims = args.sims or (2 if args.quick else 200)
-    parts = args.part or [*DESIGNS, "until"]
+    parts = args.part or [*(p for p in DESIGNS if p != "false200"), "until"]
     blocks, decks, candidates = (6, 6, 10) if args.quick else (300, 120, 20)
     path = args.pool or Path(tempfile.gettempdir()) / (
         f"referee-block-pool-{blocks}-{decks}x{candidates}.npz")
@@ -312,8 +328,10 @@ def main() -> None:
     print(f"pool: {', '.join(f'{m} {len(v)}' for m, v in pool.items() if m in block_pool.MIXES)}"
           f" blocks of 12 games; gauntlet {pool[block_pool.GAUNTLET].shape[0]} decks x "
           f"{pool[block_pool.GAUNTLET].shape[1]} candidates of 6 games; {sims} tournaments a "
-          f"line (seed {args.seed})")
-    with multiprocessing.Pool(args.workers, _init, (str(path),)) as workers:
+          f"line (seed {args.seed})" + (
+              "; --large: the lower bound on the degrees of freedom in every field"
+              if args.large else ""))
+    with multiprocessing.Pool(args.workers, _init, (str(path), args.large)) as workers:
         for part in DESIGNS:
             if part not in parts:
                 continue
@@ -326,7 +344,7 @@ def main() -> None:
                 found.setdefault((i, size), []).append(r)
             print()
             if part != "power":
-                print_false(designs, found, part == "false")
+                print_false(designs, found, part == "false" or "false" not in parts)
             else:
                 print_power(designs, found, bidder_edge(pool))
         if "until" in parts:

@@ -3,11 +3,14 @@ that the tests of bot processes, in any folder, share."""
 
 from __future__ import annotations
 
+import compileall
 import signal
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+import referee
 
 from .processes import copy_bots, leftover_processes
 
@@ -22,9 +25,20 @@ def _ignore_here_only(signum: int) -> None:
         signal.signal(signum, lambda *_: None)
 
 
+def _compile_the_referee() -> None:
+    """The tests start the referee hundreds of times, each a new Python that imports the
+    `referee` package.  Where PYTHONDONTWRITEBYTECODE is set (as in many containers), none of
+    them writes the bytecode it compiles, and each compiles the whole package again (a quarter
+    of its start-up); compiled once here, they all read it.  Python reads `__pycache__` even
+    where it may not write it, and compiles again any module changed since."""
+    compileall.compile_dir(Path(referee.__file__).parent, quiet=1)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     for signum in (signal.SIGINT, signal.SIGHUP):
         _ignore_here_only(signum)
+    if not hasattr(config, "workerinput"):  # once, in the process that starts the workers
+        _compile_the_referee()
 
 
 @pytest.fixture

@@ -22,6 +22,7 @@ import itertools
 import os
 import shutil
 import time
+from collections.abc import Container
 from contextlib import suppress
 from pathlib import Path
 
@@ -119,6 +120,7 @@ class PidsCgroup:
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
+        self._procs = str(folder / "cgroup.procs")
 
     @classmethod
     def make(cls, tasks: int | None) -> PidsCgroup | None:
@@ -146,17 +148,20 @@ class PidsCgroup:
     def pids(self) -> list[int]:
         """The processes in the group now."""
         try:
-            return [int(x) for x in (self.folder / "cgroup.procs").read_text().split()]
+            return [int(x) for x in proc_tree.read_file(self._procs).split()]
         except (OSError, ValueError):
             return []
 
-    def members(self) -> list[proc_tree.ProcStat]:
-        """The processes in the group now, as /proc shows them.  Each is checked to be in
-        the group by its own /proc/PID/cgroup, read with its stat: a pid listed here may
-        have exited and gone to a process outside the group by the time it is read (pids
-        wrap on a busy machine), which is neither the bot's fault nor to be killed."""
+    def members(self, known: Container[int] = ()) -> list[proc_tree.ProcStat]:
+        """The processes in the group now, as /proc shows them, but those `known` (found
+        and checked just now, in the bot's process tree).  Each is checked to be in the group
+        by its own /proc/PID/cgroup, read with its stat: a pid listed here may have exited
+        and gone to a process outside the group by the time it is read (pids wrap on a busy
+        machine), which is neither the bot's fault nor to be killed."""
         found = []
         for pid in self.pids():
+            if pid in known:
+                continue
             read = proc_tree.read_stat_and(pid, "cgroup")
             if read is not None and self._named_in(read[1]):
                 found.append(read[0])

@@ -43,11 +43,26 @@ class ProcStat:
         return self.ticks / CLOCK_TICKS
 
 
+def read_file(path: str, dir_fd: int | None = None) -> bytes:
+    """A small file of /proc or /sys whole, with plain system calls: the watchdog reads
+    several at every look, and `open` would cost several times as much."""
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC, dir_fd=dir_fd)
+    try:
+        data = os.read(fd, 4096)
+        if len(data) < 4096:  # /proc answers a read with all it has, up to a page
+            return data
+        chunks = [data]
+        while data := os.read(fd, 65536):
+            chunks.append(data)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def read_stat(pid: int) -> ProcStat | None:
     """The process's stat, or None if it is gone."""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            data = f.read()
+        data = read_file(f"/proc/{pid}/stat")
     except OSError:
         return None
     return _parse_stat(pid, data)
@@ -62,18 +77,13 @@ def read_stat_and(pid: int, name: str) -> tuple[ProcStat, bytes] | None:
     except OSError:
         return None
     try:
-        data = [_read_at(folder, file) for file in ("stat", name)]
+        data = [read_file(file, folder) for file in ("stat", name)]
     except OSError:
         return None
     finally:
         os.close(folder)
     stat = _parse_stat(pid, data[0])
     return None if stat is None else (stat, data[1])
-
-
-def _read_at(folder: int, name: str) -> bytes:
-    with open(name, "rb", opener=lambda path, flags: os.open(path, flags, dir_fd=folder)) as f:
-        return f.read()
 
 
 def _parse_stat(pid: int, data: bytes) -> ProcStat | None:
@@ -98,8 +108,7 @@ def _children(pid: int) -> list[int]:
         return found
     for tid in tasks:
         try:
-            with open(f"/proc/{pid}/task/{tid}/children", "rb") as f:
-                found.extend(int(x) for x in f.read().split())
+            found.extend(int(x) for x in read_file(f"/proc/{pid}/task/{tid}/children").split())
         except (OSError, ValueError):
             continue
     return found

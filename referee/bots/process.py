@@ -1,5 +1,6 @@
 """One running bot process and its I/O: lines written to its stdin, bounded lines read from its
-stdout with a deadline (polling for a fast bot's reply, `polling.py`), and how it ended.
+stdout with a deadline (waited for outside trio where that is cheaper, `polling.py`), and how
+it ended.
 
 It is started by `start.py` and stopped by `stop.py` (its `aclose`): goodbye, grace, then its
 whole process group killed and reaped, cancellation included.
@@ -10,6 +11,7 @@ from __future__ import annotations
 import fcntl
 import math
 import os
+import select
 import signal
 import sys
 import termios
@@ -23,7 +25,7 @@ import trio
 from . import proc_tree
 from .errors import BotGone, LineTooLong, ReplyTimeout
 from .pids_cgroup import PidsCgroup
-from .polling import default_spin
+from .polling import HOLD_MS, Polling, default_spin, loop_wakeup_fd, this_machine
 from .stderr_log import StderrLog
 from .stop import shutdown
 
@@ -37,11 +39,13 @@ class ProcessLimits:
     goodbye_grace: float = 0.5  # seconds to exit after goodbye before SIGTERM
     term_grace: float = 0.5  # seconds after SIGTERM before SIGKILL
     reap_within: float = 5.0  # seconds after SIGKILL before the referee goes on without it
-    # Seconds to poll for a reply before sleeping in trio; None: `polling.SPIN` where the
-    # referee may use two cores or more (affinity and cgroup quota, `cores.py`), else 0.  0 for
-    # bots of tables that share one event loop, where polling for one delays the others.  See
-    # `_spin_read`.
+    # Seconds to poll for a reply before sleeping; None: `polling.SPIN` where the referee may
+    # use two cores or more (affinity and cgroup quota, `cores.py`), else 0, and then only
+    # while a core is idle (`polling.Machine`).  See `_spin_read`.
     spin: float | None = None
+    # Other tables share the reader's event loop: it then waits for every reply in trio,
+    # neither polling nor sleeping in poll(2) (`_wait_read`), which would delay them.
+    shared_loop: bool = False
     # At a game's start, a stderr log larger than this starts afresh (a named log's old
     # content is kept in NAME.1), so a long tournament's log does not grow without end.
     stderr_restart: int = 256 << 20
@@ -68,14 +72,26 @@ class BotProcess:
         # On Unix both pipes are trio FdStreams (non-blocking); the hot path uses the fds.
         self._wfd = cast(trio.lowlevel.FdStream, process.stdin).fileno()
         self._rfd = cast(trio.lowlevel.FdStream, process.stdout).fileno()
-        self.spin = default_spin() if limits.spin is None else limits.spin
-        self._quick = True  # its last reply came within `spin` of the request
+        self.spin = 0.0 if limits.shared_loop else default_spin() if limits.spin is None \
+            else limits.spin
+        # whether to poll for its replies; the machine is consulted where that is the default
+        self.polling = Polling(self.spin, this_machine() if limits.spin is None else None)
         self._sent_at = 0.0
+        self._polled = False  # the reply to the last request was polled for
+        self._poller = select.poll()  # its output and the trio run's epoll (`_hold_read`)
+        self._poller_of = -1  # the epoll descriptor `_poller` holds
 
     @property
     def exited(self) -> bool:
         """Whether the bot's own process has ended (a child it left may still write for
-        it: the protocol calls that a crash)."""
+        it: the protocol calls that a crash).  Asked at every reply, so first without reaping
+        (one `waitid` call, a fraction of `returncode`'s cost); it reaps once there is an end."""
+        try:
+            if os.waitid(os.P_PID, self.process.pid,
+                         os.WEXITED | os.WNOHANG | os.WNOWAIT) is None:
+                return False
+        except ChildProcessError:  # reaped already
+            pass
         return self.process.returncode is not None
 
     @property
@@ -88,8 +104,7 @@ class BotProcess:
         # Once reaped, its pid may be another process's: only its cgroup still tells.
         tree = proc_tree.tree(self.pid) if self.process.returncode is None else []
         if self.group is not None:
-            known = {p.pid for p in tree}
-            tree += [p for p in self.group.members() if p.pid not in known]
+            tree += self.group.members({p.pid for p in tree})
         return tree
 
     def output_only_held_by_sandbox(self) -> bool:
@@ -130,10 +145,17 @@ class BotProcess:
 
     @property
     def answers_quickly(self) -> bool:
-        """The referee would poll for this bot's next reply: polling is on (`spin`) and its
-        last reply came within `spin` of its request (see `_spin_read`, which also waits
-        while other tasks are ready to run)."""
-        return self.spin > 0 and self._quick
+        """The referee would poll for this bot's next reply: polling is on (`spin`), at least
+        half of its recent replies came within `spin` of their requests, and a core is idle
+        for it (see `polling.Polling`; `_wait_read` also waits while other tasks are ready to
+        run)."""
+        return self.polling.pays
+
+    @property
+    def polled(self) -> bool:
+        """The reply to the last request was polled for (`_spin_read`) rather than slept for
+        (`benchmarks/protocol.py` tells its lines apart with it)."""
+        return self._polled
 
     def write_now(self, data: bytes, *, request: bool = True) -> int:
         """Write what the pipe takes without waiting; the bytes written.  The pipe is
@@ -143,6 +165,7 @@ class BotProcess:
         Raises BotGone if the bot closed its input."""
         if request:
             self._sent_at = time.perf_counter()
+            self._polled = False
         try:
             sent = os.write(self._wfd, data)
         except BlockingIOError:
@@ -181,15 +204,23 @@ class BotProcess:
         except OSError:
             return b""
 
-    def _spin_read(self) -> bytes | None:
-        """Poll the pipe for up to `spin` seconds: a bot that answers within microseconds is
-        then read without a sleep and a wake-up through trio's scheduler, which would cost
-        more than the answer.  Only for a bot whose last reply came that fast, only where its
-        reader may hold the loop (`line_now`'s `spin`: not while other players wait on the
-        same loop) and no other task is ready to run, so that slow bots and other tables lose
-        nothing."""
-        if not self.answers_quickly or trio.lowlevel.current_statistics().tasks_runnable:
+    def _wait_read(self) -> bytes | None:
+        """Wait for the reply here rather than in trio, where no other task is ready to run:
+        poll for a bot for which that pays (`_spin_read`), then sleep in poll(2)
+        (`_hold_read`).  Both cost less than parking the task in trio and waking it through
+        its scheduler, which costs the referee tens of microseconds of CPU a reply."""
+        if self.limits.shared_loop or trio.lowlevel.current_statistics().tasks_runnable:
             return None
+        polling = self.polling
+        data = self._spin_read() if polling.spin_now() else None
+        return self._hold_read() if data is None and polling.hold_now else data
+
+    def _spin_read(self) -> bytes | None:
+        """Poll the pipe until `spin` seconds after the request: a bot that answers within
+        microseconds is then read without even a sleep and a wake-up.  Only where `Polling`
+        says it pays (a quick bot, a core idle for it) or to see whether a bot has become
+        quick, so that slow bots and other processes lose nothing."""
+        self._polled = True
         until = self._sent_at + self.spin
         while time.perf_counter() < until:
             data = self._try_read()
@@ -198,10 +229,29 @@ class BotProcess:
             os.sched_yield()  # a bot waiting for this core gets it at once
         return None
 
+    def _hold_read(self) -> bytes | None:
+        """Sleep in poll(2) until the pipe is readable, for HOLD_AT_MOST seconds at most, and
+        read it; None if it stayed empty.  The trio run's own epoll descriptor is polled as
+        well: it is readable as soon as any other task's descriptor is, or a signal or a
+        thread wakes the run, and then this gives way to trio at once, so no other task or
+        table waits on the sleep."""
+        wakeup = loop_wakeup_fd()
+        if wakeup is None:
+            return None
+        if self._poller_of != wakeup:
+            self._poller = select.poll()
+            self._poller.register(self._rfd, select.POLLIN)
+            self._poller.register(wakeup, select.POLLIN)
+            self._poller_of = wakeup
+        for fd, _ in self._poller.poll(HOLD_MS):
+            if fd == self._rfd:
+                return self._try_read()
+        return None
+
     def line_now(self, *, spin: bool = True) -> bytes | None:
         """The next line without its newline if it is here now, else None; raises BotGone or
-        LineTooLong.  `spin`: the caller may hold the event loop, polling for up to `self.spin`
-        seconds (see `_spin_read`)."""
+        LineTooLong.  `spin`: the caller may hold the event loop a moment, waiting for the
+        line here (see `_wait_read`)."""
         buf = self._buf
         max_line = self.limits.max_line
         polled = not spin
@@ -216,7 +266,7 @@ class BotProcess:
                     del buf[: end + 1]
                     if self.tee is not None:
                         self.tee("from_bot", line + b"\n")
-                    self._quick = time.perf_counter() - self._sent_at < self.spin
+                    self.polling.replied(time.perf_counter() - self._sent_at, self._polled)
                     return line
                 if len(buf) > max_line:
                     buf.clear()
@@ -227,7 +277,7 @@ class BotProcess:
             data = self._try_read()
             if data is None and not polled:
                 polled = True
-                data = self._spin_read()
+                data = self._wait_read()
             if data is None:
                 return None
             if not data:
@@ -240,7 +290,7 @@ class BotProcess:
                     # it is, saving the buffer's copies on the way to waking the next bot.
                     if self.tee is not None:
                         self.tee("from_bot", data)
-                    self._quick = time.perf_counter() - self._sent_at < self.spin
+                    self.polling.replied(time.perf_counter() - self._sent_at, self._polled)
                     return data[:end]
             if self._skipping:
                 end = data.find(b"\n")

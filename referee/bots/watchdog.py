@@ -51,9 +51,11 @@ class Watchdog:
         self._next_procs = now + PROCS_EVERY
 
     def new_game(self) -> None:
-        """A game begins: its CPU time counts from here, and its first request looks."""
+        """A game begins: its CPU time counts from here (from the last game's end, where
+        `end_game` looked), and its first request looks again if PROCS_EVERY has passed
+        since."""
         self._cpu_now = self._cpu_base
-        self.next_watch = self._next_procs = 0.0
+        self.next_watch = 0.0
 
     def end_game(self, bot: BotProcess) -> str | None:
         """A game's end always looks: the watched limit the bot is over, in words, or None;

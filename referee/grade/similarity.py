@@ -15,7 +15,7 @@ import os
 import shlex
 import stat
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import cache
@@ -44,6 +44,7 @@ NOT_READ = NOT_COPIED | {"node_modules", "target", "build", "out", "bin", "obj",
 # Makefile, ...): the bot's code is compared, not its README or bot.toml.
 NOT_CODE = {"special", "markup", "data", "configs", "make", "html", "textfmts", "textedit"}
 SAMPLE_BOTS = Path(__file__).resolve().parents[2] / "sample_bots"
+Token = tuple[_TokenType, str]  # a token of pygments' and its text
 
 
 @dataclass(frozen=True)
@@ -110,12 +111,12 @@ def lexer_for(path: str, text: str) -> Lexer | None:
     return lexer if is_code(lexer) else None
 
 
-def literal_ids(lexer: Lexer, text: str) -> list[int]:
-    """The file's tokens with every identifier one placeholder and comments, whitespace and
+def literal_ids(tokens: Sequence[Token]) -> list[int]:
+    """A file's tokens with every identifier one placeholder and comments, whitespace and
     docstrings dropped, but strings and numbers kept: equal for a copy whose names and
     comments alone were changed, unequal for one whose values or code were."""
     ids: list[int] = []
-    for token, value in lexer.get_tokens(text):
+    for token, value in tokens:
         shown = placeholder(token)
         if shown in ("S", "0"):
             shown = None
@@ -165,12 +166,12 @@ def placeholder(token: _TokenType) -> str | None:
     return "0" if kind(Literal.Number) else None
 
 
-def token_ids(lexer: Lexer, text: str) -> list[int]:
-    """The file's tokens as compared (`placeholder`), each a number; the pieces of a string
+def token_ids(tokens: Sequence[Token]) -> list[int]:
+    """A file's tokens as compared (`placeholder`), each a number; the pieces of a string
     make one `S`."""
     ids: list[int] = []
     previous = ""
-    for token, value in lexer.get_tokens(text):
+    for token, value in tokens:
         shown = placeholder(token)
         if shown is None:
             shown = value.strip()
@@ -191,14 +192,10 @@ def winnow(ids: Sequence[int], k: int = K, window: int = WINDOW) -> set[int]:
     return {min(hashes[i:i + window]) for i in range(len(hashes) - window + 1)}
 
 
-def fingerprints(files: Iterable[SourceFile]) -> frozenset[int]:
-    """A bot's fingerprints: those of each of its code files (others are skipped)."""
-    found: set[int] = set()
-    for file in files:
-        lexer = lexer_for(file.path, file.text)
-        if lexer is not None:
-            found |= winnow(token_ids(lexer, file.text))
-    return frozenset(found)
+def tokens_of(file: SourceFile) -> list[Token] | None:
+    """The tokens of a code file, None for a file that is not code (`lexer_for`)."""
+    lexer = lexer_for(file.path, file.text)
+    return None if lexer is None else list(lexer.get_tokens(file.text))
 
 
 def may_be_code(path: str) -> bool:
@@ -251,12 +248,16 @@ def read_folder(folder: Path) -> list[SourceFile]:
 
 
 def fingerprinted(name: str, reference: bool, files: list[SourceFile]) -> Fingerprinted:
+    """A bot's fingerprints (those of each of its code files; others are skipped) and its
+    tokens with their values, each file lexed once (lexing is most of the time it takes)."""
+    found: set[int] = set()
     literal: list[int] = []
     for file in files:
-        lexer = lexer_for(file.path, file.text)
-        if lexer is not None:
-            literal += literal_ids(lexer, file.text)
-    return Fingerprinted(name, reference, tuple(f.path for f in files), fingerprints(files),
+        tokens = tokens_of(file)
+        if tokens is not None:
+            found |= winnow(token_ids(tokens))
+            literal += literal_ids(tokens)
+    return Fingerprinted(name, reference, tuple(f.path for f in files), frozenset(found),
                          tuple(literal))
 
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 from .render import render
 from .stats import Games, Standings, by_seat, head_to_head, standings
+from .uncertainty import Uncertainty, uncertainty
 
 
 def standings_text(games: Games, primary: str = "placement", fmt: str = "table",
@@ -25,4 +26,5 @@ def standings_text(games: Games, primary: str = "placement", fmt: str = "table",
                   dict(left_out or {}), wide)
 
 
-__all__ = ["Games", "Standings", "by_seat", "head_to_head", "standings", "standings_text"]
+__all__ = ["Games", "Standings", "Uncertainty", "by_seat", "head_to_head", "standings",
+           "standings_text", "uncertainty"]

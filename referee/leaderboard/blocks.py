@@ -22,10 +22,15 @@ CR1 underestimates the variance there while C - 1 overstates the degrees of free
 the leverage exactly when the errors are homoskedastic (short of leverage 1: an entrant seen
 in one deal only is fitted exactly by it, so its comparisons are left unbounded), and the
 Satterthwaite degrees of freedom are those of the one contrast, typically far fewer than
-C - 1.  What it assumes: the
-clusters are independent (distinct decks, the bots not learning between games), and a bot's
-results in a block depend on the others at the table only through their strengths (no
-rock-paper-scissors).  `benchmarks/verdict.py` measures the false verdicts it gives.
+C - 1 (`satterthwaite.py`).  What it assumes: the clusters are independent (distinct decks,
+the bots not learning between games), and a bot's results in a block depend on the others at
+the table only through their strengths (no rock-paper-scissors).  `benchmarks/verdict.py`
+measures the false verdicts it gives.
+
+How it is computed: a cluster touches few entrants (a table's), so the design is kept per
+cluster, as its rows over its own entrants, and clusters of one shape are handled together in
+batches; nothing of size rows x entrants is formed, and the only E x E work is the
+pseudo-inverse of the information and the covariance.
 """
 
 from __future__ import annotations
@@ -36,7 +41,7 @@ from dataclasses import dataclass
 import numpy as np
 
 RCOND = 1e-9  # below this share of the largest, an eigenvalue of the information is 0
-PAIR_BATCH_CELLS = 20_000_000  # rows x contrasts held at once when computing degrees of freedom
+LEVERAGE_ONE = 1e-6  # an eigenvalue of a cluster's I - H below this: a direction of leverage 1
 
 
 @dataclass(frozen=True)
@@ -60,17 +65,23 @@ class Design:
         if g == 0:
             empty = np.zeros(0, dtype=np.int64)
             return cls(e, empty, empty, np.zeros(0), np.zeros(0), empty, empty, 0)
-        key = np.column_stack([deal, present > 0])
-        uniq, game_block = np.unique(key, axis=0, return_inverse=True)
+        # A game's block: its deal and who played, as bytes ordered as the numbers and the
+        # rows of `present` are (the deal big-endian, the players as bits).
+        key = np.concatenate([deal.astype(">i8").view(np.uint8).reshape(g, 8),
+                              np.packbits(present > 0, axis=1)], axis=1)
+        key = np.ascontiguousarray(key).view(np.dtype((np.void, key.shape[1]))).ravel()
+        _, first, game_block = np.unique(key, return_index=True, return_inverse=True)
         game_block = game_block.ravel()
-        blocks = len(uniq)
+        blocks = len(first)
         block_games = np.bincount(game_block, minlength=blocks).astype(np.float64)
-        block_present = uniq[:, 1:].astype(bool)
-        sums = np.zeros((blocks, e))
-        np.add.at(sums, game_block, values * present)
+        block_present = present[first] > 0
+        from scipy import sparse
+
+        member = sparse.csr_matrix((np.ones(g), (game_block, np.arange(g))), shape=(blocks, g))
+        sums = np.asarray(member @ (values * present))
         row_block, row_entrant = np.nonzero(block_present)
         row_value = sums[row_block, row_entrant] / block_games[row_block]
-        _, block_cluster = np.unique(uniq[:, 0], return_inverse=True)
+        _, block_cluster = np.unique(deal[first], return_inverse=True)
         return cls(e, row_block, row_entrant, row_value, block_games,
                    block_present.sum(axis=1), block_cluster.ravel(),
                    int(block_cluster.max()) + 1)
@@ -83,6 +94,32 @@ class Design:
 
 
 @dataclass(frozen=True)
+class Shape:
+    """The clusters of one shape, n of them with r rows over s entrants each: the weighted
+    design X*_c on its own entrants (each row's entrant indicator less 1/k on each entrant
+    of its block, times the square root of the block's games) and y*_c (the row's result
+    less its block's mean, weighted alike)."""
+
+    entrants: np.ndarray  # n x s: the entrants of each cluster
+    x: np.ndarray  # n x r x s
+    y: np.ndarray  # n x r
+    centring: np.ndarray  # n x r x r: the projector that removes each block's mean
+
+
+@dataclass(frozen=True)
+class Leverage:
+    """What the degrees of freedom need of the clusters of one `Shape`: for a contrast l with
+    beta = B l (B the bread), the cluster's CR2-adjusted residual direction is
+    v_c = A_c X*_c beta = U_c z_c with z_c = `factor` beta on its entrants (U_c orthonormal),
+    v_c' H_cc v_c = z_c' `hat` z_c, and X*_c' v_c = `back` z_c."""
+
+    entrants: np.ndarray  # n x s
+    factor: np.ndarray  # n x d x s
+    hat: np.ndarray  # n x d x d
+    back: np.ndarray  # n x s x d
+
+
+@dataclass(frozen=True)
 class Fit:
     """The fitted strengths, their CR2 covariance, and what the degrees of freedom need."""
 
@@ -90,13 +127,9 @@ class Fit:
     cov: np.ndarray  # E x E: the CR2 covariance of theta
     component: np.ndarray  # E: the connected group of each entrant (comparable within one)
     clusters: int
-    # For the degrees of freedom of a contrast (see `degrees_of_freedom`):
     bread: np.ndarray  # E x E: the pseudo-inverse of the information matrix
-    adjusted: np.ndarray  # R x E: A_c X*_c, the CR2-adjusted design rows
-    row_cluster: np.ndarray  # R
-    row_entrant: np.ndarray  # R
-    row_scale: np.ndarray  # R: sqrt of the row's block games
     entrant_clusters: np.ndarray  # E: the deals each entrant played in
+    leverage: tuple[Leverage, ...]  # per shape of cluster (`satterthwaite.py`)
 
     def contrast(self, a: int, b: int) -> tuple[float, float]:
         """theta_a - theta_b and its standard error: inf when a and b are not connected, or
@@ -109,108 +142,90 @@ class Fit:
         return float(self.theta[a] - self.theta[b]), math.sqrt(max(var, 0.0))
 
 
-def _least_squares(design: Design) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                             np.ndarray]:
-    """(X*, y*, the information X*'X*, its pseudo-inverse, theta): each row's entrant
-    indicator less 1/k on each entrant of its block, and its result less its block's mean,
-    both weighted by the square root of the block's games."""
+def shapes(design: Design) -> list[Shape]:
+    """The clusters of `design` grouped by shape (rows, entrants), for batched algebra."""
+    e = design.entrants
     rb, re = design.row_block, design.row_entrant
-    size = design.block_size[rb].astype(np.float64)
-    scale = np.sqrt(design.block_games[rb])
-    block_mean = np.bincount(rb, weights=design.row_value,
-                             minlength=len(design.block_games)) / np.maximum(
-        design.block_size, 1)
-    y = (design.row_value - block_mean[rb]) * scale
-    x = np.zeros((len(rb), design.entrants))
-    x[np.arange(len(rb)), re] = 1.0
-    x -= _block_members(design) / size[:, None]
-    x *= scale[:, None]
-    info = x.T @ x
+    rc = design.block_cluster[rb]
+    order = np.lexsort((re, rb, rc))  # by cluster, then block, then entrant
+    row_start = np.searchsorted(rc[order], np.arange(design.clusters + 1))
+    pair, local = np.unique(rc * e + re, return_inverse=True)  # (cluster, entrant), sorted
+    local = local.ravel()
+    ent_start = np.searchsorted(pair // e, np.arange(design.clusters + 1))
+    local = local - ent_start[rc]  # each row's entrant among its cluster's
+    rows, ents = np.diff(row_start), np.diff(ent_start)
+    block_mean = np.bincount(rb, weights=design.row_value, minlength=len(design.block_games)
+                             ) / np.maximum(design.block_size, 1)
+    value = design.row_value - block_mean[rb]
+    out = []
+    for r, s in sorted(set(zip(rows.tolist(), ents.tolist(), strict=True))):
+        which = np.flatnonzero((rows == r) & (ents == s))
+        idx = order[row_start[which][:, None] + np.arange(r)]  # n x r rows
+        entrants = pair[ent_start[which][:, None] + np.arange(s)] % e
+        block = rb[idx]
+        same = block[:, :, None] == block[:, None, :]
+        centring = np.eye(r) - same / same.sum(axis=2, keepdims=True)
+        onehot = (local[idx][:, :, None] == np.arange(s)).astype(np.float64)
+        scale = np.sqrt(design.block_games[block])
+        out.append(Shape(entrants, scale[:, :, None] * (centring @ onehot),
+                         value[idx] * scale, centring))
+    return out
+
+
+def _scatter(e: int, entrants: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Sum n x s x s `values` into an E x E matrix at (entrants, entrants)."""
+    key = entrants[:, :, None] * e + entrants[:, None, :]
+    return np.bincount(key.ravel(), weights=values.ravel(), minlength=e * e).reshape(e, e)
+
+
+def _least_squares(design: Design) -> tuple[list[Shape], np.ndarray, np.ndarray, np.ndarray]:
+    """(the shapes, the information X*'X*, its pseudo-inverse, theta)."""
+    e = design.entrants
+    parts = shapes(design)
+    info = np.zeros((e, e))
+    xty = np.zeros(e)
+    for p in parts:
+        info += _scatter(e, p.entrants, p.x.transpose(0, 2, 1) @ p.x)
+        xty += np.bincount(p.entrants.ravel(), minlength=e,
+                           weights=np.einsum("nrs,nr->ns", p.x, p.y).ravel())
     bread = np.linalg.pinv(info, rcond=RCOND, hermitian=True)
-    return x, y, info, bread, bread @ (x.T @ y)
+    return parts, info, bread, bread @ xty
 
 
 def strengths(design: Design) -> np.ndarray:
     """The weighted least-squares strengths alone (relative to the entrants' mean), for an
     order that needs no standard error."""
-    return _least_squares(design)[4]
+    return _least_squares(design)[3]
 
 
 def fit(design: Design) -> Fit:
     """The weighted least-squares strengths with block effects, and their CR2 covariance."""
     e = design.entrants
-    rb, re = design.row_block, design.row_entrant
-    x, y, info, bread, theta = _least_squares(design)
-    resid = y - x @ theta
-    component = _components(info)
-    row_cluster = design.block_cluster[rb]
-    adjusted = np.zeros_like(x)
+    parts, info, bread, theta = _least_squares(design)
     meat = np.zeros((e, e))
-    order = np.argsort(row_cluster, kind="stable")
-    bounds = np.searchsorted(row_cluster[order], np.arange(design.clusters + 1))
-    for c in range(design.clusters):
-        idx = order[bounds[c]:bounds[c + 1]]
-        xc = x[idx]
-        m = _centring(rb[idx]) - xc @ bread @ xc.T
-        w, v = np.linalg.eigh((m + m.T) / 2)
-        keep = w > 1e-6  # a direction of leverage 1 holds no residual: left out
-        root = (v[:, keep] / np.sqrt(w[keep])) @ v[:, keep].T  # M^{+1/2}
-        adjusted[idx] = root @ xc
-        score = adjusted[idx].T @ resid[idx]
-        meat += np.outer(score, score)
+    leverage = []
+    for p in parts:
+        bss = bread[p.entrants[:, :, None], p.entrants[:, None, :]]
+        xt = p.x.transpose(0, 2, 1)
+        hat = p.x @ bss @ xt  # H_cc
+        m = p.centring - hat
+        w, v = np.linalg.eigh((m + m.transpose(0, 2, 1)) / 2)
+        keep = w > LEVERAGE_ONE  # a direction of leverage 1 holds no residual: left out
+        inv_root = np.where(keep, 1 / np.sqrt(np.where(keep, w, 1.0)), 0.0)
+        adjusted = (v * inv_root[:, None, :]) @ v.transpose(0, 2, 1) @ p.x  # A_c X*_c
+        resid = p.y - np.einsum("nrs,ns->nr", p.x, theta[p.entrants])
+        score = np.einsum("nrs,nr->ns", adjusted, resid)
+        meat += _scatter(e, p.entrants, score[:, :, None] * score[:, None, :])
+        u, sv, vt = np.linalg.svd(adjusted, full_matrices=False)
+        d = max(1, int((sv > 1e-12 * max(1.0, float(sv.max(initial=0.0)))).sum(axis=1).max(
+            initial=0)))
+        u, sv, vt = u[:, :, :d], sv[:, :d], vt[:, :d]
+        leverage.append(Leverage(p.entrants, sv[:, :, None] * vt,
+                                 u.transpose(0, 2, 1) @ hat @ u, xt @ u))
     seen = np.zeros((design.clusters, e), dtype=bool)
-    seen[row_cluster, re] = True
-    return Fit(theta, bread @ meat @ bread, component, design.clusters, bread, adjusted,
-               row_cluster, re, np.sqrt(design.block_games[rb]), seen.sum(axis=0))
-
-
-def degrees_of_freedom(model: Fit, pairs: list[tuple[int, int]]) -> np.ndarray:
-    """Bell-McCaffrey degrees of freedom of each contrast theta_a - theta_b: (sum of the
-    eigenvalues)^2 / (sum of their squares) of G'G, G_c = (I - H)_{.,c} A_c X*_c B l, under
-    the working model of independent homoskedastic block results.  With v_c = A_c X*_c B l
-    and g_c = X*_c' v_c, (G'G)_cd = [c = d] |v_c|^2 - g_c' B g_d, so nothing of size rows x
-    rows is formed."""
-    if not pairs:
-        return np.zeros(0)
-    e = model.bread.shape[0]
-    rows = len(model.row_cluster)
-    out = np.zeros(len(pairs))
-    batch = max(1, PAIR_BATCH_CELLS // (rows + model.clusters * e + e * e))
-    for start in range(0, len(pairs), batch):
-        chunk = pairs[start:start + batch]
-        ell = np.zeros((e, len(chunk)))
-        for k, (a, b) in enumerate(chunk):
-            ell[a, k], ell[b, k] = 1.0, -1.0
-        v = model.adjusted @ (model.bread @ ell)  # R x m
-        norm2 = np.zeros((model.clusters, len(chunk)))
-        np.add.at(norm2, model.row_cluster, v ** 2)
-        gamma = np.zeros((model.clusters, e, len(chunk)))
-        np.add.at(gamma, (model.row_cluster, model.row_entrant), v * model.row_scale[:, None])
-        bg = np.einsum("ef,cfm->cem", model.bread, gamma)
-        quad = np.einsum("cem,cem->cm", gamma, bg)  # g_c' B g_c
-        k = np.einsum("cem,cfm->mef", gamma, gamma)  # Gamma'Gamma per contrast
-        bk = np.einsum("ef,mfg->meg", model.bread, k)
-        frob = np.einsum("meg,mge->m", bk, bk)  # tr(B K B K)
-        trace = norm2.sum(axis=0) - quad.sum(axis=0)
-        squares = (norm2 ** 2).sum(axis=0) - 2 * (norm2 * quad).sum(axis=0) + frob
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out[start:start + len(chunk)] = np.where(squares > 0, trace ** 2 / squares, 0.0)
-    return out
-
-
-def _block_members(design: Design) -> np.ndarray:
-    """R x E: for each row, 1.0 on every entrant of its block."""
-    blocks = len(design.block_games)
-    member = np.zeros((blocks, design.entrants))
-    member[design.row_block, design.row_entrant] = 1.0
-    return np.asarray(member[design.row_block])
-
-
-def _centring(row_block: np.ndarray) -> np.ndarray:
-    """The projector that removes each block's mean from the rows given (one cluster's)."""
-    same = row_block[:, None] == row_block[None, :]
-    k = same.sum(axis=1, keepdims=True).astype(np.float64)
-    return np.asarray(np.eye(len(row_block)) - same / k)
+    seen[design.block_cluster[design.row_block], design.row_entrant] = True
+    return Fit(theta, bread @ meat @ bread, _components(info), design.clusters, bread,
+               seen.sum(axis=0), tuple(leverage))
 
 
 def _components(info: np.ndarray) -> np.ndarray:

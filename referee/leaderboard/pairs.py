@@ -32,11 +32,10 @@ from typing import Literal
 
 import numpy as np
 
-from . import blocks
+from . import allpairs, blocks
 
 ALPHA = 0.05  # familywise error of `separated`, and 1 - the interval's coverage
 EXACT_DEALS = 16  # up to this many deals the sign-flip test enumerates every pattern
-TIE = 1e-9  # a block-model difference smaller than this is rounding: no difference
 Pairing = Literal["table", "deal", "none", "model"]
 
 
@@ -184,13 +183,7 @@ def _t_tails(t_stat: float, df: float, diff: float) -> tuple[float, float]:
 
 def holm(p_values: list[float]) -> list[float]:
     """Holm's step-down adjusted p-values, in the given order."""
-    m = len(p_values)
-    adjusted = [1.0] * m
-    running = 0.0
-    for rank, i in enumerate(sorted(range(m), key=lambda i: p_values[i])):
-        running = max(running, min(1.0, (m - rank) * p_values[i]))
-        adjusted[i] = running
-    return adjusted
+    return [float(x) for x in allpairs.holm(np.array(p_values, dtype=np.float64))]
 
 
 def paired_design(design: blocks.Design) -> bool:
@@ -229,28 +222,19 @@ def compare(names: list[str], deal: np.ndarray, values: np.ndarray, present: np.
 
 def _model_tests(names: list[str], deal: np.ndarray, present: np.ndarray,
                  design: blocks.Design, alpha: float) -> list[tuple[str, str, Pairing, Test]]:
-    """Every pair by the block model (`blocks.py`): Student t of the contrast on its CR2
-    standard error and Bell-McCaffrey degrees of freedom, interval of coverage 1 - alpha."""
-    model = blocks.fit(design)
-    pairs = list(itertools.combinations(range(len(names)), 2))
-    dfs = blocks.degrees_of_freedom(model, pairs)
-    played = present > 0
+    """Every pair by the block model (`allpairs.model_tests`): Student t of the contrast on
+    its CR2 standard error and Bell-McCaffrey degrees of freedom, interval of coverage
+    1 - alpha."""
+    arrays = allpairs.model_tests(deal, present, design, alpha)
+    a, b = np.triu_indices(len(names), 1)
+    columns = [x[a, b].tolist() for x in (
+        arrays.diff, arrays.se, arrays.bounded, arrays.low, arrays.high, arrays.p,
+        arrays.p_above, arrays.p_below, arrays.games, arrays.deals)]
     found: list[tuple[str, str, Pairing, Test]] = []
-    for (i, j), df in zip(pairs, dfs, strict=True):
-        diff, se = model.contrast(i, j)
-        if abs(diff) < TIE:  # identical deterministic bots: equal up to rounding
-            diff = 0.0
-        either = played[:, i] | played[:, j]  # the games whose blocks inform the pair most
-        n_games = int(either.sum())
-        n_deals = len(np.unique(deal[either]))
-        if not math.isfinite(se) or df <= 0 or not math.isfinite(df):
-            test = Test(n_deals, n_games, diff, None, None, 1.0, 1.0, 1.0, 0.5, False)
-        else:
-            t_stat = diff / se if se > 0 else math.copysign(math.inf, diff) if diff else 0.0
-            low, high = _interval(diff, se, float(df), alpha)
-            p_above, p_below = _t_tails(t_stat, float(df), diff)
-            test = Test(n_deals, n_games, diff, low, high, min(1.0, 2 * min(p_above, p_below)),
-                        p_above, p_below, 1 - p_above, False, se)
+    for i, j, diff, se, bounded, low, high, p, above, below, games, deals in zip(
+            a.tolist(), b.tolist(), *columns, strict=True):
+        test = Test(deals, games, diff, low, high, p, above, below, 1 - above, False, se) \
+            if bounded else Test(deals, games, diff, None, None, 1.0, 1.0, 1.0, 0.5, False)
         found.append((names[i], names[j], "model", test))
     return found
 

@@ -2,13 +2,19 @@
 
 Each game between k entrants gives k(k-1)/2 pairwise finishes (a tie counts half to each), and
 the ratings are the maximum-likelihood strengths of the Bradley-Terry model over all of them at
-once (`choix.ilsr_pairwise_dense`), so the same games in any order give the same ratings.  The
+once (Newton's method on the log-likelihood, `fit`), so the same games in any order give the
+same ratings.  The
 scale is Elo's: a rating 400 points higher finishes above the other 10 times out of 11, 100
 points higher 64% of the time; the mean over the entrants is 0.  As BayesElo does, every pair
 of entrants starts with one virtual drawn finish (PRIOR_DRAWS): it keeps the fit finite when an
 entrant always finished first or last, and joins entrants that never met, and weighs nothing
 next to a tournament's hundreds of finishes.  The interval comes from the bootstrap over deals
-that gives the leaderboard's other intervals.
+that gives the leaderboard's other intervals: each resample refitted, up to REFIT_ENTRANTS
+entrants.  In a larger field a refit costs E^3 and a thousand of them minutes, so each
+resample's ratings are taken one Newton step from the full fit instead (the bootstrap of the
+linearised estimate, whose spread is that of the cluster-robust sandwich over deals):
+H^-1 sum_c (w_c - 1) s_c, with s_c the score of deal c and H the information at the full fit.
+`benchmarks/report.py --ratings` compares the two intervals.
 """
 
 from __future__ import annotations
@@ -20,6 +26,10 @@ import numpy as np
 
 ELO = 400 / math.log(10)  # Elo points per unit of the Bradley-Terry log-strength
 PRIOR_DRAWS = 1.0
+MAX_STEPS = 100  # Newton steps of a fit (it takes a handful)
+TOLERANCE = 1e-10  # the largest step, in units of the log-strength, at which a fit stops
+CHART_TOLERANCE = 1e-6  # the same for a chart's points (a ten-thousandth of an Elo point)
+REFIT_ENTRANTS = 100  # up to this many entrants, every bootstrap resample is refitted
 
 
 @dataclass(frozen=True)
@@ -77,24 +87,98 @@ class Finishes:
                            minlength=e * e).reshape(e, e)
 
 
-def fit(wins: np.ndarray, start: np.ndarray | None = None) -> np.ndarray:
-    """Elo ratings (mean 0) from a wins matrix, with the prior of virtual draws."""
+def fit(wins: np.ndarray, start: np.ndarray | None = None,
+        tolerance: float = TOLERANCE) -> np.ndarray:
+    """Elo ratings (mean 0) from a wins matrix, with the prior of virtual draws: the maximum
+    of the log-likelihood, by Newton's method from `start` (Elo points) or 0, a step halved
+    while it lowers the likelihood, until a step is below `tolerance` (log-strength)."""
     e = len(wins)
     if e == 1:
         return np.zeros(1)
-    import choix  # here: it imports scipy, which takes a second
+    weights = wins + PRIOR_DRAWS / 2 * (1 - np.eye(e))
+    x = np.zeros(e) if start is None else (start - np.mean(start)) / ELO
+    now = _Point(weights, x)
+    for steps in range(MAX_STEPS):
+        step = _solve(now.info, now.score)
+        if np.abs(step).max() < tolerance:  # there already: `start` is kept as it is
+            if steps == 0 and start is not None:
+                return np.array(start, dtype=np.float64)
+            break
+        while True:
+            trial = _Point(weights, now.x + step)
+            if trial.log_likelihood >= now.log_likelihood - 1e-12 * abs(
+                    now.log_likelihood) or np.abs(step).max() < tolerance:
+                break
+            step = step / 2
+        now = trial
+    return np.asarray(now.x * ELO)
 
-    prior = PRIOR_DRAWS / 2 * (1 - np.eye(e))
-    params = choix.ilsr_pairwise_dense(wins + prior, initial_params=start, max_iter=1000)
-    params = params - params.mean()
-    return np.asarray(params * ELO)
+
+class _Point:
+    """The log-likelihood at log-strengths x (re-centred on 0), its score and its
+    information (minus the Hessian)."""
+
+    def __init__(self, weights: np.ndarray, x: np.ndarray) -> None:
+        from scipy.special import expit
+
+        self.x = x - x.mean()
+        d = self.x[:, None] - self.x[None, :]
+        p = expit(d)  # the chance that the row finishes above the column
+        self.log_likelihood = -float((weights * np.logaddexp(0.0, -d)).sum())
+        total = weights + weights.T
+        self.score = weights.sum(axis=1) - (total * p).sum(axis=1)
+        curvature = total * p * (1 - p)
+        self.info = np.diag(curvature.sum(axis=1)) - curvature
+
+
+def _solve(info: np.ndarray, score: np.ndarray) -> np.ndarray:
+    """info^-1 score among ratings of mean 0 (the information is blind to a shift of all of
+    them: 11'/E fixes that); `score` may be E x k."""
+    import scipy.linalg
+
+    e = len(info)
+    return np.asarray(scipy.linalg.cho_solve(scipy.linalg.cho_factor(info + 1.0 / e), score))
 
 
 def ratings(finishes: Finishes, deal_weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The ratings of all games, and a (samples x E) array of them over the bootstrap's
-    reweighings of the deals (`finishes` summed `by_deal`; `deal_weights`: samples x deals)."""
+    reweighings of the deals (`finishes` summed `by_deal`; `deal_weights`: samples x deals):
+    refitted up to REFIT_ENTRANTS entrants, one Newton step from the full fit beyond."""
     point = fit(finishes.matrix())
-    start = point / ELO
-    boot = np.stack([fit(finishes.matrix(w), start) for w in deal_weights]) \
-        if len(deal_weights) else np.empty((0, finishes.entrants))
-    return point, boot
+    e = finishes.entrants
+    if not len(deal_weights):
+        return point, np.empty((0, e))
+    if e <= REFIT_ENTRANTS:
+        return point, np.stack([fit(finishes.matrix(w), point) for w in deal_weights])
+    return point, point + linearised(finishes, point, deal_weights) * ELO
+
+
+def linearised(finishes: Finishes, elo: np.ndarray, deal_weights: np.ndarray) -> np.ndarray:
+    """(samples x E) log-strength shifts of each resample from the full fit `elo`, one
+    Newton step: H^-1 sum_c (w_c - 1) s_c."""
+    info, per_deal = _deal_scores(finishes, elo, deal_weights.shape[1])
+    return _solve(info, ((deal_weights - 1) @ per_deal).T).T
+
+
+def standard_errors(finishes: Finishes, elo: np.ndarray) -> np.ndarray:
+    """Each rating's standard error in Elo points: the cluster-robust sandwich over deals,
+    H^-1 (sum_c s_c s_c') H^-1, the spread of `linearised` without drawing resamples."""
+    info, per_deal = _deal_scores(finishes, elo)
+    half = _solve(info, per_deal.T)  # E x deals
+    return np.asarray(np.sqrt((half ** 2).sum(axis=1)) * ELO)
+
+
+def _deal_scores(finishes: Finishes, elo: np.ndarray, deals: int = 0
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """The information at `elo` and the score of each deal's finishes (at least `deals` x
+    E)."""
+    from scipy.special import expit
+
+    e = finishes.entrants
+    at = _Point(finishes.matrix() + PRIOR_DRAWS / 2 * (1 - np.eye(e)), elo / ELO)
+    gain = finishes.count * (1 - expit(at.x[finishes.winner] - at.x[finishes.loser]))
+    deals = max(deals, int(finishes.game.max()) + 1 if len(finishes.game) else 0)
+    per_deal = np.bincount(finishes.game * e + finishes.winner, weights=gain,
+                           minlength=deals * e) - np.bincount(
+        finishes.game * e + finishes.loser, weights=gain, minlength=deals * e)
+    return at.info, per_deal.reshape(deals, e)

@@ -10,7 +10,6 @@ ahead of whom, and so each entrant's range of places, comes from the paired test
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -22,7 +21,7 @@ from referee.protocol.messages import FaultKind
 
 from . import blocks, resolution
 from . import pairs as paired
-from .rating import Finishes, fit
+from .rating import CHART_TOLERANCE, Finishes, fit
 from .rating import ratings as fit_ratings
 from .rows import (
     FaultCounts,
@@ -162,16 +161,17 @@ def bootstrap(games: Games, weights: np.ndarray | None = None) -> dict[str, np.n
     """Per metric, a (samples x E) array of means over the deals resampled with replacement."""
     if weights is None:
         weights = deal_weights(games.deals)
-    c, e = games.deals, len(games.names)
-    values = np.stack([games.points, games.wins, games.money], axis=2).reshape(len(games.deal),
-                                                                               -1)
-    sums = np.zeros((c, e * 3))
-    np.add.at(sums, games.deal, values)
-    counts = np.zeros((c, e))
-    np.add.at(counts, games.deal, games.present)
+    from scipy import sparse
+
+    g = len(games.deal)
+    in_deal = sparse.csr_matrix((np.ones(g), (games.deal, np.arange(g))), shape=(games.deals, g))
+    drawn = weights @ np.asarray(in_deal @ games.present)
+    out = {}
     with np.errstate(invalid="ignore", divide="ignore"):
-        means = (weights @ sums).reshape(len(weights), e, 3) / (weights @ counts)[:, :, None]
-    return {"placement": means[:, :, 0], "win_share": means[:, :, 1], "money": means[:, :, 2]}
+        for metric, values in (("placement", games.points), ("win_share", games.wins),
+                               ("money", games.money)):
+            out[metric] = weights @ np.asarray(in_deal @ values) / drawn
+    return out
 
 
 def finishes(games: Games) -> Finishes:
@@ -199,8 +199,11 @@ def rating_history(games: Games, points: int = 50) -> list[tuple[int, list[float
     for e in range(len(games.names)):
         first_game[e] = position[games.present[:, e] > 0].min()
     history: list[tuple[int, list[float | None]]] = []
+    elo = None
     for n in sorted({max(1, round(g * k / points)) for k in range(1, points + 1)} | {g}):
-        elo = fit(every.matrix((position < n).astype(np.float64)))
+        # From the fit before, to a chart's precision; the last as `ratings` fits it.
+        wins = every.matrix((position < n).astype(np.float64))
+        elo = fit(wins, elo, CHART_TOLERANCE) if n < g else fit(wins)
         history.append((n, [float(x) if first < n else None
                             for x, first in zip(elo, first_game.tolist(), strict=True)]))
     return history
@@ -279,14 +282,15 @@ def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP
         pairs, len(rows), len(games.game_ids), games.deals / max(1, tables), primary, alpha))
 
 
-def strengths(games: Games, primary: str = "placement") -> np.ndarray:
+def strengths(games: Games, primary: str = "placement", theta: np.ndarray | None = None
+              ) -> np.ndarray:
     """Each entrant's `primary` adjusted for the opponents it met: the block model's strength
     (`blocks.py`) plus the mean over every seat of every game.  In a complete design with
     equal games it is the entrant's plain mean; in a sampled field it is what the mean would
     be had every entrant met every other alike."""
     values = games.metric(primary)
-    design = blocks.Design.of(games.deal, games.present, values)
-    theta = blocks.strengths(design)
+    if theta is None:  # (`theta`: the block model's, when the caller has fitted it)
+        theta = blocks.strengths(blocks.Design.of(games.deal, games.present, values))
     mean = float((values * games.present).sum() / games.present.sum())
     return np.asarray(np.round(theta + mean, 12))  # no rounding noise in a tie
 
@@ -317,19 +321,28 @@ def versus(games: Games, a: str, b: str, primary: str = "placement",
                          (values[:, j], games.present[:, j]), alpha)
 
 
-def head_to_head(games: Games) -> HeadToHead:
-    """For each ordered pair: games at the same table where a finished above b, below, level."""
-    above: Counter[tuple[int, int]] = Counter()  # (a, b): games a finished above b
-    level: Counter[tuple[int, int]] = Counter()
-    for seats, ranks in zip(games.seats, games.ranks, strict=True):
-        for i, a in enumerate(seats):
-            for j, b in enumerate(seats):
-                if i != j and ranks[i] < ranks[j]:
-                    above[a, b] += 1
-                elif i != j and ranks[i] == ranks[j]:
-                    level[a, b] += 1
-    return {a: {b: Meetings(above[i, j], above[j, i], level[i, j])
-                for j, b in enumerate(games.names) if j != i}
+def head_to_head(games: Games, met_only: bool = False) -> HeadToHead:
+    """For each ordered pair: games at the same table where a finished above b, below, level;
+    `met_only`: only the pairs that met (a field of hundreds meets few of its pairs)."""
+    e = len(games.names)
+    above = np.zeros(e * e, dtype=np.int64)  # [a * e + b]: games a finished above b
+    level = np.zeros(e * e, dtype=np.int64)
+    width = max((len(s) for s in games.seats), default=0)
+    who = np.full((len(games.seats), width), -1, dtype=np.int64)
+    rank = np.zeros((len(games.seats), width), dtype=np.int64)
+    for g, (seats, ranks) in enumerate(zip(games.seats, games.ranks, strict=True)):
+        who[g, :len(seats)] = seats
+        rank[g, :len(ranks)] = ranks
+    for i in range(width):
+        for j in range(width):
+            both = (who[:, i] >= 0) & (who[:, j] >= 0) & (i != j)
+            key = who[both, i] * e + who[both, j]
+            above += np.bincount(key[rank[both, i] < rank[both, j]], minlength=e * e)
+            level += np.bincount(key[rank[both, i] == rank[both, j]], minlength=e * e)
+    above_m, level_m = above.reshape(e, e), level.reshape(e, e)
+    met = (above_m + above_m.T + level_m) > 0
+    return {a: {b: Meetings(int(above_m[i, j]), int(above_m[j, i]), int(level_m[i, j]))
+                for j, b in enumerate(games.names) if j != i and (met[i, j] or not met_only)}
             for i, a in enumerate(games.names)}
 
 

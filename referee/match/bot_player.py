@@ -278,7 +278,7 @@ class BotPlayer:
                 if line is not None and seat.stale and trio.current_time() >= deadline:
                     raise ReplyTimeout("no reply to this request in time")
                 if line is None:
-                    line = await watch.read_line(bot, deadline, spin=alone)
+                    line = await watch.read_line(bot, deadline, spin=False)  # waited above
                     turns.given = time.perf_counter()
                 elif time.perf_counter() - turns.given > HOLD_AT_MOST:
                     await trio.lowlevel.checkpoint()

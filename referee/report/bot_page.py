@@ -40,7 +40,7 @@ def _results_section(data: Tournament, links: Links, row: StandingRow, played: l
         ("rank", f"{row.rank} of {len(data.rows)}"),
         ("place", place_text(row.place)
          + ("" if row.place.best == row.place.worst else
-            " (the places it could hold, given the paired tests)")),
+            " (the places it could hold, given which pairs are separated)")),
         ("games", str(row.games)),
         ("win share", ci_html(row.win_share, 3, pct=True)),
         ("placement points", ci_html(row.placement, 3)),

@@ -62,7 +62,7 @@ def load(store: Store) -> Tournament:
         results=results,
         rows=board.rows,
         pairs=board.pairs,
-        h2h=head_to_head(games),
+        h2h=head_to_head(games, met_only=True),  # the pages show only those who met
         seats=by_seat(games),
         ratings=rating_series(games),
         names=[r.name for r in board.rows],

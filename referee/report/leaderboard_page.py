@@ -86,6 +86,14 @@ def standings_section(data: Tournament, links: Links, colors: dict[str, str]) ->
         fmt = "{:.0f}" if m in ("money", "rating") else "{:.2f}"
         head.append(f"{METRIC_TITLES[m]} {svg.axis_caption(axes[m], fmt)}")
         head_css.append("" if m in shown else "more")
+    # The order's own figure beside the means: in a sampled field the strength adjusted for
+    # the opponents met can order two entrants against their plain means.
+    adjusted = primary != "rating"  # (by rating, the order is the rating shown)
+    at = 4 + len(shown)
+    if adjusted:
+        head.insert(at, '<span title="the order: the primary metric adjusted for the opponents '
+                        'each met (the block model)">strength</span>')
+        head_css.insert(at, "")
     head += ["faults", "retired", "ms median / p99"]
     head_css += ["", "more", "more"]
     body = []
@@ -106,6 +114,9 @@ def standings_section(data: Tournament, links: Links, colors: dict[str, str]) ->
                                    band=band if m == primary else None)
             cells.append(cell(f'<div class="cell-bar">{bar}<span>{text}</span></div>', mean,
                               "" if m in shown else "more"))
+        if adjusted:
+            cells.insert(at, cell(f"{r.strength:.{1 if primary == 'money' else 3}f}",
+                                  r.strength))
         f = r.faults
         total = f.in_games
         detail = ", ".join(f"{FAULT_TITLES[k]} {v}" for k, v in f.counts().items()
@@ -121,6 +132,11 @@ def standings_section(data: Tournament, links: Links, colors: dict[str, str]) ->
     return ('<section><h2>Standings</h2>' + table +
             '<p class="note">A click on a heading sorts by it. Other metrics, retirements '
             "and response times: <b>all columns</b>, or each bot's page.</p>"
+            + ('<p class="note">Strength: the order, the primary metric adjusted for the '
+               "opponents each entrant met (the block model over every game): what its mean "
+               "would be had every entrant met every other alike, so where the tables were "
+               "drawn it can order two entrants against their plain means.</p>"
+               if adjusted else "") +
             '<p class="note">Bars: 95% intervals from a bootstrap over deals (the games '
             "dealt one deck); the tick is the mean, or the rating fitted to all games; "
             "the shaded band is the leader's interval on the primary metric. Rating: "

@@ -13,7 +13,7 @@ from .tables import cell, sortable
 
 NEIGHBOURS = 3  # the front page's pairs: entrants at most this many places apart
 H2H_MAX = 40  # entrants up to which the front page has the head-to-head grid
-PAIRS_PAGE_MAX = 20_000  # rows of the page of every pair; the rest are counted
+PAIRS_PAGE_MAX = 20_000  # rows of the page of every pair; beyond, the nearest pairs
 
 
 def neighbour_pairs(data: Tournament) -> list[Pair]:
@@ -62,13 +62,28 @@ def pairs_section(data: Tournament, links: Links) -> str:
 
 
 def pairs_page(data: Tournament, links: Links) -> str:
-    """Every pair (up to PAIRS_PAGE_MAX rows) on a page of its own."""
-    listed = data.pairs[:PAIRS_PAGE_MAX]
-    more = (f'<p class="note">{len(data.pairs) - len(listed)} more pairs not listed; each '
-            "bot's page has its record against each opponent.</p>"
-            if len(data.pairs) > len(listed) else "")
+    """Every pair on a page of its own; in a field of more than PAIRS_PAGE_MAX pairs, those of
+    the entrants nearest in the standings (each entrant's nearest, whatever its place), the
+    rest counted and left to `referee leaderboard --format json`."""
+    listed = data.pairs
+    more = ""
+    if len(data.pairs) > PAIRS_PAGE_MAX:
+        rank = {n: i for i, n in enumerate(data.names)}
+        apart = sorted({abs(rank[p.a] - rank[p.b]) for p in data.pairs})
+        count = dict.fromkeys(apart, 0)
+        for p in data.pairs:
+            count[abs(rank[p.a] - rank[p.b])] += 1
+        reach, total = 0, 0
+        for d in apart:  # the most places apart that keeps the page within its rows
+            if total + count[d] > PAIRS_PAGE_MAX:
+                break
+            reach, total = d, total + count[d]
+        listed = [p for p in data.pairs if abs(rank[p.a] - rank[p.b]) <= reach]
+        more = (f'<p class="note">The {len(listed):,} pairs of entrants at most {reach} places '
+                f"apart, of {len(data.pairs):,}; <code>referee leaderboard --format json"
+                "</code> gives every pair.</p>")
     note = e(method_note(data.primary, len(data.pairs))).replace("\n", " ")
-    body = (f"<h1>Every pair</h1><section>{pairs_table(data, links, listed, '')}{more}"
+    body = (f"<h1>Every pair</h1><section>{more}{pairs_table(data, links, listed, '')}"
             f'<p class="note">{note}</p></section>')
     return page(f"{data.name}: pairs", body, root="", kind="pairs", tournament=data.name,
                 scripts='<script src="report.js"></script>\n')
@@ -88,10 +103,10 @@ def head_to_head_section(data: Tournament, links: Links) -> str:
         cells = [f"<th>{links.bot(a, '')}</th>"]
         for b in names:
             c = data.h2h.get(a, {}).get(b)
-            if a == b or c is None:
+            if a == b:
                 cells.append('<td class="self"></td>')
                 continue
-            if not c.total:
+            if c is None or not c.total:  # never at one table
                 cells.append('<td class="none">-</td>')
                 continue
             share = c.share

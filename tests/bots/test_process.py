@@ -1,5 +1,5 @@
 """The process layer on its own, with real processes: cancellation, start and reaping, line
-limits, the stderr log, polling for a fast bot's reply."""
+limits, the stderr log (how a reply is waited for: test_polling.py)."""
 
 from __future__ import annotations
 
@@ -165,41 +165,6 @@ def test_a_temporary_stderr_log_leaves_no_file_and_a_named_one_is_kept(tmp_path:
     assert not temporary.exists()
     named = trio.run(run, tmp_path / "bot.log")
     assert named.read_text() == "said\n"
-
-
-# Echoes each line back, after `sys.argv[1]` seconds.
-DELAYED_ECHO = """\
-import sys, time
-delay = float(sys.argv[1])
-for line in sys.stdin.buffer:
-    time.sleep(delay)
-    sys.stdout.buffer.write(line)
-    sys.stdout.flush()
-"""
-
-
-async def referee_cpu_per_reply(path: Path, delay: float, count: int) -> float:
-    """The referee's CPU seconds per reply from a bot that answers after `delay`."""
-    limits = ProcessLimits(spin=0.002)
-    async with open_bot([sys.executable, str(path), str(delay)], limits=limits) as bot:
-        await bot.send(b"warm-up\n")
-        await bot.read_line(trio.current_time() + 5)
-        cpu = time.process_time()
-        for _ in range(count):
-            await bot.send(b"ping\n")
-            assert await bot.read_line(trio.current_time() + 5) == b"ping"
-        return (time.process_time() - cpu) / count
-
-
-def test_the_referee_polls_only_for_bots_that_answer_fast(tmp_path: Path) -> None:
-    """Polling for a reply (`spin`) saves a fast bot a wake-up; a slow bot must not cost the
-    referee a core: after one slow reply it is waited for in trio, without polling."""
-    bot = tmp_path / "delayed_echo.py"
-    bot.write_text(DELAYED_ECHO)
-    slow = trio.run(referee_cpu_per_reply, bot, 0.01, 30)
-    assert slow < 0.0005  # polling for every reply would cost 2 ms of CPU each
-    fast = trio.run(referee_cpu_per_reply, bot, 0.0, 300)
-    assert fast < 0.002  # a fast bot's reply ends the polling at once
 
 
 def test_a_process_that_cannot_be_reaped_does_not_hang_the_referee(bot_dir: Path) -> None:

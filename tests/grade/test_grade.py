@@ -63,15 +63,18 @@ def crashes_in_some_games() -> str:
         "    try:\n        for raw in", "    doomed = False\n    try:\n        for raw in")
 
 
-def write_config(path: Path) -> None:
+def write_config(path: Path, seat_orders: str = "all") -> None:
+    """A class against three random baselines at tables of four, one deal: 24 games a
+    student in every seat order, 4 in `rotations`."""
     random_bot = SAMPLES / "python" / "random_bot.py"
-    path.write_text('''
+    path.write_text(f'''
 name = "class"
 seed = 5
 table_size = 4
 format = "gauntlet"
 baselines = ["random-1", "random-2", "random-3"]
 deals = 1
+seat_orders = "{seat_orders}"
 [limits]
 move_time = 0.3
 time_bank = 0.6
@@ -144,6 +147,8 @@ def test_grading_a_class(tmp_path: Path) -> None:
     assert "syntax error" in feedback["dave"] or "error" in feedback["dave"]
     assert "ZeroDivisionError" in feedback["erin"]
     assert "timed out" in feedback["frank"]
+    assert ("referee check --move-time 0.3 --time-bank 0.6 --startup-time 5 "
+            "'python3 bot.py'\n") in feedback["frank"]  # to meet the same time limits
     assert "is more than seat" in feedback["grace"] and "referee> " in feedback["grace"]
     assert ("referee check --move-time 0.3 --time-bank 0.6 --startup-time 5 "
             "'python3 bot.py --kind over_money'") in feedback["grace"]

@@ -245,6 +245,17 @@ def test_a_game_log_written_before_reads_replays_and_writes_back_the_same() -> N
     assert expected[-1] == "play.jsonl: the record agrees with the rules"
 
 
+def rounded(value: object) -> object:
+    """`value` (parsed JSON) with every float rounded to 6 decimals."""
+    if isinstance(value, float):
+        return round(value, 6) + 0.0
+    if isinstance(value, dict):
+        return {k: rounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [rounded(v) for v in value]
+    return value
+
+
 @pytest.fixture
 def old_store(tmp_path: Path) -> Path:
     """A copy of a store a tiny tournament of in-process players wrote (one of them
@@ -284,8 +295,9 @@ def test_a_store_written_before_gives_the_same_leaderboard_and_replay_page(
     try:
         # The same standings; the JSON has since gained `left_out` (none in an earlier store),
         # and leaderboard.json the block model's `strength`, its `note` and exact intervals.
-        assert json.loads(stored_standings_text(old_store, "json")) == {
-            **json.loads((DATA / "leaderboard.json").read_text()), "left_out": []}
+        # Ratings to a millionth of an Elo point: the fit's last digits are the solver's.
+        assert rounded(json.loads(stored_standings_text(old_store, "json"))) == rounded({
+            **json.loads((DATA / "leaderboard.json").read_text()), "left_out": []})
         record = store.record("t0000-d00-o00")
         assert record is not None
         doc = orjson.loads(orjson.dumps(game_document(record)))
