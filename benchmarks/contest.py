@@ -10,7 +10,7 @@ Run: python benchmarks/contest.py [--entrants 100] [--schedules adaptive uniform
    bot (the true top 10, equally strong), and below them rungs of 10 identical copies each of
    the baseline mixed with the random bot (following the baseline in a share p of its
    decisions; `grading_power.SampleBot`: the sample bots' own code fed the messages a bot
-   process reads): the contenders at p = 0.7, then the tail, p evenly from 0.4 down to 0.
+   process reads): the contenders at p = 0.7, then the tail, p evenly from 0.2 down to 0.
    Tables of 4, each in its 4 rotations on one deck.  Each schedule is played through the
    referee's own session, schedule, store and
    leaderboard (`run_tournament` with in-process players), in a fresh process, one round at
@@ -63,7 +63,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 TOP = 10  # the true top: copies of the baseline
 RUNG = 10  # identical entrants per rung below it
 CONTENDER = 0.7  # the rung just below the top: its share of the baseline's decisions
-TAIL = 0.4  # the strongest rung of the rest, which goes down to 0
+TAIL = 0.2  # the strongest rung of the rest, which goes down to 0
 K = 4
 
 
