@@ -3,7 +3,7 @@ it orders the whole board, what it costs the referee, and whether adaptive pairi
 result.
 
 Run: python benchmarks/contest.py [--entrants 100] [--schedules adaptive uniform nearest]
-                                  [--most 40] [--every 1] [--seed 1]
+                                  [--most 40] [--every 1] [--seed 1] [--jobs 1]
      python benchmarks/contest.py --real [--entrants 100] [--rounds 4] [--workers 2]
 
 1. In-process (the default).  A ladder of known strengths: 10 copies of the Python baseline
@@ -223,15 +223,23 @@ def simulated(args: argparse.Namespace) -> None:
           f"p = {CONTENDER}, then rungs of {RUNG} from p = {TAIL} to 0; tables of {K} in "
           f"rotations; load {os.getloadavg()[0]:.1f}")
     results: dict[str, list[dict[str, object]]] = {}
-    for kind in args.schedules:
-        out = subprocess.run([sys.executable, __file__, "--child", kind, "--entrants",
-                              str(args.entrants), "--most", str(args.most), "--every",
-                              str(args.every), "--seed", str(args.seed),
-                              *(["--stop"] if args.stop else [])],
-                             capture_output=True, text=True)
-        if out.returncode:
-            sys.exit(f"{kind}: {out.stderr}")
-        rows = [json.loads(line) for line in out.stdout.splitlines()]
+
+    def start(kind: str) -> subprocess.Popen[str]:
+        return subprocess.Popen(
+            [sys.executable, __file__, "--child", kind, "--entrants", str(args.entrants),
+             "--most", str(args.most), "--every", str(args.every), "--seed", str(args.seed),
+             *(["--stop"] if args.stop else [])],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    children = {kind: start(kind) for kind in args.schedules[:args.jobs]}
+    for at, kind in enumerate(args.schedules):
+        later = args.schedules[at + args.jobs:at + args.jobs + 1]
+        child = children.pop(kind)
+        stdout, stderr = child.communicate()
+        children.update({name: start(name) for name in later})  # --jobs at once
+        if child.returncode:
+            sys.exit(f"{kind}: {stderr}")
+        rows = [json.loads(line) for line in stdout.splitlines()]
         results[kind] = rows
         *seen, totals = rows
         first = next((r for r in seen if r["resolved"]), None)
@@ -330,6 +338,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--stop", action="store_true",
                         help="stop each schedule once the top 10 are resolved")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="schedules played at once, each in its own process")
     parser.add_argument("--real", action="store_true")
     parser.add_argument("--rounds", type=int, default=4, help="--real: rounds to play")
     parser.add_argument("--workers", type=int, default=2, help="--real: workers")
