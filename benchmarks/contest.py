@@ -224,22 +224,26 @@ def simulated(args: argparse.Namespace) -> None:
           f"rotations; load {os.getloadavg()[0]:.1f}")
     results: dict[str, list[dict[str, object]]] = {}
 
-    def start(kind: str) -> subprocess.Popen[str]:
+    outputs = {kind: tempfile.TemporaryFile("w+")  # noqa: SIM115 (closed at exit)
+               for kind in args.schedules}
+
+    def start(kind: str) -> subprocess.Popen[str]:  # into a file: no pipe to fill and block
         return subprocess.Popen(
             [sys.executable, __file__, "--child", kind, "--entrants", str(args.entrants),
              "--most", str(args.most), "--every", str(args.every), "--seed", str(args.seed),
              *(["--stop"] if args.stop else [])],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            stdout=outputs[kind], stderr=subprocess.PIPE, text=True)
 
     children = {kind: start(kind) for kind in args.schedules[:args.jobs]}
     for at, kind in enumerate(args.schedules):
         later = args.schedules[at + args.jobs:at + args.jobs + 1]
         child = children.pop(kind)
-        stdout, stderr = child.communicate()
+        _, stderr = child.communicate()
         children.update({name: start(name) for name in later})  # --jobs at once
         if child.returncode:
             sys.exit(f"{kind}: {stderr}")
-        rows = [json.loads(line) for line in stdout.splitlines()]
+        outputs[kind].seek(0)
+        rows = [json.loads(line) for line in outputs[kind]]
         results[kind] = rows
         *seen, totals = rows
         first = next((r for r in seen if r["resolved"]), None)
