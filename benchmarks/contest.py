@@ -137,6 +137,8 @@ def judge(store: object, field: dict[str, float]) -> dict[str, object]:
     at = {n: i for i, n in enumerate(names)}
     tops = [n for n, p in field.items() if p == 1.0]
     resolved = all(worst[at[n]] <= TOP for n in tops)
+    hits = len(set(names[:TOP]) & set(tops))  # the true top in the board's first places
+    width = float(np.mean([worst[at[n]] - best[at[n]] + 1 for n in tops]))
     truth = np.array([field[n] for n in names])
     tau = float(kendalltau(truth, strength).statistic)
     played = games.present.sum(axis=0)
@@ -157,7 +159,8 @@ def judge(store: object, field: dict[str, float]) -> dict[str, object]:
                 corr.append(float(np.corrcoef(counts, strength[members])[0, 1]))
     return {"games": len(games.game_ids), "per_entrant": float(played.mean()),
             "top_games": float(np.mean([played_by[n] for n in tops])), "tau": tau,
-            "resolved": resolved, "identical_apart": apart, "identical_pairs": pairs,
+            "resolved": resolved, "top_hits": hits, "top_width": width,
+            "identical_apart": apart, "identical_pairs": pairs,
             "spread": float(np.mean(spread)), "top_spread": spread[-1],
             "games_strength_corr": float(np.mean(corr)) if corr else 0.0,
             "rung_means": {str(s): float(np.mean([strength[at[n]] for n in names
@@ -251,10 +254,10 @@ def simulated(args: argparse.Namespace) -> None:
               + (f"{first['per_entrant']:.1f} games per entrant ({first['games']} games, "
                  f"tau {first['tau']:.3f}, the top 10 {first['top_games']:.0f} games each)"
                  if first else "no point up to the most rounds"))
-        print("  games/entrant  tau    top10")
+        print("  games/entrant  tau    top 10 placed  their place ranges  top 10")
         for r in seen:
-            print(f"  {r['per_entrant']:13.1f}  {r['tau']:.3f}  "
-                  f"{'resolved' if r['resolved'] else '-'}")
+            print(f"  {r['per_entrant']:13.1f}  {r['tau']:.3f}  {r['top_hits']:13d}  "
+                  f"{r['top_width']:18.1f}  {'resolved' if r['resolved'] else '-'}")
         last = seen[-1]
         print(f"  referee {totals['referee_cpu']:.0f} s CPU (choosing rounds "
               f"{totals['choosing_cpu']:.1f} s), leaderboard {totals['judge_cpu']:.0f} s, "
@@ -264,6 +267,8 @@ def simulated(args: argparse.Namespace) -> None:
               f"group's strengths / their standard error: {last['spread']:.2f} (the top 10: "
               f"{last['top_spread']:.2f}); games-strength correlation within groups: "
               f"{last['games_strength_corr']:+.2f}")
+    if args.save:
+        Path(args.save).write_text(json.dumps(results))
     if "uniform" in results:
         base = results["uniform"][-2]["rung_means"]
         for kind, rows in results.items():
@@ -342,6 +347,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--stop", action="store_true",
                         help="stop each schedule once the top 10 are resolved")
+    parser.add_argument("--save", help="write every judgement's figures to this JSON file")
     parser.add_argument("--jobs", type=int, default=1,
                         help="schedules played at once, each in its own process")
     parser.add_argument("--real", action="store_true")
