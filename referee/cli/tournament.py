@@ -191,12 +191,9 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
 
     from ..game import EditionError
     from ..tournament.config import TournamentError, load_tournament, tournament_edition
-    from ..tournament.entrants import bot_dir, entrant_versions
-    from ..tournament.field import changed_now
     from ..tournament.isolation import check_isolation, run_files
     from ..tournament.preview import make_plan
     from ..tournament.schedule import Schedule
-    from ..tournament.session import stored_draws
     from ..tournament.store import Store, StoreError
 
     try:
@@ -213,6 +210,12 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     rounds: list[list[tuple[str, ...]]] = []
     changed: tuple[str, ...] = ()
     if db_path.exists():
+        # Only with a store: the entrants' versions and the session (trio, the match runner,
+        # the leaderboard) would cost a plan of a new file a third of its start-up.
+        from ..tournament.entrants import bot_dir, entrant_versions
+        from ..tournament.field import changed_now
+        from ..tournament.session import stored_draws
+
         try:
             edition = tournament_edition(config, config_path)
             store = Store.for_reading(db_path)
