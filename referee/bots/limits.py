@@ -25,6 +25,8 @@ DEFAULT_TIME_BANK = 10.0  # seconds per game that absorb overruns of the move ti
 DEFAULT_STARTUP_TIME = 10.0  # seconds for a bot to say hello
 DEFAULT_BUILD_TIME = 300.0  # seconds for a bot's build command, run once before it plays
 DEFAULT_MAX_FAULTS = 3  # faults in one game before a seat is retired
+DEFAULT_STDERR_PER_GAME = 1 << 20  # bytes of a bot's stderr kept in its log per game
+RERUN_TIMEOUT = 60.0  # `replay --bot`: seconds for the hello and each answer, unless told otherwise
 # max_faults at most: far more than a seat's decisions in a game (a large value says "never
 # retire"), and within the record's 64-bit integers.
 MAX_FAULTS = 10**9

@@ -50,7 +50,8 @@ def command_line(value: str | None) -> str | None:
 class Manifest(BaseModel):
     """A folder's `bot.toml`."""
 
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    # defer_build: built when a bot.toml is first read, not at import (every command)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, defer_build=True)
 
     name: str | None = None  # `referee grade` names a bot after its folder (the student) instead
     build: str | None = None

@@ -24,6 +24,7 @@ import trio
 
 from . import proc_tree
 from .errors import BotGone, LineTooLong, ReplyTimeout
+from .limits import DEFAULT_STDERR_PER_GAME
 from .pids_cgroup import PidsCgroup
 from .polling import HOLD_MS, Polling, default_spin, loop_wakeup_fd, this_machine
 from .stderr_log import StderrLog
@@ -35,7 +36,7 @@ class ProcessLimits:
     """How a bot process's output is bounded and logged, and how long its stop may take."""
 
     max_line: int = 64 * 1024  # bytes in one line from the bot
-    stderr_per_game: int = 1 << 20  # bytes of stderr kept in the log per game
+    stderr_per_game: int = DEFAULT_STDERR_PER_GAME  # bytes of stderr kept in the log per game
     goodbye_grace: float = 0.5  # seconds to exit after goodbye before SIGTERM
     term_grace: float = 0.5  # seconds after SIGTERM before SIGKILL
     reap_within: float = 5.0  # seconds after SIGKILL before the referee goes on without it

@@ -19,14 +19,6 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from ..bots.build import build_bot
-from ..bots.launch import (
-    BotArgumentError,
-    BotSpec,
-    given_bot,
-    missing_program,
-    number_namesakes,
-)
 from ..bots.limits import (
     AUTO_ADDRESS_SPACE,
     DEFAULT_ADDRESS_SPACE,
@@ -40,13 +32,15 @@ from ..bots.limits import (
     parse_address_space,
 )
 from ..bots.sandbox import SANDBOX_MODES, SandboxError, SandboxMode, check_sandbox_available
-from ..game.config import DEAL_SCHEDULE
-from ..interrupts import run_trio
-from ..match.record import GameRecord
 from ..text import visible
 
+# Imported where used, not here: every command imports this module, and bots.launch and
+# bots.build (trio, pydantic), the game rules and the game record cost a one-line error or a
+# `referee leaderboard` about a third of its start-up.
 if TYPE_CHECKING:
+    from ..bots.launch import BotSpec
     from ..leaderboard import Games
+    from ..match.record import GameRecord
 
 BUILD_TAIL = 15  # lines of a failed build's output shown under its error
 
@@ -154,6 +148,9 @@ def read_stored(db_path: Path) -> tuple[Games, str, dict[str, str]]:
 def parse_bots(bots: tuple[str, ...]) -> list[BotSpec]:
     """BOT arguments (`COMMAND`, `FOLDER`, `NAME=COMMAND` or `NAME=FOLDER`), one per seat,
     checked before any starts (a folder's build runs in `confine`)."""
+    from ..bots.launch import BotArgumentError, given_bot, number_namesakes
+    from ..game.config import DEAL_SCHEDULE
+
     if len(bots) not in DEAL_SCHEDULE:
         fail(f"Modern Art needs {min(DEAL_SCHEDULE)} to {max(DEAL_SCHEDULE)} bots, "
              f"got {len(bots)}")
@@ -166,6 +163,8 @@ def parse_bots(bots: tuple[str, ...]) -> list[BotSpec]:
 def parse_bot(text: str) -> BotSpec:
     """The BOT argument of `referee check` (a command line or a folder), checked before it
     starts."""
+    from ..bots.launch import BotArgumentError, given_bot
+
     try:
         return given_bot(text, "the bot")
     except BotArgumentError as exc:
@@ -248,6 +247,10 @@ def build_folders(specs: list[BotSpec]) -> None:
     """Run each bot folder's build once (a folder given twice is built once), in its folder
     and its sandbox, for at most the tournament's default build time; show what it printed.
     `fail` if a build fails, with the end of its output, or leaves no program to run."""
+    from ..bots.build import build_bot
+    from ..bots.launch import missing_program
+    from ..interrupts import run_trio
+
     built: set[tuple[Path | None, str]] = set()
     for spec in specs:
         if spec.build is None or (spec.cwd, spec.build) in built:

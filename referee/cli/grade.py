@@ -7,12 +7,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
-from tabulate import tabulate
 
 from ..bots.sandbox import SandboxError, check_sandbox_available
-from ..game import EditionError
-from ..interrupts import run_trio
-from ..match.game import RefereeError
 from ..text import visible
 from .common import (
     OutputPath,
@@ -32,12 +28,14 @@ def grading_config(config_path: Path, sandbox: str | None,
     """The grading config at `config_path`, checked (its edition, that it can grade, its
     sandbox, with `sandbox` instead if given, and that the sandbox hides what grading
     writes, `written`) before anything is built: a mistake is one line."""
+    if not config_path.is_file():
+        fail(f"no grading config at {config_path} (give one with --config)")
+    # Imported here, not at the top: the one line of a mistake need not wait for them.
+    from ..game import EditionError
     from ..grade.config import GradingConfigError, check_grading_config
     from ..tournament.config import TournamentError, load_tournament, tournament_edition
     from ..tournament.isolation import check_isolation
 
-    if not config_path.is_file():
-        fail(f"no grading config at {config_path} (give one with --config)")
     try:
         config = load_tournament(config_path)
         tournament_edition(config, config_path)
@@ -81,14 +79,18 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
     must lie outside SUBMISSIONS_DIR.  A submission's broken links, pipes and links out of
     its folder are left out of the copy its bot runs in; its feedback lists them.
     """
+    config = grading_config(config_path, sandbox, [("the grading folder", out_dir)])
+    # Imported once the config is checked: the one line of a mistake need not wait for them.
+    from tabulate import tabulate
 
     from ..grade import grade_all
     from ..grade.gauntlet import BaselineFailed
     from ..grade.run import FolderError
     from ..grade.submissions import WorkFolderFull
+    from ..interrupts import run_trio
+    from ..match.game import RefereeError
     from ..tournament.store import StoreError
 
-    config = grading_config(config_path, sandbox, [("the grading folder", out_dir)])
     say = (lambda m: None) if quiet else (
         lambda m: click.echo(visible(m, indent="    "), err=True))
     out_dir, submissions, config_path = (out_dir.resolve(), submissions.resolve(),

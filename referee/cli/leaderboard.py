@@ -25,12 +25,13 @@ from .common import OutputPath, fail, need_store, stored_standings_text
 def leaderboard_cmd(db_path: Path, fmt: str, head_to_head: bool, seats: bool,
                     pairs: bool, wide: bool) -> None:
     """The standings of the games stored in DB, with 95% intervals and ratings."""
-    from ..tournament.store import StoreError
-
     if fmt == "csv" and (head_to_head or seats or pairs):
         fail("--pairs, --head-to-head and --seats do not fit --format csv (one table of "
              "entrants); use json, table or markdown for them")
     need_store(db_path)
+    # Imported once the arguments are checked: a mistake's one line need not wait for them.
+    from ..tournament.store import StoreError
+
     try:
         text = stored_standings_text(db_path, fmt, head_to_head, seats, pairs, wide)
     except StoreError as exc:
@@ -53,9 +54,6 @@ def report_cmd(db_path: Path, out_name: str, stderr_dir: Path | None, games_samp
                all_games: bool) -> None:
     """Write the games stored in DB as a static site in OUT: the leaderboard, a page per bot
     and a page per game.  It works from file://, with nothing fetched from the network."""
-    from ..report import OutError, write_report
-    from ..tournament.store import Store, StoreError
-
     if not out_name:  # Path("") is the current folder
         fail("--out: give a folder name")
     out_dir = Path(out_name)
@@ -65,6 +63,10 @@ def report_cmd(db_path: Path, out_name: str, stderr_dir: Path | None, games_samp
              f"{'a file, not a folder' if stderr_dir.exists() else 'no such folder'}")
     if out_dir.exists() and not out_dir.is_dir():
         fail(f"--out {out_dir} is a file, not a folder")
+    # Imported once the arguments are checked: a mistake's one line need not wait for them.
+    from ..report import OutError, write_report
+    from ..tournament.store import Store, StoreError
+
     try:
         store = Store.for_reading(db_path)
         if store.count() == 0:

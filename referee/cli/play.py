@@ -7,27 +7,14 @@ import sys
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-import orjson
-import trio
-from tabulate import tabulate
 
-from ..bots.limits import DEFAULT_MAX_FAULTS, MAX_FAULTS
-from ..edition_files import load_edition
+from ..bots.limits import DEFAULT_MAX_FAULTS, MAX_FAULTS, RERUN_TIMEOUT
 from ..game import MAX_SEED, EditionError, GameConfig
 from ..game.config import VARIANTS
 from ..game.edition import CMON
-from ..interrupts import run_trio
-from ..match.bot_game import play_bots
-from ..match.game import RefereeError
-from ..match.record import GameRecord, RecordError, SeatResult, read_record
-from ..match.replay import replay
-from ..match.rerun import RERUN_TIMEOUT, Compared, rerun
-from ..match.seat_part import RerunError, SeatPart, SentRequest, part_from_record, read_part
-from ..match.spec import GameSpec
-from ..match.transcript import Transcript
-from ..protocol.messages import FaultKind
 from ..text import visible
 from .common import (
     SECONDS_OR_ZERO,
@@ -46,7 +33,14 @@ from .common import (
     superseded_option,
     time_limit_options,
 )
-from .view import write_page
+
+# The match layer, trio, orjson and tabulate are imported in the functions that use them:
+# a mistake in the arguments (a missing bot, a bad option) is one line that need not wait
+# for them, nor `check` and `replay` for `play`'s.
+if TYPE_CHECKING:
+    from ..match.record import GameRecord, SeatResult
+    from ..match.rerun import Compared
+    from ..match.seat_part import SeatPart, SentRequest
 
 
 @click.command()
@@ -97,6 +91,14 @@ def play(
     failure), with one error line.
     """
     specs = parse_bots(bots)
+    from ..edition_files import load_edition
+    from ..interrupts import run_trio
+    from ..match.bot_game import play_bots
+    from ..match.game import RefereeError
+    from ..match.spec import GameSpec
+    from ..match.transcript import Transcript
+    from .view import write_page
+
     variants = tuple(dict.fromkeys(variants))  # one given twice is still one variant
     try:
         ed = load_edition(edition)
@@ -139,6 +141,8 @@ def play(
 def not_started(seats: Sequence[SeatResult]) -> list[str]:
     """A line for each seat whose bot could not start (the game was played with the seat
     retired from the start): which seat, and why."""
+    from ..protocol.messages import FaultKind
+
     return [f"seat {s.seat} ({s.name}) could not start: {f.one_line()}; the game was played "
             "without it" for s in seats for f in s.faults if f.kind is FaultKind.START]
 
@@ -173,6 +177,8 @@ def game_json(record: GameRecord) -> str:
 
 def standings_table(seats: Sequence[SeatResult]) -> str:
     """What `referee play` prints: the seats by rank, then each fault's reason."""
+    from tabulate import tabulate
+
     ranked = sorted(seats, key=lambda s: (s.rank, s.seat))
     headers = ["rank", "bot", "seat", "money", "faults"]
     rows: list[list[object]] = [[s.rank, visible(s.name), s.seat, s.money, len(s.faults)]
@@ -239,6 +245,11 @@ def replay_cmd(source: str, db_path: Path | None, superseded: bool, quiet: bool,
     transcript (NAME.transcript.jsonl, written by `play --transcript-dir`).  The bot's pid is
     printed as it starts; to debug one decision, stop at it with --request N --pause.
     """
+    from ..match.record import RecordError, read_record
+    from ..match.replay import replay
+    from ..match.seat_part import part_from_record, read_part
+    from ..match.transcript import Transcript
+
     if superseded and db_path is None:
         fail("--superseded goes with --db")
     if bot is None:
@@ -295,6 +306,8 @@ def _seat_given(seat: int | None) -> int:
 
 def _seat_part(read: Callable[[], SeatPart], upto: int | None) -> SeatPart:
     """The seat's part `read` gives, with a request `upto`, or `fail`."""
+    from ..match.seat_part import RerunError
+
     try:
         part = read()
         part.up_to(upto)
@@ -308,6 +321,10 @@ def _seat_part(read: Callable[[], SeatPart], upto: int | None) -> SeatPart:
 def _rerun(part: SeatPart, bot: str, upto: int | None, pause: bool, timeout: float | None,
            address_space: str, printer: _RerunPrinter) -> None:
     """`replay --bot`: run it, print the answers and the verdict; exit 1 if one differs."""
+    from ..interrupts import run_trio
+    from ..match.rerun import rerun
+    from ..match.seat_part import RerunError
+
     [spec] = confine([parse_bot(bot)], "none", address_space)
     total = len(part.requests)
     click.echo(f"game {visible(part.game_id)}, seat {part.seat} ({visible(part.name)}): "
@@ -359,6 +376,8 @@ class _RerunPrinter:
     def sending(self, request: SentRequest) -> None:
         if not self.show_requests:
             return
+        import orjson
+
         head = f"request {request.number} (id {request.request_id}, {visible(request.decision)})"
         try:
             message = orjson.loads(request.line)
@@ -390,6 +409,8 @@ class _RerunPrinter:
     async def pause(self, before: str) -> None:
         click.echo(f"paused before {before}: attach a debugger to the bot (gdb -p {self.pid}, "
                    "say), then press Enter")
+        import trio
+
         await trio.to_thread.run_sync(sys.stdin.readline, abandon_on_cancel=True)
 
 
@@ -407,9 +428,11 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
     that answer no request).
 
     BOT is a command line or a folder with a bot.toml (built first)."""
-    from ..check import run_check, summary
-
     [spec] = confine([parse_bot(bot)], sandbox, address_space)
+    from ..check import run_check, summary
+    from ..interrupts import run_trio
+    from ..match.game import RefereeError
+
     if transcript_path is not None:
         make_folder("--transcript", transcript_path.parent, transcript_path)
         try:

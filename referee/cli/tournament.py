@@ -6,11 +6,8 @@ from pathlib import Path
 
 import click
 
-from ..bots.limits import format_size
-from ..bots.process import ProcessLimits
+from ..bots.limits import DEFAULT_STDERR_PER_GAME, format_size
 from ..bots.sandbox import SandboxError, check_sandbox_available
-from ..game import EditionError
-from ..interrupts import run_trio, signals_interrupt
 from ..text import visible
 from ..tournament.merge import MAX_SHARDS
 from .common import (
@@ -39,7 +36,7 @@ def tournament() -> None:
 @db_option("Results store  [default: FILE's name with .db, beside FILE]")
 @click.option("--stderr-dir", type=OutputPath(file_okay=False, path_type=Path),
               help=f"Keep each bot's stderr here "
-                   f"({format_size(ProcessLimits().stderr_per_game)} per game).")
+                   f"({format_size(DEFAULT_STDERR_PER_GAME)} per game).")
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
               show_default=True, help="Where games run: here, or on Dask workers.")
 @click.option("--scheduler", metavar="ADDRESS",
@@ -70,6 +67,8 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     entrant whose files changed since has its games played again, and one added to the file
     plays only its new tables."""
 
+    from ..game import EditionError
+    from ..interrupts import run_trio
     from ..match.game import OutOfResources
     from ..tournament.budget import BudgetError, parse_duration
     from ..tournament.config import (
@@ -190,13 +189,11 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
 
     from tabulate import tabulate
 
+    from ..game import EditionError
     from ..tournament.config import TournamentError, load_tournament, tournament_edition
-    from ..tournament.entrants import bot_dir, entrant_versions
-    from ..tournament.field import changed_now
     from ..tournament.isolation import check_isolation, run_files
     from ..tournament.preview import make_plan
     from ..tournament.schedule import Schedule
-    from ..tournament.session import stored_draws
     from ..tournament.store import Store, StoreError
 
     try:
@@ -213,6 +210,12 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     rounds: list[list[tuple[str, ...]]] = []
     changed: tuple[str, ...] = ()
     if db_path.exists():
+        # Only with a store: the entrants' versions and the session (trio, the match runner,
+        # the leaderboard) would cost a plan of a new file a third of its start-up.
+        from ..tournament.entrants import bot_dir, entrant_versions
+        from ..tournament.field import changed_now
+        from ..tournament.session import stored_draws
+
         try:
             edition = tournament_edition(config, config_path)
             store = Store.for_reading(db_path)
@@ -268,6 +271,7 @@ def parse_shard(text: str) -> tuple[int, int]:
               type=click.Path(dir_okay=False, path_type=Path), help="The merged store.")
 def tournament_merge(shards: tuple[Path, ...], out_path: Path) -> None:
     """Merge the stores of a sharded run into one, refusing mixed files, duplicates and gaps."""
+    from ..interrupts import signals_interrupt
     from ..tournament.merge import merge
     from ..tournament.store import StoreError
 

@@ -108,7 +108,9 @@ ShownName = Annotated[str, Field(min_length=1, max_length=60), AfterValidator(_s
 
 class _ArtistModel(BaseModel):
     # strict: a count written true, "3" or 3.0 is a mistake, not 1 or 3
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, strict=True)
+    # defer_build: built when an edition file is first read, not at import (every command)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, strict=True,
+                              defer_build=True)
 
     name: ShownName
     open: int = Field(ge=0, le=40)
@@ -119,7 +121,7 @@ class _ArtistModel(BaseModel):
 
 
 class _EditionModel(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
+    model_config = ConfigDict(extra="forbid", strict=True, defer_build=True)
 
     name: ShownName
     artists: list[_ArtistModel] = Field(min_length=3, max_length=10)

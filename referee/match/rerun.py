@@ -18,6 +18,7 @@ import trio
 from referee.bots.crash import limit_hint
 from referee.bots.errors import BotGone, LineTooLong, ReplyTimeout, StartError
 from referee.bots.launch import BotSpec, launch
+from referee.bots.limits import RERUN_TIMEOUT
 from referee.bots.process import BotProcess, ProcessLimits
 from referee.bots.start import split_command
 from referee.bots.stderr_log import StderrLog
@@ -29,7 +30,6 @@ from .seat_part import RequestResult, RerunError, SeatPart, SentRequest, result_
 
 __all__ = ["RERUN_TIMEOUT", "Compared", "RerunDisplay", "RerunError", "RerunResult", "rerun"]
 
-RERUN_TIMEOUT = 60.0  # seconds for the bot's hello and each answer, unless told otherwise
 
 
 @dataclass(frozen=True, slots=True)

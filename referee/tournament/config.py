@@ -72,7 +72,9 @@ class TournamentError(ValueError):
 class BotEntry(BaseModel):
     """One entrant: its name, the command that runs it, how to build it, where it runs."""
 
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    # defer_build (every model here): built when a tournament file is first read, not at
+    # import, which `leaderboard`, `report` and each error line pay for nothing
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, defer_build=True)
 
     name: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.+-]+$")
     command: str = Field(min_length=1)
@@ -118,7 +120,7 @@ DEFAULT_SUBMISSION_TIME = 900.0
 
 
 class Limits(BaseModel):
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, defer_build=True)
 
     move_time: StrictFloat = Field(DEFAULT_MOVE_TIME, gt=0, description="seconds per decision")
     time_bank: StrictFloat = Field(DEFAULT_TIME_BANK, ge=0,
@@ -197,7 +199,7 @@ class GradeRule(BaseModel):
     each by the paired one-sided test over deals), be level with these (not separated below
     each), and/or reach a mean placement."""
 
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, defer_build=True)
 
     grade: str = Field(min_length=1, max_length=20)
     beats: list[str] = []
@@ -211,7 +213,7 @@ class Points(BaseModel):
     """`[grading] points`: partial credit, per check passed and per game metric (see
     docs/grading.md)."""
 
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, defer_build=True)
 
     check: StrictFloat = Field(1, ge=0)  # per check of `referee check` passed
     placement: StrictFloat = Field(0, ge=0)  # times the mean placement points (0 to 1)
@@ -222,7 +224,7 @@ class Points(BaseModel):
 class Grading(BaseModel):
     """`referee grade`: the first rule a working submission meets gives its grade."""
 
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, defer_build=True)
 
     rules: list[GradeRule] = []
     otherwise: str = "F"  # working, but meets no rule
@@ -239,7 +241,7 @@ class Grading(BaseModel):
 class TournamentConfig(BaseModel):
     """What a tournament file may say; see tournaments/demo.toml for an example."""
 
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, defer_build=True)
 
     name: str = Field(min_length=1, max_length=100)
     seed: StrictInt = Field(1, ge=0, le=MAX_SEED)  # as `referee play --seed`

@@ -14,10 +14,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from referee.bots.sandbox import SandboxError, exposed, named_paths, shown_paths
-from referee.bots.start import split_command
 
 from .config import TournamentConfig
-from .entrants import bot_dir, read_only
 
 STORE_FILES = ("", "-wal", "-shm", "-journal")  # SQLite's files beside a store
 
@@ -38,6 +36,12 @@ def check_isolation(config: TournamentConfig, config_path: Path,
     without the sandbox."""
     if config.sandbox == "none":
         return
+    # Imported past the common case, no sandbox: they bring trio and the match runner,
+    # which `tournament plan` and a command's one-line mistakes need not pay for.
+    from referee.bots.start import split_command
+
+    from .entrants import bot_dir, read_only
+
     shown: dict[str, list[Path]] = {}
     own: dict[str, list[Path]] = {}
     for bot in config.bots:

@@ -16,9 +16,14 @@ import os
 from collections.abc import Iterable, Iterator
 from contextlib import suppress
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from .schedule import Schedule, ScheduledGame
-from .store import LEFT_OUT, Store, StoreError
+# The schedule and the store (numpy, pydantic, the game record) are imported where used: the
+# command line imports MAX_SHARDS for `--shard`'s help, and every `tournament` command,
+# its one-line errors too, would pay for them at start-up.
+if TYPE_CHECKING:
+    from .schedule import ScheduledGame
+    from .store import Store
 
 PARTIAL = "{}.merging-"  # then the merging process's pid
 SQLITE_FILES = ("", "-journal", "-wal", "-shm")  # a database's file and those SQLite adds
@@ -46,6 +51,9 @@ def missing_shards(labels: list[str], total: int, show: int = 5) -> str:
 
 def merge(out: Path, shards: list[Path]) -> int:
     """Check the shards and copy their games into `out`; return how many games it holds."""
+    from .schedule import Schedule
+    from .store import Store, StoreError
+
     if not shards:
         raise StoreError("give the shards' stores to merge")
     remove_stale_parts(out)
@@ -117,6 +125,8 @@ def merge(out: Path, shards: list[Path]) -> int:
 def _same_field(stores: list[Store]) -> set[str]:
     """The entrants the shards left out, once every shard is known to have played the same
     version of each entrant and left out the same ones."""
+    from .store import LEFT_OUT, StoreError
+
     versions: dict[str, tuple[str, Path]] = {}
     for store in stores:
         for name, version in store.versions().items():
@@ -139,6 +149,8 @@ def _same_field(stores: list[Store]) -> set[str]:
 def _same_draws(stores: list[Store]) -> list[tuple[str, ...]]:
     """The tables the shards' samples drew, once every shard is known to have drawn the same
     (each draws them from the file and the tables drawn before, `sampling.py`)."""
+    from .store import StoreError
+
     first = stores[0].draws()
     for store in stores[1:]:
         if store.draws() != first:
@@ -210,6 +222,8 @@ def _unlocked(path: Path) -> bool:
 
 def _name_it(part: Path, out: Path) -> None:
     """Give the finished merge its name, never replacing a file that took it meanwhile."""
+    from .store import StoreError
+
     try:
         os.link(part, out)
     except FileExistsError:
