@@ -18,6 +18,7 @@ import pytest
 from referee.grade.submissions import WorkFolderFull, discover, fresh_copy
 from referee.tournament.config import SizeLimits
 
+from .. import in_process
 from ..disk import files_limited_to, without_reading_all
 from ..processes import wait_until
 from .test_grade import BOTS, SAMPLES, grade
@@ -36,6 +37,15 @@ def one_error_line(done: subprocess.CompletedProcess[str], *words: str) -> None:
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("error: "), done.stderr
     for word in words:
         assert word in done.stderr, done.stderr
+
+
+def grade_here(subs: Path, config: Path, out: Path) -> subprocess.CompletedProcess[str]:
+    """test_grade's `grade` inside the test process (`in_process`): for a teacher's mistake,
+    refused before anything is graded."""
+    cwd = out.parent
+    return in_process.referee("grade", os.path.relpath(subs, cwd), "--config",
+                              os.path.relpath(config, cwd), "--out", os.path.relpath(out, cwd),
+                              cwd=cwd)
 
 
 def rows(out: Path) -> dict[str, dict[str, str]]:
@@ -460,7 +470,7 @@ def test_overlapping_out_and_submissions_are_refused(tmp_path: Path, where: str)
     config = tmp_path / "class.toml"
     write_config(config)
     before = set(tmp_path.rglob("*"))
-    done = grade(subs, config, out)
+    done = grade_here(subs, config, out)
     one_error_line(done, "--out", str(subs))
     assert set(tmp_path.rglob("*")) == before  # nothing written, nothing lost
 
@@ -483,7 +493,7 @@ def test_a_rule_naming_no_baseline_is_a_config_error(tmp_path: Path, line: str,
     text = config.read_text()
     assert 'beats = ["random-1", "random-2", "random-3"]' in text
     config.write_text(text.replace('beats = ["random-1", "random-2", "random-3"]', line))
-    done = grade(subs, config, out)
+    done = grade_here(subs, config, out)
     one_error_line(done, f"class.toml: {error}")
     assert not out.exists()
 
@@ -498,7 +508,7 @@ def test_a_confidence_outside_one_half_to_one_is_a_config_error(tmp_path: Path,
     write_config(config)
     config.write_text(config.read_text().replace('otherwise = "C"',
                                                  f'otherwise = "C"\nconfidence = {confidence}'))
-    done = grade(subs, config, out)
+    done = grade_here(subs, config, out)
     one_error_line(done, "class.toml: grading.confidence: Input should be")
     assert not out.exists()
 
@@ -510,7 +520,7 @@ def test_until_in_a_grading_config_is_refused(tmp_path: Path) -> None:
     (subs / "heidi").mkdir(parents=True)
     write_config(config)
     config.write_text('until = "separated"\n' + config.read_text())
-    done = grade(subs, config, out)
+    done = grade_here(subs, config, out)
     one_error_line(done, "class.toml: until: a grade is given on every deal of the file")
     assert not out.exists()
 
@@ -521,7 +531,7 @@ def test_a_folder_without_submissions_is_an_error(tmp_path: Path) -> None:
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     (subs / ".git").mkdir(parents=True)  # never a student
     write_config(config)
-    done = grade(subs, config, out)
+    done = grade_here(subs, config, out)
     one_error_line(done, f"SUBMISSIONS_DIR {subs.resolve()} holds no submissions")
     assert not out.exists()
 
@@ -629,7 +639,7 @@ def test_a_grading_config_nested_too_deeply_or_with_a_boolean_count_is_one_line(
     shutil.copy(SAMPLES / "python" / "random_bot.py", subs / "ann" / "bot.py")
     write_config(config)
     config.write_text(change(config.read_text()))
-    done = grade(subs, config, tmp_path / "out")
+    done = grade_here(subs, config, tmp_path / "out")
     one_error_line(done, says)
     assert not (tmp_path / "out" / "grades.csv").exists()
 
@@ -688,7 +698,7 @@ def test_an_unknown_edition_is_one_line_before_any_build(tmp_path: Path) -> None
     config = tmp_path / "grading.toml"
     write_config(config)
     config.write_text(config.read_text().replace("deals = 1", 'deals = 1\nedition = "cmonn"'))
-    done = grade(subs, config, tmp_path / "out")
+    done = grade_here(subs, config, tmp_path / "out")
     one_error_line(done, "edition: no edition", "cmonn")
     assert not (tmp_path / "out").exists()
 
