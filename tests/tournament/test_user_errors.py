@@ -256,7 +256,8 @@ def test_edition_shard_and_store_mistakes_name_what_is_wrong(tmp_path: Path) -> 
     refused(run_here(config, half), f"{half} is not a results store (no table voids)")
     with sqlite3.connect(tmp_path / "users.db") as db:
         db.execute("CREATE TABLE users (name)")
-    refused(run_here(config, tmp_path / "users.db"), "is not a results store (it holds other tables)")
+    refused(run_here(config, tmp_path / "users.db"),
+            "is not a results store (it holds other tables)")
     assert half.read_bytes() == before
 
 
