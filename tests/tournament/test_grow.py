@@ -16,6 +16,7 @@ from referee.game import BUILTIN_EDITIONS
 from referee.tournament.config import load_tournament
 from referee.tournament.schedule import fingerprint
 
+from .. import in_process
 from .test_field import RANDOM, board, entrant, run, stored, write_file
 from .test_user_errors import referee, refused
 
@@ -158,7 +159,8 @@ def test_a_time_budget_stops_every_entrant_within_one_table_and_the_next_run_pla
 def test_a_bad_time_budget_is_refused_in_one_line(tmp_path: Path) -> None:
     file = field(tmp_path, 3, "")
     for text in ("soon", "15", "-3m", "0s", "2d"):
-        refused(referee("tournament", "run", str(file), "--time-budget", text, cwd=tmp_path),
+        refused(in_process.referee("tournament", "run", str(file), "--time-budget", text,
+                                   cwd=tmp_path),
                 f"--time-budget {text!r}: write a number and a unit")
     assert not (tmp_path / "field.db").exists()
 
