@@ -18,7 +18,7 @@ from referee.tournament.schedule import fingerprint
 
 from .. import in_process
 from .test_field import RANDOM, board, entrant, run, stored, write_file
-from .test_user_errors import referee, refused
+from .test_user_errors import refused
 
 GAMES_PER_TABLE = 3  # tables of three, one deal, in rotations
 # At a stop, the stored games are a prefix of the play order: whole tables, each entrant
@@ -37,13 +37,13 @@ def field(folder: Path, n: int, extra: str) -> Path:
 
 
 def plan(file: Path) -> tuple[dict[str, object], str]:
-    as_json = referee("tournament", "plan", str(file), "--json", cwd=file.parent)
+    as_json = in_process.referee("tournament", "plan", str(file), "--json", cwd=file.parent)
     assert as_json.returncode == 0, as_json.stderr
     return json.loads(as_json.stdout), plan_text(file)
 
 
 def plan_text(file: Path) -> str:
-    text = referee("tournament", "plan", str(file), cwd=file.parent)
+    text = in_process.referee("tournament", "plan", str(file), cwd=file.parent)
     assert text.returncode == 0, text.stderr
     return text.stdout
 
