@@ -6,6 +6,7 @@ start-up itself, a bot's processes) is tested with `python -m referee` in a subp
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 from pathlib import Path
 
@@ -14,15 +15,28 @@ from click.testing import CliRunner
 from referee.cli import main
 
 
-def referee(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+class Hung(Exception):
+    """The command ran past its test's hang guard."""
+
+
+def referee(*args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
     """As `subprocess.run([python, -m, referee, *args], cwd=cwd, capture_output=True,
-    text=True)` would end.  An exception the command let through (a traceback, exit status 1,
-    in a real process) is raised here, so the test fails on it."""
+    text=True, timeout=timeout)` would end.  An exception the command let through (a
+    traceback, exit status 1, in a real process) is raised here, so the test fails on it; so
+    is `Hung` after `timeout` seconds (a hang guard: SIGALRM, which the referee leaves alone)."""
+
+    def hung(signum: int, frame: object) -> None:
+        raise Hung(f"referee {' '.join(args)}: still running after {timeout} s")
+
     before = os.getcwd()
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.setitimer(signal.ITIMER_REAL, timeout)
     os.chdir(cwd)
     try:
         result = CliRunner().invoke(main, list(args), prog_name="referee")
     finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
         os.chdir(before)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception

@@ -21,7 +21,8 @@ from referee.tournament.config import SizeLimits
 from .. import in_process
 from ..disk import files_limited_to, without_reading_all
 from ..processes import wait_until
-from .test_grade import BOTS, SAMPLES, grade
+from . import test_grade
+from .test_grade import BOTS, SAMPLES
 from .test_grade import write_config as class_config
 
 
@@ -39,9 +40,13 @@ def one_error_line(done: subprocess.CompletedProcess[str], *words: str) -> None:
         assert word in done.stderr, done.stderr
 
 
-def grade_here(subs: Path, config: Path, out: Path) -> subprocess.CompletedProcess[str]:
-    """test_grade's `grade` inside the test process (`in_process`): for a teacher's mistake,
-    refused before anything is graded."""
+def grade(subs: Path, config: Path, out: Path,
+          prefix: list[str] | None = None) -> subprocess.CompletedProcess[str]:
+    """test_grade's `grade`, inside the test process (`in_process`) unless a `prefix` runs it
+    as another user: what is checked here is what grading says and writes, not its process
+    (test_grade and the tests below that start it themselves see to that)."""
+    if prefix is not None:
+        return test_grade.grade(subs, config, out, prefix=prefix)
     cwd = out.parent
     return in_process.referee("grade", os.path.relpath(subs, cwd), "--config",
                               os.path.relpath(config, cwd), "--out", os.path.relpath(out, cwd),
@@ -470,7 +475,7 @@ def test_overlapping_out_and_submissions_are_refused(tmp_path: Path, where: str)
     config = tmp_path / "class.toml"
     write_config(config)
     before = set(tmp_path.rglob("*"))
-    done = grade_here(subs, config, out)
+    done = grade(subs, config, out)
     one_error_line(done, "--out", str(subs))
     assert set(tmp_path.rglob("*")) == before  # nothing written, nothing lost
 
@@ -493,7 +498,7 @@ def test_a_rule_naming_no_baseline_is_a_config_error(tmp_path: Path, line: str,
     text = config.read_text()
     assert 'beats = ["random-1", "random-2", "random-3"]' in text
     config.write_text(text.replace('beats = ["random-1", "random-2", "random-3"]', line))
-    done = grade_here(subs, config, out)
+    done = grade(subs, config, out)
     one_error_line(done, f"class.toml: {error}")
     assert not out.exists()
 
@@ -508,7 +513,7 @@ def test_a_confidence_outside_one_half_to_one_is_a_config_error(tmp_path: Path,
     write_config(config)
     config.write_text(config.read_text().replace('otherwise = "C"',
                                                  f'otherwise = "C"\nconfidence = {confidence}'))
-    done = grade_here(subs, config, out)
+    done = grade(subs, config, out)
     one_error_line(done, "class.toml: grading.confidence: Input should be")
     assert not out.exists()
 
@@ -520,7 +525,7 @@ def test_until_in_a_grading_config_is_refused(tmp_path: Path) -> None:
     (subs / "heidi").mkdir(parents=True)
     write_config(config)
     config.write_text('until = "separated"\n' + config.read_text())
-    done = grade_here(subs, config, out)
+    done = grade(subs, config, out)
     one_error_line(done, "class.toml: until: a grade is given on every deal of the file")
     assert not out.exists()
 
@@ -531,7 +536,7 @@ def test_a_folder_without_submissions_is_an_error(tmp_path: Path) -> None:
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     (subs / ".git").mkdir(parents=True)  # never a student
     write_config(config)
-    done = grade_here(subs, config, out)
+    done = grade(subs, config, out)
     one_error_line(done, f"SUBMISSIONS_DIR {subs.resolve()} holds no submissions")
     assert not out.exists()
 
@@ -611,7 +616,8 @@ def test_a_broken_manifest_is_that_students_problem(tmp_path: Path) -> None:
         (subs / student / "bot.toml").write_text(manifest)
     config = tmp_path / "grading.toml"
     write_config(config)
-    done = grade(subs, config, tmp_path / "out")
+    # In a process of its own: how deep a parser may recurse depends on the process.
+    done = test_grade.grade(subs, config, tmp_path / "out")
     assert done.returncode == 0, done.stderr
     graded = rows(tmp_path / "out")
     assert {s: r["status"] for s, r in graded.items()} == {
@@ -639,7 +645,8 @@ def test_a_grading_config_nested_too_deeply_or_with_a_boolean_count_is_one_line(
     shutil.copy(SAMPLES / "python" / "random_bot.py", subs / "ann" / "bot.py")
     write_config(config)
     config.write_text(change(config.read_text()))
-    done = grade_here(subs, config, tmp_path / "out")
+    # In a process of its own: how deep a parser may recurse depends on the process.
+    done = test_grade.grade(subs, config, tmp_path / "out")
     one_error_line(done, says)
     assert not (tmp_path / "out" / "grades.csv").exists()
 
@@ -698,7 +705,7 @@ def test_an_unknown_edition_is_one_line_before_any_build(tmp_path: Path) -> None
     config = tmp_path / "grading.toml"
     write_config(config)
     config.write_text(config.read_text().replace("deals = 1", 'deals = 1\nedition = "cmonn"'))
-    done = grade_here(subs, config, tmp_path / "out")
+    done = grade(subs, config, tmp_path / "out")
     one_error_line(done, "edition: no edition", "cmonn")
     assert not (tmp_path / "out").exists()
 
