@@ -18,7 +18,6 @@ import pytest
 from referee.grade.submissions import WorkFolderFull, discover, fresh_copy
 from referee.tournament.config import SizeLimits
 
-from .. import in_process
 from ..disk import files_limited_to, without_reading_all
 from ..processes import wait_until
 from . import test_grade
@@ -47,10 +46,7 @@ def grade(subs: Path, config: Path, out: Path,
     (test_grade and the tests below that start it themselves see to that)."""
     if prefix is not None:
         return test_grade.grade(subs, config, out, prefix=prefix)
-    cwd = out.parent
-    return in_process.referee("grade", os.path.relpath(subs, cwd), "--config",
-                              os.path.relpath(config, cwd), "--out", os.path.relpath(out, cwd),
-                              cwd=cwd)
+    return test_grade.grade_here(subs, config, out)
 
 
 def rows(out: Path) -> dict[str, dict[str, str]]:
