@@ -14,7 +14,7 @@ import pytest
 
 from referee.check import CHECK_COUNT
 
-from . import terminal
+from . import in_process, terminal
 from .disk import files_limited_to
 from .processes import bot_processes, leftover_processes, wait_until
 
@@ -23,8 +23,8 @@ PY = sys.executable
 
 
 def check(command: str, *options: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([PY, "-c", "from referee.cli import main; main()", "check", command,
-                           *options], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    """`referee check` in the test process (`in_process`): these tests read what it says."""
+    return in_process.referee("check", command, *options, cwd=ROOT, timeout=120)
 
 
 @functools.cache
@@ -220,8 +220,7 @@ def test_beginners_mistakes_get_a_hint(tmp_path: Path) -> None:
     folder given without ./, one not built yet, debug output on stdout before the hello, a
     pretty-printed hello, a byte-order mark, and output that is never flushed."""
     def run(command: str, *more: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([PY, "-m", "referee", "check", command, *more], cwd=tmp_path,
-                              capture_output=True, text=True, timeout=120)
+        return in_process.referee("check", command, *more, cwd=tmp_path, timeout=120)
 
     (tmp_path / "bot").write_text("#!/bin/sh\n")
     (tmp_path / "bot").chmod(0o755)

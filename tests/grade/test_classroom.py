@@ -19,7 +19,7 @@ from referee.leaderboard.stats import Games
 from referee.tournament.config import load_tournament
 from referee.tournament.store import open_store
 
-from .test_grade import ROOT, SAMPLES, grade
+from .test_grade import ROOT, SAMPLES, grade_here
 
 CLASSROOM = ROOT / "tournaments" / "classroom.toml"
 
@@ -41,7 +41,7 @@ def graded(tmp_path: Path, source: Path, config: Path) -> tuple[dict[str, str], 
     subs, out = tmp_path / "subs", tmp_path / "out"
     (subs / "ann").mkdir(parents=True)
     shutil.copy(source, subs / "ann" / "bot.py")
-    done = grade(subs, config, out, workers=2)
+    done = grade_here(subs, config, out, workers=2)
     assert done.returncode == 0, done.stderr
     (row,) = csv.DictReader((out / "grades.csv").open())
     return row, (out / "feedback" / "ann.md").read_text()

@@ -25,7 +25,7 @@ from referee.grade.similarity import (
 )
 from referee.tournament.config import Grading, load_tournament
 
-from .test_grade import ROOT, SAMPLES, grade
+from .test_grade import ROOT, SAMPLES, grade, grade_here
 
 RANDOM = "sample_bots/python/random_bot.py"
 THRESHOLD = Grading().similarity_threshold
@@ -121,7 +121,7 @@ def test_a_disguised_copy_of_the_random_sample_is_flagged_for_the_teacher(
             assert "similar" not in text and RANDOM not in text, path
 
     grades = {s: (r["status"], r["grade"], r["points"]) for s, r in rows.items()}
-    again = grade(subs, config_for(tmp_path, threshold=0.0), out)
+    again = grade_here(subs, config_for(tmp_path, threshold=0.0), out)
     assert again.returncode == 0 and again.stderr.count("unchanged") == 3
     rows = {r["student"]: r for r in csv.DictReader((out / "grades.csv").open())}
     assert {s: (r["status"], r["grade"], r["points"]) for s, r in rows.items()} == grades

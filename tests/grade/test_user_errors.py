@@ -20,7 +20,8 @@ from referee.tournament.config import SizeLimits
 
 from ..disk import files_limited_to, without_reading_all
 from ..processes import wait_until
-from .test_grade import BOTS, SAMPLES, grade
+from . import test_grade
+from .test_grade import BOTS, SAMPLES
 from .test_grade import write_config as class_config
 
 
@@ -36,6 +37,16 @@ def one_error_line(done: subprocess.CompletedProcess[str], *words: str) -> None:
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("error: "), done.stderr
     for word in words:
         assert word in done.stderr, done.stderr
+
+
+def grade(subs: Path, config: Path, out: Path,
+          prefix: list[str] | None = None) -> subprocess.CompletedProcess[str]:
+    """test_grade's `grade`, inside the test process (`in_process`) unless a `prefix` runs it
+    as another user: what is checked here is what grading says and writes, not its process
+    (test_grade and the tests below that start it themselves see to that)."""
+    if prefix is not None:
+        return test_grade.grade(subs, config, out, prefix=prefix)
+    return test_grade.grade_here(subs, config, out)
 
 
 def rows(out: Path) -> dict[str, dict[str, str]]:
@@ -601,7 +612,8 @@ def test_a_broken_manifest_is_that_students_problem(tmp_path: Path) -> None:
         (subs / student / "bot.toml").write_text(manifest)
     config = tmp_path / "grading.toml"
     write_config(config)
-    done = grade(subs, config, tmp_path / "out")
+    # In a process of its own: how deep a parser may recurse depends on the process.
+    done = test_grade.grade(subs, config, tmp_path / "out")
     assert done.returncode == 0, done.stderr
     graded = rows(tmp_path / "out")
     assert {s: r["status"] for s, r in graded.items()} == {
@@ -629,7 +641,8 @@ def test_a_grading_config_nested_too_deeply_or_with_a_boolean_count_is_one_line(
     shutil.copy(SAMPLES / "python" / "random_bot.py", subs / "ann" / "bot.py")
     write_config(config)
     config.write_text(change(config.read_text()))
-    done = grade(subs, config, tmp_path / "out")
+    # In a process of its own: how deep a parser may recurse depends on the process.
+    done = test_grade.grade(subs, config, tmp_path / "out")
     one_error_line(done, says)
     assert not (tmp_path / "out" / "grades.csv").exists()
 

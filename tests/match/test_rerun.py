@@ -18,8 +18,14 @@ from referee.game import Pass
 from referee.match.record import read_record
 from referee.match.seat_part import part_from_record, part_from_transcript
 
-from .. import terminal
+from .. import in_process, terminal
 from ..processes import ROOT, command, copy_bots, leftover_processes, referee, wait_until
+
+
+def replay(*args: str) -> subprocess.CompletedProcess[str]:
+    """`referee replay ARGS` from the repository, in the test process (`in_process`): these
+    tests read what it says and how it exits."""
+    return in_process.referee("replay", *args, cwd=ROOT, timeout=60)
 
 BASELINE = f"{sys.executable} {ROOT / 'sample_bots' / 'python' / 'baseline_bot.py'}"
 EXAMPLES = ROOT / "protocol" / "examples"
@@ -106,7 +112,7 @@ def test_each_seat_is_sent_exactly_what_it_was_sent_in_the_game(played: Played, 
     left, game_end; a retired seat nothing after the warning that retired it.  Whatever the
     bot answers."""
     keep = tmp_path / "received"
-    out = referee("replay", str(played.log), "--bot", played.recorder(keep),
+    out = replay(str(played.log), "--bot", played.recorder(keep),
                   "--seat", str(seat), "-q")
     assert out.returncode in (0, 1), out.stderr
     received = keep.read_bytes().splitlines()
@@ -142,7 +148,7 @@ def test_the_time_left_is_the_recorded_one(tmp_path: Path) -> None:
                    f"b={command(bots, 'first_legal.py')}", f"c={command(bots, 'first_legal.py')}")
     assert done.returncode == 0, done.stderr
     keep = tmp_path / "received"
-    out = referee("replay", str(log), "--bot",
+    out = replay(str(log), "--bot",
                   f"{command(bots, 'recorder.py')} {keep} {bots}", "--seat", "0", "-q")
     assert out.returncode == 1, out.stderr  # answered in time now: not the timeouts recorded
     got = requests_in(keep.read_bytes().splitlines())
@@ -163,7 +169,7 @@ def test_a_deterministic_bot_gives_the_recorded_answers_from_a_log(played: Playe
     """The baseline (deterministic) at its seat, and first_legal at another's: every answer is
     the recorded one, and the command exits 0."""
     for seat, bot in ((2, BASELINE), (0, played.commands["alice"])):
-        out = referee("replay", str(played.log), "--bot", bot, "--seat", str(seat))
+        out = replay(str(played.log), "--bot", bot, "--seat", str(seat))
         assert out.returncode == 0, out.stdout + out.stderr
         found = verdicts(out.stdout)
         assert found and set(found) == {"same"}, out.stdout
@@ -173,13 +179,13 @@ def test_a_deterministic_bot_gives_the_recorded_answers_from_a_log(played: Playe
 def test_a_different_bot_shows_where_it_differs_and_exits_1(played: Played) -> None:
     """first_legal in the baseline's seat: the answers that differ are shown beside the
     recorded ones, the first named, and the command exits 1."""
-    out = referee("replay", str(played.log), "--bot", played.commands["alice"], "--seat", "2")
+    out = replay(str(played.log), "--bot", played.commands["alice"], "--seat", "2")
     assert out.returncode == 1, out.stderr
     found = verdicts(out.stdout)
     first = found.index("differs") + 1
     assert f"the first at request {first} (id {first})" in out.stdout
     assert re.search(rf"^request {first} .*: differs: bot .*, recorded ", out.stdout, re.M)
-    quiet = referee("replay", str(played.log), "--bot", played.commands["alice"], "--seat", "2",
+    quiet = replay(str(played.log), "--bot", played.commands["alice"], "--seat", "2",
                     "-q")
     assert set(verdicts(quiet.stdout)) == {"differs"} and quiet.returncode == 1
 
@@ -190,7 +196,7 @@ def test_an_answer_recorded_as_a_fault_is_marked_where_the_bot_gives_it_again(
     same answer, marked as a fault in the game with the recorded kind and reason (under -q
     too), and the verdict counts them; the command exits 0, as nothing differs."""
     for quiet in ((), ("-q",)):
-        out = referee("replay", str(played.log), "--bot", played.commands["dave"], "--seat",
+        out = replay(str(played.log), "--bot", played.commands["dave"], "--seat",
                       "1", *quiet)
         assert out.returncode == 0, out.stdout + out.stderr
         marked = re.findall(r"^request \d+ \(id \d+, \w+\): same, a fault in the game: (.*)$",
@@ -212,7 +218,7 @@ def test_show_request_and_v_print_each_request_before_its_answer(played: Played)
     args = [str(played.log), "--bot", played.commands["alice"], "--seat", "0",
             "--request", "3"]
     for flag in ("--show-request", "-v"):
-        out = referee("replay", *args, flag)
+        out = replay(*args, flag)
         assert out.returncode == 0, out.stdout + out.stderr
         lines = out.stdout.splitlines()
         sent = [i for i, line in enumerate(lines) if " sent: " in line]
@@ -224,7 +230,7 @@ def test_show_request_and_v_print_each_request_before_its_answer(played: Played)
             assert lines[at + 1] == f"  view {orjson.dumps(request['view']).decode()}"
             assert lines[at + 2].startswith(f"request {number} (id {number}, ")
             assert lines[at + 2].split(": ")[1] == "same"
-    plain = referee("replay", *args)
+    plain = replay(*args)
     assert " sent: " not in plain.stdout and verdicts(plain.stdout) == ["same"] * 3
 
 
@@ -232,7 +238,7 @@ def test_request_n_stops_there(played: Played, tmp_path: Path) -> None:
     """--request 5: the bot reads the game up to its fifth request and nothing more but
     goodbye; the answers so far are compared."""
     keep = tmp_path / "received"
-    out = referee("replay", str(played.log), "--bot", played.recorder(keep), "--seat", "0",
+    out = replay(str(played.log), "--bot", played.recorder(keep), "--seat", "0",
                   "--request", "5")
     assert out.returncode == 0, out.stdout + out.stderr
     received = keep.read_bytes().splitlines()
@@ -248,14 +254,14 @@ def test_a_transcript_is_replayed_as_the_bot_received_it(played: Played,
     """A transcript written by --transcript-dir: the bot gets its `to_bot` lines, and its answers
     are compared with the `from_bot` ones (the illegal bidder's wrong bids included)."""
     keep = tmp_path / "received"
-    out = referee("replay", str(played.transcript("alice")), "--bot", played.recorder(keep))
+    out = replay(str(played.transcript("alice")), "--bot", played.recorder(keep))
     assert out.returncode == 0, out.stdout + out.stderr
     assert keep.read_bytes().splitlines() == sent_to(played.transcript("alice"))
-    out = referee("replay", str(played.transcript("dave")), "--bot", played.commands["dave"],
+    out = replay(str(played.transcript("dave")), "--bot", played.commands["dave"],
                   "--seat", "1")
     assert out.returncode == 0, out.stdout + out.stderr
     assert set(verdicts(out.stdout)) == {"same"}
-    out = referee("replay", str(played.transcript("dave")), "--bot", played.commands["alice"])
+    out = replay(str(played.transcript("dave")), "--bot", played.commands["alice"])
     assert out.returncode == 1 and "differs" in verdicts(out.stdout)
 
 
@@ -289,7 +295,7 @@ def test_a_transcripts_answers_are_judged_as_the_referee_judged_them() -> None:
                                            "illegal.py --kind over_money")])
 def test_the_example_transcripts_replay_with_their_bots(example: str, bot: str,
                                                         bot_dir: Path) -> None:
-    out = referee("replay", str(EXAMPLES / example), "--bot", command(bot_dir, bot))
+    out = replay(str(EXAMPLES / example), "--bot", command(bot_dir, bot))
     assert out.returncode == 0, out.stdout + out.stderr
     assert set(verdicts(out.stdout)) == {"same"}
 
@@ -311,10 +317,10 @@ def test_a_stored_tournament_game_replays(tmp_path: Path) -> None:
     with sqlite3.connect(db) as con:
         game_id, seats = con.execute("SELECT game_id, seats FROM games LIMIT 1").fetchone()
     seat = json.loads(seats).index("base")
-    out = referee("replay", "--db", str(db), game_id, "--bot", BASELINE, "--seat", str(seat))
+    out = replay("--db", str(db), game_id, "--bot", BASELINE, "--seat", str(seat))
     assert out.returncode == 0, out.stdout + out.stderr
     assert verdicts(out.stdout) and set(verdicts(out.stdout)) == {"same"}
-    out = referee("replay", "--db", str(db), game_id, "--bot", first, "--seat", str(seat), "-q")
+    out = replay("--db", str(db), game_id, "--bot", first, "--seat", str(seat), "-q")
     assert out.returncode == 1 and "differs" in out.stdout
 
 
@@ -354,7 +360,7 @@ def test_a_bot_that_crashes_is_output_not_a_traceback(played: Played) -> None:
     """A bot that crashes at its sixth request: that answer differs, shown with how it ended
     and its stderr, and the command exits 1."""
     bot = command(played.bots, "crash_mid_game.py")
-    out = referee("replay", str(played.log), "--bot", bot, "--seat", "0")
+    out = replay(str(played.log), "--bot", bot, "--seat", "0")
     assert out.returncode == 1, out.stderr
     assert re.search(r"^request 6 .*: differs: bot crash: .*exit status 1", out.stdout, re.M)
     assert "stderr| ZeroDivisionError" in out.stdout
@@ -378,7 +384,7 @@ def test_what_a_bot_writes_is_shown_as_escapes(played: Played) -> None:
     (["--seat", "0", "--timeout", "nan"], "is not a number of seconds"),
 ])
 def test_user_mistakes_are_one_error_line(played: Played, args: list[str], error: str) -> None:
-    out = referee("replay", str(played.log), "--bot", played.commands["alice"], *args)
+    out = replay(str(played.log), "--bot", played.commands["alice"], *args)
     assert out.returncode == 2
     assert error in out.stderr and "Traceback" not in out.stderr
     assert "bot started" not in out.stdout  # found before any bot starts
@@ -401,7 +407,7 @@ def test_sources_and_bots_that_cannot_be_used_are_one_error_line(played: Played,
         ([str(played.transcript("alice")), "--bot", alice, "--seat", "2"],
          "the transcript is seat 0's (alice)"),
     ]:
-        out = referee("replay", *args)
+        out = replay(*args)
         assert out.returncode == 2, (args, out.stdout, out.stderr)
         lines = out.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: ") and error in lines[0], lines

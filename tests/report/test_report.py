@@ -17,6 +17,7 @@ from referee.report import write_report
 from referee.report.data import load, select_games
 from referee.tournament.store import open_store
 
+from .. import in_process
 from ..leaderboard.support import a_tournament, stored
 from .conftest import NAMES, Made
 
@@ -170,23 +171,25 @@ def test_rating_history_ends_at_the_ratings(made: Made) -> None:
 
 
 def test_cli_errors_are_one_line(made: Made, tmp_path: Path) -> None:
-    missing = referee("report", str(tmp_path / "nope.db"), "--out", str(tmp_path / "o"),
-                      cwd=tmp_path)
+    def report(*args: str) -> subprocess.CompletedProcess[str]:
+        return in_process.referee("report", *args, cwd=tmp_path)
+
+    missing = report(str(tmp_path / "nope.db"), "--out", str(tmp_path / "o"))
     assert missing.returncode == 2
     assert missing.stderr.strip() == f"error: no results store at {tmp_path / 'nope.db'}"
     a_file = tmp_path / "file"
     a_file.write_text("x")
     for out in (a_file, a_file / "sub"):
-        bad = referee("report", str(made.db), "--out", str(out), cwd=tmp_path)
+        bad = report(str(made.db), "--out", str(out))
         assert bad.returncode == 2, bad.stderr
         assert bad.stderr.startswith("error: ") and len(bad.stderr.strip().splitlines()) == 1
-    no_dir = referee("report", str(made.db), "--out", str(tmp_path / "o"), "--stderr-dir",
-                     str(tmp_path / "none"), cwd=tmp_path)
+    no_dir = report(str(made.db), "--out", str(tmp_path / "o"), "--stderr-dir",
+                    str(tmp_path / "none"))
     assert no_dir.returncode == 2 and "error: --stderr-dir" in no_dir.stderr
-    file_dir = referee("report", str(made.db), "--out", str(tmp_path / "o"), "--stderr-dir",
-                       str(a_file), cwd=tmp_path)  # not "no such folder"
+    file_dir = report(str(made.db), "--out", str(tmp_path / "o"), "--stderr-dir",
+                      str(a_file))  # not "no such folder"
     assert file_dir.stderr == f"error: --stderr-dir {a_file}: a file, not a folder\n"
-    not_store = referee("report", str(a_file), "--out", str(tmp_path / "o"), cwd=tmp_path)
+    not_store = report(str(a_file), "--out", str(tmp_path / "o"))
     assert not_store.returncode == 2 and not_store.stderr.startswith("error: ")
 
 
@@ -195,13 +198,13 @@ def test_out_must_be_new_empty_or_an_earlier_report(made: Made, tmp_path: Path) 
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "index.html").write_text("my page")
-    out = referee("report", str(made.db), "--out", str(mine), cwd=tmp_path)
+    out = in_process.referee("report", str(made.db), "--out", str(mine), cwd=tmp_path)
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert out.stderr.strip() == (f"error: --out {mine} holds other files than an earlier "
                                   "report; give a new or empty folder")
     assert [p.name for p in mine.iterdir()] == ["index.html"]
     assert (mine / "index.html").read_text() == "my page"
-    blank = referee("report", str(made.db), "--out", "", cwd=tmp_path)
+    blank = in_process.referee("report", str(made.db), "--out", "", cwd=tmp_path)
     assert blank.returncode == 2 and blank.stderr.strip() == "error: --out: give a folder name"
     assert [p.name for p in tmp_path.iterdir()] == ["mine"]
     empty = tmp_path / "empty"

@@ -18,6 +18,7 @@ import pytest
 from referee.match.record import read_record
 from referee.tournament.store import open_store
 
+from .. import in_process
 from .browser import Page
 from .conftest import Made
 
@@ -161,7 +162,7 @@ def one_error(done: subprocess.CompletedProcess[str], *expected: str) -> None:
 
 def test_each_mistake_is_one_error_line(made: Made, played: Played, tmp_path: Path) -> None:
     def view(*args: str) -> subprocess.CompletedProcess[str]:
-        return referee("view", *args, cwd=tmp_path)
+        return in_process.referee("view", *args, cwd=tmp_path)
 
     one_error(view("nope.jsonl"), "nope.jsonl: no such game log", "--db")
     one_error(view(str(tmp_path)), "a directory, not a game log")

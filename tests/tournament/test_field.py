@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from .. import in_process
 from .test_user_errors import referee, refused
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,7 +57,7 @@ def run(file: Path, *more: str, cwd: Path | None = None) -> str:
 
 
 def board(db: Path, fmt: str = "json") -> str:
-    out = referee("leaderboard", str(db), "--format", fmt, cwd=db.parent)
+    out = in_process.referee("leaderboard", str(db), "--format", fmt, cwd=db.parent)
     assert out.returncode == 0, out.stderr
     return out.stdout
 
@@ -78,11 +79,11 @@ def test_a_changed_bot_has_exactly_its_games_played_again(tmp_path: Path) -> Non
     assert {r["name"]: r["games"] for r in json.loads(board(db))["entrants"]}["dan"] == 9
 
     entrant(tmp_path, "dan", RANDOM)  # dan resubmits another bot
-    refused(referee("tournament", "run", str(file), "--frozen", "-q", cwd=tmp_path),
+    refused(in_process.referee("tournament", "run", str(file), "--frozen", "-q", cwd=tmp_path),
             "dan changed since the store's last run", "--frozen")
     assert stored(db) == before
 
-    planned = referee("tournament", "plan", str(file), cwd=tmp_path)
+    planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path)
     assert planned.returncode == 0, planned.stderr
     assert "changed since the store's last run: dan" in planned.stdout, planned.stdout
     assert "stored already: 3 of them; 9 to play" in planned.stdout, planned.stdout
@@ -196,7 +197,7 @@ def test_plan_counts_what_run_plays_and_the_store_is_found_from_anywhere(
     for n in names:
         entrant(tmp_path, n)
     file = write_file(tmp_path, names)
-    out = referee("tournament", "plan", str(file), "--json", cwd=tmp_path)
+    out = in_process.referee("tournament", "plan", str(file), "--json", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     plan = json.loads(out.stdout)
     assert (plan["games"], plan["tables"], plan["seat_orders_per_table"]) == (30, 10, 3)
@@ -208,7 +209,7 @@ def test_plan_counts_what_run_plays_and_the_store_is_found_from_anywhere(
     assert len(stored(tmp_path / "field.db")) == plan["games"]
     assert not list(elsewhere.iterdir())
     assert "0 games played, 30 were already stored" in run(file, cwd=tmp_path.parent)
-    out = referee("tournament", "plan", str(file), cwd=elsewhere)
+    out = in_process.referee("tournament", "plan", str(file), cwd=elsewhere)
     assert "stored already: 30 of them; 0 to play" in out.stdout
     assert "10 tables of 3, 1 deal, 3 seat orders per table" in out.stdout, out.stdout
     assert "time: at most" in out.stdout and "time: at most" not in run(file)

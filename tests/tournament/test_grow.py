@@ -16,8 +16,9 @@ from referee.game import BUILTIN_EDITIONS
 from referee.tournament.config import load_tournament
 from referee.tournament.schedule import fingerprint
 
+from .. import in_process
 from .test_field import RANDOM, board, entrant, run, stored, write_file
-from .test_user_errors import referee, refused
+from .test_user_errors import refused
 
 GAMES_PER_TABLE = 3  # tables of three, one deal, in rotations
 # At a stop, the stored games are a prefix of the play order: whole tables, each entrant
@@ -36,10 +37,15 @@ def field(folder: Path, n: int, extra: str) -> Path:
 
 
 def plan(file: Path) -> tuple[dict[str, object], str]:
-    as_json = referee("tournament", "plan", str(file), "--json", cwd=file.parent)
-    text = referee("tournament", "plan", str(file), cwd=file.parent)
-    assert as_json.returncode == 0 and text.returncode == 0, as_json.stderr + text.stderr
-    return json.loads(as_json.stdout), text.stdout
+    as_json = in_process.referee("tournament", "plan", str(file), "--json", cwd=file.parent)
+    assert as_json.returncode == 0, as_json.stderr
+    return json.loads(as_json.stdout), plan_text(file)
+
+
+def plan_text(file: Path) -> str:
+    text = in_process.referee("tournament", "plan", str(file), cwd=file.parent)
+    assert text.returncode == 0, text.stderr
+    return text.stdout
 
 
 def to_play(text: str) -> int:
@@ -78,7 +84,7 @@ def test_a_sample_grows_by_tables_and_entrants_and_plays_only_the_new_games(
     assert len(first) == 6 * GAMES_PER_TABLE
 
     file = write_file(tmp_path, names(8), "tables = 9")
-    _, text = plan(file)
+    text = plan_text(file)
     assert to_play(text) == 3 * GAMES_PER_TABLE
     assert played(run(file)) == 3 * GAMES_PER_TABLE
     grown = stored(db)
@@ -86,7 +92,7 @@ def test_a_sample_grows_by_tables_and_entrants_and_plays_only_the_new_games(
     assert sum(board_games(db).values()) == 9 * GAMES_PER_TABLE * 3
 
     file = write_file(tmp_path, names(8), "tables = 4")
-    _, text = plan(file)
+    text = plan_text(file)
     assert to_play(text) == 0
     assert played(run(file)) == 0
     assert stored(db) == grown  # nothing removed: the other tables' games stay stored
@@ -122,7 +128,7 @@ def test_max_games_stops_every_entrant_within_one_table_and_plays_on_when_raised
     assert max(counts.values()) - min(counts.values()) <= WITHIN
 
     file = write_file(tmp_path, names(9), "tables = 12\nmax_games = 20")
-    _, text = plan(file)
+    text = plan_text(file)
     assert to_play(text) == 10
     assert played(run(file, "--workers", "1")) == 10
     counts = per_entrant(db)
@@ -154,7 +160,8 @@ def test_a_time_budget_stops_every_entrant_within_one_table_and_the_next_run_pla
 def test_a_bad_time_budget_is_refused_in_one_line(tmp_path: Path) -> None:
     file = field(tmp_path, 3, "")
     for text in ("soon", "15", "-3m", "0s", "2d"):
-        refused(referee("tournament", "run", str(file), "--time-budget", text, cwd=tmp_path),
+        refused(in_process.referee("tournament", "run", str(file), "--time-budget", text,
+                                   cwd=tmp_path),
                 f"--time-budget {text!r}: write a number and a unit")
     assert not (tmp_path / "field.db").exists()
 
@@ -171,7 +178,7 @@ def test_a_store_whose_sample_was_drawn_all_at_once_is_taken_over(tmp_path: Path
     with sqlite3.connect(db) as con:  # as the referee before samples grew left it
         con.execute("DROP TABLE draws")
         con.execute("UPDATE meta SET value = ? WHERE key = 'fingerprint'", (earlier,))
-    _, text = plan(file)
+    text = plan_text(file)
     assert to_play(text) == 0
     said = run(file)
     assert "taken over a sample drawn by an earlier version of the referee: its 6 played " \

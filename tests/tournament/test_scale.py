@@ -26,6 +26,8 @@ from referee.tournament.executors.dask import DaskExecutor
 from referee.tournament.session import run_tournament
 from referee.tournament.store import open_store
 
+from .. import in_process
+
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_LEGAL = ROOT / "tests" / "scripted_bots" / "first_legal.py"
 
@@ -75,7 +77,7 @@ def test_a_killed_dask_worker_loses_nothing_and_says_what_it_plays_again(
     """A worker killed mid-run: every game is stored once, and the run says which games it
     plays again on another worker and why; only games not stored yet (a finished batch is
     released once stored, so a lost worker costs only what it had not finished)."""
-    config_path = write_config(tmp_path, bots=5, deals=4)
+    config_path = write_config(tmp_path, bots=5, deals=2)  # 60 games: 15 batches of 4
     config = load_tournament(config_path)
     local = tmp_path / "local.db"
     assert referee("tournament", "run", str(config_path), "--db", str(local), "-q",
@@ -123,7 +125,7 @@ def test_a_killed_dask_worker_loses_nothing_and_says_what_it_plays_again(
     assert named <= set(ids(local)) and not named & stored, line
     played = Counter(t["key"] for t in tasks.data if t["status"] == "OK")
     assert played and max(played.values()) == 1, "a finished batch was played again"
-    assert summary.played == 10 * 3 * 4
+    assert summary.played == 10 * 3 * 2
     assert ids(tmp_path / "dask.db") == ids(local)  # nothing lost; the key forbids twice
     assert board(tmp_path / "dask.db", tmp_path) == board(local, tmp_path)
 
@@ -143,11 +145,11 @@ def test_three_shards_merge_into_one_run(tmp_path: Path) -> None:
     sizes = [len(ids(Path(s))) for s in shards]
     assert sum(sizes) == 24 and all(s == 8 for s in sizes)
     # refused: a missing shard, a shard twice, and a shard of another run
-    gap = referee("tournament", "merge", shards[0], shards[1], "--out",
-                  str(tmp_path / "g.db"), cwd=tmp_path)
+    gap = in_process.referee("tournament", "merge", shards[0], shards[1], "--out",
+                             str(tmp_path / "g.db"), cwd=tmp_path)
     assert gap.returncode == 2 and "gap: shard(s) 3/3 missing" in gap.stderr
-    twice = referee("tournament", "merge", shards[0], shards[0], shards[1], "--out",
-                    str(tmp_path / "t.db"), cwd=tmp_path)
+    twice = in_process.referee("tournament", "merge", shards[0], shards[0], shards[1], "--out",
+                               str(tmp_path / "t.db"), cwd=tmp_path)
     assert twice.returncode == 2 and "given twice" in twice.stderr
     assert not (tmp_path / "t.db").exists()
     merged = tmp_path / "merged.db"
@@ -158,8 +160,8 @@ def test_three_shards_merge_into_one_run(tmp_path: Path) -> None:
     # a shard that is not finished is a gap too
     with sqlite3.connect(shards[2]) as con:
         con.execute("DELETE FROM games WHERE rowid = (SELECT MIN(rowid) FROM games)")
-    out = referee("tournament", "merge", *shards, "--out", str(tmp_path / "m2.db"),
-                  cwd=tmp_path)
+    out = in_process.referee("tournament", "merge", *shards, "--out", str(tmp_path / "m2.db"),
+                             cwd=tmp_path)
     assert out.returncode == 2 and "lacks 1 games" in out.stderr
 
 
