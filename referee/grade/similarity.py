@@ -18,7 +18,7 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from pygments.lexer import Lexer
@@ -253,12 +253,22 @@ def fingerprinted(name: str, reference: bool, files: list[SourceFile]) -> Finger
     found: set[int] = set()
     literal: list[int] = []
     for file in files:
-        tokens = tokens_of(file)
-        if tokens is not None:
-            found |= winnow(token_ids(tokens))
-            literal += literal_ids(tokens)
+        ids = _file_ids(file)
+        if ids is not None:
+            found |= ids[0]
+            literal += ids[1]
     return Fingerprinted(name, reference, tuple(f.path for f in files), frozenset(found),
                          tuple(literal))
+
+
+@lru_cache(maxsize=4096)
+def _file_ids(file: SourceFile) -> tuple[frozenset[int], tuple[int, ...]] | None:
+    """One code file's fingerprints and literal token ids (None: not code), kept for the
+    process: the same sample bots are read by every grading run of a process."""
+    tokens = tokens_of(file)
+    if tokens is None:
+        return None
+    return frozenset(winnow(token_ids(tokens))), tuple(literal_ids(tokens))
 
 
 def share(of: Fingerprinted, other: Fingerprinted) -> float:
