@@ -89,6 +89,7 @@ class Recorder:
         self.inject_warning_at: int | None = None
         self.warned_id: int | None = None
         self.pending: Asked | None = None
+        self.timeouts = 0
 
     async def begin_game(self, info: GameInfo) -> Fault | None:
         return await self.bot.begin_game(info)
@@ -99,7 +100,12 @@ class Recorder:
 
     async def decide(self, decision: Decision, view: dict[str, Any],
                      alone: bool = True) -> Answer:
+        if self.timeouts >= MAX_TIMEOUTS:  # the check ends after this game: wait no more
+            return Answer(None, Fault(FaultKind.TIMEOUT, f"not asked: {self.timeouts} answers "
+                                      "had timed out, and the check stops after this game"))
         answer = await self.bot.decide(decision, view, alone)
+        if answer.fault is not None and answer.fault.kind is FaultKind.TIMEOUT:
+            self.timeouts += 1
         auction = view.get("auction")
         asked = Asked(self.scenario, decision.kind, auction["type"] if auction else None,
                       bool(auction and auction["auctioneer"] == decision.seat), answer.fault,
@@ -333,8 +339,10 @@ async def _run(
         if not hits and name in OPTIONAL:  # the bot's own choices decide whether it comes up
             results.append(_not_reached(name, in_cmon, cut_short))
         elif not hits:
+            why = (f"the check stopped asking after {rec.timeouts} answers timed out"
+                   if rec.timeouts >= MAX_TIMEOUTS else "an earlier fault may have retired it")
             results.append(CheckResult(name, False, "this situation never came up: the bot was "
-                                       "not asked it (an earlier fault may have retired it)"))
+                                       f"not asked it ({why})"))
         elif bad:
             home = [a for a in bad if a.scenario == HOME.get(name)]
             shown = (home or bad)[0]  # "first": in the scenario made for it, if it failed there

@@ -215,6 +215,17 @@ def test_a_check_cut_short_passes_nothing_it_did_not_see() -> None:
            "failed; first: crash: closed its output; exit status 1" in crashing.stdout
 
 
+def test_a_bot_that_never_answers_is_asked_no_more_after_three_timeouts() -> None:
+    """A bot that never answers costs its author three move times, not a whole game of
+    them: after three timeouts the check stops asking, and says so where a situation then
+    never came up."""
+    result = check(f"{PY} tests/scripted_bots/never_answers.py", "--move-time", "0.05",
+                   "--time-bank", "0.05")
+    assert "FAIL  answers in time: 3 answers timed out" in result.stdout, result.stdout
+    assert ("this situation never came up: the bot was not asked it (the check stopped asking "
+            "after 3 answers timed out)") in result.stdout
+
+
 def test_beginners_mistakes_get_a_hint(tmp_path: Path) -> None:
     """What a beginner does wrong is named with how to fix it: a program in the current
     folder given without ./, one not built yet, debug output on stdout before the hello, a
