@@ -31,10 +31,12 @@ How a round is chosen, table by table:
    pairs, over the tables it has played plus one (the share of its information a table
    adds).
 3. The entrant of largest gain anchors the next table (its gain then halves, for the next
-   table it might anchor), beside the entrants with whom its pairs gain most, and one seat
-   goes to the entrant drawn at fewest tables so far: never only neighbours, so that the
-   model stays connected and every entrant keeps playing, at least about every table_size-th
-   round.
+   table it might anchor), beside the entrants worth most to it: its pairs' gain with each,
+   plus each one's own gain, for any table of theirs helps them (in a large field the top's
+   places are in doubt against hundreds of the tail, each of whom needs games of its own,
+   not only games beside the top); one seat goes to the entrant drawn at fewest tables so
+   far: never only neighbours, so that the model stays connected and every entrant keeps
+   playing, at least about every table_size-th round.
 
 Adaptive pairing can bias a fit (an entrant unlucky early meets others, or plays less): the
 fill of step 1, the seat of step 3 and the leaderboard's block model (which compares entrants
@@ -111,7 +113,8 @@ def choose_round(field: Sequence[str], k: int, size: int, seed: int, number: int
         else:
             anchor = _most(gain / 2 ** anchored, ties, np.ones(n, bool))
             anchored[anchor] += 1
-            others = _partners(anchor, pair_gain, fit.strength, used, ties, k - 2)
+            others = _partners(anchor, pair_gain, fit.strength, used, ties, k - 2,
+                               gain / 2 ** anchored)
             others += _fill(seated, ties, {anchor, *others}, 1)
         members = [anchor, *others]
         used[members] += 1
@@ -191,11 +194,11 @@ def _pair_gains(fit: Fit) -> Floats:
 
 
 def _partners(anchor: int, pair_gain: Floats, strength: Floats, used: Floats,
-              ties: Floats, count: int) -> list[int]:
-    """The `count` entrants with whom the anchor's pairs gain most (either way), each worth
-    less the more tables it already has this round; while nothing is known, the nearest in
-    strength."""
-    worth = (pair_gain[anchor] + pair_gain[:, anchor]) / (1 + used)
+              ties: Floats, count: int, own: Floats) -> list[int]:
+    """The `count` entrants worth most beside the anchor: the gain of their pairs with it
+    (either way) plus their `own` gain, each worth less the more tables it already has this
+    round; while nothing is known, the nearest in strength."""
+    worth = (pair_gain[anchor] + pair_gain[:, anchor] + own) / (1 + used)
     if not worth.max() > 0:
         worth = 1 / (1 + np.abs(strength - strength[anchor])) / (1 + used)
     free = np.ones(len(worth), bool)
