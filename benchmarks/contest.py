@@ -5,6 +5,7 @@ result.
 Run: python benchmarks/contest.py [--entrants 100] [--schedules adaptive uniform nearest]
                                   [--most 40] [--every 1] [--seed 1] [--jobs 1]
      python benchmarks/contest.py --real [--entrants 100] [--rounds 4] [--workers 2]
+                                  [--max-bot-processes N]
 
 1. In-process (the default).  A ladder of known strengths: 10 copies of the Python baseline
    bot (the true top 10, equally strong), and below them rungs of 10 identical copies each of
@@ -301,7 +302,9 @@ def real(args: argparse.Namespace) -> None:
         load = os.getloadavg()[0]
         start = time.perf_counter()
         proc = subprocess.Popen([sys.executable, "-m", "referee", "tournament", "run",
-                                 str(config), "-q", "--workers", str(args.workers)],
+                                 str(config), "-q", "--workers", str(args.workers),
+                                 *(["--max-bot-processes", str(args.max_bot_processes)]
+                                   if args.max_bot_processes else [])],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         most, cpu = [0], [0.0]
         tick = os.sysconf("SC_CLK_TCK")
@@ -330,7 +333,8 @@ def real(args: argparse.Namespace) -> None:
         with sqlite3.connect(folder / "real.db") as con:
             games = con.execute("SELECT COUNT(*) FROM games").fetchone()[0]
     print(f"{args.entrants} entrants (half minimal_bot.c, a quarter each of the Python random "
-          f"and baseline bots), adaptive, {args.rounds} rounds, {args.workers} workers, load "
+          f"and baseline bots), adaptive, {args.rounds} rounds, {args.workers} workers, "
+          f"max_bot_processes {args.max_bot_processes or 'default'}, load "
           f"{load:.1f} before")
     print(f"{games} games in {seconds:.0f} s: {games / seconds:.1f} games/s; referee CPU "
           f"{cpu[0]:.1f} s, {1000 * cpu[0] / max(1, games):.0f} ms per game; at most "
@@ -353,6 +357,8 @@ def main() -> None:
     parser.add_argument("--real", action="store_true")
     parser.add_argument("--rounds", type=int, default=4, help="--real: rounds to play")
     parser.add_argument("--workers", type=int, default=2, help="--real: workers")
+    parser.add_argument("--max-bot-processes", type=int, default=0,
+                        help="--real: bot processes kept per worker (default: the referee's)")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
