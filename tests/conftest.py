@@ -4,7 +4,6 @@ that the tests of bot processes, in any folder, share."""
 from __future__ import annotations
 
 import compileall
-import os
 import signal
 from collections.abc import Iterator
 from pathlib import Path
@@ -40,15 +39,6 @@ def pytest_configure(config: pytest.Config) -> None:
         _ignore_here_only(signum)
     if not hasattr(config, "workerinput"):  # once, in the process that starts the workers
         _compile_the_referee()
-
-
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """`-n auto`: one worker more than the usable cores.  A sixth of the suite's time is
-    spent waiting (for a bot's move time to run out, a process to end, a signal to land),
-    and a third worker fills those waits; the tests are written for a loaded machine."""
-    usable = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
-              else os.cpu_count() or 1)
-    return usable + 1
 
 
 @pytest.fixture
