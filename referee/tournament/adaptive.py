@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 
@@ -201,25 +201,23 @@ def _partners(anchor: int, pair_gain: Floats, strength: Floats, used: Floats,
     worth = (pair_gain[anchor] + pair_gain[:, anchor] + own) / (1 + used)
     if not worth.max() > 0:
         worth = 1 / (1 + np.abs(strength - strength[anchor])) / (1 + used)
-    free = np.ones(len(worth), bool)
-    free[anchor] = False
-    picked: list[int] = []
-    for _ in range(count):
-        best = _most(worth, ties, free)
-        picked.append(best)
-        free[best] = False
-    return picked
+    return _pick(lambda free: _most(worth, ties, free), len(worth), {anchor}, count)
 
 
 def _fill(seated: Floats, ties: Floats, taken: set[int], count: int) -> list[int]:
     """The `count` entrants drawn at fewest tables (counting this round's), not `taken`."""
-    free = np.ones(len(seated), bool)
+    return _pick(lambda free: _least(seated, ties, free), len(seated), taken, count)
+
+
+def _pick(best: Callable[[npt.NDArray[np.bool_]], int], n: int, taken: set[int],
+          count: int) -> list[int]:
+    """`count` of n entrants, not `taken`, each the `best` of those still free."""
+    free = np.ones(n, bool)
     free[list(taken)] = False
     picked: list[int] = []
     for _ in range(count):
-        best = _least(seated, ties, free)
-        picked.append(best)
-        free[best] = False
+        picked.append(best(free))
+        free[picked[-1]] = False
     return picked
 
 

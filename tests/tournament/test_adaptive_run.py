@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from ..processes import wait_until
-from .test_field import RANDOM, entrant, stored
+from .test_field import RANDOM, entrant, stored, write_file
 from .test_user_errors import referee, refused
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,14 +23,7 @@ PER_ROUND = 2 * 3  # rounds of 6 // 3 tables, each in its 3 rotations
 def adaptive_file(folder: Path, budget: str = "rounds = 2") -> Path:
     for name in NAMES:
         entrant(folder, name, RANDOM)
-    lines = ['name = "ladder"', "seed = 4", "table_size = 3", 'seat_orders = "rotations"',
-             'schedule = "adaptive"', budget, f'edition = "{TINY}"']
-    for name in NAMES:
-        lines += ["[[bots]]", f'name = "{name}"', f'command = "{sys.executable} bot.py"',
-                  f'dir = "{name}"']
-    path = folder / "ladder.toml"
-    path.write_text("\n".join(lines) + "\n")
-    return path
+    return write_file(folder, NAMES, f'schedule = "adaptive"\n{budget}\nedition = "{TINY}"')
 
 
 def rounds(db: Path) -> list[tuple[int, int, str]]:
@@ -66,11 +59,11 @@ def test_a_killed_adaptive_run_resumes_into_the_same_rounds_and_games(tmp_path: 
     out = referee("tournament", "run", str(file), "-q", "--workers", "1", cwd=whole_dir,
                   timeout=300)
     assert out.returncode == 0, out.stderr
-    whole = whole_dir / "ladder.db"
+    whole = whole_dir / "field.db"
     assert len(rounds(whole)) == 2 * 2 and len(stored(whole)) == 2 * PER_ROUND
 
     file = adaptive_file(killed_dir)
-    db = killed_dir / "ladder.db"
+    db = killed_dir / "field.db"
     for target in (PER_ROUND, PER_ROUND + 2):
         proc = subprocess.Popen([sys.executable, "-m", "referee", "tournament", "run",
                                  str(file), "-q", "--workers", "1"], cwd=killed_dir,
