@@ -253,7 +253,7 @@ def fingerprinted(name: str, reference: bool, files: list[SourceFile]) -> Finger
     found: set[int] = set()
     literal: list[int] = []
     for file in files:
-        ids = _file_ids(file)
+        ids = _reference_ids(file) if reference else _file_ids(file)
         if ids is not None:
             found |= ids[0]
             literal += ids[1]
@@ -261,14 +261,17 @@ def fingerprinted(name: str, reference: bool, files: list[SourceFile]) -> Finger
                          tuple(literal))
 
 
-@lru_cache(maxsize=4096)
 def _file_ids(file: SourceFile) -> tuple[frozenset[int], tuple[int, ...]] | None:
-    """One code file's fingerprints and literal token ids (None: not code), kept for the
-    process: the same sample bots are read by every grading run of a process."""
+    """One code file's fingerprints and literal token ids (None: not code)."""
     tokens = tokens_of(file)
     if tokens is None:
         return None
     return frozenset(winnow(token_ids(tokens))), tuple(literal_ids(tokens))
+
+
+# A reference's files, kept for the process: every grading run of a process reads the same
+# sample bots (a few dozen files; students' files, which do not repeat, are not kept).
+_reference_ids = lru_cache(maxsize=256)(_file_ids)
 
 
 def share(of: Fingerprinted, other: Fingerprinted) -> float:
