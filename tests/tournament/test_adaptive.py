@@ -102,6 +102,23 @@ def test_every_table_keeps_a_seat_for_who_has_played_least() -> None:
     assert linked == set(NAMES)
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_entrants_their_games_keep_level_do_not_keep_the_tables(seed: int) -> None:
+    """Five equally strong entrants at the top of forty, soon separated from the rest: once
+    their games have shown nothing between them, they hold no more than their share of the
+    later rounds' seats, which go to the places still in doubt below them."""
+    names = [f"e{i:02d}" for i in range(40)]
+    strength = {n: 10.0 if i < 5 else 9.0 - 0.2 * (i - 5) for i, n in enumerate(names)}
+    drawn: list[Table] = []
+    games: list[Finish] = []
+    for number in range(60):
+        tables = choose_round(names, 4, 10, seed, number, drawn, games)
+        drawn += tables
+        games += played(tables, strength, 1000 * seed + number, games_per_table=4)
+    late = Counter(n for t in drawn[len(drawn) // 2:] for n in t)
+    assert sum(late[n] for n in names[:5]) <= sum(late.values()) * 5 / 40
+
+
 def test_the_fit_finds_the_order_and_grows_surer_with_games() -> None:
     """The Bradley-Terry fit behind the choice puts a ladder in its order, and its standard
     errors shrink as games are added."""
