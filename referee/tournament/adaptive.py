@@ -22,13 +22,13 @@ How a round is chosen, table by table:
    all pairs.  A table's worth to a pair is how much one more table moves that pair towards
    being separated: the slope of P(|d| / s > z) in the pair's information, phi(|d|/s - z) *
    |d|/s, times entrant i's share of the pair's variance, times the posterior probability
-   that the two differ at all (`_differ`); pairs already far apart gain little from it, and
-   so do pairs that their games keep level however many they play (identical bots): the
-   probability falls as their information grows, so that they do not draw table after table
-   whenever chance takes their ratio near z, and draw the separation they were chased to
-   (optional stopping).  A place weighs
-   1/place (the leaderboard is read from the top, and prizes are there; 1/place^2 left the
-   places below the top starved while the top's level pairs drew tables), each entrant at
+   that the two differ at all (`differ`); pairs already far apart gain little from it, and
+   so do pairs that their games keep level however many they play (identical bots): at an
+   ordinary ratio the probability falls about as s does, so that such pairs stop drawing
+   table after table (a pair that chance takes near z still draws them, and more games then
+   usually take it back).  A place weighs 1/place (the leaderboard is read from the top, and
+   prizes are there; 1/place^2 let the top's level pairs draw most tables and starved the
+   places below), each entrant at
    the best place its range allows (1 + those separated above it), so a pair weighs by the
    better of those two.  The best place, not the place it holds now: an entrant unlucky so
    far still reaches up, and is not starved of the games that would show it (starving it is
@@ -41,7 +41,7 @@ How a round is chosen, table by table:
    places are in doubt against hundreds of the tail, each of whom needs games of its own,
    not only games beside the top); one seat goes to the entrant drawn at fewest tables so
    far: never only neighbours, so that the model stays connected and every entrant keeps
-   playing, at least about every table_size-th round.
+   playing (one who played more than its share early may wait some rounds).
 
 Adaptive pairing can bias a fit (an entrant unlucky early meets others, or plays less): the
 fill of step 1, the seat of step 3 and the leaderboard's block model (which compares entrants
@@ -191,7 +191,7 @@ def _pair_gains(fit: Fit) -> Floats:
     z = separation_z(n)
     ratio = np.abs(theta[:, None] - theta[None, :]) / np.sqrt(pair_var)
     slope = np.exp(-(ratio - z) ** 2 / 2) * ratio  # phi(ratio - z) * ratio, but a constant
-    slope *= _differ(ratio, pair_var)
+    slope *= differ(ratio, pair_var)
     above = theta[None, :] - theta[:, None] > z * np.sqrt(pair_var)  # j separated above i
     best = 1 + above.sum(axis=1)
     gains = slope / np.minimum(best[:, None], best[None, :]) * (var[:, None] / pair_var)
@@ -199,12 +199,12 @@ def _pair_gains(fit: Fit) -> Floats:
     return np.asarray(gains)
 
 
-def _differ(ratio: Floats, pair_var: Floats) -> Floats:
+def differ(ratio: Floats, pair_var: Floats) -> Floats:
     """The posterior probability that a pair's strengths differ at all, given |d| / s =
     `ratio` at variance `pair_var`: equal or not a priori even, a difference N(0, 2 *
     PRIOR_SD^2) if not.  The Bayes factor's Occam term, sqrt(v / (v + tau^2)), shrinks as a
-    level pair's information grows, so that pairs nothing tells apart stop drawing tables,
-    however near the threshold chance has taken their ratio for now."""
+    level pair's information grows, so that pairs nothing tells apart stop drawing tables;
+    near the threshold (ratio about z) the evidence term wins and the pair still counts."""
     tau2 = 2 * PRIOR_SD ** 2
     log_factor = (0.5 * np.log(pair_var / (pair_var + tau2))
                   + ratio ** 2 / 2 * tau2 / (pair_var + tau2))

@@ -11,7 +11,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from referee.tournament.adaptive import WARM_UP, Finish, choose_round, fit_strengths
+from referee.tournament.adaptive import WARM_UP, Finish, choose_round, differ, fit_strengths
 from referee.tournament.config import TournamentConfig
 from referee.tournament.sampling import Table, grow
 
@@ -117,6 +117,18 @@ def test_entrants_their_games_keep_level_do_not_keep_the_tables(seed: int) -> No
         games += played(tables, strength, 1000 * seed + number, games_per_table=4)
     late = Counter(n for t in drawn[len(drawn) // 2:] for n in t)
     assert sum(late[n] for n in names[:5]) <= sum(late.values()) * 5 / 40
+
+
+def test_a_level_pair_counts_less_the_more_its_games_keep_it_level() -> None:
+    """The chance that two entrants differ at all, which weighs their pair's claim on the
+    tables: at the same ratio of gap to standard error it falls as their games add up (the
+    pair stays level however much is known), and a gap many standard errors wide makes it
+    near certain."""
+    ratio = np.array([1.0, 1.0, 1.0, 8.0])
+    variance = np.array([1.0, 0.1, 0.01, 0.01])
+    p = differ(ratio, variance)
+    assert p[0] > p[1] > p[2] and p[2] < 0.1
+    assert p[3] > 0.999
 
 
 def test_the_fit_finds_the_order_and_grows_surer_with_games() -> None:
