@@ -13,6 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("node") is None or shutil.which("perl") is None,
                     reason="the demo's JavaScript or Perl bot cannot run here")
 def test_demo_tournament_runs_and_prints_its_leaderboard(tmp_path: Path) -> None:

@@ -63,6 +63,7 @@ def stored_games(db: Path) -> int:
         return 0
 
 
+@pytest.mark.slow
 def test_killed_and_resumed_run_equals_an_uninterrupted_one(tmp_path: Path) -> None:
     """SIGKILL at random moments, resume each time: no game lost, none twice, same board."""
     config = write_config(tmp_path, deals=2)  # 60 games: four kills, each at a random game

@@ -60,6 +60,7 @@ def board(db: Path, cwd: Path) -> list[dict[str, object]]:
     return rows
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_matches_the_local_executor(tmp_path: Path) -> None:
     config = write_config(tmp_path, bots=4, deals=2)
     local, dask = tmp_path / "local.db", tmp_path / "dask.db"
@@ -72,6 +73,7 @@ def test_dask_local_cluster_matches_the_local_executor(tmp_path: Path) -> None:
     assert board(dask, tmp_path) == board(local, tmp_path)
 
 
+@pytest.mark.slow
 def test_a_killed_dask_worker_loses_nothing_and_says_what_it_plays_again(
         tmp_path: Path) -> None:
     """A worker killed mid-run: every game is stored once, and the run says which games it

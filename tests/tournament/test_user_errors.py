@@ -375,6 +375,7 @@ time.sleep(60)
 """
 
 
+@pytest.mark.slow
 def test_a_store_is_read_where_it_cannot_be_written_and_readers_leave_nothing_beside_it(
         tmp_path: Path) -> None:
     """A store is in WAL mode.  In a folder its readers cannot write (published results, a
