@@ -36,7 +36,7 @@ def write_config(folder: Path, bots: int = 5, extra: str = "", deals: int = 2) -
 
 
 def leaderboard(db: Path, cwd: Path) -> list[dict[str, object]]:
-    out = referee("leaderboard", str(db), "--format", "json", cwd=cwd)
+    out = in_process.referee("leaderboard", str(db), "--format", "json", cwd=cwd)
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)["entrants"]
     for r in rows:
