@@ -12,6 +12,8 @@ from pathlib import Path
 
 from referee.tournament.store import open_store
 
+from .. import in_process
+
 ROOT = Path(__file__).resolve().parents[2]
 BASELINE = ROOT / "sample_bots" / "python" / "baseline_bot.py"
 RANDOM = ROOT / "sample_bots" / "python" / "random_bot.py"
@@ -77,8 +79,8 @@ def test_identical_candidates_get_identical_games_and_scores(tmp_path: Path) -> 
     # the games are real ones: the random bot's money differs from game to game
     assert len({g[1] for g in first.values()}) > 1
 
-    board = json.loads(referee("leaderboard", str(db), "--format", "json",
-                               cwd=tmp_path).stdout)["entrants"]
+    board = json.loads(in_process.referee("leaderboard", str(db), "--format", "json",
+                                          cwd=tmp_path).stdout)["entrants"]
     rows = {r["name"]: r for r in board}
     scores = {c: (rows[c]["games"], rows[c]["placement"], rows[c]["win_share"],
                   rows[c]["money"], rows[c]["faults"]) for c in CANDIDATES}

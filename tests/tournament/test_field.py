@@ -163,7 +163,7 @@ def test_a_left_out_bot_is_listed_everywhere_and_a_finished_run_exits_0(
     assert "left out: **dan**" in board(db, "markdown")
     csv_rows = board(db, "csv").splitlines()
     assert csv_rows[0].endswith(",left_out") and csv_rows[-1].startswith(",dan,0,")
-    out = referee("report", str(db), "--out", "site", cwd=tmp_path)
+    out = in_process.referee("report", str(db), "--out", "site", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert "its build failed (exit status 1)" in (tmp_path / "site" / "index.html").read_text()
 

@@ -262,7 +262,7 @@ def test_a_new_primary_metric_or_name_takes_effect_on_the_next_run(tmp_path: Pat
                                                  'name = "renamed"\nprimary_metric = "money"'))
     again = referee("tournament", "run", str(config), "--db", str(db), cwd=tmp_path)
     assert again.returncode == 0 and "0 games played" in again.stderr, again.stderr
-    out = referee("leaderboard", str(db), "--format", "json", cwd=tmp_path)
+    out = in_process.referee("leaderboard", str(db), "--format", "json", cwd=tmp_path)
     assert json.loads(out.stdout)["primary_metric"] == "money"
     import sqlite3
 

@@ -158,7 +158,7 @@ def test_commands_that_read_leave_a_foreign_database_and_its_wal_unchanged(
     for args in (["leaderboard", str(db)], ["report", str(db), "--out", "site"],
                  ["replay", "--db", str(db), "g"],
                  ["tournament", "merge", str(db), "--out", "m.db"]):
-        refused(referee(*args, cwd=tmp_path), f"{db} is not a results store")
+        refused(in_process.referee(*args, cwd=tmp_path), f"{db} is not a results store")
         assert files() == before, args
 
 
@@ -168,7 +168,7 @@ def test_a_store_named_in_bytes_that_are_not_utf8_is_read(tmp_path: Path) -> Non
     config = write_config(tmp_path)
     name = os.fsdecode(b"r\xe9sultats.db")
     assert run(config, tmp_path / name).returncode == 0
-    out = referee("leaderboard", name, cwd=tmp_path)
+    out = in_process.referee("leaderboard", name, cwd=tmp_path)
     assert out.returncode == 0 and "b0" in out.stdout, out.stderr
 
 
@@ -535,9 +535,9 @@ def test_a_damaged_game_in_a_store_is_named_not_a_traceback(tmp_path: Path) -> N
         con.execute("UPDATE games SET record = ? WHERE game_id = ?",
                     (__import__("zlib").compress(b"not json\n"), two))
     for game in (one, two):
-        refused(referee("replay", "--db", str(db), game, cwd=tmp_path),
+        refused(in_process.referee("replay", "--db", str(db), game, cwd=tmp_path),
                 f"the stored record of game {game} cannot be read")
-    site = referee("report", str(db), "--out", "site", "--all-games", cwd=tmp_path)
+    site = in_process.referee("report", str(db), "--out", "site", "--all-games", cwd=tmp_path)
     assert site.returncode == 0, site.stderr
     assert (tmp_path / "site" / "index.html").exists()
     assert "cannot be read" in (tmp_path / "site" / "games" / f"{one}.html").read_text()
@@ -545,7 +545,7 @@ def test_a_damaged_game_in_a_store_is_named_not_a_traceback(tmp_path: Path) -> N
         con.execute("UPDATE games SET result = json_remove(result, '$.ranks') "
                     "WHERE game_id = ?", (three,))
     for args in (["leaderboard", str(db)], ["report", str(db), "--out", "site2"]):
-        refused(referee(*args, cwd=tmp_path),
+        refused(in_process.referee(*args, cwd=tmp_path),
                 f"the stored result of game {three} is damaged: ranks: Field required")
     assert not (tmp_path / "site2").exists()
 
