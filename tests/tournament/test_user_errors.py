@@ -54,14 +54,18 @@ def refused(out: subprocess.CompletedProcess[str], *expected: str) -> None:
 
 def run(config: Path, db: Path, *more: str, env: dict[str, str] | None = None,
         timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """`tournament run` inside the test process (`in_process`; its bots are processes as
+    ever), or in a process of its own where `env` is added to its environment."""
+    if env is None:
+        return run_here(config, db, *more, timeout=timeout)
     return referee("tournament", "run", str(config), "--db", str(db), "-q", *more,
                    cwd=config.parent, env=env, timeout=timeout)
 
 
-def run_here(config: Path, db: Path, *more: str) -> subprocess.CompletedProcess[str]:
-    """`run` inside the test process (`in_process`): for a mistake refused before any game."""
+def run_here(config: Path, db: Path, *more: str,
+             timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return in_process.referee("tournament", "run", str(config), "--db", str(db), "-q", *more,
-                              cwd=config.parent)
+                              cwd=config.parent, timeout=timeout)
 
 
 def test_max_faults_is_bounded_and_named(tmp_path: Path) -> None:
@@ -567,7 +571,8 @@ def test_a_tournament_file_that_cannot_be_read_as_toml_is_one_line(tmp_path: Pat
     fifo = tmp_path / "fifo.toml"
     os.mkfifo(fifo)
     cases.append((str(fifo), "is not a regular file"))
-    refused(run(deep, tmp_path / "x.db", timeout=60),
+    refused(referee("tournament", "run", str(deep), "--db", str(tmp_path / "x.db"),
+                    cwd=tmp_path, timeout=60),  # a process: Python's stack as a user's is
             f"error: {deep} is not valid TOML: nested too deeply")
     for path, why in cases:  # `plan` reads the file as `run` does, and starts faster
         refused(referee("tournament", "plan", path, "--db", str(tmp_path / "x.db"),
