@@ -182,7 +182,8 @@ def test_tampered_record_is_a_mismatch(
 ) -> None:
     lines = read_lines(logged_game[0])
     tamper(lines)
-    proc = referee("replay", "-q", str(write_lines(tmp_path / "tampered.jsonl", lines)))
+    proc = in_process.referee("replay", "-q", str(write_lines(tmp_path / "tampered.jsonl", lines)),
+                              cwd=ROOT)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr
     assert any(line.startswith("mismatch: ") for line in proc.stderr.splitlines()), proc.stderr
