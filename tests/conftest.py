@@ -41,6 +41,26 @@ def pytest_configure(config: pytest.Config) -> None:
         _compile_the_referee()
 
 
+@pytest.hookimpl(trylast=True)  # after pytest's own ordering (by fixture scope)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked `slow` (some 5-25 s each) first, the others in their usual order: on
+    two workers, a long test started last would leave the other worker idle until it ends."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's, when it is installed
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """`-n`'s tests handed out by work stealing, not in xdist's `load` chunks sized in
+    advance: each worker starts with half of them (the first, with the slow tests, or the
+    second), and one that runs out takes half of what another still has queued, so that the
+    workers end within a short test of each other."""
+    if config.getoption("dist") != "load":
+        return None
+    from xdist.scheduler import WorkStealingScheduling
+
+    return WorkStealingScheduling(config, log)
+
+
 @pytest.fixture
 def bot_dir(tmp_path: Path) -> Iterator[Path]:
     """A private copy of tests/scripted_bots; after the test, none of its processes may be

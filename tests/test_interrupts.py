@@ -17,6 +17,7 @@ SPAN = {"run": 4.0, "play": 2.0, "check": 3.0, "grade": 6.0, "merge": 0.8}
 MOMENTS = 3
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", COMMANDS)
 def test_ctrl_c_at_any_moment_gives_one_line(tmp_path: Path, command: str) -> None:
     """At random moments from the start (imports) to the end of the work: each time the

@@ -12,6 +12,8 @@ import pytest
 
 from referee.bots.sandbox import SandboxError, check_sandbox_available
 
+from . import in_process
+
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = ROOT / "sample_bots" / "python"
 
@@ -59,7 +61,7 @@ sandbox = "bwrap"
 {bots}''')
     done = referee("tournament", "run", "t.toml", "--db", "t.db", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    board = referee("leaderboard", "t.db", "--format", "json", cwd=tmp_path)
+    board = in_process.referee("leaderboard", "t.db", "--format", "json", cwd=tmp_path)
     assert board.returncode == 0, board.stderr
     rows = json.loads(board.stdout)["entrants"]
     assert {r["name"]: r["games"] for r in rows} == {"strong": 3, "baseline": 3, "random": 3}

@@ -18,13 +18,13 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
+from fnmatch import fnmatchcase
 from functools import cache, lru_cache
 from pathlib import Path
 
 from pygments.lexer import Lexer
-from pygments.lexers import find_lexer_class_for_filename, guess_lexer_for_filename
+from pygments.lexers import find_lexer_class, get_all_lexers
 from pygments.token import Comment, Literal, Name, String, Text, _TokenType, is_token_subtype
-from pygments.util import ClassNotFound
 
 from referee.bots.manifest import BotFolderError, read_bot_folder
 from referee.tournament.config import TournamentConfig
@@ -101,13 +101,47 @@ def is_code(lexer: Lexer) -> bool:
     return type(lexer).__module__.rsplit(".", 1)[-1] not in NOT_CODE
 
 
+@cache
+def builtin_lexers() -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Pygments' own lexers (name, file name patterns), not those other installed packages
+    add: the same files are compared wherever the referee is installed, and IPython's, found
+    through its entry points, would import IPython (a quarter of a second of each grading)."""
+    return tuple((name, tuple(patterns)) for name, _, patterns, _ in get_all_lexers(False))
+
+
+def lexer_class(name: str) -> type[Lexer]:
+    found = find_lexer_class(name)  # a builtin lexer's name is found before any plugin's
+    assert found is not None, name
+    return found
+
+
+@cache
+def builtin_lexer_classes() -> tuple[type[Lexer], ...]:
+    return tuple(lexer_class(name) for name, _ in builtin_lexers())
+
+
 def lexer_for(path: str, text: str) -> Lexer | None:
     """The lexer for a source file, by its name (and, where a name fits several languages,
-    as `.pl` Perl and Prolog do, by its text); None for a file that is not code."""
-    try:
-        lexer = guess_lexer_for_filename(path, text)
-    except ClassNotFound:
+    as `.pl` Perl and Prolog do, by its text); None for a file that is not code.  As
+    pygments' `guess_lexer_for_filename`, over its builtin lexers."""
+    name = os.path.basename(path)
+    primary: dict[type[Lexer], bool] = {}  # by a pattern of its own, or only an alias's
+    for cls in builtin_lexer_classes():
+        if any(fnmatchcase(name, pattern) for pattern in cls.filenames):
+            primary[cls] = True
+        if any(fnmatchcase(name, pattern) for pattern in cls.alias_filenames):
+            primary[cls] = False
+    if not primary:
         return None
+    if len(primary) == 1:
+        return keep_code(next(iter(primary))())
+    rated = {cls: cls.analyse_text(text) for cls in primary}  # 1.0: certainly this language
+    best = max(primary, key=lambda cls: (rated[cls] == 1.0, rated[cls], primary[cls],
+                                         cls.priority, cls.__name__))
+    return keep_code(best())
+
+
+def keep_code(lexer: Lexer) -> Lexer | None:
     return lexer if is_code(lexer) else None
 
 
@@ -200,9 +234,16 @@ def tokens_of(file: SourceFile) -> list[Token] | None:
 
 def may_be_code(path: str) -> bool:
     """Whether a file's name is one of a language's (read only then): by name alone, a
-    `.pl` may still turn out Prolog rather than Perl, which `lexer_for` tells."""
-    lexer = find_lexer_class_for_filename(path)
-    return lexer is not None and lexer.__module__.rsplit(".", 1)[-1] not in NOT_CODE
+    `.pl` may still turn out Prolog rather than Perl, which `lexer_for` tells.  As pygments'
+    `find_lexer_class_for_filename`, over its builtin lexers (only the matching imported)."""
+    name = os.path.basename(path)
+    matches = [(lexer_class(lexer), pattern) for lexer, patterns in builtin_lexers()
+               for pattern in patterns if fnmatchcase(name, pattern)]
+    if not matches:
+        return False
+    best, _ = max(matches, key=lambda m: (m[0].priority + ("*" not in m[1]) * 0.5,
+                                          m[0].__name__))
+    return best.__module__.rsplit(".", 1)[-1] not in NOT_CODE
 
 
 def read_file(path: Path, shown: str, budget: int) -> SourceFile | None:

@@ -44,10 +44,10 @@ def _clock(seconds: float) -> str:
 
 
 class ProgressDisplay:
-    def __init__(self, stream: TextIO = sys.stderr, quiet: bool = False) -> None:
-        self.stream = stream
+    def __init__(self, stream: TextIO | None = None, quiet: bool = False) -> None:
+        self.stream = sys.stderr if stream is None else stream  # as it is now, not at import
         self.quiet = quiet
-        self.tty = stream.isatty()
+        self.tty = self.stream.isatty()
         self.last = 0.0
 
     def say(self, message: str) -> None:

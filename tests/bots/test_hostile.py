@@ -195,6 +195,7 @@ def test_cpu_budget_is_per_game_not_per_process(bot_dir: Path) -> None:
         assert game.result.faults == ((), (), (), ())
 
 
+@pytest.mark.slow
 def test_a_sandboxed_game_longer_than_ten_seconds_is_not_cut(bot_dir: Path, bwrap: str) -> None:
     """A sandboxed game outlasts the 10 s after which trio's idle worker threads end (trio
     starts processes from them, and bwrap's --die-with-parent would tie a sandbox to such a

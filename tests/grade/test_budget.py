@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from referee.check import CHECK_COUNT
 from referee.grade.state import Spent
 from referee.tournament.store import open_store
@@ -97,6 +99,7 @@ def processes_of(tmp: Path) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_a_submission_past_its_budget_is_timed_out_and_the_others_graded(
         tmp_path: Path) -> None:
     """A bot slow in the check and one slow in its games are "timed out" within their budget

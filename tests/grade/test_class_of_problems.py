@@ -6,6 +6,8 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+import pytest
+
 from .test_grade import BOTS, SAMPLES, grade
 from .test_similarity import RANDOM, config_for, disguised_random_bot, flagged
 
@@ -31,6 +33,7 @@ def slow_random_bot() -> str:
                                             "                    time.sleep(0.75)\n"))
 
 
+@pytest.mark.slow
 def test_a_class_of_four_problems_is_graded_with_each_named(tmp_path: Path) -> None:
     """One student's bot.toml nested 600 deep (its "build failed", the class goes on), one
     bot that crashes in the check ("crashed", and "no game was played because"), one slower

@@ -68,6 +68,7 @@ def test_a_copy_of_the_random_bot_is_level_with_the_random_baselines(
     assert "- grade: **C**, by the rule: level with random-1, random-2" in feedback
 
 
+@pytest.mark.slow
 def test_the_baseline_sample_beats_both_random_baselines(tmp_path: Path) -> None:
     """Graded with tournaments/classroom.toml as it is, a copy of the Python baseline sample
     beats both random bots (grade B by the rule naming them) and is level with the baseline

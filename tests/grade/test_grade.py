@@ -117,6 +117,7 @@ def grade_here(subs: Path, config: Path, out: Path,
                               *more, cwd=cwd, timeout=600)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("node") is None or shutil.which("perl") is None
                     or shutil.which("cc") is None, reason="node, perl or cc is missing")
 def test_grading_a_class(tmp_path: Path) -> None:
@@ -263,6 +264,7 @@ def test_a_submissions_escape_sequences_are_shown_not_obeyed(tmp_path: Path) -> 
                                  "its stderr ends:\nTraceback: \\x1b[2J\\x1b]0;pwned\\x07\n")
 
 
+@pytest.mark.slow
 def test_grading_in_the_sandbox(tmp_path: Path) -> None:
     """--sandbox bwrap: builds, checks and games all run sandboxed, and still grade."""
     from referee.bots.sandbox import SandboxError, check_sandbox_available

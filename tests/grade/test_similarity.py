@@ -86,6 +86,7 @@ def flagged(report: str) -> list[str]:
     return [line for line in section.splitlines() if line.startswith("- ")]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("node") is None or shutil.which("perl") is None,
                     reason="node or perl is missing")
 def test_a_disguised_copy_of_the_random_sample_is_flagged_for_the_teacher(

@@ -154,6 +154,7 @@ def test_an_unreadable_file_makes_only_that_submission_broken(tmp_path: Path) ->
     assert "no bot found" in (out / "feedback" / "heidi.md").read_text()
 
 
+@pytest.mark.slow
 def test_read_only_folders_in_a_submission_or_made_by_its_build_do_not_stop_the_class(
         tmp_path: Path) -> None:
     """Neither a read-only folder holding a link (whose copy's link must be replaced) nor
@@ -399,6 +400,7 @@ def test_a_state_that_cannot_be_read_is_moved_aside(tmp_path: Path) -> None:
     ("the checks' transcript", 64 << 10, 1, "game check-"),  # it grows to about 830 KiB
     ("the games store", 960 << 10, 24, "bob.db: "),  # 96 games: well over 1 MiB
 ])
+@pytest.mark.slow
 def test_a_full_disk_ends_grading_in_one_line_keeping_the_graded(
         tmp_path: Path, failing: str, limit: int, deals: int, named: str) -> None:
     """A write the referee itself cannot make (the checks' transcript, a student's games

@@ -12,6 +12,7 @@ from . import kits
 from .kits import KITS, checked_kit, kits_with_build, warnings_in
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kit", KITS)
 def test_kit_passes_every_check(kit: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     checked = checked_kit(kit, tmp_path_factory)

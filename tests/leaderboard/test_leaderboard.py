@@ -65,6 +65,7 @@ def test_placement_points_share_tied_places() -> None:
     assert placement_points([2, 1, 2]) == [0.25, 1.0, 0.25]
 
 
+@pytest.mark.slow
 def test_two_copies_of_one_bot_are_not_separated(tmp_path: Path) -> None:
     """The same deterministic-random bot under two names, with two more random bots, round
     robin, duplicate deals: no pair is separated in at least 19 of 20 master seeds, and the

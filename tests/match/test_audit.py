@@ -33,7 +33,8 @@ from referee.match.spec import GameSpec
 from referee.protocol.messages import FaultKind
 from referee.text import visible
 
-from ..processes import command, referee
+from .. import in_process
+from ..processes import ROOT, command
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "records"
 NAMES = ["ann", "ben", "cy"]
@@ -202,10 +203,10 @@ def test_referee_replay_refuses_an_edited_deal_in_one_line(
     lines = orjson.loads(orjson.dumps(mystery_game))
     path = tmp_path / "game.jsonl"
     path.write_bytes(data_of(lines))
-    assert referee("replay", "-q", str(path)).returncode == 0
+    assert in_process.referee("replay", "-q", str(path), cwd=ROOT).returncode == 0
     edit(lines)
     path.write_bytes(data_of(lines))
-    proc = referee("replay", str(path))
+    proc = in_process.referee("replay", str(path), cwd=ROOT)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert proc.stdout == ""  # refused before any of its game is shown
     [error] = proc.stderr.splitlines()

@@ -19,7 +19,9 @@ from referee.match.record import RecordError, read_record
 from referee.match.replay import replay
 from referee.match.spec import GameSpec
 
+from .. import in_process
 from ..processes import (
+    ROOT,
     bot_processes,
     command,
     copy_bots,
@@ -180,7 +182,8 @@ def test_tampered_record_is_a_mismatch(
 ) -> None:
     lines = read_lines(logged_game[0])
     tamper(lines)
-    proc = referee("replay", "-q", str(write_lines(tmp_path / "tampered.jsonl", lines)))
+    proc = in_process.referee("replay", "-q", str(write_lines(tmp_path / "tampered.jsonl", lines)),
+                              cwd=ROOT)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert "Traceback" not in proc.stderr
     assert any(line.startswith("mismatch: ") for line in proc.stderr.splitlines()), proc.stderr
@@ -263,6 +266,8 @@ USER_ERRORS = {
 
 @pytest.mark.parametrize("case", list(USER_ERRORS))
 def test_user_error_is_one_line(case: str, tmp_path: Path) -> None:
+    """Each mistake: one `error:` line naming it and a non-zero exit, no traceback (the
+    command run in-process: a traceback would be raised here)."""
     args, words = USER_ERRORS[case]
     bot_dir = copy_bots(tmp_path / "bots")
     (tmp_path / "not_json.jsonl").write_text("this is not json\n")
@@ -287,7 +292,7 @@ def test_user_error_is_one_line(case: str, tmp_path: Path) -> None:
         "BIG_SEED": str(big_seed),
         "NEG_SEED": str(tmp_path / "neg_seed.jsonl"),
     }
-    proc = referee(*[subst.get(a, a) for a in args])
+    proc = in_process.referee(*[subst.get(a, a) for a in args], cwd=ROOT)
     assert_one_error_line(proc, *[subst.get(w, w) for w in words])
     assert not list(tmp_path.glob("*.transcript.jsonl")), "wrote outside --transcript-dir"
 

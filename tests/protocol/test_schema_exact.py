@@ -167,6 +167,7 @@ def bot_lines(draw: st.DrawFn) -> bytes:
     return text.encode()
 
 
+@pytest.mark.slow
 @settings(max_examples=2000, deadline=None)
 @given(bot_lines())
 def test_the_schema_accepts_a_generated_line_iff_the_referee_does(line: bytes) -> None:

@@ -6,7 +6,6 @@ import html
 import json
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 from referee.game.events import HiddenBidsRevealed
@@ -42,8 +41,7 @@ def game_doc(page: Path) -> dict:
 
 
 def referee(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=120)
+    return in_process.referee(*args, cwd=cwd, timeout=120)
 
 
 def test_the_site_has_every_page_and_nothing_from_outside(made: Made) -> None:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from .. import in_process
 from ..processes import ROOT
 
 RANDOM_BOT = ROOT / "sample_bots" / "python" / "random_bot.py"
@@ -106,8 +107,7 @@ def results(db: Path) -> dict[str, tuple[object, ...]]:
 
 
 def board(db: Path) -> list[dict[str, object]]:
-    out = subprocess.run([sys.executable, "-m", "referee", "leaderboard", str(db), "--format",
-                          "json"], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    out = in_process.referee("leaderboard", str(db), "--format", "json", cwd=ROOT)
     rows: list[dict[str, object]] = json.loads(out.stdout)["entrants"]
     for r in rows:
         del r["response_ms"]

@@ -12,6 +12,8 @@ from pathlib import Path
 
 from referee.tournament.store import open_store
 
+from .. import in_process
+
 ROOT = Path(__file__).resolve().parents[2]
 BASELINE = ROOT / "sample_bots" / "python" / "baseline_bot.py"
 RANDOM = ROOT / "sample_bots" / "python" / "random_bot.py"
@@ -23,8 +25,8 @@ CANDIDATES = ["a0", "b0", "bz", "c1", "m3", "q4", "s5", "x6", "y7", "zz"]
 
 
 def referee(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    out = subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd,
-                         capture_output=True, text=True, timeout=300)
+    """`referee ARGS` in-process (a game's bots are processes as ever), exit status 0."""
+    out = in_process.referee(*args, cwd=cwd, timeout=300)
     assert out.returncode == 0, out.stderr
     return out
 
@@ -77,8 +79,8 @@ def test_identical_candidates_get_identical_games_and_scores(tmp_path: Path) -> 
     # the games are real ones: the random bot's money differs from game to game
     assert len({g[1] for g in first.values()}) > 1
 
-    board = json.loads(referee("leaderboard", str(db), "--format", "json",
-                               cwd=tmp_path).stdout)["entrants"]
+    board = json.loads(in_process.referee("leaderboard", str(db), "--format", "json",
+                                          cwd=tmp_path).stdout)["entrants"]
     rows = {r["name"]: r for r in board}
     scores = {c: (rows[c]["games"], rows[c]["placement"], rows[c]["win_share"],
                   rows[c]["money"], rows[c]["faults"]) for c in CANDIDATES}

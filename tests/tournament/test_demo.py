@@ -10,9 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from .. import in_process
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(shutil.which("node") is None or shutil.which("perl") is None,
                     reason="the demo's JavaScript or Perl bot cannot run here")
 def test_demo_tournament_runs_and_prints_its_leaderboard(tmp_path: Path) -> None:
@@ -22,8 +25,7 @@ def test_demo_tournament_runs_and_prints_its_leaderboard(tmp_path: Path) -> None
                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert "240 games played" in out.stderr
-    board = subprocess.run([sys.executable, "-m", "referee", "leaderboard", str(db),
-                            "--format", "json"], capture_output=True, text=True, timeout=60)
+    board = in_process.referee("leaderboard", str(db), "--format", "json", cwd=tmp_path)
     rows = json.loads(board.stdout)["entrants"]
     expected = {"baseline", "random", "javascript", "perl"}
     if Path("/usr/include/cjson/cJSON.h").exists():

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from .. import in_process
-from .test_user_errors import referee, refused
+from .test_user_errors import refused
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_LEGAL = ROOT / "tests" / "scripted_bots" / "first_legal.py"
@@ -51,7 +51,10 @@ def stored(db: Path, table: str = "games") -> dict[str, tuple[str, str]]:
 
 
 def run(file: Path, *more: str, cwd: Path | None = None) -> str:
-    out = referee("tournament", "run", str(file), *more, cwd=cwd or file.parent, timeout=300)
+    """`referee tournament run FILE MORE`, in-process (its games' bots are processes as ever):
+    what it said, its exit status 0."""
+    out = in_process.referee("tournament", "run", str(file), *more, cwd=cwd or file.parent,
+                             timeout=300)
     assert out.returncode == 0, out.stderr
     return out.stderr + out.stdout
 
@@ -103,7 +106,8 @@ def test_a_changed_bot_has_exactly_its_games_played_again(tmp_path: Path) -> Non
     row = {r["name"]: r for r in json.loads(board(db))["entrants"]}["dan"]
     assert row["games"] == 9 and row["money"]["mean"] == pytest.approx(sum(dan_money) / 9)
     old_dan = next(iter(dans))
-    out = referee("replay", "--db", str(db), old_dan, "--superseded", "-q", cwd=tmp_path)
+    out = in_process.referee("replay", "--db", str(db), old_dan, "--superseded", "-q",
+                             cwd=tmp_path)
     assert out.returncode == 0 and "superseded" in out.stderr, out.stderr
     assert "0 games played, 12 were already stored" in run(file)
 
@@ -163,11 +167,11 @@ def test_a_left_out_bot_is_listed_everywhere_and_a_finished_run_exits_0(
     assert "left out: **dan**" in board(db, "markdown")
     csv_rows = board(db, "csv").splitlines()
     assert csv_rows[0].endswith(",left_out") and csv_rows[-1].startswith(",dan,0,")
-    out = referee("report", str(db), "--out", "site", cwd=tmp_path)
+    out = in_process.referee("report", str(db), "--out", "site", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert "its build failed (exit status 1)" in (tmp_path / "site" / "index.html").read_text()
 
-    again = referee("tournament", "run", str(file), cwd=tmp_path, timeout=300)
+    again = in_process.referee("tournament", "run", str(file), cwd=tmp_path, timeout=300)
     assert again.returncode == 0, again.stderr
     assert "0 games played, 3 were already stored, 9 skipped" in again.stderr
     assert "ann" in again.stdout
@@ -183,7 +187,8 @@ def test_shards_that_left_out_the_same_bot_merge(tmp_path: Path) -> None:
     file.write_text(file.read_text().replace('dir = "dan"', 'dir = "dan"\nbuild = "false"'))
     for i in (1, 2):
         run(file, "--shard", f"{i}/2", "--db", f"s{i}.db", "-q")
-    out = referee("tournament", "merge", "s1.db", "s2.db", "--out", "all.db", cwd=tmp_path)
+    out = in_process.referee("tournament", "merge", "s1.db", "s2.db", "--out", "all.db",
+                             cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert len(stored(tmp_path / "all.db")) == GAMES_PER_TABLE
     assert json.loads(board(tmp_path / "all.db"))["left_out"][0]["name"] == "dan"

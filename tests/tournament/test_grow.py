@@ -12,6 +12,8 @@ import sqlite3
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from referee.game import BUILTIN_EDITIONS
 from referee.tournament.config import load_tournament
 from referee.tournament.schedule import fingerprint
@@ -71,6 +73,7 @@ def board_games(db: Path) -> dict[str, int]:
     return {r["name"]: r["games"] for r in json.loads(board(db))["entrants"]}
 
 
+@pytest.mark.slow
 def test_a_sample_grows_by_tables_and_entrants_and_plays_only_the_new_games(
         tmp_path: Path) -> None:
     """`tables` up plays only the new tables' games; `tables` down plays nothing and the
@@ -136,6 +139,7 @@ def test_max_games_stops_every_entrant_within_one_table_and_plays_on_when_raised
     assert max(counts.values()) - min(counts.values()) <= WITHIN
 
 
+@pytest.mark.slow
 def test_a_time_budget_stops_every_entrant_within_one_table_and_the_next_run_plays_on(
         tmp_path: Path) -> None:
     """`--time-budget 3s` on a run of 273 games (far more than 3 s of play on any machine)

@@ -36,7 +36,7 @@ def write_config(folder: Path, bots: int = 5, extra: str = "", deals: int = 2) -
 
 
 def leaderboard(db: Path, cwd: Path) -> list[dict[str, object]]:
-    out = referee("leaderboard", str(db), "--format", "json", cwd=cwd)
+    out = in_process.referee("leaderboard", str(db), "--format", "json", cwd=cwd)
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)["entrants"]
     for r in rows:
@@ -63,6 +63,7 @@ def stored_games(db: Path) -> int:
         return 0
 
 
+@pytest.mark.slow
 def test_killed_and_resumed_run_equals_an_uninterrupted_one(tmp_path: Path) -> None:
     """SIGKILL at random moments, resume each time: no game lost, none twice, same board."""
     config = write_config(tmp_path, deals=2)  # 60 games: four kills, each at a random game
@@ -261,7 +262,7 @@ def test_a_new_primary_metric_or_name_takes_effect_on_the_next_run(tmp_path: Pat
                                                  'name = "renamed"\nprimary_metric = "money"'))
     again = referee("tournament", "run", str(config), "--db", str(db), cwd=tmp_path)
     assert again.returncode == 0 and "0 games played" in again.stderr, again.stderr
-    out = referee("leaderboard", str(db), "--format", "json", cwd=tmp_path)
+    out = in_process.referee("leaderboard", str(db), "--format", "json", cwd=tmp_path)
     assert json.loads(out.stdout)["primary_metric"] == "money"
     import sqlite3
 

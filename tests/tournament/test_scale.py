@@ -53,18 +53,19 @@ def ids(db: Path) -> list[str]:
 
 
 def board(db: Path, cwd: Path) -> list[dict[str, object]]:
-    out = referee("leaderboard", str(db), "--format", "json", cwd=cwd)
+    out = in_process.referee("leaderboard", str(db), "--format", "json", cwd=cwd)
     rows = json.loads(out.stdout)["entrants"]
     for r in rows:
         del r["response_ms"]
     return rows
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_matches_the_local_executor(tmp_path: Path) -> None:
     config = write_config(tmp_path, bots=4, deals=2)
     local, dask = tmp_path / "local.db", tmp_path / "dask.db"
-    assert referee("tournament", "run", str(config), "--db", str(local), "-q",
-                   cwd=tmp_path).returncode == 0
+    assert in_process.referee("tournament", "run", str(config), "--db", str(local), "-q",
+                              cwd=tmp_path).returncode == 0
     out = referee("tournament", "run", str(config), "--db", str(dask), "--executor", "dask",
                   "--workers", "2", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
@@ -72,6 +73,7 @@ def test_dask_local_cluster_matches_the_local_executor(tmp_path: Path) -> None:
     assert board(dask, tmp_path) == board(local, tmp_path)
 
 
+@pytest.mark.slow
 def test_a_killed_dask_worker_loses_nothing_and_says_what_it_plays_again(
         tmp_path: Path) -> None:
     """A worker killed mid-run: every game is stored once, and the run says which games it
@@ -80,8 +82,8 @@ def test_a_killed_dask_worker_loses_nothing_and_says_what_it_plays_again(
     config_path = write_config(tmp_path, bots=5, deals=2)  # 60 games: 15 batches of 4
     config = load_tournament(config_path)
     local = tmp_path / "local.db"
-    assert referee("tournament", "run", str(config_path), "--db", str(local), "-q",
-                   cwd=tmp_path).returncode == 0
+    assert in_process.referee("tournament", "run", str(config_path), "--db", str(local), "-q",
+                              cwd=tmp_path).returncode == 0
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                            dashboard_address=None)
     client = Client(cluster)
@@ -133,13 +135,13 @@ def test_a_killed_dask_worker_loses_nothing_and_says_what_it_plays_again(
 def test_three_shards_merge_into_one_run(tmp_path: Path) -> None:
     config = write_config(tmp_path, bots=4, deals=2)
     whole = tmp_path / "whole.db"
-    assert referee("tournament", "run", str(config), "--db", str(whole), "-q",
-                   cwd=tmp_path).returncode == 0
+    assert in_process.referee("tournament", "run", str(config), "--db", str(whole), "-q",
+                              cwd=tmp_path).returncode == 0
     shards = []
     for i in (1, 2, 3):
         db = tmp_path / f"s{i}.db"
-        out = referee("tournament", "run", str(config), "--shard", f"{i}/3", "--db", str(db),
-                      "-q", cwd=tmp_path)
+        out = in_process.referee("tournament", "run", str(config), "--shard", f"{i}/3",
+                                 "--db", str(db), "-q", cwd=tmp_path)
         assert out.returncode == 0, out.stderr
         shards.append(str(db))
     sizes = [len(ids(Path(s))) for s in shards]
@@ -153,7 +155,7 @@ def test_three_shards_merge_into_one_run(tmp_path: Path) -> None:
     assert twice.returncode == 2 and "given twice" in twice.stderr
     assert not (tmp_path / "t.db").exists()
     merged = tmp_path / "merged.db"
-    out = referee("tournament", "merge", *shards, "--out", str(merged), cwd=tmp_path)
+    out = in_process.referee("tournament", "merge", *shards, "--out", str(merged), cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert ids(merged) == ids(whole)
     assert board(merged, tmp_path) == board(whole, tmp_path)
@@ -173,8 +175,8 @@ def test_a_merge_stopped_partway_leaves_no_store(tmp_path: Path) -> None:
     shards = []
     for i in (1, 2):
         db = tmp_path / f"s{i}.db"
-        out = referee("tournament", "run", str(config), "--shard", f"{i}/2", "--db", str(db),
-                      "-q", cwd=tmp_path)
+        out = in_process.referee("tournament", "run", str(config), "--shard", f"{i}/2",
+                                 "--db", str(db), "-q", cwd=tmp_path)
         assert out.returncode == 0, out.stderr
         with sqlite3.connect(db) as con:  # big records, so the copy takes a while
             con.execute("UPDATE games SET record = randomblob(4000000)")
@@ -197,7 +199,7 @@ def test_a_merge_stopped_partway_leaves_no_store(tmp_path: Path) -> None:
     assert proc.returncode == 2
     assert said == f"error: interrupted; nothing was merged ({merged} was not made)\n", said
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("merged")) == []
-    out = referee("tournament", "merge", *shards, "--out", str(merged), cwd=tmp_path)
+    out = in_process.referee("tournament", "merge", *shards, "--out", str(merged), cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert len(ids(merged)) == 24
 

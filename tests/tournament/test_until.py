@@ -29,6 +29,8 @@ from referee.tournament.progress import Progress
 from referee.tournament.session import RunSummary, run_tournament
 from referee.tournament.store import open_store
 
+from .. import in_process
+
 ROOT = Path(__file__).resolve().parents[2]
 ORDERS = 6  # seat orders of a table of three ("all")
 
@@ -229,8 +231,8 @@ def cli_run(tmp_path_factory: pytest.TempPathFactory
             ) -> tuple[Path, subprocess.CompletedProcess[str]]:
     folder = tmp_path_factory.mktemp("cli")
     path = sample_file(folder)
-    out = referee("tournament", "run", str(path), "--until-separated", "--workers", "2",
-                  "--db", "local.db", cwd=folder)
+    out = in_process.referee("tournament", "run", str(path), "--until-separated", "--workers",
+                             "2", "--db", "local.db", cwd=folder)
     return folder, out
 
 
@@ -250,8 +252,8 @@ def test_until_separated_on_the_command_line_stops_and_resumes(
     assert re.search(r"^ +1 +1 +baseline +24 ", out.stdout, re.MULTILINE), out.stdout
     ids = stored(folder / "local.db")
     assert len(ids) == 24 and max(map(deal, ids)) == 7
-    again = referee("tournament", "run", "cup.toml", "--until-separated", "--db", "local.db",
-                    cwd=folder)
+    again = in_process.referee("tournament", "run", "cup.toml", "--until-separated", "--db",
+                               "local.db", cwd=folder)
     assert again.returncode == 0, again.stderr
     assert STOP in again.stderr.splitlines()
     assert "0 games played, 24 were already stored" in again.stderr
@@ -279,7 +281,7 @@ def test_a_look_with_games_missing_stops_the_run_and_says_why(tmp_path: Path) ->
         lines += ["[[bots]]", f'name = "b{i}"', f'command = "{sys.executable} {bot}"']
     lines += ["[[bots]]", 'name = "gone"', 'command = "./no-such-bot"']
     (tmp_path / "t.toml").write_text("\n".join(lines) + "\n")
-    out = referee("tournament", "run", "t.toml", "--db", "t.db", cwd=tmp_path)
+    out = in_process.referee("tournament", "run", "t.toml", "--db", "t.db", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     # 4 tables of 3, 3 orders, 8 deals; the 3 tables with "gone" are not played
     assert ("stopped at the look after 8 deals: 72 of its 96 games could not be played "
@@ -303,7 +305,7 @@ def test_contradictory_settings_are_refused_in_one_line(
     """Both names of the most deals, max_deals without until, a shard of a run that looks at
     the whole field, an unknown until: one error line, nothing stored."""
     path = sample_file(tmp_path, extra)
-    out = referee("tournament", "run", str(path), "--db", "x.db", *args, cwd=tmp_path)
+    out = in_process.referee("tournament", "run", str(path), "--db", "x.db", *args, cwd=tmp_path)
     assert out.returncode == 2 and "Traceback" not in out.stderr
     lines = out.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and expected in lines[0], lines

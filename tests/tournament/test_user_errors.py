@@ -54,14 +54,18 @@ def refused(out: subprocess.CompletedProcess[str], *expected: str) -> None:
 
 def run(config: Path, db: Path, *more: str, env: dict[str, str] | None = None,
         timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """`tournament run` inside the test process (`in_process`; its bots are processes as
+    ever), or in a process of its own where `env` is added to its environment."""
+    if env is None:
+        return run_here(config, db, *more, timeout=timeout)
     return referee("tournament", "run", str(config), "--db", str(db), "-q", *more,
                    cwd=config.parent, env=env, timeout=timeout)
 
 
-def run_here(config: Path, db: Path, *more: str) -> subprocess.CompletedProcess[str]:
-    """`run` inside the test process (`in_process`): for a mistake refused before any game."""
+def run_here(config: Path, db: Path, *more: str,
+             timeout: float = 120) -> subprocess.CompletedProcess[str]:
     return in_process.referee("tournament", "run", str(config), "--db", str(db), "-q", *more,
-                              cwd=config.parent)
+                              cwd=config.parent, timeout=timeout)
 
 
 def test_max_faults_is_bounded_and_named(tmp_path: Path) -> None:
@@ -158,7 +162,7 @@ def test_commands_that_read_leave_a_foreign_database_and_its_wal_unchanged(
     for args in (["leaderboard", str(db)], ["report", str(db), "--out", "site"],
                  ["replay", "--db", str(db), "g"],
                  ["tournament", "merge", str(db), "--out", "m.db"]):
-        refused(referee(*args, cwd=tmp_path), f"{db} is not a results store")
+        refused(in_process.referee(*args, cwd=tmp_path), f"{db} is not a results store")
         assert files() == before, args
 
 
@@ -168,7 +172,7 @@ def test_a_store_named_in_bytes_that_are_not_utf8_is_read(tmp_path: Path) -> Non
     config = write_config(tmp_path)
     name = os.fsdecode(b"r\xe9sultats.db")
     assert run(config, tmp_path / name).returncode == 0
-    out = referee("leaderboard", name, cwd=tmp_path)
+    out = in_process.referee("leaderboard", name, cwd=tmp_path)
     assert out.returncode == 0 and "b0" in out.stdout, out.stderr
 
 
@@ -375,6 +379,7 @@ time.sleep(60)
 """
 
 
+@pytest.mark.slow
 def test_a_store_is_read_where_it_cannot_be_written_and_readers_leave_nothing_beside_it(
         tmp_path: Path) -> None:
     """A store is in WAL mode.  In a folder its readers cannot write (published results, a
@@ -534,9 +539,9 @@ def test_a_damaged_game_in_a_store_is_named_not_a_traceback(tmp_path: Path) -> N
         con.execute("UPDATE games SET record = ? WHERE game_id = ?",
                     (__import__("zlib").compress(b"not json\n"), two))
     for game in (one, two):
-        refused(referee("replay", "--db", str(db), game, cwd=tmp_path),
+        refused(in_process.referee("replay", "--db", str(db), game, cwd=tmp_path),
                 f"the stored record of game {game} cannot be read")
-    site = referee("report", str(db), "--out", "site", "--all-games", cwd=tmp_path)
+    site = in_process.referee("report", str(db), "--out", "site", "--all-games", cwd=tmp_path)
     assert site.returncode == 0, site.stderr
     assert (tmp_path / "site" / "index.html").exists()
     assert "cannot be read" in (tmp_path / "site" / "games" / f"{one}.html").read_text()
@@ -544,7 +549,7 @@ def test_a_damaged_game_in_a_store_is_named_not_a_traceback(tmp_path: Path) -> N
         con.execute("UPDATE games SET result = json_remove(result, '$.ranks') "
                     "WHERE game_id = ?", (three,))
     for args in (["leaderboard", str(db)], ["report", str(db), "--out", "site2"]):
-        refused(referee(*args, cwd=tmp_path),
+        refused(in_process.referee(*args, cwd=tmp_path),
                 f"the stored result of game {three} is damaged: ranks: Field required")
     assert not (tmp_path / "site2").exists()
 
@@ -566,7 +571,8 @@ def test_a_tournament_file_that_cannot_be_read_as_toml_is_one_line(tmp_path: Pat
     fifo = tmp_path / "fifo.toml"
     os.mkfifo(fifo)
     cases.append((str(fifo), "is not a regular file"))
-    refused(run(deep, tmp_path / "x.db", timeout=60),
+    refused(referee("tournament", "run", str(deep), "--db", str(tmp_path / "x.db"),
+                    cwd=tmp_path, timeout=60),  # a process: Python's stack as a user's is
             f"error: {deep} is not valid TOML: nested too deeply")
     for path, why in cases:  # `plan` reads the file as `run` does, and starts faster
         refused(referee("tournament", "plan", path, "--db", str(tmp_path / "x.db"),
