@@ -87,31 +87,37 @@ def look(config: TournamentConfig, store: Store, games: Schedule, stage: Stage) 
     played = Games.load(results, store.seeds())
     alpha = look_errors(config)[sequential.looks(config.deals).index(stage.deals)]
     primary = config.primary_metric
-    if sequential.settled(played, config.until, primary, alpha):
-        names = order(played, primary)
+    names = order(played, primary)
+    why = unsettled(played, names, config.until, primary, alpha)
+    if why is None:
         if config.until == "separated":
             return Look(True, f"stopped after {head}: the leader, {names[0]}, is found "
                               "stronger than every other entrant")
         return Look(True, f"stopped after {head}: every place is settled: "
                           + " > ".join(names))
-    why = unsettled(played, config.until, primary, alpha)
     if stage.next is None:
         return Look(True, f"played all {head}: {why}")
     return Look(False, f"look after {head}: {why}; playing on to {stage.next} deals")
 
 
-def unsettled(games: Games, until: sequential.Until, primary: str, alpha: float) -> str:
-    """What keeps the question open: who the leader is not separated from, or which
-    neighbours in the standings are not."""
-    names = order(games, primary)
+def unsettled(games: Games, names: list[str], until: sequential.Until, primary: str,
+              alpha: float) -> str | None:
+    """What keeps the question open at the look's error `alpha` (None: it is settled, as
+    `sequential.settled` would say): who the leader, `names[0]` of the standings' order
+    `names`, is not separated from, or which neighbours are not.  One look, one judgement:
+    the verdicts are the look's costliest part."""
     if len(names) < 2:
         return "fewer than two entrants have played"
     if alpha <= 0:
         return "too few deals for this look to stop the run"
     if until == "separated":
         level = sequential.leader_open(games, names, primary, alpha)
+        if not level:
+            return None
         return f"the leader, {names[0]}, is not found stronger than {', '.join(level)}"
     pairs, places = verdicts(games, names, primary, alpha)
+    if all(best == worst for best, worst in places.values()):
+        return None
     above = {(p.a, p.b) if p.test.diff > 0 else (p.b, p.a) for p in pairs if p.separated}
     close = [f"{a} and {b}" for a, b in itertools.pairwise(names)
              if (a, b) not in above]
