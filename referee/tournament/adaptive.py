@@ -28,20 +28,19 @@ How a round is chosen, table by table:
    table after table (a pair that chance takes near z still draws them, and more games then
    usually take it back).  A place weighs 1/place (the leaderboard is read from the top, and
    prizes are there; 1/place^2 let the top's level pairs draw most tables and starved the
-   places below), each entrant at
-   the best place its range allows (1 + those separated above it), so a pair weighs by the
-   better of those two.  The best place, not the place it holds now: an entrant unlucky so
-   far still reaches up, and is not starved of the games that would show it (starving it is
-   how adaptive designs bias their estimates).  Each entrant's gain is the sum over its
-   pairs, over the tables it has played plus one (the share of its information a table
-   adds).
+   places below), each entrant at the best place its range allows (1 + those separated
+   above it), so a pair weighs by the better of those two.  The best place, not the place
+   it holds now: an entrant unlucky so far still reaches up, and is not starved of the games
+   that would show it (starving it is how adaptive designs bias their estimates).  Each
+   entrant's gain is the sum over its pairs, over the tables it has played plus one (the
+   share of its information a table adds).
 3. The entrant of largest gain anchors the next table (its gain then halves, for the next
    table it might anchor), beside the entrants worth most to it: its pairs' gain with each,
    plus each one's own gain, for any table of theirs helps them (in a large field the top's
    places are in doubt against hundreds of the tail, each of whom needs games of its own,
    not only games beside the top); one seat goes to the entrant drawn at fewest tables so
    far: never only neighbours, so that the model stays connected and every entrant keeps
-   playing (one who played more than its share early may wait some rounds).
+   playing (one who played more than its share early waits until the others catch up).
 
 Adaptive pairing can bias a fit (an entrant unlucky early meets others, or plays less): the
 fill of step 1, the seat of step 3 and the leaderboard's block model (which compares entrants
