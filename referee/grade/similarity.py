@@ -17,7 +17,6 @@ import stat
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
-from difflib import SequenceMatcher
 from fnmatch import fnmatchcase
 from functools import cache, lru_cache
 from pathlib import Path
@@ -171,13 +170,28 @@ class Relation:
 
 
 def relation(student: Fingerprinted, other: Fingerprinted) -> Relation:
-    """`Relation` of the student to the other, by the longest matching runs of their tokens
-    (difflib's, without its junk heuristic, which would drop the commonest tokens)."""
+    """`Relation` of the student to the other, by the longest common subsequence of their
+    tokens: the most of the student's tokens that the other holds in the same order."""
     if student.literal == other.literal:
         return Relation(True, 0.0)
-    matcher = SequenceMatcher(None, student.literal, other.literal, autojunk=False)
-    matched = sum(block.size for block in matcher.get_matching_blocks())
+    matched = common_subsequence(student.literal, other.literal)
     return Relation(False, 1 - matched / max(1, len(student.literal)))
+
+
+def common_subsequence(a: Sequence[int], b: Sequence[int]) -> int:
+    """The length of the longest common subsequence of `a` and `b`, by the bit-parallel
+    method of Allison and Dix (1986), in Hyyro's form: one pass over `a`, with each row of the
+    table held as an int of len(b) bits.  A class's pairs take milliseconds each, where
+    difflib's longest matching runs took near half a second for two sample bots."""
+    where: dict[int, int] = {}
+    for i, token in enumerate(b):
+        where[token] = where.get(token, 0) | (1 << i)
+    full = (1 << len(b)) - 1
+    row = full  # a bit still set: that token of b is not yet matched
+    for token in a:
+        matches = row & where.get(token, 0)
+        row = ((row + matches) | (row - matches)) & full
+    return len(b) - row.bit_count()
 
 
 @cache

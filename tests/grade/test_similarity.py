@@ -14,9 +14,12 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.grade.similarity import (
     SourceFile,
+    common_subsequence,
     compare,
     fingerprinted,
     read_folder,
@@ -205,3 +208,23 @@ def test_a_renamed_copy_is_told_apart_from_an_honest_change() -> None:
                f"the same as {RANDOM} apart from names" in ln for ln in lines), lines
     assert any(ln.startswith(f"- **oscar** and **{RANDOM}**") and "derived from" in ln
                and "% of oscar's code new" in ln for ln in lines), lines
+
+
+def longest_common_subsequence(a: list[int], b: list[int]) -> int:
+    """The textbook table, row by row: the slow reference."""
+    previous = [0] * (len(b) + 1)
+    for x in a:
+        row = [0]
+        for j, y in enumerate(b):
+            row.append(previous[j] + 1 if x == y else max(previous[j + 1], row[j]))
+        previous = row
+    return previous[-1]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 3), max_size=40), st.lists(st.integers(0, 3), max_size=40))
+def test_the_share_of_new_code_counts_the_longest_common_subsequence(
+        a: list[int], b: list[int]) -> None:
+    """"N% of its code new" counts the student's tokens outside the longest run of tokens both
+    bots hold in the same order, exactly as the textbook table finds it."""
+    assert common_subsequence(a, b) == longest_common_subsequence(a, b)
