@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import referee
+from referee.bots.cores import usable_cores
 
 from .processes import copy_bots, leftover_processes
 
@@ -59,6 +60,18 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
     from xdist.scheduler import WorkStealingScheduling
 
     return WorkStealingScheduling(config, log)
+
+
+WORKERS_PER_CORE = 2
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's, when it is installed
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto`: two workers for each usable core (its affinity and cgroup quota, as the
+    referee counts them).  Many tests spend much of their time waiting on a bot's clock (a
+    move time, a budget, a bot that answers late); a second worker a core runs another test
+    meanwhile, where one a core would leave the core idle for a third of the run."""
+    return max(1, round(usable_cores())) * WORKERS_PER_CORE
 
 
 @pytest.fixture
