@@ -147,10 +147,10 @@ class DaskExecutor:
 
         with signals_interrupt():
             if self.client is None:
-                self.cluster = LocalCluster(  # type: ignore[no-untyped-call]
+                self.cluster = LocalCluster(
                     n_workers=self.workers, threads_per_worker=1, processes=True,
                     dashboard_address=None)
-                self.client = Client(self.cluster)  # type: ignore[no-untyped-call]
+                self.client = Client(self.cluster)
             losses = WorkerLosses(self.client)
             pending: dict[str, tuple[Any, list[ScheduledGame]]] = {}
             try:
@@ -181,8 +181,7 @@ class DaskExecutor:
 
         futures = [f for f, _ in pending.values()]
         try:
-            wait(futures, timeout=WATCH,  # type: ignore[no-untyped-call]
-                 return_when="FIRST_COMPLETED")
+            wait(futures, timeout=WATCH, return_when="FIRST_COMPLETED")
         except TimeoutError:
             return []
         return [f.key for f in futures if f.done()]
