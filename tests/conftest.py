@@ -59,10 +59,24 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.hookimpl(trylast=True)  # after pytest's own ordering (by fixture scope)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests marked `slow` (some 5-25 s each) first, the others in their usual order: on
-    two workers, a long test started last would leave the other worker idle until it ends."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The tests marked `slow` (some 5-30 s each) first in every worker's share: a long test
+    started last would leave the other workers idle until it ends.  xdist's work stealing
+    (`pytest_xdist_make_scheduler`) hands each of N workers one of N equal runs of the
+    collection, and a worker that runs out takes the back half of another's queue; so the
+    slow tests are dealt in turn to the N runs, each run starting with its own."""
+    workers = getattr(config, "workerinput", {}).get("workercount", 1)
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    others = [item for item in items if item.get_closest_marker("slow") is None]
+    runs: list[list[pytest.Item]] = [slow[i::workers] for i in range(workers)]
+    left = len(items)
+    for i, run in enumerate(runs):  # the sizes xdist's first hand-out gives
+        size = left // (workers - i)
+        left -= size
+        take = max(0, size - len(run))
+        run += others[:take]
+        del others[:take]
+    items[:] = [item for run in runs for item in run] + others
 
 
 @pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's, when it is installed
