@@ -4,6 +4,7 @@ that the tests of bot processes, in any folder, share."""
 from __future__ import annotations
 
 import compileall
+import math
 import os
 import signal
 import sys
@@ -92,16 +93,14 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
     return WorkStealingScheduling(config, log)
 
 
-WORKERS_PER_CORE = 2
-
-
 @pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's, when it is installed
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """`-n auto`: two workers for each usable core (its affinity and cgroup quota, as the
-    referee counts them).  Many tests spend much of their time waiting on a bot's clock (a
-    move time, a budget, a bot that answers late); a second worker a core runs another test
-    meanwhile, where one a core would leave the core idle for a third of the run."""
-    return max(1, round(usable_cores())) * WORKERS_PER_CORE
+    """`-n auto`: three workers for every two usable cores (their affinity and cgroup quota, as
+    the referee counts them), rounded up.  Many tests spend much of their time waiting on a
+    bot's clock (a move time, a budget, a bot that answers late); with one worker a core the
+    cores sat idle a third of the run, and with two a core the workers' start-up and their
+    contention for the caches cost more CPU than the idle time they filled."""
+    return math.ceil(max(1, round(usable_cores())) * 3 / 2)
 
 
 @pytest.fixture
