@@ -1,4 +1,4 @@
-"""Randomized playouts: 4,000 games over 3-5 players, both editions, every variant."""
+"""Randomized playouts: 2,000 games over 3-5 players, both editions, every variant."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ CONFIGS = [
         (4, ("hidden-money",)), (5, ()), (5, ("split-double", "hidden-money")),
     ]
 ]
-GAMES_PER_CONFIG = 200  # 20 configurations x 200 = 4,000 games, each step checked
+GAMES_PER_CONFIG = 100  # 20 configurations x 100 = 2,000 games, each step checked
 
 
 @pytest.mark.parametrize(

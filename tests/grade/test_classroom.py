@@ -47,7 +47,7 @@ def graded(tmp_path: Path, source: Path, config: Path) -> tuple[dict[str, str], 
     return row, (out / "feedback" / "ann.md").read_text()
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_copy_of_the_random_bot_is_level_with_the_random_baselines(
         tmp_path: Path, seed: int) -> None:
     """Graded with the classroom's baselines and rules under another seed, a copy of the random
