@@ -39,7 +39,8 @@ def main() -> None:
     known, pytest_args = parser.parse_known_args()
     command = [sys.executable, "-m", "pytest", "-n", "auto", "-q", "--durations=20",
                *pytest_args]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    path = [str(ROOT), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
     for run in range(1, known.repeat + 1):
         loop = machine_speed()
         load = os.getloadavg()[0]
