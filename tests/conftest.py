@@ -41,8 +41,8 @@ def _compile_the_referee() -> None:
 def _python3_is_this_python() -> None:
     """The bots of the tests are commands such as `python3 bot.py`, started thousands of times.
     Where `python3` on PATH is a pyenv shim (a bash script that asks pyenv which Python to
-    run), each start costs 70-80 ms of CPU more than the interpreter itself; where it is
-    another Python than the one running the tests, the bots run under that one.  The folder
+    run), each start runs bash and pyenv first (40-80 ms of CPU); where it is another Python
+    than the one running the tests, the bots run under that one.  The folder
     of this Python's own `python3` goes first on PATH, for the tests and every command they
     start."""
     here = str(Path(sys.executable).parent)
@@ -83,9 +83,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 @pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist's, when it is installed
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
     """`-n`'s tests handed out by work stealing, not in xdist's `load` chunks sized in
-    advance: each worker starts with half of them (the first, with the slow tests, or the
-    second), and one that runs out takes half of what another still has queued, so that the
-    workers end within a short test of each other."""
+    advance: each of N workers starts with one of N equal runs of them (each run with its share
+    of the slow tests, `pytest_collection_modifyitems`), and one that runs out takes half of
+    what another still has queued, so that the workers end within a short test of each other."""
     if config.getoption("dist") != "load":
         return None
     from xdist.scheduler import WorkStealingScheduling
@@ -98,8 +98,9 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """`-n auto`: three workers for every two usable cores (their affinity and cgroup quota, as
     the referee counts them), rounded up.  Many tests spend much of their time waiting on a
     bot's clock (a move time, a budget, a bot that answers late); with one worker a core the
-    cores sat idle a third of the run, and with two a core the workers' start-up and their
-    contention for the caches cost more CPU than the idle time they filled."""
+    cores sat idle a sixth of the run, and with two a core the workers' start-ups and their
+    contention spent 5-15% more CPU for no shorter run (benchmarks/README.md, "The suite's own
+    time")."""
     return math.ceil(max(1, round(usable_cores())) * 3 / 2)
 
 
