@@ -10,10 +10,6 @@ before anything else is imported, writes the line and ends the process at once.
 
 from __future__ import annotations
 
-# `_signal`: the C half of `signal`, loaded as Python starts.  Importing `signal` itself runs
-# Python code (its enums), and a Ctrl-C landing there, before the handler below is set, was a
-# traceback.
-import _signal  # type: ignore[import-not-found]
 import os
 import sys
 
@@ -26,11 +22,18 @@ def _interrupted(signum: int, frame: object) -> None:
 
 
 def main() -> None:
-    """Run the command line; click's own handling of Ctrl-C ("Aborted!") is never reached."""
-    stopping = [s for s in (_signal.SIGINT, _signal.SIGTERM, _signal.SIGHUP)
-                if _signal.getsignal(s) != _signal.SIG_IGN]  # `nohup`: stays ignored
-    for s in stopping:
-        _signal.signal(s, _interrupted)
+    """Run the command line; click's own handling of Ctrl-C ("Aborted!") is never reached.
+    Importing `signal` runs Python code (its enums): a Ctrl-C landing there, or before the
+    handler is set, raises Python's KeyboardInterrupt, taken here as the handler would."""
+    try:
+        import signal
+
+        stopping = [s for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+                    if signal.getsignal(s) is not signal.SIG_IGN]  # `nohup`: stays ignored
+        for s in stopping:
+            signal.signal(s, _interrupted)
+    except KeyboardInterrupt:
+        _interrupted(2, None)
     from referee.cli import main as command_line
 
     command_line()
