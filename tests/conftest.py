@@ -42,9 +42,8 @@ def _python3_is_this_python() -> None:
     """The bots of the tests are commands such as `python3 bot.py`, started thousands of times.
     Where `python3` on PATH is a pyenv shim (a bash script that asks pyenv which Python to
     run), each start runs bash and pyenv first (40-80 ms of CPU); where it is another Python
-    than the one running the tests, the bots run under that one.  The folder
-    of this Python's own `python3` goes first on PATH, for the tests and every command they
-    start."""
+    than the one running the tests, the bots run under that one.  The folder of this Python's
+    own `python3` goes first on PATH, for the tests and every command they start."""
     here = str(Path(sys.executable).parent)
     path = os.environ.get("PATH", "")
     if Path(here, "python3").exists() and path.split(os.pathsep)[0] != here:
@@ -67,8 +66,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     collection, and a worker that runs out takes the back half of another's queue; so the
     slow tests are dealt in turn to the N runs, each run starting with its own."""
     workers = getattr(config, "workerinput", {}).get("workercount", 1)
-    slow = [item for item in items if item.get_closest_marker("slow") is not None]
-    others = [item for item in items if item.get_closest_marker("slow") is None]
+    slow: list[pytest.Item] = []
+    others: list[pytest.Item] = []
+    for item in items:
+        (others if item.get_closest_marker("slow") is None else slow).append(item)
     runs: list[list[pytest.Item]] = [slow[i::workers] for i in range(workers)]
     left = len(items)
     for i, run in enumerate(runs):  # the sizes xdist's first hand-out gives

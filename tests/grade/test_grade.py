@@ -227,7 +227,8 @@ def assert_feedback_for_students(out: Path, subs: Path, feedback: dict[str, str]
               "Checks it did not pass, with no faulty answer of their own")
     assert [h for h in re.findall(r"^### \d+\. (.*)", ivan, re.M) if h not in loaded] == [
         "It crashes"]
-    untimed = re.search(r"^### \d+\. " + loaded[1] + r"\n.*?```\n(.*?)```", ivan, re.M | re.S)
+    untimed = re.search(r"^### \d+\. " + re.escape(loaded[1]) + r"\n.*?```\n(.*?)```", ivan,
+                        re.M | re.S)
     assert untimed is None or [line.split(":")[0] for line in untimed[1].splitlines()] == [
         MOVE_TIME_CHECK], untimed
     problems = ivan.split("## Problems")[1]
