@@ -3,11 +3,13 @@ that the tests of bot processes, in any folder, share."""
 
 from __future__ import annotations
 
+import atexit
 import compileall
 import math
 import os
+import shutil
 import signal
-import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +18,7 @@ import pytest
 import referee
 from referee.bots.cores import usable_cores
 
-from .processes import copy_bots, leftover_processes
+from .processes import BOT_PYTHON, copy_bots, leftover_processes
 
 
 def _ignore_here_only(signum: int) -> None:
@@ -38,23 +40,27 @@ def _compile_the_referee() -> None:
     compileall.compile_dir(Path(referee.__file__).parent, quiet=1)
 
 
-def _python3_is_this_python() -> None:
+def _python3_is_this_python_without_site() -> None:
     """The bots of the tests are commands such as `python3 bot.py`, started thousands of times.
     Where `python3` on PATH is a pyenv shim (a bash script that asks pyenv which Python to
     run), each start runs bash and pyenv first (40-80 ms of CPU); where it is another Python
-    than the one running the tests, the bots run under that one.  The folder of this Python's
-    own `python3` goes first on PATH, for the tests and every command they start."""
-    here = str(Path(sys.executable).parent)
-    path = os.environ.get("PATH", "")
-    if Path(here, "python3").exists() and path.split(os.pathsep)[0] != here:
-        os.environ["PATH"] = os.pathsep.join([here, path])
+    than the one running the tests, the bots run under that one.  So a folder first on PATH,
+    for the tests and every command they start, holds a `python3` that runs this Python with
+    `-S` (`processes.BOT_PYTHON`): no bot of the tests needs more than the standard library.
+    Made once, in the process that starts the workers, which inherit PATH."""
+    folder = Path(tempfile.mkdtemp(prefix="referee-tests-python3-"))
+    wrapper = folder / "python3"
+    wrapper.write_text(f'#!/bin/sh\nexec {BOT_PYTHON} "$@"\n')
+    wrapper.chmod(0o755)
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    os.environ["PATH"] = os.pathsep.join([str(folder), os.environ.get("PATH", "")])
 
 
 def pytest_configure(config: pytest.Config) -> None:
     for signum in (signal.SIGINT, signal.SIGHUP):
         _ignore_here_only(signum)
-    _python3_is_this_python()
     if not hasattr(config, "workerinput"):  # once, in the process that starts the workers
+        _python3_is_this_python_without_site()
         _compile_the_referee()
 
 

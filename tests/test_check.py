@@ -16,10 +16,10 @@ from referee.check import CHECK_COUNT
 
 from . import in_process, terminal
 from .disk import files_limited_to
-from .processes import bot_processes, leftover_processes, wait_until
+from .processes import BOT_PYTHON, bot_processes, leftover_processes, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
-PY = sys.executable
+PY = BOT_PYTHON
 
 
 def check(command: str, *options: str) -> subprocess.CompletedProcess[str]:

@@ -18,7 +18,7 @@ import pytest
 from referee.tournament.merge import remove_stale_parts
 
 from .grade.test_grade import write_config as write_grading_config
-from .processes import leftover_processes, wait_until
+from .processes import BOT_PYTHON, leftover_processes, wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRST_LEGAL = ROOT / "tests" / "scripted_bots" / "first_legal.py"
@@ -55,7 +55,7 @@ def test_a_killed_check_leaves_nothing_in_the_temporary_folder(tmp_path: Path,
     bot.parent.mkdir(parents=True)
     bot.write_text(WAITS)
     if command == "check":
-        args = ["check", f"{sys.executable} {bot} {started}"]
+        args = ["check", f"{BOT_PYTHON} {bot} {started}"]
     else:
         (bot.parent / "bot.toml").write_text(f'command = "python3 bot.py {started}"\n')
         write_grading_config(tmp_path / "class.toml")
@@ -76,7 +76,7 @@ def write_shards(folder: Path) -> list[Path]:
     lines = ['name = "killed"', "seed = 4", "table_size = 3", 'seat_orders = "rotations"',
              "deals = 2"]
     for i in range(4):
-        lines += ["[[bots]]", f'name = "b{i}"', f'command = "{sys.executable} {FIRST_LEGAL}"']
+        lines += ["[[bots]]", f'name = "b{i}"', f'command = "{BOT_PYTHON} {FIRST_LEGAL}"']
     config = folder / "t.toml"
     config.write_text("\n".join(lines) + "\n")
     shards = []

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 from . import terminal
+from .processes import BOT_PYTHON
 from .terminal import assert_shown_safely
 
 ROOT = Path(__file__).resolve().parent.parent
-PY = sys.executable
+PY = BOT_PYTHON
 BOTS = ROOT / "tests" / "scripted_bots"
 
 

@@ -13,6 +13,7 @@ import pytest
 from referee.bots.sandbox import SandboxError, check_sandbox_available
 
 from . import in_process
+from .processes import BOT_PYTHON
 
 ROOT = Path(__file__).resolve().parent.parent
 PYTHON = ROOT / "sample_bots" / "python"
@@ -26,10 +27,10 @@ def referee(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
 def test_the_strong_bot_answers_a_replayed_game_as_it_played_it(tmp_path: Path) -> None:
     """Given again what it was sent in a game (`referee replay --bot`, a fresh process), the
     strong bot gives every answer it gave: its simulations are seeded from the game's seed."""
-    strong = f"{sys.executable} {PYTHON / 'strong_bot.py'}"
+    strong = f"{BOT_PYTHON} {PYTHON / 'strong_bot.py'}"
     log = tmp_path / "game.jsonl"
-    done = referee("play", f"strong={strong}", f"baseline={sys.executable} "
-                   f"{PYTHON / 'baseline_bot.py'}", f"random={sys.executable} "
+    done = referee("play", f"strong={strong}", f"baseline={BOT_PYTHON} "
+                   f"{PYTHON / 'baseline_bot.py'}", f"random={BOT_PYTHON} "
                    f"{PYTHON / 'random_bot.py'}", "--seed", "12", "--log", str(log), "--json")
     assert done.returncode == 0, done.stderr
     assert [s["faults"] for s in json.loads(done.stdout)["seats"]] == [[], [], []]
@@ -48,7 +49,7 @@ def test_the_strong_bot_plays_a_sandboxed_tournament_without_a_fault(tmp_path: P
     bots = "".join(f'''
 [[bots]]
 name = "{name}"
-command = "{sys.executable} {file}"
+command = "{BOT_PYTHON} {file}"
 dir = "{PYTHON}"
 ''' for name, file in (("strong", "strong_bot.py"), ("baseline", "baseline_bot.py"),
                        ("random", "random_bot.py")))

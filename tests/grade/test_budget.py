@@ -17,6 +17,8 @@ from referee.check import CHECK_COUNT
 from referee.grade.state import Spent
 from referee.tournament.store import open_store
 
+from ..processes import BOT_PYTHON
+
 ROOT = Path(__file__).resolve().parents[2]
 BOTS = ROOT / "tests" / "scripted_bots"
 SAMPLES = ROOT / "sample_bots"
@@ -74,7 +76,7 @@ broken = "F"
 ''' + "".join(f'''
 [[bots]]
 name = "random-{i}"
-command = "{sys.executable} {base / 'random_bot.py'} --seed {i}"
+command = "{BOT_PYTHON} {base / 'random_bot.py'} --seed {i}"
 ''' for i in (1, 2, 3)))
     return subs, config
 

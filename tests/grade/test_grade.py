@@ -15,6 +15,7 @@ import pytest
 from referee.check import CHECK_COUNT, MOVE_TIME_CHECK
 
 from .. import in_process, terminal
+from ..processes import BOT_PYTHON
 from .rendering import headings, rendered, summary_items
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -90,7 +91,7 @@ beats = ["random-1", "random-2", "random-3"]
 ''' + "".join(f'''
 [[bots]]
 name = "random-{i}"
-command = "{sys.executable} {random_bot} --seed {i}"
+command = "{BOT_PYTHON} {random_bot} --seed {i}"
 ''' for i in (1, 2, 3)))
 
 

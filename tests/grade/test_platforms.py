@@ -23,6 +23,7 @@ from jsonschema import Draft202012Validator
 
 from referee.check import CHECK_COUNT
 
+from ..processes import BOT_PYTHON
 from .test_grade import BOTS, ROOT, SAMPLES
 
 SCHEMAS = Path(__file__).with_name("schemas")
@@ -52,7 +53,7 @@ beats = ["random-1", "random-2", "random-3"]
 """ + "".join(f"""
 [[bots]]
 name = "random-{i}"
-command = "{sys.executable} ../bots/random_bot.py --seed {i}"
+command = "{BOT_PYTHON} ../bots/random_bot.py --seed {i}"
 """ for i in (1, 2, 3))
 
 SUBMISSIONS: dict[str, dict[str, str | Path]] = {

@@ -8,7 +8,6 @@ import io
 import os
 import re
 import shutil
-import sys
 import tokenize
 from itertools import combinations
 from pathlib import Path
@@ -28,6 +27,7 @@ from referee.grade.similarity import (
 )
 from referee.tournament.config import Grading, load_tournament
 
+from ..processes import BOT_PYTHON
 from .test_grade import ROOT, SAMPLES, grade, grade_here
 
 RANDOM = "sample_bots/python/random_bot.py"
@@ -78,7 +78,7 @@ otherwise = "C"
 ''' + ("" if threshold is None else f"similarity_threshold = {threshold}\n") + "".join(f'''
 [[bots]]
 name = "random-{i}"
-command = "{sys.executable} {random_bot} --seed {i}"
+command = "{BOT_PYTHON} {random_bot} --seed {i}"
 ''' for i in (1, 2)))
     return path
 

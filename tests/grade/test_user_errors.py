@@ -19,7 +19,7 @@ from referee.grade.submissions import WorkFolderFull, discover, fresh_copy
 from referee.tournament.config import SizeLimits
 
 from ..disk import files_limited_to, without_reading_all
-from ..processes import wait_until
+from ..processes import BOT_PYTHON, wait_until
 from . import test_grade
 from .test_grade import BOTS, SAMPLES
 from .test_grade import write_config as class_config
@@ -773,9 +773,9 @@ def test_a_baseline_built_from_its_sources_does_not_regrade_an_unchanged_class(
     config = tmp_path / "grading.toml"
     write_config(config)
     text = config.read_text().replace(
-        f'command = "{sys.executable} {SAMPLES / "python" / "random_bot.py"} --seed 1"',
+        f'command = "{BOT_PYTHON} {SAMPLES / "python" / "random_bot.py"} --seed 1"',
         'dir = "base"\nbuild = "cp src.py bot.py"\n'
-        f'command = "{sys.executable} bot.py --seed 1"')
+        f'command = "{BOT_PYTHON} bot.py --seed 1"')
     assert 'build = "cp src.py bot.py"' in text
     config.write_text(text)
     out = tmp_path / "out"

@@ -27,9 +27,10 @@ from referee.match.game import play_game
 from referee.match.record import GameResult
 from referee.match.spec import GameSpec
 
+from ..processes import BOT_PYTHON
 from .kits import KITS, ROOT, Checked, built_kit, kits_without_build
 
-FIRST_LEGAL = shlex.join([sys.executable, str(ROOT / "tests" / "scripted_bots" / "first_legal.py")])
+FIRST_LEGAL = f"{BOT_PYTHON} {shlex.quote(str(ROOT / 'tests/scripted_bots/first_legal.py'))}"
 TABLE = 5  # seats at most
 SETTINGS = [  # seed, edition, variants
     (3, "cmon", ()),
@@ -130,7 +131,7 @@ def test_kit_folders_and_the_random_bot_play_through_the_cli(
     python = built_kit("python", tmp_path_factory)
     folders = [c.folder for kit in kits_without_build()[:TABLE - 2]
                if (c := available(kit, tmp_path_factory))]
-    random_bot = shlex.join([sys.executable, str(python.folder / "random_bot.py")])
+    random_bot = f"{BOT_PYTHON} {shlex.quote(str(python.folder / 'random_bot.py'))}"
     bots = [str(f) for f in folders] + [f"random-a={random_bot}", f"random-b={random_bot}"]
     bots[0] = f"first={bots[0]}"
     options = ["--edition", edition, *(a for v in variants for a in ("--variant", v))]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import zlib
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from referee.tournament.session import run_tournament
 from referee.tournament.store import open_store
 
 from .. import terminal
+from ..processes import BOT_PYTHON
 from .support import a_tournament, all_stored, stored
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,7 +98,7 @@ def test_the_baseline_is_separated_from_random_bots(tmp_path: Path) -> None:
     """Strong baseline against four random bots, 200 games: the baseline holds place 1,
     separated from each random bot by the paired test, with a rating interval above all of
     theirs; the random bots, one policy, are not separated from each other (places 2-5)."""
-    command = f"{sys.executable} {ROOT / 'sample_bots/python/baseline_bot.py'}"
+    command = f"{BOT_PYTHON} {ROOT / 'sample_bots/python/baseline_bot.py'}"
 
     def make(name: str, worker: int) -> Player:
         if name == "baseline":
@@ -126,7 +126,7 @@ def test_a_sampled_field_separates_baselines_from_random_bots(tmp_path: Path) ->
     balanced seat orders (144 games, each entrant at 4 tables, a pair at 0 to 2 of them):
     every baseline is separated above every random bot, and no two random bots are
     separated, by the block model over all 12 blocks."""
-    command = f"{sys.executable} {ROOT / 'sample_bots/python/baseline_bot.py'}"
+    command = f"{BOT_PYTHON} {ROOT / 'sample_bots/python/baseline_bot.py'}"
 
     def make(name: str, worker: int) -> Player:
         if name.startswith("baseline"):

@@ -5,7 +5,6 @@ events a full pipe cannot take at once, and the transcript of what was sent."""
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -25,7 +24,7 @@ from referee.match.record import EventLine, GameRecord, GameResult
 from referee.match.spec import GameSpec
 from referee.protocol import codec
 
-from ..processes import command
+from ..processes import BOT_PYTHON, command
 from .support import PollingWatcher
 
 
@@ -100,7 +99,7 @@ async def begin_quick(player: BotPlayer, spec: GameSpec, seat: int) -> BotProces
 async def lines_before_any_request(path: Path, spin: float, next_up: bool) -> list[bytes]:
     """Start a game with the echo bot and give it one event line; the lines it has echoed
     within half a second, with no request sent."""
-    player = BotPlayer(BotSpec("echo", f"{sys.executable} {path}"),
+    player = BotPlayer(BotSpec("echo", f"{BOT_PYTHON} {path}"),
                        process_limits=ProcessLimits(spin=spin))
     try:
         bot = await begin_quick(player, GameSpec.make("g", 1, ["echo", "b", "c"]), 0)
@@ -219,7 +218,7 @@ def test_events_the_pipe_cannot_take_at_once_reach_the_bot_whole_and_in_order(
               for n in range(300)]  # 300 kB: more than a pipe holds
 
     async def run() -> Answer:
-        player = BotPlayer(BotSpec("staller", f"{sys.executable} {script} {received}"),
+        player = BotPlayer(BotSpec("staller", f"{BOT_PYTHON} {script} {received}"),
                            process_limits=ProcessLimits(spin=0.0003),
                            transcript_path=transcript)
         spec = GameSpec.make("g", 1, ["staller", "b", "c"], move_time=5.0, time_bank=5.0)

@@ -19,7 +19,15 @@ from referee.match.record import read_record
 from referee.match.seat_part import part_from_record, part_from_transcript
 
 from .. import in_process, terminal
-from ..processes import ROOT, command, copy_bots, leftover_processes, referee, wait_until
+from ..processes import (
+    BOT_PYTHON,
+    ROOT,
+    command,
+    copy_bots,
+    leftover_processes,
+    referee,
+    wait_until,
+)
 
 
 def replay(*args: str) -> subprocess.CompletedProcess[str]:
@@ -27,7 +35,7 @@ def replay(*args: str) -> subprocess.CompletedProcess[str]:
     tests read what it says and how it exits."""
     return in_process.referee("replay", *args, cwd=ROOT, timeout=60)
 
-BASELINE = f"{sys.executable} {ROOT / 'sample_bots' / 'python' / 'baseline_bot.py'}"
+BASELINE = f"{BOT_PYTHON} {ROOT / 'sample_bots' / 'python' / 'baseline_bot.py'}"
 EXAMPLES = ROOT / "protocol" / "examples"
 # A bot that answers as first_legal does and keeps every line it reads in the file it is given:
 # what a bot was sent, seen from the bot's side.
@@ -79,7 +87,7 @@ class Played:
 def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     """Four seats, cmon edition: first_legal, an illegal bidder (three warnings, then
     retired), the baseline, first_legal again."""
-    scripted = f"{sys.executable} BOTS/"
+    scripted = f"{BOT_PYTHON} BOTS/"
     seats = {"alice": scripted + "first_legal.py",
              "dave": scripted + "illegal.py --kind over_money",
              "base": BASELINE, "carol": scripted + "first_legal.py"}
@@ -303,7 +311,7 @@ def test_the_example_transcripts_replay_with_their_bots(example: str, bot: str,
 def test_a_stored_tournament_game_replays(tmp_path: Path) -> None:
     """A game of a tournament's store (`--db STORE GAME_ID`): the baseline answers as it did
     there; another bot in its seat differs."""
-    first = f"{sys.executable} {ROOT / 'tests' / 'scripted_bots' / 'first_legal.py'}"
+    first = f"{BOT_PYTHON} {ROOT / 'tests' / 'scripted_bots' / 'first_legal.py'}"
     config = tmp_path / "t.toml"
     config.write_text("\n".join([
         'name = "rerun"', "seed = 3", "table_size = 3", 'seat_orders = "rotations"',

@@ -24,6 +24,7 @@ from referee.protocol import codec
 from referee.protocol.messages import FaultKind
 from referee.protocol.schema import bot_line, referee_line
 
+from ..processes import BOT_PYTHON
 from .schemas import BY_DIRECTION, FROM_BOT, TO_BOT, errors, referee_accepts, schema_accepts
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -257,7 +258,7 @@ def test_every_line_the_referee_sends_validates(
 
 # ---------------------------------------------------------------- real transcripts
 
-RANDOM_BOT = f"{sys.executable} {ROOT / 'sample_bots' / 'python' / 'random_bot.py'}"
+RANDOM_BOT = f"{BOT_PYTHON} {ROOT / 'sample_bots' / 'python' / 'random_bot.py'}"
 # (players' kinds, options): both editions, every variant, every decision kind, and a fuzzing
 # seat whose faults bring warnings and lines the referee rejects.
 TABLES = [
@@ -278,7 +279,7 @@ def test_every_line_of_real_transcripts_fits_the_schemas(bot_dir: Path, tmp_path
     games = []
     for number, (kinds, options) in enumerate(TABLES):
         bots = [f"{kind}{seat}=" + (RANDOM_BOT if kind == "random" else
-                                    f"{sys.executable} {bot_dir / 'fuzz.py'} --seed {number}")
+                                    f"{BOT_PYTHON} {bot_dir / 'fuzz.py'} --seed {number}")
                 for seat, kind in enumerate(kinds)]
         folder = tmp_path / f"game{number}"
         games.append((folder, subprocess.Popen(

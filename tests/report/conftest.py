@@ -3,7 +3,6 @@ headless Chromium for the tests that open pages."""
 
 from __future__ import annotations
 
-import sys
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from referee.tournament.executors.local import LocalExecutor
 from referee.tournament.session import run_tournament
 from referee.tournament.store import Store, open_store
 
+from ..processes import BOT_PYTHON
 from .browser import chromium
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -50,7 +50,7 @@ def make_store(folder: Path) -> tuple[Path, Path]:
 
     def make(name: str, worker: int) -> Player:
         if name == "illegal":
-            return BotPlayer(BotSpec(name, f"{sys.executable} {ILLEGAL} --kind over_money"),
+            return BotPlayer(BotSpec(name, f"{BOT_PYTHON} {ILLEGAL} --kind over_money"),
                              stderr_path=stderr_dir / f"{name}.w{worker}.stderr.log")
         return random_player(name, zlib.crc32(name.encode()) % 100)
 

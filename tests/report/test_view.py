@@ -19,6 +19,7 @@ from referee.match.record import read_record
 from referee.tournament.store import open_store
 
 from .. import in_process
+from ..processes import BOT_PYTHON
 from .browser import Page
 from .conftest import Made
 
@@ -55,9 +56,9 @@ def played(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Played]:
     crashes at its first request, its stderr markup too."""
     folder = tmp_path_factory.mktemp("view")
     (folder / "crash.py").write_text(CRASH_BOT)
-    done = referee("play", f"{sys.executable} {SAMPLE / 'random_bot.py'}",
-                   f"{sys.executable} {SAMPLE / 'baseline_bot.py'}",
-                   f"{EVIL_NAME}={sys.executable} crash.py", "--seed", "7",
+    done = referee("play", f"{BOT_PYTHON} {SAMPLE / 'random_bot.py'}",
+                   f"{BOT_PYTHON} {SAMPLE / 'baseline_bot.py'}",
+                   f"{EVIL_NAME}={BOT_PYTHON} crash.py", "--seed", "7",
                    "--log", "game.jsonl", "--html", "played.html", cwd=folder)
     assert done.returncode == 0, done.stderr
     assert "crash" in done.stdout  # the fault, in the standings
@@ -187,6 +188,6 @@ def test_each_mistake_is_one_error_line(made: Made, played: Played, tmp_path: Pa
     own.write_bytes(played.log.read_bytes())
     one_error(view("game.html"), "written over by its own page")
     assert own.read_bytes() == played.log.read_bytes()
-    one_error(referee("play", *[f"{sys.executable} {SAMPLE / 'random_bot.py'}"] * 3,
+    one_error(referee("play", *[f"{BOT_PYTHON} {SAMPLE / 'random_bot.py'}"] * 3,
                       "--html", str(tmp_path / "missing" / "x.html"), cwd=tmp_path),
               "cannot write the page to")

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from .. import in_process
-from ..processes import ROOT
+from ..processes import BOT_PYTHON, ROOT
 
 RANDOM_BOT = ROOT / "sample_bots" / "python" / "random_bot.py"
 TINY = ROOT / "protocol" / "examples" / "tiny.toml"
@@ -37,7 +37,7 @@ def write_config(folder: Path, extra: str = "") -> Path:
     lines = ['name = "pool"', "seed = 3", "table_size = 3", 'seat_orders = "rotations"',
              "tables = 8", 'edition = "tiny.toml"', extra]
     for i in range(12):
-        lines += ["[[bots]]", f'name = "r{i}"', f'command = "{sys.executable} {bot}"']
+        lines += ["[[bots]]", f'name = "r{i}"', f'command = "{BOT_PYTHON} {bot}"']
     path = folder / "t.toml"
     path.write_text("\n".join(lines) + "\n")
     return path

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from collections import defaultdict
 from pathlib import Path
 
 from referee.tournament.store import open_store
 
 from .. import in_process
+from ..processes import BOT_PYTHON
 
 ROOT = Path(__file__).resolve().parents[2]
 BASELINE = ROOT / "sample_bots" / "python" / "baseline_bot.py"
@@ -64,7 +64,7 @@ def test_identical_candidates_get_identical_games_and_scores(tmp_path: Path) -> 
     in a gauntlet against the baseline and the random bot: every copy plays the same games,
     seat for seat, money for money, and gets the same placement points, win share and money
     in the leaderboard."""
-    py = sys.executable
+    py = BOT_PYTHON
     config = gauntlet(tmp_path, {"random": f"{py} {RANDOM}", "baseline": f"{py} {BASELINE}"},
                       f"{py} {BASELINE}", deals=2, seat_orders="rotations")
     db = tmp_path / "crn.db"
@@ -91,7 +91,7 @@ def test_referee_play_plays_a_stored_gauntlet_game_again(tmp_path: Path) -> None
     """`referee play --seed S --seat-order K`, with a stored game's deck seed, seat order and
     seats, gives every bot the seed it had in that game: the random bot plays as it did, and
     the game ends with the same money."""
-    py = sys.executable
+    py = BOT_PYTHON
     config = gauntlet(tmp_path, {"random": f"{py} {RANDOM}", "baseline": f"{py} {BASELINE}"},
                       f"{py} {FIRST_LEGAL}", deals=1, seat_orders="rotations",
                       candidates=["c1"])
@@ -120,7 +120,7 @@ def test_a_baselines_seed_is_the_same_for_every_candidate(tmp_path: Path) -> Non
     every candidate's gauntlet, each seat gets the same seed; it differs between the seats
     of a game, between seat orders and between deals, and is never the deck's seed."""
     log = tmp_path / "seeds.jsonl"
-    logger = f"{sys.executable} {LOGS_SEED} {log}"
+    logger = f"{BOT_PYTHON} {LOGS_SEED} {log}"
     # baselines b, k and p; candidates before, between and after them
     config = gauntlet(tmp_path, {"p": logger, "b": logger, "k": logger}, logger, deals=2,
                       seat_orders="balanced", candidates=["a0", "c1", "m3", "q4"])

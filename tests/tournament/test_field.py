@@ -8,12 +8,12 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
-import sys
 from pathlib import Path
 
 import pytest
 
 from .. import in_process
+from ..processes import BOT_PYTHON
 from .test_user_errors import refused
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,7 +31,7 @@ def write_file(folder: Path, names: list[str], extra: str = "") -> Path:
     lines = ['name = "field"', "seed = 11", "table_size = 3", 'seat_orders = "rotations"',
              extra]
     for name in names:
-        lines += ["[[bots]]", f'name = "{name}"', f'command = "{sys.executable} bot.py"',
+        lines += ["[[bots]]", f'name = "{name}"', f'command = "{BOT_PYTHON} bot.py"',
                   f'dir = "{name}"']
     path = folder / "field.toml"
     path.write_text("\n".join(lines) + "\n")

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from .. import in_process, terminal
+from ..processes import BOT_PYTHON
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_LEGAL = ROOT / "tests" / "scripted_bots" / "first_legal.py"
@@ -29,7 +30,7 @@ def write_config(folder: Path, bots: int = 5, extra: str = "", deals: int = 2) -
              'seat_orders = "rotations"', f"deals = {deals}", extra]
     for i in range(bots):
         lines += ["[[bots]]", f'name = "b{i}"',
-                  f'command = "{sys.executable} {FIRST_LEGAL}"']
+                  f'command = "{BOT_PYTHON} {FIRST_LEGAL}"']
     path = folder / "t.toml"
     path.write_text("\n".join(lines) + "\n")
     return path
@@ -105,7 +106,7 @@ def test_killed_and_resumed_run_equals_an_uninterrupted_one(tmp_path: Path) -> N
 def test_a_bot_that_fails_to_build_is_left_out(tmp_path: Path) -> None:
     config = write_config(tmp_path, bots=4)
     text = config.read_text() + ('[[bots]]\nname = "broken"\nbuild = "false"\n'
-                                 f'command = "{sys.executable} {FIRST_LEGAL}"\n')
+                                 f'command = "{BOT_PYTHON} {FIRST_LEGAL}"\n')
     config.write_text(text)
     out = referee("tournament", "run", str(config), "--db", str(tmp_path / "x.db"),
                   cwd=tmp_path)
@@ -129,8 +130,8 @@ def test_a_builds_escape_sequences_are_shown_not_obeyed(tmp_path: Path) -> None:
     config = write_config(tmp_path, bots=3, deals=1)
     hostile = ROOT / "tests" / "scripted_bots" / "terminal_escape.py"
     config.write_text(config.read_text() + (
-        f'[[bots]]\nname = "hostile"\nbuild = "{sys.executable} {hostile} --build"\n'
-        f'command = "{sys.executable} {hostile}"\n'))
+        f'[[bots]]\nname = "hostile"\nbuild = "{BOT_PYTHON} {hostile} --build"\n'
+        f'command = "{BOT_PYTHON} {hostile}"\n'))
     shown = ("left out hostile: its build failed (exit status 1): error: "
              "\\x1b[2J\\x1b]0;pwned\\x07\n    ALL BOTS PASSED\\x9b31m\\u202edeliaf\n")
     out = terminal.referee("tournament", "run", str(config), "--db", str(tmp_path / "x.db"),
@@ -190,8 +191,8 @@ def test_leaderboard_formats(three_games: Path, fmt: str) -> None:
 
 def test_a_command_that_cannot_be_split_names_its_key(tmp_path: Path) -> None:
     config = write_config(tmp_path, bots=3, deals=1)
-    config.write_text(config.read_text().replace(f'"{sys.executable} {FIRST_LEGAL}"',
-                                                 f"\"{sys.executable} '{FIRST_LEGAL}\"", 1))
+    config.write_text(config.read_text().replace(f'"{BOT_PYTHON} {FIRST_LEGAL}"',
+                                                 f"\"{BOT_PYTHON} '{FIRST_LEGAL}\"", 1))
     out = in_process.referee("tournament", "run", str(config), "--db", str(tmp_path / "x.db"),
                              cwd=tmp_path)
     assert out.returncode == 2

@@ -27,6 +27,7 @@ from referee.tournament.session import run_tournament
 from referee.tournament.store import open_store
 
 from .. import in_process
+from ..processes import BOT_PYTHON
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_LEGAL = ROOT / "tests" / "scripted_bots" / "first_legal.py"
@@ -36,7 +37,7 @@ def write_config(folder: Path, bots: int, deals: int) -> Path:
     lines = ['name = "scale"', "seed = 4", "table_size = 3", 'seat_orders = "rotations"',
              f"deals = {deals}"]
     for i in range(bots):
-        lines += ["[[bots]]", f'name = "b{i}"', f'command = "{sys.executable} {FIRST_LEGAL}"']
+        lines += ["[[bots]]", f'name = "b{i}"', f'command = "{BOT_PYTHON} {FIRST_LEGAL}"']
     path = folder / "t.toml"
     path.write_text("\n".join(lines) + "\n")
     return path

@@ -30,6 +30,7 @@ from referee.tournament.session import RunSummary, run_tournament
 from referee.tournament.store import open_store
 
 from .. import in_process
+from ..processes import BOT_PYTHON
 
 ROOT = Path(__file__).resolve().parents[2]
 ORDERS = 6  # seat orders of a table of three ("all")
@@ -220,7 +221,7 @@ def sample_file(folder: Path, extra: str = "") -> Path:
              extra or "deals = 16"]
     for name, script in bots.items():
         lines += ["[[bots]]", f'name = "{name}"',
-                  f'command = "{sys.executable} {ROOT / "sample_bots/python"}/{script}"']
+                  f'command = "{BOT_PYTHON} {ROOT / "sample_bots/python"}/{script}"']
     path = folder / "cup.toml"
     path.write_text("\n".join(lines) + "\n")
     return path
@@ -278,7 +279,7 @@ def test_a_look_with_games_missing_stops_the_run_and_says_why(tmp_path: Path) ->
     lines = ['name = "missing"', "seed = 2", "table_size = 3", 'seat_orders = "rotations"',
              "deals = 32", 'until = "separated"']
     for i in range(3):
-        lines += ["[[bots]]", f'name = "b{i}"', f'command = "{sys.executable} {bot}"']
+        lines += ["[[bots]]", f'name = "b{i}"', f'command = "{BOT_PYTHON} {bot}"']
     lines += ["[[bots]]", 'name = "gone"', 'command = "./no-such-bot"']
     (tmp_path / "t.toml").write_text("\n".join(lines) + "\n")
     out = in_process.referee("tournament", "run", "t.toml", "--db", "t.db", cwd=tmp_path)

@@ -17,6 +17,7 @@ from referee.tournament.config import TournamentConfig
 
 from .. import in_process
 from ..disk import files_limited_to, without_reading_all
+from ..processes import BOT_PYTHON
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_LEGAL = ROOT / "tests" / "scripted_bots" / "first_legal.py"
@@ -35,7 +36,7 @@ def write_config(folder: Path, extra: str = "", bot_extra: str = "") -> Path:
     lines = ['name = "errors"', "seed = 3", "table_size = 3", 'seat_orders = "rotations"',
              extra]
     for i in range(3):
-        lines += ["[[bots]]", f'name = "b{i}"', f'command = "{sys.executable} {FIRST_LEGAL}"']
+        lines += ["[[bots]]", f'name = "b{i}"', f'command = "{BOT_PYTHON} {FIRST_LEGAL}"']
         if i == 1:
             lines.append(bot_extra)
     path = folder / "t.toml"
@@ -324,7 +325,7 @@ def test_a_store_that_fails_mid_run_ends_it_in_one_line_and_loses_nothing(
     config = tmp_path / "t.toml"
     config.write_text('name = "full"\nseed = 5\ntable_size = 3\nseat_orders = "all"\n'
                       "deals = 8\n" + "".join(
-                          f'[[bots]]\nname = "b{i}"\ncommand = "{sys.executable} {bot}"\n'
+                          f'[[bots]]\nname = "b{i}"\ncommand = "{BOT_PYTHON} {bot}"\n'
                           for i in range(3)))
     db = tmp_path / "full.db"
     out = subprocess.run(
