@@ -136,7 +136,7 @@ def test_a_request_that_never_reached_the_bot_is_shown_as_such() -> None:
 def test_a_full_disk_is_the_referees_failure_in_one_line() -> None:
     """The checks' transcript cannot be written (a full disk): that is the referee's failure,
     not the bot's, and it says so in one line, not a traceback ending in RefereeError."""
-    result = subprocess.run([PY, "-m", "referee", "check",
+    result = subprocess.run([sys.executable, "-m", "referee", "check",
                              f"{PY} tests/scripted_bots/first_legal.py"],
                             cwd=ROOT, capture_output=True, text=True, timeout=120,
                             preexec_fn=files_limited_to(16 * 1024))
@@ -149,7 +149,7 @@ def test_a_full_disk_is_the_referees_failure_in_one_line() -> None:
 def test_no_room_for_the_transcript_is_the_referees_failure_in_one_line() -> None:
     """With no temporary folder it can write in, check fails in one line (no
     FileNotFoundError traceback)."""
-    result = subprocess.run([PY, "-m", "referee", "check",
+    result = subprocess.run([sys.executable, "-m", "referee", "check",
                              f"{PY} tests/scripted_bots/first_legal.py"],
                             cwd=ROOT, capture_output=True, text=True, timeout=120,
                             preexec_fn=files_limited_to(0))
@@ -202,7 +202,7 @@ def test_a_check_cut_short_passes_nothing_it_did_not_see() -> None:
     """A bot that never answers: the check stops after its first game, so "plays several
     games in one process" and the situation the bot's own play decides are not passed on one
     game's evidence; and a failed "keeps playing after a warning" says why."""
-    slow = subprocess.run([PY, "-m", "referee", "check",
+    slow = subprocess.run([sys.executable, "-m", "referee", "check",
                            f"{PY} tests/scripted_bots/never_answers.py",
                            "--move-time", "0.05", "--time-bank", "0.05"], capture_output=True,
                           text=True, cwd=ROOT, timeout=120)
@@ -277,7 +277,7 @@ try:
 except KeyboardInterrupt:
     print("interrupted")
 """
-    done = subprocess.run([PY, "-c", code], capture_output=True, text=True, timeout=30)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
     assert done.stdout == "cleaned up\ninterrupted\n", done.stderr
 
 
