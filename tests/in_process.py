@@ -19,11 +19,14 @@ class Hung(Exception):
     """The command ran past its test's hang guard."""
 
 
-def referee(*args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+def referee(*args: str, cwd: Path, timeout: float = 300,
+            exact: bool = False) -> subprocess.CompletedProcess[str]:
     """As `subprocess.run([python, -m, referee, *args], cwd=cwd, capture_output=True,
     text=True, timeout=timeout)` would end.  An exception the command let through (a
     traceback, exit status 1, in a real process) is raised here, so the test fails on it; so
-    is `Hung` after `timeout` seconds (a hang guard: SIGALRM, which the referee leaves alone)."""
+    is `Hung` after `timeout` seconds (a hang guard: SIGALRM, which the referee leaves alone).
+    With `exact`, the output is every character as it came (`text=True`, and click's runner,
+    would turn a carriage return into a newline, hiding it)."""
 
     def hung(signum: int, frame: object) -> None:
         raise Hung(f"referee {' '.join(args)}: still running after {timeout} s")
@@ -40,5 +43,9 @@ def referee(*args: str, cwd: Path, timeout: float = 300) -> subprocess.Completed
         os.chdir(before)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
+    if exact:
+        return subprocess.CompletedProcess(["referee", *args], result.exit_code,
+                                           result.stdout_bytes.decode("utf-8", "backslashreplace"),
+                                           result.stderr_bytes.decode("utf-8", "backslashreplace"))
     return subprocess.CompletedProcess(["referee", *args], result.exit_code, result.stdout,
                                        result.stderr)

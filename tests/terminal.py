@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
+
+from . import in_process
 
 # ESC, BEL, CR, a C1 control (CSI) and a right-to-left override: each one, printed raw, moves
 # the cursor, changes the terminal, or reorders the text around it.
@@ -12,13 +13,9 @@ RAW = ("\x1b", "\x07", "\r", "\x9b", "\u202e")
 
 
 def referee(*args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    """`python -m referee ARGS`, its output as text with every character as it came
-    (`text=True` would turn a carriage return into a newline, hiding it)."""
-    done = subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd,
-                          capture_output=True, timeout=timeout)
-    return subprocess.CompletedProcess(done.args, done.returncode,
-                                       done.stdout.decode("utf-8", "backslashreplace"),
-                                       done.stderr.decode("utf-8", "backslashreplace"))
+    """`referee ARGS` (inside the test process: everything the referee prints goes through
+    `sys.stdout` and `sys.stderr`), its output as text with every character as it came."""
+    return in_process.referee(*args, cwd=cwd, timeout=timeout, exact=True)
 
 
 def assert_shown_safely(text: str, *escaped: str) -> None:

@@ -21,8 +21,9 @@ FIRST_LEGAL = ROOT / "tests" / "scripted_bots" / "first_legal.py"
 
 
 def referee(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=300)
+    """`referee ARGS` inside the test process (its bots are processes as ever); what only a
+    process shows (SIGKILL, a signal) is tested below with `python -m referee`."""
+    return in_process.referee(*args, cwd=cwd, timeout=300)
 
 
 def write_config(folder: Path, bots: int = 5, extra: str = "", deals: int = 2) -> Path:
