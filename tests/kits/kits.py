@@ -15,8 +15,6 @@ import os
 import re
 import shlex
 import shutil
-import subprocess
-import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -24,6 +22,8 @@ import pytest
 
 from referee.bots.launch import BotSpec, folder_bot
 from referee.bots.manifest import MANIFEST, read_bot_folder
+
+from .. import in_process
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLES = ROOT / "sample_bots"
@@ -112,8 +112,8 @@ class Checked:
 
 
 def checked_kit(kit: str, tmp_path_factory: pytest.TempPathFactory) -> Checked:
-    """The kit copied and built once per session by `referee check COPY`, shared by the
-    workers; skips when its toolchain is missing."""
+    """The kit copied and built once per session by `referee check COPY` (in the test
+    process), shared by the workers; skips when its toolchain is missing."""
     require_toolchain(kit)
     base = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
@@ -127,9 +127,7 @@ def checked_kit(kit: str, tmp_path_factory: pytest.TempPathFactory) -> Checked:
         if not result.exists():
             shutil.rmtree(folder, ignore_errors=True)
             shutil.copytree(SAMPLES / kit, folder, ignore=shutil.ignore_patterns(*ignored(kit)))
-            done = subprocess.run([sys.executable, "-m", "referee", "check", str(folder)],
-                                  cwd=shared, capture_output=True, text=True,
-                                  timeout=CHECK_TIMEOUT)
+            done = in_process.referee("check", str(folder), cwd=shared, timeout=CHECK_TIMEOUT)
             checked = Checked(folder, done.returncode, done.stdout, done.stderr)
             result.write_text(json.dumps({**asdict(checked), "folder": str(folder)}))
     data = json.loads(result.read_text())
