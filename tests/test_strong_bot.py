@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,8 +19,8 @@ PYTHON = ROOT / "sample_bots" / "python"
 
 
 def referee(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=300)
+    """`referee ARGS` inside the test process (its bots are processes as ever)."""
+    return in_process.referee(*args, cwd=cwd, timeout=300)
 
 
 def test_the_strong_bot_answers_a_replayed_game_as_it_played_it(tmp_path: Path) -> None:

@@ -7,17 +7,17 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
+from .. import in_process
 from .kits import ROOT
 
 FIRST_LEGAL = ROOT / "tests" / "scripted_bots" / "first_legal.py"
 
 
 def referee(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=120)
+    """`referee ARGS` inside the test process (its bots are processes as ever)."""
+    return in_process.referee(*args, cwd=cwd, timeout=120)
 
 
 def bot_folder(path: Path, manifest: str | None) -> Path:

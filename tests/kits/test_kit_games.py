@@ -12,8 +12,6 @@ from __future__ import annotations
 import json
 import math
 import shlex
-import subprocess
-import sys
 from typing import Any
 
 import pytest
@@ -27,6 +25,7 @@ from referee.match.game import play_game
 from referee.match.record import GameResult
 from referee.match.spec import GameSpec
 
+from .. import in_process
 from ..processes import BOT_PYTHON
 from .kits import KITS, ROOT, Checked, built_kit, kits_without_build
 
@@ -135,10 +134,8 @@ def test_kit_folders_and_the_random_bot_play_through_the_cli(
     bots = [str(f) for f in folders] + [f"random-a={random_bot}", f"random-b={random_bot}"]
     bots[0] = f"first={bots[0]}"
     options = ["--edition", edition, *(a for v in variants for a in ("--variant", v))]
-    done = subprocess.run([sys.executable, "-m", "referee", "play", *bots, "--json",
-                           "--seed", str(seed), *options],
-                          cwd=python.folder.parent, capture_output=True, text=True,
-                          timeout=300)
+    done = in_process.referee("play", *bots, "--json", "--seed", str(seed), *options,
+                              cwd=python.folder.parent, timeout=300)
     assert done.returncode == 0, done.stderr
     result: dict[str, Any] = json.loads(done.stdout)
     seats = result["seats"]

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,8 +38,8 @@ for line in sys.stdin:
 
 
 def referee(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=120)
+    """`referee ARGS` inside the test process (its bots are processes as ever)."""
+    return in_process.referee(*args, cwd=cwd, timeout=120)
 
 
 @dataclass

@@ -183,14 +183,14 @@ def test_the_shard_count_is_bounded_and_merge_does_not_count_to_it(tmp_path: Pat
             "--shard", "N must be between 1 and 10000")
     shard = tmp_path / "s1.db"
     assert run(config, shard, "--shard", "1/10000").returncode == 0
-    out = referee("tournament", "merge", str(shard), "--out", str(tmp_path / "m.db"),
+    out = in_process.referee("tournament", "merge", str(shard), "--out", str(tmp_path / "m.db"),
                   cwd=tmp_path, timeout=60)
     refused(out, "gap: shard(s) 2/10000, 3/10000, 4/10000, 5/10000, 6/10000 and 9994 more")
     # A store labelled by an older referee (or by hand) with a huge N is refused as quickly.
     with sqlite3.connect(shard) as con:
         con.execute("UPDATE meta SET value = '1/99999999999999999999' WHERE key = 'shard'")
     con.close()
-    out = referee("tournament", "merge", str(shard), "--out", str(tmp_path / "m.db"),
+    out = in_process.referee("tournament", "merge", str(shard), "--out", str(tmp_path / "m.db"),
                   cwd=tmp_path, timeout=60)
     refused(out, "gap: shard(s) 2/99999999999999999999")
     assert not (tmp_path / "m.db").exists()
@@ -269,7 +269,7 @@ def test_edition_shard_and_store_mistakes_name_what_is_wrong(tmp_path: Path) -> 
 def test_a_bot_dir_that_is_a_file_is_said_so(tmp_path: Path) -> None:
     (tmp_path / "afile").write_text("not a folder")
     config = write_config(tmp_path, bot_extra='dir = "afile"')
-    out = referee("tournament", "run", str(config), "--db", str(tmp_path / "x.db"),
+    out = in_process.referee("tournament", "run", str(config), "--db", str(tmp_path / "x.db"),
                   cwd=tmp_path)
     assert f"its directory {tmp_path / 'afile'} is a file, not a folder" in out.stdout + \
         out.stderr, out.stdout + out.stderr
@@ -359,7 +359,7 @@ def test_a_merge_that_runs_out_of_room_leaves_no_half_merged_store(tmp_path: Pat
         preexec_fn=files_limited_to(96 * 1024))  # more than SQLite's 32 KiB -shm files
     refused(out, f"{merged}: ")
     assert not merged.exists()
-    assert referee("tournament", "merge", *map(str, shards), "--out", str(merged),
+    assert in_process.referee("tournament", "merge", *map(str, shards), "--out", str(merged),
                    cwd=tmp_path, timeout=60).returncode == 0
     assert sqlite3.connect(merged).execute("SELECT COUNT(*) FROM games").fetchone() == (24,)
     # A shard whose 32 KiB -shm file cannot be written is not "not a results store".
@@ -430,7 +430,7 @@ def test_a_store_is_read_where_it_cannot_be_written_and_readers_leave_nothing_be
                     "its -wal file holds games not yet written into it")
     finally:
         shared.chmod(0o755)
-    assert referee("leaderboard", str(db), cwd=tmp_path).returncode == 0  # folds them in
+    assert in_process.referee("leaderboard", str(db), cwd=tmp_path).returncode == 0  # folds them in
     assert sorted(p.name for p in shared.iterdir()) == ["r.db"]
     assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM games").fetchone() == (12,)
     (shared / "r.db-wal").touch()  # an empty one holds nothing: the store is read
@@ -444,8 +444,8 @@ def test_a_store_is_read_where_it_cannot_be_written_and_readers_leave_nothing_be
     shards = [tmp_path / f"s{i}.db" for i in (1, 2)]
     for i, shard in enumerate(shards, 1):
         assert run(config, shard, "--shard", f"{i}/2").returncode == 0
-    merged = referee("tournament", "merge", *map(str, shards), "--out", str(tmp_path / "m.db"),
-                     cwd=tmp_path)
+    merged = in_process.referee("tournament", "merge", *map(str, shards), "--out",
+                                str(tmp_path / "m.db"), cwd=tmp_path)
     assert merged.returncode == 0, merged.stderr
     assert sorted(p.name for p in tmp_path.glob("*.db*")) == ["link.db", "m.db", "s1.db",
                                                               "s2.db"]
@@ -489,7 +489,7 @@ def test_a_second_run_on_a_store_being_written_is_refused(tmp_path: Path) -> Non
     assert first.returncode == 0, err
     refused(second, f"{db} is being written by another run")
     assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM games").fetchone() == (180,)
-    again = referee("tournament", "run", str(config), "--db", str(db), cwd=tmp_path)
+    again = in_process.referee("tournament", "run", str(config), "--db", str(db), cwd=tmp_path)
     assert again.returncode == 0 and "0 games played, 180 were already stored" in \
         again.stderr, again.stderr
 
