@@ -11,6 +11,7 @@ another holds is their similarity.  It flags, it never grades (docs/grading.md, 
 
 from __future__ import annotations
 
+import functools
 import os
 import shlex
 import stat
@@ -250,7 +251,13 @@ def may_be_code(path: str) -> bool:
     """Whether a file's name is one of a language's (read only then): by name alone, a
     `.pl` may still turn out Prolog rather than Perl, which `lexer_for` tells.  As pygments'
     `find_lexer_class_for_filename`, over its builtin lexers (only the matching imported)."""
-    name = os.path.basename(path)
+    return _code_name(os.path.basename(path))
+
+
+@functools.lru_cache(maxsize=1024)
+def _code_name(name: str) -> bool:
+    """`may_be_code` of a file name, matched once: a class's submissions share their names
+    (`bot.py`, `bot.toml`), and each match tries every pattern of some 600 lexers."""
     matches = [(lexer_class(lexer), pattern) for lexer, patterns in builtin_lexers()
                for pattern in patterns if fnmatchcase(name, pattern)]
     if not matches:
