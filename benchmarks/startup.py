@@ -31,7 +31,6 @@ FIRST_LEGAL = ROOT / "tests" / "scripted_bots" / "first_legal.py"
 
 # Label -> arguments of `referee`. Paths that do not exist are the mistakes.
 COMMANDS: dict[str, list[str]] = {
-    "python -c pass (floor)": [],
     "--version": ["--version"],
     "--help": ["--help"],
     "play --help": ["play", "--help"],
@@ -48,14 +47,19 @@ COMMANDS: dict[str, list[str]] = {
     "leaderboard t.db": ["leaderboard", "t.db"],
     "report, missing store": ["report", "no_such.db", "--out", "out"],
 }
+# Label -> arguments of Python itself: the floor of any command, and of a bot that needs only
+# the standard library started without `site` (as the tests start theirs).
+FLOORS: dict[str, list[str]] = {
+    "python -c pass (floor)": ["-c", "pass"],
+    "python -S -c pass (no site)": ["-S", "-c", "pass"],
+}
 
 
 def cpu_ms(args: list[str], path: Path, cwd: str) -> float:
-    """One run's CPU in milliseconds: the child's user + system time."""
+    """One run's CPU in milliseconds of `python ARGS`: the child's user + system time."""
     env = {**os.environ, "PYTHONPATH": str(path)}
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # compiled once (the warm-up run), as installed
-    command = [sys.executable, "-c", "pass"] if not args else [
-        sys.executable, "-m", "referee", *args]
+    command = [sys.executable, *args]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run(command, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
                    stderr=subprocess.DEVNULL, check=False)
@@ -88,7 +92,8 @@ def main() -> None:
         header = " | ".join(f"{name} ms" for name in checkouts)
         print(f"| command | {header} |")
         print("|---|" + "---:|" * len(checkouts))
-        for label, args in COMMANDS.items():
+        runs_of = {**FLOORS, **{k: ["-m", "referee", *v] for k, v in COMMANDS.items()}}
+        for label, args in runs_of.items():
             runs: dict[str, list[float]] = {name: [] for name in checkouts}
             for path in checkouts.values():  # warm-up: bytecode written, files in the cache
                 cpu_ms(args, path, scratch)
