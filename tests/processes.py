@@ -21,8 +21,9 @@ SCRIPTED_BOTS = Path(__file__).resolve().parent / "scripted_bots"
 ROOT = SCRIPTED_BOTS.parent.parent
 BOT_PYTHON = f"{shlex.quote(sys.executable)} -S"
 """This Python without `site`, for the tests' Python bots: they need only the standard library,
-and site's `.pth` files (an editable install's finder, a CA bundle's hook) are most of a
-Python's start-up (42 of 50 ms of CPU here), paid by the thousands of bots the tests start."""
+and site's `.pth` files (an editable install's finder, a CA bundle's hook) are three quarters
+of a Python's start-up here (`benchmarks/startup.py`), paid by the thousands of bots the tests
+start."""
 
 
 def copy_bots(dest: Path) -> Path:
