@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -63,13 +65,20 @@ def board(db: Path, cwd: Path) -> list[dict[str, object]]:
 
 @pytest.mark.slow
 def test_dask_local_cluster_matches_the_local_executor(tmp_path: Path) -> None:
+    """The same games and board as the local executor; and no word about Dask's port 8787
+    when another program (or another run's cluster) holds it."""
     config = write_config(tmp_path, bots=4, deals=2)
     local, dask = tmp_path / "local.db", tmp_path / "dask.db"
     assert in_process.referee("tournament", "run", str(config), "--db", str(local), "-q",
                               cwd=tmp_path).returncode == 0
-    out = referee("tournament", "run", str(config), "--db", str(dask), "--executor", "dask",
-                  "--workers", "2", cwd=tmp_path)
+    with socket.socket() as other:
+        with contextlib.suppress(OSError):  # taken already: as good
+            other.bind(("127.0.0.1", 8787))
+            other.listen()
+        out = referee("tournament", "run", str(config), "--db", str(dask), "--executor",
+                      "dask", "--workers", "2", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
+    assert "8787" not in out.stderr and "Warning" not in out.stderr, out.stderr
     assert ids(dask) == ids(local) and len(ids(local)) == 4 * 3 * 2
     assert board(dask, tmp_path) == board(local, tmp_path)
 
@@ -86,7 +95,8 @@ def test_a_killed_dask_worker_loses_nothing_and_says_what_it_plays_again(
     assert in_process.referee("tournament", "run", str(config_path), "--db", str(local), "-q",
                               cwd=tmp_path).returncode == 0
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                           dashboard_address=None)
+                           dashboard_address=None,
+                           scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
     client = Client(cluster)
     killed: list[int] = []
     some_stored, finished = threading.Event(), threading.Event()

@@ -147,9 +147,13 @@ class DaskExecutor:
 
         with signals_interrupt():
             if self.client is None:
+                # No dashboard; the scheduler's HTTP routes (health, metrics) on a free port
+                # of this machine only, not on 8787, where a second cluster would print a
+                # warning that the port is taken.
                 self.cluster = LocalCluster(
                     n_workers=self.workers, threads_per_worker=1, processes=True,
-                    dashboard_address=None)
+                    dashboard_address=None,
+                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
                 self.client = Client(self.cluster)
             losses = WorkerLosses(self.client)
             pending: dict[str, tuple[Any, list[ScheduledGame]]] = {}
