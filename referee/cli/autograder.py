@@ -12,11 +12,12 @@ from ..grade.platform_results import PLATFORMS
 from ..interrupts import run_trio
 from ..match.game import RefereeError
 from ..text import visible
+from . import short_help
 from .common import OutputPath, fail, quiet_option, resolve_workers, sandbox_option, workers_option
 from .grade import grading_config
 
 
-@click.command(name="grade-one")
+@click.command(name="grade-one", short_help=short_help("grade-one"))
 @click.argument("submission", metavar="SUBMISSION",
                 type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
@@ -72,7 +73,7 @@ def grade_one_cmd(submission: Path, config_path: Path, results_path: Path, platf
                    f"{outcome.points:g} points; {results_path}")
 
 
-@click.command(name="autograder")
+@click.command(name="autograder", short_help=short_help("autograder"))
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("tournaments/classroom.toml"), show_default=True,
               help="The grading config: a gauntlet tournament file with [grading] rules.")

@@ -10,6 +10,7 @@ import click
 
 from ..bots.sandbox import SandboxError, check_sandbox_available
 from ..text import visible
+from . import short_help
 from .common import (
     OutputPath,
     fail,
@@ -57,7 +58,7 @@ def grading_config(config_path: Path, sandbox: str | None,
     return config
 
 
-@click.command(name="grade")
+@click.command(name="grade", short_help=short_help("grade"))
 @click.argument("submissions", metavar="SUBMISSIONS_DIR",
                 type=click.Path(exists=True, file_okay=False, path_type=Path))
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),

@@ -6,10 +6,11 @@ from pathlib import Path
 
 import click
 
+from . import short_help
 from .common import OutputPath, fail, need_store, stored_standings_text
 
 
-@click.command(name="leaderboard")
+@click.command(name="leaderboard", short_help=short_help("leaderboard"))
 @click.argument("db_path", metavar="DB", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--format", "fmt", type=click.Choice(["table", "markdown", "csv", "json"]),
               default="table", show_default=True)
@@ -39,7 +40,7 @@ def leaderboard_cmd(db_path: Path, fmt: str, head_to_head: bool, seats: bool,
     click.echo(text.rstrip("\n"))
 
 
-@click.command(name="report")
+@click.command(name="report", short_help=short_help("report"))
 @click.argument("db_path", metavar="DB", type=click.Path(path_type=Path))
 @click.option("--out", "out_name", required=True, type=click.Path(),
               help="Folder to write the site into: a new or empty one, or an earlier report's.")

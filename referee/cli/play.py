@@ -16,6 +16,7 @@ from ..game import MAX_SEED, EditionError, GameConfig
 from ..game.config import VARIANTS
 from ..game.edition import CMON
 from ..text import visible
+from . import short_help
 from .common import (
     SECONDS_OR_ZERO,
     OutputPath,
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
     from ..match.seat_part import SeatPart, SentRequest
 
 
-@click.command()
+@click.command(short_help=short_help("play"))
 @click.argument("bots", nargs=-1, required=True, metavar="BOT BOT BOT [BOT [BOT]]")
 @click.option("--seed", type=click.IntRange(0, MAX_SEED), default=1, show_default=True,
               help="Shuffle seed, 0 to 2**63-1 (as game records store it; a seed's sign "
@@ -203,7 +204,7 @@ def _seconds_or_none(ctx: click.Context, param: click.Parameter,
     return None if value is None else SECONDS_OR_ZERO(ctx, param, value)
 
 
-@click.command(name="replay")
+@click.command(name="replay", short_help=short_help("replay"))
 @click.argument("source", metavar="GAME.jsonl | GAME_ID | TRANSCRIPT.jsonl")
 @db_option("Replay game GAME_ID from this tournament's results store.")
 @superseded_option
@@ -414,7 +415,7 @@ class _RerunPrinter:
         await trio.to_thread.run_sync(sys.stdin.readline, abandon_on_cancel=True)
 
 
-@click.command(name="check")
+@click.command(name="check", short_help=short_help("check"))
 @click.argument("bot", metavar="BOT")
 @time_limit_options
 @click.option("--transcript", "transcript_path", type=OutputPath(dir_okay=False, path_type=Path),

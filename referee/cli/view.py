@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from ..match.record import GameRecord, RecordError, read_record
+from . import short_help
 from .common import (
     OutputPath,
     db_option,
@@ -17,7 +18,7 @@ from .common import (
 )
 
 
-@click.command(name="view")
+@click.command(name="view", short_help=short_help("view"))
 @click.argument("source", metavar="GAME.jsonl | GAME_ID")
 @db_option("Show game GAME_ID of this tournament's results store.")
 @superseded_option

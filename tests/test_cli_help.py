@@ -1,0 +1,42 @@
+"""`referee --help`, the first command a newcomer types: every command listed with its line,
+at once (nothing but the command line itself imported)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import click
+
+from referee.cli import COMMANDS, main
+
+from . import in_process
+from .processes import ROOT
+
+
+def test_every_command_is_listed_with_its_line_and_runs_its_own_help() -> None:
+    """Each command `referee` runs appears in `--help` with the line its own `--help` uses,
+    and each one's `--help` works."""
+    listing = in_process.referee("--help", cwd=ROOT)
+    assert listing.returncode == 0, listing.stderr
+    commands = listing.stdout.split("Commands:\n", 1)[1]
+    context = click.Context(main)
+    for name in sorted(COMMANDS):
+        command = main.get_command(context, name)
+        assert command is not None and command.short_help, name
+        assert f"  {name} " in commands and command.short_help in commands, (name, commands)
+        own = in_process.referee(name, "--help", cwd=ROOT)
+        assert own.returncode == 0 and "Usage:" in own.stdout, (name, own.stderr)
+
+
+def test_the_listing_imports_no_command() -> None:
+    """`referee --help` in a fresh process imports no command's module (and so none of the
+    layers under them: grading, the leaderboard's statistics, the match runner)."""
+    done = subprocess.run([sys.executable, "-X", "importtime", "-m", "referee", "--help"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    imported = [line.rsplit("|", 1)[1].strip() for line in done.stderr.splitlines()
+                if line.startswith("import time:") and "|" in line]
+    ours = [m for m in imported if m.startswith("referee.") and m != "referee.cli"]
+    assert ours == [], ours
+    assert "Commands:" in done.stdout
