@@ -9,6 +9,8 @@ import math
 import os
 import shutil
 import signal
+import subprocess
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -47,13 +49,21 @@ def _python3_is_this_python_without_site() -> None:
     than the one running the tests, the bots run under that one.  So a folder first on PATH,
     for the tests and every command they start, holds a `python3` that runs this Python with
     `-S` (`processes.BOT_PYTHON`): no bot of the tests needs more than the standard library.
-    Made once, in the process that starts the workers, which inherit PATH."""
-    folder = Path(tempfile.mkdtemp(prefix="referee-tests-python3-"))
-    wrapper = folder / "python3"
+    This Python's own folder comes next (its `python`, `pip`).  Where the wrapper cannot run
+    (a temporary folder mounted noexec), that folder alone goes first.  Made once, in the
+    process that starts the workers, which inherit PATH."""
+    folders = [str(Path(sys.executable).parent)]
+    wrapper_folder = Path(tempfile.mkdtemp(prefix="referee-tests-python3-"))
+    atexit.register(shutil.rmtree, wrapper_folder, ignore_errors=True)
+    wrapper = wrapper_folder / "python3"
     wrapper.write_text(f'#!/bin/sh\nexec {BOT_PYTHON} "$@"\n')
     wrapper.chmod(0o755)
-    atexit.register(shutil.rmtree, folder, ignore_errors=True)
-    os.environ["PATH"] = os.pathsep.join([str(folder), os.environ.get("PATH", "")])
+    try:
+        if subprocess.run([wrapper, "-c", "pass"], timeout=60).returncode == 0:
+            folders.insert(0, str(wrapper_folder))
+    except OSError:
+        pass
+    os.environ["PATH"] = os.pathsep.join([*folders, os.environ.get("PATH", "")])
 
 
 def pytest_configure(config: pytest.Config) -> None:

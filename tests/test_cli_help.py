@@ -15,16 +15,17 @@ from .processes import ROOT
 
 
 def test_every_command_is_listed_with_its_line_and_runs_its_own_help() -> None:
-    """Each command `referee` runs appears in `--help` with the line its own `--help` uses,
-    and each one's `--help` works."""
+    """Each command `referee` runs appears in `--help` on its own row with its own short help
+    (one line each), and each one's `--help` works."""
     listing = in_process.referee("--help", cwd=ROOT)
     assert listing.returncode == 0, listing.stderr
     commands = listing.stdout.split("Commands:\n", 1)[1]
+    rows = dict(line.strip().split(None, 1) for line in commands.splitlines() if line.strip())
     context = click.Context(main)
     for name in sorted(COMMANDS):
         command = main.get_command(context, name)
         assert command is not None and command.short_help, name
-        assert f"  {name} " in commands and command.short_help in commands, (name, commands)
+        assert rows[name] == command.short_help, (name, commands)
         own = in_process.referee(name, "--help", cwd=ROOT)
         assert own.returncode == 0 and "Usage:" in own.stdout, (name, own.stderr)
 

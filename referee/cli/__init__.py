@@ -27,7 +27,8 @@ COMMANDS = {
     "grade": ("grade", "grade_cmd", "Grade a folder of student bots: grades.csv and feedback."),
     "grade-one": ("autograder", "grade_one_cmd",
                   "Grade one submission, as an autograder platform runs it."),
-    "leaderboard": ("leaderboard", "leaderboard_cmd", "The standings of the games in a store."),
+    "leaderboard": ("leaderboard", "leaderboard_cmd",
+                    "Print the standings of the games in a store."),
     "play": ("play", "play", "Play one game between BOTs and print the standings."),
     "replay": ("play", "replay_cmd", "Re-check a recorded game, or replay it to one bot."),
     "report": ("leaderboard", "report_cmd", "Write a store's games as a static site."),
@@ -58,7 +59,8 @@ class LazyGroup(click.Group):
         return super().get_command(ctx, cmd_name)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
-        rows = [(name, short_help(name)) for name in self.list_commands(ctx)]
+        rows = [(name, short_help(name) if name in COMMANDS
+                 else self.commands[name].get_short_help_str()) for name in self.list_commands(ctx)]
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 

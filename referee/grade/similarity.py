@@ -11,7 +11,6 @@ another holds is their similarity.  It flags, it never grades (docs/grading.md, 
 
 from __future__ import annotations
 
-import functools
 import os
 import shlex
 import stat
@@ -254,7 +253,7 @@ def may_be_code(path: str) -> bool:
     return _code_name(os.path.basename(path))
 
 
-@functools.lru_cache(maxsize=1024)
+@lru_cache(maxsize=1024)
 def _code_name(name: str) -> bool:
     """`may_be_code` of a file name, matched once: a class's submissions share their names
     (`bot.py`, `bot.toml`), and each match tries every pattern of some 600 lexers."""
