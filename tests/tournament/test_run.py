@@ -14,16 +14,11 @@ from pathlib import Path
 import pytest
 
 from .. import in_process, terminal
+from ..in_process import referee  # what only a process shows (SIGKILL, a signal): Popen below
 from ..processes import BOT_PYTHON
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_LEGAL = ROOT / "tests" / "scripted_bots" / "first_legal.py"
-
-
-def referee(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """`referee ARGS` inside the test process (its bots are processes as ever); what only a
-    process shows (SIGKILL, a signal) is tested below with `python -m referee`."""
-    return in_process.referee(*args, cwd=cwd, timeout=300)
 
 
 def write_config(folder: Path, bots: int = 5, extra: str = "", deals: int = 2) -> Path:
