@@ -158,6 +158,21 @@ def _walk(top: ProcStat) -> list[ProcStat]:
     return out
 
 
+def sandboxed_bot(root: int) -> ProcStat | None:
+    """Under bwrap `root`: the process it started for the bot, the earliest-started child of
+    bwrap's own pid 1 (its one child); None if there is none now.  Later children of that
+    pid 1 are processes the bot left, which it adopted."""
+    top = read_stat(root)
+    if top is None:
+        return None
+    below = _walk(top)[1:]
+    inits = [p for p in below if p.ppid == root]
+    if len(inits) != 1:
+        return None
+    own = [p for p in below if p.ppid == inits[0].pid]
+    return min(own, key=lambda p: p.start, default=None)
+
+
 def kill_all(procs: list[ProcStat], rounds: int = 50) -> None:
     """SIGKILL these processes (those still the same process: the start time is checked),
     every descendant they have, and their process groups.

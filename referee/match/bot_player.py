@@ -138,6 +138,7 @@ class BotPlayer:
         except codec.ProtocolError as exc:
             reason = exc.reason
         else:
+            bot.follow_own_process()
             return None
         await self._stop(goodbye=False)
         return Fault(FaultKind.START, reason)

@@ -239,10 +239,14 @@ def test_a_bot_that_exits_is_a_crash_while_its_child_answers(bot_dir: Path, mode
                                                              delay: float) -> None:
     """The bot's process exits at its third request, leaving a child that answers for it on
     the output it inherited, at once or 0.1 s later (within the moment the referee gives an
-    exited bot's output to close): a `crash` with its exit status and stderr, the seat retired,
-    never a bot that plays on; no process of it is left."""
+    exited bot's output to close): that first answer is a `crash` with the exit status and
+    stderr, however soon it comes (in the sandbox, before bwrap has told of the exit), and
+    the seat is retired: no answer of the child's is played; no process of it is left."""
     [game] = play(bot_dir, f"hands_over.py --delay {delay}", mode)
     fault = assert_contained(game, "crash", r"(?s)^exited \(a process it started still "
                                             r"(answers for it|holds its output open)\); exit "
                                             r"status 0;.*the parent exits, its child answers")
     assert game.result.retired == (0,), fault
+    played = [line for line in game.lines if type(line) in (ApplyLine, AnswerLine)
+              and line.seat == 0 and line.source == "bot"]
+    assert len(played) == 2, played  # its own two answers, none of the child's
