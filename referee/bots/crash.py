@@ -20,16 +20,20 @@ _NO_FORK = re.compile(r"Resource temporarily unavailable|unable to create native
 _NETWORK = re.compile(r"ConnectionRefused|Network is unreachable|Connection refused|"
                       r"Temporary failure in name resolution|Name or service not known|"
                       r"ECONNREFUSED|ENETUNREACH|EAI_AGAIN")
+# Seconds to wait for bwrap's exit once the bot's own process has ended: its pid 1 has to
+# run first, which on a loaded machine can take a while.
+ENDED_WAIT = 10.0
 _FILES = re.compile(r"No such file or directory|Read-only file system|ENOENT|EROFS")
 
 
 async def crash_reason(bot: BotProcess, what: str, spec: BotSpec, *,
                        between_games: bool = False) -> str:
-    """`what`, how the process ended (waiting a second at most for it to), a hint at the
-    limit it ran into, and the end of its stderr.  `between_games`: it had played a game
-    and had not answered in this one, so a clean exit is the classic mistake of a bot that
-    plays one game only."""
-    with trio.move_on_after(1.0):
+    """`what`, how the process ended (waiting a second at most for it to, or in the sandbox
+    up to ENDED_WAIT once the bot's own process is known to have ended, as bwrap's exit then
+    comes with the status), a hint at the limit it ran into, and the end of its stderr.
+    `between_games`: it had played a game and had not answered in this one, so a clean exit
+    is the classic mistake of a bot that plays one game only."""
+    with trio.move_on_after(ENDED_WAIT if bot.own_process_ended else 1.0):
         await bot.process.wait()
     ending = bot.exit_description()
     tail = bot.stderr.last_lines()

@@ -160,14 +160,14 @@ def _walk(top: ProcStat) -> list[ProcStat]:
 
 def sandboxed_bot(root: int) -> ProcStat | None:
     """Under bwrap `root`: the process it started for the bot, the earliest-started child of
-    bwrap's own pid 1 (its one child); None if there is none now.  Later children of that
-    pid 1 are processes the bot left, which it adopted."""
+    bwrap's own pid 1 (its one child, a bwrap too); None if there is none now, or the layout
+    is another.  Later children of that pid 1 are processes the bot left, which it adopted."""
     top = read_stat(root)
     if top is None:
         return None
     below = _walk(top)[1:]
     inits = [p for p in below if p.ppid == root]
-    if len(inits) != 1:
+    if len(inits) != 1 or inits[0].comm != top.comm:
         return None
     own = [p for p in below if p.ppid == inits[0].pid]
     return min(own, key=lambda p: p.start, default=None)

@@ -108,12 +108,18 @@ class BotProcess:
         self._own.register(fd, select.POLLIN)
 
     @property
+    def own_process_ended(self) -> bool:
+        """In the sandbox, once followed: the bot's own process has ended, and bwrap's exit
+        (with its status) is bound to follow."""
+        return self._own is not None and bool(self._own.poll(0))
+
+    @property
     def exited(self) -> bool:
         """Whether the bot's own process has ended (a child it left may still write for
         it: the protocol calls that a crash).  Asked at every reply, so first without reaping
         (one `waitid` call, a fraction of `returncode`'s cost); it reaps once there is an end.
         In the sandbox, the pidfd of `follow_own_process` tells first."""
-        if self._own is not None and self._own.poll(0):
+        if self.own_process_ended:
             return True
         try:
             if os.waitid(os.P_PID, self.process.pid,
@@ -354,10 +360,12 @@ class BotProcess:
                 await shutdown(self, goodbye)
             self.stderr.check()
         finally:
-            self.stderr.close()
-            if self._own_fd >= 0:
-                os.close(self._own_fd)
-                self._own, self._own_fd = None, -1
+            try:
+                self.stderr.close()
+            finally:
+                if self._own_fd >= 0:
+                    os.close(self._own_fd)
+                    self._own, self._own_fd = None, -1
 
     def exit_description(self) -> str:
         """How the process ended ("exit status 3", "killed by SIGSEGV") or "running"."""

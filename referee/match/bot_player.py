@@ -38,8 +38,8 @@ from .bot_transcript import TranscriptWriter
 from .player import Answer, Fault, GameInfo, Standing
 
 # A bot whose process exited is a crash (protocol/README.md), even where a process it started
-# holds its output and answers: a reply is taken only while the bot's own process runs (in the
-# sandbox bwrap exits with it).  One waitpid a reply.
+# holds its output and answers: a reply is taken only while the bot's own process runs
+# (`BotProcess.exited`: one waitid a reply, and in the sandbox one poll of a pidfd).
 CHILD_ANSWERS = "exited (a process it started still answers for it)"
 
 
