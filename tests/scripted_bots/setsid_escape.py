@@ -35,15 +35,24 @@ def first_legal(request):
 
 
 def escape(double):
+    """Returns once the escaped process has left the group: from then on every look of the
+    referee's can see it, however late a loaded machine runs the child."""
     sys.stdout.flush()
     sys.stderr.flush()
+    done, tell = os.pipe()
     if os.fork() != 0:
+        os.close(tell)
+        os.read(done, 1)
+        os.close(done)
         if double:
             os.wait()
         return
+    os.close(done)
     os.setsid()
     if double and os.fork() != 0:
         os._exit(0)
+    os.write(tell, b"x")
+    os.close(tell)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     while True:
         time.sleep(3600)
