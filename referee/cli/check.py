@@ -1,0 +1,69 @@
+"""`referee check`: a bot run through scripted situations, each passed, warned or failed."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from ..text import visible
+from . import short_help
+from .common import (
+    OutputPath,
+    address_space_option,
+    confine,
+    fail,
+    make_folder,
+    parse_bot,
+    sandbox_option,
+    time_limit_options,
+)
+
+
+@click.command(name="check", short_help=short_help("check"))
+@click.argument("bot", metavar="BOT")
+@time_limit_options
+@click.option("--transcript", "transcript_path", type=OutputPath(dir_okay=False, path_type=Path),
+              help="Write every line exchanged with the bot here (JSON lines).")
+@sandbox_option()
+@address_space_option
+def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
+              transcript_path: Path | None, sandbox: str, address_space: str) -> None:
+    """Run BOT through scripted situations covering every decision kind; exit 0 only when
+    every check passes (a WARN passes, with a warning: answers close to the move time, lines
+    that answer no request).
+
+    BOT is a command line or a folder with a bot.toml (built first)."""
+    [spec] = confine([parse_bot(bot)], sandbox, address_space)
+    from ..check import run_check, summary
+    from ..interrupts import run_trio
+    from ..match.game import RefereeError
+
+    if transcript_path is not None:
+        make_folder("--transcript", transcript_path.parent, transcript_path)
+        try:
+            transcript_path.write_bytes(b"")  # written as the checks go
+        except OSError as exc:
+            fail(f"--transcript {transcript_path}: cannot write it: {exc.strerror or exc}")
+    try:
+        results, times = run_trio(lambda: run_check(
+            spec, move_time=move_time, time_bank=time_bank, startup_time=startup_time,
+            transcript=transcript_path))
+    except RefereeError as exc:  # the referee's own failure (a full disk), not the bot's
+        fail(f"the referee failed, not the bot: {exc}")
+    except KeyboardInterrupt:
+        fail("interrupted; the bot was stopped")
+    for r in results:
+        click.echo(f"{r.mark}  {r.name}: {visible(r.reason, indent='      ')}")
+        for line in r.lines:  # the exchange: what the referee sent, and what the bot said
+            click.echo(f"      {visible(line)}")
+    click.echo(summary(times))
+    failed = sum(1 for r in results if not r.passed)
+    warned = sum(1 for r in results if r.mark == "WARN")
+    click.echo(f"{len(results) - failed} passed, {failed} failed"
+               + (f", {warned} with a warning" if warned else ""))
+    if failed:
+        if transcript_path is None:
+            click.echo("rerun with --transcript FILE to see every line exchanged")
+        sys.exit(1)

@@ -1,0 +1,249 @@
+"""`referee replay`: a recorded game re-checked against the rules, or one seat's part of it
+sent again to a bot (`--bot`), its answers beside the recorded ones."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import click
+
+from ..bots.limits import RERUN_TIMEOUT
+from ..text import visible
+from . import short_help
+from .common import (
+    SECONDS_OR_ZERO,
+    address_space_option,
+    confine,
+    db_option,
+    fail,
+    need_store,
+    parse_bot,
+    quiet_option,
+    stored_record,
+    superseded_option,
+)
+
+# The match layer, trio and orjson are imported in the functions that use them: a mistake in
+# the arguments is one line that need not wait for them.
+if TYPE_CHECKING:
+    from ..match.rerun import Compared
+    from ..match.seat_part import SeatPart, SentRequest
+
+
+def _seconds_or_none(ctx: click.Context, param: click.Parameter,
+                     value: float | None) -> float | None:
+    return None if value is None else SECONDS_OR_ZERO(ctx, param, value)
+
+
+@click.command(name="replay", short_help=short_help("replay"))
+@click.argument("source", metavar="GAME.jsonl | GAME_ID | TRANSCRIPT.jsonl")
+@db_option("Replay game GAME_ID from this tournament's results store.")
+@superseded_option
+@quiet_option("Print only the verdict (with --bot: and the answers that differ or were "
+              "faults in the game).")
+@click.option("--bot", metavar="BOT",
+              help="Send seat --seat's part of the game again to this bot (a command line or "
+                   "NAME=COMMAND) and show its answers beside the recorded ones.")
+@click.option("--seat", type=int, metavar="S",
+              help="With --bot: the seat whose part is sent (from 0).")
+@click.option("--request", "upto", type=click.IntRange(min=1), metavar="N",
+              help="With --bot: stop after the seat's request N (from 1) and stop the bot; "
+                   "default: send all, game_end included.")
+@click.option("--pause", is_flag=True,
+              help="With --bot: wait for Enter before request N (without --request, before "
+                   "the hello), to attach a debugger to the bot's pid.")
+@click.option("--timeout", type=float, metavar="SECONDS", callback=_seconds_or_none,
+              help=f"With --bot: seconds to wait for the bot's hello and each answer "
+                   f"(default {RERUN_TIMEOUT:g}, or no limit with --pause); 0 lifts the "
+                   f"limit, for a bot slowed or stopped by a debugger.")
+@click.option("--show-request", is_flag=True,
+              help="With --bot: print each request as it is sent: its legal choices, the "
+                   "time left and the seat's view.")
+@click.option("-v", "--verbose", is_flag=True, help="With --bot: --show-request.")
+@address_space_option
+def replay_cmd(source: str, db_path: Path | None, superseded: bool, quiet: bool,
+               bot: str | None, seat: int | None, upto: int | None, pause: bool,
+               timeout: float | None, show_request: bool, verbose: bool,
+               address_space: str) -> None:
+    """Re-check a recorded game against the rules; exit 1 on any mismatch.
+
+    Either a game log written by `referee play --log`, or `--db DB GAME_ID`.
+
+    With --bot, send BOT what seat --seat was sent in that game (hello, new_game, events,
+    warnings, requests, exactly as then) and show each answer beside the recorded one, and
+    what BOT writes to stderr; exit 1 if one differs.  An answer that was a fault in the game
+    (an illegal bid) is marked so, even where BOT gives it again.  The game may then also be
+    a bot's
+    transcript (NAME.transcript.jsonl, written by `play --transcript-dir`).  The bot's pid is
+    printed as it starts; to debug one decision, stop at it with --request N --pause.
+    """
+    from ..match.record import RecordError, read_record
+    from ..match.replay import replay
+    from ..match.seat_part import part_from_record, read_part
+    from ..match.transcript import Transcript
+
+    if superseded and db_path is None:
+        fail("--superseded goes with --db")
+    if bot is None:
+        for option, given in (("--seat", seat is not None), ("--request", upto is not None),
+                              ("--pause", pause), ("--timeout", timeout is not None),
+                              ("--show-request", show_request), ("-v", verbose)):
+            if given:
+                fail(f"{option} goes with --bot")
+    if db_path is not None:
+        need_store(db_path)
+    if bot is not None:
+        if db_path is not None:
+            part = _seat_part(lambda: part_from_record(
+                stored_record(source, db_path, superseded), _seat_given(seat)), upto)
+        else:
+            part = _seat_part(lambda: read_part(_game_file(source).read_bytes(), seat), upto)
+        if timeout is None:
+            timeout = None if pause else RERUN_TIMEOUT
+        _rerun(part, bot, upto, pause, timeout or None, address_space,
+               _RerunPrinter(quiet, show_request or verbose))
+        return
+    try:
+        if db_path is not None:
+            record = stored_record(source, db_path, superseded)
+        else:
+            record = read_record(_game_file(source).read_bytes())
+        result = replay(record)
+    except (RecordError, OSError) as exc:
+        fail(f"{source}: {exc}")
+    if not quiet:
+        names = result.spec.names
+        for text in Transcript(names, result.spec.edition_obj()).lines(result.events):
+            click.echo(visible(text))
+    if result.ok:
+        click.echo(f"{source}: the record agrees with the rules")
+        return
+    for m in result.mismatches:
+        click.echo(f"mismatch: {visible(m)}", err=True)
+    sys.exit(1)
+
+
+def _game_file(source: str) -> Path:
+    path = Path(source)
+    if not path.is_file():
+        fail(f"{source}: no such game log (to replay a stored game, add --db DB)")
+    return path
+
+
+def _seat_given(seat: int | None) -> int:
+    if seat is None:
+        fail("give --seat S: whose part of the game to send to the bot")
+    return seat
+
+
+def _seat_part(read: Callable[[], SeatPart], upto: int | None) -> SeatPart:
+    """The seat's part `read` gives, with a request `upto`, or `fail`."""
+    from ..match.seat_part import RerunError
+
+    try:
+        part = read()
+        part.up_to(upto)
+        return part
+    except RerunError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"cannot read it: {exc.strerror or exc}")
+
+
+def _rerun(part: SeatPart, bot: str, upto: int | None, pause: bool, timeout: float | None,
+           address_space: str, printer: _RerunPrinter) -> None:
+    """`replay --bot`: run it, print the answers and the verdict; exit 1 if one differs."""
+    from ..interrupts import run_trio
+    from ..match.rerun import rerun
+    from ..match.seat_part import RerunError
+
+    [spec] = confine([parse_bot(bot)], "none", address_space)
+    total = len(part.requests)
+    click.echo(f"game {visible(part.game_id)}, seat {part.seat} ({visible(part.name)}): "
+               f"{total} requests" + (f", sending up to request {upto}" if upto else ""))
+    pause_before = (upto or 0) if pause else None
+    try:
+        result = run_trio(lambda: rerun(part, spec, printer, upto=upto,
+                                        pause_before=pause_before, timeout=timeout))
+    except RerunError as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        fail("interrupted; the bot was stopped")
+    if result.ended is not None:
+        click.echo(f"the bot ended at the game's end: {visible(result.ended)}")
+    compared = result.compared
+    differ = [c for c in compared if not c.same]
+    stopped = f"; stopped after request {upto} of {total}" if upto else ""
+    faults = sorted({str(c.request.recorded.fault) for c in compared if c.recorded_fault})
+    if faults:
+        stopped += (f"; {sum(c.recorded_fault for c in compared)} of the recorded ones were "
+                    f"faults in the game ({', '.join(faults)})")
+    if not differ:
+        click.echo(f"the bot's {len(compared)} answers are the recorded ones{stopped}")
+        return
+    first = differ[0].request
+    click.echo(f"{len(differ)} of the bot's {len(compared)} answers differ from the recorded "
+               f"ones, the first at request {first.number} (id {first.request_id}){stopped}")
+    sys.exit(1)
+
+
+class _RerunPrinter:
+    """Prints a rerun as it goes: the bot's pid, each answer beside the recorded one, and what
+    the bot writes to stderr."""
+
+    def __init__(self, quiet: bool, show_requests: bool = False) -> None:
+        self.quiet = quiet
+        self.show_requests = show_requests
+        self.pid = 0
+
+    def started(self, pid: int) -> None:
+        self.pid = pid
+        click.echo(f"bot started: pid {pid}")
+
+    def hello(self, name: str, processes: list[str]) -> None:
+        if not self.quiet:
+            shown = visible(", ".join(processes))
+            click.echo(f"hello from {visible(name)}; its processes: {shown}")
+
+    def sending(self, request: SentRequest) -> None:
+        if not self.show_requests:
+            return
+        import orjson
+
+        head = f"request {request.number} (id {request.request_id}, {visible(request.decision)})"
+        try:
+            message = orjson.loads(request.line)
+        except orjson.JSONDecodeError:
+            message = None
+        if not isinstance(message, dict):  # a transcript's line, whatever it holds
+            click.echo(f"{head} sent: {visible(request.line.decode('utf-8', 'replace'))}")
+            return
+        asked = ", ".join(f"{key} {orjson.dumps(message[key]).decode()}"
+                          for key in ("legal", "time") if key in message)
+        click.echo(visible(f"{head} sent: {asked}"))
+        click.echo(visible(f"  view {orjson.dumps(message.get('view')).decode()}"))
+
+    def compared(self, compared: Compared) -> None:
+        request = compared.request
+        head = f"request {request.number} (id {request.request_id}, {visible(request.decision)})"
+        if not compared.same:
+            click.echo(f"{head}: differs: bot {visible(str(compared.answer))}, recorded "
+                       f"{visible(str(request.recorded))}")
+        elif compared.recorded_fault:  # the same fault again: marked, even under --quiet
+            click.echo(f"{head}: same, a fault in the game: {visible(str(request.recorded))}")
+        elif not self.quiet:
+            click.echo(f"{head}: same: {visible(str(compared.answer))}")
+
+    def stderr(self, text: str) -> None:
+        if text and not self.quiet:
+            click.echo("  stderr| " + visible(text.rstrip("\n"), indent="  stderr| "))
+
+    async def pause(self, before: str) -> None:
+        click.echo(f"paused before {before}: attach a debugger to the bot (gdb -p {self.pid}, "
+                   "say), then press Enter")
+        import trio
+
+        await trio.to_thread.run_sync(sys.stdin.readline, abandon_on_cancel=True)
