@@ -19,7 +19,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "protocol": {"game"},
     "bots": set(),
     "match": {"game", "protocol", "bots"},
-    "check": {"game", "protocol", "bots", "match"},  # check.py, at the level of match
+    "check": {"game", "protocol", "bots", "match"},  # check/, at the level of match
     "edition_files": {"game"},
     "tournament": {"game", "match", "bots", "edition_files"},
     "leaderboard": {"match"},  # the results of match/record.py; handed them, never a store

@@ -1,39 +1,19 @@
-"""`referee check BOT`: a conformance run that tells a bot author what their bot gets wrong.
-
-The bot plays seat 0 of scripted games against in-process opponents.  Decks are arranged so
-that it must run each auction type as auctioneer; other games cover bidding, doubles, the
-mystery variant, 3 and 5 players and hidden money, all in one process, in the cmon edition;
-the last games are in the classic edition and in a user's edition of six artists, so that a bot
-that assumes the cmon deck is found out.  One reply gets an injected warning, and the bot must
-carry on.  Each check passes when the situation occurred and every answer the bot gave in it
-was accepted.
-"""
+"""`referee check`'s run: the scripted games with the bot at seat 0, each decision recorded
+as it is asked and answered, and each check's verdict from what was asked."""
 
 from __future__ import annotations
 
-import random
 import statistics
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from referee.bots.launch import BotSpec
 from referee.bots.limits import DEFAULT_MOVE_TIME, DEFAULT_STARTUP_TIME, DEFAULT_TIME_BANK
-from referee.game import (
-    BUILTIN_EDITIONS,
-    CLASSIC,
-    CMON,
-    AuctionType,
-    Decision,
-    DecisionKind,
-    Edition,
-    Event,
-)
+from referee.game import CMON, Decision, DecisionKind, Event
 from referee.game.actions import Action
-from referee.game.edition import AUCTION_LABELS, edition_from_data
 from referee.match.bot_game import named_by_hellos
 from referee.match.bot_player import BotPlayer
 from referee.match.exchanges import exchanged, unasked_lines
@@ -44,37 +24,23 @@ from referee.match.spec import GameSpec
 from referee.protocol.messages import FaultKind
 from referee.protocol.seat import STALE_AT_MOST
 
-
-@dataclass
-class Asked:
-    """One decision the bot was asked, in which situation, and what came of it."""
-
-    scenario: str
-    kind: DecisionKind
-    auction_type: str | None
-    auctioneer: bool
-    fault: Fault | None
-    seconds: float
-    request_id: int
-    own_double: bool = False
-    round: int = 0
-    # A play with a double and a second card of its artist in hand: the bot could have
-    # played the double and been asked for the second card (see `OPTIONAL`).
-    double_chance: bool = False
-
-
-@dataclass
-class CheckResult:
-    name: str
-    passed: bool
-    reason: str
-    lines: list[str] = field(default_factory=list)
-    kinds: set[FaultKind] = field(default_factory=set)  # fault kinds behind a failure
-    warning: bool = False  # passed, but close to failing (shown as WARN)
-
-    @property
-    def mark(self) -> str:
-        return "FAIL" if not self.passed else "WARN" if self.warning else "PASS"
+from .situations import (
+    CHECKS,
+    EDITION_CHECKS,
+    HOME,
+    MAX_TIMEOUTS,
+    MOVE_TIME_CHECK,
+    OPTIONAL,
+    SCENARIOS,
+    SLOW_SHARE,
+    UNASKED_CHECK,
+    Asked,
+    CheckResult,
+    Scenario,
+    deck_with_seat0_holding,
+    has_double_chance,
+    in_edition,
+)
 
 
 class Recorder:
@@ -112,7 +78,7 @@ class Recorder:
                       answer.seconds, answer.request_id,
                       bool(view.get("double") and view["double"]["seat"] == decision.seat),
                       view.get("round", 0),
-                      decision.kind is DecisionKind.PLAY and _double_chance(self.edition,
+                      decision.kind is DecisionKind.PLAY and has_double_chance(self.edition,
                                                                             view["hand"]))
         self.asked.append(asked)
         if (self.inject_warning_at is not None and answer.fault is None
@@ -138,128 +104,6 @@ class Recorder:
 
     async def aclose(self) -> None:
         await self.bot.aclose()
-
-
-def _double_chance(edition: Edition, hand: Sequence[int]) -> bool:
-    """Whether `hand` holds a double and a card that could be added to it: of its artist,
-    not a double (R4.5)."""
-    doubles = {edition.card_artist[c] for c in hand
-               if edition.card_type[c] is AuctionType.DOUBLE}
-    return any(edition.card_artist[c] in doubles for c in hand
-               if edition.card_type[c] is not AuctionType.DOUBLE)
-
-
-def deck_with_seat0_holding(kind: AuctionType, players: int, seed: int) -> list[int]:
-    """A cmon deck whose round-1 deal gives seat 0 only cards of one auction type."""
-    rng = random.Random(seed)
-    wanted = [c for c in range(CMON.n_cards) if CMON.card_type[c] is kind]
-    rest = [c for c in range(CMON.n_cards) if CMON.card_type[c] is not kind]
-    rng.shuffle(wanted)
-    rng.shuffle(rest)
-    per_seat = {3: 10, 4: 9, 5: 8}[players]
-    mine = wanted[:per_seat]
-    pool = wanted[per_seat:] + rest
-    rng.shuffle(pool)
-    deck: list[int] = []
-    for i in range(per_seat * players):
-        deck.append(mine[i // players] if i % players == 0 else pool.pop())
-    return deck + pool
-
-
-# A user's edition, read as an edition file is: a sixth artist and other card counts (83
-# cards), so that a bot that assumes five artists or cmon's 70 cards is found out.
-SIX_ARTISTS = edition_from_data({"name": "test-six", "artists": [
-    {"name": name, **dict(zip(AUCTION_LABELS, counts, strict=True))} for name, counts in (
-        ("Ana Six", (3, 3, 3, 2, 2)), ("Bo Six", (3, 2, 3, 3, 2)), ("Cy Six", (3, 3, 3, 3, 3)),
-        ("Di Six", (3, 3, 2, 3, 3)), ("Ed Six", (2, 3, 3, 3, 3)), ("Flo Six", (3, 3, 3, 2, 3)))]})
-
-
-def in_edition(edition: Edition) -> str:
-    """Where a scenario is played, as a failure's reason begins."""
-    if BUILTIN_EDITIONS.get(edition.name) == edition:
-        return f"in the {edition.name} edition"
-    return (f"in an edition with {edition.n_artists} artists and {edition.n_cards} cards "
-            f"({edition.name})")
-
-
-@dataclass(frozen=True)
-class Scenario:
-    name: str
-    players: int
-    variants: tuple[str, ...] = ()
-    deck_type: AuctionType | None = None
-    seed: int = 1
-    edition: Edition = CMON
-
-
-SCENARIOS = [
-    *(Scenario(f"auctioneer-{t.label}", 4, deck_type=t, seed=10 + t) for t in AuctionType),
-    Scenario("four-players", 4, seed=3),
-    Scenario("three-players-mystery", 3, ("mystery", "split-double"), seed=4),
-    Scenario("five-players-hidden-money", 5, ("hidden-money",), seed=5),
-    Scenario("three-players-mystery-winner", 3, ("mystery-winner",), seed=6),
-    Scenario("classic-edition", 4, ("split-double",), seed=7, edition=CLASSIC),
-    Scenario("six-artists", 5, seed=8, edition=SIX_ARTISTS),
-]
-# The checks of the scenarios not in cmon: each passes when every answer in it was accepted.
-EDITION_CHECKS = {
-    "classic-edition": "plays the classic edition",
-    "six-artists": "plays an edition with 6 artists and other card counts",
-}
-
-Predicate = Callable[[Asked], bool]
-MAX_TIMEOUTS = 3  # a bot that keeps timing out would make the check take hours
-
-# Situations a bot's own strategy can avoid: not reaching them is no failure when the bot
-# chose so (its answers accepted where it could have reached them), whatever it did elsewhere.
-OWN_DOUBLE = "offers or declines a second card for its own double"
-OPTIONAL = {OWN_DOUBLE}
-# The scenario made for a check: a failed answer there is the one shown (a bot may fail "bids
-# as auctioneer in a once-around auction" first in a later round of the open scenario, yet
-# the scenario that deals it once-around cards is where its author looks).
-HOME = {
-    "bids as auctioneer in an open auction": "auctioneer-open",
-    "bids as auctioneer in a once-around auction": "auctioneer-once-around",
-    "bids as auctioneer in a hidden auction": "auctioneer-hidden",
-    "names a fixed price": "auctioneer-fixed-price",
-    OWN_DOUBLE: "auctioneer-double",
-}
-# An answer that takes more than this share of the move time is a warning: a slower machine
-# or a busier tournament may push it over.
-SLOW_SHARE = 0.8
-MOVE_TIME_CHECK = "answers within the move time"
-UNASKED_CHECK = "writes replies to requests only"
-
-
-def _kind(kind: DecisionKind, auction: str | None = None,
-          auctioneer: bool | None = None) -> Predicate:
-    def match(a: Asked) -> bool:
-        return (a.kind is kind and (auction is None or a.auction_type == auction)
-                and (auctioneer is None or a.auctioneer == auctioneer))
-    return match
-
-
-CHECKS: list[tuple[str, Predicate]] = [
-    ("plays a card as auctioneer", _kind(DecisionKind.PLAY)),
-    ("bids as auctioneer in an open auction", _kind(DecisionKind.BID, "open", True)),
-    ("bids as auctioneer in a once-around auction", _kind(DecisionKind.BID, "once-around", True)),
-    ("bids as auctioneer in a hidden auction", _kind(DecisionKind.HIDDEN_BID, "hidden", True)),
-    ("names a fixed price", _kind(DecisionKind.PRICE)),
-    (OWN_DOUBLE, lambda a: a.kind is DecisionKind.OFFER and a.own_double),
-    ("bids in another's open auction", _kind(DecisionKind.BID, "open", False)),
-    ("bids in another's once-around auction", _kind(DecisionKind.BID, "once-around", False)),
-    ("bids in another's hidden auction", _kind(DecisionKind.HIDDEN_BID, "hidden", False)),
-    ("buys or passes at another's fixed price", _kind(DecisionKind.BUY)),
-    ("adds or declines a second card to another's double",
-     lambda a: a.kind is DecisionKind.OFFER and not a.own_double),
-    ("decides on the mystery card (mystery variant)", _kind(DecisionKind.MYSTERY)),
-    ("plays with 3 players", lambda a: a.scenario.startswith("three")),
-    ("plays with 5 players and hidden money", lambda a: a.scenario.startswith("five")),
-]
-# Every check a full run reports: hello, several games, the decisions, the other editions,
-# the warning, the move time and the lines that answer nothing; a bot that cannot start gets
-# only the first, yet failed them all.
-CHECK_COUNT = 5 + len(CHECKS) + len(EDITION_CHECKS)
 
 
 async def run_check(
@@ -467,4 +311,3 @@ def summary(times: list[float]) -> str:
         return "no response times"
     return (f"response time: median {statistics.median(times) * 1000:.2f} ms, "
             f"max {max(times) * 1000:.2f} ms over {len(times)} answers")
-
