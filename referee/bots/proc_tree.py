@@ -205,6 +205,20 @@ def kill_all(procs: list[ProcStat], rounds: int = 50) -> None:
         _signal(q, signal.SIGKILL)
 
 
+def pidfd_of(p: ProcStat) -> int | None:
+    """A pidfd of `p` while it is still that process (its start time checked once the pidfd
+    is open, so that the pidfd cannot be of another that took its pid); None if it is not,
+    or where there are no pidfds (a kernel before 5.3)."""
+    try:
+        fd = os.pidfd_open(p.pid)
+    except OSError:
+        return None
+    if not _same(p):
+        os.close(fd)
+        return None
+    return fd
+
+
 def _same(p: ProcStat) -> bool:
     now = read_stat(p.pid)
     return now is not None and now.start == p.start

@@ -93,15 +93,8 @@ class BotProcess:
         if not self.sandboxed or self._own is not None:
             return
         own = proc_tree.sandboxed_bot(self.pid)
-        if own is None:
-            return
-        try:
-            fd = os.pidfd_open(own.pid)
-        except OSError:
-            return
-        now = proc_tree.read_stat(own.pid)
-        if now is None or now.start != own.start:  # its pid went to another meanwhile
-            os.close(fd)
+        fd = None if own is None else proc_tree.pidfd_of(own)
+        if fd is None:
             return
         self._own_fd = fd
         self._own = select.poll()
