@@ -11,13 +11,17 @@ ready to run and no other table shares the event loop, a reader waits outside tr
   for a bot at least half of whose recent replies came within that (`Polling`), and by default
   only with two usable cores or more and a load average below them (`Machine`);
 - sleeping in poll(2) on the bot's pipe and on trio's own epoll descriptor (so that any other
-  task's I/O ends it), for HOLD_AT_MOST at most, for a bot that usually answers within that.
+  task's I/O ends it) until trio's next deadline or the reader's own, as trio itself would
+  sleep, HOLD_AT_MOST at most (`hold_ms`).  A timeout of a millisecond or two costs the
+  referee about 8 us more CPU a sleep on a virtual machine than a longer one
+  (`benchmarks/README.md`), so the sleep is not cut short for nothing.
 Tables that share one event loop wait in trio only (`ProcessLimits.shared_loop`): a reader
 that holds the loop would delay the others.  Every default is here.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import select
 import time
@@ -39,10 +43,20 @@ PROBE_EVERY = 16
 LOAD_EVERY = 1.0
 # Replies read at once (`BotProcess.line_now`) do not pass through trio's scheduler; the event
 # loop is given back at least this often all the same, so that other tables and timers are not
-# kept waiting (`LoopTurns`); and a reader sleeps in poll(2) for a reply no longer than this
-# before it waits in trio (`BotProcess._hold_read`; poll counts whole milliseconds).
-HOLD_AT_MOST = 0.001
-HOLD_MS = max(1, round(HOLD_AT_MOST * 1000))
+# kept waiting (`LoopTurns`).
+TURN_EVERY = 0.001
+# The longest a reader sleeps in poll(2) for one reply before it waits in trio: a safety net,
+# as trio's own deadlines and descriptors already end the sleep (`hold_ms`).
+HOLD_AT_MOST = 0.1
+
+
+def hold_ms(until: float, now: float, next_deadline: float) -> int:
+    """How long to sleep in poll(2) for a reply, in whole milliseconds (poll's unit, rounded
+    up as trio rounds its own sleeps): until the reader's deadline `until` or trio's next
+    one (`next_deadline` seconds from `now`, on trio's clock), HOLD_AT_MOST at most; 0 when
+    one of them is due."""
+    seconds = min(until - now, next_deadline, HOLD_AT_MOST)
+    return 0 if seconds <= 0 else math.ceil(seconds * 1000)
 
 
 def default_spin() -> float:
@@ -114,22 +128,20 @@ class Recent:
 
 
 class Polling:
-    """How the referee waits for one bot's next reply where it may hold its event loop (no
-    other task ready to run): polling for it, for a quick bot, then sleeping in poll(2),
-    for a bot that usually answers within HOLD_AT_MOST, else in trio.  `window`: the most it
+    """Whether the referee polls for one bot's next reply where it may hold its event loop
+    (no other task ready to run), before it sleeps in poll(2).  `window`: the most it
     polls (0: never); `machine`: consulted before every poll where polling is the default,
     None where it was asked for by name.  The bot's replies are noted as they come
     (`replied`): a reply polled for tells whether it came within the window, and so does
     one that came within it anyhow; one waited for otherwise, and later than that, does not,
     as it is late by the wake-up."""
 
-    __slots__ = ("_quick", "_sleeps", "_waits", "machine", "window")
+    __slots__ = ("_quick", "_waits", "machine", "window")
 
     def __init__(self, window: float, machine: Machine | None = None) -> None:
         self.window = window
         self.machine = machine
         self._quick = Recent()  # replies within the window
-        self._sleeps = Recent()  # replies within HOLD_AT_MOST
         self._waits = 0  # waits for the replies of a bot that is not quick
 
     @property
@@ -153,19 +165,11 @@ class Polling:
         self._waits += 1
         return self._waits % PROBE_EVERY == 0
 
-    @property
-    def hold_now(self) -> bool:
-        """Whether to sleep in poll(2) for the reply now asked: at least half of the bot's
-        recent replies came within HOLD_AT_MOST (a sleep that ends unanswered is a wake-up
-        more, for nothing)."""
-        return self._sleeps.mostly_in_time
-
     def replied(self, seconds: float, polled: bool) -> None:
         """A reply came `seconds` after its request, polled for or not."""
         within = seconds < self.window
         if polled or within:
             self._quick.note(not within)
-        self._sleeps.note(seconds >= HOLD_AT_MOST)
 
 
 def loop_wakeup_fd() -> int | None:
@@ -196,7 +200,7 @@ _wakeup_fd: RunVar[int | None] = RunVar("bot_wakeup_fd")
 class LoopTurns:
     """When a reader of bots' replies last let the event loop's other tasks run
     (`time.perf_counter`): one for every bot of a trio run (`loop_turns`), as they share its
-    loop, and each reader gives it back once HOLD_AT_MOST has passed since."""
+    loop, and each reader gives it back once TURN_EVERY has passed since."""
 
     __slots__ = ("given",)
 

@@ -26,7 +26,7 @@ from . import proc_tree
 from .errors import BotGone, LineTooLong, ReplyTimeout
 from .limits import DEFAULT_STDERR_PER_GAME
 from .pids_cgroup import PidsCgroup
-from .polling import HOLD_MS, Polling, default_spin, loop_wakeup_fd, this_machine
+from .polling import Polling, default_spin, hold_ms, loop_wakeup_fd, this_machine
 from .stderr_log import StderrLog
 from .stop import shutdown
 
@@ -232,16 +232,22 @@ class BotProcess:
         except OSError:
             return b""
 
-    def _wait_read(self) -> bytes | None:
+    def _wait_read(self, until: float) -> bytes | None:
         """Wait for the reply here rather than in trio, where no other task is ready to run:
-        poll for a bot for which that pays (`_spin_read`), then sleep in poll(2)
-        (`_hold_read`).  Both cost less than parking the task in trio and waking it through
-        its scheduler, which costs the referee tens of microseconds of CPU a reply."""
-        if self.limits.shared_loop or trio.lowlevel.current_statistics().tasks_runnable:
+        poll for a bot for which that pays (`_spin_read`), then sleep in poll(2) until `until`
+        (trio's clock) or trio's next deadline (`_hold_read`).  Both cost less than parking
+        the task in trio and waking it through its scheduler, which costs the referee tens of
+        microseconds of CPU a reply."""
+        if self.limits.shared_loop:
             return None
-        polling = self.polling
-        data = self._spin_read() if polling.spin_now() else None
-        return self._hold_read() if data is None and polling.hold_now else data
+        stats = trio.lowlevel.current_statistics()
+        if stats.tasks_runnable:
+            return None
+        data = self._spin_read() if self.polling.spin_now() else None
+        if data is not None:
+            return data
+        ms = hold_ms(until, trio.current_time(), stats.seconds_to_next_deadline)
+        return self._hold_read(ms) if ms else None
 
     def _spin_read(self) -> bytes | None:
         """Poll the pipe until `spin` seconds after the request: a bot that answers within
@@ -257,8 +263,8 @@ class BotProcess:
             os.sched_yield()  # a bot waiting for this core gets it at once
         return None
 
-    def _hold_read(self) -> bytes | None:
-        """Sleep in poll(2) until the pipe is readable, for HOLD_AT_MOST seconds at most, and
+    def _hold_read(self, ms: int) -> bytes | None:
+        """Sleep in poll(2) until the pipe is readable, for `ms` milliseconds at most, and
         read it; None if it stayed empty.  The trio run's own epoll descriptor is polled as
         well: it is readable as soon as any other task's descriptor is, or a signal or a
         thread wakes the run, and then this gives way to trio at once, so no other task or
@@ -271,15 +277,16 @@ class BotProcess:
             self._poller.register(self._rfd, select.POLLIN)
             self._poller.register(wakeup, select.POLLIN)
             self._poller_of = wakeup
-        for fd, _ in self._poller.poll(HOLD_MS):
+        for fd, _ in self._poller.poll(ms):
             if fd == self._rfd:
                 return self._try_read()
         return None
 
-    def line_now(self, *, spin: bool = True) -> bytes | None:
+    def line_now(self, *, spin: bool = True, until: float = -math.inf) -> bytes | None:
         """The next line without its newline if it is here now, else None; raises BotGone or
         LineTooLong.  `spin`: the caller may hold the event loop a moment, waiting for the
-        line here (see `_wait_read`)."""
+        line here (see `_wait_read`), polling for it and then sleeping until `until` (trio's
+        clock: the reply's deadline, say) at most."""
         buf = self._buf
         max_line = self.limits.max_line
         polled = not spin
@@ -305,7 +312,7 @@ class BotProcess:
             data = self._try_read()
             if data is None and not polled:
                 polled = True
-                data = self._wait_read()
+                data = self._wait_read(until)
             if data is None:
                 return None
             if not data:
@@ -331,7 +338,7 @@ class BotProcess:
     async def read_line(self, deadline: float, *, spin: bool = True) -> bytes:
         """The next line without its newline; raise ReplyTimeout, BotGone or LineTooLong.
         `spin`: as `line_now`'s."""
-        line = self.line_now(spin=spin)
+        line = self.line_now(spin=spin, until=deadline)
         while line is None:
             if trio.current_time() >= deadline:
                 buf = self._buf

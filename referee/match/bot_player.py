@@ -26,7 +26,7 @@ from referee.bots.crash import crash_reason
 from referee.bots.errors import BotGone, LineTooLong, ReplyTimeout, StartError
 from referee.bots.launch import BotSpec, launch
 from referee.bots.limits import DEFAULT_STARTUP_TIME
-from referee.bots.polling import HOLD_AT_MOST, LoopTurns, loop_turns
+from referee.bots.polling import TURN_EVERY, LoopTurns, loop_turns
 from referee.bots.process import BotProcess, ProcessLimits
 from referee.bots.watchdog import LimitExceeded, Watchdog
 from referee.game import Action, Decision, Event
@@ -274,14 +274,15 @@ class BotPlayer:
         while True:
             try:
                 # A quick bot's reply is read here without a trip through trio's scheduler,
-                # giving other tasks a turn at least every HOLD_AT_MOST seconds.
-                line = bot.line_now(spin=alone)
+                # giving other tasks a turn at least every TURN_EVERY seconds; it may be
+                # slept for until the next look at the bot is due.
+                line = bot.line_now(spin=alone, until=min(deadline, watch.next_watch))
                 if line is not None and seat.stale and trio.current_time() >= deadline:
                     raise ReplyTimeout("no reply to this request in time")
                 if line is None:
                     line = await watch.read_line(bot, deadline, spin=False)  # waited above
                     turns.given = time.perf_counter()
-                elif time.perf_counter() - turns.given > HOLD_AT_MOST:
+                elif time.perf_counter() - turns.given > TURN_EVERY:
                     await trio.lowlevel.checkpoint()
                     turns.given = time.perf_counter()
             except LimitExceeded as exc:

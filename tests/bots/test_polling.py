@@ -1,10 +1,12 @@
 """How the referee waits for a bot's reply (`polling.Polling`, `polling.Machine`): it polls only
 for a bot that answers within the window and only while a core is idle for it, and sleeps in
-poll(2) only for a bot that usually answers within HOLD_AT_MOST."""
+poll(2) no longer than the first deadline."""
 
 from __future__ import annotations
 
-from referee.bots.polling import HOLD_AT_MOST, PROBE_EVERY, RECENT, SPIN, Machine, Polling
+import math
+
+from referee.bots.polling import HOLD_AT_MOST, PROBE_EVERY, RECENT, SPIN, Machine, Polling, hold_ms
 
 
 class Load:
@@ -75,14 +77,15 @@ def test_no_polling_on_a_busy_machine_one_core_or_when_switched_off() -> None:
     assert not off.quick and spins(off, 2 * PROBE_EVERY) == 0
 
 
-def test_the_referee_sleeps_in_poll_only_for_bots_that_usually_answer_within_a_hold() -> None:
-    """A bot most of whose recent replies took longer than HOLD_AT_MOST is waited for in
-    trio at once: a sleep in poll(2) that ends unanswered would be a wake-up for nothing."""
-    polling = Polling(0.0, None)
-    assert polling.hold_now
-    for _ in range(RECENT // 2 + 1):
-        polling.replied(5 * HOLD_AT_MOST, polled=False)
-    assert not polling.hold_now
-    for _ in range(RECENT // 2 + 1):
-        polling.replied(HOLD_AT_MOST / 5, polled=False)
-    assert polling.hold_now
+def test_a_sleep_for_a_reply_ends_at_the_first_deadline_and_in_whole_milliseconds() -> None:
+    """The referee sleeps in poll(2) for a reply until the reply's own deadline or trio's next
+    one, whichever comes first, rounded up to poll's milliseconds, and never longer than
+    HOLD_AT_MOST; not at all once either is due."""
+    assert hold_ms(until=10.0125, now=10.0, next_deadline=math.inf) == 13
+    assert hold_ms(until=math.inf, now=10.0, next_deadline=0.0201) == 21
+    assert hold_ms(until=10.02, now=10.0, next_deadline=0.005) == 5
+    assert hold_ms(until=math.inf, now=10.0, next_deadline=math.inf) == HOLD_AT_MOST * 1000
+    assert hold_ms(until=10.0, now=10.0, next_deadline=1.0) == 0
+    assert hold_ms(until=-math.inf, now=10.0, next_deadline=1.0) == 0
+    assert hold_ms(until=11.0, now=10.0, next_deadline=0.0) == 0
+
