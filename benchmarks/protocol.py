@@ -216,7 +216,7 @@ class InMemoryBot:
     async def send(self, data: bytes, deadline: float = 0.0, *, sent: int = -1) -> None:
         self.write_now(data)
 
-    def line_now(self, *, spin: bool = True) -> bytes | None:
+    def line_now(self, *, spin: bool = True, until: float = 0.0) -> bytes | None:
         reply, self.reply = self.reply, None
         return reply
 
