@@ -112,18 +112,27 @@ def child(config_path: str, workers: int, polling: str, costs: bool = False) -> 
         own0 = resource.getrusage(resource.RUSAGE_SELF)
         kids0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        summary = trio.run(run_into, db, config, path, LocalExecutor(workers), display.say,
+        executor = LocalExecutor(workers)
+        summary = trio.run(run_into, db, config, path, executor, display.say,
                            display.update, None, False, workers)
         seconds = time.perf_counter() - start
         own = resource.getrusage(resource.RUSAGE_SELF)
         kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # Worker processes (two workers or more) are the referee too: their own CPU, not their
+    # bots', without their start-ups (imports), as this process's own imports are left out;
+    # those are said apart.  (Absent from a checkout before them.)
+    processes = getattr(executor, "processes", None)
+    workers_cpu = processes.cpu if processes is not None else 0.0
+    startup = processes.startup_cpu if processes is not None else 0.0
     store = Store.for_reading(db)
     decisions = sum(sum(h.values()) for r in store.results() for h in r.response_us)
     store.close()
     print(json.dumps({
         "games": summary.played, "seconds": seconds, "decisions": decisions,
-        "referee": own.ru_utime + own.ru_stime - own0.ru_utime - own0.ru_stime,
-        "bots": kids.ru_utime + kids.ru_stime - kids0.ru_utime - kids0.ru_stime,
+        "referee": own.ru_utime + own.ru_stime - own0.ru_utime - own0.ru_stime + workers_cpu
+        - startup,
+        "startup": startup,
+        "bots": kids.ru_utime + kids.ru_stime - kids0.ru_utime - kids0.ru_stime - workers_cpu,
         "switches": own.ru_nvcsw + own.ru_nivcsw - own0.ru_nvcsw - own0.ru_nivcsw,
         "parts": None if parts is None else {k: (v, parts.calls[k])
                                              for k, v in parts.seconds.items()},

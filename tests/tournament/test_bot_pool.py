@@ -46,7 +46,8 @@ def write_config(folder: Path, extra: str = "") -> Path:
 @dataclass
 class Run:
     """A run of the command line, and the most bot processes seen alive at once: all of them,
-    and per worker (the stderr logs the referee holds open, `NAME.wN.stderr.log`)."""
+    and per worker (the stderr logs the referee and its worker processes hold open,
+    `NAME.wN.stderr.log`)."""
 
     returncode: int
     stderr: str
@@ -68,14 +69,21 @@ def run(config: Path, db: Path, *args: str, open_files: int | None = None) -> Ru
     seen = Run(0, "")
     marker = f"{config.parent}/random_bot.py"  # the bots' own (not a forked referee's)
 
+    def children(pid: int | str) -> list[str]:
+        return " ".join(p.read_text() for p in Path(f"/proc/{pid}").glob("task/*/children")
+                        ).split()
+
+    def cmdline(pid: int | str) -> str:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().decode()
+
     def watch() -> None:
-        proc_dir = Path(f"/proc/{proc.pid}")
         while proc.poll() is None:
-            try:
-                children = " ".join(p.read_text() for p in proc_dir.glob("task/*/children"))
-                bots = [pid for pid in children.split()
-                        if marker in Path(f"/proc/{pid}/cmdline").read_bytes().decode()]
-                logs = [os.readlink(fd) for fd in (proc_dir / "fd").iterdir()]
+            try:  # the referee, and its worker processes with two workers or more
+                referees = [proc.pid, *(pid for pid in children(proc.pid)
+                                        if "executors.worker_process" in cmdline(pid))]
+                bots = [pid for r in referees for pid in children(r) if marker in cmdline(pid)]
+                logs = [os.readlink(fd) for r in referees
+                        for fd in Path(f"/proc/{r}/fd").iterdir()]
             except OSError:  # the referee ended, or a process or descriptor as it was read
                 continue
             seen.most_alive = max(seen.most_alive, len(bots))

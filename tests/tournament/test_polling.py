@@ -1,4 +1,4 @@
-"""Polling for a bot's reply in a tournament: tables that share one event loop may not poll."""
+"""Polling for a bot's reply in a tournament: a worker alone in its event loop may poll."""
 
 from __future__ import annotations
 
@@ -21,9 +21,9 @@ from referee.tournament.store import open_store
 from ..match.support import PollingWatcher
 
 
-def test_parallel_tables_of_a_tournament_may_not_poll(tmp_path: Path,
-                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    """Tables that share one event loop may not poll; a single table may (by default)."""
+def test_a_single_worker_may_poll(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One worker's table is alone in the referee's event loop: it polls by default.  (With
+    two workers or more each is a process of its own, `test_worker_processes.py`.)"""
     bot_factory = local.bot_factory
 
     def run(workers: int) -> set[float | None]:
@@ -52,5 +52,4 @@ def test_parallel_tables_of_a_tournament_may_not_poll(tmp_path: Path,
         store.close()
         return spins
 
-    assert run(2) == {0.0}
     assert run(1) == {None}

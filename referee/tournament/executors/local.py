@@ -1,12 +1,18 @@
-"""The local executor: `workers` workers on this machine, in one trio program.
+"""The local executor: `workers` workers on this machine.
 
 Each worker takes the next game from one queue and keeps its own players from game to game and
 from batch to batch (a run with `until` hands it a batch per stage), until `aclose`: at most
-`max_bot_processes` bot processes each (`bot_pool.py`), whose default the workers share.
+`max_bot_processes` bot processes each (`bot_pool.py`), whose default the workers share.  The
+file's bots with two workers or more play in a process per worker (`processes.py`) when a
+batch has PROCESSES_FROM games a worker or more: a worker's process costs about half a second
+of CPU to start (its imports), which its cheaper waits repay over about that many games
+(`benchmarks/README.md`).  Smaller batches, one worker, and in-process players (tests,
+simulations) play in this trio program.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -16,7 +22,10 @@ from ..config import TournamentConfig
 from ..entrants import PlayerFactory, bot_factory
 from ..schedule import ScheduledGame
 from . import Report
+from .processes import ProcessWorkers
 from .worker import Worker
+
+PROCESSES_FROM = 60
 
 
 class LocalExecutor:
@@ -32,14 +41,18 @@ class LocalExecutor:
         self.stderr_dir = stderr_dir
         self.restart_each_game = restart_each_game
         self.running: list[Worker] = []
+        self.processes = (ProcessWorkers(self.workers, stderr_dir, restart_each_game)
+                          if make_player is None and self.workers > 1 else None)
 
     @property
     def runs_bots(self) -> bool:
         return self.make_player is None
 
     async def start(self, config: TournamentConfig, config_path: Path) -> None:
-        # A single worker may poll for a quick bot's reply; workers that share the event loop
-        # may not (polling for one delays the others).
+        if self.processes is not None:
+            await self.processes.start(config, config_path)
+        # Players in one event loop: the bots' readers may poll only where there is one
+        # worker (polling for one table's bot delays the others).
         make_player = self.make_player or bot_factory(config, config_path, self.stderr_dir,
                                                       polling=self.workers <= 1)
         self.running = [Worker(config, config_path, number, make_player, self.restart_each_game,
@@ -47,6 +60,17 @@ class LocalExecutor:
                         for number in range(self.workers)]
 
     async def play(self, games: Iterable[ScheduledGame], report: Report) -> None:
+        queue = iter(games)
+        if self.processes is not None:
+            enough = PROCESSES_FROM * self.workers
+            ahead = list(itertools.islice(queue, enough))
+            queue = itertools.chain(ahead, queue)
+            if len(ahead) == enough:  # the bots kept here give way to the processes'
+                for worker in self.running:
+                    await worker.aclose()
+                await self.processes.play(queue, report)
+                return
+            await self.processes.aclose()
         failed: list[Exception] = []
 
         async def work(worker: Worker, queue: Iterator[ScheduledGame],
@@ -61,7 +85,6 @@ class LocalExecutor:
                 failed.append(exc)
                 nursery.cancel_scope.cancel()
 
-        queue = iter(games)
         async with trio.open_nursery() as nursery:
             for worker in self.running:
                 nursery.start_soon(work, worker, queue, nursery)
@@ -69,5 +92,7 @@ class LocalExecutor:
             raise failed[0]
 
     async def aclose(self) -> None:
+        if self.processes is not None:
+            await self.processes.aclose()
         for worker in self.running:
             await worker.aclose()

@@ -1,0 +1,152 @@
+"""One local worker in a process of its own (`processes.py`): `python -m` this module.
+
+It reads frames from its stdin, the setup and then one game at a time, plays each with a
+`Worker` alone in its event loop, and writes frames to its stdout: each void attempt, then
+the game finished (or None); and as it exits, its own CPU seconds and its start-up's.  It
+stops, its bots with it, when its stdin closes, even in the middle of a game: the run is done
+with it, was stopped (Ctrl-C, a time budget), or its process died (kill -9).  SIGINT, SIGHUP
+and SIGTERM, which a terminal or a job's end sends the whole process group, are left to that
+process, which closes the stdin.
+
+A frame is a pickle (both ends are this package) after its length, 4 bytes big-endian.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import resource
+import signal
+import struct
+import sys
+import traceback
+from contextlib import suppress
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from referee.match.game import OutOfResources
+
+from ..config import TournamentConfig
+from ..entrants import bot_factory
+from ..schedule import ScheduledGame
+from . import Voided
+from .worker import Worker
+
+HEADER = struct.Struct(">I")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """The first frame: what the worker plays and how."""
+
+    config_json: str
+    config_path: str
+    number: int
+    sharing: int  # the workers of the run, which share the machine's memory
+    stderr_dir: str | None
+    restart_each_game: bool
+
+
+def frame(obj: object) -> bytes:
+    data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
+    return HEADER.pack(len(data)) + data
+
+
+class Frames:
+    """Frames read from a trio stream; None at the end of the stream."""
+
+    def __init__(self, stream: trio.abc.ReceiveStream) -> None:
+        self.stream = stream
+        self.buf = bytearray()
+
+    async def _exactly(self, n: int) -> bytes | None:
+        while len(self.buf) < n:
+            data = await self.stream.receive_some(max(65536, n - len(self.buf)))
+            if not data:
+                return None
+            self.buf += data
+        out = bytes(self.buf[:n])
+        del self.buf[:n]
+        return out
+
+    async def receive(self) -> Any:
+        header = await self._exactly(HEADER.size)
+        if header is None:
+            return None
+        data = await self._exactly(HEADER.unpack(header)[0])
+        return None if data is None else pickle.loads(data)
+
+
+def _own_cpu() -> float:
+    """This process's own CPU seconds so far (not its bots')."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return own.ru_utime + own.ru_stime
+
+
+async def _cancel_once_readable(fd: int, scope: trio.CancelScope) -> None:
+    """The run sends nothing while a game is played: anything readable is its end."""
+    await trio.lowlevel.wait_readable(fd)
+    scope.cancel()
+
+
+async def serve(fd_in: int, fd_out: int) -> None:
+    frames = Frames(trio.lowlevel.FdStream(fd_in))
+    out = trio.lowlevel.FdStream(fd_out)
+    setup: Setup = await frames.receive()
+    config = TournamentConfig.model_validate_json(setup.config_json)
+    path = Path(setup.config_path)
+    stderr_dir = None if setup.stderr_dir is None else Path(setup.stderr_dir)
+    worker = Worker(config, path, setup.number, bot_factory(config, path, stderr_dir),
+                    setup.restart_each_game, sharing=setup.sharing)
+    ready = _own_cpu()  # the start-up's: imports and setup
+    try:
+        while (game := await frames.receive()) is not None:
+            assert isinstance(game, ScheduledGame)
+            voided: list[Voided] = []
+            with trio.CancelScope() as stopped:
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(_cancel_once_readable, fd_in, stopped)
+                    try:
+                        finished = await worker.play(game, voided.append)
+                        reply: tuple[str, Any] = ("done", finished)
+                    except OutOfResources as exc:
+                        reply = ("short", str(exc))
+                    nursery.cancel_scope.cancel()
+            if stopped.cancelled_caught:
+                break
+            await out.send_all(b"".join([frame(("void", v)) for v in voided] + [frame(reply)]))
+            if reply[0] == "short":
+                break
+    finally:
+        with trio.CancelScope(shield=True):
+            await worker.aclose()
+            with suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+                await out.send_all(frame(("cpu", (_own_cpu(), ready))))
+
+
+def _leave_to_the_run(signum: int, _frame: object) -> None:
+    """A handler, not SIG_IGN: the bots this process starts get the default back."""
+
+
+def main() -> None:
+    # The frames get descriptors of their own; a stray print goes to stderr, not into them.
+    fd_in, fd_out = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)
+    for signum in (signal.SIGINT, signal.SIGHUP, signal.SIGTERM):
+        signal.signal(signum, _leave_to_the_run)
+    try:
+        trio.run(serve, fd_in, fd_out)
+    except Exception:
+        # A fault of the referee's own: said on stderr, and the run sees the process end.
+        traceback.print_exc()
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,169 @@
+"""Local workers in processes of their own (`executors/processes.py`): with two workers or
+more and PROCESSES_FROM games a worker, each plays its games in a process of its own, and the
+referee stores them."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import trio
+
+from referee.tournament.config import load_tournament
+from referee.tournament.executors.local import PROCESSES_FROM, LocalExecutor
+from referee.tournament.session import run_tournament
+from referee.tournament.store import open_store
+
+from ..processes import command, copy_bots, wait_until
+
+GAMES = 2 * PROCESSES_FROM  # two workers' worth: 6 seat orders a deal of 3 entrants
+
+
+def tournament(folder: Path, script: str) -> Path:
+    """Three entrants at one table, GAMES games."""
+    bots = copy_bots(folder / "bots")
+    path = folder / "t.toml"
+    entries = "".join(f'[[bots]]\nname = "b{i}"\ncommand = "{command(bots, script)}"\n'
+                      for i in range(3))
+    path.write_text(f'name = "t"\nseed = 3\ntable_size = 3\ndeals = {GAMES // 6}\n{entries}')
+    return path
+
+
+def parents(logs: Path, worker: int) -> set[int]:
+    """The parent pids that worker `worker`'s bots wrote to their stderr logs."""
+    return {int(line.split()[1]) for log in logs.glob(f"*.w{worker}.stderr.log")
+            for line in log.read_text().splitlines() if line.startswith("parent ")}
+
+
+def test_two_workers_play_in_processes_of_their_own_and_leave_none(tmp_path: Path) -> None:
+    """Two workers and enough games: every game is played and stored, each worker's bots are
+    run by one process of its own, neither the referee's, and once the run is over no worker
+    process is left."""
+    path = tournament(tmp_path, "tells_parent.py")
+    config = load_tournament(path)
+    logs = tmp_path / "logs"
+    store = open_store(tmp_path / "t.db")
+    try:
+        summary = trio.run(run_tournament, config, path, store,
+                           LocalExecutor(2, stderr_dir=logs), lambda m: None)
+        stored = len(list(store.results()))
+    finally:
+        store.close()
+    assert summary.played == stored == GAMES
+    workers = [parents(logs, 0), parents(logs, 1)]
+    assert [len(w) for w in workers] == [1, 1], workers
+    pids = workers[0] | workers[1]
+    assert len(pids) == 2 and os.getpid() not in pids
+    for pid in pids:
+        wait_until(lambda pid=pid: not Path(f"/proc/{pid}").exists(),  # type: ignore[misc]
+                   f"worker process {pid} gone")
+
+
+def test_a_time_budget_stops_the_workers_games_and_their_processes(tmp_path: Path) -> None:
+    """A time budget that runs out while the workers play stops them: the run returns with
+    the games finished stored, and no worker process or bot is left."""
+    path = tournament(tmp_path, "answers_late.py --delay 0.05")
+    config = load_tournament(path)
+    logs = tmp_path / "logs"
+    store = open_store(tmp_path / "t.db")
+    try:
+        summary = trio.run(lambda: run_tournament(config, path, store,
+                                                  LocalExecutor(2, stderr_dir=logs),
+                                                  lambda m: None, time_budget=1.0))
+        stored = len(list(store.results()))
+    finally:
+        store.close()
+    assert summary.played == stored < GAMES
+    marker = str(tmp_path / "bots")
+    wait_until(lambda: not [p for p in Path("/proc").glob("[0-9]*/cmdline")
+                            if _has(p, marker)], "the bots gone")
+
+
+def test_a_killed_run_leaves_no_worker_process_or_bot(tmp_path: Path) -> None:
+    """`kill -9` of `referee tournament run` playing in worker processes: each worker finds
+    its run gone, stops its bots and exits; no process of the run is left."""
+    path = tournament(tmp_path, "answers_late.py --delay 0.01")
+    db = tmp_path / "t.db"
+    proc = subprocess.Popen([sys.executable, "-m", "referee", "tournament", "run", str(path),
+                             "--db", str(db), "-q", "--workers", "2"], cwd=tmp_path,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    marker = str(tmp_path / "bots")
+    workers: list[int] = []
+
+    def playing() -> bool:
+        workers[:] = [pid for pid in _children(proc.pid)
+                      if _has(Path(f"/proc/{pid}/cmdline"), "executors.worker_process")]
+        bots = [pid for w in workers for pid in _children(w)
+                if _has(Path(f"/proc/{pid}/cmdline"), marker)]
+        return len(workers) == 2 and len(bots) >= 2
+
+    try:
+        wait_until(playing, "two worker processes playing", process=proc)
+    finally:
+        proc.kill()
+        proc.wait()
+    for pid in workers:
+        wait_until(lambda pid=pid: not Path(f"/proc/{pid}").exists(),  # type: ignore[misc]
+                   f"worker process {pid} gone")
+    wait_until(lambda: not [p for p in Path("/proc").glob("[0-9]*/cmdline")
+                            if _has(p, marker)], "the bots gone")
+
+
+def test_a_worker_process_killed_ends_the_run_in_one_line_and_it_resumes(
+        tmp_path: Path) -> None:
+    """A worker process killed (by the machine, or a user) is not a bot's fault: the run stops
+    with one line naming the worker, the game and the signal, no traceback; the games
+    stored are kept, and the same command plays the rest."""
+    path = tournament(tmp_path, "first_legal.py")
+    db = tmp_path / "t.db"
+    run = [sys.executable, "-m", "referee", "tournament", "run", str(path), "--db", str(db),
+           "-q", "--workers", "2"]
+    proc = subprocess.Popen(run, cwd=tmp_path, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    workers: list[int] = []
+
+    def stored_and_playing() -> bool:
+        workers[:] = [pid for pid in _children(proc.pid)
+                      if _has(Path(f"/proc/{pid}/cmdline"), "executors.worker_process")]
+        return bool(workers) and stored(db) >= 2
+
+    wait_until(stored_and_playing, "games stored by worker processes", process=proc)
+    os.kill(workers[0], signal.SIGKILL)
+    _, said = proc.communicate(timeout=120)
+    assert proc.returncode == 2, said
+    assert re.fullmatch(r"error: worker [01]'s process ended during game t\S+ \(killed by "
+                        r"SIGKILL\); the games stored are kept: run again to resume\n",
+                        said), said
+    assert 2 <= stored(db) < GAMES
+    again = subprocess.run(run, cwd=tmp_path, capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+    assert stored(db) == GAMES
+
+
+def stored(db: Path) -> int:
+    """Games stored so far by a run that may be writing."""
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
+            return int(con.execute("SELECT count(*) FROM games").fetchone()[0])
+    except sqlite3.Error:
+        return 0
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        return [int(c) for t in Path(f"/proc/{pid}/task").iterdir()
+                for c in (t / "children").read_text().split()]
+    except OSError:
+        return []
+
+
+def _has(cmdline: Path, marker: str) -> bool:
+    try:
+        return marker in cmdline.read_bytes().decode(errors="replace")
+    except OSError:
+        return False
