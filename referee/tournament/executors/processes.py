@@ -89,6 +89,9 @@ class ProcessWorkers:
     every bot after each game.  `cpu`, `startup_cpu`: the workers' own CPU seconds (not
     their bots'), and those of their start-ups (imports, setup), once they have stopped."""
 
+    # A worker's command line (a benchmark runs it with polling switched off).
+    command = [sys.executable, "-m", "referee.tournament.executors.worker_process"]
+
     def __init__(self, workers: int, stderr_dir: Path | None = None,
                  restart_each_game: bool = False) -> None:
         self.workers = workers
@@ -118,9 +121,8 @@ class ProcessWorkers:
         package_root = str(Path(referee.__file__).resolve().parent.parent)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root,
                                                            env.get("PYTHONPATH")]))
-        process = await trio.lowlevel.open_process(
-            [sys.executable, "-m", "referee.tournament.executors.worker_process"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+        process = await trio.lowlevel.open_process(self.command, stdin=subprocess.PIPE,
+                                                   stdout=subprocess.PIPE, env=env)
         running = self.running[number] = _Process(process, number)
         setup = Setup(self.config_json, self.config_path, number, self.workers,
                       None if self.stderr_dir is None else str(self.stderr_dir),
