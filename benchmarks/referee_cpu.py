@@ -5,12 +5,14 @@ Run: python benchmarks/tournament.py --cpu [--quick] [--repeat N] [--before PATH
 Each line is one tournament run through `run_into`, as `referee tournament run` plays it
 (store, versions, progress, watchdog and all), each in a fresh child process so that its
 figures are its own: games per second (wall clock), the referee's own CPU (its RUSAGE_SELF
-over the run: not its children's) per game and per bot decision, the bots' CPU per game (the
-children it reaped), and the ratio of the referee's CPU per decision to "referee alone": the
+over the run, and its worker processes' own: not the bots') per game and per bot decision,
+the bots' CPU per game (the children reaped, less the worker processes), and the ratio of the referee's CPU per decision to "referee alone": the
 same games' decisions with minimal bots answering in memory (`protocol.py`'s line), as CPU
 time, measured in this run; and to the same with a sleep of ASLEEP after each request, as a
 referee sleeps while a bot thinks ("asleep").  A bot decision is a reply the store's response
-times count.  The load column is the load average as each run started.
+times count.  The load column is the load average as each run started; "start s", the CPU
+seconds the worker processes (two workers or more) spent starting (imports), left out of the
+referee's figures as the run's own imports are.
 
 Fields, tables of 4 over all 24 seat orders a deal:
 - python: the Python samples, two baseline and two random bots;
@@ -293,7 +295,7 @@ def run_line(line: Line, config: Path, before: str | None, costs: bool = False
 
 HEADER = (f"{'field':7} {'workers':>7} {'burn':>4} {'mode':6} {'games/s':>8} "
           f"{'ref ms/game':>11} {'ref us/dec':>10} {'x alone':>7} {'x asleep':>8} "
-          f"{'bots ms/game':>12} {'dec/game':>8} {'load':>5}")
+          f"{'bots ms/game':>12} {'dec/game':>8} {'load':>5} {'start s':>7}")
 
 
 def print_line(line: Line, runs: list[dict[str, Any]], alone: float, asleep: float) -> None:
@@ -307,7 +309,8 @@ def print_line(line: Line, runs: list[dict[str, Any]], alone: float, asleep: flo
           f"{med('referee', 'games') * 1e3:11.2f} {per_decision * 1e6:10.1f} "
           f"{per_decision / alone:7.2f} {per_decision / asleep:8.2f} "
           f"{med('bots', 'games') * 1e3:12.1f} "
-          f"{med('decisions', 'games'):8.0f} {med('load'):5.2f}", flush=True)
+          f"{med('decisions', 'games'):8.0f} {med('load'):5.2f} "
+          f"{statistics.median(r.get('startup', 0.0) for r in runs):7.2f}", flush=True)
 
 
 def print_costs(line: Line, run: dict[str, Any]) -> None:
