@@ -9,7 +9,8 @@ ready to run and no other table shares the event loop, a reader waits outside tr
   needs the core.  It pays only for a bot that answers within about what a wake-up costs, and
   only while a core is idle for that bot: the referee polls at most SPIN seconds for one reply,
   for a bot at least half of whose recent replies came within that (`Polling`), and by default
-  only with two usable cores or more and a load average below them (`Machine`);
+  only with two usable cores or more and a load average below them (`Machine`), and never
+  where the local workers' processes fill the cores (`spin_beside`);
 - sleeping in poll(2) on the bot's pipe and on trio's own epoll descriptor (so that any other
   task's I/O ends it) until trio's next deadline or the reader's own, as trio itself would
   sleep, HOLD_AT_MOST at most (`hold_ms`).  A timeout of a millisecond or two costs the
@@ -63,6 +64,14 @@ def default_spin() -> float:
     """`ProcessLimits.spin` when not given: poll only where a bot can run on another core
     meanwhile."""
     return SPIN if usable_cores() >= 2 else 0.0
+
+
+def spin_beside(processes: int) -> float | None:
+    """`ProcessLimits.spin` for a referee beside `processes - 1` others like it (the local
+    workers' processes, each with its bots): 0 where they fill the usable cores, as each
+    then keeps one busy and a poll takes a core some other worker's bot wants; else None,
+    the default."""
+    return 0.0 if processes >= usable_cores() else None
 
 
 def load_average() -> float:

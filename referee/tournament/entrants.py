@@ -78,12 +78,14 @@ def bot_spec(config: TournamentConfig, config_path: Path, name: str) -> BotSpec:
 
 
 def bot_factory(config: TournamentConfig, config_path: Path, stderr_dir: Path | None = None,
-                polling: bool = True) -> PlayerFactory:
+                polling: bool = True, spin: float | None = None) -> PlayerFactory:
     """Makes the entrants' players.  `polling`: the referee may wait for a bot's reply
     outside trio (polling for a quick bot, sleeping in poll(2)); not where other workers
-    share the event loop (waiting for one there delays them)."""
+    share the event loop (waiting for one there delays them).  `spin`: then the most it
+    polls for one reply (`ProcessLimits.spin`)."""
     specs = {b.name: bot_spec(config, config_path, b.name) for b in config.bots}
-    process_limits = ProcessLimits() if polling else ProcessLimits(spin=0.0, shared_loop=True)
+    process_limits = (ProcessLimits(spin=spin) if polling
+                      else ProcessLimits(spin=0.0, shared_loop=True))
 
     def make(name: str, worker: int) -> Player:
         log = stderr_dir / f"{name}.w{worker}.stderr.log" if stderr_dir else None

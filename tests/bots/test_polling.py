@@ -6,7 +6,19 @@ from __future__ import annotations
 
 import math
 
-from referee.bots.polling import HOLD_AT_MOST, PROBE_EVERY, RECENT, SPIN, Machine, Polling, hold_ms
+import pytest
+
+from referee.bots import polling
+from referee.bots.polling import (
+    HOLD_AT_MOST,
+    PROBE_EVERY,
+    RECENT,
+    SPIN,
+    Machine,
+    Polling,
+    hold_ms,
+    spin_beside,
+)
 
 
 class Load:
@@ -89,3 +101,14 @@ def test_a_sleep_for_a_reply_ends_at_the_first_deadline_and_in_whole_millisecond
     assert hold_ms(until=-math.inf, now=10.0, next_deadline=1.0) == 0
     assert hold_ms(until=11.0, now=10.0, next_deadline=0.0) == 0
 
+
+
+def test_local_workers_that_fill_the_cores_do_not_poll(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each local worker's process keeps a core busy with its table: where they are as many
+    as the usable cores (or more) none polls, as a poll would take a core another worker's
+    bot wants; fewer keep the default."""
+    monkeypatch.setattr(polling, "usable_cores", lambda: 2.0)
+    assert spin_beside(2) == 0.0 and spin_beside(3) == 0.0
+    assert spin_beside(1) is None
+    monkeypatch.setattr(polling, "usable_cores", lambda: 1.5)  # a cgroup quota of 1.5 cores
+    assert spin_beside(2) == 0.0

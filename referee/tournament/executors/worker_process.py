@@ -27,6 +27,7 @@ from typing import Any
 
 import trio
 
+from referee.bots.polling import spin_beside
 from referee.match.game import OutOfResources
 
 from ..config import TournamentConfig
@@ -99,8 +100,9 @@ async def serve(fd_in: int, fd_out: int) -> None:
     config = TournamentConfig.model_validate_json(setup.config_json)
     path = Path(setup.config_path)
     stderr_dir = None if setup.stderr_dir is None else Path(setup.stderr_dir)
-    worker = Worker(config, path, setup.number, bot_factory(config, path, stderr_dir),
-                    setup.restart_each_game, sharing=setup.sharing)
+    make_player = bot_factory(config, path, stderr_dir, spin=spin_beside(setup.sharing))
+    worker = Worker(config, path, setup.number, make_player, setup.restart_each_game,
+                    sharing=setup.sharing)
     ready = _own_cpu()  # the start-up's: imports and setup
     try:
         while (game := await frames.receive()) is not None:
