@@ -174,6 +174,23 @@ def test_wake_benchmark_prints_each_wake_up_lead() -> None:
         assert abs(float(plain[1]) + int(lead) - float(total) - float(hidden)) <= 0.2
 
 
+def test_wait_cost_benchmark_prints_each_wait_in_each_placement() -> None:
+    """benchmarks/wait_cost.py (quoted by benchmarks/README.md): for both placements, a line
+    per way of waiting with the CPU inside the write and inside the wait."""
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "wait_cost.py"), "--trips", "20"],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    blocks = re.split(r"^(any core|one core): .*$", run.stdout, flags=re.M)[1:]
+    assert blocks[0::2] == ["any core", "one core"], run.stdout
+    for block in blocks[1::2]:
+        lines = re.findall(r"^  (\S.*?)\s+([\d.]+)\s+([\d.]+)$", block, re.M)
+        assert [label for label, _, _ in lines] == [
+            "blocking read", "poll, 1 ms", "poll, 2 ms", "poll, 5 ms", "poll, 20 ms",
+            "poll, no timeout"], run.stdout
+
+
 RATE = r"(\d+)/(\d+) = +([\d.]+)% ± ([\d.]+)%"
 
 

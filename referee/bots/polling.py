@@ -14,8 +14,8 @@ ready to run and no other table shares the event loop, a reader waits outside tr
 - sleeping in poll(2) on the bot's pipe and on trio's own epoll descriptor (so that any other
   task's I/O ends it) until trio's next deadline or the reader's own, as trio itself would
   sleep, HOLD_AT_MOST at most (`hold_ms`).  A timeout of a millisecond or two costs the
-  referee about 8 us more CPU a sleep on a virtual machine than a longer one
-  (`benchmarks/README.md`), so the sleep is not cut short for nothing.
+  referee up to 8 us more CPU a sleep on a virtual machine than a longer one
+  (`benchmarks/wait_cost.py`), so the sleep is not cut short for nothing.
 Tables that share one event loop wait in trio only (`ProcessLimits.shared_loop`): a reader
 that holds the loop would delay the others.  Every default is here.
 """
