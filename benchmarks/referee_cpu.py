@@ -4,15 +4,15 @@ Run: python benchmarks/tournament.py --cpu [--quick] [--repeat N] [--before PATH
      [--fields python c kits] [--workers 1 2] [--burn 0 2] [--modes auto off]
 Each line is one tournament run through `run_into`, as `referee tournament run` plays it
 (store, versions, progress, watchdog and all), each in a fresh child process so that its
-figures are its own: games per second (wall clock), the referee's own CPU (its RUSAGE_SELF
-over the run, and its worker processes' own: not the bots') per game and per bot decision,
-the bots' CPU per game (the children reaped, less the worker processes), and the ratio of the referee's CPU per decision to "referee alone": the
-same games' decisions with minimal bots answering in memory (`protocol.py`'s line), as CPU
-time, measured in this run; and to the same with a sleep of ASLEEP after each request, as a
-referee sleeps while a bot thinks ("asleep").  A bot decision is a reply the store's response
-times count.  The load column is the load average as each run started; "start s", the CPU
-seconds the worker processes (two workers or more) spent starting (imports), left out of the
-referee's figures as the run's own imports are.
+figures are its own: games per second (wall clock), the referee's own CPU (its RUSAGE_SELF over
+the run, and its worker processes' own: not the bots') per game and per bot decision, the bots'
+CPU per game (the children reaped, less the worker processes), and the ratio of the referee's
+CPU per decision to "referee alone": the same games' decisions with minimal bots answering in
+memory (`protocol.py`'s line), as CPU time, measured in this run; and to the same with a sleep
+of ASLEEP after each request, as a referee sleeps while a bot thinks ("asleep").  A bot
+decision is a reply the store's response times count.  The load column is the load average as
+each run started; "start s", the CPU seconds the worker processes (two workers or more) spent
+starting (imports), left out of the referee's figures as the run's own imports are.
 
 Fields, tables of 4 over all 24 seat orders a deal:
 - python: the Python samples, two baseline and two random bots;
