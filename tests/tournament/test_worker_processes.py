@@ -13,9 +13,11 @@ import sys
 from pathlib import Path
 
 import trio
+import trio.testing
 
 from referee.tournament.config import load_tournament
 from referee.tournament.executors.local import PROCESSES_FROM, LocalExecutor
+from referee.tournament.executors.worker_process import Frames, frame
 from referee.tournament.session import run_tournament
 from referee.tournament.store import open_store
 
@@ -167,3 +169,26 @@ def _has(cmdline: Path, marker: str) -> bool:
         return marker in cmdline.read_bytes().decode(errors="replace")
     except OSError:
         return False
+
+
+def test_a_frame_read_cancelled_halfway_is_read_whole_after() -> None:
+    """A read of a worker's frame cut short (the run stopped while a large game came in) loses
+    nothing: the next read returns the whole frame, then the end of the stream."""
+    big = {"record": b"x" * 200_000}
+
+    async def main() -> None:
+        send, receive = trio.testing.memory_stream_one_way_pair()
+        frames = Frames(receive)
+        data = frame(big)
+        await send.send_all(data[:100_000])
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(frames.receive)
+            await trio.testing.wait_all_tasks_blocked()  # it has read all there is, and waits
+            assert len(frames.buf) == 100_000
+            nursery.cancel_scope.cancel()
+        await send.send_all(data[100_000:])
+        await send.aclose()
+        assert await frames.receive() == big
+        assert await frames.receive() is None
+
+    trio.run(main)

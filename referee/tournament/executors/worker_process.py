@@ -57,28 +57,31 @@ def frame(obj: object) -> bytes:
 
 
 class Frames:
-    """Frames read from a trio stream; None at the end of the stream."""
+    """Frames read from a trio stream; None at the end of the stream.  A frame is taken from
+    the buffer only once whole, so a read cancelled halfway loses nothing."""
 
     def __init__(self, stream: trio.abc.ReceiveStream) -> None:
         self.stream = stream
         self.buf = bytearray()
 
-    async def _exactly(self, n: int) -> bytes | None:
+    async def _fill(self, n: int) -> bool:
+        """At least `n` bytes buffered; False at the end of the stream before that."""
         while len(self.buf) < n:
             data = await self.stream.receive_some(max(65536, n - len(self.buf)))
             if not data:
-                return None
+                return False
             self.buf += data
-        out = bytes(self.buf[:n])
-        del self.buf[:n]
-        return out
+        return True
 
     async def receive(self) -> Any:
-        header = await self._exactly(HEADER.size)
-        if header is None:
+        if not await self._fill(HEADER.size):
             return None
-        data = await self._exactly(HEADER.unpack(header)[0])
-        return None if data is None else pickle.loads(data)
+        end = HEADER.size + HEADER.unpack_from(self.buf)[0]
+        if not await self._fill(end):
+            return None
+        data = bytes(self.buf[HEADER.size:end])
+        del self.buf[:end]
+        return pickle.loads(data)
 
 
 def _own_cpu() -> float:
@@ -119,7 +122,11 @@ async def serve(fd_in: int, fd_out: int) -> None:
                     nursery.cancel_scope.cancel()
             if stopped.cancelled_caught:
                 break
-            await out.send_all(b"".join([frame(("void", v)) for v in voided] + [frame(reply)]))
+            try:
+                await out.send_all(b"".join([frame(("void", v)) for v in voided]
+                                            + [frame(reply)]))
+            except trio.BrokenResourceError:  # the run is gone (kill -9): nothing to tell
+                break
             if reply[0] == "short":
                 break
     finally:
