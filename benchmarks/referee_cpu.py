@@ -106,13 +106,12 @@ def child(config_path: str, workers: int, polling: str, costs: bool = False) -> 
     if polling == "off":
         referee.bots.polling.SPIN = 0.0  # type: ignore[misc]
         try:  # and in worker processes (two workers or more)
-            from referee.tournament.executors.processes import ProcessWorkers
+            from referee.tournament.executors.processes import BOOT, ProcessWorkers
         except ImportError:  # a checkout before them
             pass
         else:
-            ProcessWorkers.command = [
-                sys.executable, "-c", "import referee.bots.polling as p; p.SPIN = 0.0; "
-                "from referee.tournament.executors.worker_process import main; main()"]
+            ProcessWorkers.boot = BOOT.replace(
+                "from", "import referee.bots.polling as p; p.SPIN = 0.0; from", 1)
     parts = wrap_parts() if costs else None
     path = Path(config_path)
     config = load_tournament(path)

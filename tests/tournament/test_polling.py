@@ -21,9 +21,11 @@ from referee.tournament.store import open_store
 from ..match.support import PollingWatcher
 
 
-def test_a_single_worker_may_poll(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """One worker's table is alone in the referee's event loop: it polls by default.  (With
-    two workers or more each is a process of its own, `test_worker_processes.py`.)"""
+def test_tables_that_share_one_event_loop_may_not_poll(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run too short for worker processes (24 games) plays its tables in one event loop:
+    with two workers they may not poll; one worker's table is alone in it and may (by
+    default).  (Worker processes: `test_worker_processes.py`.)"""
     bot_factory = local.bot_factory
 
     def run(workers: int) -> set[float | None]:
@@ -52,4 +54,5 @@ def test_a_single_worker_may_poll(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
         store.close()
         return spins
 
+    assert run(2) == {0.0}
     assert run(1) == {None}

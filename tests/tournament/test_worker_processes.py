@@ -68,7 +68,7 @@ def test_two_workers_play_in_processes_of_their_own_and_leave_none(tmp_path: Pat
 
 def test_a_time_budget_stops_the_workers_games_and_their_processes(tmp_path: Path) -> None:
     """A time budget that runs out while the workers play stops them: the run returns with
-    the games finished stored, and no worker process or bot is left."""
+    the games finished stored (none or few), and no worker process or bot is left."""
     path = tournament(tmp_path, "answers_late.py --delay 0.05")
     config = load_tournament(path)
     logs = tmp_path / "logs"
@@ -81,6 +81,8 @@ def test_a_time_budget_stops_the_workers_games_and_their_processes(tmp_path: Pat
     finally:
         store.close()
     assert summary.played == stored < GAMES
+    assert not [pid for pid in _children(os.getpid())
+                if _has(Path(f"/proc/{pid}/cmdline"), "executors.worker_process")]
     marker = str(tmp_path / "bots")
     wait_until(lambda: not [p for p in Path("/proc").glob("[0-9]*/cmdline")
                             if _has(p, marker)], "the bots gone")

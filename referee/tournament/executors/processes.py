@@ -17,27 +17,31 @@ are left.  A worker process that ends unasked stops the run, keeping every game 
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import trio
 
 import referee
-from referee.match.game import OutOfResources
+from referee.match.game import OutOfResources, RefereeError
 
 from ..config import TournamentConfig
 from ..schedule import ScheduledGame
 from . import Report
 from .worker_process import Frames, Setup, frame
 
-# Seconds a worker process is given to stop its bots and exit once its stdin is closed: a bot's
-# goodbye, SIGTERM and SIGKILL take ProcessLimits' goodbye_grace + term_grace + reap_within.
-EXIT_WITHIN = 10.0
+# Seconds a worker process is given to stop its bots and exit once its stdin is closed: each
+# kept bot's goodbye, SIGTERM and SIGKILL may take ProcessLimits' goodbye_grace + term_grace +
+# reap_within (6 s), one after another; most bots leave at the goodbye.
+EXIT_WITHIN = 60.0
+# How a worker process starts: the referee this one is, found by its folder (argv[1]) rather
+# than by PYTHONPATH, which the worker's bots would inherit.
+BOOT = ("import sys; sys.path.insert(0, sys.argv[1]); "
+        "from referee.tournament.executors.worker_process import main; main()")
 
 
 def _how(returncode: int | None) -> str:
@@ -51,7 +55,7 @@ def _how(returncode: int | None) -> str:
     return f"exit status {returncode}"
 
 
-class WorkerFailed(RuntimeError):
+class WorkerFailed(RefereeError, RuntimeError):
     """A worker process ended without being asked to."""
 
 
@@ -89,8 +93,7 @@ class ProcessWorkers:
     every bot after each game.  `cpu`, `startup_cpu`: the workers' own CPU seconds (not
     their bots'), and those of their start-ups (imports, setup), once they have stopped."""
 
-    # A worker's command line (a benchmark runs it with polling switched off).
-    command = [sys.executable, "-m", "referee.tournament.executors.worker_process"]
+    boot = BOOT  # (a benchmark switches polling off in it)
 
     def __init__(self, workers: int, stderr_dir: Path | None = None,
                  restart_each_game: bool = False) -> None:
@@ -116,24 +119,30 @@ class ProcessWorkers:
         running = self.running.get(number)
         if running is not None:
             return running
-        env = dict(os.environ)
-        # The same referee as this one, wherever it was imported from.
+        # The same referee as this one, wherever it was imported from; in a session of its
+        # own, so that Ctrl-C at the terminal reaches this process only, which stops it.
         package_root = str(Path(referee.__file__).resolve().parent.parent)
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root,
-                                                           env.get("PYTHONPATH")]))
-        process = await trio.lowlevel.open_process(self.command, stdin=subprocess.PIPE,
-                                                   stdout=subprocess.PIPE, env=env)
+        process = await trio.lowlevel.open_process(
+            [sys.executable, "-c", self.boot, package_root], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, start_new_session=True)
         running = self.running[number] = _Process(process, number)
         setup = Setup(self.config_json, self.config_path, number, self.workers,
                       None if self.stderr_dir is None else str(self.stderr_dir),
                       self.restart_each_game)
-        await running.stdin.send_all(frame(setup))
+        await self._send(running, setup)
         return running
+
+    async def _send(self, worker: _Process, what: object) -> None:
+        """Send a worker a frame; a worker gone is WorkerFailed."""
+        try:
+            await worker.stdin.send_all(frame(what))
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            await self._lost(worker, "before its next game")
 
     async def _play_one(self, number: int, game: ScheduledGame, report: Report) -> None:
         """Play `game` on worker `number`, reporting its void attempts and its end."""
         worker = await self._process(number)
-        await worker.stdin.send_all(frame(game))
+        await self._send(worker, game)
         while True:
             said: tuple[str, Any] = await worker.frames.receive() or ("ended", None)
             kind, what = said
@@ -148,13 +157,19 @@ class ProcessWorkers:
             else:  # it is ending (its last word is its CPU), or has ended
                 if kind == "cpu":
                     worker.cpu = what
-                with trio.move_on_after(EXIT_WITHIN):
-                    await worker.process.wait()
-                del self.running[number]
-                await worker.stop()
-                raise WorkerFailed(f"worker {number}'s process ended during game "
-                                   f"{game.game_id} ({_how(worker.process.returncode)}); "
-                                   "the games stored are kept: run again to resume")
+                await self._lost(worker, f"during game {game.game_id}")
+
+    async def _lost(self, worker: _Process, when: str) -> NoReturn:
+        """A worker process ended unasked: raise WorkerFailed, saying how."""
+        with trio.move_on_after(EXIT_WITHIN):
+            await worker.process.wait()
+        del self.running[worker.number]
+        await worker.stop()
+        self.cpu += worker.cpu[0]
+        self.startup_cpu += worker.cpu[1]
+        raise WorkerFailed(f"worker {worker.number}'s process ended {when} "
+                           f"({_how(worker.process.returncode)}); the games stored are kept: "
+                           "run again to resume")
 
     async def play(self, games: Iterable[ScheduledGame], report: Report) -> None:
         failed: list[Exception] = []

@@ -1,12 +1,12 @@
-"""One local worker in a process of its own (`processes.py`): `python -m` this module.
+"""One local worker in a process of its own (`processes.py`, which starts it: `main`).
 
 It reads frames from its stdin, the setup and then one game at a time, plays each with a
 `Worker` alone in its event loop, and writes frames to its stdout: each void attempt, then
 the game finished (or None); and as it exits, its own CPU seconds and its start-up's.  It
 stops, its bots with it, when its stdin closes, even in the middle of a game: the run is done
-with it, was stopped (Ctrl-C, a time budget), or its process died (kill -9).  SIGINT, SIGHUP
-and SIGTERM, which a terminal or a job's end sends the whole process group, are left to that
-process, which closes the stdin.
+with it, was stopped (Ctrl-C, a time budget), or its process died (kill -9).  It runs in a
+session of its own, and SIGINT, SIGHUP and SIGTERM sent to its process group all the same are
+left to the run, which closes the stdin.
 
 A frame is a pickle (both ends are this package) after its length, 4 bytes big-endian.
 """
@@ -99,7 +99,9 @@ async def _cancel_once_readable(fd: int, scope: trio.CancelScope) -> None:
 async def serve(fd_in: int, fd_out: int) -> None:
     frames = Frames(trio.lowlevel.FdStream(fd_in))
     out = trio.lowlevel.FdStream(fd_out)
-    setup: Setup = await frames.receive()
+    setup: Setup | None = await frames.receive()
+    if setup is None:  # the run was stopped as this process started
+        return
     config = TournamentConfig.model_validate_json(setup.config_json)
     path = Path(setup.config_path)
     stderr_dir = None if setup.stderr_dir is None else Path(setup.stderr_dir)
