@@ -8,10 +8,12 @@ are the session's (`session.py`), written once whatever plays the games.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
+
+import trio
 
 from referee.match.record import StoredResult
 
@@ -86,3 +88,27 @@ class Executor(Protocol):
 
     async def aclose(self) -> None:
         """Stop what it kept between batches: bot processes, a cluster it started."""
+
+
+async def from_one_queue(games: Iterable[ScheduledGame],
+                         workers: Iterable[Callable[[ScheduledGame], Awaitable[None]]]) -> None:
+    """Each worker plays the next game of one queue until none is left; the first error of
+    any (the store failed, the referee is short of its own resources, a worker's process
+    ended) stops them all, and is raised."""
+    failed: list[Exception] = []
+
+    async def work(play: Callable[[ScheduledGame], Awaitable[None]], nursery: trio.Nursery
+                   ) -> None:
+        try:
+            for game in queue:
+                await play(game)
+        except Exception as exc:
+            failed.append(exc)
+            nursery.cancel_scope.cancel()
+
+    queue = iter(games)
+    async with trio.open_nursery() as nursery:
+        for play in workers:
+            nursery.start_soon(work, play, nursery)
+    if failed:
+        raise failed[0]

@@ -13,15 +13,14 @@ simulations) play in this trio program.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
-
-import trio
 
 from ..config import TournamentConfig
 from ..entrants import PlayerFactory, bot_factory
 from ..schedule import ScheduledGame
-from . import Report
+from . import Report, from_one_queue
 from .processes import ProcessWorkers
 from .worker import Worker
 
@@ -71,25 +70,13 @@ class LocalExecutor:
                 await self.processes.play(queue, report)
                 return
             await self.processes.aclose()
-        failed: list[Exception] = []
 
-        async def work(worker: Worker, queue: Iterator[ScheduledGame],
-                       nursery: trio.Nursery) -> None:
-            try:
-                for game in queue:
-                    finished = await worker.play(game, report)
-                    if finished is not None:
-                        report(finished)
-            except Exception as exc:  # the store failed (a full disk), or the referee is
-                # short of descriptors (OutOfResources): every worker stops
-                failed.append(exc)
-                nursery.cancel_scope.cancel()
+        async def play_on(worker: Worker, game: ScheduledGame) -> None:
+            finished = await worker.play(game, report)
+            if finished is not None:
+                report(finished)
 
-        async with trio.open_nursery() as nursery:
-            for worker in self.running:
-                nursery.start_soon(work, worker, queue, nursery)
-        if failed:
-            raise failed[0]
+        await from_one_queue(queue, [partial(play_on, w) for w in self.running])
 
     async def aclose(self) -> None:
         if self.processes is not None:

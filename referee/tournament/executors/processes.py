@@ -20,7 +20,8 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -31,7 +32,7 @@ from referee.match.game import OutOfResources, RefereeError
 
 from ..config import TournamentConfig
 from ..schedule import ScheduledGame
-from . import Report
+from . import Report, from_one_queue
 from .worker_process import Frames, Setup, frame
 
 # Seconds a worker process is given to stop its bots and exit once its stdin is closed: each
@@ -139,7 +140,7 @@ class ProcessWorkers:
         except (trio.BrokenResourceError, trio.ClosedResourceError):
             await self._lost(worker, "before its next game")
 
-    async def _play_one(self, number: int, game: ScheduledGame, report: Report) -> None:
+    async def _play_one(self, number: int, game: ScheduledGame, *, report: Report) -> None:
         """Play `game` on worker `number`, reporting its void attempts and its end."""
         worker = await self._process(number)
         await self._send(worker, game)
@@ -161,8 +162,6 @@ class ProcessWorkers:
 
     async def _lost(self, worker: _Process, when: str) -> NoReturn:
         """A worker process ended unasked: raise WorkerFailed, saying how."""
-        with trio.move_on_after(EXIT_WITHIN):
-            await worker.process.wait()
         del self.running[worker.number]
         await worker.stop()
         self.cpu += worker.cpu[0]
@@ -172,29 +171,12 @@ class ProcessWorkers:
                            "run again to resume")
 
     async def play(self, games: Iterable[ScheduledGame], report: Report) -> None:
-        failed: list[Exception] = []
-
-        async def work(number: int, queue: Iterator[ScheduledGame],
-                       nursery: trio.Nursery) -> None:
-            try:
-                for game in queue:
-                    await self._play_one(number, game, report)
-            except Exception as exc:  # the store failed, the referee is short of its own
-                # resources, or a worker process ended: every worker stops
-                failed.append(exc)
-                nursery.cancel_scope.cancel()
-
-        queue = iter(games)
         try:
-            async with trio.open_nursery() as nursery:
-                for number in range(self.workers):
-                    nursery.start_soon(work, number, queue, nursery)
-        except BaseException:
+            await from_one_queue(games, [partial(self._play_one, n, report=report)
+                                         for n in range(self.workers)])
+        except BaseException:  # stopped, or failed: no worker is left playing
             await self._stop_all()
             raise
-        if failed:
-            await self._stop_all()
-            raise failed[0]
 
     async def _stop_all(self) -> None:
         """Stop every worker process (a stopped game of theirs is not reported)."""
