@@ -152,7 +152,8 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
         fail(f"the referee ran short of its own resources: {exc}; the games stored before it "
              "are kept: lower max_bot_processes or --workers, or raise the limit of open files "
              "(ulimit -n), then run again to resume")
-    except (StoreError, RuntimeError, SandboxError, NothingPlayed, FrozenField) as exc:
+    except (StoreError, RuntimeError, SandboxError, NothingPlayed, FrozenField,
+            EditionError) as exc:  # the edition read again by a worker (out of descriptors)
         fail(str(exc))
     except KeyboardInterrupt:
         fail(f"interrupted; finished games are kept in {db_path}; run again to resume")

@@ -4,14 +4,17 @@ referee stores them."""
 
 from __future__ import annotations
 
+import math
 import os
 import re
+import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import trio
 import trio.testing
 
@@ -26,13 +29,15 @@ from ..processes import command, copy_bots, wait_until
 GAMES = 2 * PROCESSES_FROM  # two workers' worth: 6 seat orders a deal of 3 entrants
 
 
-def tournament(folder: Path, script: str) -> Path:
-    """Three entrants at one table, GAMES games."""
+def tournament(folder: Path, script: str, seats: int = 3) -> Path:
+    """`seats` entrants at one table, GAMES games (every seat order, as many deals as that
+    takes)."""
     bots = copy_bots(folder / "bots")
     path = folder / "t.toml"
     entries = "".join(f'[[bots]]\nname = "b{i}"\ncommand = "{command(bots, script)}"\n'
-                      for i in range(3))
-    path.write_text(f'name = "t"\nseed = 3\ntable_size = 3\ndeals = {GAMES // 6}\n{entries}')
+                      for i in range(seats))
+    path.write_text(f'name = "t"\nseed = 3\ntable_size = {seats}\n'
+                    f'deals = {GAMES // math.factorial(seats)}\n{entries}')
     return path
 
 
@@ -194,3 +199,43 @@ def test_a_frame_read_cancelled_halfway_is_read_whole_after() -> None:
         assert await frames.receive() is None
 
     trio.run(main)
+
+
+PRLIMIT = shutil.which("prlimit")
+
+
+@pytest.mark.skipif(PRLIMIT is None, reason="needs prlimit (util-linux)")
+@pytest.mark.parametrize(("open_files", "said"), [
+    (30, r"game (t\S+) was void 3 times; the last time: cannot start a bot process: Too many "
+         r"open files"),
+    (18, r"cannot start worker [01]'s process: Too many open files"),
+])
+def test_worker_processes_short_of_descriptors_stop_the_run_in_one_line(
+        tmp_path: Path, open_files: int, said: str) -> None:
+    """The referee out of descriptors (`ulimit -n`) with two workers: where a worker's process
+    cannot start its five bots, each attempt at its game is stored as void, and where the
+    process itself cannot be started, nothing is; either way the run stops with one line
+    saying what ran short and what to do, exit status 2, and no bot is charged with a game."""
+    path = tournament(tmp_path, "first_legal.py", seats=5)
+    db = tmp_path / "t.db"
+    run = subprocess.run([PRLIMIT or "prlimit", f"--nofile={open_files}:{open_files}",
+                          sys.executable, "-m", "referee", "tournament", "run", str(path),
+                          "--db", str(db), "-q", "--workers", "2"],
+                         cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 2, run.stderr
+    line = re.fullmatch(r"error: the referee ran short of its own resources: " + said +
+                        r"; the games stored before it are kept: lower max_bot_processes or "
+                        r"--workers, or raise the limit of open files \(ulimit -n\), then run "
+                        r"again to resume\n", run.stderr)
+    assert line is not None, run.stderr
+    assert stored(db) == 0
+    try:
+        with sqlite3.connect(db) as con:
+            voids = con.execute("SELECT game_id, attempt, reason FROM voids").fetchall()
+    except sqlite3.OperationalError:  # no table: the run stopped before its first game
+        voids = []
+    if line.groups():  # the game that stopped the run was tried three times, each stored
+        assert [a for g, a, _ in voids if g == line.group(1)] == [1, 2, 3], voids
+        assert all("Too many open files" in reason for _, _, reason in voids), voids
+    else:
+        assert voids == []

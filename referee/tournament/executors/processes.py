@@ -28,6 +28,7 @@ from typing import Any, NoReturn
 import trio
 
 import referee
+from referee.bots.errors import RESOURCE_ERRNOS, want_of_resources
 from referee.match.game import OutOfResources, RefereeError
 
 from ..config import TournamentConfig
@@ -123,9 +124,15 @@ class ProcessWorkers:
         # The same referee as this one, wherever it was imported from; in a session of its
         # own, so that Ctrl-C at the terminal reaches this process only, which stops it.
         package_root = str(Path(referee.__file__).resolve().parent.parent)
-        process = await trio.lowlevel.open_process(
-            [sys.executable, "-c", self.boot, package_root], stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE, start_new_session=True)
+        try:
+            process = await trio.lowlevel.open_process(
+                [sys.executable, "-c", self.boot, package_root], stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, start_new_session=True)
+        except OSError as exc:
+            why = f"cannot start worker {number}'s process: {exc.strerror or exc}"
+            if want_of_resources(exc) is not None or exc.errno in RESOURCE_ERRNOS:
+                raise OutOfResources(why) from exc
+            raise WorkerFailed(why) from exc
         running = self.running[number] = _Process(process, number)
         setup = Setup(self.config_json, self.config_path, number, self.workers,
                       None if self.stderr_dir is None else str(self.stderr_dir),

@@ -1,8 +1,9 @@
 """One local worker in a process of its own (`processes.py`, which starts it: `main`).
 
 It reads frames from its stdin, the setup and then one game at a time, plays each with a
-`Worker` alone in its event loop, and writes frames to its stdout: each void attempt, then
-the game finished (or None); and as it exits, its own CPU seconds and its start-up's.  It
+`Worker` alone in its event loop, and writes frames to its stdout: each void attempt as it
+comes, then the game finished (or None); and as it exits, its own CPU seconds and its
+start-up's.  It
 stops, its bots with it, when its stdin closes, even in the middle of a game: the run is done
 with it, was stopped (Ctrl-C, a time budget), or its process died (kill -9).  It runs in a
 session of its own, and SIGINT, SIGHUP and SIGTERM sent to its process group all the same are
@@ -13,6 +14,7 @@ A frame is a pickle (both ends are this package) after its length, 4 bytes big-e
 
 from __future__ import annotations
 
+import math
 import os
 import pickle
 import resource
@@ -96,6 +98,16 @@ async def _cancel_once_readable(fd: int, scope: trio.CancelScope) -> None:
     scope.cancel()
 
 
+async def _tell_voids(voided: trio.MemoryReceiveChannel[Voided],
+                      out: trio.lowlevel.FdStream) -> None:
+    """Send the run each void attempt as it comes, so that it is stored even if the run is
+    stopped before the game ends; a frame once begun is sent whole."""
+    async with voided:
+        async for void in voided:
+            with trio.CancelScope(shield=True), suppress(trio.BrokenResourceError):
+                await out.send_all(frame(("void", void)))
+
+
 async def serve(fd_in: int, fd_out: int) -> None:
     frames = Frames(trio.lowlevel.FdStream(fd_in))
     out = trio.lowlevel.FdStream(fd_out)
@@ -112,21 +124,23 @@ async def serve(fd_in: int, fd_out: int) -> None:
     try:
         while (game := await frames.receive()) is not None:
             assert isinstance(game, ScheduledGame)
-            voided: list[Voided] = []
+            reply: tuple[str, Any] = ("done", None)
             with trio.CancelScope() as stopped:
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(_cancel_once_readable, fd_in, stopped)
-                    try:
-                        finished = await worker.play(game, voided.append)
-                        reply: tuple[str, Any] = ("done", finished)
-                    except OutOfResources as exc:
-                        reply = ("short", str(exc))
+                    voids, voided = trio.open_memory_channel[Voided](math.inf)
+                    async with trio.open_nursery() as telling:  # ends once all are told
+                        telling.start_soon(_tell_voids, voided, out)
+                        async with voids:
+                            try:
+                                reply = ("done", await worker.play(game, voids.send_nowait))
+                            except OutOfResources as exc:
+                                reply = ("short", str(exc))
                     nursery.cancel_scope.cancel()
             if stopped.cancelled_caught:
                 break
             try:
-                await out.send_all(b"".join([frame(("void", v)) for v in voided]
-                                            + [frame(reply)]))
+                await out.send_all(frame(reply))
             except trio.BrokenResourceError:  # the run is gone (kill -9): nothing to tell
                 break
             if reply[0] == "short":
