@@ -19,8 +19,10 @@ import trio
 import trio.testing
 
 from referee.tournament.config import load_tournament
+from referee.tournament.executors import Finished, Outcome
 from referee.tournament.executors.local import PROCESSES_FROM, LocalExecutor
 from referee.tournament.executors.worker_process import Frames, frame
+from referee.tournament.schedule import schedule
 from referee.tournament.session import run_tournament
 from referee.tournament.store import open_store
 
@@ -29,15 +31,15 @@ from ..processes import command, copy_bots, wait_until
 GAMES = 2 * PROCESSES_FROM  # two workers' worth: 6 seat orders a deal of 3 entrants
 
 
-def tournament(folder: Path, script: str, seats: int = 3) -> Path:
-    """`seats` entrants at one table, GAMES games (every seat order, as many deals as that
+def tournament(folder: Path, script: str, seats: int = 3, games: int = GAMES) -> Path:
+    """`seats` entrants at one table, `games` games (every seat order, as many deals as that
     takes)."""
     bots = copy_bots(folder / "bots")
     path = folder / "t.toml"
     entries = "".join(f'[[bots]]\nname = "b{i}"\ncommand = "{command(bots, script)}"\n'
                       for i in range(seats))
     path.write_text(f'name = "t"\nseed = 3\ntable_size = {seats}\n'
-                    f'deals = {GAMES // math.factorial(seats)}\n{entries}')
+                    f'deals = {games // math.factorial(seats)}\n{entries}')
     return path
 
 
@@ -69,6 +71,52 @@ def test_two_workers_play_in_processes_of_their_own_and_leave_none(tmp_path: Pat
     for pid in pids:
         wait_until(lambda pid=pid: not Path(f"/proc/{pid}").exists(),  # type: ignore[misc]
                    f"worker process {pid} gone")
+
+
+def test_batches_move_between_this_process_and_worker_processes_as_they_grow_and_shrink(
+        tmp_path: Path) -> None:
+    """A run handed batches stage by stage plays a small batch in its own process, a large
+    one in worker processes and a small one in its own process again: every game of each is
+    reported finished, and each time the bots of the other way of playing are stopped first,
+    so that no more bot processes live than one way keeps."""
+    path = tournament(tmp_path, "tells_parent.py", games=GAMES + 12)
+    config = load_tournament(path)
+    games = schedule(config)
+    logs = tmp_path / "logs"
+    marker = str(tmp_path / "bots")
+    me = os.getpid()
+
+    def bots_of(pid: int) -> list[int]:
+        return [p for p in _children(pid) if _has(Path(f"/proc/{p}/cmdline"), marker)]
+
+    def workers() -> list[int]:
+        return [p for p in _children(me)
+                if _has(Path(f"/proc/{p}/cmdline"), "executors.worker_process")]
+
+    async def main() -> list[tuple[int, int, set[int]]]:
+        executor = LocalExecutor(2, stderr_dir=logs)
+        await executor.start(config, path)
+        seen = []
+        try:
+            for batch in (games[:6], games[6:6 + GAMES], games[6 + GAMES:]):
+                finished: list[Outcome] = []
+                await executor.play(batch, finished.append)
+                assert sorted(f.game_id for f in finished if isinstance(f, Finished)) == sorted(
+                    g.game_id for g in batch)
+                seen.append((len(bots_of(me)), len(workers()),
+                             parents(logs, 0) | parents(logs, 1)))
+        finally:
+            await executor.aclose()
+        return seen
+
+    small, large, small_again = trio.run(main)
+    # Each worker keeps its table's three bots; here, at first, with no worker process.
+    assert 3 <= small[0] <= 6 and small[1:] == (0, {me}), small
+    # Then none here: two worker processes, whose own bots play.
+    assert large[:2] == (0, 2) and len(large[2] - small[2]) == 2, large
+    # Then the worker processes gone, and bots here again.
+    assert 3 <= small_again[0] <= 6 and small_again[1] == 0, small_again
+    wait_until(lambda: not bots_of(me) and not workers(), "no bot and no worker left")
 
 
 def test_a_time_budget_stops_the_workers_games_and_their_processes(tmp_path: Path) -> None:
