@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import shutil
 import sqlite3
 import subprocess
@@ -18,6 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+
+from referee.tournament.executors import bot_pool
 
 from .. import in_process
 from ..processes import BOT_PYTHON, ROOT
@@ -166,6 +169,24 @@ def test_the_default_fits_the_referees_descriptor_limit(
     assert results(db) == results(all_db)
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT COUNT(*) FROM voids").fetchone() == (0,)
+
+
+def test_worker_processes_share_the_memory_but_not_the_descriptors(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The default bound per worker: the workers of one process share its descriptors, a
+    worker process has its own, and all share the machine's memory.  With descriptors for 20
+    bots beyond the referee's own and memory for 30: one worker keeps 20, two workers of one
+    process 10 each, two worker processes 15 each (memory is then the bound)."""
+    monkeypatch.setattr(bot_pool, "available_memory", lambda: 30 * bot_pool.MEMORY_PER_BOT)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    room = bot_pool.DESCRIPTORS_KEPT + 20 * bot_pool.DESCRIPTORS_PER_BOT
+    resource.setrlimit(resource.RLIMIT_NOFILE, (room, hard))
+    try:
+        assert bot_pool.default_max_bot_processes() == 20
+        assert bot_pool.default_max_bot_processes(2) == 10
+        assert bot_pool.default_max_bot_processes(1, on_machine=2) == 15
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
 
 def test_a_spawn_failure_of_the_referee_voids_and_stops_in_one_line(tmp_path: Path) -> None:

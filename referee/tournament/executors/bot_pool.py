@@ -8,7 +8,8 @@ pool keeps at most `limit`: before a game it stops the least recently used other
 seats are the floor: they play at once.
 
 The default is sized here, and only here, to what the referee may hold: the descriptors under
-its soft RLIMIT_NOFILE and the memory available, shared by the workers of one process.
+its soft RLIMIT_NOFILE, shared by the workers of one process, and the memory available, shared
+by all the workers of the run.
 """
 
 from __future__ import annotations
@@ -46,23 +47,27 @@ def available_memory() -> int:
     return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
 
 
-def default_max_bot_processes(sharing: int = 1) -> int:
-    """The bot processes each of `sharing` workers of this process may keep: the
-    descriptors left under the soft descriptor limit after the referee's own, and the memory
-    available, shared evenly; at least 1 (`bot_process_limit` raises it to a table's seats)."""
+def default_max_bot_processes(sharing: int = 1, on_machine: int | None = None) -> int:
+    """The bot processes each worker may keep: the descriptors left under this process's
+    soft descriptor limit after the referee's own, shared by the `sharing` workers of this
+    process, and the memory available, shared by the `on_machine` workers of the run (a
+    worker process has descriptors of its own, not memory; by default `sharing`); at least 1
+    (`bot_process_limit` raises it to a table's seats)."""
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     by_files = (sys.maxsize if soft == resource.RLIM_INFINITY
                 else (soft - DESCRIPTORS_KEPT) // DESCRIPTORS_PER_BOT)
     by_memory = available_memory() // MEMORY_PER_BOT
-    return max(1, min(by_files, by_memory) // max(1, sharing))
+    return max(1, min(by_files // max(1, sharing),
+                      by_memory // max(1, sharing if on_machine is None else on_machine)))
 
 
-def bot_process_limit(config: TournamentConfig, sharing: int = 1) -> int:
+def bot_process_limit(config: TournamentConfig, sharing: int = 1,
+                      on_machine: int | None = None) -> int:
     """The file's `max_bot_processes` (or `--max-bot-processes`), else the default for one
-    of `sharing` workers, never below a table's seats."""
+    worker (`default_max_bot_processes`), never below a table's seats."""
     if config.max_bot_processes is not None:
         return config.max_bot_processes
-    return max(config.table_size, default_max_bot_processes(sharing))
+    return max(config.table_size, default_max_bot_processes(sharing, on_machine))
 
 
 class BotPool:

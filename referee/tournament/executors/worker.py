@@ -58,17 +58,18 @@ def response_histogram(record: GameRecord, seats: int) -> list[dict[str, int]]:
 
 class Worker:
     """Plays scheduled games with one worker's players, keeping bot processes across games;
-    `sharing`: the workers of this process, which share its descriptors (the default limit
-    of processes is theirs to share)."""
+    `sharing`: the workers of this process, which share its descriptors, and `on_machine`
+    those of the run, which share the machine's memory (by default the same): the default
+    limit of bot processes is theirs to share."""
 
     def __init__(self, config: TournamentConfig, config_path: Path, number: int,
                  make_player: PlayerFactory, restart_each_game: bool = False,
-                 sharing: int = 1) -> None:
+                 sharing: int = 1, on_machine: int | None = None) -> None:
         self.config = config
         self.edition = tournament_edition(config, config_path)
         self.number = number
         self.restart_each_game = restart_each_game
-        self.pool = BotPool(make_player, number, bot_process_limit(config, sharing),
+        self.pool = BotPool(make_player, number, bot_process_limit(config, sharing, on_machine),
                             config.table_size)
 
     async def play(self, game: ScheduledGame, voided: Callable[[Voided], None]) -> Finished | None:

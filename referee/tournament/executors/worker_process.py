@@ -119,7 +119,7 @@ async def serve(fd_in: int, fd_out: int) -> None:
     stderr_dir = None if setup.stderr_dir is None else Path(setup.stderr_dir)
     make_player = bot_factory(config, path, stderr_dir, spin=spin_beside(setup.sharing))
     worker = Worker(config, path, setup.number, make_player, setup.restart_each_game,
-                    sharing=setup.sharing)
+                    on_machine=setup.sharing)  # the descriptors are this process's own
     ready = _own_cpu()  # the start-up's: imports and setup
     try:
         while (game := await frames.receive()) is not None:
