@@ -9,7 +9,7 @@ seats are the floor: they play at once.
 
 The default is sized here, and only here, to what the referee may hold: the descriptors under
 its soft RLIMIT_NOFILE, shared by the workers of one process, and the memory available, shared
-by all the workers of the run.
+by the local workers of the run (a Dask worker knows only its own threads).
 """
 
 from __future__ import annotations
