@@ -5,6 +5,7 @@ short games (the tiny edition)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -19,8 +20,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+import trio
 
-from referee.tournament.executors import bot_pool
+from referee.tournament.config import load_tournament
+from referee.tournament.executors import Outcome, bot_pool
+from referee.tournament.executors.processes import BOOT, ProcessWorkers
+from referee.tournament.schedule import schedule
 
 from .. import in_process
 from ..processes import BOT_PYTHON, ROOT
@@ -187,6 +192,59 @@ def test_worker_processes_share_the_memory_but_not_the_descriptors(
         assert bot_pool.default_max_bot_processes(1, on_machine=2) == 15
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_a_worker_process_keeps_as_many_bots_as_its_own_descriptors_allow(
+        tmp_path: Path) -> None:
+    """Two worker processes, each allowed descriptors for 6 bots beyond its own: each keeps up
+    to 6 of the 12 entrants' processes alive (the descriptors are its own, not halved
+    between the workers), and never more."""
+    if bot_pool.available_memory() // bot_pool.MEMORY_PER_BOT // 2 < 6:
+        pytest.skip("too little memory here for 6 bots a worker: memory would be the bound")
+    path = write_config(tmp_path / "contest")
+    config = load_tournament(path)
+    room = bot_pool.DESCRIPTORS_KEPT + 6 * bot_pool.DESCRIPTORS_PER_BOT
+    workers = ProcessWorkers(2)
+    workers.boot = (f"import resource; resource.setrlimit(resource.RLIMIT_NOFILE, "
+                    f"({room}, {room})); " + BOOT)
+    marker = f"{path.parent}/random_bot.py"
+    most: Counter[int] = Counter()
+    finished: list[Outcome] = []
+
+    def children(pid: int) -> list[int]:
+        try:
+            return [int(c) for t in Path(f"/proc/{pid}/task").iterdir()
+                    for c in (t / "children").read_text().split()]
+        except OSError:
+            return []
+
+    def watch(done: threading.Event) -> None:
+        while not done.is_set():
+            for number, worker in list(workers.running.items()):
+                bots = 0
+                for pid in children(worker.process.pid):
+                    with contextlib.suppress(OSError):
+                        bots += marker in Path(f"/proc/{pid}/cmdline").read_bytes().decode()
+                most[number] = max(most[number], bots)
+            time.sleep(0.002)  # leave the referee the cores
+
+    async def main() -> None:
+        await workers.start(config, path)
+        try:
+            await workers.play(schedule(config), finished.append)
+        finally:
+            await workers.aclose()
+
+    done = threading.Event()
+    watcher = threading.Thread(target=watch, args=(done,))
+    watcher.start()
+    try:
+        trio.run(main)
+    finally:
+        done.set()
+        watcher.join()
+    assert len(finished) == 24
+    assert sorted(most) == [0, 1] and max(most.values()) == 6, most
 
 
 def test_a_spawn_failure_of_the_referee_voids_and_stops_in_one_line(tmp_path: Path) -> None:

@@ -19,27 +19,29 @@ import trio
 import trio.testing
 
 from referee.tournament.config import load_tournament
-from referee.tournament.executors import Finished, Outcome
+from referee.tournament.executors import Finished, Outcome, Voided
 from referee.tournament.executors.local import PROCESSES_FROM, LocalExecutor
-from referee.tournament.executors.worker_process import Frames, frame
+from referee.tournament.executors.processes import BOOT, ProcessWorkers
+from referee.tournament.executors.worker_process import Frames, _tell_voids, frame
 from referee.tournament.schedule import schedule
 from referee.tournament.session import run_tournament
 from referee.tournament.store import open_store
 
-from ..processes import command, copy_bots, wait_until
+from ..processes import ROOT, command, copy_bots, wait_until
 
 GAMES = 2 * PROCESSES_FROM  # two workers' worth: 6 seat orders a deal of 3 entrants
 
 
-def tournament(folder: Path, script: str, seats: int = 3, games: int = GAMES) -> Path:
+def tournament(folder: Path, script: str, seats: int = 3, games: int = GAMES,
+               extra: str = "") -> Path:
     """`seats` entrants at one table, `games` games (every seat order, as many deals as that
-    takes)."""
+    takes); `extra`: more lines of the file."""
     bots = copy_bots(folder / "bots")
     path = folder / "t.toml"
     entries = "".join(f'[[bots]]\nname = "b{i}"\ncommand = "{command(bots, script)}"\n'
                       for i in range(seats))
     path.write_text(f'name = "t"\nseed = 3\ntable_size = {seats}\n'
-                    f'deals = {games // math.factorial(seats)}\n{entries}')
+                    f'deals = {games // math.factorial(seats)}\n{extra}\n{entries}')
     return path
 
 
@@ -93,23 +95,31 @@ def test_batches_move_between_this_process_and_worker_processes_as_they_grow_and
         return [p for p in _children(me)
                 if _has(Path(f"/proc/{p}/cmdline"), "executors.worker_process")]
 
-    async def main() -> list[tuple[int, int, set[int]]]:
+    async def main() -> tuple[list[tuple[int, int, set[int]]], list[tuple[int, int]]]:
         executor = LocalExecutor(2, stderr_dir=logs)
         await executor.start(config, path)
-        seen = []
+        seen, first = [], []
         try:
             for batch in (games[:6], games[6:6 + GAMES], games[6 + GAMES:]):
                 finished: list[Outcome] = []
-                await executor.play(batch, finished.append)
+
+                def report(outcome: Outcome, finished: list[Outcome] = finished) -> None:
+                    if not finished:  # as the batch's first game ends
+                        first.append((len(bots_of(me)), len(workers())))
+                    finished.append(outcome)
+
+                await executor.play(batch, report)
                 assert sorted(f.game_id for f in finished if isinstance(f, Finished)) == sorted(
                     g.game_id for g in batch)
                 seen.append((len(bots_of(me)), len(workers()),
                              parents(logs, 0) | parents(logs, 1)))
         finally:
             await executor.aclose()
-        return seen
+        return seen, first
 
-    small, large, small_again = trio.run(main)
+    (small, large, small_again), first = trio.run(main)
+    # As the first game of each batch ends, the other way's bots are already gone.
+    assert first[1][0] == 0 and first[2][1] == 0, first
     # Each worker keeps its table's three bots; here, at first, with no worker process.
     assert 3 <= small[0] <= 6 and small[1:] == (0, {me}), small
     # Then none here: two worker processes, whose own bots play.
@@ -287,3 +297,92 @@ def test_worker_processes_short_of_descriptors_stop_the_run_in_one_line(
         assert all("Too many open files" in reason for _, _, reason in voids), voids
     else:
         assert voids == []
+
+
+def _zombie(pid: int) -> bool:
+    """Whether process `pid` has exited and waits to be reaped."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return stat[stat.rindex(")") + 2] == "Z"
+
+
+def test_a_stop_stores_the_void_attempts_a_worker_process_made_before_it(
+        tmp_path: Path) -> None:
+    """A worker process short of descriptors voids its game three times while the run is
+    busy, and the run then stops (here its store fails): every attempt the worker made is
+    reported, those still on their way when the stop came included, so none is lost."""
+    path = tournament(tmp_path, "first_legal.py", seats=5)
+    config = load_tournament(path)
+    workers = ProcessWorkers(1)
+    # Its process may open 30 files, too few for five bots: every attempt is void.
+    workers.boot = ("import resource; resource.setrlimit(resource.RLIMIT_NOFILE, (30, 30)); "
+                    + BOOT)
+    reported: list[Voided] = []
+
+    def report(outcome: Outcome) -> None:
+        assert isinstance(outcome, Voided), outcome
+        reported.append(outcome)
+        if len(reported) == 1:  # busy until the worker has said all it had and exited
+            pid = workers.running[0].process.pid
+            wait_until(lambda: _zombie(pid), "the worker process done with its game")
+            raise OSError("the store failed")
+
+    async def main() -> None:
+        await workers.start(config, path)
+        try:
+            await workers.play(schedule(config), report)
+        finally:
+            await workers.aclose()
+
+    with pytest.raises(OSError, match="the store failed"):
+        trio.run(main)
+    game = reported[0].game_id
+    assert [(v.game_id, v.attempt) for v in reported] == [(game, 1), (game, 2), (game, 3)]
+    assert all("Too many open files" in v.reason for v in reported), reported
+    assert not workers.running
+
+
+def test_void_attempts_not_yet_sent_when_a_worker_is_stopped_are_sent() -> None:
+    """A worker process stopped as its game voids sends the void attempts it had not yet sent
+    before it stops, so that the run can store them."""
+    voids = [Voided("g1", 1, "short"), Voided("g1", 2, "short")]
+
+    async def main() -> list[object]:
+        read, write = os.pipe()
+        send, receive = trio.open_memory_channel[Voided](math.inf)
+        for void in voids:
+            send.send_nowait(void)
+        out = trio.lowlevel.FdStream(write)
+        with trio.CancelScope() as stopped:
+            stopped.cancel()
+            await _tell_voids(receive, out)
+        await out.aclose()
+        frames = Frames(trio.lowlevel.FdStream(read))
+        said = []
+        while (one := await frames.receive()) is not None:
+            said.append(one)
+        await frames.stream.aclose()
+        return said
+
+    assert trio.run(main) == [("void", v) for v in voids]
+
+
+def test_the_edition_file_is_read_once_when_the_run_starts(tmp_path: Path) -> None:
+    """A run in worker processes plays the edition it read as it started, even if the file
+    is then removed: every game is played and stored."""
+    shutil.copy(ROOT / "protocol" / "examples" / "tiny.toml", tmp_path / "tiny.toml")
+    path = tournament(tmp_path, "first_legal.py", extra='edition = "tiny.toml"')
+    config = load_tournament(path)
+    finished: list[Outcome] = []
+
+    async def main() -> None:
+        executor = LocalExecutor(2)
+        await executor.start(config, path)
+        (tmp_path / "tiny.toml").unlink()
+        try:
+            await executor.play(schedule(config), finished.append)
+        finally:
+            await executor.aclose()
+
+    trio.run(main)
+    assert sorted(f.game_id for f in finished if isinstance(f, Finished)) == sorted(
+        g.game_id for g in schedule(config))

@@ -21,6 +21,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterable
+from contextlib import suppress
 from functools import partial
 from pathlib import Path
 from typing import Any, NoReturn
@@ -29,9 +30,10 @@ import trio
 
 import referee
 from referee.bots.errors import RESOURCE_ERRNOS, want_of_resources
+from referee.game.edition import Edition
 from referee.match.game import OutOfResources, RefereeError
 
-from ..config import TournamentConfig
+from ..config import TournamentConfig, tournament_edition
 from ..schedule import ScheduledGame
 from . import Report, from_one_queue
 from .worker_process import Frames, Setup, frame
@@ -73,15 +75,21 @@ class _Process:
         self.frames = Frames(process.stdout)
         self.cpu = (0.0, 0.0)  # its own CPU seconds, and those of its start-up
 
-    async def stop(self) -> None:
-        """Close its stdin, read what it still says (its CPU) and wait for its exit, killing
-        it if it takes longer than EXIT_WITHIN."""
+    async def stop(self, report: Report | None) -> None:
+        """Close its stdin, read what it still says and wait for its exit, killing it if it
+        takes longer than EXIT_WITHIN.  Its void attempts and a game it finished before the
+        stop reached it are reported all the same (a stop saves what was played; an error
+        `report` raises then is dropped, as the run is already stopping), and its CPU kept."""
         with trio.CancelScope(shield=True):
             await self.stdin.aclose()
             with trio.move_on_after(EXIT_WITHIN):
                 while (said := await self.frames.receive()) is not None:
-                    if said[0] == "cpu":
-                        self.cpu = said[1]
+                    kind, what = said
+                    if kind == "cpu":
+                        self.cpu = what
+                    elif kind in ("void", "done") and what is not None and report is not None:
+                        with suppress(Exception):
+                            report(what)
                 await self.process.wait()
             if self.process.returncode is None:
                 self.process.kill()
@@ -104,6 +112,7 @@ class ProcessWorkers:
         self.restart_each_game = restart_each_game
         self.config_json = ""
         self.config_path = ""
+        self.edition: Edition | None = None
         self.running: dict[int, _Process] = {}
         self.cpu = 0.0
         self.startup_cpu = 0.0
@@ -115,8 +124,10 @@ class ProcessWorkers:
     async def start(self, config: TournamentConfig, config_path: Path) -> None:
         self.config_json = config.model_dump_json()
         self.config_path = str(config_path.resolve())
+        # Read here, where a file that cannot be read is one line, and sent to each worker.
+        self.edition = tournament_edition(config, config_path)
 
-    async def _process(self, number: int) -> _Process:
+    async def _process(self, number: int, report: Report) -> _Process:
         """Worker `number`'s process, started with its setup if it is not running."""
         running = self.running.get(number)
         if running is not None:
@@ -134,23 +145,24 @@ class ProcessWorkers:
                 raise OutOfResources(why) from exc
             raise WorkerFailed(why) from exc
         running = self.running[number] = _Process(process, number)
-        setup = Setup(self.config_json, self.config_path, number, self.workers,
+        assert self.edition is not None, "start() comes first"
+        setup = Setup(self.config_json, self.config_path, self.edition, number, self.workers,
                       None if self.stderr_dir is None else str(self.stderr_dir),
                       self.restart_each_game)
-        await self._send(running, setup)
+        await self._send(running, setup, report)
         return running
 
-    async def _send(self, worker: _Process, what: object) -> None:
+    async def _send(self, worker: _Process, what: object, report: Report) -> None:
         """Send a worker a frame; a worker gone is WorkerFailed."""
         try:
             await worker.stdin.send_all(frame(what))
         except (trio.BrokenResourceError, trio.ClosedResourceError):
-            await self._lost(worker, "before its next game")
+            await self._lost(worker, "before its next game", report)
 
     async def _play_one(self, number: int, game: ScheduledGame, *, report: Report) -> None:
         """Play `game` on worker `number`, reporting its void attempts and its end."""
-        worker = await self._process(number)
-        await self._send(worker, game)
+        worker = await self._process(number, report)
+        await self._send(worker, game, report)
         while True:
             said: tuple[str, Any] = await worker.frames.receive() or ("ended", None)
             kind, what = said
@@ -165,12 +177,12 @@ class ProcessWorkers:
             else:  # it is ending (its last word is its CPU), or has ended
                 if kind == "cpu":
                     worker.cpu = what
-                await self._lost(worker, f"during game {game.game_id}")
+                await self._lost(worker, f"during game {game.game_id}", report)
 
-    async def _lost(self, worker: _Process, when: str) -> NoReturn:
+    async def _lost(self, worker: _Process, when: str, report: Report) -> NoReturn:
         """A worker process ended unasked: raise WorkerFailed, saying how."""
         del self.running[worker.number]
-        await worker.stop()
+        await worker.stop(report)
         self.cpu += worker.cpu[0]
         self.startup_cpu += worker.cpu[1]
         raise WorkerFailed(f"worker {worker.number}'s process ended {when} "
@@ -182,18 +194,19 @@ class ProcessWorkers:
             await from_one_queue(games, [partial(self._play_one, n, report=report)
                                          for n in range(self.workers)])
         except BaseException:  # stopped, or failed: no worker is left playing
-            await self._stop_all()
+            await self._stop_all(report)
             raise
 
-    async def _stop_all(self) -> None:
-        """Stop every worker process (a stopped game of theirs is not reported)."""
+    async def _stop_all(self, report: Report | None) -> None:
+        """Stop every worker process (a stopped game of theirs is not reported; what they
+        voided or finished before is, to `report`)."""
         with trio.CancelScope(shield=True):
             async with trio.open_nursery() as nursery:
                 for worker in self.running.values():
-                    nursery.start_soon(worker.stop)
+                    nursery.start_soon(worker.stop, report)
             self.cpu += sum(w.cpu[0] for w in self.running.values())
             self.startup_cpu += sum(w.cpu[1] for w in self.running.values())
             self.running.clear()
 
     async def aclose(self) -> None:
-        await self._stop_all()
+        await self._stop_all(None)  # between batches: nothing is in play

@@ -17,6 +17,7 @@ from pathlib import Path
 import trio
 
 from referee.bots.errors import want_of_resources
+from referee.game.edition import Edition
 from referee.match.game import OutOfResources, RefereeError, play_game
 from referee.match.record import (
     AnswerLine,
@@ -60,13 +61,15 @@ class Worker:
     """Plays scheduled games with one worker's players, keeping bot processes across games;
     `sharing`: the workers of this process, which share its descriptors, and `on_machine`
     those of the run, which share the machine's memory (by default the same): the default
-    limit of bot processes is theirs to share."""
+    limit of bot processes is theirs to share.  `edition`: the tournament's, if already read
+    (else read from the file)."""
 
     def __init__(self, config: TournamentConfig, config_path: Path, number: int,
                  make_player: PlayerFactory, restart_each_game: bool = False,
-                 sharing: int = 1, on_machine: int | None = None) -> None:
+                 sharing: int = 1, on_machine: int | None = None,
+                 edition: Edition | None = None) -> None:
         self.config = config
-        self.edition = tournament_edition(config, config_path)
+        self.edition = edition or tournament_edition(config, config_path)
         self.number = number
         self.restart_each_game = restart_each_game
         self.pool = BotPool(make_player, number, bot_process_limit(config, sharing, on_machine),

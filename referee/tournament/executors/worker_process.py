@@ -30,6 +30,7 @@ from typing import Any
 import trio
 
 from referee.bots.polling import spin_beside
+from referee.game.edition import Edition
 from referee.match.game import OutOfResources
 
 from ..config import TournamentConfig
@@ -47,6 +48,7 @@ class Setup:
 
     config_json: str
     config_path: str
+    edition: Edition  # read by the run, where a file that cannot be read is one line
     number: int
     sharing: int  # the workers of the run, which share the machine's memory
     stderr_dir: str | None
@@ -99,13 +101,23 @@ async def _cancel_once_readable(fd: int, scope: trio.CancelScope) -> None:
 
 
 async def _tell_voids(voided: trio.MemoryReceiveChannel[Voided],
-                      out: trio.lowlevel.FdStream) -> None:
+                      out: trio.abc.SendStream) -> None:
     """Send the run each void attempt as it comes, so that it is stored even if the run is
-    stopped before the game ends; a frame once begun is sent whole."""
+    stopped before the game ends; a frame once begun is sent whole, and the attempts not yet
+    sent when the stop comes are sent before this returns (the run reads them as it stops)."""
+
+    async def tell(void: Voided) -> None:
+        with trio.CancelScope(shield=True), suppress(trio.BrokenResourceError):
+            await out.send_all(frame(("void", void)))
+
     async with voided:
-        async for void in voided:
-            with trio.CancelScope(shield=True), suppress(trio.BrokenResourceError):
-                await out.send_all(frame(("void", void)))
+        try:
+            async for void in voided:
+                await tell(void)
+        finally:
+            with suppress(trio.WouldBlock, trio.EndOfChannel):
+                while True:
+                    await tell(voided.receive_nowait())
 
 
 async def serve(fd_in: int, fd_out: int) -> None:
@@ -119,12 +131,13 @@ async def serve(fd_in: int, fd_out: int) -> None:
     stderr_dir = None if setup.stderr_dir is None else Path(setup.stderr_dir)
     make_player = bot_factory(config, path, stderr_dir, spin=spin_beside(setup.sharing))
     worker = Worker(config, path, setup.number, make_player, setup.restart_each_game,
-                    on_machine=setup.sharing)  # the descriptors are this process's own
+                    on_machine=setup.sharing,  # the descriptors are this process's own
+                    edition=setup.edition)
     ready = _own_cpu()  # the start-up's: imports and setup
     try:
         while (game := await frames.receive()) is not None:
             assert isinstance(game, ScheduledGame)
-            reply: tuple[str, Any] = ("done", None)
+            reply: tuple[str, Any] | None = None
             with trio.CancelScope() as stopped:
                 async with trio.open_nursery() as nursery:
                     nursery.start_soon(_cancel_once_readable, fd_in, stopped)
@@ -137,13 +150,13 @@ async def serve(fd_in: int, fd_out: int) -> None:
                             except OutOfResources as exc:
                                 reply = ("short", str(exc))
                     nursery.cancel_scope.cancel()
-            if stopped.cancelled_caught:
+            if reply is None:  # stopped during the game: it is played again by a later run
                 break
-            try:
+            try:  # a game finished is told even if the stop came just after: it is stored
                 await out.send_all(frame(reply))
             except trio.BrokenResourceError:  # the run is gone (kill -9): nothing to tell
                 break
-            if reply[0] == "short":
+            if reply[0] == "short" or stopped.cancelled_caught:
                 break
     finally:
         with trio.CancelScope(shield=True):
