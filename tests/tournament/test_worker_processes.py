@@ -21,7 +21,7 @@ import trio.testing
 from referee.tournament.config import load_tournament
 from referee.tournament.executors import Finished, Outcome, Voided
 from referee.tournament.executors.local import PROCESSES_FROM, LocalExecutor
-from referee.tournament.executors.processes import BOOT, ProcessWorkers
+from referee.tournament.executors.processes import BOOT, ProcessWorkers, WorkerFailed
 from referee.tournament.executors.worker_process import Frames, _tell_voids, frame
 from referee.tournament.schedule import schedule
 from referee.tournament.session import run_tournament
@@ -386,3 +386,63 @@ def test_the_edition_file_is_read_once_when_the_run_starts(tmp_path: Path) -> No
     trio.run(main)
     assert sorted(f.game_id for f in finished if isinstance(f, Finished)) == sorted(
         g.game_id for g in schedule(config))
+
+
+def test_a_worker_process_gone_between_games_is_named_and_a_fresh_one_plays_on(
+        tmp_path: Path) -> None:
+    """A worker process killed while it waits for its next game: the next game stops the
+    play with WorkerFailed naming the worker and the signal; the game after starts a fresh
+    process, which plays it."""
+    path = tournament(tmp_path, "first_legal.py")
+    config = load_tournament(path)
+    games = schedule(config)
+    workers = ProcessWorkers(1)
+    finished: list[Outcome] = []
+
+    async def main() -> str:
+        await workers.start(config, path)
+        try:
+            await workers.play(games[:1], finished.append)
+            pid = workers.running[0].process.pid
+            os.kill(pid, signal.SIGKILL)
+            wait_until(lambda: _zombie(pid), "the worker process killed")
+            with pytest.raises(WorkerFailed) as failed:
+                await workers.play(games[1:2], finished.append)
+            await workers.play(games[2:3], finished.append)
+            assert workers.running[0].process.pid != pid
+        finally:
+            await workers.aclose()
+        return str(failed.value)
+
+    said = trio.run(main)
+    # The game may be sent before the dead process's pipe is seen closed: it is then named.
+    assert re.fullmatch(r"worker 0's process ended (before its next game|during game t\S+) "
+                        r"\(killed by SIGKILL\); the games stored are kept: run again to "
+                        r"resume", said), said
+    assert [f.game_id for f in finished if isinstance(f, Finished)] == [
+        games[0].game_id, games[2].game_id]
+
+
+def test_worker_processes_can_start_every_bot_afresh_for_each_game(tmp_path: Path) -> None:
+    """With `restart_each_game` (a benchmark's measure of what keeping bots saves), a worker
+    process starts each seat's bot anew for every game: each bot's log shows one start a
+    game, all by that worker's process."""
+    path = tournament(tmp_path, "tells_parent.py")
+    config = load_tournament(path)
+    logs = tmp_path / "logs"
+    workers = ProcessWorkers(1, stderr_dir=logs, restart_each_game=True)
+    finished: list[Outcome] = []
+
+    async def main() -> int:
+        await workers.start(config, path)
+        try:
+            await workers.play(schedule(config)[:3], finished.append)
+            return workers.running[0].process.pid
+        finally:
+            await workers.aclose()
+
+    pid = trio.run(main)
+    assert len(finished) == 3
+    for log in sorted(logs.glob("*.w0.stderr.log")):
+        starts = [line for line in log.read_text().splitlines() if line.startswith("parent ")]
+        assert starts == [f"parent {pid}"] * 3, (log.name, starts)
