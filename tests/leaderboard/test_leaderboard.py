@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import zlib
 from pathlib import Path
 from typing import Any
@@ -68,19 +69,21 @@ def test_placement_points_share_tied_places() -> None:
 @pytest.mark.slow
 def test_two_copies_of_one_bot_are_not_separated(tmp_path: Path) -> None:
     """The same deterministic-random bot under two names, with two more random bots, round
-    robin, duplicate deals: no pair is separated in at least 19 of 20 master seeds, and the
-    copies' place ranges always overlap.  The block model compares each pair over every block
-    either played (32 deals), through the others as well as where they met."""
+    robin, duplicate deals (short games of the tiny edition): no pair is separated in at least
+    19 of 20 master seeds, and the copies' place ranges always overlap.  The block model
+    compares each pair over every block either played (32 deals), through the others as well
+    as where they met."""
 
     def make(name: str, worker: int) -> Player:
         # copy-a and copy-b share one policy and one seed: the same bot under two names
         seed = 7 if name.startswith("copy") else zlib.crc32(name.encode()) % 1000
         return random_player(name, seed)
 
+    shutil.copy(ROOT / "protocol" / "examples" / "tiny.toml", tmp_path / "tiny.toml")
     calm = 0
     for seed in range(20):
         games = play(tmp_path, seed, ["copy-a", "copy-b", "other-1", "other-2"], make,
-                     table_size=3, seat_orders="rotations", deals=8)
+                     table_size=3, seat_orders="rotations", deals=8, edition="tiny.toml")
         board = standings(games, samples=50)  # the intervals' samples: no part in the pairs
         rows = {r.name: r for r in board.rows}
         a, b = rows["copy-a"], rows["copy-b"]
