@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
 
-from ..config import TournamentConfig
+from ..config import TournamentConfig, tournament_edition
 from ..entrants import PlayerFactory, bot_factory
 from ..schedule import ScheduledGame
 from . import Report, from_one_queue
@@ -54,8 +54,9 @@ class LocalExecutor:
         # worker (polling for one table's bot delays the others).
         make_player = self.make_player or bot_factory(config, config_path, self.stderr_dir,
                                                       polling=self.workers <= 1)
+        edition = tournament_edition(config, config_path)  # read once, for every worker
         self.running = [Worker(config, config_path, number, make_player, self.restart_each_game,
-                               sharing=self.workers)
+                               sharing=self.workers, edition=edition)
                         for number in range(self.workers)]
 
     async def play(self, games: Iterable[ScheduledGame], report: Report) -> None:
