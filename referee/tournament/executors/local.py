@@ -54,7 +54,10 @@ class LocalExecutor:
         # worker (polling for one table's bot delays the others).
         make_player = self.make_player or bot_factory(config, config_path, self.stderr_dir,
                                                       polling=self.workers <= 1)
-        edition = tournament_edition(config, config_path)  # read once, for every worker
+        # Read once, for every worker here and in worker processes alike.
+        edition = (self.processes.edition if self.processes is not None
+                   else tournament_edition(config, config_path))
+        assert edition is not None
         self.running = [Worker(config, config_path, number, make_player, self.restart_each_game,
                                sharing=self.workers, edition=edition)
                         for number in range(self.workers)]

@@ -69,7 +69,8 @@ class Worker:
                  sharing: int = 1, on_machine: int | None = None,
                  edition: Edition | None = None) -> None:
         self.config = config
-        self.edition = edition or tournament_edition(config, config_path)
+        self.edition = (edition if edition is not None
+                        else tournament_edition(config, config_path))
         self.number = number
         self.restart_each_game = restart_each_game
         self.pool = BotPool(make_player, number, bot_process_limit(config, sharing, on_machine),
