@@ -115,3 +115,12 @@ def referee(*args: str, timeout: float = 60, cwd: Path | None = None,
         [sys.executable, "-m", "referee", *args], capture_output=True, text=True,
         timeout=timeout, cwd=cwd or ROOT,
     )
+
+
+def children(pid: int) -> list[int]:
+    """The pids of process `pid`'s children now (none once it is gone)."""
+    try:
+        return [int(c) for t in Path(f"/proc/{pid}/task").iterdir()
+                for c in (t / "children").read_text().split()]
+    except OSError:
+        return []

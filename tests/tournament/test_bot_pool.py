@@ -27,7 +27,7 @@ from referee.tournament.executors import Outcome, bot_pool
 from referee.tournament.executors.processes import BOOT, ProcessWorkers
 from referee.tournament.schedule import schedule
 
-from .. import in_process
+from .. import in_process, processes
 from ..processes import BOT_PYTHON, ROOT
 
 RANDOM_BOT = ROOT / "sample_bots" / "python" / "random_bot.py"
@@ -211,18 +211,11 @@ def test_a_worker_process_keeps_as_many_bots_as_its_own_descriptors_allow(
     most: Counter[int] = Counter()
     finished: list[Outcome] = []
 
-    def children(pid: int) -> list[int]:
-        try:
-            return [int(c) for t in Path(f"/proc/{pid}/task").iterdir()
-                    for c in (t / "children").read_text().split()]
-        except OSError:
-            return []
-
     def watch(done: threading.Event) -> None:
         while not done.is_set():
             for number, worker in list(workers.running.items()):
                 bots = 0
-                for pid in children(worker.process.pid):
+                for pid in processes.children(worker.process.pid):
                     with contextlib.suppress(OSError):
                         bots += marker in Path(f"/proc/{pid}/cmdline").read_bytes().decode()
                 most[number] = max(most[number], bots)

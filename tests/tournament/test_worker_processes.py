@@ -28,6 +28,7 @@ from referee.tournament.session import run_tournament
 from referee.tournament.store import open_store
 
 from ..processes import ROOT, command, copy_bots, wait_until
+from ..processes import children as _children
 
 GAMES = 2 * PROCESSES_FROM  # two workers' worth: 6 seat orders a deal of 3 entrants
 
@@ -219,14 +220,6 @@ def stored(db: Path) -> int:
             return int(con.execute("SELECT count(*) FROM games").fetchone()[0])
     except sqlite3.Error:
         return 0
-
-
-def _children(pid: int) -> list[int]:
-    try:
-        return [int(c) for t in Path(f"/proc/{pid}/task").iterdir()
-                for c in (t / "children").read_text().split()]
-    except OSError:
-        return []
 
 
 def _has(cmdline: Path, marker: str) -> bool:
