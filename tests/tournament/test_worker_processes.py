@@ -18,10 +18,12 @@ import pytest
 import trio
 import trio.testing
 
+from referee.tournament.budget import BudgetSpent
 from referee.tournament.config import load_tournament
 from referee.tournament.executors import Finished, Outcome, Voided
 from referee.tournament.executors.local import PROCESSES_FROM, LocalExecutor
 from referee.tournament.executors.processes import BOOT, ProcessWorkers, WorkerFailed
+from referee.tournament.executors.worker import Worker
 from referee.tournament.executors.worker_process import Frames, _tell_voids, frame
 from referee.tournament.schedule import schedule
 from referee.tournament.session import run_tournament
@@ -29,6 +31,7 @@ from referee.tournament.store import open_store
 
 from ..processes import ROOT, command, copy_bots, wait_until
 from ..processes import children as _children
+from .stand_in_workers import FinishesAsTheStopComes, VoidsAfterTheStop, boot
 
 GAMES = 2 * PROCESSES_FROM  # two workers' worth: 6 seat orders a deal of 3 entrants
 
@@ -301,8 +304,8 @@ def _zombie(pid: int) -> bool:
 def test_a_stop_stores_the_void_attempts_a_worker_process_made_before_it(
         tmp_path: Path) -> None:
     """A worker process short of descriptors voids its game three times while the run is
-    busy, and the run then stops (here its store fails): every attempt the worker made is
-    reported, those still on their way when the stop came included, so none is lost."""
+    busy storing the first, and the run then stops (its store fails): the attempts still in
+    the pipe when the stop came are reported as it stops, so none is lost."""
     path = tournament(tmp_path, "first_legal.py", seats=5)
     config = load_tournament(path)
     workers = ProcessWorkers(1)
@@ -344,6 +347,7 @@ def test_void_attempts_not_yet_sent_when_a_worker_is_stopped_are_sent() -> None:
         send, receive = trio.open_memory_channel[Voided](math.inf)
         for void in voids:
             send.send_nowait(void)
+        send.close()  # the game's play ended as the stop came
         out = trio.lowlevel.FdStream(write)
         with trio.CancelScope() as stopped:
             stopped.cancel()
@@ -357,6 +361,75 @@ def test_void_attempts_not_yet_sent_when_a_worker_is_stopped_are_sent() -> None:
         return said
 
     assert trio.run(main) == [("void", v) for v in voids]
+
+
+@pytest.mark.parametrize("stand_in", [VoidsAfterTheStop, FinishesAsTheStopComes])
+def test_what_a_worker_process_says_after_the_stop_came_is_reported(
+        tmp_path: Path, stand_in: type[Worker]) -> None:
+    """A stop reaches a worker process in the middle of its game: a void attempt it makes
+    after the stop (a retry stops its bots first) and a game it finished as the stop came are
+    both reported to the run as it stops, after the attempt made before the stop."""
+    path = tournament(tmp_path, "first_legal.py")
+    config = load_tournament(path)
+    workers = ProcessWorkers(1)
+    workers.boot = boot(stand_in)
+    reported: list[Outcome] = []
+
+    def report(outcome: Outcome) -> None:
+        reported.append(outcome)
+        if len(reported) == 1:
+            raise OSError("the store failed")
+
+    async def main() -> None:
+        await workers.start(config, path)
+        try:
+            await workers.play(schedule(config), report)
+        finally:
+            await workers.aclose()
+
+    with pytest.raises(OSError, match="the store failed"):
+        trio.run(main)
+    first = reported[0]
+    assert isinstance(first, Voided), first
+    game = first.game_id
+    assert first == Voided(game, 1, "void before the stop")
+    assert len(reported) == 2, reported
+    after = reported[1]
+    if stand_in is VoidsAfterTheStop:
+        assert after == Voided(game, 2, "void after the stop")
+    else:
+        assert isinstance(after, Finished) and after.game_id == game, after
+        assert len(after.result.ranks) == 3 and not after.result.retired, after.result
+    assert not workers.running
+
+
+@pytest.mark.parametrize(("then", "ends_with"), [(OSError, "outcome 2"),
+                                                (BudgetSpent, "outcome 1")])
+def test_a_store_failing_as_the_run_stops_is_the_error_the_run_ends_with(
+        tmp_path: Path, then: type[Exception], ends_with: str) -> None:
+    """The store fails, and the run stops; a void attempt the worker process made after is
+    then not stored either, and the run ends with that failure, not the first, so that a
+    user learns games were lost.  A time budget spent as it stops is no failure."""
+    path = tournament(tmp_path, "first_legal.py")
+    config = load_tournament(path)
+    workers = ProcessWorkers(1)
+    workers.boot = boot(VoidsAfterTheStop)
+    reported: list[Outcome] = []
+
+    def report(outcome: Outcome) -> None:
+        reported.append(outcome)
+        if len(reported) == 1:
+            raise OSError("the store failed at outcome 1")
+        raise then("the store failed at outcome 2")
+
+    async def main() -> None:
+        await workers.start(config, path)
+        await workers.play(schedule(config), report)
+
+    with pytest.raises(OSError, match=ends_with):
+        trio.run(main)
+    assert [o.attempt for o in reported if isinstance(o, Voided)] == [1, 2]
+    assert not workers.running
 
 
 def test_the_edition_file_is_read_once_when_the_run_starts(tmp_path: Path) -> None:

@@ -21,7 +21,6 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterable
-from contextlib import suppress
 from functools import partial
 from pathlib import Path
 from typing import Any, NoReturn
@@ -33,6 +32,7 @@ from referee.bots.errors import RESOURCE_ERRNOS, want_of_resources
 from referee.game.edition import Edition
 from referee.match.game import OutOfResources, RefereeError
 
+from ..budget import BudgetSpent
 from ..config import TournamentConfig, tournament_edition
 from ..schedule import ScheduledGame
 from . import Report, from_one_queue
@@ -74,12 +74,14 @@ class _Process:
         self.stdout = process.stdout
         self.frames = Frames(process.stdout)
         self.cpu = (0.0, 0.0)  # its own CPU seconds, and those of its start-up
+        self.unstored: Exception | None = None  # what `report` raised as it stopped
 
     async def stop(self, report: Report | None) -> None:
         """Close its stdin, read what it still says and wait for its exit, killing it if it
-        takes longer than EXIT_WITHIN.  Its void attempts and a game it finished before the
-        stop reached it are reported all the same (a stop saves what was played; an error
-        `report` raises then is dropped, as the run is already stopping), and its CPU kept."""
+        takes longer than EXIT_WITHIN.  Its void attempts and a game it finished as the stop
+        came are reported all the same (a stop saves what was played), and its CPU kept.  An
+        error `report` raises (the store failed) ends the reports and is kept in `unstored`;
+        BudgetSpent is not one: the outcome was stored, and the run is stopping already."""
         with trio.CancelScope(shield=True):
             await self.stdin.aclose()
             with trio.move_on_after(EXIT_WITHIN):
@@ -88,8 +90,12 @@ class _Process:
                     if kind == "cpu":
                         self.cpu = what
                     elif kind in ("void", "done") and what is not None and report is not None:
-                        with suppress(Exception):
+                        try:
                             report(what)
+                        except BudgetSpent:
+                            pass
+                        except Exception as exc:
+                            self.unstored, report = exc, None
                 await self.process.wait()
             if self.process.returncode is None:
                 self.process.kill()
@@ -185,6 +191,8 @@ class ProcessWorkers:
         await worker.stop(report)
         self.cpu += worker.cpu[0]
         self.startup_cpu += worker.cpu[1]
+        if worker.unstored is not None:  # what it said was not stored: the graver fault
+            raise worker.unstored
         raise WorkerFailed(f"worker {worker.number}'s process ended {when} "
                            f"({_how(worker.process.returncode)}); the games stored are kept: "
                            "run again to resume")
@@ -199,14 +207,19 @@ class ProcessWorkers:
 
     async def _stop_all(self, report: Report | None) -> None:
         """Stop every worker process (a stopped game of theirs is not reported; what they
-        voided or finished before is, to `report`)."""
+        voided or finished before is, to `report`); raise what `report` raised then (the
+        store failed: a stop that loses games says so, rather than what stopped it)."""
         with trio.CancelScope(shield=True):
             async with trio.open_nursery() as nursery:
                 for worker in self.running.values():
                     nursery.start_soon(worker.stop, report)
-            self.cpu += sum(w.cpu[0] for w in self.running.values())
-            self.startup_cpu += sum(w.cpu[1] for w in self.running.values())
+            stopped = list(self.running.values())
             self.running.clear()
+            self.cpu += sum(w.cpu[0] for w in stopped)
+            self.startup_cpu += sum(w.cpu[1] for w in stopped)
+        for worker in stopped:
+            if worker.unstored is not None:
+                raise worker.unstored
 
     async def aclose(self) -> None:
         await self._stop_all(None)  # between batches: nothing is in play

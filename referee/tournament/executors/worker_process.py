@@ -103,21 +103,14 @@ async def _cancel_once_readable(fd: int, scope: trio.CancelScope) -> None:
 async def _tell_voids(voided: trio.MemoryReceiveChannel[Voided],
                       out: trio.abc.SendStream) -> None:
     """Send the run each void attempt as it comes, so that it is stored even if the run is
-    stopped before the game ends; a frame once begun is sent whole, and the attempts not yet
-    sent when the stop comes are sent before this returns (the run reads them as it stops)."""
-
-    async def tell(void: Voided) -> None:
-        with trio.CancelScope(shield=True), suppress(trio.BrokenResourceError):
-            await out.send_all(frame(("void", void)))
-
-    async with voided:
-        try:
+    stopped before the game ends.  Shielded until the game's play closes the channel: a stop
+    does not end it, so the attempts made after the stop (a retry stops its bots, shielded,
+    before it reports) are sent too, and the run reads them as it stops."""
+    with trio.CancelScope(shield=True):
+        async with voided:
             async for void in voided:
-                await tell(void)
-        finally:
-            with suppress(trio.WouldBlock, trio.EndOfChannel):
-                while True:
-                    await tell(voided.receive_nowait())
+                with suppress(trio.BrokenResourceError):  # the run is gone (kill -9)
+                    await out.send_all(frame(("void", void)))
 
 
 async def serve(fd_in: int, fd_out: int) -> None:
