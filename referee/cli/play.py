@@ -74,13 +74,15 @@ def play(
 ) -> None:
     """Play one game between BOTs and print the standings.
 
-    BOT is a command line ("python3 my_bot.py"), a folder with a bot.toml (built first,
-    named after the folder), or NAME=either; a command given no NAME is named by its hello.
+    BOT is a command line ("python3 my_bot.py"), a bot folder (its bot.toml, or a bot.py,
+    Makefile... found by convention; built first; named as its bot.toml says, else after the
+    folder), or NAME=either; a command given no NAME is named by its hello.
 
-    Exit status: 0 when the game was played with every bot; 1 when a bot could not start
+    Exit status: 0 when the game was played, a bot's faults and crashes in it included (the
+    standings show them); 1 when a bot could not start
     (the game is played with its seat retired, and a line on stderr names the seat and why);
     2 when no game was played (a mistake in the command, an interruption, the referee's own
-    failure), with one error line.
+    failure), with an error message.
     """
     specs = parse_bots(bots)
     from ..edition_files import load_edition
