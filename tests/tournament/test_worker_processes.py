@@ -408,8 +408,8 @@ def test_what_a_worker_process_says_after_the_stop_came_is_reported(
 def test_a_store_failing_as_the_run_stops_is_the_error_the_run_ends_with(
         tmp_path: Path, then: type[Exception], ends_with: str) -> None:
     """The store fails, and the run stops; a void attempt the worker process made after is
-    then not stored either, and the run ends with that failure, not the first, so that a
-    user learns games were lost.  A time budget spent as it stops is no failure."""
+    then not stored either, and the run ends with that later failure rather than dropping
+    it.  A time budget spent as it stops is no failure."""
     path = tournament(tmp_path, "first_legal.py")
     config = load_tournament(path)
     workers = ProcessWorkers(1)
