@@ -20,7 +20,7 @@ import trio.testing
 
 from referee.tournament.budget import BudgetSpent
 from referee.tournament.config import load_tournament
-from referee.tournament.executors import Finished, Outcome, Voided
+from referee.tournament.executors import Finished, Outcome, Report, Voided
 from referee.tournament.executors.local import PROCESSES_FROM, LocalExecutor
 from referee.tournament.executors.processes import BOOT, ProcessWorkers, WorkerFailed
 from referee.tournament.executors.worker import Worker
@@ -363,22 +363,13 @@ def test_void_attempts_not_yet_sent_when_a_worker_is_stopped_are_sent() -> None:
     assert trio.run(main) == [("void", v) for v in voids]
 
 
-@pytest.mark.parametrize("stand_in", [VoidsAfterTheStop, FinishesAsTheStopComes])
-def test_what_a_worker_process_says_after_the_stop_came_is_reported(
-        tmp_path: Path, stand_in: type[Worker]) -> None:
-    """A stop reaches a worker process in the middle of its game: a void attempt it makes
-    after the stop (a retry stops its bots first) and a game it finished as the stop came are
-    both reported to the run as it stops, after the attempt made before the stop."""
+def play_with(tmp_path: Path, stand_in: type[Worker], report: Report) -> None:
+    """A tournament's games played by one worker process of `stand_in`, reported to `report`,
+    whose error stops the play and is raised; no worker process is left running."""
     path = tournament(tmp_path, "first_legal.py")
     config = load_tournament(path)
     workers = ProcessWorkers(1)
     workers.boot = boot(stand_in)
-    reported: list[Outcome] = []
-
-    def report(outcome: Outcome) -> None:
-        reported.append(outcome)
-        if len(reported) == 1:
-            raise OSError("the store failed")
 
     async def main() -> None:
         await workers.start(config, path)
@@ -387,8 +378,27 @@ def test_what_a_worker_process_says_after_the_stop_came_is_reported(
         finally:
             await workers.aclose()
 
-    with pytest.raises(OSError, match="the store failed"):
+    try:
         trio.run(main)
+    finally:
+        assert not workers.running
+
+
+@pytest.mark.parametrize("stand_in", [VoidsAfterTheStop, FinishesAsTheStopComes])
+def test_what_a_worker_process_says_after_the_stop_came_is_reported(
+        tmp_path: Path, stand_in: type[Worker]) -> None:
+    """A stop reaches a worker process in the middle of its game: a void attempt it makes
+    after the stop (a retry stops its bots first) and a game it finished as the stop came are
+    both reported to the run as it stops, after the attempt made before the stop."""
+    reported: list[Outcome] = []
+
+    def report(outcome: Outcome) -> None:
+        reported.append(outcome)
+        if len(reported) == 1:
+            raise OSError("the store failed")
+
+    with pytest.raises(OSError, match="the store failed"):
+        play_with(tmp_path, stand_in, report)
     first = reported[0]
     assert isinstance(first, Voided), first
     game = first.game_id
@@ -400,7 +410,6 @@ def test_what_a_worker_process_says_after_the_stop_came_is_reported(
     else:
         assert isinstance(after, Finished) and after.game_id == game, after
         assert len(after.result.ranks) == 3 and not after.result.retired, after.result
-    assert not workers.running
 
 
 @pytest.mark.parametrize(("then", "ends_with"), [(OSError, "outcome 2"),
@@ -410,10 +419,6 @@ def test_a_store_failing_as_the_run_stops_is_the_error_the_run_ends_with(
     """The store fails, and the run stops; a void attempt the worker process made after is
     then not stored either, and the run ends with that later failure rather than dropping
     it.  A time budget spent as it stops is no failure."""
-    path = tournament(tmp_path, "first_legal.py")
-    config = load_tournament(path)
-    workers = ProcessWorkers(1)
-    workers.boot = boot(VoidsAfterTheStop)
     reported: list[Outcome] = []
 
     def report(outcome: Outcome) -> None:
@@ -422,14 +427,9 @@ def test_a_store_failing_as_the_run_stops_is_the_error_the_run_ends_with(
             raise OSError("the store failed at outcome 1")
         raise then("the store failed at outcome 2")
 
-    async def main() -> None:
-        await workers.start(config, path)
-        await workers.play(schedule(config), report)
-
     with pytest.raises(OSError, match=ends_with):
-        trio.run(main)
+        play_with(tmp_path, VoidsAfterTheStop, report)
     assert [o.attempt for o in reported if isinstance(o, Voided)] == [1, 2]
-    assert not workers.running
 
 
 def test_the_edition_file_is_read_once_when_the_run_starts(tmp_path: Path) -> None:

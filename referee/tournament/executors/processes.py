@@ -189,10 +189,7 @@ class ProcessWorkers:
         """A worker process ended unasked: raise WorkerFailed, saying how."""
         del self.running[worker.number]
         await worker.stop(report)
-        self.cpu += worker.cpu[0]
-        self.startup_cpu += worker.cpu[1]
-        if worker.unstored is not None:  # what it said was not stored: the graver fault
-            raise worker.unstored
+        self._count([worker])
         raise WorkerFailed(f"worker {worker.number}'s process ended {when} "
                            f"({_how(worker.process.returncode)}); the games stored are kept: "
                            "run again to resume")
@@ -205,21 +202,25 @@ class ProcessWorkers:
             await self._stop_all(report)
             raise
 
+    def _count(self, stopped: list[_Process]) -> None:
+        """Add stopped workers' CPU; raise what `report` raised as they stopped (the store
+        failed: a stop that loses games says so, rather than what stopped it)."""
+        self.cpu += sum(w.cpu[0] for w in stopped)
+        self.startup_cpu += sum(w.cpu[1] for w in stopped)
+        for worker in stopped:
+            if worker.unstored is not None:
+                raise worker.unstored
+
     async def _stop_all(self, report: Report | None) -> None:
         """Stop every worker process (a stopped game of theirs is not reported; what they
-        voided or finished before is, to `report`); raise what `report` raised then (the
-        store failed: a stop that loses games says so, rather than what stopped it)."""
+        voided or finished before is, to `report`)."""
         with trio.CancelScope(shield=True):
             async with trio.open_nursery() as nursery:
                 for worker in self.running.values():
                     nursery.start_soon(worker.stop, report)
             stopped = list(self.running.values())
             self.running.clear()
-            self.cpu += sum(w.cpu[0] for w in stopped)
-            self.startup_cpu += sum(w.cpu[1] for w in stopped)
-        for worker in stopped:
-            if worker.unstored is not None:
-                raise worker.unstored
+        self._count(stopped)
 
     async def aclose(self) -> None:
         await self._stop_all(None)  # between batches: nothing is in play
