@@ -228,7 +228,8 @@ def test_a_bot_that_never_answers_is_asked_no_more_after_three_timeouts() -> Non
 
 def test_beginners_mistakes_get_a_hint(tmp_path: Path) -> None:
     """What a beginner does wrong is named with how to fix it: a program in the current
-    folder given without ./, one not built yet, debug output on stdout before the hello, a
+    folder given without ./, a misspelt one, one in a folder not there, one not built yet (its
+    folder, which builds it, is what to give), debug output on stdout before the hello, a
     pretty-printed hello, a byte-order mark, and output that is never flushed."""
     def run(command: str, *more: str) -> subprocess.CompletedProcess[str]:
         return in_process.referee("check", command, *more, cwd=tmp_path, timeout=120)
@@ -237,8 +238,15 @@ def test_beginners_mistakes_get_a_hint(tmp_path: Path) -> None:
     (tmp_path / "bot").chmod(0o755)
     assert run("bot").stderr == ("error: the bot ('bot'): 'bot' is not a command on PATH; for "
                                  "the file bot here, write ./bot\n")
-    assert run("./nobot").stderr == ("error: the bot ('./nobot'): command './nobot' not found "
-                                     "(not built yet?)\n")
+    assert run("./bott").stderr == ("error: the bot ('./bott'): command './bott' not found "
+                                    "(did you mean ./bot?)\n")
+    assert run("./gone/bot").stderr == ("error: the bot ('./gone/bot'): command './gone/bot' not "
+                                        "found (there is no folder ./gone)\n")
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "Makefile").write_text("bot:\n\tcc -o bot bot.c\n")
+    assert run("./c/bot").stderr == ("error: the bot ('./c/bot'): command './c/bot' not found "
+                                     "(not built yet? give the folder ./c instead: it is built "
+                                     "with `make` first)\n")
     hello = '{"type": "hello", "name": "b", "protocol": 1}'
     for prints, hint in (
             ('print("Bot starting up")', "write logs and debug output to stderr"),

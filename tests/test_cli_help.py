@@ -41,3 +41,29 @@ def test_the_listing_imports_no_command() -> None:
     ours = [m for m in imported if m.startswith("referee.") and m != "referee.cli"]
     assert ours == [], ours
     assert "Commands:" in done.stdout
+
+
+def test_a_mistake_in_the_options_is_one_error_line() -> None:
+    """An unknown option or command, a missing argument or a bad value is said in one
+    `error:` line naming the mistake and the `--help` to read, with exit status 2, for the
+    top command, a command and a `tournament` subcommand alike; a group given no command still
+    shows its help."""
+    for args, said, help_of in (
+            (["play", "--bogus", "x"], "error: no such option '--bogus'", "referee play"),
+            (["play"], "error: missing argument 'BOT BOT BOT", "referee play"),
+            (["play", "--edition"], "error: option '--edition' requires an argument",
+             "referee play"),
+            (["grade", "--workers", "many", "x"], "error: invalid value for '--workers'",
+             "referee grade"),
+            (["bogus"], "error: no such command 'bogus'", "referee"),
+            (["tournament", "run", "--bogus", "t.toml"], "error: no such option '--bogus'",
+             "referee tournament run"),
+            (["tournament", "plan"], "error: missing argument 'FILE'",
+             "referee tournament plan")):
+        done = in_process.referee(*args, cwd=ROOT)
+        assert done.returncode == 2 and done.stdout == "", (args, done)
+        assert done.stderr.startswith(said), (args, done.stderr)
+        assert done.stderr.endswith(f"; see '{help_of} --help'\n"), (args, done.stderr)
+        assert done.stderr.count("\n") == 1, (args, done.stderr)
+    shown = in_process.referee("tournament", cwd=ROOT)
+    assert "Commands:" in shown.stdout + shown.stderr and "run" in shown.stdout + shown.stderr

@@ -7,7 +7,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from . import terminal
+from . import in_process, terminal
 from .processes import BOT_PYTHON
 from .terminal import assert_shown_safely
 
@@ -146,3 +146,24 @@ def test_play_v_shows_a_crash_with_its_stderr_where_it_happened() -> None:
     assert lines[at + 1:at + 5] == [
         "       Traceback (most recent call last):", "         ...",
         "       ZeroDivisionError: division by zero", "   ! crash_mid_game is retired (crash)"]
+
+
+def test_play_creates_the_folders_of_its_log_and_page_before_the_game(tmp_path: Path) -> None:
+    """`--log` and `--html` into folders not there yet: the folders are made before any bot
+    starts, and the game's record and page are written there, not lost after the game."""
+    bot = f"{PY} {BOTS / 'first_legal.py'}"
+    log, page = tmp_path / "logs" / "day1" / "game.jsonl", tmp_path / "pages" / "game.html"
+    done = in_process.referee("play", bot, bot, bot, "--log", str(log), "--html", str(page),
+                              cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(log.read_text().splitlines()[0])["type"] == "spec"
+    assert "<html" in page.read_text().lower()
+
+
+def test_a_seat_order_a_game_does_not_have_is_one_error_line(tmp_path: Path) -> None:
+    """Three bots have seat orders 0 to 5: `--seat-order 6` is refused in one line saying
+    so, before any bot starts."""
+    bot = f"{PY} {BOTS / 'first_legal.py'}"
+    done = in_process.referee("play", bot, bot, bot, "--seat-order", "6", cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == "error: --seat-order 6: a game of 3 bots has 6 seat orders, 0 to 5\n"

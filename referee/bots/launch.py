@@ -4,6 +4,7 @@ before any bot starts; and its process started under its spec."""
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -142,8 +143,32 @@ def missing_program(spec: BotSpec) -> str | None:
     if where.is_file():
         return f"{program} is not executable (chmod +x {where})"
     if given:
-        return f"command {program!r} not found (not built yet?)"
+        return f"command {program!r} not found ({_why_missing(program, where)})"
     return f"{program} not found in {cwd}" + (" after its build" if spec.build else "")
+
+
+def _why_missing(program: str, where: Path) -> str:
+    """What a program path given on the command line that names nothing probably is: a
+    program its folder builds (give the folder: it is built before it plays), a typo of a
+    name there, or in a folder that is not there."""
+    folder = where.parent
+    if not folder.is_dir():
+        return f"there is no folder {os.path.dirname(program) or folder}"
+    try:
+        build = read_bot_folder(folder).build
+    except (BotFolderError, OSError):
+        build = None
+    if build is not None:
+        shown = os.path.dirname(program) or "."
+        return f"not built yet? give the folder {shown} instead: it is built with `{build}` first"
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        names = []
+    close = difflib.get_close_matches(where.name, names, n=1, cutoff=0.6)
+    if close:
+        return f"did you mean {os.path.join(os.path.dirname(program), close[0])}?"
+    return "no such file or folder"
 
 
 def number_namesakes(specs: Sequence[BotSpec]) -> list[BotSpec]:

@@ -12,6 +12,7 @@ layer costs a `referee play` or a one-line error about half of its start-up.
 from __future__ import annotations
 
 import importlib
+from typing import IO, Any
 
 import click
 
@@ -43,7 +44,54 @@ def short_help(name: str) -> str:
     return COMMANDS[name][2]
 
 
-class LazyGroup(click.Group):
+# A group given no command shows its help: a UsageError since click 8.2, kept as click shows it.
+_NO_COMMAND: Any = getattr(click.exceptions, "NoArgsIsHelpError", ())
+
+
+class OptionMistake(click.ClickException):
+    """A mistake in a command's options or arguments, said as every other mistake is: one
+    `error:` line (click's own message, then where the help is), exit status 2, instead of
+    click's usage line, hint and message."""
+
+    exit_code = 2
+
+    def __init__(self, mistake: click.UsageError, fallback: click.Context) -> None:
+        said = mistake.format_message().rstrip(".")
+        if mistake.ctx is not None:
+            command = mistake.ctx.command_path
+        else:  # found before the command's context was made: the command being started
+            command = f"{fallback.command_path} {fallback.invoked_subcommand or ''}".strip()
+        super().__init__(f"{said[:1].lower()}{said[1:]}; see '{command} --help'")
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        from ..text import visible  # not for `referee --help` (`test_the_listing_imports…`)
+
+        click.echo(f"error: {visible(self.format_message())}", err=True)
+
+
+class OneLineMistakes(click.Group):
+    """A command group whose option mistakes, its own or a command's, are one line each
+    (`OptionMistake`)."""
+
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except _NO_COMMAND:
+            raise
+        except click.UsageError as exc:
+            raise OptionMistake(exc, click.Context(self, info_name=info_name)) from None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except _NO_COMMAND:
+            raise
+        except click.UsageError as exc:
+            raise OptionMistake(exc, ctx) from None
+
+
+class LazyGroup(OneLineMistakes):
     """A group whose commands are imported from `COMMANDS` when asked for by name; its
     `--help` lists them from the table, importing none."""
 

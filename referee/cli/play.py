@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import sys
 from collections.abc import Sequence
 from functools import partial
@@ -99,6 +100,10 @@ def play(
         GameConfig.from_variants(len(specs), ed, variants)
     except (EditionError, ValueError) as exc:
         fail(str(exc))
+    orders = math.factorial(len(specs))
+    if seat_order >= orders:
+        fail(f"--seat-order {seat_order}: a game of {len(specs)} bots has {orders} seat orders, "
+             f"0 to {orders - 1}")
     specs = confine(specs, sandbox, address_space)
     game = GameSpec.make(f"play-{seed}", seed, [s.name for s in specs], ed, variants,
                          order=seat_order, move_time=move_time, time_bank=time_bank,
@@ -106,6 +111,9 @@ def play(
     for option, folder in (("--transcript-dir", transcript_dir), ("--stderr-dir", stderr_dir)):
         if folder is not None:
             make_folder(option, folder)
+    for option, file in (("--log", log_path), ("--html", html_path)):
+        if file is not None:  # made before the game, which a missing folder would lose
+            make_folder(option, file.parent, file)
     try:
         record = run_trio(partial(play_bots, game, specs, startup_time=startup_time,
                                   stderr_dir=stderr_dir, transcript_dir=transcript_dir))

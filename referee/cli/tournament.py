@@ -10,7 +10,7 @@ from ..bots.limits import DEFAULT_STDERR_PER_GAME, format_size
 from ..bots.sandbox import SandboxError, check_sandbox_available
 from ..text import visible
 from ..tournament.merge import MAX_SHARDS
-from . import short_help
+from . import OneLineMistakes, short_help
 from .common import (
     OutputPath,
     db_option,
@@ -25,7 +25,7 @@ from .common import (
 )
 
 
-@click.group(short_help=short_help("tournament"))
+@click.group(cls=OneLineMistakes, short_help=short_help("tournament"))
 def tournament() -> None:
     """Run tournaments described by a tournament file (see tournaments/demo.toml)."""
 

@@ -254,7 +254,7 @@ USER_ERRORS = {
     # turned from 1 to -1 would replay as agreeing with the rules).
     "seed-negative": (["play", GOOD, GOOD, GOOD, "--seed", "-7"], ["--seed", "0<=x"]),
     "replay-spec-seed-negative": (["replay", "NEG_SEED"], ["spec is not valid: seed:"]),
-    "no-such-subcommand": (["frobnicate"], ["No such command"]),
+    "no-such-subcommand": (["frobnicate"], ["no such command"]),
     # csv is one table: the extras would be dropped without a word.
     "leaderboard-csv-with-extras": (["leaderboard", "x.db", "--format", "csv", "--seats"],
                                     ["--head-to-head and --seats do not fit --format csv"]),
