@@ -188,5 +188,5 @@ def test_each_mistake_is_one_error_line(made: Made, played: Played, tmp_path: Pa
     one_error(view("game.html"), "written over by its own page")
     assert own.read_bytes() == played.log.read_bytes()
     one_error(referee("play", *[f"{BOT_PYTHON} {SAMPLE / 'random_bot.py'}"] * 3,
-                      "--html", str(tmp_path / "missing" / "x.html"), cwd=tmp_path),
-              "cannot write the page to")
+                      "--html", str(tmp_path / "notes.txt" / "x.html"), cwd=tmp_path),
+              "notes.txt is a file, not a folder")
