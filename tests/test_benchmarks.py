@@ -4,6 +4,7 @@ or two tournaments, so their figures are not judged here; targets are read off a
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import re
 import shutil
@@ -102,11 +103,11 @@ def test_protocol_benchmark_prints_each_placement_against_its_like_floor() -> No
             assert int(met) == sum(r < 1.3 for r in ratios)
 
 
-def load_protocol_benchmark() -> ModuleType:
-    """benchmarks/protocol.py as a module (not importable by name: the repository's
-    protocol/ folder holds the spec)."""
-    spec = importlib.util.spec_from_file_location("protocol_benchmark",
-                                                  ROOT / "benchmarks" / "protocol.py")
+def load_benchmark(name: str) -> ModuleType:
+    """benchmarks/NAME.py as a module (not importable by its name: the repository's
+    protocol/ folder holds the spec, and benchmarks/ is not a package)."""
+    spec = importlib.util.spec_from_file_location(f"{name}_benchmark",
+                                                  ROOT / "benchmarks" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -117,7 +118,7 @@ def test_protocol_benchmark_ranges_count_the_runs_that_met_the_target(
         capsys: pytest.CaptureFixture[str]) -> None:
     """Over three runs with known figures: each line's lowest and highest figures, and the
     runs whose ratio was at most 1.3 (1.3 itself meets it), in the columns of the header."""
-    bench = load_protocol_benchmark()
+    bench = load_benchmark("protocol")
     us = 1e-6
 
     def row(polls: str, med: float, like: float, blocking: float) -> Any:
@@ -242,3 +243,35 @@ def test_verdict_benchmark_prints_each_rate_with_its_error() -> None:
         check_rate(row[3:7])
         check_rate(row[7:11])
         assert 1 <= float(row[11]) <= 8
+
+
+def test_suite_cpu_by_test_counts_each_tests_own_cpu_and_its_processes(tmp_path: Path) -> None:
+    """`suite_time.py --by-test`: a test that burns CPU in a process it starts is charged
+    that CPU as its processes', one that burns it itself as its own, the costlier first."""
+    (tmp_path / "test_burn.py").write_text(
+        "import subprocess, sys, time\n"
+        "def burn(s):\n"
+        "    end = time.process_time() + s\n"
+        "    while time.process_time() < end: pass\n"
+        "def test_own(): burn(0.2)\n"
+        "def test_child():\n"
+        "    subprocess.run([sys.executable, '-c', 'import time\\nend = time.process_time() "
+        "+ 0.5\\nwhile time.process_time() < end: pass'], check=True)\n")
+    plugin = tmp_path / "plugin"
+    plugin.mkdir()
+    shutil.copy(ROOT / "benchmarks" / "suite_cpu.py", plugin)
+    log = tmp_path / "cpu.jsonl"
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p",
+                           "no:cacheprovider", "-p", "suite_cpu", "test_burn.py"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "PYTHONPATH": str(plugin),
+                               "SUITE_CPU_LOG": str(log)})
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = load_benchmark("suite_time").by_test(log, 2)
+    assert lines[0].startswith("2 tests: "), lines
+    first, second = (line.split() for line in lines[2:4])
+    assert first[2].endswith("::test_child") and second[2].endswith("::test_own"), lines
+    assert float(first[0]) >= 0.5 and 0.2 <= float(second[0]) < 0.5, lines
+    records = {r["test"].split("::")[1]: r for r in map(json.loads, log.read_text().splitlines())}
+    assert records["test_child"]["children"] >= 0.5 > records["test_child"]["own"]
+    assert records["test_own"]["own"] >= 0.2 > records["test_own"]["children"]
