@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TextIO
 
 from referee.text import visible
@@ -23,17 +23,35 @@ class Progress:
     played: int = 0
     faults: int = 0
     voids: int = 0
-    started: float = field(default_factory=time.monotonic)
+    first: float | None = None  # when this run stored its first game
+
+    def stored(self, faults: int) -> None:
+        """Count a game this run played and stored, with its faults."""
+        if self.first is None:
+            self.first = time.monotonic()
+        self.done += 1
+        self.played += 1
+        self.faults += faults
 
     @property
     def rate(self) -> float:
-        elapsed = time.monotonic() - self.started
-        return self.played / elapsed if elapsed > 0 else 0.0
+        """Games a second since this run's first game was stored; 0 (not known) until a
+        second one is.  The first game waits for every bot's start-up (a JVM, a worker
+        process): counted in, it made the first minutes' estimate of the time left several
+        times too long."""
+        if self.first is None or self.played < 2:
+            return 0.0
+        elapsed = time.monotonic() - self.first
+        return (self.played - 1) / elapsed if elapsed > 0 else 0.0
 
     @property
     def eta(self) -> float:
         rate = self.rate
         return (self.total - self.done) / rate if rate > 0 else math.inf
+
+
+def _rate(p: Progress) -> str:
+    return f"{p.rate:.1f} games/s" if p.rate > 0 else "-- games/s"
 
 
 def _clock(seconds: float) -> str:
@@ -65,12 +83,12 @@ class ProgressDisplay:
             width = 30
             filled = int(width * p.done / p.total) if p.total else width
             bar = "#" * filled + "-" * (width - filled)
-            self.stream.write(f"\r[{bar}] {p.done}/{p.total} games  {p.rate:.1f} games/s  "
+            self.stream.write(f"\r[{bar}] {p.done}/{p.total} games  {_rate(p)}  "
                               f"left {_clock(p.eta)}  faults {p.faults}")
             if finished:
                 self.stream.write("\n")
             self.stream.flush()
         elif finished or now - self.last >= 10:
             self.last = now
-            print(f"{p.done}/{p.total} games, {p.rate:.1f} games/s, left {_clock(p.eta)}, "
+            print(f"{p.done}/{p.total} games, {_rate(p)}, left {_clock(p.eta)}, "
                   f"faults {p.faults}", file=self.stream, flush=True)

@@ -221,9 +221,7 @@ class _Run:
                                    outcome.result, outcome.record, outcome.seconds,
                                    outcome.attempts, [self.versions[n] for n in outcome.seats]):
                 return
-            progress.done += 1
-            progress.played += 1
-            progress.faults += sum(len(f) for f in outcome.result.faults)
+            progress.stored(sum(len(f) for f in outcome.result.faults))
         elif isinstance(outcome, Voided):
             self.store.save_void(outcome.game_id, outcome.attempt, outcome.reason)
             progress.voids += 1
