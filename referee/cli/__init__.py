@@ -56,7 +56,7 @@ class OptionMistake(click.ClickException):
     exit_code = 2
 
     def __init__(self, mistake: click.UsageError, fallback: click.Context) -> None:
-        said = mistake.format_message().rstrip(".")
+        said = " ".join(mistake.format_message().split()).rstrip(".")  # one line
         if mistake.ctx is not None:
             command = mistake.ctx.command_path
         else:  # found before the command's context was made: the command being started

@@ -248,3 +248,24 @@ def test_autograder_refuses_what_a_platform_cannot_run(course: Path, tmp_path: P
                    cwd=tmp_path)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.startswith("error: baseline random-1: its command or build names /")
+
+
+@pytest.mark.parametrize("platform", ["gradescope", "prairielearn"])
+def test_the_totals_a_teacher_is_told_are_the_most_a_bot_can_earn(platform: str) -> None:
+    """The points the platform files and docs/grading.md tell a teacher to set as the
+    assignment's total are what the referee gives at most: as many checks as `referee check`
+    runs, and the file's placement and baselines."""
+    from referee.grade.platform_results import max_points
+    from referee.tournament.config import load_tournament
+
+    path = ROOT / "tournaments" / f"{platform}.toml"
+    said = path.read_text()
+    assert f"{CHECK_COUNT} for the checks" in said
+    most = max_points(load_tournament(path))
+    docs = (ROOT / "docs" / "grading.md").read_text()
+    assert f"Points: 1 per check ({CHECK_COUNT})" in docs and f"({most:g} at most)" in docs
+    times = "\N{MULTIPLICATION SIGN}"
+    assert f"{CHECK_COUNT} {times} `check`" in docs
+    assert f"({CHECK_COUNT} {times} `points.check`" in docs
+    if platform == "prairielearn":
+        assert f"the most ({most:g})" in said
