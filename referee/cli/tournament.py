@@ -207,6 +207,10 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
         check_isolation(config, config_path, run_files(db_path))
     except SandboxError as exc:
         fail(str(exc))
+    try:  # what `run` would refuse
+        edition = tournament_edition(config, config_path)
+    except EditionError as exc:
+        fail(f"{config_path}: edition: {exc}")
     stored = None
     drawn: list[tuple[str, ...]] = []
     rounds: list[list[tuple[str, ...]]] = []
@@ -216,12 +220,12 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
         # the leaderboard) would cost a plan of a new file a third of its start-up.
         from ..tournament.entrants import bot_dir, entrant_versions
         from ..tournament.field import changed_now
-        from ..tournament.session import stored_draws
+        from ..tournament.session import check_store, stored_draws
 
         try:
-            edition = tournament_edition(config, config_path)
             store = Store.for_reading(db_path)
             try:
+                check_store(config, edition, store)
                 stored = store.done()
                 drawn = stored_draws(config, edition, store)
                 rounds = store.rounds() if config.schedule == "adaptive" else []
@@ -232,8 +236,6 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
                 stored -= set(stale)  # a run supersedes them and plays them again
             finally:
                 store.close()
-        except EditionError as exc:
-            fail(f"{config_path}: edition: {exc}")
         except StoreError as exc:
             fail(str(exc))
     try:
@@ -241,10 +243,16 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     except ValueError as exc:
         fail(str(exc))
     plan = make_plan(config, games, resolve_workers(workers), stored, changed=changed)
+    looks = None
+    if config.until is not None and games.kind != "adaptive":
+        from ..tournament.until import plan as until_plan
+
+        looks = until_plan(config, games)
     if as_json:
-        click.echo(json.dumps(plan.as_dict(), indent=2))
+        click.echo(json.dumps({**plan.as_dict(), **({"until": looks} if looks else {})},
+                              indent=2))
         return
-    click.echo("\n".join(plan.lines()))
+    click.echo("\n".join([*plan.lines(), *([looks] if looks else [])]))
     rows = [[visible(name), plan.per_entrant[name], *counts]
             for name, counts in plan.seats.items()]
     seats = [f"seat {i}" for i in range(max(map(len, plan.seats.values()), default=0))]

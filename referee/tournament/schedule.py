@@ -304,6 +304,21 @@ def game_spec(config: TournamentConfig, game: ScheduledGame, edition: Edition) -
                          max_faults=limits.max_faults)
 
 
+def game_settings(config: TournamentConfig) -> dict[str, object]:
+    """The settings of a tournament file that change its games (`fingerprint`)."""
+    limits = config.limits
+    return {
+        "seed": config.seed,
+        "table_size": config.table_size,
+        "format": config.format,
+        "seat_orders": config.seat_orders,
+        "baselines": config.baselines,
+        "edition": config.edition,
+        "variants": config.variants,
+        "limits": [limits.move_time, limits.time_bank, limits.max_faults],
+    }
+
+
 def fingerprint(config: TournamentConfig, edition: Edition | None = None,
                 sampled: int | None = None) -> str:
     """A hex digest of everything that changes the games; not of the entrants (a game's id
@@ -314,19 +329,11 @@ def fingerprint(config: TournamentConfig, edition: Edition | None = None,
     stages).  Given the loaded `edition`, its contents count too, so an edited edition file
     is noticed.  `sampled`: the fingerprint the referee gave a store of `tables = sampled`
     before samples grew (a store it takes over, `session.bind`)."""
-    limits = config.limits
     data: dict[str, object] = {
         "schedule": (GAUNTLET_SCHEDULE_VERSION if config.format == "gauntlet"
                      else SCHEDULE_VERSION),
-        "seed": config.seed,
-        "table_size": config.table_size,
-        "format": config.format,
-        "seat_orders": config.seat_orders,
         "tables": sampled,  # None since samples grow: the store keeps the tables drawn
-        "baselines": config.baselines,
-        "edition": config.edition,
-        "variants": config.variants,
-        "limits": [limits.move_time, limits.time_bank, limits.max_faults],
+        **game_settings(config),
     }
     if config.schedule == "adaptive":  # only then: a fixed schedule's stores keep theirs
         data["adaptive"] = ADAPTIVE_VERSION

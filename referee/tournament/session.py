@@ -38,7 +38,7 @@ from .preview import duration, make_plan
 from .progress import Progress
 from .rounds import finished, next_round, next_size
 from .sampling import Table
-from .schedule import Schedule, ScheduledGame, fingerprint, table_key
+from .schedule import Schedule, ScheduledGame, fingerprint, game_settings, table_key
 from .store import Store, StoreError, StoreFailed
 from .tally import Tally, stored_by_table, tally
 from .until import SHARDED, Stage, look, plan, stages
@@ -84,6 +84,7 @@ def bind(config: TournamentConfig, config_path: Path, store: Store,
     edition = tournament_edition(config, config_path)
     prints = fingerprint(config, edition)
     _take_over_sample(config, edition, store, prints, say)
+    check_store(config, edition, store)
     store.bind(config, prints)
     store.bind_shard(None if shard is None else f"{shard[0]}/{shard[1]}")
     store.rename(config.name, config.primary_metric)
@@ -102,6 +103,23 @@ def _earlier_sample(config: TournamentConfig, edition: Edition, store: Store) ->
     old = store.tournament_config()
     return old is not None and old.tables is not None and \
         stored == fingerprint(config, edition, sampled=old.tables)
+
+
+def check_store(config: TournamentConfig, edition: Edition, store: Store) -> None:
+    """StoreError where a run of `config` would refuse the store: it holds games of another
+    schedule (`plan`)."""
+    if _earlier_sample(config, edition, store):
+        return
+    try:
+        old = store.tournament_config()
+    except StoreError:  # not valid any more: nothing to compare
+        old = None
+    now = game_settings(config)
+    was = {} if old is None else game_settings(old)
+    changed = [k for k in now if old is not None and was[k] != now[k]]
+    if old is not None and old.schedule != config.schedule:
+        changed.append("schedule")
+    store.check_belongs(fingerprint(config, edition), changed)
 
 
 def stored_draws(config: TournamentConfig, edition: Edition, store: Store) -> list[Table]:

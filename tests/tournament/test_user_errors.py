@@ -3,6 +3,7 @@ option or file, exit status 2, no traceback, and nothing stored lost or changed.
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import subprocess
@@ -579,3 +580,31 @@ def test_a_tournament_file_that_cannot_be_read_as_toml_is_one_line(tmp_path: Pat
         refused(referee("tournament", "plan", path, "--db", str(tmp_path / "x.db"),
                         cwd=tmp_path, timeout=60), f"error: {path} {why}")
     assert not (tmp_path / "x.db").exists()
+
+
+def test_plan_refuses_what_run_would_refuse_naming_the_changed_setting(tmp_path: Path) -> None:
+    """A file whose seed changed since its store was made, and one naming an edition that is
+    not there: `plan` says so in the one line `run` would, not a plan `run` then refuses;
+    the line names the setting that changed."""
+    config, db = write_config(tmp_path), tmp_path / "t.db"
+    assert run(config, db).returncode == 0
+    config.write_text(config.read_text().replace("seed = 3", "seed = 4"))
+    for command in ("plan", "run"):
+        refused(in_process.referee("tournament", command, str(config), "--db", str(db), "-q"
+                                   if command == "run" else "--json", cwd=tmp_path),
+                "holds games of tournament 'errors' with another schedule",
+                "set otherwise than in the file that made the store: seed)")
+    config.write_text(config.read_text().replace("seed = 4", 'seed = 3\nedition = "modern"'))
+    refused(in_process.referee("tournament", "plan", str(config), cwd=tmp_path),
+            "edition: no edition")
+
+
+def test_plan_names_the_looks_of_a_run_that_stops_when_settled(tmp_path: Path) -> None:
+    """`until`: `plan` names the looks and the error each may spend, as `run` does."""
+    config = write_config(tmp_path, 'until = "separated"\ndeals = 16')
+    text = in_process.referee("tournament", "plan", str(config), cwd=tmp_path)
+    assert text.returncode == 0, text.stderr
+    assert ("until the leader is found stronger than every other entrant: looks after 8 "
+            "(1.25%), 16 (3.75%) deals") in text.stdout
+    as_json = in_process.referee("tournament", "plan", str(config), "--json", cwd=tmp_path)
+    assert json.loads(as_json.stdout)["until"].startswith("until the leader")

@@ -161,20 +161,30 @@ class Store:
     def bind(self, config: TournamentConfig, fingerprint: str) -> None:
         """Claim a new store for the tournament `config`, or check that it already belongs
         to it (the same fingerprint)."""
-        stored = self.meta("fingerprint")
-        if stored is None:
+        if self.meta("fingerprint") is None:
             with self.failing(), self.db:
                 self.db.execute("BEGIN")
                 for key, value in (("name", config.name), ("fingerprint", fingerprint),
                                    ("config", config.model_dump_json()),
                                    ("created", str(time.time()))):
                     self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
-        elif stored != fingerprint:
-            raise StoreError(
-                f"{self.path} holds games of tournament {self.meta('name')!r} with another "
-                "schedule; the tournament file (or the referee's schedule, after an upgrade) "
-                "changed in a way that changes the games. Use another --db, or restore the file"
-            )
+        else:
+            self.check_belongs(fingerprint)
+
+    def check_belongs(self, fingerprint: str, changed: Sequence[str] = ()) -> None:
+        """StoreError unless the store is new or holds games of the tournament whose
+        fingerprint is `fingerprint`; `changed`: the file's settings that differ from those
+        of the file that made the store, to name."""
+        stored = self.meta("fingerprint")
+        if stored is None or stored == fingerprint:
+            return
+        which = (f" (set otherwise than in the file that made the store: {', '.join(changed)})"
+                 if changed else "")
+        raise StoreError(
+            f"{self.path} holds games of tournament {self.meta('name')!r} with another "
+            f"schedule; the tournament file{which} (or the referee's schedule, after an "
+            "upgrade) changed in a way that changes the games. Use another --db, or restore "
+            "the file")
 
     def take_over(self, fingerprint: str) -> None:
         """Bind the store to `fingerprint` instead of the one it has (a store whose games the
