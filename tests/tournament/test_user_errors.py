@@ -608,3 +608,18 @@ def test_plan_names_the_looks_of_a_run_that_stops_when_settled(tmp_path: Path) -
             "(1.25%), 16 (3.75%) deals") in text.stdout
     as_json = in_process.referee("tournament", "plan", str(config), "--json", cwd=tmp_path)
     assert json.loads(as_json.stdout)["until"].startswith("until the leader")
+
+
+def test_an_entrant_whose_script_is_not_there_is_left_out(tmp_path: Path) -> None:
+    """An entrant whose command runs an interpreter on a script that is not there (a typo in
+    its path) is left out with a line naming the script, as one whose program is missing
+    is; it is not played to crash in every game and sit last as if it had played."""
+    config = write_config(tmp_path)
+    config.write_text(config.read_text() + '[[bots]]\nname = "typo"\n'
+                      f'command = "{BOT_PYTHON} -u bots/firstlegal.py --seed 2"\n')
+    db = tmp_path / "t.db"
+    out = run(config, db)
+    assert out.returncode == 0, out.stderr
+    assert (f"left out typo: its command cannot run: bots/firstlegal.py not found in "
+            f"{tmp_path}") in out.stderr
+    assert "9 games skipped (left-out bots)" in out.stderr, out.stderr
