@@ -15,12 +15,19 @@ def percent(share: float) -> str:
 
 
 def pair_line(pair: Pair, bots: dict[str, Fingerprinted]) -> str:
+    """The pair's line: which looks derived from which (of two students, the one with more
+    code of its own; a student from a sample bot), and how much of each the other holds."""
     first, second = plain_or_code(pair.first), plain_or_code(pair.second)
     kind = " (a sample bot or baseline)" if pair.reference else ""
     how = relation(bots[pair.first], bots[pair.second])
+    derived, source = first, second
+    if not pair.reference and not how.same:
+        back = relation(bots[pair.second], bots[pair.first])
+        if back.new > how.new:  # the second added to the first, not the reverse
+            derived, source, how = second, first, back
     said = (f"the same as {second} apart from names, comments and layout" if how.same else
-            f"derived from {second} or alike, with {percent(how.new)} of {first}'s code new "
-            "(its values count)")
+            f"{derived} derived from {source} or alike, with {percent(how.new)} of "
+            f"{derived}'s code new (its values count)")
     return (f"- **{first}** and **{second}**{kind}: {said}; {second} holds "
             f"{percent(pair.first_in_second)} of {first}'s code, {first} "
             f"{percent(pair.second_in_first)} of {second}'s")

@@ -210,6 +210,26 @@ def test_a_renamed_copy_is_told_apart_from_an_honest_change() -> None:
                and "% of oscar's code new" in ln for ln in lines), lines
 
 
+def test_of_two_students_the_one_that_added_code_is_said_to_be_derived() -> None:
+    """Two students with the random bot, one of them with a function added: similarity.md
+    says the one with the added code is derived from the other, in whichever order the two
+    come, not the untouched copy from the changed one."""
+    from referee.grade.similarity import compare
+    from referee.grade.similarity_report import similarity_report
+
+    source = (SAMPLES / "python" / "random_bot.py").read_text()
+    added = source + ("\n\ndef crash_soon(count):\n    if count > 14:\n"
+                      "        raise RuntimeError('deliberate crash at ' + str(count))\n"
+                      "    return count + 1\n")
+    for names in (("ann", "cid"), ("cid", "ann")):
+        students = [fingerprinted(n, False, [SourceFile("bot.py",
+                                                        added if n == "cid" else source)])
+                    for n in names]
+        lines = [ln for ln in flagged(similarity_report(compare(students, []), THRESHOLD))
+                 if "**ann**" in ln and "**cid**" in ln]
+        assert len(lines) == 1 and ": cid derived from ann or alike" in lines[0], lines
+
+
 def longest_common_subsequence(a: list[int], b: list[int]) -> int:
     """The textbook table, row by row: the slow reference."""
     previous = [0] * (len(b) + 1)
