@@ -42,6 +42,7 @@ class Plan:
     max_games: int | None = None  # the file's: the store holds at most this many
     drawn: int | None = None  # a sample's tables drawn now, after the store's (else None)
     changed: tuple[str, ...] = ()  # entrants changed since the store's last run
+    cyclic: bool = False  # seat_orders = "rotations"
 
     def as_dict(self) -> dict[str, object]:
         return {"games": self.games, "tables": self.tables, "deals": self.deals,
@@ -50,14 +51,15 @@ class Plan:
                 "workers": self.workers, "time_bound_seconds": round(self.bound_seconds),
                 "stored": self.stored, "max_games": self.max_games,
                 "tables_drawn_now": self.drawn, "changed": list(self.changed),
-                "warning": self.warning()}
+                "warning": self.warning(),
+                "seat_orders_warning": ROTATIONS if self.cyclic else None}
 
     def warning(self) -> str | None:
         if self.games <= LARGE:
             return None
         return (f"{self.games:,} games is a lot: `tables = N` in the file plays a sample of N "
                 "tables in which every pair still meets about equally often, and "
-                '`seat_orders = "balanced"` or "rotations" plays fewer seat orders per table')
+                '`seat_orders = "balanced"` plays fewer seat orders per table')
 
     def lines(self, bound: bool = True) -> list[str]:
         """The plan in a few lines of text; `bound`, with the bound on its time (`plan`
@@ -88,7 +90,16 @@ class Plan:
         warning = self.warning()
         if warning:
             out.append(f"warning: {warning}")
+        if self.cyclic:
+            out.append(f"warning: {ROTATIONS}")
         return out
+
+
+# Why a plan warns of rotations (docs/statistics.md, "rotations"; benchmarks/README.md).
+ROTATIONS = ('seat_orders = "rotations" keeps each table\'s bots in one cyclic order, each '
+             "always after the same neighbour, which favours some over others: two copies of "
+             "one bot can come out apart, and the leaderboard can separate them; \"balanced\" "
+             "seats each entrant after each other equally often")
 
 
 def counted(n: int, noun: str) -> str:
@@ -152,7 +163,8 @@ def make_plan(config: TournamentConfig, games: Schedule, workers: int,
         seat_orders=orders, per_entrant=per_entrant, seats=seats, workers=workers,
         bound_seconds=to_play * per_game / max(1, workers), stored=held,
         max_games=config.max_games,
-        drawn=None if games.sample is None else len(games.sample.drawn), changed=changed)
+        drawn=None if games.sample is None else len(games.sample.drawn), changed=changed,
+        cyclic=config.seat_orders == "rotations")
 
 
 @dataclass(frozen=True)
