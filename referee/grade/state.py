@@ -38,9 +38,10 @@ class Spent:
 
     def stands(self, budget: float) -> bool:
         """Whether the grade given in that time stands under `budget` (`[limits]
-        submission_time`): one that ran out, unless the budget is now larger; one that
-        finished, unless the budget is now shorter than it took."""
-        return budget <= self.ran_out_of if self.ran_out_of is not None \
+        submission_time`): one that ran out, only under the same budget (a larger one might
+        let it finish; under a smaller one it would have finished fewer games, which its
+        points count); one that finished, unless the budget is now shorter than it took."""
+        return budget == self.ran_out_of if self.ran_out_of is not None \
             else self.seconds <= budget
 
 

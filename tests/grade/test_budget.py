@@ -148,8 +148,10 @@ def test_a_submission_past_its_budget_is_timed_out_and_the_others_graded(
 
 
 def test_a_grade_stands_while_the_budget_would_give_it_again() -> None:
-    """A grading that ran out is graded again only under a larger budget; one that finished,
-    only under a budget shorter than it took."""
+    """A grading that ran out is graded again under any other budget: a larger one may let
+    it finish, and under a smaller one it finishes fewer of the games its points count, as
+    the others graded again under it do; one that finished, only under a budget shorter
+    than it took."""
     ran_out, finished = Spent(31.2, ran_out_of=30), Spent(12.5)
-    assert ran_out.stands(30) and ran_out.stands(20) and not ran_out.stands(60)
+    assert ran_out.stands(30) and not ran_out.stands(20) and not ran_out.stands(60)
     assert finished.stands(900) and finished.stands(13) and not finished.stands(10)
