@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 
-from referee.check import CheckResult, summary
+from referee.check import CHECK_COUNT, CheckResult, summary
 from referee.tournament.config import TournamentConfig
 
 from .markdown import code, fenced
@@ -49,8 +49,10 @@ def check_note(results: list[CheckResult], times: list[float], failed: dict[str,
             reason += f"  (problem {failed[r.name]})"
         lines.append(f"{r.mark}  {r.name}: {reason}")
     passed = sum(r.passed for r in results)
-    return (f"## Conformance check\n\n{passed} of {len(results)} checks passed; "
-            f"{summary(times)}.\n\n{fenced(chr(10).join(lines))}\n")
+    unrun = CHECK_COUNT - len(results)  # the check stops at a bot that cannot start
+    return (f"## Conformance check\n\n{passed} of {CHECK_COUNT} checks passed"
+            + (f" ({unrun} could not run)" if unrun > 0 else "")
+            + f"; {summary(times)}.\n\n{fenced(chr(10).join(lines))}\n")
 
 
 def games_note(outcome: StudentResult, config: TournamentConfig) -> str:

@@ -100,8 +100,8 @@ def tests_of(outcome: StudentResult, config: TournamentConfig,
 def first_problem(outcome: StudentResult) -> str:
     """Why a submission could not be graded, from its feedback's "fix first" line."""
     for line in outcome.feedback.splitlines():
-        if line.startswith("- fix first: "):
-            return line.removeprefix("- fix first: ")
+        if line.startswith("- fix first: "):  # on its own, "problem 1 below" points nowhere
+            return line.removeprefix("- fix first: ").removeprefix("problem 1 below, ")
     return outcome.status
 
 

@@ -167,7 +167,7 @@ def points_earned(outcome: StudentResult, points: Points) -> list[tuple[str, flo
     parts = []
     if points.check:
         parts.append((f"{outcome.checks_passed} of {outcome.checks} checks passed, "
-                      f"{points.check:g} each" if outcome.checks else "no check was run",
+                      f"{points.check:g} each" if outcome.checks else "no check counts",
                       outcome.checks_passed * points.check))
     if points.placement:
         mean = 0.0 if outcome.placement is None else outcome.placement["mean"]

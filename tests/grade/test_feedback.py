@@ -110,3 +110,16 @@ def test_one_crash_in_many_games_is_one_problem_with_its_counts() -> None:
     assert [(p.kind, len(p.games)) for p in told] == [("crash", 12), ("crash", 0),
                                                       ("illegal", 0)]
     assert told[0].times == 12 and told[1].reason.endswith("ValueError: 3")
+
+
+def test_a_check_stopped_at_its_first_failure_counts_every_check() -> None:
+    """A bot that cannot start fails the first check and the check stops there: its feedback
+    says 0 of all the checks passed and how many could not run, not "0 of 1"."""
+    from referee.check import CHECK_COUNT
+    from referee.grade.notes import check_note
+
+    note = check_note([CheckResult("starts and says hello", False, "closed its output")], [],
+                      {"starts and says hello": 1})
+    assert note.startswith(f"## Conformance check\n\n0 of {CHECK_COUNT} checks passed "
+                           f"({CHECK_COUNT - 1} could not run); "), note
+    assert "FAIL  starts and says hello: closed its output  (problem 1)" in note

@@ -191,8 +191,8 @@ def test_prairielearn_grader(course: Path, graded: dict[str, dict[str, str]],
     """The PrairieLearn grader's run.sh, run in a /grade laid out as PrairieLearn lays it,
     writes results/results.json in PrairieLearn's format: the score the points of `referee
     grade` over the most there are (0 to 1); a submission with no bot, or a failed build, is
-    not gradable, with the reason as its message.  info.json's timeout covers the config's
-    time budget."""
+    not gradable, with the reason as its message (a line of its own).  info.json's timeout
+    covers the config's time budget."""
     out = prairielearn
     options = json.loads((out / "info.json").read_text())["externalGradingOptions"]
     assert options["timeout"] > 300 and options["serverFilesCourse"] == ["modern-art-grader/"]
@@ -214,6 +214,7 @@ def test_prairielearn_grader(course: Path, graded: dict[str, dict[str, str]],
     else:
         assert results["gradable"] is False and "score" not in results
         assert str(results["message"]).startswith(row["status"])
+        assert "below" not in str(results["message"])  # one line: no problem list under it
 
 
 def test_the_wheel_installs_and_runs(gradescope_zip: Path, tmp_path: Path) -> None:
