@@ -57,7 +57,7 @@ from .result import (
 from .similarity import compare_class
 from .similarity_report import write_similarity_report
 from .state import Spent, grading_key, read_state, write_state
-from .submissions import SKIP, Submission, discover, fresh_copy, remove_copy
+from .submissions import SKIP, Submission, discover, fresh_copy, loose_files, remove_copy
 
 
 def bot_name(student: str, baselines: list[str]) -> str:
@@ -291,6 +291,10 @@ async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out
     within its time budget; reuse unchanged ones' results."""
     check_folders(root.resolve(), out.resolve())
     submissions = discover(root, config.limits.size_limits())
+    loose = loose_files(root)
+    if loose:  # a student who handed in a file would be missing from grades.csv unsaid
+        say(f"warning: not graded, being files and not students' folders: {', '.join(loose)} "
+            "(give each student a folder of their own)")
     if not submissions:
         raise FolderError(f"SUBMISSIONS_DIR {root} holds no submissions (a folder per "
                           "student); nothing was written")

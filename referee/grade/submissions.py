@@ -161,6 +161,12 @@ def discover(root: Path, limits: SizeLimits = SizeLimits()) -> list[Submission]:
             for folder in sorted(p for p in root.iterdir() if p.is_dir() and p.name not in SKIP)]
 
 
+def loose_files(root: Path) -> list[str]:
+    """The files directly under `root` (not hidden): no student's, as each has a folder."""
+    return sorted(p.name for p in root.iterdir()
+                  if not p.name.startswith(".") and not p.is_dir())
+
+
 def submission_at(folder: Path, limits: SizeLimits = SizeLimits(),  # noqa: B008
                   student: str | None = None) -> Submission:
     """The submission in `folder`, named `student` (by default after the folder)."""

@@ -782,3 +782,19 @@ def test_a_baseline_built_from_its_sources_does_not_regrade_an_unchanged_class(
     assert "ann: grading" in grade(subs, config, out).stderr
     again = grade(subs, config, out)
     assert "ann: unchanged, kept its grade" in again.stderr, again.stderr
+
+
+def test_a_file_handed_in_beside_the_students_folders_is_named(tmp_path: Path) -> None:
+    """A student who handed in a file, not a folder, is not graded: a warning names the file,
+    so that the student is not missing from grades.csv unsaid; hidden files are not named."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    (subs / "ann").mkdir(parents=True)
+    (subs / "ann" / "notes.txt").write_text("no bot yet")
+    (subs / "carl_bot.py").write_text("print('hello')\n")
+    (subs / ".DS_Store").write_bytes(b"\0")
+    write_config(config)
+    done = grade(subs, config, out)
+    assert done.returncode == 0, done.stderr
+    assert ("warning: not graded, being files and not students' folders: carl_bot.py (give "
+            "each student a folder of their own)") in done.stderr.splitlines(), done.stderr
+    assert list(rows(out)) == ["ann"]
