@@ -2,22 +2,58 @@
 
 from __future__ import annotations
 
-from pydantic import ValidationError
+import difflib
+from collections.abc import Sequence
+from typing import Any, get_args
+
+from pydantic import BaseModel, ValidationError
 from pydantic_core import ErrorDetails
 
 
-def _line(err: ErrorDetails, msg: str) -> str:
+def _model_in(annotation: Any) -> type[BaseModel] | None:
+    """The model a field holds, itself or in a list, dict or optional; None if none."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in get_args(annotation):
+        found = _model_in(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def _keys_beside(model: type[BaseModel], loc: Sequence[int | str]) -> list[str]:
+    """The keys the model allows where `loc`'s last key stands (its siblings), or none."""
+    current: type[BaseModel] | None = model
+    for part in loc[:-1]:
+        if isinstance(part, int):  # an item of a list: the list's model, already taken
+            continue
+        field = current.model_fields.get(part) if current is not None else None
+        current = None if field is None else _model_in(field.annotation)
+        if current is None:
+            return []
+    assert current is not None
+    return [f.alias or name for name, f in current.model_fields.items()]
+
+
+def _line(err: ErrorDetails, msg: str, model: type[BaseModel] | None) -> str:
     where = ".".join(str(p) for p in err["loc"])
+    if err["type"] == "extra_forbidden" and model is not None and err["loc"]:
+        key = str(err["loc"][-1])
+        close = difflib.get_close_matches(key, _keys_beside(model, err["loc"]), n=1)
+        if close:  # a typo of a key: say which
+            msg += f" (did you mean {close[0]!r}?)"
     return f"{where}: {msg}" if where else msg  # whole-model checks name their key themselves
 
 
-def first_error(exc: ValidationError) -> str:
-    """The first problem, as `where: what` (`where` a dotted field path), or `what` alone."""
-    return first_errors(exc, most=1)
+def first_error(exc: ValidationError, model: type[BaseModel] | None = None) -> str:
+    """The first problem, as `where: what` (`where` a dotted field path), or `what` alone;
+    given the `model` validated, a key it does not have is given the close one it has."""
+    return first_errors(exc, most=1, model=model)
 
 
-def first_errors(exc: ValidationError, most: int = 3) -> str:
+def first_errors(exc: ValidationError, most: int = 3,
+                 model: type[BaseModel] | None = None) -> str:
     """Up to `most` problems as `first_error` gives one, joined by "; ", without pydantic's
     "Value error, " before our own validators' messages (a tournament file's keys)."""
-    return "; ".join(_line(err, err["msg"].removeprefix("Value error, "))
+    return "; ".join(_line(err, err["msg"].removeprefix("Value error, "), model)
                      for err in exc.errors(include_url=False)[:most])

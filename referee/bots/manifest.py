@@ -87,7 +87,7 @@ def read_bot_folder(folder: Path) -> BotFolder:
         except TomlFileError as exc:
             raise BotFolderError(f"{MANIFEST} {exc}") from None
         except ValidationError as exc:
-            raise BotFolderError(f"{MANIFEST}: {first_error(exc)}") from None
+            raise BotFolderError(f"{MANIFEST}: {first_error(exc, Manifest)}") from None
         return BotFolder(m.command, m.build, m.name)
     for filename, build, command in CONVENTIONS:
         if (folder / filename).is_file():

@@ -33,7 +33,7 @@ def grading_config(config_path: Path, sandbox: str | None,
         fail(f"no grading config at {config_path} (give one with --config)")
     # Imported here, not at the top: the one line of a mistake need not wait for them.
     from ..game import EditionError
-    from ..grade.config import GradingConfigError, check_grading_config
+    from ..grade.config import GradingConfigError, check_grading_config, not_a_gauntlet
     from ..tournament.config import TournamentError, load_tournament, tournament_edition
     from ..tournament.isolation import check_isolation
 
@@ -41,7 +41,7 @@ def grading_config(config_path: Path, sandbox: str | None,
         config = load_tournament(config_path)
         tournament_edition(config, config_path)
     except TournamentError as exc:
-        fail(str(exc))
+        fail(not_a_gauntlet(config_path) or str(exc))
     except EditionError as exc:  # before any build
         fail(f"{config_path}: edition: {exc}")
     try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from referee.toml_files import TomlFileError, read_toml
 from referee.tournament.config import TournamentConfig
 
 
@@ -12,10 +13,23 @@ class GradingConfigError(ValueError):
     """The tournament file cannot grade; the message names the file and the field."""
 
 
+NOT_A_GAUNTLET = "format: grading needs a gauntlet (format = \"gauntlet\", with baselines)"
+
+
+def not_a_gauntlet(config_path: Path) -> str | None:
+    """The error of a grading config that does not say `format = "gauntlet"`, read from its
+    TOML alone: a round robin's own checks (enough bots for a table) would otherwise come
+    first and name the wrong mistake.  None if it says so, or cannot be read."""
+    try:
+        data = read_toml(config_path)
+    except TomlFileError:
+        return None
+    return None if data.get("format") == "gauntlet" else f"{config_path}: {NOT_A_GAUNTLET}"
+
+
 def check_grading_config(config: TournamentConfig, config_path: Path) -> None:
     if config.format != "gauntlet":
-        raise GradingConfigError(
-            f"{config_path}: format: grading needs a gauntlet (with baselines)")
+        raise GradingConfigError(f"{config_path}: {NOT_A_GAUNTLET}")
     if config.until is not None:
         raise GradingConfigError(
             f"{config_path}: until: a grade is given on every deal of the file, so that every "

@@ -379,7 +379,7 @@ def load_tournament(path: Path) -> TournamentConfig:
     try:
         return TournamentConfig.model_validate(data)
     except ValidationError as exc:
-        raise TournamentError(f"{path}: {first_errors(exc)}") from None
+        raise TournamentError(f"{path}: {first_errors(exc, model=TournamentConfig)}") from None
 
 
 def with_max_bot_processes(config: TournamentConfig, count: int) -> TournamentConfig:

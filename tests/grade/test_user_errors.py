@@ -649,25 +649,36 @@ def test_a_grading_config_nested_too_deeply_or_with_a_boolean_count_is_one_line(
     assert not (tmp_path / "out" / "grades.csv").exists()
 
 
-def test_a_baseline_that_cannot_play_stops_grading(tmp_path: Path) -> None:
-    """A typo in a baseline's script: it crashes in every game, and every student would beat
-    it.  Grading stops at the first student's games with one line naming the baseline, and
-    keeps no grade from them."""
+@pytest.mark.parametrize(("script", "students_first", "words"), [
+    ("random_bott.py", False, ("error: baseline random-2 cannot play: its command cannot run: ",
+                               "random_bott.py not found in", "fix it and run again")),
+    (str(BOTS / "crash_at_start.py"), True, ("error: baseline random-2 failed in game",
+                                             "(playing alice): start:", "fix it and run again")),
+])
+def test_a_baseline_that_cannot_play_stops_grading(tmp_path: Path, script: str,
+                                                   students_first: bool,
+                                                   words: tuple[str, ...]) -> None:
+    """A baseline that cannot play would crash in every game, and every student would beat
+    it.  One whose script is not there (a typo) stops grading before any student; one that
+    crashes as it starts, at the first student's games.  Either way one line names the
+    baseline and why, and no grade is kept."""
     subs = tmp_path / "subs"
     (subs / "alice").mkdir(parents=True)
     shutil.copy(SAMPLES / "python" / "random_bot.py", subs / "alice" / "bot.py")
     config = tmp_path / "grading.toml"
     write_config(config)
-    config.write_text(config.read_text().replace("random_bot.py --seed 2", "random_bott.py "
-                                                                          "--seed 2"))
+    text = config.read_text()
+    random_bot = str(SAMPLES / "python" / "random_bot.py")
+    assert f"{random_bot} --seed 2" in text
+    config.write_text(text.replace(f"{random_bot} --seed 2",
+                                   f"{SAMPLES / 'python' / script} --seed 2"))
     out = tmp_path / "out"
     done = grade(subs, config, out)
     assert done.returncode == 2
-    said, error = done.stderr.splitlines()
-    assert said == "alice: grading"
-    for words in ("error: baseline random-2 failed in game", "(playing alice): start:",
-                  "random_bott.py", "fix it and run again"):
-        assert words in error, error
+    assert ("alice: grading" in done.stderr) == students_first, done.stderr
+    error = done.stderr.splitlines()[-1]
+    for part in words:
+        assert part in error, error
     assert not (out / "grades.csv").exists()
     assert not (out / "state.json").exists()
 
@@ -798,3 +809,25 @@ def test_a_file_handed_in_beside_the_students_folders_is_named(tmp_path: Path) -
     assert ("warning: not graded, being files and not students' folders: carl_bot.py (give "
             "each student a folder of their own)") in done.stderr.splitlines(), done.stderr
     assert list(rows(out)) == ["ann"]
+
+
+@pytest.mark.parametrize(("change", "error"), [
+    (('otherwise = "C"', 'otherwize = "C"'),
+     "class.toml: grading.otherwize: Extra inputs are not permitted (did you mean "
+     "'otherwise'?)"),
+    (('format = "gauntlet"', 'format = "round-robin"'),
+     'class.toml: format: grading needs a gauntlet (format = "gauntlet", with baselines)'),
+])
+def test_a_mistyped_key_or_a_round_robin_config_is_named_as_such(
+        tmp_path: Path, change: tuple[str, str], error: str) -> None:
+    """A misspelt key of a grading config is named with the key it was meant to be, and a
+    config for a round robin is told that grading needs a gauntlet, not that its bots
+    cannot fill a table."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    (subs / "heidi").mkdir(parents=True)
+    write_config(config)
+    assert change[0] in config.read_text()
+    config.write_text(config.read_text().replace(*change))
+    done = grade(subs, config, out)
+    one_error_line(done, error)
+    assert not out.exists()

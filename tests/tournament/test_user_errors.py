@@ -638,3 +638,20 @@ def test_plan_warns_that_rotations_can_tell_copies_of_one_bot_apart(tmp_path: Pa
     config.write_text(config.read_text().replace('"rotations"', '"balanced"'))
     balanced = in_process.referee("tournament", "plan", str(config), cwd=tmp_path)
     assert balanced.returncode == 0 and "warning" not in balanced.stdout, balanced.stdout
+
+
+@pytest.mark.parametrize(("change", "says"), [
+    (("seed = 3", "seed = 3\ndeal = 2"), "deal: Extra inputs are not permitted (did you mean "
+                                         "'deals'?)"),
+    (('name = "b1"\ncommand', 'name = "b1"\ncomand'), "bots.1.comand: Extra inputs are not "
+                                                       "permitted (did you mean 'command'?)"),
+    (("seed = 3", "seed = 3\n[limit]\nmove_time = 1"), "did you mean 'limits'?"),
+])
+def test_a_mistyped_key_is_named_with_the_key_it_was_meant_to_be(
+        tmp_path: Path, change: tuple[str, str], says: str) -> None:
+    """A key of the file, of a bot or of a table misspelt is one line naming it and the key
+    meant."""
+    config = write_config(tmp_path)
+    assert change[0] in config.read_text()
+    config.write_text(config.read_text().replace(*change, 1))
+    refused(in_process.referee("tournament", "plan", str(config), cwd=tmp_path), says)
