@@ -136,6 +136,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
         fail(str(exc))
     if stderr_dir is not None:
         make_folder("--stderr-dir", stderr_dir)
+    make_folder("--db", db_path.parent, db_path)  # results/cup.db: results/ made as --log's
     display = ProgressDisplay(quiet=quiet)
     workers = resolve_workers(workers)
     runner: Executor = (DaskExecutor(scheduler, workers) if executor == "dask" else

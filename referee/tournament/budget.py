@@ -35,6 +35,8 @@ def parse_duration(text: str) -> float:
     """"90s", "15m", "2h" or "1.5h" as seconds; a BudgetError says how to write one."""
     match = _DURATION.fullmatch(text.strip())
     seconds = float(match[1]) * UNITS[match[2]] if match else math.nan
+    if match and seconds == 0:
+        raise BudgetError(f"--time-budget {text!r}: give more than no time")
     if not seconds > 0 or math.isinf(seconds):
         raise BudgetError(f"--time-budget {text!r}: write a number and a unit, s, m or h "
                           "(90s, 15m, 2h)")

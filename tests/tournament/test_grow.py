@@ -162,11 +162,14 @@ def test_a_time_budget_stops_every_entrant_within_one_table_and_the_next_run_pla
 
 
 def test_a_bad_time_budget_is_refused_in_one_line(tmp_path: Path) -> None:
+    """A budget that is not a number and a unit is refused in one line saying how to write
+    one; "0s" is written well, and is told it gives no time."""
     file = field(tmp_path, 3, "")
-    for text in ("soon", "15", "-3m", "0s", "2d"):
+    for text, says in (*((t, "write a number and a unit") for t in ("soon", "15", "-3m", "2d")),
+                       ("0s", "give more than no time"), ("0.0m", "give more than no time")):
         refused(in_process.referee("tournament", "run", str(file), "--time-budget", text,
                                    cwd=tmp_path),
-                f"--time-budget {text!r}: write a number and a unit")
+                f"--time-budget {text!r}: {says}")
     assert not (tmp_path / "field.db").exists()
 
 

@@ -655,3 +655,17 @@ def test_a_mistyped_key_is_named_with_the_key_it_was_meant_to_be(
     assert change[0] in config.read_text()
     config.write_text(config.read_text().replace(*change, 1))
     refused(in_process.referee("tournament", "plan", str(config), cwd=tmp_path), says)
+
+
+def test_run_makes_the_folder_of_its_store_and_readers_name_a_missing_one(
+        tmp_path: Path) -> None:
+    """`run --db results/t.db` makes results/, as `--stderr-dir` makes its folder; a
+    reader given a store in a folder that is not there names the folder."""
+    config = write_config(tmp_path)
+    db = tmp_path / "results" / "day1" / "t.db"
+    assert run(config, db).returncode == 0
+    assert db.is_file()
+    from referee.tournament.store import Store, StoreError
+
+    with pytest.raises(StoreError, match=r"the folder .*gone is not there"):
+        Store.for_reading(tmp_path / "gone" / "t.db")

@@ -103,6 +103,10 @@ class Opening:
         except sqlite3.Error as exc:
             if self.opened:
                 raise
+            folder = Path(self.path).parent
+            if not folder.is_dir():  # sqlite says only "unable to open database file"
+                raise StoreError(f"cannot open {self.path}: the folder {folder} is not there"
+                                 ) from None
             raise StoreError(f"cannot open {self.path}: {exc}") from None
         self.opened.append(db)
         return db
