@@ -43,6 +43,7 @@ def test_tables_that_share_one_event_loop_may_not_poll(tmp_path: Path,
             return make
 
         monkeypatch.setattr(local, "bot_factory", factory)
+        (tmp_path / "unused.py").touch()  # never run, but an entrant's script must be there
         config = TournamentConfig.model_validate({
             "name": "t", "seed": 1, "table_size": 4,
             "bots": [{"name": f"b{i}", "command": f"{sys.executable} unused.py"}
