@@ -5,6 +5,7 @@ Validated by pydantic; every error names the key (`bots.2.command: Field require
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Literal
@@ -69,6 +70,9 @@ class TournamentError(ValueError):
     """A tournament file that cannot be used; the message names the key or the file."""
 
 
+NAME = re.compile(r"[A-Za-z0-9_.+-]+")  # an entrant's name
+
+
 class BotEntry(BaseModel):
     """One entrant: its name, the command that runs it, how to build it, where it runs."""
 
@@ -76,7 +80,7 @@ class BotEntry(BaseModel):
     # import, which `leaderboard`, `report` and each error line pay for nothing
     model_config = ConfigDict(extra="forbid", allow_inf_nan=False, defer_build=True)
 
-    name: str = Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.+-]+$")
+    name: str = Field(min_length=1, max_length=64)
     command: str = Field(min_length=1)
     build: str | None = None  # run once, in `dir`, before the first game
     dir: str | None = None  # working directory, relative to the tournament file
@@ -88,6 +92,14 @@ class BotEntry(BaseModel):
     @classmethod
     def _size(cls, value: str | int | None) -> str | int | None:
         parse_address_space(value)
+        return value
+
+    @field_validator("name")
+    @classmethod
+    def _name(cls, value: str) -> str:
+        """A name names the bot's files and rows: letters, digits and _.+- only."""
+        if not NAME.fullmatch(value):
+            raise ValueError(f"{value!r}: a name may hold only letters, digits and _ . + -")
         return value
 
     @field_validator("command", "build", "dir", "read_only")

@@ -646,11 +646,13 @@ def test_plan_warns_that_rotations_can_tell_copies_of_one_bot_apart(tmp_path: Pa
     (('name = "b1"\ncommand', 'name = "b1"\ncomand'), "bots.1.comand: Extra inputs are not "
                                                        "permitted (did you mean 'command'?)"),
     (("seed = 3", "seed = 3\n[limit]\nmove_time = 1"), "did you mean 'limits'?"),
+    (('name = "b1"', 'name = "b 1"'), "bots.1.name: 'b 1': a name may hold only letters, "
+                                      "digits and _ . + -"),
 ])
 def test_a_mistyped_key_is_named_with_the_key_it_was_meant_to_be(
         tmp_path: Path, change: tuple[str, str], says: str) -> None:
     """A key of the file, of a bot or of a table misspelt is one line naming it and the key
-    meant."""
+    meant; a bot's name that cannot name files says which characters it may hold."""
     config = write_config(tmp_path)
     assert change[0] in config.read_text()
     config.write_text(config.read_text().replace(*change, 1))
