@@ -111,11 +111,23 @@ def make_folder(option: str, folder: Path, given: Path | None = None) -> None:
         fail(f"{what}: cannot create the folder {folder}: {exc.strerror or exc}")
 
 
+def _sqlite(path: Path) -> bool:
+    """Whether `path` begins as an SQLite database does."""
+    try:
+        with path.open("rb") as file:
+            return file.read(16) == b"SQLite format 3\0"
+    except OSError:
+        return True  # not ours to say: the store's own reading says what is wrong
+
+
 def need_store(db_path: Path) -> None:
     """`fail` unless a results store to read is there (anything else there:
     `Store.for_reading` says what it is)."""
     if not db_path.exists():
         fail(f"no results store at {db_path}")
+    if db_path.suffix == ".toml" and not _sqlite(db_path):  # its store is beside it
+        fail(f"{db_path} is a tournament file, not its results store: give the store, "
+             f"{db_path.with_suffix('.db')} unless its run was given --db")
 
 
 def stored_standings_text(db_path: Path, fmt: str = "table", with_head_to_head: bool = False,

@@ -175,6 +175,12 @@ def test_cli_errors_are_one_line(made: Made, tmp_path: Path) -> None:
     missing = report(str(tmp_path / "nope.db"), "--out", str(tmp_path / "o"))
     assert missing.returncode == 2
     assert missing.stderr.strip() == f"error: no results store at {tmp_path / 'nope.db'}"
+    (tmp_path / "cup.toml").write_text('name = "cup"\n')  # the file given for its store
+    for args in (["report", "cup.toml", "--out", "o"], ["leaderboard", "cup.toml"]):
+        toml = in_process.referee(*args, cwd=tmp_path)
+        assert (toml.returncode, toml.stderr) == (2, "error: cup.toml is a tournament file, not "
+                                                     "its results store: give the store, cup.db "
+                                                     "unless its run was given --db\n")
     a_file = tmp_path / "file"
     a_file.write_text("x")
     for out in (a_file, a_file / "sub"):
