@@ -307,7 +307,6 @@ def test_a_stop_stores_the_void_attempts_a_worker_process_made_before_it(
     busy storing the first, and the run then stops (its store fails): the attempts still in
     the pipe when the stop came are reported as it stops, so none is lost."""
     path = tournament(tmp_path, "first_legal.py", seats=5)
-    config = load_tournament(path)
     workers = ProcessWorkers(1)
     # Its process may open 30 files, too few for five bots: every attempt is void.
     workers.boot = ("import resource; resource.setrlimit(resource.RLIMIT_NOFILE, (30, 30)); "
@@ -322,19 +321,11 @@ def test_a_stop_stores_the_void_attempts_a_worker_process_made_before_it(
             wait_until(lambda: _zombie(pid), "the worker process done with its game")
             raise OSError("the store failed")
 
-    async def main() -> None:
-        await workers.start(config, path)
-        try:
-            await workers.play(schedule(config), report)
-        finally:
-            await workers.aclose()
-
     with pytest.raises(OSError, match="the store failed"):
-        trio.run(main)
+        play(workers, path, report)
     game = reported[0].game_id
     assert [(v.game_id, v.attempt) for v in reported] == [(game, 1), (game, 2), (game, 3)]
     assert all("Too many open files" in v.reason for v in reported), reported
-    assert not workers.running
 
 
 def test_void_attempts_not_yet_sent_when_a_worker_is_stopped_are_sent() -> None:
@@ -364,12 +355,16 @@ def test_void_attempts_not_yet_sent_when_a_worker_is_stopped_are_sent() -> None:
 
 
 def play_with(tmp_path: Path, stand_in: type[Worker], report: Report) -> None:
-    """A tournament's games played by one worker process of `stand_in`, reported to `report`,
-    whose error stops the play and is raised; no worker process is left running."""
-    path = tournament(tmp_path, "first_legal.py")
-    config = load_tournament(path)
+    """A tournament's games played by one worker process of `stand_in`, as `play`."""
     workers = ProcessWorkers(1)
     workers.boot = boot(stand_in)
+    play(workers, tournament(tmp_path, "first_legal.py"), report)
+
+
+def play(workers: ProcessWorkers, path: Path, report: Report) -> None:
+    """The games of the tournament file at `path` played by `workers`, reported to `report`,
+    whose error stops the play and is raised; no worker process is left running."""
+    config = load_tournament(path)
 
     async def main() -> None:
         await workers.start(config, path)
