@@ -96,10 +96,13 @@ def games_line(outcome: StudentResult, played: bool, problems: list[Problem]) ->
     return [f"- games: **no game was played** because {why}"]
 
 
+FIRST_BELOW = "problem 1 below, "  # how "fix first" points to the first problem's section
+
+
 def summary(outcome: StudentResult, sub: Submission, config: TournamentConfig,
             problems: list[Problem], played: bool = True) -> list[str]:
     bot = "(none found)" if sub.command is None else code(sub.command)
-    fix = (f"problem 1 below, {TITLES[problems[0].kind].lower()}: {code(problems[0].what)}"
+    fix = (f"{FIRST_BELOW}{TITLES[problems[0].kind].lower()}: {code(problems[0].what)}"
            if problems else next_step(outcome, config))
     return [f"# Feedback: {plain_or_code(sub.student)}", "",
             f"- status: **{outcome.status}** ({STATUS_WORDS[outcome.status]})",

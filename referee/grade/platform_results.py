@@ -19,6 +19,7 @@ from referee.check import CHECK_COUNT, CheckResult
 from referee.text import visible
 from referee.tournament.config import TournamentConfig
 
+from .feedback import FIRST_BELOW
 from .result import StudentResult, Versus
 
 Platform = Literal["gradescope", "prairielearn"]
@@ -101,7 +102,7 @@ def first_problem(outcome: StudentResult) -> str:
     """Why a submission could not be graded, from its feedback's "fix first" line."""
     for line in outcome.feedback.splitlines():
         if line.startswith("- fix first: "):  # on its own, "problem 1 below" points nowhere
-            return line.removeprefix("- fix first: ").removeprefix("problem 1 below, ")
+            return line.removeprefix("- fix first: ").removeprefix(FIRST_BELOW)
     return outcome.status
 
 

@@ -51,7 +51,8 @@ class Progress:
 
 
 def _rate(p: Progress) -> str:
-    return f"{p.rate:.1f} games/s" if p.rate > 0 else "-- games/s"
+    rate = p.rate
+    return f"{rate:.1f} games/s" if rate > 0 else "-- games/s"
 
 
 def _clock(seconds: float) -> str:

@@ -114,11 +114,12 @@ def check_store(config: TournamentConfig, edition: Edition, store: Store) -> Non
         old = store.tournament_config()
     except StoreError:  # not valid any more: nothing to compare
         old = None
-    now = game_settings(config)
-    was = {} if old is None else game_settings(old)
-    changed = [k for k in now if old is not None and was[k] != now[k]]
-    if old is not None and old.schedule != config.schedule:
-        changed.append("schedule")
+    changed = []
+    if old is not None:
+        now, was = game_settings(config), game_settings(old)
+        changed = [k for k in now if was[k] != now[k]]
+        if old.schedule != config.schedule:
+            changed.append("schedule")
     store.check_belongs(fingerprint(config, edition), changed)
 
 
