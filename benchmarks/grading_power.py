@@ -29,7 +29,7 @@ import math
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -52,12 +52,20 @@ from referee.tournament.config import (  # noqa: E402
     load_tournament,
     tournament_edition,
 )
-from referee.tournament.schedule import BALANCED_ORDERS, game_spec, schedule  # noqa: E402
+from referee.tournament.schedule import (  # noqa: E402
+    BALANCED_ORDERS,
+    game_spec,
+    order_patterns,
+    schedule,
+)
 
 CLASSROOM = ROOT / "tournaments" / "classroom.toml"
 MIX = 0.2  # "mixed" follows the baseline in this share of its decisions
 DIFFERENCES = (0.05, 0.075, 0.1, 0.15, 0.2, 0.25, 0.3)
 MAX_DEALS = 400
+# The seat orders of a deal counted, as patterns over the baselines then the candidate (None:
+# every order).
+Orders = Callable[[int], "set[tuple[int, ...]] | None"]
 
 
 def sample_bot(name: str) -> ModuleType:
@@ -131,17 +139,18 @@ async def play(config: TournamentConfig, players: dict[str, SampleBot]
 
 
 def deal_differences(games: list[tuple[str, list[str], GameResult]], baselines: list[str],
-                     orders: set[tuple[int, ...]] | None) -> dict[tuple[str, str], np.ndarray]:
+                     orders: Orders) -> dict[tuple[str, str], np.ndarray]:
     """(candidate, baseline) -> per deal, the candidate's placement points less the
-    baseline's, over the games of that deal in `orders` (seat patterns; None: all)."""
+    baseline's, over the games of that deal in `orders(deal)` (seat patterns; None: all)."""
     sums: dict[tuple[str, str], dict[int, list[float]]] = {}
     for game_id, seats, result in games:
         candidate = next(s for s in seats if s not in baselines)
         pattern = tuple([*baselines, candidate].index(s) for s in seats)
-        if orders is not None and pattern not in orders:
+        deal = int(game_id.split("-d")[1].split("-")[0])
+        chosen = orders(deal)
+        if chosen is not None and pattern not in chosen:
             continue
         points = dict(zip(seats, placement_points(list(result.ranks)), strict=True))
-        deal = int(game_id.split("-d")[1].split("-")[0])
         for b in baselines:
             sums.setdefault((candidate, b), {}).setdefault(deal, []).append(
                 points[candidate] - points[b])
@@ -205,8 +214,13 @@ def main() -> None:
           f"{classroom.seat_orders} seat orders, confidence {classroom.grading.confidence:g}")
 
     k = classroom.table_size
-    sets = {"all": None, "balanced": set(BALANCED_ORDERS[k]),
-            "rotations": {tuple((r + j) % k for j in range(k)) for r in range(k)}}
+
+    def patterns(how: str, fixed: bool = False) -> Orders:
+        return lambda deal: set(order_patterns(k, how, 0 if fixed else deal))
+    # "one cycle": rotations as they were before their cyclic order changed from deal to deal
+    sets: dict[str, Orders] = {"all": lambda deal: None, "balanced": patterns("balanced"),
+                               "rotations": patterns("rotations"),
+                               "one cycle": patterns("rotations", fixed=True)}
     print("\n1. Placement points less each baseline's, by seat orders: mean ± standard error "
           "over deals, and one deal's standard deviation")
     for name, orders in sets.items():
@@ -217,9 +231,9 @@ def main() -> None:
                 d = diffs[candidate, b]
                 cells.append(f"{b} {d.mean():+.3f} ± {d.std(ddof=1) / len(d) ** 0.5:.3f} "
                              f"(sd {d.std(ddof=1):.3f})")
-            print(f"  {name:9} {candidate:13} " + "; ".join(cells))
+            print(f"  {name:10} {candidate:13} " + "; ".join(cells))
 
-    diffs = deal_differences(games, baselines, sets.get(classroom.seat_orders))
+    diffs = deal_differences(games, baselines, sets[classroom.seat_orders])
     rng = np.random.default_rng(1)
     randoms = baselines[1:]
     won = {c: [int((diffs[c, b] > 0).sum()) for b in randoms] for c in CANDIDATES}

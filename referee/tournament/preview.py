@@ -42,7 +42,7 @@ class Plan:
     max_games: int | None = None  # the file's: the store holds at most this many
     drawn: int | None = None  # a sample's tables drawn now, after the store's (else None)
     changed: tuple[str, ...] = ()  # entrants changed since the store's last run
-    cyclic: bool = False  # seat_orders = "rotations"
+    unpaired: bool = False  # seat_orders = "rotations" with an odd number of deals
 
     def as_dict(self) -> dict[str, object]:
         return {"games": self.games, "tables": self.tables, "deals": self.deals,
@@ -52,7 +52,7 @@ class Plan:
                 "stored": self.stored, "max_games": self.max_games,
                 "tables_drawn_now": self.drawn, "changed": list(self.changed),
                 "warning": self.warning(),
-                "seat_orders_warning": ROTATIONS if self.cyclic else None}
+                "seat_orders_warning": ROTATIONS if self.unpaired else None}
 
     def warning(self) -> str | None:
         if self.games <= LARGE:
@@ -90,16 +90,17 @@ class Plan:
         warning = self.warning()
         if warning:
             out.append(f"warning: {warning}")
-        if self.cyclic:
+        if self.unpaired:
             out.append(f"warning: {ROTATIONS}")
         return out
 
 
-# Why a plan warns of rotations (docs/statistics.md, "rotations"; benchmarks/README.md).
-ROTATIONS = ('seat_orders = "rotations" keeps each table\'s bots in one cyclic order, each '
-             "always after the same neighbour, which favours some over others: two copies of "
-             "one bot can come out apart, and the leaderboard can separate them; \"balanced\" "
-             "seats each entrant after each other equally often")
+# Why a plan warns of rotations over an odd number of deals (schedule.py's docstring;
+# docs/tournaments.md, "rotations"; benchmarks/README.md).
+ROTATIONS = ('seat_orders = "rotations" with an odd number of deals: a deal seats each table '
+             "in one cyclic order, which favours some bots over others, and only the next deal "
+             "reverses it, so two copies of one bot can come out apart; give an even number of "
+             'deals, or seat_orders = "balanced"')
 
 
 def counted(n: int, noun: str) -> str:
@@ -164,7 +165,7 @@ def make_plan(config: TournamentConfig, games: Schedule, workers: int,
         bound_seconds=to_play * per_game / max(1, workers), stored=held,
         max_games=config.max_games,
         drawn=None if games.sample is None else len(games.sample.drawn), changed=changed,
-        cyclic=config.seat_orders == "rotations")
+        unpaired=config.seat_orders == "rotations" and config.deals % 2 == 1)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,13 @@ Tables (the sets of entrants that play together):
 Each table plays `deals` deals, each deal in each of the table's seat orders:
 
 * `all`: every permutation of the table's entrants (k!, `itertools.permutations` order).
-* `rotations`: the k cyclic rotations of the entrants (each entrant in each seat once).
+* `rotations`: the k cyclic rotations of one cyclic order of the entrants (each entrant in
+  each seat once), the cyclic order changing from deal to deal (`CYCLES`): deal 0 takes the
+  table's order, deal 1 its reverse, and so on through all (k-1)! cyclic orders, each followed
+  by its reverse.  In one fixed cyclic order each entrant always sits after the same
+  neighbour, and that favours some entrants over others (docs/tournaments.md); over every two
+  deals each neighbour sits once before and once after, and over (k-1)! deals every entrant
+  sits right after every other equally often, as in `all`.
 * `balanced`: a smallest set of seat orders in which every entrant sits in every seat equally
   often and, for every ordered pair (a, b), a sits immediately before b in turn order (b in
   a's seat + 1, cyclically) equally often.  A set of m orders of k entrants needs m = r*k for
@@ -84,6 +90,8 @@ SCHEDULE_VERSION = 3
 GAUNTLET_SCHEDULE_VERSION = 4
 # The same for adaptive schedules: bump when the same stored games choose another round.
 ADAPTIVE_VERSION = 1
+# The same for `seat_orders = "rotations"`: 1: the cyclic order changes from deal to deal.
+ROTATIONS_VERSION = 1
 
 # Balanced seat orders as index patterns into the table's entrants (see the module docstring).
 BALANCED_ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {
@@ -94,6 +102,21 @@ BALANCED_ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {
     ),
     5: tuple(tuple((s + j * m) % 5 for j in range(5)) for m in range(1, 5) for s in range(5)),
 }
+
+
+
+def _cycles(k: int) -> tuple[tuple[int, ...], ...]:
+    """The (k-1)! cyclic orders of k entrants as index patterns starting at 0, each followed
+    by its reverse, the table's own order first."""
+    cycles: list[tuple[int, ...]] = []
+    for rest in itertools.permutations(range(1, k)):
+        if rest < rest[::-1]:
+            cycles += [(0, *rest), (0, *rest[::-1])]
+    return tuple(cycles)
+
+
+# The cyclic order of each deal in rotations: deal d takes CYCLES[k][d % (k-1)!].
+CYCLES: dict[int, tuple[tuple[int, ...], ...]] = {k: _cycles(k) for k in (3, 4, 5)}
 
 
 @dataclass(frozen=True)
@@ -129,14 +152,21 @@ def deal_seed(master: int, entrants: Sequence[str], deal: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def seat_orders(entrants: tuple[str, ...], how: str) -> list[tuple[str, ...]]:
-    """The table's seat orders: `all`, `rotations` or `balanced` (module docstring)."""
-    k = len(entrants)
+def order_patterns(k: int, how: str, deal: int) -> list[tuple[int, ...]]:
+    """The seat orders of a table of k in deal `deal`, as index patterns into its entrants:
+    `all`, `rotations` or `balanced` (module docstring)."""
     if how == "rotations":
-        return [entrants[r:] + entrants[:r] for r in range(k)]
+        cycle = CYCLES[k][deal % len(CYCLES[k])]
+        return [cycle[r:] + cycle[:r] for r in range(k)]
     if how == "balanced":
-        return [tuple(entrants[i] for i in pattern) for pattern in BALANCED_ORDERS[k]]
-    return list(itertools.permutations(entrants))
+        return list(BALANCED_ORDERS[k])
+    return list(itertools.permutations(range(k)))
+
+
+def seat_orders(entrants: tuple[str, ...], how: str, deal: int) -> list[tuple[str, ...]]:
+    """The table's seat orders in deal `deal` (`order_patterns`), as bot names by seat."""
+    return [tuple(entrants[i] for i in pattern)
+            for pattern in order_patterns(len(entrants), how, deal)]
 
 
 def tables(config: TournamentConfig, drawn: Sequence[Table] = ()) -> list[Table]:
@@ -228,7 +258,7 @@ class Schedule:
                        for d in range(first, first + config.deals)}
             key = table_key(entrants)
             for deal, seed in seed_of.items():
-                for order, seats in enumerate(seat_orders(entrants, config.seat_orders)):
+                for order, seats in enumerate(seat_orders(entrants, config.seat_orders, deal)):
                     yield ScheduledGame(game_id(key, deal, order), offset + index, deal, order,
                                         seats, seed)
 
@@ -278,7 +308,7 @@ class Schedule:
                 dealt_to = config.baselines if self.kind == "gauntlet" else entrants
                 seed = deal_seed(config.seed, dealt_to, deal)
                 key = table_key(entrants)
-                for order, seats in enumerate(seat_orders(entrants, config.seat_orders)):
+                for order, seats in enumerate(seat_orders(entrants, config.seat_orders, deal)):
                     yield ScheduledGame(game_id(key, deal, order), index, deal, order, seats,
                                         seed)
 
@@ -320,7 +350,7 @@ def game_settings(config: TournamentConfig) -> dict[str, object]:
 
 
 def fingerprint(config: TournamentConfig, edition: Edition | None = None,
-                sampled: int | None = None) -> str:
+                sampled: int | None = None, rotations: int = ROTATIONS_VERSION) -> str:
     """A hex digest of everything that changes the games; not of the entrants (a game's id
     and seed depend on its own table only, and each game records its bots' versions), the
     name, the builds, the directories, the startup and build times or the primary metric, nor
@@ -328,7 +358,8 @@ def fingerprint(config: TournamentConfig, edition: Edition | None = None,
     more deals, tables or entrants, or taken over by a run that stops early (runner,
     stages).  Given the loaded `edition`, its contents count too, so an edited edition file
     is noticed.  `sampled`: the fingerprint the referee gave a store of `tables = sampled`
-    before samples grew (a store it takes over, `session.bind`)."""
+    before samples grew (a store it takes over, `session.bind`).  `rotations`: the version of
+    rotations' seat orders (0: before they changed from deal to deal)."""
     data: dict[str, object] = {
         "schedule": (GAUNTLET_SCHEDULE_VERSION if config.format == "gauntlet"
                      else SCHEDULE_VERSION),
@@ -337,6 +368,8 @@ def fingerprint(config: TournamentConfig, edition: Edition | None = None,
     }
     if config.schedule == "adaptive":  # only then: a fixed schedule's stores keep theirs
         data["adaptive"] = ADAPTIVE_VERSION
+    if config.seat_orders == "rotations" and rotations:  # only then, as adaptive
+        data["rotations"] = rotations
     if edition is not None:
         data["edition_data"] = edition.to_data()
     text = json.dumps(data, sort_keys=True, separators=(",", ":"))

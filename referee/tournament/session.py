@@ -84,6 +84,7 @@ def bind(config: TournamentConfig, config_path: Path, store: Store,
     edition = tournament_edition(config, config_path)
     prints = fingerprint(config, edition)
     _take_over_sample(config, edition, store, prints, say)
+    _take_over_rotations(config, edition, store, prints, say)
     check_store(config, edition, store)
     store.bind(config, prints)
     store.bind_shard(None if shard is None else f"{shard[0]}/{shard[1]}")
@@ -110,6 +111,10 @@ def check_store(config: TournamentConfig, edition: Edition, store: Store) -> Non
     schedule (`plan`)."""
     if _earlier_sample(config, edition, store):
         return
+    if _earlier_rotations(config, edition, store):
+        if _first_deal_only(store):
+            return  # a run takes it over (`_take_over_rotations`)
+        raise StoreError(f"{store.path} {OLD_ROTATIONS}")
     try:
         old = store.tournament_config()
     except StoreError:  # not valid any more: nothing to compare
@@ -121,6 +126,36 @@ def check_store(config: TournamentConfig, edition: Edition, store: Store) -> Non
         if old.schedule != config.schedule:
             changed.append("schedule")
     store.check_belongs(fingerprint(config, edition), changed)
+
+
+# Why a store of rotations made before they changed from deal to deal is refused.
+OLD_ROTATIONS = ("holds rotations that kept one cyclic order in every deal, made by an "
+                 "earlier referee; rotations now change it from deal to deal, as one order "
+                 "favours some bots over others, so its games after the first deal are not "
+                 "this tournament's any more. Play it again with another --db")
+
+
+def _earlier_rotations(config: TournamentConfig, edition: Edition, store: Store) -> bool:
+    """Whether the store holds rotations of this file made before their cyclic order changed
+    from deal to deal."""
+    return config.seat_orders == "rotations" and \
+        store.fingerprint() == fingerprint(config, edition, rotations=0)
+
+
+def _first_deal_only(store: Store) -> bool:
+    """Whether the store holds games of deal 0 only, which rotations play as they did before
+    their cyclic order changed from deal to deal."""
+    return all("-d00-" in game_id for game_id in store.done())
+
+
+def _take_over_rotations(config: TournamentConfig, edition: Edition, store: Store, prints: str,
+                         say: Callable[[str], None]) -> None:
+    """A store of rotations made before their cyclic order changed from deal to deal, holding
+    the first deal only (the same games now): bind it anew."""
+    if _earlier_rotations(config, edition, store) and _first_deal_only(store):
+        store.take_over(prints)
+        say("taken over a store of rotations made by an earlier version of the referee: its "
+            "games, all of the first deal, are kept; later deals now change the cyclic order")
 
 
 def stored_draws(config: TournamentConfig, edition: Edition, store: Store) -> list[Table]:

@@ -70,7 +70,8 @@ def test_placement_points_share_tied_places() -> None:
 def test_two_copies_of_one_bot_are_not_separated(tmp_path: Path) -> None:
     """The same deterministic-random bot under two names, with two more random bots, round
     robin, duplicate deals (short games of the tiny edition): no pair is separated in at least
-    19 of 20 master seeds, and the copies' place ranges always overlap.  The block model
+    17 of 20 master seeds (at the board's familywise error of 5%, 4 or more of 20 come 1.6% of
+    the time), and the copies' place ranges always overlap.  The block model
     compares each pair over every block either played (32 deals), through the others as well
     as where they met."""
 
@@ -94,7 +95,7 @@ def test_two_copies_of_one_bot_are_not_separated(tmp_path: Path) -> None:
         assert a.place.best <= b.place.worst
         assert b.place.best <= a.place.worst
         calm += not any(p.separated for p in board.pairs)
-    assert calm >= 19
+    assert calm >= 17
 
 
 def test_the_baseline_is_separated_from_random_bots(tmp_path: Path) -> None:
@@ -400,3 +401,36 @@ def test_the_default_table_fits_120_columns_and_wide_shows_every_column() -> Non
     for column in ("money [95% CI]", "rating (Elo) [95% CI]", "timeouts", "ms median",
                    "ms: response times"):
         assert column in wide and column not in text
+
+
+def test_a_sampled_field_shows_the_strength_that_orders_it_within_120_columns() -> None:
+    """Where the opponents met make the adjusted strength differ from the plain means (a
+    sampled field), the table shows it, in decreasing order, with a note saying what it is,
+    and still fits 120 columns with names of 20 characters; CSV always has it; a complete
+    design, where it is the plain mean, leaves it out of the table."""
+    import csv
+    import io
+
+    from referee.leaderboard.render import render
+
+    from .test_large_fields import field
+
+    sampled = field(12, 3, 1.0, 4)
+    long = {n: f"{n}_a_rather_long_name"[:20] for n in sampled.names}
+    sampled.names = [long[n] for n in sampled.names]
+    board = standings(sampled)
+    text = render(board, "table")
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 120, text
+    column = lines[0].index("strength")
+    shown = [float(line[column - 2:column + len("strength")]) for line in lines[2:14]]
+    assert shown == sorted(shown, reverse=True) and len(set(shown)) > 1, text
+    assert "strength: the placement points adjusted for the opponents each bot met" in text
+    placement = [r.placement.mean for r in board.rows]
+    assert placement != sorted(placement, reverse=True)  # the plain means would not order it
+    rows = list(csv.DictReader(io.StringIO(render(board, "csv"))))
+    assert [float(r["strength"]) for r in rows] == pytest.approx(shown, abs=5e-4)
+
+    complete = standings(by_hand(one_clear_leader()))
+    assert "strength" not in render(complete, "table")
+    assert "strength" in render(complete, "csv").splitlines()[0]

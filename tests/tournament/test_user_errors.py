@@ -625,19 +625,23 @@ def test_an_entrant_whose_script_is_not_there_is_left_out(tmp_path: Path) -> Non
     assert "9 games skipped (left-out bots)" in out.stderr, out.stderr
 
 
-def test_plan_warns_that_rotations_can_tell_copies_of_one_bot_apart(tmp_path: Path) -> None:
-    """`seat_orders = "rotations"` keeps each table in one cyclic order: `plan` warns that
-    copies of one bot can come out apart, and names "balanced"; balanced orders get no such
-    warning."""
+def test_plan_warns_of_rotations_over_an_odd_number_of_deals(tmp_path: Path) -> None:
+    """`seat_orders = "rotations"` over one deal keeps each table in one cyclic order: `plan`
+    warns that copies of one bot can come out apart, and names the remedies; two deals (the
+    second reversing the first) and balanced orders get no such warning."""
     config = write_config(tmp_path)
     text = in_process.referee("tournament", "plan", str(config), cwd=tmp_path).stdout
-    assert ('warning: seat_orders = "rotations" keeps each table\'s bots in one cyclic order'
-            in text and "two copies of one bot can come out apart" in text), text
+    assert ('warning: seat_orders = "rotations" with an odd number of deals' in text
+            and "two copies of one bot can come out apart" in text), text
     as_json = in_process.referee("tournament", "plan", str(config), "--json", cwd=tmp_path)
     assert "balanced" in json.loads(as_json.stdout)["seat_orders_warning"]
-    config.write_text(config.read_text().replace('"rotations"', '"balanced"'))
-    balanced = in_process.referee("tournament", "plan", str(config), cwd=tmp_path)
-    assert balanced.returncode == 0 and "warning" not in balanced.stdout, balanced.stdout
+    (tmp_path / "balanced").mkdir()
+    (tmp_path / "two").mkdir()
+    balanced = write_config(tmp_path / "balanced")
+    balanced.write_text(balanced.read_text().replace('"rotations"', '"balanced"'))
+    for fair in (write_config(tmp_path / "two", "deals = 2"), balanced):
+        out = in_process.referee("tournament", "plan", str(fair), cwd=fair.parent)
+        assert out.returncode == 0 and "warning" not in out.stdout, (fair, out.stdout)
 
 
 @pytest.mark.parametrize(("change", "says"), [
