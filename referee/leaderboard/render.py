@@ -11,6 +11,7 @@ import json
 import textwrap
 from typing import Any
 
+import tabulate as tabulate_module
 from tabulate import tabulate
 
 from referee.text import visible
@@ -52,6 +53,12 @@ def rating_text(rating: Rating) -> str:
     return f"{round(rating.elo)} [{round(rating.low)}, {round(rating.high)}]"
 
 
+STRENGTH_NOTE = ("strength: the {metric} adjusted for the opponents each bot met (the block "
+                 "model), which orders the table; shown where it differs from the plain mean, "
+                 "as it can in a sampled field")
+# The digits the primary metric is shown with, and so its strength.
+DIGITS = {"placement": 3, "money": 1, "win_share": 3}
+
 NOTE_WIDTH = 100  # a note's lines under a terminal table: the table itself fits 120 columns
 MS_NOTE = ("ms: response times read from histograms of quarter-octave buckets, so bots share "
            "values; each is within about 9% of the true time")
@@ -75,12 +82,26 @@ def _metrics(r: StandingRow, primary: str) -> tuple[list[str], list[str]]:
     return heads, cells
 
 
+def _strength(r: StandingRow, primary: str) -> str:
+    return f"{r.strength:.{DIGITS[primary]}f}"
+
+
+def strength_shown(rows: list[StandingRow], primary: str) -> bool:
+    """Whether the table shows the strength that orders it: where, as shown, it differs from
+    some entrant's plain mean (a rating orders by itself)."""
+    return primary in DIGITS and any(
+        _strength(r, primary) != f"{r.metric(primary).centre:.{DIGITS[primary]}f}"
+        for r in rows)
+
+
 def standings_table(rows: list[StandingRow], fmt: str = "simple", primary: str = "placement",
                     wide: bool = False) -> str:
     """The standings as a terminal or Markdown table: by default narrow enough for 120
     columns (the primary metric's interval, the faults summed); `wide`, every interval, every
-    kind of fault and the response times."""
+    kind of fault and the response times; the strength that orders it where it differs from
+    the plain means."""
     body = []
+    strength = strength_shown(rows, primary)
     name = _md if fmt == "github" else visible
     headers = ["#", "place", "bot", "games"]
     for r in rows:
@@ -95,6 +116,8 @@ def standings_table(rows: list[StandingRow], fmt: str = "simple", primary: str =
             row += _metrics(r, primary)[1]
             row += [f.timeouts + f.illegal_or_malformed + f.crashes + f.stderr_over_limit
                     + f.exits_between_games, f.retirements]
+        if strength:
+            row.insert(4, r.strength)
         body.append(row)
     if wide:
         headers += ["win share", "placement [95% CI]", "money [95% CI]",
@@ -103,16 +126,34 @@ def standings_table(rows: list[StandingRow], fmt: str = "simple", primary: str =
     else:
         headers += _metrics(rows[0], primary)[0] if rows else ["placement"]
         headers += ["faults", "retired"]
+    if strength:
+        headers.insert(4, "strength")
     # Place and name as text: tabulate would align "1" unlike "1-2", and show a bot named
-    # "1e3" as 1000.
-    text = tabulate(body, headers=headers, tablefmt=fmt,  # (a list fails on no rows)
-                    disable_numparse=[1, 2] if body else True)
+    # "1e3" as 1000; the strength with the primary metric's digits.
+    floats = ["g"] * len(headers)
+    if strength:
+        floats[4] = f".{DIGITS[primary]}f"
+    text = _narrow(body, headers, fmt, floats)
     if not rows:
         return text
     # In Markdown a line right after a table is read as one more row.
     sep = "\n\n" if fmt == "github" else "\n"
     notes = [MS_NOTE, PLACE_NOTE] if wide else [PLACE_NOTE]
+    if strength:
+        notes.append(STRENGTH_NOTE.format(metric=PAIR_METRIC[primary]))
     return text + sep + sep.join(_wrapped(note, fmt) for note in notes)
+
+
+def _narrow(body: list[list[Any]], headers: list[str], fmt: str, floats: list[str]) -> str:
+    """The table without tabulate's padding of two beyond each header, so that a table with
+    the strength column and names of 20 characters still fits 120 columns."""
+    padding = tabulate_module.MIN_PADDING
+    tabulate_module.MIN_PADDING = 0
+    try:
+        return tabulate(body, headers=headers, tablefmt=fmt, floatfmt=floats,
+                        disable_numparse=[1, 2] if body else True)  # (a list fails on none)
+    finally:
+        tabulate_module.MIN_PADDING = padding
 
 
 def _wrapped(note: str, fmt: str) -> str:
@@ -131,7 +172,7 @@ def standings_csv(rows: list[StandingRow], left_out: dict[str, str] | None = Non
                 "placement_high", "money", "money_low", "money_high", "rating_elo",
                 "rating_low", "rating_high", "timeouts", "illegal_or_malformed", "crashes",
                 "stderr_over_limit", "exits_between_games", "retirements",
-                "response_ms_median", "response_ms_p99", "left_out"])
+                "response_ms_median", "response_ms_p99", "strength", "left_out"])
     for r in rows:
         w.writerow([r.rank, visible(r.name), r.games, r.separated, r.place.best, r.place.worst,
                     *(f"{x:.4f}" for m in (r.win_share, r.placement, r.money)
@@ -140,11 +181,11 @@ def standings_csv(rows: list[StandingRow], left_out: dict[str, str] | None = Non
                     r.faults.timeouts, r.faults.illegal_or_malformed, r.faults.crashes,
                     r.faults.stderr_over_limit, r.faults.exits_between_games,
                     r.faults.retirements, r.response_ms.median, r.response_ms.p99,
-                    visible(left_out.get(r.name, ""))])
+                    f"{r.strength:.4f}", visible(left_out.get(r.name, ""))])
     ranked = {r.name for r in rows}
     for name, why in left_out.items():
         if name not in ranked:
-            w.writerow(["", visible(name), 0, *[""] * 23, visible(why)])
+            w.writerow(["", visible(name), 0, *[""] * 24, visible(why)])
     return out.getvalue()
 
 
