@@ -75,8 +75,18 @@ async def build_bot(command: str, folder: Path, seconds: float, sandbox: Sandbox
     except trio.TooSlowError:
         return BuildResult(failure=f"did not finish within {seconds:g} s")
     except OSError as exc:
-        return BuildResult(failure=f"command cannot start: {exc.strerror or exc}")
+        return BuildResult(failure=f"cannot start: {_why_not(command, exc)}")
     return BuildResult(returncode=done.returncode, stdout=done.stdout, stderr=done.stderr)
+
+
+def _why_not(command: str, exc: OSError) -> str:
+    """Why a build command did not start, naming its program and, where it helps, the fix."""
+    program = str(exc.filename or shlex.split(command)[0])
+    if isinstance(exc, FileNotFoundError):
+        return f"{program}: no such program or file"
+    if isinstance(exc, PermissionError):
+        return f"{program}: permission denied (not executable? chmod +x it)"
+    return f"{program}: {exc.strerror or exc}"
 
 
 def _kill_group(pid: int) -> None:
@@ -108,6 +118,8 @@ async def run_build(argv: list[str], cwd: Path,
         with trio.fail_after(seconds):
             async with trio.open_nursery() as nursery:
                 process = await nursery.start(build)
+    except* OSError as group:  # the command cannot start: that error alone, not a group
+        raise group.exceptions[0] from None
     finally:  # a child left running (holding the output open, or not) goes with it
         if process is not None:
             _kill_group(process.pid)

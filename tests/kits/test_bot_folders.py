@@ -59,6 +59,25 @@ def test_a_failed_build_is_one_error_line_with_the_end_of_its_output(tmp_path: P
     assert "Traceback" not in done.stderr
 
 
+def test_a_build_that_cannot_start_is_one_error_line_naming_its_program(tmp_path: Path) -> None:
+    """A build command whose program does not exist, or is a script without its executable
+    bit, is one error line that names the program (and the fix for the script), not a
+    traceback, for `play` and `check` alike."""
+    bot_folder(tmp_path / "typo", 'build = "mak"\ncommand = "python3 first_legal.py"\n')
+    script = bot_folder(tmp_path / "script", 'build = "./build.sh"\n'
+                                             'command = "python3 first_legal.py"\n')
+    (script / "build.sh").write_text("#!/bin/sh\nexit 0\n")
+    for folder, why in [("typo", "mak: no such program or file"),
+                        ("script", "./build.sh: permission denied (not executable? chmod +x "
+                                   "it)")]:
+        for command in ("play", "check"):
+            args = (folder, folder, folder) if command == "play" else (folder,)
+            done = referee(command, *args, cwd=tmp_path)
+            assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+            errors = [line for line in done.stderr.splitlines() if line.startswith("error:")]
+            assert len(errors) == 1 and errors[0].endswith(f"cannot start: {why}"), done.stderr
+
+
 def test_a_build_that_makes_no_program_says_so(tmp_path: Path) -> None:
     bot_folder(tmp_path / "lazy", 'build = "true"\ncommand = "./bot"\n')
     done = referee("play", "lazy", "lazy", "lazy", cwd=tmp_path)
