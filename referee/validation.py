@@ -35,13 +35,19 @@ def _keys_beside(model: type[BaseModel], loc: Sequence[int | str]) -> list[str]:
     return [f.alias or name for name, f in current.model_fields.items()]
 
 
+def _meant(err: ErrorDetails, model: type[BaseModel] | None) -> str | None:
+    """The key a key the model does not have was close to (a typo), or None."""
+    if err["type"] != "extra_forbidden" or model is None or not err["loc"]:
+        return None
+    close = difflib.get_close_matches(str(err["loc"][-1]), _keys_beside(model, err["loc"]), n=1)
+    return close[0] if close else None
+
+
 def _line(err: ErrorDetails, msg: str, model: type[BaseModel] | None) -> str:
     where = ".".join(str(p) for p in err["loc"])
-    if err["type"] == "extra_forbidden" and model is not None and err["loc"]:
-        key = str(err["loc"][-1])
-        close = difflib.get_close_matches(key, _keys_beside(model, err["loc"]), n=1)
-        if close:  # a typo of a key: say which
-            msg += f" (did you mean {close[0]!r}?)"
+    meant = _meant(err, model)
+    if meant is not None:
+        msg += f" (did you mean {meant!r}?)"
     return f"{where}: {msg}" if where else msg  # whole-model checks name their key themselves
 
 
@@ -54,6 +60,9 @@ def first_error(exc: ValidationError, model: type[BaseModel] | None = None) -> s
 def first_errors(exc: ValidationError, most: int = 3,
                  model: type[BaseModel] | None = None) -> str:
     """Up to `most` problems as `first_error` gives one, joined by "; ", without pydantic's
-    "Value error, " before our own validators' messages (a tournament file's keys)."""
+    "Value error, " before our own validators' messages (a tournament file's keys).  A typo
+    of a key comes first: the key it was meant as is then missing too, which says less."""
+    errors = exc.errors(include_url=False)
+    errors.sort(key=lambda err: _meant(err, model) is None)  # stable: the rest in order
     return "; ".join(_line(err, err["msg"].removeprefix("Value error, "), model)
-                     for err in exc.errors(include_url=False)[:most])
+                     for err in errors[:most])
