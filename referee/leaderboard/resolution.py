@@ -43,7 +43,8 @@ def note(pairs: list[Pair], entrants: int, games: int, deals_per_table: float, p
     head = "no pair is separated"
     if exact and max(exact) <= EXACT_DEALS and 2 / 2 ** max(exact) > alpha / m:
         need = minimum_exact_deals(entrants, alpha)
-        head = (f"no pair can be separated: with {max(exact)} deals the exact test's smallest "
+        deals = f"{max(exact)} deal" + ("" if max(exact) == 1 else "s")
+        head = (f"no pair can be separated: with {deals} the exact test's smallest "
                 f"p-value is above {alpha:g}/{m}; {entrants} entrants need at least {need} "
                 "deals of a table")
     errors = [p.test.se for p in pairs if math.isfinite(p.test.se) and p.test.se > 0]

@@ -50,6 +50,8 @@ from referee.game.config import VARIANTS
 from referee.toml_files import TomlFileError, read_toml
 from referee.validation import first_errors
 
+from .folder_entries import fill_from_folders
+
 
 def _not_a_boolean(value: object) -> object:
     """`open_files = true` is a mistake, not 1: pydantic's lax mode takes a boolean for a
@@ -388,6 +390,9 @@ def load_tournament(path: Path) -> TournamentConfig:
         data = read_toml(path)
     except TomlFileError as exc:
         raise TournamentError(f"{path} {exc}") from None
+    problems = fill_from_folders(data, path.parent)
+    if problems:
+        raise TournamentError(f"{path}: {problems[0]}")
     try:
         return TournamentConfig.model_validate(data)
     except ValidationError as exc:
