@@ -267,6 +267,20 @@ def test_beginners_mistakes_get_a_hint(tmp_path: Path) -> None:
             ) in ended.stdout, ended.stdout
 
 
+def test_a_bot_that_never_flushes_fails_even_where_python_is_told_not_to_buffer(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PYTHONUNBUFFERED=1 in the shell that runs `referee check` does not reach the bot, so a
+    Python bot that never flushes fails there as it would on any other machine and in the
+    sandbox, with the hint to flush."""
+    monkeypatch.setenv("PYTHONUNBUFFERED", "1")
+    bot = tmp_path / "b.py"
+    bot.write_text("import json, time\nprint(json.dumps({'type': 'hello', 'name': 'b', "
+                   "'protocol': 1}))\ntime.sleep(30)\n")
+    said = in_process.referee("check", f"{PY} {bot}", "--startup-time", "1", cwd=tmp_path,
+                              timeout=120).stdout
+    assert "FAIL  starts and says hello: " in said and "flushes its output" in said, said
+
+
 def test_outside_trio_a_second_sigterm_does_not_cut_the_clean_up_short() -> None:
     """signals_interrupt (merge, the Dask executor): the first SIGTERM raises
     KeyboardInterrupt; one more during the clean-up does not raise again inside it."""

@@ -188,6 +188,17 @@ def number_namesakes(specs: Sequence[BotSpec]) -> list[BotSpec]:
     return numbered
 
 
+# Left out of a bot's environment: a bot must behave alike on every organiser's machine and
+# in the sandbox (which clears the environment), and PYTHONUNBUFFERED=1 in the caller's shell
+# would let a Python bot that never flushes pass `referee check` and fail elsewhere.
+UNSET_FOR_BOTS = frozenset({"PYTHONUNBUFFERED"})
+
+
+def bot_environment() -> dict[str, str]:
+    """The environment a bot starts with: ours, less `UNSET_FOR_BOTS`."""
+    return {k: v for k, v in os.environ.items() if k not in UNSET_FOR_BOTS}
+
+
 async def launch(spec: BotSpec, *, stderr_path: Path | None = None,
                  limits: ProcessLimits = ProcessLimits()) -> BotProcess:  # noqa: B008
     """Start the bot's process under its limits and sandbox, in a pids cgroup of its own
@@ -203,5 +214,5 @@ async def launch(spec: BotSpec, *, stderr_path: Path | None = None,
     except SandboxError as exc:
         raise StartError(str(exc)) from None
     return await start_bot(wrapped, cwd=spec.cwd, stderr_path=stderr_path, limits=limits,
-                           sandboxed=spec.sandbox != "none",
+                           env=bot_environment(), sandboxed=spec.sandbox != "none",
                            group=PidsCgroup.make(spec.limits.tasks))
