@@ -133,12 +133,15 @@ def test_a_bot_that_cannot_start_makes_play_exit_1_naming_its_seat(tmp_path: Pat
     assert "can't open file" in lines[1] and "missing.py" in lines[1]
 
 
-def test_play_v_shows_a_crash_with_its_stderr_where_it_happened() -> None:
+def test_play_v_and_replay_show_a_crash_with_its_stderr_where_it_happened(
+        tmp_path: Path) -> None:
     """`play -v` with a bot that crashes mid-game: the crash's line in the transcript is
     followed at once, indented under it, by the end of the bot's stderr (the traceback's
-    error), before the seat's retirement; the same tail is not left for the end alone."""
+    error), before the seat's retirement; the same tail is not left for the end alone.
+    `replay` of the game's log shows the same transcript, the crash and retirement in it."""
+    log = tmp_path / "game.jsonl"
     out = referee("play", f"{PY} {BOTS / 'crash_mid_game.py'}", f"{PY} {BOTS / 'first_legal.py'}",
-                  f"{PY} {BOTS / 'first_legal.py'}", "-v")
+                  f"{PY} {BOTS / 'first_legal.py'}", "-v", "--log", str(log))
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("   ! crash_mid_game: crash"))
@@ -146,6 +149,11 @@ def test_play_v_shows_a_crash_with_its_stderr_where_it_happened() -> None:
     assert lines[at + 1:at + 5] == [
         "       Traceback (most recent call last):", "         ...",
         "       ZeroDivisionError: division by zero", "   ! crash_mid_game is retired (crash)"]
+    replayed = referee("replay", str(log))
+    assert replayed.returncode == 0, replayed.stderr
+    transcript = lines[:lines.index("")]  # play -v: the transcript, a blank line, standings
+    assert replayed.stdout.splitlines() == [*transcript,
+                                            f"{log}: the record agrees with the rules"]
 
 
 def test_play_creates_the_folders_of_its_log_and_page_before_the_game(tmp_path: Path) -> None:
@@ -167,3 +175,21 @@ def test_a_seat_order_a_game_does_not_have_is_one_error_line(tmp_path: Path) -> 
     done = in_process.referee("play", bot, bot, bot, "--seat-order", "6", cwd=tmp_path)
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == "error: --seat-order 6: a game of 3 bots has 6 seat orders, 0 to 5\n"
+
+
+def test_replay_without_a_game_or_given_a_transcript_says_what_to_give(tmp_path: Path) -> None:
+    """`replay` with no game, `replay --db` with no game id, and `replay` of a bot's
+    transcript without `--bot` each say in one line what to give instead."""
+    transcript = tmp_path / "bot.transcript.jsonl"
+    transcript.write_text('{"to_bot": {"type": "hello", "protocol": 1}}\n')
+    db = tmp_path / "cup.db"
+    for args, says in (
+            ((), "give a game's log (`referee play --log`), a bot's transcript with --bot, or "
+                 "--db DB GAME_ID"),
+            (("--db", str(db)), "give the GAME_ID of a game in the store: the pages `referee "
+                                "report` writes list them"),
+            ((str(transcript),), "not a game record: the first line is not a spec (a bot's "
+                                 "transcript: replay it with --bot BOT)")):
+        out = in_process.referee("replay", *args, cwd=tmp_path)
+        assert out.returncode == 2, out.stderr
+        assert out.stderr.count("\n") == 1 and says in out.stderr, out.stderr

@@ -99,6 +99,18 @@ def fail(message: str, details: str = "") -> NoReturn:
     sys.exit(2)
 
 
+def transcript_line(text: str) -> str:
+    """A line of a game's transcript (`play -v`, `replay`), safe to print: one line, but for
+    the stderr tail a crash's reason ends with, which follows as a block under it."""
+    head, _, tail = text.partition("\n")
+    if not tail:
+        return visible(head)
+    return f"{visible(head)}\n{_TAIL}{visible(tail, indent=_TAIL)}"
+
+
+_TAIL = "       "  # a stderr tail under the fault line whose reason it ends
+
+
 def make_folder(option: str, folder: Path, given: Path | None = None) -> None:
     """Create the output folder of `option` (the folder of the file `given`, if any) before
     any bot starts, or `fail`."""

@@ -27,6 +27,7 @@ from .common import (
     parse_bots,
     sandbox_option,
     time_limit_options,
+    transcript_line,
 )
 
 # The match layer, trio, orjson and tabulate are imported in the functions that use them:
@@ -130,7 +131,7 @@ def play(
         write_page(record, html_path, "the game")
     if verbose and not as_json:
         for text in Transcript(record.spec.names, ed).record(record.lines):
-            click.echo(_transcript_line(text))
+            click.echo(transcript_line(text))
         click.echo()
     click.echo(game_json(record) if as_json else standings_table(record.result.seats()))
     unstarted = not_started(record.result.seats())
@@ -149,16 +150,6 @@ def not_started(seats: Sequence[SeatResult]) -> list[str]:
             "without it" for s in seats for f in s.faults if f.kind is FaultKind.START]
 
 
-def _transcript_line(text: str) -> str:
-    """A line of `play -v`, safe to print: one line, but for the stderr tail a crash's reason
-    ends with, which follows as a block under it."""
-    head, _, tail = text.partition("\n")
-    if not tail:
-        return visible(head)
-    return f"{visible(head)}\n{_TAIL}{visible(tail, indent=_TAIL)}"
-
-
-_TAIL = "       "  # a stderr tail under the fault line whose reason it ends
 
 
 def game_json(record: GameRecord) -> str:

@@ -24,6 +24,7 @@ from .common import (
     quiet_option,
     stored_record,
     superseded_option,
+    transcript_line,
 )
 
 # The match layer, trio and orjson are imported in the functions that use them: a mistake in
@@ -39,7 +40,7 @@ def _seconds_or_none(ctx: click.Context, param: click.Parameter,
 
 
 @click.command(name="replay", short_help=short_help("replay"))
-@click.argument("source", metavar="GAME.jsonl | GAME_ID | TRANSCRIPT.jsonl")
+@click.argument("source", metavar="GAME.jsonl | GAME_ID | TRANSCRIPT.jsonl", required=False)
 @db_option("Replay game GAME_ID from this tournament's results store.")
 @superseded_option
 @quiet_option("Print only the verdict (with --bot: and the answers that differ or were "
@@ -64,7 +65,7 @@ def _seconds_or_none(ctx: click.Context, param: click.Parameter,
                    "time left and the seat's view.")
 @click.option("-v", "--verbose", is_flag=True, help="With --bot: --show-request.")
 @address_space_option
-def replay_cmd(source: str, db_path: Path | None, superseded: bool, quiet: bool,
+def replay_cmd(source: str | None, db_path: Path | None, superseded: bool, quiet: bool,
                bot: str | None, seat: int | None, upto: int | None, pause: bool,
                timeout: float | None, show_request: bool, verbose: bool,
                address_space: str) -> None:
@@ -85,6 +86,11 @@ def replay_cmd(source: str, db_path: Path | None, superseded: bool, quiet: bool,
     from ..match.seat_part import part_from_record, read_part
     from ..match.transcript import Transcript
 
+    if source is None:
+        fail("give the GAME_ID of a game in the store: the pages `referee report` writes list "
+             "them, each bot's page its own" if db_path is not None else
+             "give a game's log (`referee play --log`), a bot's transcript with --bot, or "
+             "--db DB GAME_ID")
     if superseded and db_path is None:
         fail("--superseded goes with --db")
     if bot is None:
@@ -115,9 +121,10 @@ def replay_cmd(source: str, db_path: Path | None, superseded: bool, quiet: bool,
     except (RecordError, OSError) as exc:
         fail(f"{source}: {exc}")
     if not quiet:
+        # the recorded lines: its faults and retirements where they happened, as `play -v`
         names = result.spec.names
-        for text in Transcript(names, result.spec.edition_obj()).lines(result.events):
-            click.echo(visible(text))
+        for text in Transcript(names, result.spec.edition_obj()).record(record.lines):
+            click.echo(transcript_line(text))
     if result.ok:
         click.echo(f"{source}: the record agrees with the rules")
         return

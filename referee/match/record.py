@@ -405,7 +405,10 @@ def read_record(data: bytes) -> GameRecord:
     except orjson.JSONDecodeError:
         first = None
     if not isinstance(first, dict) or first.get("type") != "spec":
-        raise RecordError("not a game record: the first line is not a spec")
+        hint = (" (a bot's transcript: replay it with --bot BOT)"
+                if isinstance(first, dict) and ("to_bot" in first or "from_bot" in first)
+                else "")
+        raise RecordError(f"not a game record: the first line is not a spec{hint}")
     spec_adapter, line_adapter = _adapters()
     try:
         spec = spec_adapter.validate_json(raw[0]).spec()
