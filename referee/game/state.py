@@ -752,7 +752,9 @@ _RULE_OF_PHASE = {
 
 
 def _name(action: Action) -> str:
-    return type(action).__name__
+    """An action as a bot names it in its reply: 'pass', 'bid', ..."""
+    name = type(action).__name__
+    return repr("hidden_bids" if name == "HiddenBids" else name.lower())
 
 
 def _card(card: object) -> str:

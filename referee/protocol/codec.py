@@ -179,7 +179,21 @@ def shown(line: bytes) -> str:
     if not stripped.startswith((b"{", b"[")):
         return said + (" (stdout is for protocol messages only: write logs and debug output "
                        "to stderr)")
+    kind = _message_type(stripped)
+    if kind is not None and kind not in ("action", "hello"):
+        return said + (f" (a message of type {kind!r}: a bot sends only its hello and its "
+                       "replies; write logs and debug output to stderr)")
     return said
+
+
+def _message_type(line: bytes) -> str | None:
+    """The `type` of a JSON object line, if it has a string one (an echoed message)."""
+    try:
+        data = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return None
+    kind = data.get("type") if isinstance(data, dict) else None
+    return kind if isinstance(kind, str) else None
 
 
 class Reply(NamedTuple):

@@ -292,7 +292,10 @@ def test_a_hello_must_say_protocol_1(line: bytes) -> None:
     (b"}", "do not pretty-print it"),
     (b"\xef\xbb\xbf{}", "byte-order mark"),
     (b"\xff\xfe", "not UTF-8"),
+    (b'{"type":"round_started","round":1}', "a message of type 'round_started': a bot sends "
+                                             "only its hello and its replies"),
     (b"[1, 2]", None),
+    (b'{"id": 3, "action": "bid", "amount": "2"}', None),
 ])
 def test_a_line_at_fault_is_quoted_with_the_likely_cause(line: bytes, hint: str | None) -> None:
     said = codec.shown(line)
