@@ -228,7 +228,8 @@ def test_a_bot_that_never_answers_is_asked_no_more_after_three_timeouts() -> Non
 
 def test_beginners_mistakes_get_a_hint(tmp_path: Path) -> None:
     """What a beginner does wrong is named with how to fix it: a program in the current
-    folder given without ./, a misspelt one, one in a folder not there, one not built yet (its
+    folder given without ./, a Python script given alone (with or without ./, not
+    executable: its interpreter is named), a misspelt one, one in a folder not there, one not built yet (its
     folder, which builds it, is what to give), debug output on stdout before the hello, a
     pretty-printed hello, a byte-order mark, and output that is never flushed."""
     def run(command: str, *more: str) -> subprocess.CompletedProcess[str]:
@@ -238,6 +239,13 @@ def test_beginners_mistakes_get_a_hint(tmp_path: Path) -> None:
     (tmp_path / "bot").chmod(0o755)
     assert run("bot").stderr == ("error: the bot ('bot'): 'bot' is not a command on PATH; for "
                                  "the file bot here, write ./bot\n")
+    (tmp_path / "my_bot.py").write_text("print()\n")
+    assert run("my_bot.py").stderr == ("error: the bot ('my_bot.py'): 'my_bot.py' is not a "
+                                       "command on PATH; for the file my_bot.py here, write "
+                                       "python3 my_bot.py\n")
+    assert run("./my_bot.py").stderr == ("error: the bot ('./my_bot.py'): ./my_bot.py is not "
+                                         "executable (write python3 ./my_bot.py, or chmod +x "
+                                         f"{tmp_path / 'my_bot.py'})\n")
     assert run("./bott").stderr == ("error: the bot ('./bott'): command './bott' not found "
                                     "(did you mean ./bot?)\n")
     assert run("./gone/bot").stderr == ("error: the bot ('./gone/bot'): command './gone/bot' not "
@@ -279,6 +287,30 @@ def test_a_bot_that_never_flushes_fails_even_where_python_is_told_not_to_buffer(
     said = in_process.referee("check", f"{PY} {bot}", "--startup-time", "1", cwd=tmp_path,
                               timeout=120).stdout
     assert "FAIL  starts and says hello: " in said and "flushes its output" in said, said
+
+
+def test_a_bot_whose_every_answer_fails_is_not_said_to_have_been_warned_or_timed(
+        tmp_path: Path) -> None:
+    """A bot that prints a debug line before every reply has no answer accepted: the
+    warning check says the bot was never warned (the test warning follows an accepted
+    answer), and the closing line says no answer was accepted, not that none was timed."""
+    bot = tmp_path / "chatty.py"
+    bot.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'hello':\n"
+        "        print(json.dumps({'type': 'hello', 'name': 'chatty', 'protocol': 1}), "
+        "flush=True)\n"
+        "    elif m['type'] == 'request':\n"
+        "        print('thinking about', m['decision'], flush=True)\n"
+        "        print(json.dumps({'id': m['id'], 'action': 'pass'}), flush=True)\n"
+        "    elif m['type'] == 'goodbye':\n"
+        "        break\n")
+    said = in_process.referee("check", f"{PY} {bot}", cwd=tmp_path, timeout=120).stdout
+    assert ("FAIL  keeps playing after a warning: never warned: the test warning follows an "
+            "accepted answer, and none came") in said, said
+    assert "no response times: no answer was accepted" in said, said
 
 
 def test_outside_trio_a_second_sigterm_does_not_cut_the_clean_up_short() -> None:

@@ -134,17 +134,29 @@ def missing_program(spec: BotSpec) -> str | None:
     if resolve_program(program, cwd) is not None:
         return None
     if "/" not in program and (cwd / program).is_file():
+        run = _interpreted(program) or f"./{program}"
         return (f"{program!r} is not a command on PATH; for the file {program} "
-                + ("here, write ./" + program if given
-                   else f"of {cwd}, write ./{program} in its command"))
+                + (f"here, write {run}" if given else f"of {cwd}, write {run} in its command"))
     if "/" not in program:
         return f"command {program!r} not found"
     where = Path(os.path.normpath(cwd / program))
     if where.is_file():
-        return f"{program} is not executable (chmod +x {where})"
+        script = _interpreted(program)
+        return f"{program} is not executable (" + (f"write {script}, or " if script else "") + \
+            f"chmod +x {where})"
     if given:
         return f"command {program!r} not found ({_why_missing(program, where)})"
     return f"{program} not found in {cwd}" + (" after its build" if spec.build else "")
+
+
+# The interpreter of a script, by its suffix, for a command that names the script alone.
+INTERPRETERS = {".py": "python3", ".js": "node", ".pl": "perl", ".rb": "ruby", ".sh": "sh"}
+
+
+def _interpreted(program: str) -> str | None:
+    """`program` run by its interpreter ("python3 my_bot.py"), if its suffix names one."""
+    interpreter = INTERPRETERS.get(os.path.splitext(program)[1])
+    return None if interpreter is None else f"{interpreter} {program}"
 
 
 def _why_missing(program: str, where: Path) -> str:

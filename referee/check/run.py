@@ -205,11 +205,15 @@ async def _run(
     after = [a for a in rec.asked if rec.warned_id is not None and a.request_id > rec.warned_id
              and a.scenario == SCENARIOS[0].name]
     failed = [a.fault for a in after if a.fault is not None]
+    if rec.warned_id is None:  # it follows an accepted answer
+        said = "never warned: the test warning follows an accepted answer, and none came"
+    else:
+        said = (f"{len(after)} answers after the warning" if after else
+                "no answer after the warning")
     results.append(CheckResult(
         "keeps playing after a warning", bool(after) and not failed,
-        (f"{len(after)} answers after the warning" if after else "no answer after the warning")
-        + (f", {len(failed)} of them failed; first: {failed[0].kind}: {failed[0].reason}"
-           if failed else "")))
+        said + (f", {len(failed)} of them failed; first: {failed[0].kind}: {failed[0].reason}"
+                if failed else "")))
     results.append(_move_time_result(rec.asked, move_time, transcript))
     results.append(_unasked_result(transcript))
     times = [a.seconds for a in rec.asked if a.fault is None]
@@ -308,6 +312,6 @@ def _edition_result(sc: Scenario, hits: list[Asked], transcript: Path) -> CheckR
 
 def summary(times: list[float]) -> str:
     if not times:
-        return "no response times"
+        return "no response times: no answer was accepted"
     return (f"response time: median {statistics.median(times) * 1000:.2f} ms, "
             f"max {max(times) * 1000:.2f} ms over {len(times)} answers")

@@ -186,8 +186,9 @@ def _rerun(part: SeatPart, bot: str, upto: int | None, pause: bool, timeout: flo
     stopped = f"; stopped after request {upto} of {total}" if upto else ""
     faults = sorted({str(c.request.recorded.fault) for c in compared if c.recorded_fault})
     if faults:
-        stopped += (f"; {sum(c.recorded_fault for c in compared)} of the recorded ones were "
-                    f"faults in the game ({', '.join(faults)})")
+        count = sum(c.recorded_fault for c in compared)
+        were = "was a fault" if count == 1 else "were faults"
+        stopped += f"; {count} of the recorded ones {were} in the game ({', '.join(faults)})"
     if not differ:
         click.echo(f"the bot's {len(compared)} answers are the recorded ones{stopped}")
         return
