@@ -229,7 +229,8 @@ def test_a_bot_that_never_answers_is_asked_no_more_after_three_timeouts() -> Non
 def test_beginners_mistakes_get_a_hint(tmp_path: Path) -> None:
     """What a beginner does wrong is named with how to fix it: a program in the current
     folder given without ./, a Python script given alone (with or without ./, not
-    executable: its interpreter is named), a misspelt one, one in a folder not there, one not built yet (its
+    executable: its interpreter is named), a variable set as a shell would (read as
+    NAME=COMMAND), a script that is not there, a misspelt one, one in a folder not there, one not built yet (its
     folder, which builds it, is what to give), debug output on stdout before the hello, a
     pretty-printed hello, a byte-order mark, and output that is never flushed."""
     def run(command: str, *more: str) -> subprocess.CompletedProcess[str]:
@@ -246,6 +247,12 @@ def test_beginners_mistakes_get_a_hint(tmp_path: Path) -> None:
     assert run("./my_bot.py").stderr == ("error: the bot ('./my_bot.py'): ./my_bot.py is not "
                                          "executable (write python3 ./my_bot.py, or chmod +x "
                                          f"{tmp_path / 'my_bot.py'})\n")
+    assert run("PYTHONHASHSEED=0 python3 my_bot.py").stderr.endswith(
+        "command '0' not found; it was read as NAME=COMMAND, the bot 'PYTHONHASHSEED' running "
+        "'0 python3 my_bot.py' (to set a variable, write env PYTHONHASHSEED=0 python3 "
+        "my_bot.py)\n")
+    assert run("python3 not_mine.py").stderr == ("error: the bot ('python3 not_mine.py'): "
+                                                 f"not_mine.py not found in {tmp_path}\n")
     assert run("./bott").stderr == ("error: the bot ('./bott'): command './bott' not found "
                                     "(did you mean ./bot?)\n")
     assert run("./gone/bot").stderr == ("error: the bot ('./gone/bot'): command './gone/bot' not "

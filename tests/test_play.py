@@ -116,21 +116,23 @@ def test_a_bot_ending_its_lines_with_crlf_plays_without_a_fault(tmp_path: Path) 
 
 
 def test_a_bot_that_cannot_start_makes_play_exit_1_naming_its_seat(tmp_path: Path) -> None:
-    """A bot that dies before its hello and one whose command names a missing file: the game
-    is played with their seats retired and printed, and `play` exits 1 with one line per
-    such seat on stderr, naming the seat and why (the error its stderr ends with)."""
+    """A bot that dies before its hello: the game is played with its seat retired and
+    printed, and `play` exits 1 with one line on stderr naming the seat and why (the error its
+    stderr ends with).  A command whose script is missing plays no game: one error line names
+    the script, before any bot starts."""
     out = referee("play", f"{PY} {BOTS / 'crash_at_start.py'}", f"{PY} {BOTS / 'first_legal.py'}",
-                  f"{PY} {tmp_path / 'missing.py'}", "--json")
+                  f"{PY} {BOTS / 'first_legal.py'}", "--json")
     assert out.returncode == 1, out.stdout + out.stderr
-    assert [s["retired"] for s in json.loads(out.stdout)["seats"]] == [True, False, True]
-    lines = out.stderr.splitlines()
-    assert len(lines) == 2, out.stderr
-    assert lines[0] == (
+    assert [s["retired"] for s in json.loads(out.stdout)["seats"]] == [True, False, False]
+    assert out.stderr.splitlines() == [
         "error: seat 0 (crash_at_start) could not start: closed its output before its hello; "
         "exit status 3; its stderr ends: ModuleNotFoundError: No module named 'numpy'; the game "
-        "was played without it")
-    assert lines[1].startswith("error: seat 2 (missing) could not start: ")
-    assert "can't open file" in lines[1] and "missing.py" in lines[1]
+        "was played without it"]
+    missing = referee("play", f"{PY} {BOTS / 'first_legal.py'}", f"{PY} {BOTS / 'first_legal.py'}",
+                      f"{PY} {tmp_path / 'missing.py'}")
+    assert missing.returncode == 2 and missing.stdout == "", missing.stdout
+    assert missing.stderr == (f"error: bot 3 ('{PY} {tmp_path / 'missing.py'}'): "
+                              f"{tmp_path / 'missing.py'} not found\n")
 
 
 def test_play_v_and_replay_show_a_crash_with_its_stderr_where_it_happened(

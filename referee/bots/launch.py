@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -63,6 +64,10 @@ def split_name(text: str) -> tuple[str | None, str]:
     return None, text
 
 
+# A name written as a shell's environment variable: `PYTHONHASHSEED=0 python3 bot.py`.
+ENV_NAME = re.compile(r"[A-Z_][A-Z0-9_]*")
+
+
 class BotArgumentError(ValueError):
     """A bot given as `COMMAND`, `FOLDER`, `NAME=COMMAND` or `NAME=FOLDER` that cannot play:
     its program is missing, its folder has no bot, or its name cannot name its files; the
@@ -87,6 +92,9 @@ def given_bot(text: str, which: str) -> BotSpec:
             raise BotArgumentError(f"{which}: {exc}") from None
         missing = missing_program(spec)
         if missing is not None:
+            if given_name is not None and ENV_NAME.fullmatch(given_name):  # `VAR=value cmd`
+                missing += (f"; it was read as NAME=COMMAND, the bot {given_name!r} running "
+                            f"{target!r} (to set a variable, write env {text})")
             raise BotArgumentError(f"{which} ({text!r}): {missing}")
     name = spec.name
     if not names_files(name):
@@ -118,21 +126,23 @@ def folder_bot(folder: Path, name: str | None, which: str) -> BotSpec:
     spec = BotSpec(named, found.command, cwd=home, home=home, build=found.build)
     program = split_command(spec.command)[0]
     if spec.build is None or "/" not in program:
-        missing = missing_program(spec)
+        missing = missing_program(spec, script=spec.build is None)
         if missing is not None:
             raise BotArgumentError(f"{which}: {missing}")
     return spec
 
 
-def missing_program(spec: BotSpec) -> str | None:
+def missing_program(spec: BotSpec, script: bool = True) -> str | None:
     """Why the program of a bot's command cannot run (None if it can): not on PATH, not a file
-    of its folder, or not executable.  The one rule for "can this program run", for bots on
-    the command line, bot folders and a tournament's entrants alike."""
+    of its folder, or not executable; with `script` (not before a build that may make it),
+    the script an interpreter would run is not there (`missing_script`).  The one rule for
+    "can this program run", for bots on the command line, bot folders and a tournament's
+    entrants alike."""
     given = spec.cwd is None  # a command line: its program is looked for here
     cwd = spec.cwd or Path.cwd()
     program = split_command(spec.command)[0]
     if resolve_program(program, cwd) is not None:
-        return None
+        return missing_script(spec.command, cwd) if script else None
     if "/" not in program and (cwd / program).is_file():
         run = _interpreted(program) or f"./{program}"
         return (f"{program!r} is not a command on PATH; for the file {program} "
@@ -141,12 +151,27 @@ def missing_program(spec: BotSpec) -> str | None:
         return f"command {program!r} not found"
     where = Path(os.path.normpath(cwd / program))
     if where.is_file():
-        script = _interpreted(program)
-        return f"{program} is not executable (" + (f"write {script}, or " if script else "") + \
-            f"chmod +x {where})"
+        interpreted = _interpreted(program)
+        return f"{program} is not executable (" + \
+            (f"write {interpreted}, or " if interpreted else "") + f"chmod +x {where})"
     if given:
         return f"command {program!r} not found ({_why_missing(program, where)})"
     return f"{program} not found in {cwd}" + (" after its build" if spec.build else "")
+
+
+# How the script an interpreter runs is named (`missing_script`).
+SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".pl", ".rb", ".php", ".sh", ".lua", ".jar")
+
+
+def missing_script(command: str, cwd: Path) -> str | None:
+    """Why a command cannot run for want of the script it names (its first word after the
+    program that is not an option, named as scripts are), or None.  The interpreter would
+    start and fail at every game: a tournament's entrant would sit last in the standings as
+    if it had played, where a missing program leaves it out."""
+    words = [w for w in split_command(command)[1:] if not w.startswith("-")]
+    if not words or not words[0].endswith(SCRIPT_SUFFIXES) or (cwd / words[0]).exists():
+        return None
+    return f"{words[0]} not found" + ("" if os.path.isabs(words[0]) else f" in {cwd}")
 
 
 # The interpreter of a script, by its suffix, for a command that names the script alone.

@@ -13,7 +13,6 @@ from pathlib import Path
 from referee.bots.build import build_bot
 from referee.bots.launch import BotSpec, missing_program
 from referee.bots.process import ProcessLimits
-from referee.bots.start import split_command
 from referee.bots.version import bot_version
 from referee.match.bot_player import BotPlayer
 from referee.match.player import Player
@@ -53,28 +52,12 @@ async def build_bots(config: TournamentConfig, config_path: Path,
                 tail = built.tail(5, errors=True) if built.failure is None else ""
                 left_out[bot.name] = f"its build {built.problem}" + (f": {tail}" if tail else "")
                 continue
-        missing = (missing_program(bot_spec(config, config_path, bot.name))
-                   or missing_script(bot.command, cwd))
+        missing = missing_program(bot_spec(config, config_path, bot.name))
         if missing is not None:
             left_out[bot.name] = f"its command cannot run: {missing}"
     for name, why in left_out.items():
         say(f"left out {name}: {why}")
     return left_out
-
-
-# How the script an interpreter runs is named (`missing_script`).
-SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".pl", ".rb", ".php", ".sh", ".lua", ".jar")
-
-
-def missing_script(command: str, cwd: Path) -> str | None:
-    """Why an entrant's command cannot run for want of the script it names (its first word
-    after the program that is not an option, named as scripts are), or None.  The
-    interpreter would start and fail at every game: the entrant would sit last in the
-    standings as if it had played, where a missing program leaves it out."""
-    words = [w for w in split_command(command)[1:] if not w.startswith("-")]
-    if not words or not words[0].endswith(SCRIPT_SUFFIXES) or (cwd / words[0]).exists():
-        return None
-    return f"{words[0]} not found in {cwd}"
 
 
 def entrant_versions(config: TournamentConfig, config_path: Path,
