@@ -216,6 +216,11 @@ def test_overruns_come_out_of_the_bank_and_a_timeout_empties_it() -> None:
     assert protocol.timed_out("x").seconds == 3.0
     assert protocol.bank == 0.0
     assert lines(asked(protocol))[-1]["time"] == {"move": 1.0, "bank": 0.0}
+    begin(protocol, "g3", move=1.0, bank=2.0)
+    asked(protocol)
+    protocol.receive(reply(protocol.request_id), 1.0123456)
+    # the bank the bot is told is in whole milliseconds, rounded down
+    assert lines(asked(protocol))[-1]["time"] == {"move": 1.0, "bank": 1.987}
 
 
 def test_a_stale_line_costs_nothing_until_the_request_ends() -> None:
