@@ -376,10 +376,10 @@ async def run_tournament(
     time_budget: float | None = None,
 ) -> RunSummary:
     """Play the games of the tournament (or of its `shard`) that `store` lacks on `executor`,
-    calling `on_update` after every game stored and every void attempt; with `workers`, say
-    the plan of its games first (`preview.py`).  Every entrant is
+    calling `on_update` after every game stored and every void attempt.  Every entrant is
     built first, and the games of those whose version changed are superseded and played
-    again (with `frozen`, FrozenField instead).  The file's `max_games` and `time_budget`
+    again (with `frozen`, FrozenField instead); then, with `workers`, the plan of its games is
+    said (`preview.py`), counting those to play again.  The file's `max_games` and `time_budget`
     (seconds from now) stop it early (`budget.py`).  Raises SandboxError, before any game,
     when the file's sandbox cannot run here or would show a bot the store (`isolation.py`)."""
     deadline = None if time_budget is None else time.monotonic() + time_budget
@@ -389,14 +389,14 @@ async def run_tournament(
     await executor.start(config, config_path)
     try:
         games = bind(config, config_path, store, shard, say)
-        if workers is not None:
-            stored = store.done() if len(games) else set()
-            for line in make_plan(config, games, workers, stored, shard).lines(bound=False):
-                say(line)
         left_out = await build_bots(config, config_path, say) if executor.runs_bots else {}
         versions = entrant_versions(config, config_path, left_out)
         change = update_field(store, [b.name for b in config.bots], versions, left_out,
                               frozen)
+        if workers is not None:  # after the field's changes: their superseded games to play
+            stored = store.done() if len(games) else set()
+            for line in make_plan(config, games, workers, stored, shard).lines(bound=False):
+                say(line)
         for line in field_lines(change):
             say(line)
         run = _Run(config, store, games, shard, left_out, versions, change, say, on_update,

@@ -67,9 +67,9 @@ def board(db: Path, fmt: str = "json") -> str:
 
 def test_a_changed_bot_has_exactly_its_games_played_again(tmp_path: Path) -> None:
     """Editing one entrant's file re-plays the games it sat in, and only those (`plan` says
-    so first, and counts them as to play): the others keep their stored games; the old ones
-    stay in the store as superseded (and `replay --db` still shows one), out of the
-    leaderboard, which now shows the new bot's results. `--frozen` refuses to do it, in one
+    so first, and counts them as to play, as `run` does): the others keep their stored games;
+    the old ones stay in the store as superseded (and `replay --db` still shows one), out of
+    the leaderboard, which now shows the new bot's results. `--frozen` refuses to do it, in one
     line, and changes nothing."""
     names = ["ann", "ben", "cal", "dan"]
     for n in names:
@@ -92,6 +92,7 @@ def test_a_changed_bot_has_exactly_its_games_played_again(tmp_path: Path) -> Non
     assert "stored already: 3 of them; 9 to play" in planned.stdout, planned.stdout
     said = run(file)
     assert "changed since the last run: dan; their 9 stored games are superseded" in said
+    assert "stored already: 3 of them; 9 to play" in said, said
     assert "9 games played, 3 were already stored" in said, said  # as `plan` said
     after = stored(db)
     assert after.keys() == before.keys()
