@@ -249,11 +249,16 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
         from ..tournament.until import plan as until_plan
 
         looks = until_plan(config, games)
+    from ..tournament.entrants import unbuilt_problems
+
+    left_out = unbuilt_problems(config, config_path)
     if as_json:
-        click.echo(json.dumps({**plan.as_dict(), **({"until": looks} if looks else {})},
-                              indent=2))
+        click.echo(json.dumps({**plan.as_dict(), **({"until": looks} if looks else {}),
+                               "left_out": left_out}, indent=2))
         return
     click.echo("\n".join([*plan.lines(), *([looks] if looks else [])]))
+    for name, why in left_out.items():  # as `run` says it, before any build
+        click.echo(f"warning: run would leave out {visible(name)}: {visible(why)}")
     rows = [[visible(name), plan.per_entrant[name], *counts]
             for name, counts in plan.seats.items()]
     seats = [f"seat {i}" for i in range(max(map(len, plan.seats.values()), default=0))]

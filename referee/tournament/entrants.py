@@ -13,6 +13,7 @@ from pathlib import Path
 from referee.bots.build import build_bot
 from referee.bots.launch import BotSpec, missing_program
 from referee.bots.process import ProcessLimits
+from referee.bots.start import split_command
 from referee.bots.version import bot_version
 from referee.match.bot_player import BotPlayer
 from referee.match.player import Player
@@ -41,8 +42,7 @@ async def build_bots(config: TournamentConfig, config_path: Path,
     for bot in config.bots:
         cwd = bot_dir(config_path, bot.dir)
         if not cwd.is_dir():
-            left_out[bot.name] = (f"its directory {cwd} is a file, not a folder" if cwd.exists()
-                                  else f"its directory {cwd} does not exist")
+            left_out[bot.name] = _no_folder(cwd)
             continue
         if bot.build:
             say(f"building {bot.name}: {bot.build}")
@@ -58,6 +58,29 @@ async def build_bots(config: TournamentConfig, config_path: Path,
     for name, why in left_out.items():
         say(f"left out {name}: {why}")
     return left_out
+
+
+def _no_folder(cwd: Path) -> str:
+    return (f"its directory {cwd} is a file, not a folder" if cwd.exists()
+            else f"its directory {cwd} does not exist")
+
+
+def unbuilt_problems(config: TournamentConfig, config_path: Path) -> dict[str, str]:
+    """The entrants a run would leave out whatever their builds do, with why: a `dir` that is
+    not a folder, a program or script that is not there (but not one a build may make).
+    `plan` warns of them, without building anything."""
+    problems: dict[str, str] = {}
+    for bot in config.bots:
+        cwd = bot_dir(config_path, bot.dir)
+        if not cwd.is_dir():
+            problems[bot.name] = _no_folder(cwd)
+            continue
+        if bot.build is None or "/" not in split_command(bot.command)[0]:
+            missing = missing_program(bot_spec(config, config_path, bot.name),
+                                      script=bot.build is None)
+            if missing is not None:
+                problems[bot.name] = f"its command cannot run: {missing}"
+    return problems
 
 
 def entrant_versions(config: TournamentConfig, config_path: Path,

@@ -613,16 +613,27 @@ def test_plan_names_the_looks_of_a_run_that_stops_when_settled(tmp_path: Path) -
 def test_an_entrant_whose_script_is_not_there_is_left_out(tmp_path: Path) -> None:
     """An entrant whose command runs an interpreter on a script that is not there (a typo in
     its path) is left out with a line naming the script, as one whose program is missing
-    is; it is not played to crash in every game and sit last as if it had played."""
+    is; it is not played to crash in every game and sit last as if it had played.  `plan`
+    warns of it first, and of an entrant whose dir is not there, without building anything."""
     config = write_config(tmp_path)
     config.write_text(config.read_text() + '[[bots]]\nname = "typo"\n'
-                      f'command = "{BOT_PYTHON} -u bots/firstlegal.py --seed 2"\n')
+                      f'command = "{BOT_PYTHON} -u bots/firstlegal.py --seed 2"\n'
+                      '[[bots]]\nname = "gone"\ncommand = "./bot"\nbuild = "make"\n'
+                      'dir = "nothere"\n')
+    planned = in_process.referee("tournament", "plan", str(config), cwd=tmp_path)
+    assert planned.returncode == 0, planned.stderr
+    assert (f"warning: run would leave out typo: its command cannot run: bots/firstlegal.py "
+            f"not found in {tmp_path}") in planned.stdout, planned.stdout
+    assert (f"warning: run would leave out gone: its directory {tmp_path / 'nothere'} does "
+            "not exist") in planned.stdout, planned.stdout
+    as_json = in_process.referee("tournament", "plan", str(config), "--json", cwd=tmp_path)
+    assert sorted(json.loads(as_json.stdout)["left_out"]) == ["gone", "typo"]
     db = tmp_path / "t.db"
     out = run(config, db)
     assert out.returncode == 0, out.stderr
     assert (f"left out typo: its command cannot run: bots/firstlegal.py not found in "
             f"{tmp_path}") in out.stderr
-    assert "9 games skipped (left-out bots)" in out.stderr, out.stderr
+    assert "27 games skipped (left-out bots)" in out.stderr, out.stderr
 
 
 def test_plan_warns_of_rotations_over_an_odd_number_of_deals(tmp_path: Path) -> None:
