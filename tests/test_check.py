@@ -230,9 +230,10 @@ def test_beginners_mistakes_get_a_hint(tmp_path: Path) -> None:
     """What a beginner does wrong is named with how to fix it: a program in the current
     folder given without ./, a Python script given alone (with or without ./, not
     executable: its interpreter is named), a variable set as a shell would (read as
-    NAME=COMMAND), a script that is not there, a misspelt one, one in a folder not there, one not built yet (its
-    folder, which builds it, is what to give), debug output on stdout before the hello, a
-    pretty-printed hello, a byte-order mark, and output that is never flushed."""
+    NAME=COMMAND), a script that is not there, a misspelt one, one in a folder not there, one
+    not built yet (its folder, which builds it, is what to give), debug output on stdout
+    before the hello, a pretty-printed hello, a byte-order mark, and output that is never
+    flushed."""
     def run(command: str, *more: str) -> subprocess.CompletedProcess[str]:
         return in_process.referee("check", command, *more, cwd=tmp_path, timeout=120)
 

@@ -119,7 +119,7 @@ def test_a_bot_that_cannot_start_makes_play_exit_1_naming_its_seat(tmp_path: Pat
     """A bot that dies before its hello: the game is played with its seat retired and
     printed, and `play` exits 1 with one line on stderr naming the seat and why (the error its
     stderr ends with).  A command whose script is missing plays no game: one error line names
-    the script, before any bot starts."""
+    the script, before any bot starts; `sh -c '...'` naming a script plays."""
     out = referee("play", f"{PY} {BOTS / 'crash_at_start.py'}", f"{PY} {BOTS / 'first_legal.py'}",
                   f"{PY} {BOTS / 'first_legal.py'}", "--json")
     assert out.returncode == 1, out.stdout + out.stderr
@@ -133,6 +133,11 @@ def test_a_bot_that_cannot_start_makes_play_exit_1_naming_its_seat(tmp_path: Pat
     assert missing.returncode == 2 and missing.stdout == "", missing.stdout
     assert missing.stderr == (f"error: bot 3 ('{PY} {tmp_path / 'missing.py'}'): "
                               f"{tmp_path / 'missing.py'} not found\n")
+    # a shell's command line naming a script is the shell's to run: no file is looked for
+    shell = f"sh -c 'exec {PY} {BOTS / 'first_legal.py'}'"
+    played = referee("play", shell, f"{PY} {BOTS / 'first_legal.py'}",
+                     f"{PY} {BOTS / 'first_legal.py'}")
+    assert played.returncode == 0, played.stderr
 
 
 def test_play_v_and_replay_show_a_crash_with_its_stderr_where_it_happened(
@@ -195,3 +200,20 @@ def test_replay_without_a_game_or_given_a_transcript_says_what_to_give(tmp_path:
         out = in_process.referee("replay", *args, cwd=tmp_path)
         assert out.returncode == 2, out.stderr
         assert out.stderr.count("\n") == 1 and says in out.stderr, out.stderr
+
+
+def test_replay_of_a_record_edited_to_a_seat_the_game_has_not_names_the_mismatch(
+        tmp_path: Path) -> None:
+    """A record whose event names seat 9 of a three-seat game: `replay` prints the transcript
+    (the seat as "seat 9") and the mismatch, and exits 1, without a traceback."""
+    log = tmp_path / "game.jsonl"
+    first_legal = f"{PY} {BOTS / 'first_legal.py'}"
+    assert referee("play", first_legal, first_legal, first_legal, "--log",
+                   str(log)).returncode == 0
+    lines = [json.loads(x) for x in log.read_text().splitlines()]
+    edited = next(x for x in lines if x["type"] == "event" and "seat" in x["event"])
+    edited["event"]["seat"] = 9
+    log.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    out = referee("replay", str(log))
+    assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr
+    assert "seat 9" in out.stdout and "mismatch: step 0:" in out.stderr, out.stdout + out.stderr

@@ -148,7 +148,10 @@ def missing_program(spec: BotSpec, script: bool = True) -> str | None:
         return (f"{program!r} is not a command on PATH; for the file {program} "
                 + (f"here, write {run}" if given else f"of {cwd}, write {run} in its command"))
     if "/" not in program:
-        return f"command {program!r} not found"
+        variable, eq, _ = program.partition("=")
+        hint = (f" (to set a variable, write env {spec.command})"
+                if eq and ENV_NAME.fullmatch(variable) else "")
+        return f"command {program!r} not found{hint}"
     where = Path(os.path.normpath(cwd / program))
     if where.is_file():
         interpreted = _interpreted(program)
@@ -165,11 +168,14 @@ SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".pl", ".rb", ".php", ".sh", ".
 
 def missing_script(command: str, cwd: Path) -> str | None:
     """Why a command cannot run for want of the script it names (its first word after the
-    program that is not an option, named as scripts are), or None.  The interpreter would
+    program that is not an option, named as scripts are and not a shell's command line or a
+    class path), or None.  The interpreter would
     start and fail at every game: a tournament's entrant would sit last in the standings as
     if it had played, where a missing program leaves it out."""
     words = [w for w in split_command(command)[1:] if not w.startswith("-")]
     if not words or not words[0].endswith(SCRIPT_SUFFIXES) or (cwd / words[0]).exists():
+        return None
+    if any(c.isspace() or c == ":" for c in words[0]):  # `sh -c '...'`, a class path
         return None
     return f"{words[0]} not found" + ("" if os.path.isabs(words[0]) else f" in {cwd}")
 

@@ -56,7 +56,8 @@ def rating_text(rating: Rating) -> str:
 STRENGTH_NOTE = ("strength: the {metric} adjusted for the opponents each bot met (the block "
                  "model), which orders the table; shown where it differs from the plain mean, "
                  "as it can in a sampled field")
-# The digits the primary metric is shown with, and so its strength.
+# The digits the primary metric is shown with, and so its strength (a win share: 0.333 is
+# shown as 33.3%).
 DIGITS = {"placement": 3, "money": 1, "win_share": 3}
 
 NOTE_WIDTH = 100  # a note's lines under a terminal table: the table itself fits 120 columns
@@ -117,7 +118,7 @@ def standings_table(rows: list[StandingRow], fmt: str = "simple", primary: str =
             row += [f.timeouts + f.illegal_or_malformed + f.crashes + f.stderr_over_limit
                     + f.exits_between_games, f.retirements]
         if strength:
-            row.insert(4, r.strength)
+            row.insert(4, f"{r.strength:.1%}" if primary == "win_share" else r.strength)
         body.append(row)
     if wide:
         headers += ["win share", "placement [95% CI]", "money [95% CI]",
@@ -132,8 +133,8 @@ def standings_table(rows: list[StandingRow], fmt: str = "simple", primary: str =
     # "1e3" as 1000; the strength with the primary metric's digits.
     floats = ["g"] * len(headers)
     if strength:
-        floats[4] = f".{DIGITS[primary]}f"
-    text = _narrow(body, headers, fmt, floats)
+        floats[4] = f".{DIGITS[primary]}f"  # (a win share is text, as its column)
+    text = _narrow(body, headers, fmt, floats, strength)
     if not rows:
         return text
     # In Markdown a line right after a table is read as one more row.
@@ -144,11 +145,14 @@ def standings_table(rows: list[StandingRow], fmt: str = "simple", primary: str =
     return text + sep + sep.join(_wrapped(note, fmt) for note in notes)
 
 
-def _narrow(body: list[list[Any]], headers: list[str], fmt: str, floats: list[str]) -> str:
-    """The table without tabulate's padding of two beyond each header, so that a table with
-    the strength column and names of 20 characters still fits 120 columns."""
+def _narrow(body: list[list[Any]], headers: list[str], fmt: str, floats: list[str],
+            strength: bool) -> str:
+    """The table; with the strength column, without tabulate's padding of two beyond each
+    header, so that names of 20 characters still fit 120 columns (tabulate has no argument
+    for it: its module setting is changed for this call, the CLI's one thread)."""
     padding = tabulate_module.MIN_PADDING
-    tabulate_module.MIN_PADDING = 0
+    if strength:
+        tabulate_module.MIN_PADDING = 0
     try:
         return tabulate(body, headers=headers, tablefmt=fmt, floatfmt=floats,
                         disable_numparse=[1, 2] if body else True)  # (a list fails on none)

@@ -35,7 +35,10 @@ class Transcript:
         self.edition = edition
 
     def who(self, seat: int | None) -> str:
-        return "the bank" if seat is None else self.names[seat]
+        """A seat's name; a seat the game has not (an edited record's) as "seat 9"."""
+        if seat is None:
+            return "the bank"
+        return self.names[seat] if 0 <= seat < len(self.names) else f"seat {seat}"
 
     def card(self, card: int) -> str:
         return self.edition.card_label(card)

@@ -15,6 +15,7 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    PrivateAttr,
     StrictBool,
     StrictFloat,
     StrictInt,
@@ -89,6 +90,13 @@ class BotEntry(BaseModel):
     # Overrides limits.address_space for this bot ("8G", "off"): the JVM and V8 reserve more.
     address_space: Size | None = None
     read_only: list[str] = []  # more paths the sandbox shows, relative to the tournament file
+    # Why an entry given by its `dir` alone has no bot there (`folder_entries.py`): a run
+    # leaves it out, as one whose build fails.  Not a key of the file.
+    _unusable: str | None = PrivateAttr(default=None)
+
+    @property
+    def unusable(self) -> str | None:
+        return self._unusable
 
     @field_validator("address_space")
     @classmethod
@@ -390,19 +398,21 @@ def load_tournament(path: Path) -> TournamentConfig:
         data = read_toml(path)
     except TomlFileError as exc:
         raise TournamentError(f"{path} {exc}") from None
-    problems = fill_from_folders(data, path.parent)
-    if problems:
-        raise TournamentError(f"{path}: {problems[0]}")
+    unusable = fill_from_folders(data, path.parent)
     try:
-        return TournamentConfig.model_validate(data)
+        config = TournamentConfig.model_validate(data)
     except ValidationError as exc:
         raise TournamentError(f"{path}: {first_errors(exc, model=TournamentConfig)}") from None
+    for index, why in unusable.items():
+        config.bots[index]._unusable = why
+    return config
 
 
 def with_max_bot_processes(config: TournamentConfig, count: int) -> TournamentConfig:
     """`config` with `--max-bot-processes count`, checked as the file's key would be."""
     try:
-        return TournamentConfig.model_validate(config.model_dump() | {"max_bot_processes": count})
+        TournamentConfig.model_validate(config.model_dump() | {"max_bot_processes": count})
+        return config.model_copy(update={"max_bot_processes": count})  # (its bots as they are)
     except ValidationError as exc:
         raise TournamentError(f"--max-bot-processes {count}: "
                               + first_errors(exc).removeprefix("max_bot_processes: ")) from None

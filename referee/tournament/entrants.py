@@ -44,6 +44,9 @@ async def build_bots(config: TournamentConfig, config_path: Path,
         if not cwd.is_dir():
             left_out[bot.name] = _no_folder(cwd)
             continue
+        if bot.unusable is not None:
+            left_out[bot.name] = bot.unusable
+            continue
         if bot.build:
             say(f"building {bot.name}: {bot.build}")
             built = await build_bot(bot.build, cwd, config.limits.build_time, config.sandbox,
@@ -74,6 +77,9 @@ def unbuilt_problems(config: TournamentConfig, config_path: Path) -> dict[str, s
         cwd = bot_dir(config_path, bot.dir)
         if not cwd.is_dir():
             problems[bot.name] = _no_folder(cwd)
+            continue
+        if bot.unusable is not None:
+            problems[bot.name] = bot.unusable
             continue
         if bot.build is None or "/" not in split_command(bot.command)[0]:
             missing = missing_program(bot_spec(config, config_path, bot.name),

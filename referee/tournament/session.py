@@ -119,6 +119,9 @@ def check_store(config: TournamentConfig, edition: Edition, store: Store) -> Non
         old = store.tournament_config()
     except StoreError:  # not valid any more: nothing to compare
         old = None
+    if config.seat_orders == "rotations" and old is not None and old.tables is not None and \
+            store.fingerprint() == fingerprint(config, edition, sampled=old.tables, rotations=0):
+        raise StoreError(f"{store.path} {OLD_ROTATIONS}")  # a sample drawn at once, too
     changed = []
     if old is not None:
         now, was = game_settings(config), game_settings(old)

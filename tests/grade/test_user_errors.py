@@ -651,7 +651,7 @@ def test_a_grading_config_nested_too_deeply_or_with_a_boolean_count_is_one_line(
 
 @pytest.mark.parametrize(("script", "students_first", "words"), [
     ("random_bott.py", False, ("error: baseline random-2 cannot play: its command cannot run: ",
-                               "random_bott.py not found in", "fix it and run again")),
+                               "random_bott.py not found;", "fix it and run again")),
     (str(BOTS / "crash_at_start.py"), True, ("error: baseline random-2 failed in game",
                                              "(playing alice): start:", "fix it and run again")),
 ])

@@ -10,13 +10,13 @@ from pathlib import Path
 from .. import in_process
 from ..processes import BOT_PYTHON
 from .test_field import FIRST_LEGAL, board, run
-from .test_user_errors import refused
 
 
 def test_an_entry_with_a_dir_and_no_command_takes_the_folders_bot(tmp_path: Path) -> None:
     """`dir` alone: the folder's bot.toml gives the command, the build (run before the games)
     and the name; a folder of the conventions (bot.py) is named after itself; a `name` in the
-    file wins.  A folder with no bot is one error line naming the entry and the fix."""
+    file wins.  A folder with no bot, or not there, leaves its entrant out, with why, as a
+    failed build does: `plan` warns of it, and `run` plays the others' games."""
     built = tmp_path / "entries" / "built"
     built.mkdir(parents=True)
     shutil.copy(FIRST_LEGAL, built / "source.py")
@@ -37,7 +37,15 @@ def test_an_entry_with_a_dir_and_no_command_takes_the_folders_bot(tmp_path: Path
     assert all(e["games"] == 3 for e in entrants)
 
     (tmp_path / "entries" / "empty").mkdir()
-    file.write_text(file.read_text() + '[[bots]]\nname = "dan"\ndir = "entries/empty"\n')
-    refused(in_process.referee("tournament", "plan", str(file), cwd=tmp_path),
-            f"{file}: bots.3 (dan): no command, and its dir 'entries/empty': no bot found: "
-            "add a bot.toml (command, build) or one of Makefile, bot.py")
+    file.write_text(file.read_text() + '[[bots]]\nname = "dan"\ndir = "entries/empty"\n'
+                    '[[bots]]\ndir = "entries/gone"\n')
+    planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path)
+    assert planned.returncode == 0, planned.stderr
+    no_bot = ("dan: its dir 'entries/empty' has no command: no bot found: add a bot.toml "
+              "(command, build) or one of Makefile, bot.py")
+    gone = f"gone: its directory {tmp_path / 'entries' / 'gone'} does not exist"
+    assert f"warning: run would leave out {no_bot}" in planned.stdout, planned.stdout
+    assert f"warning: run would leave out {gone}" in planned.stdout, planned.stdout
+    said = run(file)
+    assert f"left out {no_bot}" in said and f"left out {gone}" in said, said
+    assert "0 games played, 3 were already stored" in said, said

@@ -95,3 +95,20 @@ def test_an_earlier_store_of_rotations_is_kept_for_its_first_deal_and_refused_af
         refused(in_process.referee("tournament", command, str(file), cwd=tmp_path), says,
                 "Play it again with another --db")
     assert stored(db) == before
+
+
+def test_an_earlier_sample_of_rotations_is_refused_saying_why(tmp_path: Path) -> None:
+    """A store of a sample drawn all at once (before samples grew) and of rotations before
+    they changed from deal to deal: `plan` refuses it with the rotations' reason."""
+    names = ["ann", "ben", "cal", "dan"]
+    for n in names:
+        entrant(tmp_path, n)
+    file = write_file(tmp_path, names, "tables = 2")
+    db = tmp_path / "field.db"
+    run(file)
+    old = fingerprint(load_tournament(file), BUILTIN_EDITIONS["cmon"], sampled=2, rotations=0)
+    with sqlite3.connect(db) as con:  # as a referee before both changes left it
+        con.execute("DROP TABLE draws")
+        con.execute("UPDATE meta SET value = ? WHERE key = 'fingerprint'", (old,))
+    refused(in_process.referee("tournament", "plan", str(file), cwd=tmp_path),
+            "holds rotations that kept one cyclic order in every deal")

@@ -610,6 +610,20 @@ def test_plan_names_the_looks_of_a_run_that_stops_when_settled(tmp_path: Path) -
     assert json.loads(as_json.stdout)["until"].startswith("until the leader")
 
 
+def test_an_entrant_that_sets_a_variable_as_a_shell_would_is_told_to_write_env(
+        tmp_path: Path) -> None:
+    """A command that begins `VAR=value`, as in a shell (no shell runs it): `plan` warns that
+    a run would leave the entrant out, and says to write `env VAR=value ...`."""
+    config = write_config(tmp_path)
+    config.write_text(config.read_text() + '[[bots]]\nname = "seeded"\n'
+                      'command = "PYTHONHASHSEED=0 python3 bot.py"\n')
+    planned = in_process.referee("tournament", "plan", str(config), cwd=tmp_path)
+    assert planned.returncode == 0, planned.stderr
+    assert ("warning: run would leave out seeded: its command cannot run: command "
+            "'PYTHONHASHSEED=0' not found (to set a variable, write env PYTHONHASHSEED=0 "
+            "python3 bot.py)") in planned.stdout, planned.stdout
+
+
 def test_an_entrant_whose_script_is_not_there_is_left_out(tmp_path: Path) -> None:
     """An entrant whose command runs an interpreter on a script that is not there (a typo in
     its path) is left out with a line naming the script, as one whose program is missing
