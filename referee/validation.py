@@ -43,26 +43,46 @@ def _meant(err: ErrorDetails, model: type[BaseModel] | None) -> str | None:
     return close[0] if close else None
 
 
-def _line(err: ErrorDetails, msg: str, model: type[BaseModel] | None) -> str:
-    where = ".".join(str(p) for p in err["loc"])
+def _where(loc: Sequence[int | str], data: Any) -> str:
+    """A file's key path as its writer counts: "bots #2 (alice) command" for the second
+    `[[bots]]` entry, named by its `name` where it has one; "grading.rules #1 beats"."""
+    out, after_item = "", False
+    for part in loc:
+        if isinstance(part, int):
+            item = data[part] if isinstance(data, list) and 0 <= part < len(data) else None
+            name = item.get("name") if isinstance(item, dict) else None
+            out += f" #{part + 1}" + (f" ({name})" if isinstance(name, str) else "")
+            data, after_item = item, True
+        else:
+            out += (" " if after_item else "." if out else "") + part
+            data, after_item = data.get(part) if isinstance(data, dict) else None, False
+    return out
+
+
+def _line(err: ErrorDetails, msg: str, model: type[BaseModel] | None, data: Any = None) -> str:
+    # a file's keys (a model given) as its writer counts them; a message's as they are
+    where = (_where(err["loc"], data) if model is not None else
+             ".".join(str(p) for p in err["loc"]))
     meant = _meant(err, model)
     if meant is not None:
         msg += f" (did you mean {meant!r}?)"
     return f"{where}: {msg}" if where else msg  # whole-model checks name their key themselves
 
 
-def first_error(exc: ValidationError, model: type[BaseModel] | None = None) -> str:
+def first_error(exc: ValidationError, model: type[BaseModel] | None = None,
+                data: Any = None) -> str:
     """The first problem, as `where: what` (`where` a dotted field path), or `what` alone;
-    given the `model` validated, a key it does not have is given the close one it has."""
-    return first_errors(exc, most=1, model=model)
+    given the `model` of a file validated (and its `data`), a list's items are counted from 1
+    (and named), and a key it does not have is given the close one it has."""
+    return first_errors(exc, most=1, model=model, data=data)
 
 
 def first_errors(exc: ValidationError, most: int = 3,
-                 model: type[BaseModel] | None = None) -> str:
+                 model: type[BaseModel] | None = None, data: Any = None) -> str:
     """Up to `most` problems as `first_error` gives one, joined by "; ", without pydantic's
     "Value error, " before our own validators' messages (a tournament file's keys).  A typo
     of a key comes first: the key it was meant as is then missing too, which says less."""
     errors = exc.errors(include_url=False)
     errors.sort(key=lambda err: _meant(err, model) is None)  # stable: the rest in order
-    return "; ".join(_line(err, err["msg"].removeprefix("Value error, "), model)
+    return "; ".join(_line(err, err["msg"].removeprefix("Value error, "), model, data)
                      for err in errors[:most])

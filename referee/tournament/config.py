@@ -1,6 +1,7 @@
 """The tournament file (`tournaments/*.toml`): one file describes a whole contest.
 
-Validated by pydantic; every error names the key (`bots.2.command: Field required`).
+Validated by pydantic; every error names the key as the file's writer counts
+(`bots #3 (alice) command: Field required`).
 """
 
 from __future__ import annotations
@@ -387,7 +388,7 @@ class TournamentConfig(BaseModel):
                 for key, names in (("beats", rule.beats), ("level_with", rule.level_with)):
                     for b in names:
                         if b not in self.baselines:
-                            raise ValueError(f"grading.rules.{i}.{key}: {b!r} is not one of "
+                            raise ValueError(f"grading.rules #{i + 1} {key}: {b!r} is not one of "
                                              f"the baselines ({', '.join(self.baselines)})")
         return self
 
@@ -402,7 +403,8 @@ def load_tournament(path: Path) -> TournamentConfig:
     try:
         config = TournamentConfig.model_validate(data)
     except ValidationError as exc:
-        raise TournamentError(f"{path}: {first_errors(exc, model=TournamentConfig)}") from None
+        raise TournamentError(f"{path}: {first_errors(exc, model=TournamentConfig, data=data)}"
+                              ) from None
     for index, why in unusable.items():
         config.bots[index]._unusable = why
     return config

@@ -62,7 +62,7 @@ def test_without_points_a_check_passed_is_one_point(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("points", "rules", "error"), [
     ("points = {check = -1}", "", "grading.points.check"),
     ("points = {checks = 1}", "", "grading.points.checks"),
-    ("", '\n[[grading.rules]]\ngrade = "E"\nmin_points = -2\n', "grading.rules.1.min_points"),
+    ("", '\n[[grading.rules]]\ngrade = "E"\nmin_points = -2\n', "grading.rules #2 min_points"),
 ])
 def test_points_that_cannot_be_are_config_errors(tmp_path: Path, points: str, rules: str,
                                                  error: str) -> None:

@@ -480,10 +480,10 @@ def test_overlapping_out_and_submissions_are_refused(tmp_path: Path, where: str)
 
 @pytest.mark.parametrize(("line", "error"), [
     ('beats = ["random-1", "Random-2"]',
-     "grading.rules.0.beats: 'Random-2' is not one of the baselines (random-1, random-2, "
+     "grading.rules #1 beats: 'Random-2' is not one of the baselines (random-1, random-2, "
      "random-3)"),
     ('level_with = ["random-1", "Random-2"]',
-     "grading.rules.0.level_with: 'Random-2' is not one of the baselines (random-1, random-2, "
+     "grading.rules #1 level_with: 'Random-2' is not one of the baselines (random-1, random-2, "
      "random-3)"),
 ])
 def test_a_rule_naming_no_baseline_is_a_config_error(tmp_path: Path, line: str,

@@ -192,7 +192,7 @@ def test_a_command_that_cannot_be_split_names_its_key(tmp_path: Path) -> None:
     out = in_process.referee("tournament", "run", str(config), "--db", str(tmp_path / "x.db"),
                              cwd=tmp_path)
     assert out.returncode == 2
-    assert "bots.0.command" in out.stderr and "No closing quotation" in out.stderr
+    assert "bots #1 (b0) command" in out.stderr and "No closing quotation" in out.stderr
     assert "Traceback" not in out.stderr
 
 

@@ -112,8 +112,8 @@ def test_a_nul_character_in_a_bot_entry_is_named(tmp_path: Path, key: str) -> No
                                                      1))
     else:
         config = write_config(tmp_path, bot_extra=f'{key} = "true\\u0000"')
-    refused(run_here(config, tmp_path / "x.db"), f"bots.{0 if key == 'command' else 1}.{key}: "
-            "contains a NUL character")
+    which = "#1 (b0)" if key == "command" else "#2 (b1)"
+    refused(run_here(config, tmp_path / "x.db"), f"bots {which} {key}: contains a NUL character")
 
 
 def test_a_foreign_database_is_refused_unchanged(tmp_path: Path) -> None:
@@ -672,10 +672,10 @@ def test_plan_warns_of_rotations_over_an_odd_number_of_deals(tmp_path: Path) -> 
 @pytest.mark.parametrize(("change", "says"), [
     (("seed = 3", "seed = 3\ndeal = 2"), "deal: Extra inputs are not permitted (did you mean "
                                          "'deals'?)"),
-    (('name = "b1"\ncommand', 'name = "b1"\ncomand'), "bots.1.comand: Extra inputs are not "
-                                                       "permitted (did you mean 'command'?)"),
+    (('name = "b1"\ncommand', 'name = "b1"\ncomand'), "bots #2 (b1) comand: Extra inputs are "
+                                                       "not permitted (did you mean 'command'?)"),
     (("seed = 3", "seed = 3\n[limit]\nmove_time = 1"), "did you mean 'limits'?"),
-    (('name = "b1"', 'name = "b 1"'), "bots.1.name: 'b 1': a name may hold only letters, "
+    (('name = "b1"', 'name = "b 1"'), "bots #2 (b 1) name: 'b 1': a name may hold only letters, "
                                       "digits and _ . + -"),
 ])
 def test_a_mistyped_key_is_named_with_the_key_it_was_meant_to_be(
