@@ -221,7 +221,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
         # the leaderboard) would cost a plan of a new file a third of its start-up.
         from ..tournament.entrants import bot_dir, entrant_versions
         from ..tournament.field import changed_now
-        from ..tournament.session import check_store, stored_draws
+        from ..tournament.store_checks import check_store, stored_draws
 
         try:
             store = Store.for_reading(db_path)

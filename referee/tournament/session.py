@@ -24,7 +24,6 @@ from pathlib import Path
 import trio
 
 from referee.bots.sandbox import check_sandbox_available
-from referee.game import Edition
 
 from .budget import Budget, BudgetSpent
 from .config import TournamentConfig, tournament_edition
@@ -37,9 +36,9 @@ from .merge import shard_games
 from .preview import duration, make_plan
 from .progress import Progress
 from .rounds import finished, next_round, next_size
-from .sampling import Table
-from .schedule import Schedule, ScheduledGame, fingerprint, game_settings, table_key
+from .schedule import Schedule, ScheduledGame, fingerprint, table_key
 from .store import Store, StoreError, StoreFailed
+from .store_checks import check_store, take_over_earlier
 from .tally import Tally, stored_by_table, tally
 from .until import SHARDED, Stage, look, plan, stages
 
@@ -83,8 +82,7 @@ def bind(config: TournamentConfig, config_path: Path, store: Store,
         raise ValueError(SHARDED_ADAPTIVE)
     edition = tournament_edition(config, config_path)
     prints = fingerprint(config, edition)
-    _take_over_sample(config, edition, store, prints, say)
-    _take_over_rotations(config, edition, store, prints, say)
+    take_over_earlier(config, edition, store, prints, say)
     check_store(config, edition, store)
     store.bind(config, prints)
     store.bind_shard(None if shard is None else f"{shard[0]}/{shard[1]}")
@@ -93,90 +91,6 @@ def bind(config: TournamentConfig, config_path: Path, store: Store,
     named = None if games.sample is None else [table_key(t) for t in games.sample.tables]
     store.record_draws([(table_key(t), t) for t in games.drawn()], named)
     return games
-
-
-def _earlier_sample(config: TournamentConfig, edition: Edition, store: Store) -> bool:
-    """Whether the store holds a sample drawn all at once (before samples grew) of this
-    file but for `tables`, which a run takes over."""
-    stored = store.fingerprint()
-    if stored in (None, fingerprint(config, edition)) or store.draws():
-        return False
-    old = store.tournament_config()
-    return old is not None and old.tables is not None and \
-        stored == fingerprint(config, edition, sampled=old.tables)
-
-
-def check_store(config: TournamentConfig, edition: Edition, store: Store) -> None:
-    """StoreError where a run of `config` would refuse the store: it holds games of another
-    schedule (`plan`)."""
-    if _earlier_sample(config, edition, store):
-        return
-    if _earlier_rotations(config, edition, store):
-        if _first_deal_only(store):
-            return  # a run takes it over (`_take_over_rotations`)
-        raise StoreError(f"{store.path} {OLD_ROTATIONS}")
-    try:
-        old = store.tournament_config()
-    except StoreError:  # not valid any more: nothing to compare
-        old = None
-    if config.seat_orders == "rotations" and old is not None and old.tables is not None and \
-            store.fingerprint() == fingerprint(config, edition, sampled=old.tables, rotations=0):
-        raise StoreError(f"{store.path} {OLD_ROTATIONS}")  # a sample drawn at once, too
-    changed = []
-    if old is not None:
-        now, was = game_settings(config), game_settings(old)
-        changed = [k for k in now if was[k] != now[k]]
-        if old.schedule != config.schedule:
-            changed.append("schedule")
-    store.check_belongs(fingerprint(config, edition), changed)
-
-
-# Why a store of rotations made before they changed from deal to deal is refused.
-OLD_ROTATIONS = ("holds rotations that kept one cyclic order in every deal, made by an "
-                 "earlier referee; rotations now change it from deal to deal, as one order "
-                 "favours some bots over others, so its games after the first deal are not "
-                 "this tournament's any more. Play it again with another --db")
-
-
-def _earlier_rotations(config: TournamentConfig, edition: Edition, store: Store) -> bool:
-    """Whether the store holds rotations of this file made before their cyclic order changed
-    from deal to deal."""
-    return config.seat_orders == "rotations" and \
-        store.fingerprint() == fingerprint(config, edition, rotations=0)
-
-
-def _first_deal_only(store: Store) -> bool:
-    """Whether the store holds games of deal 0 only, which rotations play as they did before
-    their cyclic order changed from deal to deal."""
-    return all("-d00-" in game_id for game_id in store.done())
-
-
-def _take_over_rotations(config: TournamentConfig, edition: Edition, store: Store, prints: str,
-                         say: Callable[[str], None]) -> None:
-    """A store of rotations made before their cyclic order changed from deal to deal, holding
-    the first deal only (the same games now): bind it anew."""
-    if _earlier_rotations(config, edition, store) and _first_deal_only(store):
-        store.take_over(prints)
-        say("taken over a store of rotations made by an earlier version of the referee: its "
-            "games, all of the first deal, are kept; later deals now change the cyclic order")
-
-
-def stored_draws(config: TournamentConfig, edition: Edition, store: Store) -> list[Table]:
-    """The tables the store's sample drew, as a run on it takes them (`plan`)."""
-    return store.played_tables() if _earlier_sample(config, edition, store) else store.draws()
-
-
-def _take_over_sample(config: TournamentConfig, edition: Edition, store: Store, prints: str,
-                      say: Callable[[str], None]) -> None:
-    """A store whose sample was drawn all at once (before samples grew), of this file but
-    for `tables`: keep its played tables as the first drawn, and bind it anew."""
-    if not _earlier_sample(config, edition, store):
-        return
-    played = store.played_tables()
-    store.take_over(prints)
-    store.record_draws([(table_key(t), t) for t in played], None)
-    say(f"taken over a sample drawn by an earlier version of the referee: its "
-        f"{len(played)} played tables are kept, and the sample grows from them")
 
 
 def field_lines(change: FieldChange) -> list[str]:
