@@ -22,9 +22,19 @@ from referee.tournament.budget import BudgetSpent
 from referee.tournament.config import load_tournament
 from referee.tournament.executors import Finished, Outcome, Report, Voided
 from referee.tournament.executors.local import PROCESSES_FROM, LocalExecutor
-from referee.tournament.executors.processes import BOOT, ProcessWorkers, WorkerFailed
+from referee.tournament.executors.processes import (
+    BOOT,
+    ProcessWorkers,
+    WorkerFailed,
+    _Process,
+)
 from referee.tournament.executors.worker import Worker
-from referee.tournament.executors.worker_process import Frames, _tell_voids, frame
+from referee.tournament.executors.worker_process import (
+    FrameError,
+    Frames,
+    _tell_voids,
+    frame,
+)
 from referee.tournament.schedule import schedule
 from referee.tournament.session import run_tournament
 from referee.tournament.store import open_store
@@ -251,6 +261,28 @@ def test_a_frame_read_cancelled_halfway_is_read_whole_after() -> None:
         await send.aclose()
         assert await frames.receive() == big
         assert await frames.receive() is None
+
+    trio.run(main)
+
+
+def test_a_worker_that_writes_what_is_not_a_frame_is_stopped_without_a_traceback() -> None:
+    """Output of a worker process that is not a frame (something else wrote to it): reading
+    it is a FrameError, not whatever unpickling raised, and stopping that worker ends it (it
+    is killed) instead of failing on what it wrote."""
+    garbage = frame(None)[:4] + b"\xff" * (len(frame(None)) - 4)
+    script = (f"import sys, time; sys.stdout.buffer.write({garbage!r}); sys.stdout.flush(); "
+              "time.sleep(60)")
+
+    async def main() -> None:
+        send, receive = trio.testing.memory_stream_one_way_pair()
+        await send.send_all(garbage)
+        with pytest.raises(FrameError, match="not a frame"):
+            await Frames(receive).receive()
+        process = await trio.lowlevel.open_process(
+            [sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        worker = _Process(process, 0)
+        await worker.stop(None)
+        assert process.returncode is not None
 
     trio.run(main)
 

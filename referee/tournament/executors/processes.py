@@ -21,6 +21,7 @@ import signal
 import subprocess
 import sys
 from collections.abc import Iterable
+from contextlib import suppress
 from functools import partial
 from pathlib import Path
 from typing import Any, NoReturn
@@ -36,7 +37,7 @@ from ..budget import BudgetSpent
 from ..config import TournamentConfig, tournament_edition
 from ..schedule import ScheduledGame
 from . import Report, from_one_queue
-from .worker_process import Frames, Setup, frame
+from .worker_process import FrameError, Frames, Setup, frame
 
 # Seconds a worker process is given to stop its bots and exit once its stdin is closed: each
 # kept bot's goodbye, SIGTERM and SIGKILL may take ProcessLimits' goodbye_grace + term_grace +
@@ -84,7 +85,7 @@ class _Process:
         BudgetSpent is not one: the outcome was stored, and the run is stopping already."""
         with trio.CancelScope(shield=True):
             await self.stdin.aclose()
-            with trio.move_on_after(EXIT_WITHIN):
+            with trio.move_on_after(EXIT_WITHIN), suppress(FrameError):  # then killed
                 while (said := await self.frames.receive()) is not None:
                     kind, what = said
                     if kind == "cpu":
@@ -170,7 +171,11 @@ class ProcessWorkers:
         worker = await self._process(number, report)
         await self._send(worker, game, report)
         while True:
-            said: tuple[str, Any] = await worker.frames.receive() or ("ended", None)
+            try:
+                said: tuple[str, Any] = await worker.frames.receive() or ("ended", None)
+            except FrameError as exc:
+                await self._lost(worker, f"during game {game.game_id}: {exc}", report,
+                                 stopped=True)
             kind, what = said
             if kind == "void":
                 report(what)
@@ -185,12 +190,15 @@ class ProcessWorkers:
                     worker.cpu = what
                 await self._lost(worker, f"during game {game.game_id}", report)
 
-    async def _lost(self, worker: _Process, when: str, report: Report) -> NoReturn:
-        """A worker process ended unasked: raise WorkerFailed, saying how."""
+    async def _lost(self, worker: _Process, when: str, report: Report,
+                    stopped: bool = False) -> NoReturn:
+        """A worker process ended unasked, or (`stopped`) was stopped for what it wrote:
+        raise WorkerFailed, saying how."""
         del self.running[worker.number]
         await worker.stop(report)
         self._count([worker])
-        raise WorkerFailed(f"worker {worker.number}'s process ended {when} "
+        how = "was stopped" if stopped else "ended"
+        raise WorkerFailed(f"worker {worker.number}'s process {how} {when} "
                            f"({_how(worker.process.returncode)}); the games stored are kept: "
                            "run again to resume")
 

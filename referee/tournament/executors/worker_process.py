@@ -60,6 +60,11 @@ def frame(obj: object) -> bytes:
     return HEADER.pack(len(data)) + data
 
 
+class FrameError(ValueError):
+    """What a worker process wrote is not a frame of ours: something else wrote to its
+    output."""
+
+
 class Frames:
     """Frames read from a trio stream; None at the end of the stream.  A frame is taken from
     the buffer only once whole, so a read cancelled halfway loses nothing."""
@@ -85,7 +90,11 @@ class Frames:
             return None
         data = bytes(self.buf[HEADER.size:end])
         del self.buf[:end]
-        return pickle.loads(data)
+        try:
+            return pickle.loads(data)
+        except Exception as exc:  # any: unpickling garbage can raise nearly anything
+            raise FrameError(f"its output held something that is not a frame "
+                             f"({type(exc).__name__})") from None
 
 
 def _own_cpu() -> float:
