@@ -77,6 +77,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
         load_tournament,
         tournament_edition,
         with_max_bot_processes,
+        with_option,
     )
     from ..tournament.executors import Executor
     from ..tournament.executors.dask import DaskExecutor, SchedulerError
@@ -107,7 +108,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
         if sandbox is not None:
             config = config.model_copy(update={"sandbox": sandbox})
         if until_separated:
-            config = config.model_copy(update={"until": "separated"})
+            config = with_option(config, "--until-separated", "until", "separated")
         if max_bot_processes is not None:
             config = with_max_bot_processes(config, max_bot_processes)
         check_sandbox_available(config.sandbox)

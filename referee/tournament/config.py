@@ -410,14 +410,21 @@ def load_tournament(path: Path) -> TournamentConfig:
     return config
 
 
+def with_option(config: TournamentConfig, option: str, key: str,
+                value: object) -> TournamentConfig:
+    """`config` with `key` set to `value` by the command line's `option`, checked as the
+    file's key would be (TournamentError names the option); its bots as they are."""
+    try:
+        TournamentConfig.model_validate(config.model_dump() | {key: value})
+    except ValidationError as exc:
+        raise TournamentError(f"{option}: " + first_errors(exc).removeprefix(f"{key}: ")
+                              ) from None
+    return config.model_copy(update={key: value})
+
+
 def with_max_bot_processes(config: TournamentConfig, count: int) -> TournamentConfig:
     """`config` with `--max-bot-processes count`, checked as the file's key would be."""
-    try:
-        TournamentConfig.model_validate(config.model_dump() | {"max_bot_processes": count})
-        return config.model_copy(update={"max_bot_processes": count})  # (its bots as they are)
-    except ValidationError as exc:
-        raise TournamentError(f"--max-bot-processes {count}: "
-                              + first_errors(exc).removeprefix("max_bot_processes: ")) from None
+    return with_option(config, f"--max-bot-processes {count}", "max_bot_processes", count)
 
 
 def tournament_edition(config: TournamentConfig, config_path: Path) -> Edition:

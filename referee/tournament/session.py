@@ -86,6 +86,11 @@ def bind(config: TournamentConfig, config_path: Path, store: Store,
     check_store(config, edition, store)
     store.bind(config, prints)
     store.bind_shard(None if shard is None else f"{shard[0]}/{shard[1]}")
+    was = store.meta("name")
+    if was is not None and was != config.name and store.count():
+        say(f"warning: {store.path} held tournament {was!r}: it is {config.name!r} now, as "
+            "this file names it (a new name renames the store; another --db keeps "
+            "tournaments apart)")
     store.rename(config.name, config.primary_metric)
     games = Schedule(config, store.draws(), store.rounds())
     named = None if games.sample is None else [table_key(t) for t in games.sample.tables]

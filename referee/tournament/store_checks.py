@@ -55,7 +55,7 @@ def check_store(config: TournamentConfig, edition: Edition, store: Store) -> Non
         changed = [k for k in now if was[k] != now[k]]
         if old.schedule != config.schedule:
             changed.append("schedule")
-    store.check_belongs(fingerprint(config, edition), changed)
+    store.check_belongs(fingerprint(config, edition), changed, config.name)
 
 
 # Why a store of rotations made before they changed from deal to deal is refused.

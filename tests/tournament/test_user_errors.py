@@ -585,16 +585,22 @@ def test_a_tournament_file_that_cannot_be_read_as_toml_is_one_line(tmp_path: Pat
 def test_plan_refuses_what_run_would_refuse_naming_the_changed_setting(tmp_path: Path) -> None:
     """A file whose seed changed since its store was made, and one naming an edition that is
     not there: `plan` says so in the one line `run` would, not a plan `run` then refuses;
-    the line names the setting that changed."""
+    the line names the setting that changed, and the store's tournament where the file names
+    another."""
     config, db = write_config(tmp_path), tmp_path / "t.db"
     assert run(config, db).returncode == 0
     config.write_text(config.read_text().replace("seed = 3", "seed = 4"))
     for command in ("plan", "run"):
         refused(in_process.referee("tournament", command, str(config), "--db", str(db), "-q"
                                    if command == "run" else "--json", cwd=tmp_path),
-                "holds games of tournament 'errors' with another schedule",
-                "set otherwise than in the file that made the store: seed)")
-    config.write_text(config.read_text().replace("seed = 4", 'seed = 3\nedition = "modern"'))
+                f"{db} holds the games of tournament 'errors' and this file sets seed "
+                "otherwise, which changes the games: give another --db, or restore the file")
+    config.write_text(config.read_text().replace('name = "errors"', 'name = "winter"'))
+    refused(in_process.referee("tournament", "run", str(config), "--db", str(db), "-q",
+                               cwd=tmp_path),
+            "holds the games of tournament 'errors', not 'winter', and this file sets seed")
+    config.write_text(config.read_text().replace("seed = 4", 'seed = 3\nedition = "modern"')
+                      .replace('name = "winter"', 'name = "errors"'))
     refused(in_process.referee("tournament", "plan", str(config), cwd=tmp_path),
             "edition: no edition")
 
@@ -700,3 +706,31 @@ def test_run_makes_the_folder_of_its_store_and_readers_name_a_missing_one(
 
     with pytest.raises(StoreError, match=r"the folder .*gone is not there"):
         Store.for_reading(tmp_path / "gone" / "t.db")
+
+
+def test_until_separated_on_an_adaptive_schedule_is_refused_as_the_file_key_is(
+        tmp_path: Path) -> None:
+    """`--until-separated` with `schedule = "adaptive"` is refused in one line, as `until` in
+    the file is, before any store is made."""
+    config = write_config(tmp_path, 'schedule = "adaptive"\nrounds = 2')
+    refused(in_process.referee("tournament", "run", str(config), "--until-separated",
+                               cwd=tmp_path),
+            "--until-separated: goes with a fixed schedule; an adaptive one stops at its budget")
+    assert not (tmp_path / "t.db").exists()
+
+
+def test_a_store_given_to_a_file_of_another_name_is_renamed_with_a_warning(
+        tmp_path: Path) -> None:
+    """A file whose tournament has another name than the store's, the games the same: the
+    run says the store held the other tournament and is renamed, so that a --db mixed up
+    does not pass unseen; the store then holds the file's name."""
+    config, db = write_config(tmp_path), tmp_path / "t.db"
+    assert run(config, db).returncode == 0
+    config.write_text(config.read_text().replace('name = "errors"', 'name = "winter"'))
+    again = in_process.referee("tournament", "run", str(config), "--db", str(db),
+                               cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert (f"warning: {db} held tournament 'errors': it is 'winter' now, as this file names "
+            "it") in again.stderr, again.stderr
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT value FROM meta WHERE key = 'name'").fetchone() == ("winter",)

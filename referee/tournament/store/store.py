@@ -171,20 +171,21 @@ class Store:
         else:
             self.check_belongs(fingerprint)
 
-    def check_belongs(self, fingerprint: str, changed: Sequence[str] = ()) -> None:
+    def check_belongs(self, fingerprint: str, changed: Sequence[str] = (),
+                      name: str | None = None) -> None:
         """StoreError unless the store is new or holds games of the tournament whose
         fingerprint is `fingerprint`; `changed`: the file's settings that differ from those
-        of the file that made the store, to name."""
+        of the file that made the store, to name; `name`: the file's tournament's."""
         stored = self.meta("fingerprint")
         if stored is None or stored == fingerprint:
             return
-        which = (f" (set otherwise than in the file that made the store: {', '.join(changed)})"
-                 if changed else "")
-        raise StoreError(
-            f"{self.path} holds games of tournament {self.meta('name')!r} with another "
-            f"schedule; the tournament file{which} (or the referee's schedule, after an "
-            "upgrade) changed in a way that changes the games. Use another --db, or restore "
-            "the file")
+        held = self.meta("name")
+        other = f", not {name!r}," if name is not None and name != held else ""
+        why = (f"this file sets {', '.join(changed)} otherwise, which changes the games" if
+               changed else "this file, or the referee's schedule after an upgrade, changes "
+               "the games")
+        raise StoreError(f"{self.path} holds the games of tournament {held!r}{other} and "
+                         f"{why}: give another --db, or restore the file")
 
     def take_over(self, fingerprint: str) -> None:
         """Bind the store to `fingerprint` instead of the one it has (a store whose games the
