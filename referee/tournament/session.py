@@ -35,7 +35,7 @@ from .isolation import check_isolation, run_files
 from .merge import shard_games
 from .preview import duration, make_plan
 from .progress import Progress
-from .rounds import finished, next_round, next_size
+from .rounds import budget_games, finished, next_round, next_size
 from .schedule import Schedule, ScheduledGame, fingerprint, table_key
 from .store import Store, StoreError, StoreFailed
 from .store_checks import check_store, take_over_earlier
@@ -159,7 +159,11 @@ class _Run:
         out = self.left_out.keys()
         skipped = sum(1 for g in games if g.game_id not in self.done and out & set(g.seats))
         self.deals = self.config.deals
-        return self._begin(Tally(len(games), stored, skipped), self._playable(games))
+        playing = self._begin(Tally(len(games), stored, skipped), self._playable(games))
+        most = budget_games(self.config)  # the progress counts to the budget, not the round
+        if most is not None:
+            self.progress.total = max(self.progress.total, most - self.covered.skipped)
+        return playing
 
     def _begin(self, part: Tally, games: Iterator[ScheduledGame]) -> Iterator[ScheduledGame]:
         covered = self.covered
