@@ -259,7 +259,9 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
         return
     click.echo("\n".join([*plan.lines(), *([looks] if looks else [])]))
     for name, why in left_out.items():  # as `run` says it, before any build
-        click.echo(f"warning: run would leave out {visible(name)}: {visible(why)}")
+        skipped = plan.per_entrant.get(name, 0)
+        click.echo(f"warning: run would leave out {visible(name)}: {visible(why)}"
+                   + (f" (its {skipped:,} games would be skipped)" if skipped else ""))
     rows = [[visible(name), plan.per_entrant[name], *counts]
             for name, counts in plan.seats.items()]
     seats = [f"seat {i}" for i in range(max(map(len, plan.seats.values()), default=0))]
