@@ -36,10 +36,11 @@ def fill_from_folders(data: dict[str, Any], base: Path) -> dict[int, str]:
         try:
             found = read_bot_folder(folder)
         except BotFolderError as exc:
-            unusable[index] = f"its dir {entry['dir']!r} has no command: {exc}"
+            unusable[index] = f"its directory {folder.resolve()}: {exc}"
             continue
         except OSError as exc:
-            unusable[index] = f"its dir {entry['dir']!r} cannot be read: {exc.strerror or exc}"
+            unusable[index] = (f"its directory {folder.resolve()} cannot be read: "
+                               f"{exc.strerror or exc}")
             continue
         entry["command"] = found.command
         if found.build is not None:

@@ -41,8 +41,8 @@ def test_an_entry_with_a_dir_and_no_command_takes_the_folders_bot(tmp_path: Path
                     '[[bots]]\ndir = "entries/gone"\n')
     planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path)
     assert planned.returncode == 0, planned.stderr
-    no_bot = ("dan: its dir 'entries/empty' has no command: no bot found: add a bot.toml "
-              "(command, build) or one of Makefile, bot.py")
+    no_bot = (f"dan: its directory {tmp_path / 'entries' / 'empty'}: no bot found: add a "
+              "bot.toml (command, build) or one of Makefile, bot.py")
     gone = f"gone: its directory {tmp_path / 'entries' / 'gone'} does not exist"
     assert f"warning: run would leave out {no_bot}" in planned.stdout, planned.stdout
     assert f"warning: run would leave out {gone}" in planned.stdout, planned.stdout
