@@ -217,6 +217,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     drawn: list[tuple[str, ...]] = []
     rounds: list[list[tuple[str, ...]]] = []
     changed: tuple[str, ...] = ()
+    pace = None
     if db_path.exists():
         # Only with a store: the entrants' versions and the session (trio, the match runner,
         # the leaderboard) would cost a plan of a new file a third of its start-up.
@@ -236,6 +237,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
                     b.name: "" for b in config.bots if b.name not in present})
                 changed, stale = changed_now(store, versions)
                 stored -= set(stale)  # a run supersedes them and plays them again
+                pace = store.mean_seconds()
             finally:
                 store.close()
         except StoreError as exc:
@@ -244,7 +246,8 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
         games = Schedule(config, drawn, rounds)
     except ValueError as exc:
         fail(str(exc))
-    plan = make_plan(config, games, resolve_workers(workers), stored, changed=changed)
+    plan = make_plan(config, games, resolve_workers(workers), stored, changed=changed,
+                     pace=pace)
     looks = None
     if config.until is not None and games.kind != "adaptive":
         from ..tournament.until import plan as until_plan

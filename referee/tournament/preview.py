@@ -43,6 +43,7 @@ class Plan:
     drawn: int | None = None  # a sample's tables drawn now, after the store's (else None)
     changed: tuple[str, ...] = ()  # entrants changed since the store's last run
     unpaired: bool = False  # seat_orders = "rotations" with an odd number of deals
+    pace: float | None = None  # seconds a stored game took, on average (None: none stored)
 
     def as_dict(self) -> dict[str, object]:
         return {"games": self.games, "tables": self.tables, "deals": self.deals,
@@ -52,7 +53,23 @@ class Plan:
                 "stored": self.stored, "max_games": self.max_games,
                 "tables_drawn_now": self.drawn, "changed": list(self.changed),
                 "warning": self.warning(),
-                "seat_orders_warning": ROTATIONS if self.unpaired else None}
+                "seat_orders_warning": ROTATIONS if self.unpaired else None,
+                "seconds_at_stored_pace": None if self.pace is None else
+                round(self.paced_seconds)}
+
+    @property
+    def paced_seconds(self) -> float:
+        """The games to play at the stored games' pace, `workers` at a time."""
+        return self.to_play * (self.pace or 0.0) / max(1, self.workers)
+
+    @property
+    def to_play(self) -> int:
+        """The games a run would play: those not stored, within `max_games`."""
+        stored = self.stored or 0
+        left = self.games - stored
+        if self.max_games is not None:
+            left = max(0, min(left, self.max_games - stored))
+        return left
 
     def warning(self) -> str | None:
         if self.games <= LARGE:
@@ -73,6 +90,9 @@ class Plan:
             out.append(f"time: at most {duration(self.bound_seconds)} on "
                        f"{counted(self.workers, 'worker')}, a bound if every decision took the "
                        "whole move time (bots answering in milliseconds take far less)")
+            if self.pace is not None and self.to_play:
+                out.append(f"time at the pace of the games stored ({self.pace:.2f} s a game): "
+                           f"about {duration(self.paced_seconds)}")
         if self.drawn is not None and self.drawn < self.tables:
             out.append(f"the sample grows from the {self.tables - self.drawn:,} tables the "
                        f"store drew before: {self.drawn:,} drawn now")
@@ -83,10 +103,7 @@ class Plan:
             out.append(f"changed since the store's last run: {', '.join(self.changed)}: "
                        "their stored games are superseded and played again")
         if self.stored is not None:
-            left = self.games - self.stored
-            if self.max_games is not None:
-                left = max(0, min(left, self.max_games - self.stored))
-            out.append(f"stored already: {self.stored:,} of them; {left:,} to play")
+            out.append(f"stored already: {self.stored:,} of them; {self.to_play:,} to play")
         warning = self.warning()
         if warning:
             out.append(f"warning: {warning}")
@@ -121,7 +138,8 @@ def duration(seconds: float) -> str:
 def make_plan(config: TournamentConfig, games: Schedule, workers: int,
               stored: Collection[str] | None = None,
               shard: tuple[int, int] | None = None,
-              changed: tuple[str, ...] = ()) -> Plan | AdaptivePlan:
+              changed: tuple[str, ...] = (), pace: float | None = None
+              ) -> Plan | AdaptivePlan:
     """The plan of the schedule `games` (or of its `shard`), counted by formula and from its
     tables, not game by game (a shard's games are counted one by one); `stored`: the ids of
     the games in the store, if there is one."""
@@ -165,7 +183,7 @@ def make_plan(config: TournamentConfig, games: Schedule, workers: int,
         bound_seconds=to_play * per_game / max(1, workers), stored=held,
         max_games=config.max_games,
         drawn=None if games.sample is None else len(games.sample.drawn), changed=changed,
-        unpaired=config.seat_orders == "rotations" and config.deals % 2 == 1)
+        unpaired=config.seat_orders == "rotations" and config.deals % 2 == 1, pace=pace)
 
 
 @dataclass(frozen=True)

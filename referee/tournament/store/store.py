@@ -299,6 +299,12 @@ class Store:
         with self.failing():
             return int(self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
 
+    def mean_seconds(self) -> float | None:
+        """How long a stored game took, on average; None with none stored (`plan`'s pace)."""
+        with self.failing():
+            mean = self.db.execute("SELECT AVG(seconds) FROM games").fetchone()[0]
+        return None if mean is None else float(mean)
+
     def save(self, game_id: str, seats: list[str], seed: int, result: StoredResult,
              record_jsonl: bytes, seconds: float, attempts: int,
              versions: Sequence[str | None]) -> bool:
