@@ -93,4 +93,21 @@ def read_bot_folder(folder: Path) -> BotFolder:
         if (folder / filename).is_file():
             return BotFolder(command, build)
     names = ", ".join(f for f, _, _ in CONVENTIONS)
-    raise BotFolderError(f"no bot found: add a {MANIFEST} (command, build) or one of {names}")
+    raise BotFolderError(f"no bot found: add a {MANIFEST} (command, build) or one of {names}"
+                         + _one_level_down(folder))
+
+
+def _one_level_down(folder: Path) -> str:
+    """A hint where a folder's bot is one level down (a zip's top folder), else ""."""
+    try:
+        inside = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(
+            (".", "__")))
+    except OSError:
+        return ""
+    for sub in inside:
+        found = [f for f in (MANIFEST, *(name for name, _, _ in CONVENTIONS))
+                 if (sub / f).is_file()]
+        if found:
+            return (f"; the folder {sub.name}/ holds {found[0]}: move its files up, out of "
+                    f"{sub.name}/")
+    return ""

@@ -21,7 +21,7 @@ from referee.bots.version import NOT_HASHED, folder_digest, inside_not_hashed
 from referee.tournament.config import SizeLimits
 
 # Folders of SUBMISSIONS_DIR never taken for a student (tooling, or the grader's own --out).
-SKIP = {".git", "__pycache__", "out", "node_modules", ".venv"}
+SKIP = {".git", "__pycache__", "__MACOSX", "out", "node_modules", ".venv"}
 # Inside a submission, what no bot needs is neither copied nor hashed.  Everything else is:
 # a student's vendored node_modules, or classes shipped in out/, may be what the bot runs.
 # (A .venv cannot run from a copy: its interpreter links lead out of the folder.)

@@ -831,3 +831,18 @@ def test_a_mistyped_key_or_a_round_robin_config_is_named_as_such(
     done = grade(subs, config, out)
     one_error_line(done, error)
     assert not out.exists()
+
+
+def test_a_zips_mac_folder_is_no_student_and_a_bot_one_level_down_is_pointed_at(
+        tmp_path: Path) -> None:
+    """A class unzipped on a Mac holds __MACOSX/: no student is taken from it.  A student
+    whose bot sits in a folder of its own (a zip's top folder) is told which folder to move
+    up, not only that no bot was found."""
+    subs = tmp_path / "subs"
+    (subs / "__MACOSX" / "ann").mkdir(parents=True)
+    (subs / "ann" / "ann_bot").mkdir(parents=True)
+    shutil.copy(SAMPLES / "python" / "random_bot.py", subs / "ann" / "ann_bot" / "bot.py")
+    found = {s.student: s.problem for s in discover(subs)}
+    assert list(found) == ["ann"]
+    assert found["ann"] is not None and found["ann"].endswith(
+        "the folder ann_bot/ holds bot.py: move its files up, out of ann_bot/"), found

@@ -93,12 +93,19 @@ def test_a_folder_with_no_bot_fails_before_any_bot_starts(tmp_path: Path) -> Non
     bot_folder(tmp_path / "extra", 'command = "python3 first_legal.py"\nbuidl = "make"\n')
     bot_folder(tmp_path / "gone", 'command = "./not_there"\n')
     bot_folder(tmp_path / "misspelt", 'comand = "python3 first_legal.py"\n')
+    nested = bot_folder(tmp_path / "nested", None)
+    (nested / "first_legal.py").rename(nested / "x.py")
+    (nested / "inner").mkdir()
+    shutil.copy(FIRST_LEGAL, nested / "inner" / "bot.py")
     for folder, why in [
         ("empty", "no bot found: add a bot.toml (command, build) or one of Makefile, bot.py"),
         ("typo", "bot.toml is not valid TOML: "),
         ("extra", "bot.toml: buidl: Extra inputs are not permitted"),
         ("misspelt", "bot.toml: comand: Extra inputs are not permitted (did you mean "
                      "'command'?)"),
+        ("nested", "no bot found: add a bot.toml (command, build) or one of Makefile, bot.py, "
+                   "main.py, bot.js, main.js, bot.pl, Bot.java; the folder inner/ holds bot.py: "
+                   "move its files up, out of inner/"),
         ("gone", f"./not_there not found in {tmp_path / 'gone'}"),
     ]:
         done = referee("play", "good", folder, "good", cwd=tmp_path)
