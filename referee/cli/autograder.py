@@ -102,3 +102,7 @@ def autograder_cmd(config_path: Path, out_dir: Path, platform: str, image: str) 
         fail(f"cannot read or write {exc.filename or out_dir}: {exc.strerror or exc}")
     for line in written.lines:
         click.echo(line)
+    from ..grade.config import grading_warnings
+
+    for warning in grading_warnings(config):  # a config that grades every working bot alike
+        click.echo(f"warning: {config_path}: {warning}")

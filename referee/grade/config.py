@@ -3,6 +3,7 @@ plays every deal it names, so that every student plays the same games."""
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from referee.toml_files import TomlFileError, read_toml
@@ -34,3 +35,20 @@ def check_grading_config(config: TournamentConfig, config_path: Path) -> None:
         raise GradingConfigError(
             f"{config_path}: until: a grade is given on every deal of the file, so that every "
             "student plays the same games; remove `until` (its `deals` are played)")
+
+
+def grading_warnings(config: TournamentConfig) -> list[str]:
+    """What makes a grading config grade every working bot alike, though it can run: no rules
+    (every working bot gets `otherwise`), or too few deals for the paired test to find any
+    difference at the config's confidence (its smallest p-value is 1/2^deals)."""
+    grading = config.grading
+    out = []
+    if not grading.rules:
+        out.append(f"[grading] has no rules: every working bot gets the grade otherwise = "
+                   f"{grading.otherwise!r}")
+    need = math.ceil(math.log2(1 / (1 - grading.confidence)) - 1e-9)
+    if grading.rules and config.deals < need:
+        out.append(f"deals = {config.deals}: the paired test needs at least {need} deals to "
+                   f"find any difference at confidence {grading.confidence:g}: no bot can be "
+                   "found to beat a baseline, and every bot is level with each")
+    return out

@@ -66,6 +66,8 @@ def points_line(outcome: StudentResult, config: TournamentConfig) -> str:
 def next_step(outcome: StudentResult, config: TournamentConfig) -> str:
     """With no problem to fix: what the rule above the one it met asks that it lacks."""
     rules = config.grading.rules
+    if not rules:
+        return "nothing is broken; the grading has no rules, so a working bot gets `otherwise`"
     met = next((i for i, r in enumerate(rules) if rule_text(r) == outcome.rule), len(rules))
     if met == 0:
         return "nothing: it met the first rule"
