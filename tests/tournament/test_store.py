@@ -67,8 +67,8 @@ def test_a_store_refuses_a_tournament_with_another_schedule(db: Path) -> None:
     store = open_store(db)
     try:
         store.bind(CONFIG, "fp-1")
-        with pytest.raises(StoreError, match=r"holds games of tournament 't' with another "
-                                             r"schedule.*Use another --db"):
+        with pytest.raises(StoreError, match=r"holds the games of tournament 't' and this "
+                                             r"file.*changes the games: give another --db"):
             store.bind(CONFIG, "fp-2")
         assert store.meta("fingerprint") == "fp-1"
     finally:
