@@ -169,9 +169,9 @@ SCRIPT_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".pl", ".rb", ".php", ".sh", ".
 def missing_script(command: str, cwd: Path) -> str | None:
     """Why a command cannot run for want of the script it names (its first word after the
     program that is not an option, named as scripts are and not a shell's command line or a
-    class path), or None.  The interpreter would
-    start and fail at every game: a tournament's entrant would sit last in the standings as
-    if it had played, where a missing program leaves it out."""
+    class path), or None.  The interpreter would start and fail at every game: a tournament's
+    entrant would sit last in the standings as if it had played, where a missing program
+    leaves it out."""
     words = [w for w in split_command(command)[1:] if not w.startswith("-")]
     if not words or not words[0].endswith(SCRIPT_SUFFIXES) or (cwd / words[0]).exists():
         return None

@@ -18,7 +18,7 @@ from referee.bots.version import bot_version
 from referee.match.bot_player import BotPlayer
 from referee.match.player import Player
 
-from .config import TournamentConfig
+from .config import BotEntry, TournamentConfig
 
 PlayerFactory = Callable[[str, int], Player]
 """Makes entrant `name`'s player for worker `number`."""
@@ -41,11 +41,9 @@ async def build_bots(config: TournamentConfig, config_path: Path,
     left_out: dict[str, str] = {}
     for bot in config.bots:
         cwd = bot_dir(config_path, bot.dir)
-        if not cwd.is_dir():
-            left_out[bot.name] = _no_folder(cwd)
-            continue
-        if bot.unusable is not None:
-            left_out[bot.name] = bot.unusable
+        unplayable = _unplayable(bot, cwd)
+        if unplayable is not None:
+            left_out[bot.name] = unplayable
             continue
         if bot.build:
             say(f"building {bot.name}: {bot.build}")
@@ -63,9 +61,13 @@ async def build_bots(config: TournamentConfig, config_path: Path,
     return left_out
 
 
-def _no_folder(cwd: Path) -> str:
-    return (f"its directory {cwd} is a file, not a folder" if cwd.exists()
-            else f"its directory {cwd} does not exist")
+def _unplayable(bot: BotEntry, cwd: Path) -> str | None:
+    """Why an entrant cannot play whatever its build does: its `dir` (`cwd`) is not a folder,
+    or holds no bot (an entry given by its folder alone); None if it may."""
+    if not cwd.is_dir():
+        return (f"its directory {cwd} is a file, not a folder" if cwd.exists()
+                else f"its directory {cwd} does not exist")
+    return bot.unusable
 
 
 def unbuilt_problems(config: TournamentConfig, config_path: Path) -> dict[str, str]:
@@ -74,12 +76,9 @@ def unbuilt_problems(config: TournamentConfig, config_path: Path) -> dict[str, s
     `plan` warns of them, without building anything."""
     problems: dict[str, str] = {}
     for bot in config.bots:
-        cwd = bot_dir(config_path, bot.dir)
-        if not cwd.is_dir():
-            problems[bot.name] = _no_folder(cwd)
-            continue
-        if bot.unusable is not None:
-            problems[bot.name] = bot.unusable
+        unplayable = _unplayable(bot, bot_dir(config_path, bot.dir))
+        if unplayable is not None:
+            problems[bot.name] = unplayable
             continue
         if bot.build is None or "/" not in split_command(bot.command)[0]:
             missing = missing_program(bot_spec(config, config_path, bot.name),

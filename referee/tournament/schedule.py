@@ -104,7 +104,6 @@ BALANCED_ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {
 }
 
 
-
 def _cycles(k: int) -> tuple[tuple[int, ...], ...]:
     """The (k-1)! cyclic orders of k entrants as index patterns starting at 0, each followed
     by its reverse, the table's own order first."""
