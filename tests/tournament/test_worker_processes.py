@@ -44,6 +44,9 @@ from ..processes import children as _children
 from .stand_in_workers import FinishesAsTheStopComes, VoidsAfterTheStop, boot
 
 GAMES = 2 * PROCESSES_FROM  # two workers' worth: 6 seat orders a deal of 3 entrants
+# What the executors made here are handed to play in worker processes: enough to check what
+# the processes do, at a tenth of the games a run needs to repay them.
+FEW = 6
 
 
 def tournament(folder: Path, script: str, seats: int = 3, games: int = GAMES,
@@ -69,17 +72,18 @@ def test_two_workers_play_in_processes_of_their_own_and_leave_none(tmp_path: Pat
     """Two workers and enough games: every game is played and stored, each worker's bots are
     run by one process of its own, neither the referee's, and once the run is over no worker
     process is left."""
-    path = tournament(tmp_path, "tells_parent.py")
+    path = tournament(tmp_path, "tells_parent.py", games=2 * FEW)
     config = load_tournament(path)
     logs = tmp_path / "logs"
     store = open_store(tmp_path / "t.db")
     try:
         summary = trio.run(run_tournament, config, path, store,
-                           LocalExecutor(2, stderr_dir=logs), lambda m: None)
+                           LocalExecutor(2, stderr_dir=logs, processes_from=FEW),
+                           lambda m: None)
         stored = len(list(store.results()))
     finally:
         store.close()
-    assert summary.played == stored == GAMES
+    assert summary.played == stored == 2 * FEW
     workers = [parents(logs, 0), parents(logs, 1)]
     assert [len(w) for w in workers] == [1, 1], workers
     pids = workers[0] | workers[1]
@@ -95,7 +99,7 @@ def test_batches_move_between_this_process_and_worker_processes_as_they_grow_and
     one in worker processes and a small one in its own process again: every game of each is
     reported finished, and each time the bots of the other way of playing are stopped first,
     so that no more bot processes live than one way keeps."""
-    path = tournament(tmp_path, "tells_parent.py", games=GAMES + 12)
+    path = tournament(tmp_path, "tells_parent.py", games=4 * FEW)
     config = load_tournament(path)
     games = schedule(config)
     logs = tmp_path / "logs"
@@ -110,11 +114,11 @@ def test_batches_move_between_this_process_and_worker_processes_as_they_grow_and
                 if _has(Path(f"/proc/{p}/cmdline"), "executors.worker_process")]
 
     async def main() -> tuple[list[tuple[int, int, set[int]]], list[tuple[int, int]]]:
-        executor = LocalExecutor(2, stderr_dir=logs)
+        executor = LocalExecutor(2, stderr_dir=logs, processes_from=FEW)
         await executor.start(config, path)
         seen, first = [], []
         try:
-            for batch in (games[:6], games[6:6 + GAMES], games[6 + GAMES:]):
+            for batch in (games[:FEW], games[FEW:3 * FEW], games[3 * FEW:]):
                 finished: list[Outcome] = []
 
                 def report(outcome: Outcome, finished: list[Outcome] = finished) -> None:
@@ -146,18 +150,18 @@ def test_batches_move_between_this_process_and_worker_processes_as_they_grow_and
 def test_a_time_budget_stops_the_workers_games_and_their_processes(tmp_path: Path) -> None:
     """A time budget that runs out while the workers play stops them: the run returns with
     the games finished stored (none or few), and no worker process or bot is left."""
-    path = tournament(tmp_path, "answers_late.py --delay 0.05")
+    path = tournament(tmp_path, "answers_late.py --delay 0.05", games=2 * FEW)
     config = load_tournament(path)
     logs = tmp_path / "logs"
     store = open_store(tmp_path / "t.db")
+    executor = LocalExecutor(2, stderr_dir=logs, processes_from=FEW)
     try:
-        summary = trio.run(lambda: run_tournament(config, path, store,
-                                                  LocalExecutor(2, stderr_dir=logs),
+        summary = trio.run(lambda: run_tournament(config, path, store, executor,
                                                   lambda m: None, time_budget=1.0))
         stored = len(list(store.results()))
     finally:
         store.close()
-    assert summary.played == stored < GAMES
+    assert summary.played == stored < 2 * FEW
     assert not [pid for pid in _children(os.getpid())
                 if _has(Path(f"/proc/{pid}/cmdline"), "executors.worker_process")]
     marker = str(tmp_path / "bots")
@@ -463,12 +467,12 @@ def test_the_edition_file_is_read_once_when_the_run_starts(tmp_path: Path) -> No
     """A run in worker processes plays the edition it read as it started, even if the file
     is then removed: every game is played and stored."""
     shutil.copy(ROOT / "protocol" / "examples" / "tiny.toml", tmp_path / "tiny.toml")
-    path = tournament(tmp_path, "first_legal.py", extra='edition = "tiny.toml"')
+    path = tournament(tmp_path, "first_legal.py", games=2 * FEW, extra='edition = "tiny.toml"')
     config = load_tournament(path)
     finished: list[Outcome] = []
 
     async def main() -> None:
-        executor = LocalExecutor(2)
+        executor = LocalExecutor(2, processes_from=FEW)
         await executor.start(config, path)
         (tmp_path / "tiny.toml").unlink()
         try:

@@ -31,11 +31,14 @@ class LocalExecutor:
     """`make_player(name, worker)` replaces the bot processes (in-process players for tests,
     simulations and benchmarks); `stderr_dir` keeps each bot's stderr; `restart_each_game`
     stops every bot after each game instead of keeping it, to measure what keeping them
-    saves."""
+    saves; `processes_from`: the games a worker a batch needs to be played in worker
+    processes (fewer in tests, which check what the processes do, not what they repay)."""
 
     def __init__(self, workers: int = 1, make_player: PlayerFactory | None = None,
-                 stderr_dir: Path | None = None, restart_each_game: bool = False) -> None:
+                 stderr_dir: Path | None = None, restart_each_game: bool = False,
+                 processes_from: int = PROCESSES_FROM) -> None:
         self.workers = max(1, workers)
+        self.processes_from = processes_from
         self.make_player = make_player
         self.stderr_dir = stderr_dir
         self.restart_each_game = restart_each_game
@@ -65,7 +68,7 @@ class LocalExecutor:
     async def play(self, games: Iterable[ScheduledGame], report: Report) -> None:
         queue = iter(games)
         if self.processes is not None:
-            enough = PROCESSES_FROM * self.workers
+            enough = self.processes_from * self.workers
             ahead = list(itertools.islice(queue, enough))
             queue = itertools.chain(ahead, queue)
             if len(ahead) == enough:  # the bots kept here give way to the processes'
