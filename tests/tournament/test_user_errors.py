@@ -18,7 +18,7 @@ from referee.tournament.config import TournamentConfig
 
 from .. import in_process
 from ..disk import files_limited_to, without_reading_all
-from ..processes import BOT_PYTHON
+from ..processes import BOT_PYTHON, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_LEGAL = ROOT / "tests" / "scripted_bots" / "first_legal.py"
@@ -477,21 +477,27 @@ def test_a_reader_in_the_middle_of_a_read_does_not_hold_up_a_run(tmp_path: Path)
 def test_a_second_run_on_a_store_being_written_is_refused(tmp_path: Path) -> None:
     """A second run on a --db that a run is writing is refused in one line, and leaves the
     first's store alone: the games are not all played twice, each run claiming them all."""
-    config = write_config(tmp_path, extra="deals = 60")
+    gate = tmp_path / "go"
+    held = tmp_path / "held.py"  # says hello once `gate` exists: the first run waits for it
+    held.write_text(f"import os, runpy, time\nwhile not os.path.exists({str(gate)!r}):\n"
+                    f"    time.sleep(0.01)\nrunpy.run_path({str(FIRST_LEGAL)!r}, "
+                    f"run_name='__main__')\n")
+    config = write_config(tmp_path, extra="[limits]\nstartup_time = 120")
+    config.write_text(config.read_text().replace(str(FIRST_LEGAL), str(held), 1))
     db = tmp_path / "x.db"
     first = subprocess.Popen([sys.executable, "-m", "referee", "tournament", "run", str(config),
                               "--db", str(db), "-q"], cwd=tmp_path, stderr=subprocess.PIPE,
                              text=True)
-    deadline = time.monotonic() + 60
-    while not (db.exists() and db.stat().st_size) and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_until(lambda: db.exists() and db.stat().st_size > 0, "the first run's store",
+               process=first)
     second = run(config, db)
+    gate.touch()
     _, err = first.communicate(timeout=120)
     assert first.returncode == 0, err
     refused(second, f"{db} is being written by another run")
-    assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM games").fetchone() == (180,)
+    assert sqlite3.connect(db).execute("SELECT COUNT(*) FROM games").fetchone() == (3,)
     again = in_process.referee("tournament", "run", str(config), "--db", str(db), cwd=tmp_path)
-    assert again.returncode == 0 and "0 games played, 180 were already stored" in \
+    assert again.returncode == 0 and "0 games played, 3 were already stored" in \
         again.stderr, again.stderr
 
 
