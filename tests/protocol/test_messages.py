@@ -183,7 +183,7 @@ REPLIES = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=1500, deadline=None)
 @given(REPLIES)
 def test_the_quick_reply_check_agrees_with_the_model(reply: dict[str, object]) -> None:
     """The hand-written checks of ordinary replies (spaced and compact) accept only what the

@@ -169,7 +169,7 @@ def bot_lines(draw: st.DrawFn) -> bytes:
 
 
 @pytest.mark.slow
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=1000, deadline=None)
 @given(bot_lines())
 def test_the_schema_accepts_a_generated_line_iff_the_referee_does(line: bytes) -> None:
     """A bot's author can trust the schema: what it accepts the referee takes, and the
