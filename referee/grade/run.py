@@ -33,6 +33,7 @@ from referee.check import CHECK_COUNT, run_check
 from referee.text import visible
 from referee.tournament.config import TournamentConfig
 
+from .config import grading_warnings
 from .feedback import Findings, feedback
 from .gauntlet import (
     GauntletResult,
@@ -298,6 +299,8 @@ async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out
     if not submissions:
         raise FolderError(f"SUBMISSIONS_DIR {root} holds no submissions (a folder per "
                           "student); nothing was written")
+    for warning in grading_warnings(config):  # a config that grades every working bot alike
+        say(f"warning: {config_path.name}: {warning}")
     out.mkdir(parents=True, exist_ok=True)
     (out / "feedback").mkdir(exist_ok=True)
     state_path = out / "state.json"
