@@ -52,3 +52,9 @@ def visible(text: str, indent: str | None = None) -> str:
         else:
             out.append(_escape(char))
     return "".join(out)
+
+
+def listed(names: list[str], most: int = 3) -> str:
+    """`names` joined with commas: the first `most` of them, and how many more."""
+    shown = ", ".join(names[:most])
+    return shown if len(names) <= most else f"{shown} and {len(names) - most} more"

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from referee.text import listed
 from referee.toml_files import TomlFileError, read_toml
 from referee.validation import first_error
 
@@ -97,17 +98,30 @@ def read_bot_folder(folder: Path) -> BotFolder:
                          + _one_level_down(folder))
 
 
-def _one_level_down(folder: Path) -> str:
-    """A hint where a folder's bot is one level down (a zip's top folder), else ""."""
+def bots_one_level_down(folder: Path) -> list[tuple[str, str]]:
+    """The folders of `folder` that hold a bot (a `bot.toml` or a file of the conventions),
+    each with the first such file: a zip's top folder, or a class's folders."""
     try:
         inside = sorted(p for p in folder.iterdir() if p.is_dir() and not p.name.startswith(
             (".", "__")))
     except OSError:
-        return ""
+        return []
+    found = []
     for sub in inside:
-        found = [f for f in (MANIFEST, *(name for name, _, _ in CONVENTIONS))
+        files = [f for f in (MANIFEST, *(name for name, _, _ in CONVENTIONS))
                  if (sub / f).is_file()]
-        if found:
-            return (f"; the folder {sub.name}/ holds {found[0]}: move its files up, out of "
-                    f"{sub.name}/")
+        if files:
+            found.append((sub.name, files[0]))
+    return found
+
+
+def _one_level_down(folder: Path) -> str:
+    """A hint where a folder's bot is one level down (a zip's top folder), else ""."""
+    found = bots_one_level_down(folder)
+    if len(found) == 1:
+        sub, file = found[0]
+        return f"; the folder {sub}/ holds {file}: move its files up, out of {sub}/"
+    if found:
+        return (f"; its folders {listed([f'{sub}/' for sub, _ in found])} each hold a bot: "
+                "give one of them")
     return ""

@@ -28,9 +28,10 @@ import trio
 
 from referee.bots.build import build_bot
 from referee.bots.launch import BotSpec
+from referee.bots.manifest import bots_one_level_down
 from referee.bots.sandbox import SandboxMode
 from referee.check import CHECK_COUNT, run_check
-from referee.text import visible
+from referee.text import listed, visible
 from referee.tournament.config import TournamentConfig
 
 from .config import grading_warnings
@@ -296,6 +297,12 @@ async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out
     if loose:  # a student who handed in a file would be missing from grades.csv unsaid
         say(f"warning: not graded, being files and not students' folders: {', '.join(loose)} "
             "(give each student a folder of their own)")
+    for sub in submissions:  # SUBMISSIONS_DIR given one level too high
+        nested = bots_one_level_down(sub.path) if sub.problem is not None else []
+        if len(nested) >= 2:
+            say(f"warning: {sub.path.name}/ is graded as one student, but its folders "
+                f"{listed([f'{n}/' for n, _ in nested])} each hold a bot: if it is the class's "
+                f"folder, give {sub.path} as SUBMISSIONS_DIR")
     if not submissions:
         raise FolderError(f"SUBMISSIONS_DIR {root} holds no submissions (a folder per "
                           "student); nothing was written")

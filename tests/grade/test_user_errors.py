@@ -851,6 +851,24 @@ def test_a_zips_mac_folder_is_no_student_and_a_bot_one_level_down_is_pointed_at(
         "the folder ann_bot/ holds bot.py: move its files up, out of ann_bot/"), found
 
 
+def test_a_class_folder_given_one_level_too_high_is_warned_of(tmp_path: Path) -> None:
+    """`grade course/` where course/subs/ holds the students: the one "student" subs has no
+    bot, and a warning tells the teacher its folders each hold one and what to give instead."""
+    course, out, config = tmp_path / "course", tmp_path / "out", tmp_path / "class.toml"
+    for student in ("amy", "bo", "cy", "di"):
+        (course / "subs" / student).mkdir(parents=True)
+        shutil.copy(SAMPLES / "python" / "random_bot.py", course / "subs" / student / "bot.py")
+    write_config(config)
+    done = grade(course, config, out)
+    assert done.returncode == 0, done.stderr
+    assert (f"warning: subs/ is graded as one student, but its folders amy/, bo/, cy/ and 1 "
+            f"more each hold a bot: if it is the class's folder, give {course / 'subs'} as "
+            "SUBMISSIONS_DIR\n") in done.stderr, done.stderr
+    assert rows(out)["subs"]["status"] == "no bot found"
+    assert "its folders amy/, bo/, cy/ and 1 more each hold a bot: give one of them" in (
+        out / "feedback" / "subs.md").read_text()
+
+
 def test_a_config_that_grades_every_working_bot_alike_is_warned_of(tmp_path: Path) -> None:
     """Too few deals for the test to find anything (1 at 95%), and a [grading] with no rules,
     are named by `grade` as it starts (and by `autograder` as it writes a platform's files); a
