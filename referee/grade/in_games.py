@@ -35,6 +35,7 @@ class StudentGames:
     records: Path  # OUT/feedback/STUDENT: where its records are copied
     shown_as: str  # that folder, as the feedback names it (next to the feedback file)
     scrub: Scrub
+    given: bool = True  # the student gets the records (not on a platform): name and replay them
 
 
 def add_games(problems: Problems, games: StudentGames) -> None:
@@ -109,12 +110,14 @@ def show_game(p: Problem, result: StoredResult, seed: int, order: int, record: b
         start = max(1, at - AROUND)
         excerpt = [line if len(line) <= WIDE else line[:WIDE] + " ..."
                    for line in lines[start:at + 2]]
+        record_named = f" {code(shown_as)}" if games.given else ""
         p.shown.append(Shown(
             f"The first game it came up in, lines {start + 1} to {start + len(excerpt)} of "
-            f"its record {code(shown_as)} (your bot is seat {seat}; its fault is line "
+            f"its record{record_named} (your bot is seat {seat}; its fault is line "
             f"{at + 1}):", games.scrub.text("\n".join(excerpt))))
-    p.reproduce.append(Shown("Replay that game's record (every move and fault), in the folder "
-                             "of this file:", f"referee replay {shlex.quote(shown_as)}"))
+    if games.given:
+        p.reproduce.append(Shown("Replay that game's record (every move and fault), in the "
+                                 "folder of this file:", f"referee replay {shlex.quote(shown_as)}"))
     command, notes = play_command(games.config, games.config_path, list(result.names),
                                   games.name, games.command, seed, order)
     p.reproduce.append(Shown(

@@ -35,7 +35,8 @@ async def grade_one(folder: Path, config: TournamentConfig, config_path: Path, w
     if sub.problem is None:
         await build_baselines(config, config_path, say)
     say(f"{sub.student}: grading")
-    grading, _spent = await graded(sub, config, config_path, work, workers, say)
+    grading, _spent = await graded(sub, config, config_path, work, workers, say,
+                                   records_given=False)  # the platform shows the text only
     remove_copy(work / "work" / sub.student)
     write_feedback(work, grading.outcome)
     return grading.outcome, grading.found.check

@@ -85,8 +85,9 @@ class Grading:
     runs out before the end (`ran_out`)."""
 
     def __init__(self, sub: Submission, config: TournamentConfig, config_path: Path,
-                 out: Path) -> None:
+                 out: Path, records_given: bool = True) -> None:
         self.sub = sub
+        self.records_given = records_given  # the student gets the records beside its feedback
         self.config = config
         self.config_path = config_path
         self.out = out
@@ -154,7 +155,7 @@ class Grading:
             self.found.played = True
             add_games(self.found.problems, StudentGames(
                 self.config, self.config_path, self.name, self.sub.command, self.db,
-                self.records, self.sub.student, self.scrub))
+                self.records, self.sub.student, self.scrub, self.records_given))
 
     def ran_out(self) -> None:
         """Its time budget ran out at `step`: "timed out", the games it finished graded, and
@@ -191,11 +192,13 @@ async def grade_submission(sub: Submission, config: TournamentConfig, config_pat
 
 
 async def graded(sub: Submission, config: TournamentConfig, config_path: Path, out: Path,
-                 workers: int, say: Callable[[str], None]) -> tuple[Grading, Spent]:
+                 workers: int, say: Callable[[str], None], records_given: bool = True
+                 ) -> tuple[Grading, Spent]:
     """`grade_submission`, with what its grading found (the check's results, for a
-    platform's list of tests: `platform_results.py`)."""
+    platform's list of tests: `platform_results.py`); `records_given`: whether the student
+    gets the game records its feedback shows (not on a platform, which shows the text)."""
     started = time.monotonic()
-    grading = Grading(sub, config, config_path, out)
+    grading = Grading(sub, config, config_path, out, records_given)
     budget = config.limits.submission_time
     with trio.move_on_after(budget) as deadline:
         await grading.run(workers, say)

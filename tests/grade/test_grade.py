@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import os
 import re
 import shutil
@@ -297,3 +298,22 @@ def test_grading_in_the_sandbox(tmp_path: Path) -> None:
     rows = {r["student"]: r for r in csv.DictReader((out / "grades.csv").open())}
     assert rows["alice"]["status"] == rows["carol"]["status"] == "ok"
     assert int(rows["carol"]["games"]) == 4
+
+
+def test_a_platforms_feedback_shows_a_games_lines_but_names_no_record(tmp_path: Path) -> None:
+    """On a platform (`grade-one`) the student gets the feedback text only: a crash in its
+    games is shown by the record's lines around it, with no record file named and no `referee
+    replay` of one; the command that plays the game again is still given."""
+    ivan, config = tmp_path / "ivan", tmp_path / "class.toml"
+    ivan.mkdir()
+    (ivan / "bot.py").write_text(crashes_in_some_games())
+    write_config(config, seat_orders="rotations")
+    done = in_process.referee("grade-one", "ivan", "--config", "class.toml", "--results",
+                              "results.json", "--format", "gradescope", "-q", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    output = json.loads((tmp_path / "results.json").read_text())["output"]
+    assert "It came up in 2 of 4 games (2 times)." in output, output
+    assert re.search(r"The first game it came up in, lines \d+ to \d+ of its record \(your bot "
+                     r"is seat \d", output), output
+    assert "ZeroDivisionError" in output and "referee play" in output, output
+    assert "referee replay" not in output and ".jsonl" not in output, output
