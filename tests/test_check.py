@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import functools
 import json
+import os
+import pty
 import re
 import signal
 import subprocess
@@ -13,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from referee.check import CHECK_COUNT
+from referee.check.situations import SCENARIOS
 
 from . import in_process, terminal
 from .disk import files_limited_to
@@ -407,3 +410,33 @@ def test_the_own_double_check_gives_the_same_verdict_for_the_same_play() -> None
                         r"reached: \d+ times the bot held a double and a second card of its "
                         r"artist, and played another card", first_legal), first_legal
     assert own_double(checked(OVER_MONEY).stdout) == first_legal
+
+
+def test_on_a_terminal_check_says_which_game_is_on_and_leaves_no_line_behind() -> None:
+    """A slow bot's check takes minutes: on a terminal, stderr shows which of the scenario
+    games is being played, each over the last, and is cleared before the results."""
+    controller, terminal_side = pty.openpty()
+    try:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "referee", "check",
+             f"{PY} tests/scripted_bots/first_legal.py"], cwd=ROOT, stdout=subprocess.PIPE,
+            stderr=terminal_side, text=True)
+        os.close(terminal_side)
+        out, _ = proc.communicate(timeout=300)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(controller, 4096)
+            except OSError:  # EIO: the process and its terminal side are gone
+                break
+            if not chunk:
+                break
+            shown += chunk
+    finally:
+        os.close(controller)
+    assert proc.returncode == 0 and f"{CHECK_COUNT} passed, 0 failed" in out, out
+    said = shown.decode()
+    games = re.findall(r"\r\x1b\[Kchecking: game (\d+) of (\d+) \(([\w-]+)\)", said)
+    assert games == [(str(n), str(len(SCENARIOS)), sc.name)
+                     for n, sc in enumerate(SCENARIOS, start=1)], said
+    assert said.endswith("\r\x1b[K"), said

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import statistics
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -109,8 +109,10 @@ class Recorder:
 async def run_check(
     spec: BotSpec, move_time: float = DEFAULT_MOVE_TIME, time_bank: float = DEFAULT_TIME_BANK,
     startup_time: float = DEFAULT_STARTUP_TIME, transcript: Path | None = None,
+    progress: Callable[[int, str], None] = lambda number, scenario: None,
 ) -> tuple[list[CheckResult], list[float]]:
-    """The checks and the bot's reply times.  Without a `transcript` to keep, the checks'
+    """The checks and the bot's reply times; `progress(number, scenario)` is told as each
+    scenario's game begins (from 0).  Without a `transcript` to keep, the checks'
     own is a file with no name (unlinked at once, or never linked), written and read through
     /proc/self/fd: it goes with the referee however it ends, SIGKILL included."""
     with ExitStack() as stack:
@@ -121,11 +123,12 @@ async def run_check(
             except OSError as exc:  # none of the temporary folders can be written: no room
                 raise RefereeError(f"the checks' transcript cannot be made: {exc}") from None
             transcript = Path(f"/proc/self/fd/{temp.fileno()}")
-        return await _run(spec, move_time, time_bank, startup_time, transcript)
+        return await _run(spec, move_time, time_bank, startup_time, transcript, progress)
 
 
 async def _run(
-    spec: BotSpec, move_time: float, time_bank: float, startup_time: float, transcript: Path
+    spec: BotSpec, move_time: float, time_bank: float, startup_time: float, transcript: Path,
+    progress: Callable[[int, str], None],
 ) -> tuple[list[CheckResult], list[float]]:
     bot = BotPlayer(spec, startup_time=startup_time, transcript_path=transcript)
     rec = Recorder(bot)
@@ -146,6 +149,7 @@ async def _run(
                     f"{len(slow)} answers timed out (first: {slow[0].fault.reason}); the check "  # type: ignore[union-attr]
                     f"stopped before scenario {sc.name!r}", kinds={FaultKind.TIMEOUT}))
                 break
+            progress(number, sc.name)
             rec.scenario, rec.edition = sc.name, sc.edition
             rec.inject_warning_at = 3 if number == 0 else None
             names = [bot.name] + [f"opponent{i}" for i in range(1, sc.players)]

@@ -37,6 +37,7 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
     BOT is a command line or a folder with a bot.toml (built first)."""
     [spec] = confine([parse_bot(bot)], sandbox, address_space)
     from ..check import run_check, summary
+    from ..check.situations import SCENARIOS
     from ..interrupts import run_trio
     from ..match.game import RefereeError
 
@@ -46,14 +47,26 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
             transcript_path.write_bytes(b"")  # written as the checks go
         except OSError as exc:
             fail(f"--transcript {transcript_path}: cannot write it: {exc.strerror or exc}")
+    shown = sys.stderr.isatty()  # a slow bot's check takes minutes: say which game is on
+
+    def progress(number: int, scenario: str) -> None:
+        if shown:
+            sys.stderr.write(f"\r\033[Kchecking: game {number + 1} of {len(SCENARIOS)} "
+                             f"({scenario})")
+            sys.stderr.flush()
+
     try:
         results, times = run_trio(lambda: run_check(
             spec, move_time=move_time, time_bank=time_bank, startup_time=startup_time,
-            transcript=transcript_path))
+            transcript=transcript_path, progress=progress))
     except RefereeError as exc:  # the referee's own failure (a full disk), not the bot's
         fail(f"the referee failed, not the bot: {exc}")
     except KeyboardInterrupt:
         fail("interrupted; the bot was stopped")
+    finally:
+        if shown:  # the line goes, whatever follows it
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
     for r in results:
         click.echo(f"{r.mark}  {r.name}: {visible(r.reason, indent='      ')}")
         for line in r.lines:  # the exchange: what the referee sent, and what the bot said
