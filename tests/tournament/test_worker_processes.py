@@ -93,6 +93,28 @@ def test_two_workers_play_in_processes_of_their_own_and_leave_none(tmp_path: Pat
                    f"worker process {pid} gone")
 
 
+def test_an_adaptive_runs_small_rounds_play_in_worker_processes_when_its_budget_is_large(
+        tmp_path: Path) -> None:
+    """An adaptive round of one table (6 games) is smaller than the games that make a batch
+    play in worker processes (12 with two workers here), but the run's budget is not: every
+    round is played by the two workers' processes, none by the referee's own."""
+    path = tournament(tmp_path, "tells_parent.py", games=6,  # a deal: a round's table
+                      extra='schedule = "adaptive"\nmax_games = 24')
+    config = load_tournament(path)
+    logs = tmp_path / "logs"
+    store = open_store(tmp_path / "t.db")
+    try:
+        summary = trio.run(run_tournament, config, path, store,
+                           LocalExecutor(2, stderr_dir=logs, processes_from=FEW),
+                           lambda m: None)
+        rounds = len(store.rounds())
+    finally:
+        store.close()
+    assert summary.played == 24 and rounds == 4
+    pids = parents(logs, 0) | parents(logs, 1)
+    assert len(pids) == 2 and os.getpid() not in pids, pids
+
+
 def test_batches_move_between_this_process_and_worker_processes_as_they_grow_and_shrink(
         tmp_path: Path) -> None:
     """A run handed batches stage by stage plays a small batch in its own process, a large

@@ -6,8 +6,10 @@ from batch to batch (a run with `until` hands it a batch per stage), until `aclo
 file's bots with two workers or more play in a process per worker (`processes.py`) when a
 batch has PROCESSES_FROM games a worker or more: a worker's process costs about half a second
 of CPU to start (its imports), which its cheaper waits repay over about that many games
-(`benchmarks/README.md`).  Smaller batches, one worker, and in-process players (tests,
-simulations) play in this trio program.
+(`benchmarks/README.md`).  An adaptive run's rounds are each small, but its budget is known
+from the start: worker processes play every round where the budget holds that many games
+(`benchmarks/adaptive_pace.py`).  Smaller
+batches, one worker, and in-process players (tests, simulations) play in this trio program.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 
 from ..config import TournamentConfig, tournament_edition
 from ..entrants import PlayerFactory, bot_factory
+from ..rounds import budget_games
 from ..schedule import ScheduledGame
 from . import Report, from_one_queue
 from .processes import ProcessWorkers
@@ -39,6 +42,7 @@ class LocalExecutor:
                  processes_from: int = PROCESSES_FROM) -> None:
         self.workers = max(1, workers)
         self.processes_from = processes_from
+        self.run_games = 0  # the games the run means to play, where known as it starts
         self.make_player = make_player
         self.stderr_dir = stderr_dir
         self.restart_each_game = restart_each_game
@@ -51,6 +55,8 @@ class LocalExecutor:
         return self.make_player is None
 
     async def start(self, config: TournamentConfig, config_path: Path) -> None:
+        if config.schedule == "adaptive":
+            self.run_games = budget_games(config) or 0
         if self.processes is not None:
             await self.processes.start(config, config_path)
         # Players in one event loop: the bots' readers may poll only where there is one
@@ -71,7 +77,8 @@ class LocalExecutor:
             enough = self.processes_from * self.workers
             ahead = list(itertools.islice(queue, enough))
             queue = itertools.chain(ahead, queue)
-            if len(ahead) == enough:  # the bots kept here give way to the processes'
+            if len(ahead) == enough or self.run_games >= enough:
+                # the bots kept here give way to the processes'
                 for worker in self.running:
                     await worker.aclose()
                 await self.processes.play(queue, report)
