@@ -412,18 +412,15 @@ def test_the_own_double_check_gives_the_same_verdict_for_the_same_play() -> None
     assert own_double(checked(OVER_MONEY).stdout) == first_legal
 
 
-def test_on_a_terminal_check_says_which_game_is_on_and_leaves_no_line_behind() -> None:
-    """A slow bot's check takes minutes: on a terminal, stderr shows which of the scenario
-    games is being played, each over the last, and is cleared before the results."""
+def on_a_terminal(bot: str, interrupt_at: str | None = None) -> tuple[int, str, str]:
+    """`referee check BOT` with its stderr on a terminal (a pty): its exit status, stdout, and
+    all it showed on the terminal; with `interrupt_at`, Ctrl-C (SIGINT) once that is shown."""
     controller, terminal_side = pty.openpty()
+    shown = b""
     try:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "referee", "check",
-             f"{PY} tests/scripted_bots/first_legal.py"], cwd=ROOT, stdout=subprocess.PIPE,
-            stderr=terminal_side, text=True)
+        proc = subprocess.Popen([sys.executable, "-m", "referee", "check", bot], cwd=ROOT,
+                                stdout=subprocess.PIPE, stderr=terminal_side, text=True)
         os.close(terminal_side)
-        out, _ = proc.communicate(timeout=300)
-        shown = b""
         while True:
             try:
                 chunk = os.read(controller, 4096)
@@ -432,11 +429,30 @@ def test_on_a_terminal_check_says_which_game_is_on_and_leaves_no_line_behind() -
             if not chunk:
                 break
             shown += chunk
+            if interrupt_at is not None and interrupt_at.encode() in shown:
+                proc.send_signal(signal.SIGINT)
+                interrupt_at = None
+        out, _ = proc.communicate(timeout=300)
     finally:
         os.close(controller)
-    assert proc.returncode == 0 and f"{CHECK_COUNT} passed, 0 failed" in out, out
-    said = shown.decode()
+    return proc.returncode, out, shown.decode()
+
+
+def test_on_a_terminal_check_says_which_game_is_on_and_leaves_no_line_behind() -> None:
+    """A slow bot's check takes minutes: on a terminal, stderr shows which of the scenario
+    games is being played, each over the last, and is cleared before the results."""
+    code, out, said = on_a_terminal(f"{PY} tests/scripted_bots/first_legal.py")
+    assert code == 0 and f"{CHECK_COUNT} passed, 0 failed" in out, out
     games = re.findall(r"\r\x1b\[Kchecking: game (\d+) of (\d+) \(([\w-]+)\)", said)
     assert games == [(str(n), str(len(SCENARIOS)), sc.name)
                      for n, sc in enumerate(SCENARIOS, start=1)], said
     assert said.endswith("\r\x1b[K"), said
+
+
+def test_ctrl_c_on_a_terminal_clears_the_progress_line_before_its_error() -> None:
+    """Interrupted on a terminal, check's one error line starts a line of its own, the
+    progress line cleared before it."""
+    code, _, said = on_a_terminal(f"{PY} tests/scripted_bots/answers_late.py --delay 0.05",
+                                  interrupt_at="checking: game 2 of")
+    assert code == 2, said
+    assert said.endswith("\r\x1b[Kerror: interrupted; the bot was stopped\r\n"), repr(said)

@@ -56,17 +56,18 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
             sys.stderr.flush()
 
     try:
-        results, times = run_trio(lambda: run_check(
-            spec, move_time=move_time, time_bank=time_bank, startup_time=startup_time,
-            transcript=transcript_path, progress=progress))
+        try:
+            results, times = run_trio(lambda: run_check(
+                spec, move_time=move_time, time_bank=time_bank, startup_time=startup_time,
+                transcript=transcript_path, progress=progress))
+        finally:
+            if shown:  # the line goes before whatever follows it, an error too
+                sys.stderr.write("\r\033[K")
+                sys.stderr.flush()
     except RefereeError as exc:  # the referee's own failure (a full disk), not the bot's
         fail(f"the referee failed, not the bot: {exc}")
     except KeyboardInterrupt:
         fail("interrupted; the bot was stopped")
-    finally:
-        if shown:  # the line goes, whatever follows it
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
     for r in results:
         click.echo(f"{r.mark}  {r.name}: {visible(r.reason, indent='      ')}")
         for line in r.lines:  # the exchange: what the referee sent, and what the bot said

@@ -15,10 +15,11 @@ import pytest
 
 from .. import in_process, terminal
 from ..in_process import referee  # what only a process shows (SIGKILL, a signal): Popen below
-from ..processes import BOT_PYTHON
+from ..processes import BOT_PYTHON, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_LEGAL = ROOT / "tests" / "scripted_bots" / "first_legal.py"
+HELD = ROOT / "tests" / "scripted_bots" / "held.py"
 
 
 def write_config(folder: Path, bots: int = 5, extra: str = "", deals: int = 2) -> Path:
@@ -228,21 +229,27 @@ def test_ctrl_c_ends_a_run_in_one_line_and_it_resumes(tmp_path: Path, signum: in
     """SIGINT (Ctrl-C) or SIGTERM (a job's time limit) once some games are stored: the one
     line docs/security.md promises, exit 2, no traceback (no trio exception group around the
     KeyboardInterrupt; no bot left running after SIGTERM); running again plays the rest."""
-    config = write_config(tmp_path, deals=1)  # 30 games: a second or more after the fifth
+    hold = tmp_path / "hold"  # b0 waits from its 150th answer on (14 games stored) while it is
+    hold.touch()
+    config = write_config(tmp_path, deals=1, extra="[limits]\nmove_time = 300.0")  # 30 games
+    held = f"{BOT_PYTHON} {HELD} --while {hold} --after 150"
+    config.write_text(config.read_text().replace(f"{BOT_PYTHON} {FIRST_LEGAL}", held, 1))
     db = tmp_path / "t.db"
     proc = subprocess.Popen([sys.executable, "-m", "referee", "tournament", "run", str(config),
                              "--db", str(db), "-q"], cwd=tmp_path, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 600  # only so that a hung run ends the test
-    while proc.poll() is None and stored_games(db) < 5 and time.monotonic() < deadline:
-        time.sleep(0.01)
-    proc.send_signal(signum)
-    _, said = proc.communicate(timeout=300)
+    try:
+        wait_until(lambda: stored_games(db) >= 5, "five games stored", process=proc)
+        proc.send_signal(signum)
+        _, said = proc.communicate(timeout=300)
+    finally:
+        hold.unlink()
+        proc.kill()
     assert proc.returncode == 2, said
     assert said == (f"error: interrupted; finished games are kept in {db}; run again to "
                     "resume\n"), said
     kept = stored_games(db)
-    assert 5 <= kept < 10 * 3
+    assert 5 <= kept < 10 * 3, kept
     again = referee("tournament", "run", str(config), "--db", str(db), "-q", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert stored_games(db) == 10 * 3

@@ -488,10 +488,12 @@ def test_a_second_run_on_a_store_being_written_is_refused(tmp_path: Path) -> Non
     first = subprocess.Popen([sys.executable, "-m", "referee", "tournament", "run", str(config),
                               "--db", str(db), "-q"], cwd=tmp_path, stderr=subprocess.PIPE,
                              text=True)
-    wait_until(lambda: db.exists() and db.stat().st_size > 0, "the first run's store",
-               process=first)
-    second = run(config, db)
-    gate.touch()
+    try:
+        wait_until(lambda: db.exists() and db.stat().st_size > 0, "the first run's store",
+                   process=first)
+        second = run(config, db)
+    finally:
+        gate.touch()
     _, err = first.communicate(timeout=120)
     assert first.returncode == 0, err
     refused(second, f"{db} is being written by another run")
