@@ -24,7 +24,9 @@ pytest.importorskip("distributed")
 from distributed import Client, LocalCluster, get_task_stream
 
 from referee.tournament.config import load_tournament
+from referee.tournament.executors import Finished, Outcome
 from referee.tournament.executors.dask import DaskExecutor
+from referee.tournament.executors.local import LocalExecutor
 from referee.tournament.schedule import schedule
 from referee.tournament.session import run_tournament
 from referee.tournament.store import open_store
@@ -89,7 +91,8 @@ def test_a_killed_dask_worker_loses_nothing_and_says_what_it_plays_again(
         tmp_path: Path) -> None:
     """A worker killed mid-run: every game is stored once, and the run says which games it
     plays again on another worker and why; only games not stored yet (a batch is released
-    once stored, so a lost worker costs only what had not reached the store)."""
+    once stored, so a lost worker costs only what had not reached the store); those played
+    again are stored with the results they have when played here."""
     config_path = write_config(tmp_path, bots=5, deals=2)  # 60 games: 15 batches of 4
     config = load_tournament(config_path)
     scheduled = sorted(g.game_id for g in schedule(config))
@@ -142,6 +145,26 @@ def test_a_killed_dask_worker_loses_nothing_and_says_what_it_plays_again(
     assert played and again_played <= len(named), (played, line)
     assert summary.played == 10 * 3 * 2
     assert ids(tmp_path / "dask.db") == scheduled  # nothing lost; the key forbids twice
+    replayed: list[Outcome] = []
+
+    async def play_here() -> None:
+        executor = LocalExecutor(1)
+        await executor.start(config, config_path)
+        try:
+            await executor.play([g for g in schedule(config) if g.game_id in named],
+                                replayed.append)
+        finally:
+            await executor.aclose()
+
+    trio.run(play_here)
+    here = {o.game_id: o.result for o in replayed if isinstance(o, Finished)}
+    store = open_store(tmp_path / "dask.db")
+    try:
+        there = {r.game_id: r for r in store.results() if r.game_id in named}
+    finally:
+        store.close()
+    assert set(here) == named and {g: (r.money, r.ranks) for g, r in here.items()} == {
+        g: (r.money, r.ranks) for g, r in there.items()}
 
 
 def test_three_shards_merge_into_one_run(tmp_path: Path) -> None:
