@@ -123,5 +123,5 @@ def _one_level_down(folder: Path) -> str:
         return f"; the folder {sub}/ holds {file}: move its files up, out of {sub}/"
     if found:
         return (f"; its folders {listed([f'{sub}/' for sub, _ in found])} each hold a bot: "
-                "give one of them")
+                "name one of them, or put one bot's files at the top")
     return ""

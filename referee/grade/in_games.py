@@ -54,7 +54,7 @@ def add_games(problems: Problems, games: StudentGames) -> None:
                 first.setdefault(id(p), (p, result))
         add_overruns(problems, store, games)
         shown = [first[id(p)] for p in problems.ordered() if id(p) in first][:RECORDS]
-        if shown:
+        if shown and games.given:
             games.records.mkdir(parents=True, exist_ok=True)
         for p, result in shown:
             record = store.record(result.game_id)
@@ -100,7 +100,8 @@ def show_game(p: Problem, result: StoredResult, seed: int, order: int, record: b
     problem's first fault in it, and say how to replay it and play it again."""
     seat = result.names.index(games.name)
     name = f"game-{result.game_id}.jsonl"
-    (games.records / name).write_bytes(games.scrub.json(record))
+    if games.given:
+        (games.records / name).write_bytes(games.scrub.json(record))
     shown_as = f"{games.shown_as}/{name}"
     lines = record.decode("utf-8", "replace").splitlines()
     key = fault_key(p.kind, p.reason) if p.kind != "check" else None

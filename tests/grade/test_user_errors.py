@@ -865,7 +865,8 @@ def test_a_class_folder_given_one_level_too_high_is_warned_of(tmp_path: Path) ->
             f"more each hold a bot: if it is the class's folder, give {course / 'subs'} as "
             "SUBMISSIONS_DIR\n") in done.stderr, done.stderr
     assert rows(out)["subs"]["status"] == "no bot found"
-    assert "its folders amy/, bo/, cy/ and 1 more each hold a bot: give one of them" in (
+    assert ("its folders amy/, bo/, cy/ and 1 more each hold a bot: name one of them, or put "
+            "one bot's files at the top") in (
         out / "feedback" / "subs.md").read_text()
 
 
