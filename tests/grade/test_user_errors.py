@@ -243,6 +243,7 @@ def test_a_submission_too_large_to_copy_is_that_students_problem(tmp_path: Path)
     assert "`data.bin` (1024 GiB)" in eve and "`submission_size`" in eve, eve
     assert not (out / "work" / "eve").exists()
     assert "eve: unchanged" in grade(subs, config, out).stderr
+    shutil.rmtree(subs / "ann")  # graded: the config's changes below would grade her again
     raised = config.read_text().replace("[limits]\n", '[limits]\nsubmission_size = "512M"\n')
     config.write_text(raised)  # still too large, and its feedback says so with the new limit
     assert "eve: grading" in grade(subs, config, out).stderr
@@ -313,6 +314,9 @@ def test_a_change_of_mode_or_of_a_links_target_is_graded_again(tmp_path: Path) -
     done = grade(subs, config, out)
     assert "eve: grading" in done.stderr, done.stderr
     assert rows(out)["eve"]["status"] == "ok"
+    script.chmod(0o644)  # and back: the links below are graded without a game
+    assert "eve: grading" in grade(subs, config, out).stderr
+    assert rows(out)["eve"]["status"] == "crashed"
     (subs / "eve" / "v1").mkdir()
     (subs / "eve" / "v2").mkdir()
     (subs / "eve" / "lib").symlink_to("v1")
@@ -690,10 +694,10 @@ def test_a_change_to_the_grading_settings_or_a_baseline_grades_everyone_again(
         tmp_path: Path) -> None:
     """Limits that are not in the schedule's fingerprint (the start-up time here), and the
     files a baseline's command names, count: a change grades everyone again, not keeping
-    the earlier grades."""
+    the earlier grades (whatever they were: alice's bot crashes at its start)."""
     subs = tmp_path / "subs"
     (subs / "alice").mkdir(parents=True)
-    shutil.copy(SAMPLES / "python" / "random_bot.py", subs / "alice" / "bot.py")
+    shutil.copy(BOTS / "crash_at_start.py", subs / "alice" / "bot.py")
     baseline = tmp_path / "base.py"
     shutil.copy(SAMPLES / "python" / "random_bot.py", baseline)
     config = tmp_path / "grading.toml"

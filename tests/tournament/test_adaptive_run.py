@@ -10,9 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from .. import in_process
 from ..processes import wait_until
 from .test_field import RANDOM, entrant, stored, write_file
-from .test_user_errors import referee, refused
+from .test_user_errors import refused
 
 ROOT = Path(__file__).resolve().parents[2]
 TINY = ROOT / "protocol" / "examples" / "tiny.toml"
@@ -49,15 +50,16 @@ def test_a_killed_adaptive_run_resumes_into_the_same_rounds_and_games(tmp_path: 
     whole_dir, killed_dir = tmp_path / "whole", tmp_path / "killed"
     whole_dir.mkdir(), killed_dir.mkdir()
     file = adaptive_file(whole_dir)
-    out = referee("tournament", "plan", str(file), cwd=whole_dir)
+    out = in_process.referee("tournament", "plan", str(file), cwd=whole_dir)
     assert out.returncode == 0, out.stderr
     assert "adaptive: rounds of 2 tables of 3" in out.stdout
     assert "new entrants first, then the entrants whose places are in doubt" in out.stdout
     assert "budget: rounds = 2: at most 12 games" in out.stdout
-    refused(referee("tournament", "run", str(file), "--shard", "1/2", cwd=whole_dir),
+    refused(in_process.referee("tournament", "run", str(file), "--shard", "1/2",
+                               cwd=whole_dir),
             "--shard: an adaptive schedule chooses each round")
-    out = referee("tournament", "run", str(file), "--workers", "1", cwd=whole_dir,
-                  timeout=300)
+    out = in_process.referee("tournament", "run", str(file), "--workers", "1", cwd=whole_dir,
+                             timeout=300)
     assert out.returncode == 0, out.stderr
     assert "1/12 games" in out.stderr, out.stderr  # the progress counts to the budget
     whole = whole_dir / "field.db"
@@ -74,8 +76,8 @@ def test_a_killed_adaptive_run_resumes_into_the_same_rounds_and_games(tmp_path: 
         proc.kill()
         proc.wait(timeout=30)
     assert count(db) < 2 * PER_ROUND
-    out = referee("tournament", "run", str(file), "--workers", "1", cwd=killed_dir,
-                  timeout=300)
+    out = in_process.referee("tournament", "run", str(file), "--workers", "1",
+                             cwd=killed_dir, timeout=300)
     assert out.returncode == 0, out.stderr
     assert "played 2 rounds (4 tables): the budget, rounds = 2, is spent" in out.stderr
     assert rounds(db) == rounds(whole)

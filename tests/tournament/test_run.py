@@ -64,12 +64,12 @@ def stored_games(db: Path) -> int:
 @pytest.mark.slow
 def test_killed_and_resumed_run_equals_an_uninterrupted_one(tmp_path: Path) -> None:
     """SIGKILL at random moments, resume each time: no game lost, none twice, same board."""
-    config = write_config(tmp_path, deals=2)  # 60 games: four kills, each at a random game
+    config = write_config(tmp_path, deals=1)  # 30 games: four kills, each at a random game
     whole = tmp_path / "whole.db"
     done = referee("tournament", "run", str(config), "--db", str(whole), "-q", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     expected_ids = game_ids(whole)
-    assert len(expected_ids) == 10 * 3 * 2  # C(5,3) tables x 3 rotations x 2 deals
+    assert len(expected_ids) == 10 * 3  # C(5,3) tables x 3 rotations
 
     resumed = tmp_path / "resumed.db"
     rng = random.Random(5)
