@@ -8,7 +8,7 @@ import click
 
 from ..bots.limits import DEFAULT_STDERR_PER_GAME, format_size
 from ..bots.sandbox import SandboxError, check_sandbox_available
-from ..text import visible
+from ..text import listed, visible
 from ..tournament.merge import MAX_SHARDS
 from . import OneLineMistakes, short_help
 from .common import (
@@ -23,6 +23,10 @@ from .common import (
     sandbox_option,
     workers_option,
 )
+
+# `plan` lists a field of more entrants than this by its kinds of row (entrants with the same
+# games in the same seats on one line), so that 100 entrants alike are not 100 lines alike.
+GROUPED_FROM = 20
 
 
 @click.group(cls=OneLineMistakes, short_help=short_help("tournament"))
@@ -265,11 +269,19 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
         skipped = plan.per_entrant.get(name, 0)
         click.echo(f"warning: run would leave out {visible(name)}: {visible(why)}"
                    + (f" (its {skipped:,} games would be skipped)" if skipped else ""))
-    rows = [[visible(name), plan.per_entrant[name], *counts]
-            for name, counts in plan.seats.items()]
     seats = [f"seat {i}" for i in range(max(map(len, plan.seats.values()), default=0))]
-    click.echo("\n" + tabulate(rows, headers=["entrant", "games", *seats],
-                               disable_numparse=[0]))
+    alike: dict[tuple[int, ...], list[str]] = {}  # entrants by their games and seats
+    for name, counts in plan.seats.items():
+        alike.setdefault((plan.per_entrant[name], *counts), []).append(visible(name))
+    if len(plan.seats) > GROUPED_FROM and len(alike) < len(plan.seats):
+        rows = [[listed(names) + (f" ({len(names)})" if len(names) > 3 else ""), *row]
+                for row, names in alike.items()]  # a large field, in its few kinds of row
+        header = "entrants"
+    else:
+        rows = [[visible(name), plan.per_entrant[name], *counts]
+                for name, counts in plan.seats.items()]
+        header = "entrant"
+    click.echo("\n" + tabulate(rows, headers=[header, "games", *seats], disable_numparse=[0]))
 
 
 def parse_shard(text: str) -> tuple[int, int]:

@@ -193,3 +193,20 @@ def test_a_store_whose_sample_was_drawn_all_at_once_is_taken_over(tmp_path: Path
     assert stored(db) == before
     file = write_file(tmp_path, names(8), "tables = 8")
     assert played(run(file)) == 2 * GAMES_PER_TABLE
+
+
+def test_the_plan_of_a_large_field_lists_its_kinds_of_entrant_not_every_entrant(
+        tmp_path: Path) -> None:
+    """24 entrants, 16 sampled tables of three: the plan shows a row per kind of entrant (the
+    same games in the same seats), naming the first three with their count, not 24 rows
+    alike; --json still gives every entrant's."""
+    file = field(tmp_path, 24, "tables = 16")
+    out = in_process.referee("tournament", "plan", str(file), cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    rows = out.stdout.split("\n\n")[-1].splitlines()[2:]  # the table, under its header
+    assert 1 <= len(rows) < 24 and rows[0].startswith("e0, e1, e2 and "), out.stdout
+    shown = sum(int(row.split("(")[1].split(")")[0]) if "(" in row else
+                len(row.split("  ")[0].split(", ")) for row in rows)
+    assert shown == 24, out.stdout
+    as_json, _ = plan(file)
+    assert len(as_json["games_per_entrant"]) == 24  # type: ignore[arg-type]
