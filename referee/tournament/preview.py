@@ -14,6 +14,8 @@ from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from referee.text import listed
+
 from .config import TournamentConfig
 from .merge import shard_games
 from .rounds import HOW, budget_games, budget_text, round_size
@@ -227,9 +229,22 @@ class AdaptivePlan:
         if self.changed:
             out.append(f"changed since the store's last run: {', '.join(self.changed)}: "
                        "their stored games are superseded and played again first")
+        begun = self.games_chosen - (self.stored or 0)  # of the rounds chosen, not stored
+        spent = games is not None and self.stored is not None and self.stored >= games
         if self.stored is not None:
-            out.append(f"stored already: {self.stored:,} of them; "
-                       f"{self.games_chosen - self.stored:,} to play before the next round")
+            out.append(f"stored already: {self.stored:,} of them; " + (
+                "the budget is spent: raise it to play on" + (
+                    f" (the {begun:,} games left of the round begun first)" if begun else "")
+                if spent else f"{begun:,} to play before the next round"))
+        if self.rounds_chosen and games is not None and not spent:
+            left = games - self.games_chosen
+            out.append(f"the budget leaves {left:,} games for the rounds to come" if left > 0
+                       else "the budget ends with the round begun")
+        new = [name for name, played in self.per_entrant.items() if not played]
+        if self.rounds_chosen and new:
+            out.append(f"at no table yet: {listed(new)}"
+                       + (f" ({len(new)})" if len(new) > 3 else "")
+                       + f": the next rounds seat {'them' if len(new) > 1 else 'it'} first")
         return out
 
     def as_dict(self) -> dict[str, object]:

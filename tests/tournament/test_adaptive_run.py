@@ -83,3 +83,23 @@ def test_a_killed_adaptive_run_resumes_into_the_same_rounds_and_games(tmp_path: 
     assert rounds(db) == rounds(whole)
     assert stored(db) == stored(whole)
 
+
+
+def test_the_plan_says_what_the_budget_leaves_and_who_has_not_played(tmp_path: Path) -> None:
+    """After a round, with its budget spent the plan says to raise it; with a late entrant
+    and the budget raised, it says how many games the budget leaves for the rounds to come
+    and names the entrant at no table yet, which the next rounds seat first."""
+    file = adaptive_file(tmp_path, "rounds = 1")
+    out = in_process.referee("tournament", "run", str(file), "-q", "--workers", "1",
+                             cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path).stdout
+    assert (f"stored already: {PER_ROUND} of them; the budget is spent: raise it to play on\n"
+            in planned), planned
+    entrant(tmp_path, "late", RANDOM)
+    file = write_file(tmp_path, [*NAMES, "late"],
+                      f'schedule = "adaptive"\nrounds = 3\nedition = "{TINY}"')
+    planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path).stdout
+    assert f"stored already: {PER_ROUND} of them; 0 to play before the next round\n" in planned
+    assert "the budget leaves " in planned and " games for the rounds to come\n" in planned
+    assert "at no table yet: late: the next rounds seat it first\n" in planned, planned
