@@ -28,6 +28,7 @@ ELO = 400 / math.log(10)  # Elo points per unit of the Bradley-Terry log-strengt
 PRIOR_DRAWS = 1.0
 MAX_STEPS = 100  # Newton steps of a fit (it takes a handful)
 TOLERANCE = 1e-10  # the largest step, in units of the log-strength, at which a fit stops
+TINY = np.finfo(np.float64).tiny  # the least chance a log is taken of
 CHART_TOLERANCE = 1e-6  # the same for a chart's points (a ten-thousandth of an Elo point)
 REFIT_ENTRANTS = 100  # up to this many entrants, every bootstrap resample is refitted
 
@@ -124,7 +125,9 @@ class _Point:
         self.x = x - x.mean()
         d = self.x[:, None] - self.x[None, :]
         p = expit(d)  # the chance that the row finishes above the column
-        self.log_likelihood = -float((weights * np.logaddexp(0.0, -d)).sum())
+        # log p = -log(1 + e^-d), from p: half the time of np.logaddexp at 100 entrants; p
+        # is floored only where a wild trial step would make it 0 (the step is then halved).
+        self.log_likelihood = float((weights * np.log(np.maximum(p, TINY))).sum())
         total = weights + weights.T
         self.score = weights.sum(axis=1) - (total * p).sum(axis=1)
         curvature = total * p * (1 - p)
