@@ -150,7 +150,7 @@ def make_plan(config: TournamentConfig, games: Schedule, workers: int,
     if games.kind == "adaptive":
         held = None if stored is None else sum(g.game_id in stored for g in games.games())
         return adaptive_plan(config, games, workers, held, steps * config.limits.move_time,
-                             changed)
+                             changed, pace)
     names = [b.name for b in config.bots]
     orders = games.orders
     if shard is None:
@@ -208,6 +208,15 @@ class AdaptivePlan:
     bound_seconds: float | None
     stored: int | None
     changed: tuple[str, ...] = ()
+    unpaired: bool = False  # seat_orders = "rotations" with an odd number of deals
+    pace: float | None = None  # seconds a stored game took, on average (None: none stored)
+
+    @property
+    def to_play(self) -> int | None:
+        """The games the budget leaves to play (None: no bound but the time)."""
+        if self.budget_games is None:
+            return None
+        return max(0, self.budget_games - (self.stored or 0))
 
     def lines(self, bound: bool = True) -> list[str]:
         entrants = len(self.per_entrant)
@@ -223,6 +232,11 @@ class AdaptivePlan:
             out.append(f"time: at most {duration(self.bound_seconds)} on "
                        f"{counted(self.workers, 'worker')}, a bound if every decision took "
                        "the whole move time (bots answering in milliseconds take far less)")
+            if self.pace is not None and self.to_play:
+                seconds = self.to_play * self.pace / max(1, self.workers)
+                out.append(f"time at the pace of the games stored ({self.pace:.2f} s a game): "
+                           f"about {duration(seconds)} for the {self.to_play:,} the budget "
+                           "leaves")
         out.append(f"chosen so far: {counted(self.rounds_chosen, 'round')}, "
                    f"{counted(self.tables_chosen, 'table')}, "
                    f"{counted(self.games_chosen, 'game')}")
@@ -245,6 +259,8 @@ class AdaptivePlan:
             out.append(f"at no table yet: {listed(new)}"
                        + (f" ({len(new)})" if len(new) > 3 else "")
                        + f": the next rounds seat {'them' if len(new) > 1 else 'it'} first")
+        if self.unpaired:
+            out.append(f"warning: {ROTATIONS}")
         return out
 
     def as_dict(self) -> dict[str, object]:
@@ -257,12 +273,15 @@ class AdaptivePlan:
                 "workers": self.workers,
                 "time_bound_seconds": None if self.bound_seconds is None
                 else round(self.bound_seconds),
-                "stored": self.stored, "changed": list(self.changed)}
+                "stored": self.stored, "changed": list(self.changed),
+                "seat_orders_warning": ROTATIONS if self.unpaired else None,
+                "seconds_at_stored_pace": None if self.pace is None or self.to_play is None
+                else round(self.to_play * self.pace / max(1, self.workers))}
 
 
 def adaptive_plan(config: TournamentConfig, games: Schedule, workers: int,
                   stored: int | None, per_game_seconds: float,
-                  changed: tuple[str, ...] = ()) -> AdaptivePlan:
+                  changed: tuple[str, ...] = (), pace: float | None = None) -> AdaptivePlan:
     """The plan of an adaptive schedule with the rounds `games` holds; `stored`: of their
     games, those in the store (None: no store)."""
     k = config.table_size
@@ -276,5 +295,6 @@ def adaptive_plan(config: TournamentConfig, games: Schedule, workers: int,
         games_chosen=len(games), per_entrant=per_entrant,
         seats={n: [c // k] * k for n, c in per_entrant.items()}, workers=workers,
         bound_seconds=None if most is None else most * per_game_seconds / max(1, workers),
-        stored=stored, changed=changed)
+        stored=stored, changed=changed,
+        unpaired=config.seat_orders == "rotations" and config.deals % 2 == 1, pace=pace)
 

@@ -5,6 +5,7 @@ the budget; a shard is refused in one line."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import subprocess
 import sys
@@ -87,8 +88,10 @@ def test_a_killed_adaptive_run_resumes_into_the_same_rounds_and_games(tmp_path: 
 
 def test_the_plan_says_what_the_budget_leaves_and_who_has_not_played(tmp_path: Path) -> None:
     """After a round, with its budget spent the plan says to raise it; with a late entrant
-    and the budget raised, it says how many games the budget leaves for the rounds to come
-    and names the entrant at no table yet, which the next rounds seat first."""
+    and the budget raised, it says how many games the budget leaves for the rounds to come,
+    about how long they take at the stored games' pace, and names the entrant at no table
+    yet, which the next rounds seat first.  Rotations over one deal are warned of, as in a
+    fixed schedule: an adaptive table plays one cyclic order too."""
     file = adaptive_file(tmp_path, "rounds = 1")
     out = in_process.referee("tournament", "run", str(file), "-q", "--workers", "1",
                              cwd=tmp_path)
@@ -103,3 +106,6 @@ def test_the_plan_says_what_the_budget_leaves_and_who_has_not_played(tmp_path: P
     assert f"stored already: {PER_ROUND} of them; 0 to play before the next round\n" in planned
     assert "the budget leaves " in planned and " games for the rounds to come\n" in planned
     assert "at no table yet: late: the next rounds seat it first\n" in planned, planned
+    assert re.search(r"\ntime at the pace of the games stored \([\d.]+ s a game\): about "
+                     r"[\d hmins]+ for the \d+ the budget leaves\n", planned), planned
+    assert 'warning: seat_orders = "rotations" with an odd number of deals' in planned
