@@ -81,8 +81,13 @@ def first_errors(exc: ValidationError, most: int = 3,
                  model: type[BaseModel] | None = None, data: Any = None) -> str:
     """Up to `most` problems as `first_error` gives one, joined by "; ", without pydantic's
     "Value error, " before our own validators' messages (a tournament file's keys).  A typo
-    of a key comes first: the key it was meant as is then missing too, which says less."""
+    of a key comes first, and the keys then missing beside it are left unsaid: the key it
+    was meant as is among them, and the others may be needed only without it (an entry that
+    gives its `dir` needs no `name` or `command`)."""
     errors = exc.errors(include_url=False)
+    typos = {tuple(err["loc"][:-1]) for err in errors if _meant(err, model) is not None}
+    errors = [err for err in errors
+              if not (err["type"] == "missing" and tuple(err["loc"][:-1]) in typos)]
     errors.sort(key=lambda err: _meant(err, model) is None)  # stable: the rest in order
     return "; ".join(_line(err, err["msg"].removeprefix("Value error, "), model, data)
                      for err in errors[:most])

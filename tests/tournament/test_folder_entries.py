@@ -49,3 +49,15 @@ def test_an_entry_with_a_dir_and_no_command_takes_the_folders_bot(tmp_path: Path
     said = run(file)
     assert f"left out {no_bot}" in said and f"left out {gone}" in said, said
     assert "0 games played, 3 were already stored" in said, said
+
+
+def test_a_typo_of_dir_is_named_alone_not_with_the_keys_it_then_lacks(tmp_path: Path) -> None:
+    """`dri = "..."` in an entry: the one line names that key and the one it was meant as,
+    not also `name` and `command` (which an entry giving its `dir` does not need)."""
+    (tmp_path / "t.toml").write_text(
+        'name = "t"\n' + "".join(f'[[bots]]\nname = "b{i}"\ncommand = "x"\n' for i in range(3))
+        + '[[bots]]\ndri = "b3"\n')
+    out = in_process.referee("tournament", "plan", "t.toml", cwd=tmp_path)
+    assert out.returncode == 2
+    assert out.stderr == ("error: t.toml: bots #4 dri: Extra inputs are not permitted (did you "
+                          "mean 'dir'?)\n"), out.stderr
