@@ -133,6 +133,7 @@ class _Run:
         self.versions = versions
         self.change = change
         self.covered = Tally(0, 0, 0)  # the games of the stages begun
+        self.rounds_counted = 0  # an adaptive run's rounds whose stored games it counted first
         self.deals = 0  # the deals of the stages begun
         self.voids: list[str] = []
         self.verdict: str | None = None
@@ -159,13 +160,16 @@ class _Run:
         out = self.left_out.keys()
         skipped = sum(1 for g in games if g.game_id not in self.done and out & set(g.seats))
         self.deals = self.config.deals
-        playing = self._begin(Tally(len(games), stored, skipped), self._playable(games))
+        playing = self._begin(Tally(len(games), stored, skipped), self._playable(games),
+                              counted=number < self.rounds_counted)
         most = budget_games(self.config)  # the progress counts to the budget, not the round
         if most is not None:
             self.progress.total = max(self.progress.total, most - self.covered.skipped)
         return playing
 
-    def _begin(self, part: Tally, games: Iterator[ScheduledGame]) -> Iterator[ScheduledGame]:
+    def _begin(self, part: Tally, games: Iterator[ScheduledGame],
+               counted: bool = False) -> Iterator[ScheduledGame]:
+        """`counted`: its stored games are in the progress already."""
         covered = self.covered
         self.covered = Tally(covered.games + part.games, covered.stored + part.stored,
                              covered.skipped + part.skipped)
@@ -173,7 +177,8 @@ class _Run:
         if self.budget.games is not None:
             total = min(total, self.covered.stored + self.budget.games)
         self.progress.total = total
-        self.progress.done += part.stored
+        if not counted:
+            self.progress.done += part.stored
         return self.budget.within(games)
 
     def _playable(self, games: Iterable[ScheduledGame]) -> Iterator[ScheduledGame]:
@@ -233,6 +238,11 @@ class _Run:
         """An adaptive schedule: the rounds the store kept (their games not stored yet),
         then each next round chosen from the stored games, kept and played, until a budget
         is spent (`rounds.py`)."""
+        # The progress starts from every stored game of the kept rounds: a changed entrant's
+        # games in an early round are played before the later rounds are begun.
+        self.rounds_counted = len(self.games.rounds)
+        self.progress.done = sum(g.game_id in self.done for n in range(self.rounds_counted)
+                                 for g in self.games.round_games(n))
         number = 0
         while not self.spent():
             if number == len(self.games.rounds):

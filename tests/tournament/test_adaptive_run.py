@@ -109,3 +109,23 @@ def test_the_plan_says_what_the_budget_leaves_and_who_has_not_played(tmp_path: P
     assert re.search(r"\ntime at the pace of the games stored \([\d.]+ s a game\): about "
                      r"[\d hmins]+ for the \d+ the budget leaves\n", planned), planned
     assert 'warning: seat_orders = "rotations" with an odd number of deals' in planned
+
+
+def test_a_resumed_runs_progress_counts_every_stored_game_from_its_first_line(
+        tmp_path: Path) -> None:
+    """Run again after an entrant changed, with a larger budget: the changed entrant's games
+    in the first round are played first, and the progress counts from all the games still
+    stored, not from the first round's alone; it never goes back."""
+    file = adaptive_file(tmp_path)
+    first = in_process.referee("tournament", "run", str(file), "-q", "--workers", "1",
+                               cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    with (tmp_path / "e0" / "bot.py").open("a") as bot:
+        bot.write("# changed\n")
+    file = write_file(tmp_path, NAMES, f'schedule = "adaptive"\nrounds = 3\nedition = "{TINY}"')
+    out = in_process.referee("tournament", "run", str(file), "--workers", "1", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    superseded = int(re.search(r"their (\d+) stored games are superseded", out.stderr)[1])
+    done = [int(n) for n in re.findall(r"^(\d+)/18 games", out.stderr, re.M)]
+    assert done and done[0] == 2 * PER_ROUND - superseded + 1, out.stderr
+    assert done == sorted(done), done
