@@ -222,11 +222,14 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     rounds: list[list[tuple[str, ...]]] = []
     changed: tuple[str, ...] = ()
     pace = None
+    held: str | None = None  # the name of the tournament the store holds, if another
+    withdrawn: list[str] = []  # the store's entrants that the file no longer names
     if db_path.exists():
         # Only with a store: the entrants' versions and the session (trio, the match runner,
         # the leaderboard) would cost a plan of a new file a third of its start-up.
         from ..tournament.entrants import bot_dir, entrant_versions
         from ..tournament.field import changed_now
+        from ..tournament.store import PLAYING
         from ..tournament.store_checks import check_store, stored_draws
 
         try:
@@ -242,6 +245,10 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
                 changed, stale = changed_now(store, versions)
                 stored -= set(stale)  # a run supersedes them and plays them again
                 pace = store.mean_seconds()
+                if store.count() and store.name() != config.name:
+                    held = store.name()
+                named = {b.name for b in config.bots}
+                withdrawn = [n for n in store.entrants(PLAYING) if n not in named]
             finally:
                 store.close()
         except StoreError as exc:
@@ -262,9 +269,18 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     left_out = unbuilt_problems(config, config_path)
     if as_json:
         click.echo(json.dumps({**plan.as_dict(), **({"until": looks} if looks else {}),
-                               "left_out": left_out}, indent=2))
+                               "left_out": left_out, "store_holds": held,
+                               "withdrawn": withdrawn}, indent=2))
         return
     click.echo("\n".join([*plan.lines(), *([looks] if looks else [])]))
+    if held is not None:  # another tournament's store, most likely: as `run` would say it
+        click.echo(f"warning: {db_path} holds tournament {visible(held)!r}: a run renames it "
+                   f"{visible(config.name)!r} (another --db keeps tournaments apart)")
+    if withdrawn:
+        click.echo(f"warning: a run withdraws {listed([visible(n) for n in withdrawn])}"
+                   + (f" ({len(withdrawn)})" if len(withdrawn) > 3 else "")
+                   + ": in the store, not in the file; their games are kept, out of the "
+                   "leaderboard")
     for name, why in left_out.items():  # as `run` says it, before any build
         skipped = plan.per_entrant.get(name, 0)
         click.echo(f"warning: run would leave out {visible(name)}: {visible(why)}"

@@ -731,10 +731,22 @@ def test_a_store_given_to_a_file_of_another_name_is_renamed_with_a_warning(
         tmp_path: Path) -> None:
     """A file whose tournament has another name than the store's, the games the same: the
     run says the store held the other tournament and is renamed, so that a --db mixed up
-    does not pass unseen; the store then holds the file's name."""
+    does not pass unseen; the store then holds the file's name.  `plan` says so before, with
+    the entrants the run would withdraw (in the store, not in the file)."""
     config, db = write_config(tmp_path), tmp_path / "t.db"
     assert run(config, db).returncode == 0
     config.write_text(config.read_text().replace('name = "errors"', 'name = "winter"'))
+    three = config.read_text()
+    config.write_text(three + f'[[bots]]\nname = "b3"\ncommand = "{BOT_PYTHON} {FIRST_LEGAL}"\n')
+    config.write_text(config.read_text().replace('name = "b0"', 'name = "b9"'))
+    planned = in_process.referee("tournament", "plan", str(config), "--db", str(db),
+                                 cwd=tmp_path)
+    assert planned.returncode == 0, planned.stderr
+    assert (f"warning: {db} holds tournament 'errors': a run renames it 'winter' (another "
+            "--db keeps tournaments apart)\n") in planned.stdout, planned.stdout
+    assert ("warning: a run withdraws b0: in the store, not in the file; their games are "
+            "kept, out of the leaderboard\n") in planned.stdout, planned.stdout
+    config.write_text(three)
     again = in_process.referee("tournament", "run", str(config), "--db", str(db),
                                cwd=tmp_path)
     assert again.returncode == 0, again.stderr
