@@ -54,7 +54,10 @@ def visible(text: str, indent: str | None = None) -> str:
     return "".join(out)
 
 
-def listed(names: list[str], most: int = 3) -> str:
-    """`names` joined with commas: the first `most` of them, and how many more."""
+def listed(names: list[str], most: int = 3, total: bool = False) -> str:
+    """`names` joined with commas: the first `most` of them, and how many more (with
+    `total`, then how many in all, in brackets)."""
     shown = ", ".join(names[:most])
-    return shown if len(names) <= most else f"{shown} and {len(names) - most} more"
+    if len(names) <= most:
+        return shown
+    return f"{shown} and {len(names) - most} more" + (f" ({len(names)})" if total else "")

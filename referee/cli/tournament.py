@@ -277,9 +277,8 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
         click.echo(f"warning: {db_path} holds tournament {visible(held)!r}: a run renames it "
                    f"{visible(config.name)!r} (another --db keeps tournaments apart)")
     if withdrawn:
-        click.echo(f"warning: a run withdraws {listed([visible(n) for n in withdrawn])}"
-                   + (f" ({len(withdrawn)})" if len(withdrawn) > 3 else "")
-                   + ": in the store, not in the file; their games are kept, out of the "
+        click.echo(f"warning: a run withdraws {listed([visible(n) for n in withdrawn], total=True)}"
+                   ": in the store, not in the file; their games are kept, out of the "
                    "leaderboard")
     for name, why in left_out.items():  # as `run` says it, before any build
         skipped = plan.per_entrant.get(name, 0)
@@ -290,7 +289,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     for name, counts in plan.seats.items():
         alike.setdefault((plan.per_entrant[name], *counts), []).append(visible(name))
     if len(plan.seats) > GROUPED_FROM and len(alike) < len(plan.seats):
-        rows = [[listed(names) + (f" ({len(names)})" if len(names) > 3 else ""), *row]
+        rows = [[listed(names, total=True), *row]
                 for row, names in alike.items()]  # a large field, in its few kinds of row
         header = "entrants"
     else:

@@ -122,6 +122,11 @@ ROTATIONS = ('seat_orders = "rotations" with an odd number of deals: a deal seat
              'deals, or seat_orders = "balanced"')
 
 
+def unpaired_rotations(config: TournamentConfig) -> bool:
+    """Whether the file plays rotations over an odd number of deals (`ROTATIONS`)."""
+    return config.seat_orders == "rotations" and config.deals % 2 == 1
+
+
 def counted(n: int, noun: str) -> str:
     """"1 table", "2 tables"."""
     return f"{n:,} {noun}" + ("" if n == 1 else "s")
@@ -185,7 +190,7 @@ def make_plan(config: TournamentConfig, games: Schedule, workers: int,
         bound_seconds=to_play * per_game / max(1, workers), stored=held,
         max_games=config.max_games,
         drawn=None if games.sample is None else len(games.sample.drawn), changed=changed,
-        unpaired=config.seat_orders == "rotations" and config.deals % 2 == 1, pace=pace)
+        unpaired=unpaired_rotations(config), pace=pace)
 
 
 @dataclass(frozen=True)
@@ -218,6 +223,14 @@ class AdaptivePlan:
             return None
         return max(0, self.budget_games - (self.stored or 0))
 
+    @property
+    def paced_seconds(self) -> float | None:
+        """The games the budget leaves at the stored games' pace, `workers` at a time (None:
+        no pace or no bound)."""
+        if self.pace is None or self.to_play is None:
+            return None
+        return self.to_play * self.pace / max(1, self.workers)
+
     def lines(self, bound: bool = True) -> list[str]:
         entrants = len(self.per_entrant)
         games = self.budget_games
@@ -232,10 +245,10 @@ class AdaptivePlan:
             out.append(f"time: at most {duration(self.bound_seconds)} on "
                        f"{counted(self.workers, 'worker')}, a bound if every decision took "
                        "the whole move time (bots answering in milliseconds take far less)")
-            if self.pace is not None and self.to_play:
-                seconds = self.to_play * self.pace / max(1, self.workers)
+            paced = self.paced_seconds
+            if paced is not None and self.to_play:
                 out.append(f"time at the pace of the games stored ({self.pace:.2f} s a game): "
-                           f"about {duration(seconds)} for the {self.to_play:,} the budget "
+                           f"about {duration(paced)} for the {self.to_play:,} the budget "
                            "leaves")
         out.append(f"chosen so far: {counted(self.rounds_chosen, 'round')}, "
                    f"{counted(self.tables_chosen, 'table')}, "
@@ -256,9 +269,8 @@ class AdaptivePlan:
                        else "the budget ends with the round begun")
         new = [name for name, played in self.per_entrant.items() if not played]
         if self.rounds_chosen and new:
-            out.append(f"at no table yet: {listed(new)}"
-                       + (f" ({len(new)})" if len(new) > 3 else "")
-                       + f": the next rounds seat {'them' if len(new) > 1 else 'it'} first")
+            out.append(f"at no table yet: {listed(new, total=True)}: the next rounds seat "
+                       f"{'them' if len(new) > 1 else 'it'} first")
         if self.unpaired:
             out.append(f"warning: {ROTATIONS}")
         return out
@@ -275,8 +287,8 @@ class AdaptivePlan:
                 else round(self.bound_seconds),
                 "stored": self.stored, "changed": list(self.changed),
                 "seat_orders_warning": ROTATIONS if self.unpaired else None,
-                "seconds_at_stored_pace": None if self.pace is None or self.to_play is None
-                else round(self.to_play * self.pace / max(1, self.workers))}
+                "seconds_at_stored_pace": None if self.paced_seconds is None
+                else round(self.paced_seconds)}
 
 
 def adaptive_plan(config: TournamentConfig, games: Schedule, workers: int,
@@ -296,5 +308,5 @@ def adaptive_plan(config: TournamentConfig, games: Schedule, workers: int,
         seats={n: [c // k] * k for n, c in per_entrant.items()}, workers=workers,
         bound_seconds=None if most is None else most * per_game_seconds / max(1, workers),
         stored=stored, changed=changed,
-        unpaired=config.seat_orders == "rotations" and config.deals % 2 == 1, pace=pace)
+        unpaired=unpaired_rotations(config), pace=pace)
 
