@@ -224,19 +224,22 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     pace = None
     held: str | None = None  # the name of the tournament the store holds, if another
     withdrawn: list[str] = []  # the store's entrants that the file no longer names
+    moved: list[str] = []  # games of earlier adaptive rotations that a run seats anew
     if db_path.exists():
         # Only with a store: the entrants' versions and the session (trio, the match runner,
         # the leaderboard) would cost a plan of a new file a third of its start-up.
         from ..tournament.entrants import bot_dir, entrant_versions
         from ..tournament.field import changed_now
         from ..tournament.store import PLAYING
-        from ..tournament.store_checks import check_store, stored_draws
+        from ..tournament.store_checks import RESEATED, check_store, reseated, stored_draws
 
         try:
             store = Store.for_reading(db_path)
             try:
                 check_store(config, edition, store)
                 stored = store.done()
+                moved = reseated(config, edition, store)
+                stored -= set(moved)  # a run supersedes them and plays them again
                 drawn = stored_draws(config, edition, store)
                 rounds = store.rounds() if config.schedule == "adaptive" else []
                 present = {b.name for b in config.bots if bot_dir(config_path, b.dir).is_dir()}
@@ -270,12 +273,16 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     if as_json:
         click.echo(json.dumps({**plan.as_dict(), **({"until": looks} if looks else {}),
                                "left_out": left_out, "store_holds": held,
-                               "withdrawn": withdrawn}, indent=2))
+                               "withdrawn": withdrawn, "reseated": len(moved)}, indent=2))
         return
     click.echo("\n".join([*plan.lines(), *([looks] if looks else [])]))
     if held is not None:  # another tournament's store, most likely: as `run` would say it
         click.echo(f"warning: {db_path} holds tournament {visible(held)!r}: a run renames it "
                    f"{visible(config.name)!r} (another --db keeps tournaments apart)")
+    if moved:
+        click.echo(f"note: {db_path} was made by an earlier referee: {RESEATED}; a run "
+                   f"supersedes the {len(moved):,} of its games seated otherwise now and "
+                   "plays them again")
     if withdrawn:
         click.echo(f"warning: a run withdraws {listed([visible(n) for n in withdrawn], total=True)}"
                    ": in the store, not in the file; their games are kept, out of the "

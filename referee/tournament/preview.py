@@ -123,8 +123,10 @@ ROTATIONS = ('seat_orders = "rotations" with an odd number of deals: a deal seat
 
 
 def unpaired_rotations(config: TournamentConfig) -> bool:
-    """Whether the file plays rotations over an odd number of deals (`ROTATIONS`)."""
-    return config.seat_orders == "rotations" and config.deals % 2 == 1
+    """Whether the file plays rotations over an odd number of deals (`ROTATIONS`) in a
+    fixed schedule (an adaptive one draws each table's cyclic order, `schedule.spin`)."""
+    return config.seat_orders == "rotations" and config.deals % 2 == 1 and \
+        config.schedule != "adaptive"
 
 
 def counted(n: int, noun: str) -> str:

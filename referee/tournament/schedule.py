@@ -29,7 +29,10 @@ Each table plays `deals` deals, each deal in each of the table's seat orders:
   by its reverse.  In one fixed cyclic order each entrant always sits after the same
   neighbour, and that favours some entrants over others (docs/tournaments.md); over every two
   deals each neighbour sits once before and once after, and over (k-1)! deals every entrant
-  sits right after every other equally often, as in `all`.
+  sits right after every other equally often, as in `all`.  An adaptive table starts that
+  sequence at a cyclic order drawn by a hash of the seed and its entrants (`spin`), not at
+  its order by name: its tables mostly play one deal, and by name a bot would sit right after
+  the same neighbour at every table of theirs; drawn, it does so at 1/(k-1) of them.
 * `balanced`: a smallest set of seat orders in which every entrant sits in every seat equally
   often and, for every ordered pair (a, b), a sits immediately before b in turn order (b in
   a's seat + 1, cyclically) equally often.  A set of m orders of k entrants needs m = r*k for
@@ -90,8 +93,10 @@ SCHEDULE_VERSION = 3
 GAUNTLET_SCHEDULE_VERSION = 4
 # The same for adaptive schedules: bump when the same stored games choose another round.
 ADAPTIVE_VERSION = 1
-# The same for `seat_orders = "rotations"`: 1: the cyclic order changes from deal to deal.
+# The same for `seat_orders = "rotations"`: 1: the cyclic order changes from deal to deal;
+# 2 (adaptive schedules only): each table's first cyclic order drawn (`spin`).
 ROTATIONS_VERSION = 1
+ADAPTIVE_ROTATIONS_VERSION = 2
 
 # Balanced seat orders as index patterns into the table's entrants (see the module docstring).
 BALANCED_ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {
@@ -151,21 +156,33 @@ def deal_seed(master: int, entrants: Sequence[str], deal: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def order_patterns(k: int, how: str, deal: int) -> list[tuple[int, ...]]:
+def order_patterns(k: int, how: str, deal: int, spin: int = 0) -> list[tuple[int, ...]]:
     """The seat orders of a table of k in deal `deal`, as index patterns into its entrants:
-    `all`, `rotations` or `balanced` (module docstring)."""
+    `all`, `rotations` or `balanced` (module docstring).  Rotations take the cyclic orders
+    of `CYCLES` in turn from the `spin`-th, each deal of a pair the reverse of the other."""
     if how == "rotations":
-        cycle = CYCLES[k][deal % len(CYCLES[k])]
+        cycles = CYCLES[k]
+        pairs = len(cycles) // 2
+        cycle = cycles[2 * ((spin // 2 + deal // 2) % pairs) + (spin + deal) % 2]
         return [cycle[r:] + cycle[:r] for r in range(k)]
     if how == "balanced":
         return list(BALANCED_ORDERS[k])
     return list(itertools.permutations(range(k)))
 
 
-def seat_orders(entrants: tuple[str, ...], how: str, deal: int) -> list[tuple[str, ...]]:
+def seat_orders(entrants: tuple[str, ...], how: str, deal: int,
+                spin: int = 0) -> list[tuple[str, ...]]:
     """The table's seat orders in deal `deal` (`order_patterns`), as bot names by seat."""
     return [tuple(entrants[i] for i in pattern)
-            for pattern in order_patterns(len(entrants), how, deal)]
+            for pattern in order_patterns(len(entrants), how, deal, spin)]
+
+
+def spin(master: int, entrants: Sequence[str]) -> int:
+    """The cyclic order an adaptive table of rotations starts at (an index into `CYCLES`):
+    drawn by a hash of the seed and its entrants, each order as likely."""
+    text = json.dumps(["spin", master, sorted(entrants)], separators=(",", ":"))
+    digest = hashlib.sha256(text.encode()).digest()
+    return int.from_bytes(digest[:8], "big") % len(CYCLES[len(entrants)])
 
 
 def tables(config: TournamentConfig, drawn: Sequence[Table] = ()) -> list[Table]:
@@ -256,8 +273,10 @@ class Schedule:
             seed_of = {d: deal_seed(config.seed, entrants, d)
                        for d in range(first, first + config.deals)}
             key = table_key(entrants)
+            turn = spin(config.seed, entrants)
             for deal, seed in seed_of.items():
-                for order, seats in enumerate(seat_orders(entrants, config.seat_orders, deal)):
+                for order, seats in enumerate(seat_orders(entrants, config.seat_orders, deal,
+                                                          turn)):
                     yield ScheduledGame(game_id(key, deal, order), offset + index, deal, order,
                                         seats, seed)
 
@@ -349,7 +368,7 @@ def game_settings(config: TournamentConfig) -> dict[str, object]:
 
 
 def fingerprint(config: TournamentConfig, edition: Edition | None = None,
-                sampled: int | None = None, rotations: int = ROTATIONS_VERSION) -> str:
+                sampled: int | None = None, rotations: int | None = None) -> str:
     """A hex digest of everything that changes the games; not of the entrants (a game's id
     and seed depend on its own table only, and each game records its bots' versions), the
     name, the builds, the directories, the startup and build times or the primary metric, nor
@@ -358,7 +377,8 @@ def fingerprint(config: TournamentConfig, edition: Edition | None = None,
     stages).  Given the loaded `edition`, its contents count too, so an edited edition file
     is noticed.  `sampled`: the fingerprint the referee gave a store of `tables = sampled`
     before samples grew (a store it takes over, `session.bind`).  `rotations`: the version of
-    rotations' seat orders (0: before they changed from deal to deal)."""
+    rotations' seat orders (0: before they changed from deal to deal; None: this
+    referee's, `rotations_version`)."""
     data: dict[str, object] = {
         "schedule": (GAUNTLET_SCHEDULE_VERSION if config.format == "gauntlet"
                      else SCHEDULE_VERSION),
@@ -367,6 +387,8 @@ def fingerprint(config: TournamentConfig, edition: Edition | None = None,
     }
     if config.schedule == "adaptive":  # only then: a fixed schedule's stores keep theirs
         data["adaptive"] = ADAPTIVE_VERSION
+    if rotations is None:
+        rotations = rotations_version(config)
     if config.seat_orders == "rotations" and rotations:  # only then, as adaptive
         data["rotations"] = rotations
     if edition is not None:
@@ -375,3 +397,6 @@ def fingerprint(config: TournamentConfig, edition: Edition | None = None,
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def rotations_version(config: TournamentConfig) -> int:
+    """The version of rotations' seat orders this referee plays for `config`."""
+    return ADAPTIVE_ROTATIONS_VERSION if config.schedule == "adaptive" else ROTATIONS_VERSION

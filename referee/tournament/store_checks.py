@@ -1,7 +1,9 @@
 """Whether a results store belongs to a tournament file, and the stores an earlier referee made
 that a run takes over rather than refuses: a sample drawn all at once (before samples grew),
-and rotations whose cyclic order did not yet change from deal to deal (of the first deal
-only, whose games are the same).  `plan` asks the same questions as `run`."""
+rotations whose cyclic order did not yet change from deal to deal (of the first deal only,
+whose games are the same), and adaptive rotations whose tables' first cyclic order was not
+yet drawn (its rounds kept, its games seated otherwise now superseded and played again).
+`plan` asks the same questions as `run`."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from referee.game import Edition
 
 from .config import TournamentConfig
 from .sampling import Table
-from .schedule import fingerprint, game_settings, table_key
+from .schedule import ROTATIONS_VERSION, Schedule, fingerprint, game_settings, table_key
 from .store import Store, StoreError
 
 
@@ -20,6 +22,7 @@ def take_over_earlier(config: TournamentConfig, edition: Edition, store: Store, 
     """Bind to `prints` a store an earlier referee made whose games this file keeps."""
     _take_over_sample(config, edition, store, prints, say)
     _take_over_rotations(config, edition, store, prints, say)
+    _take_over_adaptive_rotations(config, edition, store, prints, say)
 
 
 def _earlier_sample(config: TournamentConfig, edition: Edition, store: Store) -> bool:
@@ -36,7 +39,7 @@ def _earlier_sample(config: TournamentConfig, edition: Edition, store: Store) ->
 def check_store(config: TournamentConfig, edition: Edition, store: Store) -> None:
     """StoreError where a run of `config` would refuse the store: it holds games of another
     schedule (`plan`)."""
-    if _earlier_sample(config, edition, store):
+    if _earlier_sample(config, edition, store) or _earlier_adaptive(config, edition, store):
         return
     if _earlier_rotations(config, edition, store):
         if _first_deal_only(store):
@@ -68,8 +71,44 @@ OLD_ROTATIONS = ("holds rotations that kept one cyclic order in every deal, made
 def _earlier_rotations(config: TournamentConfig, edition: Edition, store: Store) -> bool:
     """Whether the store holds rotations of this file made before their cyclic order changed
     from deal to deal."""
-    return config.seat_orders == "rotations" and \
+    return config.seat_orders == "rotations" and config.schedule != "adaptive" and \
         store.fingerprint() == fingerprint(config, edition, rotations=0)
+
+
+def _earlier_adaptive(config: TournamentConfig, edition: Edition, store: Store) -> bool:
+    """Whether the store holds adaptive rotations of this file made before each table's
+    first cyclic order was drawn (`schedule.spin`)."""
+    return config.seat_orders == "rotations" and config.schedule == "adaptive" and \
+        store.fingerprint() in {fingerprint(config, edition, rotations=version)
+                                for version in (0, ROTATIONS_VERSION)}
+
+
+def reseated(config: TournamentConfig, edition: Edition, store: Store) -> list[str]:
+    """The games of a store of earlier adaptive rotations (`_earlier_adaptive`) that its
+    rounds now seat otherwise: those a run supersedes and plays again (none otherwise)."""
+    if not _earlier_adaptive(config, edition, store):
+        return []
+    now = {g.game_id: g.seats for g in Schedule(config, (), store.rounds()).games()}
+    return sorted(game_id for game_id, seats in store.seatings().items()
+                  if game_id in now and now[game_id] != seats)
+
+
+# Why the games of an earlier store of adaptive rotations are superseded.
+RESEATED = "rotations now draw each adaptive table's first cyclic order"
+
+
+def _take_over_adaptive_rotations(config: TournamentConfig, edition: Edition, store: Store,
+                                  prints: str, say: Callable[[str], None]) -> None:
+    """A store of adaptive rotations made before each table's first cyclic order was
+    drawn: keep its rounds and the games seated as now, supersede the others, bind it anew."""
+    if not _earlier_adaptive(config, edition, store):
+        return
+    games = reseated(config, edition, store)
+    store.take_over_reseated(prints, games, RESEATED)
+    say(f"taken over a store of adaptive rotations made by an earlier version of the "
+        f"referee: {RESEATED} (a table by name kept one order, favouring some bots); its "
+        f"rounds are kept, and {len(games):,} of its games, seated otherwise now, are "
+        "superseded and played again")
 
 
 def _first_deal_only(store: Store) -> bool:

@@ -35,7 +35,7 @@ CREATE TABLE IF NOT EXISTS superseded (  -- games whose bots changed since, kept
     record BLOB NOT NULL, seconds REAL NOT NULL, attempts INTEGER NOT NULL,
     finished REAL NOT NULL, versions TEXT NOT NULL,
     superseded REAL NOT NULL,   -- unix time
-    why TEXT NOT NULL           -- which entrants had changed
+    why TEXT NOT NULL           -- which entrants had changed, or what else
 );
 CREATE TABLE IF NOT EXISTS draws (  -- a sample's tables in the order drawn (store/draws.py)
     position INTEGER PRIMARY KEY,

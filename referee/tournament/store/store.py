@@ -429,13 +429,30 @@ class Store:
         if not current:
             return 0
         stale = self.stale_games(current)
-        why = "changed: " + ", ".join(sorted(current))
+        self._move_superseded(stale, "changed: " + ", ".join(sorted(current)))
+        return len(stale)
+
+    def _move_superseded(self, game_ids: Sequence[str], why: str) -> None:
+        """Move the games `game_ids` to the superseded, saying `why`."""
         now = time.time()
-        for game_id in stale:
+        for game_id in game_ids:
             self.db.execute("INSERT INTO superseded SELECT *, ?, ? FROM games "
                             "WHERE game_id = ?", (now, why, game_id))
             self.db.execute("DELETE FROM games WHERE game_id = ?", (game_id,))
-        return len(stale)
+
+    def seatings(self) -> dict[str, tuple[str, ...]]:
+        """The bots by seat of every stored game."""
+        with self.failing():
+            return {game_id: tuple(orjson.loads(seats)) for game_id, seats in
+                    self.db.execute("SELECT game_id, seats FROM games")}
+
+    def take_over_reseated(self, fingerprint: str, game_ids: Sequence[str], why: str) -> None:
+        """Bind the store to `fingerprint`, superseding the games `game_ids` (saying `why`),
+        which the new schedule seats otherwise, in one transaction (`store_checks.py`)."""
+        with self.transaction():
+            self._move_superseded(game_ids, why)
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('fingerprint', ?)",
+                            (fingerprint,))
 
     def seeds(self) -> dict[str, int]:
         """The deck seed of every stored game: games with one seed were dealt alike."""
