@@ -1,6 +1,6 @@
 """Whether `seat_orders = "rotations"` can tell copies of one bot apart in a round robin.
 
-Run: python benchmarks/rotations.py [--randoms 8] [--deals 2] [--seed 3]
+Run: python benchmarks/rotations.py [--randoms 8] [--deals 2] [--seed 3] [--adaptive]
 Plays a round robin at tables of four of four copies of the Python baseline sample and
 `--randoms` random bots (each its own seed), in-process (`grading_power.SampleBot`: the sample
 bots' own code fed the messages a bot process reads), twice: in rotations as the schedule
@@ -14,11 +14,16 @@ deal (the rotations before that change).  For each it prints:
    cyclic order always seats the copy first by name after a random bot), and the
    leaderboard's verdicts among the copies (`referee.leaderboard.standings`: the block model,
    familywise error 5%): identical bots should come out level.
+
+With `--adaptive`, the same tables as one round of `schedule = "adaptive"` (each table played
+once, its `--deals` deals from the first), twice: each table's first cyclic order drawn, as the
+schedule makes it (`schedule.spin`), and every table in its order by name (as before that).
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import statistics
 import sys
 import time
@@ -37,16 +42,23 @@ from referee.match.game import play_game
 from referee.match.record import GameResult
 from referee.tournament import schedule as schedule_module
 from referee.tournament.config import TournamentConfig
-from referee.tournament.schedule import ScheduledGame, game_spec, schedule
+from referee.tournament.schedule import Schedule, ScheduledGame, game_spec, schedule
 
 COPIES = ("copy-a", "copy-b", "copy-c", "copy-d")
 
 
-def field(randoms: int, deals: int, seed: int) -> TournamentConfig:
+def field(randoms: int, deals: int, seed: int, adaptive: bool = False) -> TournamentConfig:
     names = [*COPIES, *(f"random-{i:02d}" for i in range(randoms))]
     return TournamentConfig.model_validate({
         "name": "rotations", "seed": seed, "table_size": 4, "deals": deals,
-        "seat_orders": "rotations", "bots": [{"name": n, "command": "unused"} for n in names]})
+        "seat_orders": "rotations", "bots": [{"name": n, "command": "unused"} for n in names],
+        **({"schedule": "adaptive", "rounds": 1} if adaptive else {})})
+
+
+def adaptive_games(config: TournamentConfig) -> list[ScheduledGame]:
+    """Every table of the round robin as one adaptive round."""
+    names = sorted(b.name for b in config.bots)
+    return list(Schedule(config, (), [list(itertools.combinations(names, 4))]).games())
 
 
 async def play(config: TournamentConfig, games: list[ScheduledGame]) -> list[GameResult]:
@@ -94,11 +106,25 @@ def main() -> None:
     parser.add_argument("--randoms", type=int, default=8, help="random bots beside the copies")
     parser.add_argument("--deals", type=int, default=2, help="deals per table")
     parser.add_argument("--seed", type=int, default=3, help="the tournament's seed")
+    parser.add_argument("--adaptive", action="store_true",
+                        help="the tables as one adaptive round: drawn orders and by name")
     args = parser.parse_args()
+    if args.adaptive:
+        config = field(args.randoms, args.deals, args.seed, adaptive=True)
+        drawn = schedule_module.spin
+        for label, spin in (("adaptive, drawn per table", drawn),
+                            ("adaptive, by name (before)", lambda master, entrants: 0)):
+            schedule_module.spin = spin
+            games = adaptive_games(config)
+            start = time.perf_counter()
+            results = trio.run(play, config, games)
+            report(f"{label} [{time.perf_counter() - start:.0f} s]", games, results)
+        schedule_module.spin = drawn
+        return
     config = field(args.randoms, args.deals, args.seed)
     per_deal = schedule_module.CYCLES
-    for label, cycles in (("rotations", per_deal),
-                          ("one cycle (before)", {k: v[:1] for k, v in per_deal.items()})):
+    for label, cycles in (("rotations", per_deal),  # one cycle: its pair its own reverse
+                          ("one cycle (before)", {k: v[:1] * 2 for k, v in per_deal.items()})):
         schedule_module.CYCLES = cycles
         games = schedule(config)
         start = time.perf_counter()
