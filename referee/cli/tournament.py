@@ -231,7 +231,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
         from ..tournament.entrants import bot_dir, entrant_versions
         from ..tournament.field import changed_now
         from ..tournament.store import PLAYING
-        from ..tournament.store_checks import RESEATED, check_store, reseated, stored_draws
+        from ..tournament.store_checks import check_store, reseated, stored_draws
 
         try:
             store = Store.for_reading(db_path)
@@ -280,8 +280,10 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
         click.echo(f"warning: {db_path} holds tournament {visible(held)!r}: a run renames it "
                    f"{visible(config.name)!r} (another --db keeps tournaments apart)")
     if moved:
-        click.echo(f"note: {db_path} was made by an earlier referee: {RESEATED}; a run "
-                   f"supersedes the {len(moved):,} of its games seated otherwise now and "
+        from ..tournament.store_checks import reseated_why
+
+        click.echo(f"note: {db_path} was made by an earlier referee: {reseated_why(config)}; "
+                   f"a run supersedes the {len(moved):,} of its games seated otherwise now and "
                    "plays them again")
     if withdrawn:
         click.echo(f"warning: a run withdraws {listed([visible(n) for n in withdrawn], total=True)}"

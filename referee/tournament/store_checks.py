@@ -1,9 +1,8 @@
 """Whether a results store belongs to a tournament file, and the stores an earlier referee made
 that a run takes over rather than refuses: a sample drawn all at once (before samples grew),
-rotations whose cyclic order did not yet change from deal to deal (of the first deal only,
-whose games are the same), and adaptive rotations whose tables' first cyclic order was not
-yet drawn (its rounds kept, its games seated otherwise now superseded and played again).
-`plan` asks the same questions as `run`."""
+and rotations whose cyclic order did not yet change from deal to deal, or (adaptive) whose
+tables' first cyclic order was not yet drawn: their games seated as now are kept (and the
+rounds), the others superseded and played again.  `plan` asks the same questions as `run`."""
 
 from __future__ import annotations
 
@@ -22,7 +21,6 @@ def take_over_earlier(config: TournamentConfig, edition: Edition, store: Store, 
     """Bind to `prints` a store an earlier referee made whose games this file keeps."""
     _take_over_sample(config, edition, store, prints, say)
     _take_over_rotations(config, edition, store, prints, say)
-    _take_over_adaptive_rotations(config, edition, store, prints, say)
 
 
 def _earlier_sample(config: TournamentConfig, edition: Edition, store: Store) -> bool:
@@ -39,12 +37,8 @@ def _earlier_sample(config: TournamentConfig, edition: Edition, store: Store) ->
 def check_store(config: TournamentConfig, edition: Edition, store: Store) -> None:
     """StoreError where a run of `config` would refuse the store: it holds games of another
     schedule (`plan`)."""
-    if _earlier_sample(config, edition, store) or _earlier_adaptive(config, edition, store):
-        return
-    if _earlier_rotations(config, edition, store):
-        if _first_deal_only(store):
-            return  # a run takes it over (`_take_over_rotations`)
-        raise StoreError(f"{store.path} {OLD_ROTATIONS}")
+    if _earlier_sample(config, edition, store) or _earlier_rotations(config, edition, store):
+        return  # a run takes it over
     try:
         old = store.tournament_config()
     except StoreError:  # not valid any more: nothing to compare
@@ -61,70 +55,56 @@ def check_store(config: TournamentConfig, edition: Edition, store: Store) -> Non
     store.check_belongs(fingerprint(config, edition), changed, config.name)
 
 
-# Why a store of rotations made before they changed from deal to deal is refused.
-OLD_ROTATIONS = ("holds rotations that kept one cyclic order in every deal, made by an "
-                 "earlier referee; rotations now change it from deal to deal, as one order "
-                 "favours some bots over others, so its games after the first deal are not "
-                 "this tournament's any more. Play it again with another --db")
+# Why a store of a sample drawn at once and of rotations before they changed from deal to
+# deal is refused.
+OLD_ROTATIONS = ("holds a sample drawn at once and rotations that kept one cyclic order in "
+                 "every deal, made by an earlier referee; rotations now change it from deal to "
+                 "deal, as one order favours some bots over others, and such a store cannot "
+                 "be taken over. Play it again with another --db")
 
 
 def _earlier_rotations(config: TournamentConfig, edition: Edition, store: Store) -> bool:
-    """Whether the store holds rotations of this file made before their cyclic order changed
-    from deal to deal."""
-    return config.seat_orders == "rotations" and config.schedule != "adaptive" and \
-        store.fingerprint() == fingerprint(config, edition, rotations=0)
-
-
-def _earlier_adaptive(config: TournamentConfig, edition: Edition, store: Store) -> bool:
-    """Whether the store holds adaptive rotations of this file made before each table's
-    first cyclic order was drawn (`schedule.spin`)."""
-    return config.seat_orders == "rotations" and config.schedule == "adaptive" and \
-        store.fingerprint() in {fingerprint(config, edition, rotations=version)
-                                for version in (0, ROTATIONS_VERSION)}
+    """Whether the store holds rotations of this file made by an earlier referee: before
+    their cyclic order changed from deal to deal, or (adaptive) before each table's first
+    cyclic order was drawn (`schedule.spin`)."""
+    if config.seat_orders != "rotations":
+        return False
+    versions = (0, ROTATIONS_VERSION) if config.schedule == "adaptive" else (0,)
+    return store.fingerprint() in {fingerprint(config, edition, rotations=v) for v in versions}
 
 
 def reseated(config: TournamentConfig, edition: Edition, store: Store) -> list[str]:
-    """The games of a store of earlier adaptive rotations (`_earlier_adaptive`) that its
-    rounds now seat otherwise: those a run supersedes and plays again (none otherwise)."""
-    if not _earlier_adaptive(config, edition, store):
+    """The games of a store of earlier rotations (`_earlier_rotations`) that the schedule now
+    seats otherwise: those a run supersedes and plays again (none otherwise)."""
+    if not _earlier_rotations(config, edition, store):
         return []
-    now = {g.game_id: g.seats for g in Schedule(config, (), store.rounds()).games()}
+    games = Schedule(config, store.draws(), store.rounds()).games()
+    now = {g.game_id: g.seats for g in games}
     return sorted(game_id for game_id, seats in store.seatings().items()
                   if game_id in now and now[game_id] != seats)
 
 
-# Why the games of an earlier store of adaptive rotations are superseded.
-RESEATED = "rotations now draw each adaptive table's first cyclic order"
-
-
-def _take_over_adaptive_rotations(config: TournamentConfig, edition: Edition, store: Store,
-                                  prints: str, say: Callable[[str], None]) -> None:
-    """A store of adaptive rotations made before each table's first cyclic order was
-    drawn: keep its rounds and the games seated as now, supersede the others, bind it anew."""
-    if not _earlier_adaptive(config, edition, store):
-        return
-    games = reseated(config, edition, store)
-    store.take_over_reseated(prints, games, RESEATED)
-    say(f"taken over a store of adaptive rotations made by an earlier version of the "
-        f"referee: {RESEATED} (a table by name kept one order, favouring some bots); its "
-        f"rounds are kept, and {len(games):,} of its games, seated otherwise now, are "
-        "superseded and played again")
-
-
-def _first_deal_only(store: Store) -> bool:
-    """Whether the store holds games of deal 0 only, which rotations play as they did before
-    their cyclic order changed from deal to deal."""
-    return all("-d00-" in game_id for game_id in store.done())
+def reseated_why(config: TournamentConfig) -> str:
+    """What changed in rotations since an earlier referee made a store of `config`'s."""
+    return ("rotations now draw each adaptive table's first cyclic order"
+            if config.schedule == "adaptive" else
+            "rotations now change their cyclic order from deal to deal")
 
 
 def _take_over_rotations(config: TournamentConfig, edition: Edition, store: Store, prints: str,
                          say: Callable[[str], None]) -> None:
-    """A store of rotations made before their cyclic order changed from deal to deal, holding
-    the first deal only (the same games now): bind it anew."""
-    if _earlier_rotations(config, edition, store) and _first_deal_only(store):
-        store.take_over(prints)
-        say("taken over a store of rotations made by an earlier version of the referee: its "
-            "games, all of the first deal, are kept; later deals now change the cyclic order")
+    """A store of rotations made by an earlier referee: keep its games seated as now (its
+    rounds, adaptive), supersede the others to be played again, and bind it anew."""
+    if not _earlier_rotations(config, edition, store):
+        return
+    games = reseated(config, edition, store)
+    why = reseated_why(config)
+    store.take_over_reseated(prints, games, why)
+    kept = store.count()
+    say(f"taken over a store of rotations made by an earlier version of the referee ({why}: "
+        f"one order favours some bots over others): {kept:,} of its games are kept"
+        + (f", and {len(games):,} seated otherwise now are superseded and played again"
+           if games else ""))
 
 
 def stored_draws(config: TournamentConfig, edition: Edition, store: Store) -> list[Table]:

@@ -102,8 +102,10 @@ def test_an_earlier_store_of_adaptive_rotations_keeps_its_rounds_and_plays_the_r
     assert 0 < reseated < len(before)
 
     said = run(file, "--workers", "1")
-    assert "taken over a store of adaptive rotations made by an earlier version" in said
-    assert f"{reseated} of its games, seated otherwise now, are superseded" in said
+    assert "taken over a store of rotations made by an earlier version of the referee " \
+        "(rotations now draw each adaptive table's first cyclic order" in said
+    assert f"{len(before) - reseated} of its games are kept, and {reseated} seated otherwise " \
+        "now are superseded and played again" in said
     assert played(said) == reseated
     after = stored(db)
     kept = [gid for gid in before if before[gid] == after[gid]]

@@ -1,9 +1,10 @@
 """`seat_orders = "rotations"` change their cyclic order from deal to deal, so that no entrant
-always sits after the same neighbour; stores made before that are kept where their games are
-the same, and refused where they are not."""
+always sits after the same neighbour; stores made before that keep the games seated as now
+and play the others again."""
 
 from __future__ import annotations
 
+import json
 import math
 import sqlite3
 from collections import Counter
@@ -67,12 +68,13 @@ def earlier(file: Path, db: Path) -> None:
         con.execute("UPDATE meta SET value = ? WHERE key = 'fingerprint'", (old,))
 
 
-def test_an_earlier_store_of_rotations_is_kept_for_its_first_deal_and_refused_after(
+def test_an_earlier_store_of_rotations_keeps_its_first_deal_and_plays_later_deals_again(
         tmp_path: Path) -> None:
     """A store of rotations made before their cyclic order changed from deal to deal: one
     that holds the first deal only (the same games now) is taken over, nothing played again,
-    and grows by a deal; one that holds later deals is refused by `plan` and `run` in one line
-    that says why and what to do, the store unchanged."""
+    and grows by a deal; one that holds later deals is taken over too, `plan` counting their
+    games (seated otherwise now) as to play, and the run plays them again, keeping the old
+    ones as superseded: the store then holds what a new one would."""
     names = ["ann", "ben", "cal"]
     for n in names:
         entrant(tmp_path, n)
@@ -88,13 +90,22 @@ def test_an_earlier_store_of_rotations_is_kept_for_its_first_deal_and_refused_af
 
     file = write_file(tmp_path, names, "deals = 2")
     assert played(run(file)) == 3
+    new = stored(db)
     earlier(file, db)
-    before = stored(db)
-    says = "holds rotations that kept one cyclic order in every deal, made by an earlier"
-    for command in ("plan", "run"):
-        refused(in_process.referee("tournament", command, str(file), cwd=tmp_path), says,
-                "Play it again with another --db")
-    assert stored(db) == before
+    with sqlite3.connect(db) as con:  # deal 1 as that referee seated it: deal 0's order
+        for game_id, result in con.execute("SELECT game_id, result FROM games").fetchall():
+            if "-d01-" in game_id:
+                seats = new[game_id.replace("-d01-", "-d00-")][0]
+                result = json.dumps({**json.loads(result), "names": json.loads(seats)})
+                con.execute("UPDATE games SET seats = ?, result = ? WHERE game_id = ?",
+                            (seats, result, game_id))
+    planned = plan_text(file)
+    assert to_play(planned) == 3, planned
+    assert "note: " in planned and "a run supersedes the 3 of its games" in planned, planned
+    said = run(file)
+    assert "3 of its games are kept, and 3 seated otherwise now are superseded" in said, said
+    assert played(said) == 3 and stored(db) == new
+    assert sorted(stored(db, "superseded")) == sorted(g for g in new if "-d01-" in g)
 
 
 def test_an_earlier_sample_of_rotations_is_refused_saying_why(tmp_path: Path) -> None:
@@ -111,4 +122,4 @@ def test_an_earlier_sample_of_rotations_is_refused_saying_why(tmp_path: Path) ->
         con.execute("DROP TABLE draws")
         con.execute("UPDATE meta SET value = ? WHERE key = 'fingerprint'", (old,))
     refused(in_process.referee("tournament", "plan", str(file), cwd=tmp_path),
-            "holds rotations that kept one cyclic order in every deal")
+            "holds a sample drawn at once and rotations that kept one cyclic order")
