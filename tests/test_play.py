@@ -163,6 +163,21 @@ def test_play_v_and_replay_show_a_crash_with_its_stderr_where_it_happened(
                                             f"{log}: the record agrees with the rules"]
 
 
+def test_a_crash_quotes_the_error_that_a_long_stack_trace_follows(tmp_path: Path) -> None:
+    """A bot that panics as Rust does with RUST_BACKTRACE=1 (two lines, then 12 frames): the
+    crash's reason quotes the panic's two lines and those after them, "...", and the last two
+    lines, not only the frames that end its stderr."""
+    out = referee("play", f"{PY} {BOTS / 'crash_mid_game.py'} --backtrace",
+                  f"{PY} {BOTS / 'first_legal.py'}", f"{PY} {BOTS / 'first_legal.py'}")
+    assert out.returncode == 0, out.stderr
+    quoted = out.stdout[out.stdout.index("its stderr ends:"):].splitlines()[1:9]
+    assert [line.strip() for line in quoted] == [
+        "thread 'main' panicked at src/strategy.rs:188:39:",
+        "index out of bounds: the len is 0 but the index is 2", "stack backtrace:",
+        "0: frame_0", "1: frame_1", "... (9 lines)", "11: frame_11",
+        "note: Some details are omitted, run with `RUST_BACKTRACE=full`."], out.stdout
+
+
 def test_play_creates_the_folders_of_its_log_and_page_before_the_game(tmp_path: Path) -> None:
     """`--log` and `--html` into folders not there yet: the folders are made before any bot
     starts, and the game's record and page are written there, not lost after the game."""

@@ -36,7 +36,7 @@ async def crash_reason(bot: BotProcess, what: str, spec: BotSpec, *,
     with trio.move_on_after(ENDED_WAIT if bot.own_process_ended else 1.0):
         await bot.process.wait()
     ending = bot.exit_description()
-    tail = bot.stderr.last_lines()
+    tail = excerpt(bot.stderr.last_lines(0).splitlines())
     text = f"{what}; {ending}"
     hint = limit_hint(ending, tail, split_command(spec.command), spec.limits, bot.sandboxed)
     if hint is None and ending == "exit status 0" and between_games:
@@ -47,6 +47,28 @@ async def crash_reason(bot: BotProcess, what: str, spec: BotSpec, *,
     if tail:
         text += "; its stderr ends:\n" + tail
     return text
+
+
+# The first line of an error as runtimes print it, before a stack trace that can bury it:
+# Rust's panic (its message on the next line), Go's panic, Java's and C#'s uncaught
+# exception, Node's error; Python and C++ print theirs last.
+_HEADLINE = re.compile(r"^(?:thread '.*' panicked at |panic: |fatal error: |Exception in thread |"
+                       r"Unhandled exception\. |[A-Z]\w*(?:Error|Exception): )")
+QUOTED = 8  # lines of a bot's stderr quoted in a crash's reason
+
+
+def excerpt(lines: Sequence[str], count: int = QUOTED) -> str:
+    """About `count` lines of a crashed bot's stderr `lines`: its last, but where the last
+    error's first line (`_HEADLINE`) comes before them, that line and those right after it
+    (where the error happened), "...", and the last two."""
+    at = next((i for i in range(len(lines) - 1, -1, -1) if _HEADLINE.match(lines[i])), None)
+    if at is None or at >= len(lines) - count:
+        return "\n".join(lines[-count:])
+    first = list(lines[at:at + count - 3])
+    skipped = len(lines) - at - len(first) - 2
+    if skipped <= 1:
+        return "\n".join(lines[at:])
+    return "\n".join([*first, f"... ({skipped} lines)", *lines[-2:]])
 
 
 def limit_hint(ending: str, stderr_tail: str, argv: Sequence[str], limits: BotLimits,

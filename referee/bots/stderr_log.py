@@ -205,14 +205,15 @@ class StderrLog:
         return max(0, self.written - self.per_game)
 
     def last_lines(self, count: int = 8) -> str:
-        """The last lines this process wrote to stderr, for a crash's reason."""
+        """The last `count` lines this process wrote to stderr (0: all of its last TAIL
+        bytes), for a crash's reason."""
         self.check()
         size = os.fstat(self.fd).st_size
         start = min(self.process_start, size)
         tail = os.pread(self.fd, TAIL, max(start, size - TAIL))
         lines = tail.decode("utf-8", "replace").rstrip("\n").splitlines()
         lines = [line for line in lines if not line.startswith("=== game ")]
-        return "\n".join(lines[-count:])
+        return "\n".join(lines[-count:] if count else lines)
 
     def close(self) -> None:
         """Take in what is left in the pipe and close everything (the drain task ends)."""

@@ -9,6 +9,10 @@ With --close-input it instead closes its stdin as it sends its 5th answer and ex
 3 a moment later.  Expected: the 6th request cannot be written to it: a `crash` fault ("stopped
 reading its input", exit status 3); `referee check` says that request never reached the bot.
 
+With --backtrace it crashes as a Rust bot run with RUST_BACKTRACE=1 does: its panic's two
+lines, then a backtrace of 12 frames.  Expected: the crash's reason quotes the panic's lines,
+which the backtrace would push out of the stderr's last lines.
+
 With --in-game N it instead answers every request of its first N - 1 games and crashes at the
 first request of game N, having read that game's first lines.
 """
@@ -19,6 +23,10 @@ import sys
 import time
 
 ANSWERED_BEFORE_CRASH = 5
+BACKTRACE = ("thread 'main' panicked at src/strategy.rs:188:39:\n"
+             "index out of bounds: the len is 0 but the index is 2\nstack backtrace:\n"
+             + "".join(f"  {i:2}: frame_{i}\n" for i in range(12))
+             + "note: Some details are omitted, run with `RUST_BACKTRACE=full`.\n")
 
 
 def send(message):
@@ -50,10 +58,9 @@ def main():
             games += 1
         elif kind == "request":
             if (answered == ANSWERED_BEFORE_CRASH and not in_game) or games == in_game:
-                sys.stderr.write(
-                    "Traceback (most recent call last):\n  ...\n"
-                    "ZeroDivisionError: division by zero\n"
-                )
+                sys.stderr.write(BACKTRACE if "--backtrace" in sys.argv[1:] else
+                                 "Traceback (most recent call last):\n  ...\n"
+                                 "ZeroDivisionError: division by zero\n")
                 sys.stderr.flush()
                 sys.exit(1)
             if close_input and answered == ANSWERED_BEFORE_CRASH - 1:  # the bad thing
