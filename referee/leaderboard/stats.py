@@ -277,9 +277,11 @@ def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP
             strength=float(elo[e]) if primary == "rating" else float(strength[e]),
             rank=rank, place=Place(*ranges[name]),
             separated=rank == 1 or name in leader_above))
-    tables = len({tuple(sorted(s)) for s in games.seats})
+    tables = {tuple(sorted(s)) for s in games.seats}  # a gauntlet deals each deal to all
+    dealt = {(tuple(sorted(s)), d) for s, d in zip(games.seats, games.deal.tolist(), strict=True)}
     return Standings(rows, pairs, resolution.note(
-        pairs, len(rows), len(games.game_ids), games.deals / max(1, tables), primary, alpha))
+        pairs, len(rows), len(games.game_ids), len(dealt) / max(1, len(tables)), primary,
+        alpha))
 
 
 def strengths(games: Games, primary: str = "placement", theta: np.ndarray | None = None

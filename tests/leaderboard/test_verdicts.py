@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from typing import Any
 
 import numpy as np
@@ -214,6 +215,30 @@ def test_a_board_that_cannot_separate_anything_says_so_under_the_table() -> None
     text = render(board, "table")
     paragraphs = [" ".join(part.split()) for part in text.split("\n\n")]
     assert board.note in paragraphs, text
+
+
+def test_a_gauntlets_note_counts_the_deals_of_every_candidates_table() -> None:
+    """A gauntlet of three baselines and four candidates, each candidate at its own table,
+    every deal dealt alike at every table, 3 deals: the note's games and its "deals of every
+    table" agree (a deal of a table is its 4 seat orders, at each of the 4 tables)."""
+    results = []
+    for deal in range(3):
+        for c in range(4):
+            table = ["x", "y", "z", f"c{c}"]
+            for k in range(4):
+                seats = table[k:] + table[:k]
+                ranks = [1, 2, 3, 4] if (k + c + deal) % 2 else [4, 3, 2, 1]
+                results.append((f"g{deal}-c{c}-o{k}", seats, {
+                    "money": [40 - 10 * r for r in ranks], "ranks": ranks, "retired": [],
+                    "faults": [[]] * 4}))
+    seeds = {gid: int(gid[1]) for gid, _, _ in results}
+    board = standings(Games.load(all_stored(results), seeds), samples=50)
+    assert board.note is not None and board.note.startswith("no pair can be separated: with 3")
+    found = re.search(r"would need about ([\d,]+) games \(([\d,]+) deals of every table\)",
+                      board.note)
+    assert found, board.note
+    games, deals = (int(x.replace(",", "")) for x in found.groups())
+    assert deals * 4 * 4 - 16 <= games <= deals * 4 * 4, board.note
 
 
 def test_until_separated_tests_the_leader_at_the_error_over_the_entrants() -> None:

@@ -680,7 +680,38 @@ def test_plan_warns_of_rotations_over_an_odd_number_of_deals(tmp_path: Path) -> 
     balanced.write_text(balanced.read_text().replace('"rotations"', '"balanced"'))
     for fair in (write_config(tmp_path / "two", "deals = 2"), balanced):
         out = in_process.referee("tournament", "plan", str(fair), cwd=fair.parent)
-        assert out.returncode == 0 and "warning" not in out.stdout, (fair, out.stdout)
+        assert out.returncode == 0 and "warning: seat_orders" not in out.stdout, \
+            (fair, out.stdout)
+
+
+def test_plan_warns_of_a_gauntlet_with_too_few_deals_to_separate_anything(
+        tmp_path: Path) -> None:
+    """A gauntlet of 3 baselines and 12 candidates over 6 deals: every deal is at every
+    table, so pairs are compared deal by deal, and 15 entrants need 13 deals before any pair
+    can be separated: `plan` warns and names them (and --json); 13 deals, or a round robin of
+    many tables over one deal (judged by the block model), get no such warning."""
+    def gauntlet(deals: int) -> Path:
+        path = write_config(tmp_path, f'format = "gauntlet"\ndeals = {deals}\n'
+                                      'baselines = ["b0", "b1"]')
+        path.write_text(path.read_text() + "".join(
+            f'[[bots]]\nname = "b{i}"\ncommand = "{BOT_PYTHON} {FIRST_LEGAL}"\n'
+            for i in range(3, 15)))
+        return path
+
+    says = ("warning: with 6 deals the leaderboard can separate no pair: every deal is at "
+            "every table, so entrants are compared deal by deal (the exact test), and 15 "
+            "entrants need at least 13 deals (familywise error 0.05); give deals = 13 or more")
+    text = in_process.referee("tournament", "plan", str(gauntlet(6)), cwd=tmp_path).stdout
+    assert says in text, text
+    as_json = in_process.referee("tournament", "plan", str(gauntlet(6)), "--json", cwd=tmp_path)
+    assert json.loads(as_json.stdout)["deals_warning"] == says.removeprefix("warning: ")
+    text = in_process.referee("tournament", "plan", str(gauntlet(13)), cwd=tmp_path).stdout
+    assert "can separate no pair" not in text, text
+    field = write_config(tmp_path)
+    field.write_text(field.read_text() + "".join(
+        f'[[bots]]\nname = "r{i}"\ncommand = "{BOT_PYTHON} {FIRST_LEGAL}"\n' for i in range(3)))
+    text = in_process.referee("tournament", "plan", str(field), cwd=tmp_path).stdout
+    assert "20 tables of 3" in text and "can separate no pair" not in text, text
 
 
 @pytest.mark.parametrize(("change", "says"), [
