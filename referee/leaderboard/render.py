@@ -55,7 +55,9 @@ def rating_text(rating: Rating) -> str:
 
 STRENGTH_NOTE = ("strength: the {metric} adjusted for the opponents each bot met (the block "
                  "model), which orders the table; shown where it differs from the plain mean, "
-                 "as it can in a sampled field")
+                 "as it does where bots met different opponents (a sampled field, a "
+                 "gauntlet's candidates beside its baselines), and, being a difference added "
+                 "to the mean, it can fall outside the metric's range")
 # The digits the primary metric is shown with, and so its strength (a win share: 0.333 is
 # shown as 33.3%).
 DIGITS = {"placement": 3, "money": 1, "win_share": 3}

@@ -6,6 +6,10 @@ each, the games of the deals played so far are judged by `sequential.settled` at
 each look is given, and the run stops once the question is settled.  A look reads only the
 games of its deals, from the store, so a resumed run takes the same looks on the same games
 and stops where an uninterrupted run would.
+
+A gauntlet's question is about its candidates: its looks judge them alone (the leader among
+the candidates, every candidate's place among them), the baselines, at every table, being
+the yardstick rather than contenders.
 """
 
 from __future__ import annotations
@@ -46,11 +50,24 @@ def stages(config: TournamentConfig) -> list[Stage]:
             for i, (start, end) in enumerate(zip(starts, ends, strict=True))]
 
 
+def judged(config: TournamentConfig, names: list[str]) -> list[str]:
+    """Of `names`, those a look judges: a gauntlet's candidates, or every entrant."""
+    if config.format != "gauntlet":
+        return names
+    return [n for n in names if n not in config.baselines]
+
+
+def contenders(config: TournamentConfig) -> str:
+    """What a look calls those it judges."""
+    return "candidate" if config.format == "gauntlet" else "entrant"
+
+
 def look_errors(config: TournamentConfig) -> list[float]:
     """The error each look spends (`sequential.spending`), fixed by the file alone."""
     assert config.until is not None
     one_table = config.format == "gauntlet" or len(config.bots) <= config.table_size
-    return sequential.spending(config.deals, config.until, len(config.bots), one_table)
+    field = judged(config, [b.name for b in config.bots])
+    return sequential.spending(config.deals, config.until, len(field), one_table)
 
 
 def plan(config: TournamentConfig, games: Schedule) -> str:
@@ -59,8 +76,9 @@ def plan(config: TournamentConfig, games: Schedule) -> str:
     errors = look_errors(config)
     at = ", ".join(f"{n} ({e:.2%})" if e else f"{n} (none: too few deals to stop)"
                    for n, e in zip(ends, errors, strict=True))
-    goal = ("the leader is found stronger than every other entrant"
-            if config.until == "separated" else "every place is settled")
+    goal = (f"the leader is found stronger than every other {contenders(config)}"
+            if config.until == "separated" else
+            f"every {contenders(config)}'s place is settled")
     return (f"until {goal}: looks after {at} deals (at most {len(games)} games), the error "
             f"each may spend in brackets, {sum(errors):.0%} in all; the progress counts the "
             "games up to the next look")
@@ -87,12 +105,12 @@ def look(config: TournamentConfig, store: Store, games: Schedule, stage: Stage) 
     played = Games.load(results, store.seeds())
     alpha = look_errors(config)[sequential.looks(config.deals).index(stage.deals)]
     primary = config.primary_metric
-    names = order(played, primary)
+    names = judged(config, order(played, primary))
     why = unsettled(played, names, config.until, primary, alpha)
     if why is None:
         if config.until == "separated":
             return Look(True, f"stopped after {head}: the leader, {names[0]}, is found "
-                              "stronger than every other entrant")
+                              f"stronger than every other {contenders(config)}")
         return Look(True, f"stopped after {head}: every place is settled: "
                           + " > ".join(names))
     if stage.next is None:

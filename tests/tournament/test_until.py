@@ -130,6 +130,23 @@ def test_a_clearly_stronger_player_stops_the_run_at_a_look(tmp_path: Path) -> No
     assert rows[0].name == "shrewd" and rows[0].place.best == rows[0].place.worst == 1
 
 
+def test_a_gauntlet_is_settled_by_its_candidates_not_by_a_strong_baseline(
+        tmp_path: Path) -> None:
+    """A gauntlet of a strong baseline (far stronger than random play) and two candidates
+    that play alike at random: its looks judge the candidates alone, so the baseline, the
+    strongest entrant, does not stop the run; it plays every deal and says which candidates
+    the leading one is not found stronger than."""
+    cfg = config(["shrewd", "random-1", "random-a", "random-b"], seed=0, deals=16,
+                 until="separated", format="gauntlet", baselines=["shrewd", "random-1"],
+                 seat_orders="rotations")
+    summary, said = run(cfg, tmp_path / "gauntlet.db")
+    assert said[0].startswith("until the leader is found stronger than every other "
+                              "candidate: looks after 8 (1.25%), 16 (3.75%) deals"), said[0]
+    assert summary.verdict is not None
+    assert re.fullmatch(r"played all 16 deals \(96 games\): the leader, random-[ab], is not "
+                        r"found stronger than random-[ab]", summary.verdict), summary.verdict
+
+
 def test_identical_players_play_every_deal_and_the_run_says_so(tmp_path: Path) -> None:
     """Three copies of one random player: no look separates them, so the run plays all 16
     deals, saying at the first look that it plays on, and at the end whom the leader is not
