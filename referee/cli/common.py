@@ -169,6 +169,29 @@ def read_stored(db_path: Path) -> tuple[Games, str, dict[str, str]]:
         store.close()
 
 
+def unfinished_note(db_path: Path) -> str | None:
+    """The line that says a store holds only part of its tournament's schedule (a run
+    stopped by Ctrl-C, a time budget or `max_games` raised since), so places may change;
+    None when it holds all a run would play, or that cannot be said."""
+    from ..tournament.store import Store, StoreError
+    from ..tournament.tally import unfinished
+
+    try:
+        store = Store.for_reading(db_path)
+    except StoreError:
+        return None
+    try:
+        found = unfinished(store)
+        name = store.name()
+    finally:
+        store.close()
+    if found is None:
+        return None
+    stored, scheduled = found
+    return (f"note: {db_path} holds {stored:,} of the {scheduled:,} games of tournament "
+            f"{visible(name)!r}: a run of its file plays the rest, and the places may change")
+
+
 def parse_bots(bots: tuple[str, ...]) -> list[BotSpec]:
     """BOT arguments (`COMMAND`, `FOLDER`, `NAME=COMMAND` or `NAME=FOLDER`), one per seat,
     checked before any starts (a folder's build runs in `confine`)."""

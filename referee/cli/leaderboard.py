@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from . import short_help
-from .common import OutputPath, fail, need_store, stored_standings_text
+from .common import OutputPath, fail, need_store, stored_standings_text, unfinished_note
 
 
 @click.command(name="leaderboard", short_help=short_help("leaderboard"))
@@ -38,6 +38,9 @@ def leaderboard_cmd(db_path: Path, fmt: str, head_to_head: bool, seats: bool,
     except StoreError as exc:
         fail(str(exc))
     click.echo(text.rstrip("\n"))
+    note = unfinished_note(db_path)
+    if note:
+        click.echo(note, err=True)
 
 
 @click.command(name="report", short_help=short_help("report"))
@@ -86,4 +89,7 @@ def report_cmd(db_path: Path, out_name: str, stderr_dir: Path | None, games_samp
                f"leaderboard, {summary.bot_pages} bot pages and {summary.game_pages} of "
                f"{summary.games} games as game pages, in {summary.seconds:.1f} s. "
                f"Open {out_dir / 'index.html'}")
+    note = unfinished_note(db_path)
+    if note:
+        click.echo(note, err=True)
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from .merge import shard_games
 from .schedule import Schedule, table_key
+from .store import LEFT_OUT, Store, StoreError
 
 
 @dataclass(frozen=True)
@@ -66,3 +67,25 @@ def tally(schedule: Schedule, deals: range, done: Collection[str],
         if out.intersection(table):
             skipped += per_deal * len(deals) - have
     return Tally(games, stored, skipped)
+
+
+def unfinished(store: Store) -> tuple[int, int] | None:
+    """(stored, scheduled) where a run of the store's tournament file would play more of a
+    fixed schedule (within `max_games`), for a leaderboard to say its places may change; None
+    where it would not, or where the schedule cannot say (adaptive, `until`, a shard, a file
+    not recorded)."""
+    try:
+        config = store.tournament_config()
+        if config is None or config.schedule == "adaptive" or config.until is not None or \
+                store.shard() != "all":
+            return None
+        games = Schedule(config, store.draws())
+        done = store.done()
+    except (StoreError, ValueError):
+        return None
+    count = tally(games, range(config.deals), done, stored_by_table(done),
+                  store.entrants(LEFT_OUT))
+    scheduled = count.games if config.max_games is None else min(count.games, config.max_games)
+    if count.playable <= 0 or count.stored >= scheduled:
+        return None
+    return count.stored, scheduled

@@ -230,3 +230,27 @@ def test_plan_counts_what_run_plays_and_the_store_is_found_from_anywhere(
     as_json = in_process.referee("tournament", "plan", str(file), "--json", "--workers", "2",
                                  cwd=tmp_path)
     assert json.loads(as_json.stdout)["seconds_at_stored_pace"] == 8
+
+
+def test_a_leaderboard_of_a_store_a_run_has_not_finished_says_so(tmp_path: Path) -> None:
+    """A store holding 9 of its tournament's 12 games (as a stopped run leaves it):
+    `leaderboard` and `report` say on stderr how many games it holds of how many, and that
+    the places may change; once a run has played the rest, neither says it."""
+    names = ["ann", "ben", "cal", "dan"]
+    for n in names:
+        entrant(tmp_path, n)
+    file = write_file(tmp_path, names, "deals = 1")
+    db = tmp_path / "field.db"
+    run(file)
+    with sqlite3.connect(db) as con:  # the last three games never played
+        last = [r[0] for r in con.execute("SELECT game_id FROM games ORDER BY finished")][-3:]
+        con.executemany("DELETE FROM games WHERE game_id = ?", [(g,) for g in last])
+    says = (f"note: {db} holds 9 of the 12 games of tournament 'field': a run of its file "
+            "plays the rest, and the places may change\n")
+    for command in (["leaderboard", str(db)], ["report", str(db), "--out", "site"]):
+        out = in_process.referee(*command, cwd=tmp_path)
+        assert out.returncode == 0 and out.stderr == says, out.stderr
+    assert "3 games played, 9 were already stored" in run(file)
+    for command in (["leaderboard", str(db)], ["report", str(db), "--out", "site"]):
+        out = in_process.referee(*command, cwd=tmp_path)
+        assert out.returncode == 0 and out.stderr == "", out.stderr
