@@ -270,6 +270,11 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     from ..tournament.entrants import unbuilt_problems
 
     left_out = unbuilt_problems(config, config_path)
+    playing = [b.name for b in config.bots if b.name not in left_out]
+    if left_out and not stored and (len(playing) < config.table_size or (
+            config.format == "gauntlet" and set(config.baselines) & set(left_out))):
+        fail("no game could be played: every game needs a bot that run would leave out ("
+             + "; ".join(f"{visible(n)}: {visible(why)}" for n, why in left_out.items()) + ")")
     if as_json:
         click.echo(json.dumps({**plan.as_dict(), **({"until": looks} if looks else {}),
                                "left_out": left_out, "store_holds": held,

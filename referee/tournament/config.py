@@ -99,6 +99,17 @@ class BotEntry(BaseModel):
     def unusable(self) -> str | None:
         return self._unusable
 
+    @model_validator(mode="before")
+    @classmethod
+    def _command_or_dir(cls, data: object) -> object:
+        """An entry runs its `command`, or the bot its `dir` holds (`folder_entries.py`);
+        an unknown key (a typo of either) is named instead, by the fields' validation."""
+        if isinstance(data, dict) and "command" not in data and "dir" not in data and \
+                set(data) <= set(cls.model_fields):
+            raise ValueError("give its command (what runs the bot) or its dir (a folder "
+                             "holding the bot)")
+        return data
+
     @field_validator("address_space")
     @classmethod
     def _size(cls, value: str | int | None) -> str | int | None:
@@ -347,6 +358,9 @@ class TournamentConfig(BaseModel):
             if len(self.baselines) != self.table_size - 1:
                 raise ValueError(f"baselines: a gauntlet at tables of {self.table_size} needs "
                                  f"{self.table_size - 1} baselines, got {len(self.baselines)}")
+        elif self.baselines:
+            raise ValueError('baselines: go with format = "gauntlet" (a round robin plays '
+                             "every entrant alike): set it, or remove baselines")
         elif len(names) < self.table_size:
             raise ValueError(f"bots: {len(names)} bots cannot fill a table of "
                              f"{self.table_size}")

@@ -267,6 +267,17 @@ def test_edition_shard_and_store_mistakes_name_what_is_wrong(tmp_path: Path) -> 
     assert half.read_bytes() == before
 
 
+def test_plan_of_a_gauntlet_whose_baseline_cannot_run_is_an_error(tmp_path: Path) -> None:
+    """A gauntlet baseline whose program is mistyped sits at every table: `plan` ends in one
+    error line naming it, as `run` would, not a warning and exit status 0."""
+    config = write_config(tmp_path, 'format = "gauntlet"\nbaselines = ["b0", "b1"]')
+    config.write_text(config.read_text().replace(f'name = "b1"\ncommand = "{BOT_PYTHON}',
+                                                 'name = "b1"\ncommand = "pyhton3'))
+    refused(in_process.referee("tournament", "plan", str(config), cwd=tmp_path),
+            "no game could be played: every game needs a bot that run would leave out (b1: "
+            "its command cannot run")
+
+
 def test_a_bot_dir_that_is_a_file_is_said_so(tmp_path: Path) -> None:
     (tmp_path / "afile").write_text("not a folder")
     config = write_config(tmp_path, bot_extra='dir = "afile"')
@@ -278,8 +289,11 @@ def test_a_bot_dir_that_is_a_file_is_said_so(tmp_path: Path) -> None:
 
 def test_a_run_that_can_play_no_game_is_an_error(tmp_path: Path) -> None:
     """An error line and exit status 2, not '0 games played' and 0, so that a script can
-    tell."""
+    tell; `plan` says so first, as one error line too."""
     config = write_config(tmp_path, bot_extra='dir = "no-such-folder"')  # 2 left: no table
+    refused(in_process.referee("tournament", "plan", str(config), cwd=tmp_path),
+            "no game could be played: every game needs a bot that run would leave out (b1: "
+            "its directory")
     out = in_process.referee("tournament", "run", str(config), "--db", str(tmp_path / "x.db"),
                              cwd=tmp_path)
     assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
@@ -722,11 +736,18 @@ def test_plan_warns_of_a_gauntlet_with_too_few_deals_to_separate_anything(
     (("seed = 3", "seed = 3\n[limit]\nmove_time = 1"), "did you mean 'limits'?"),
     (('name = "b1"', 'name = "b 1"'), "bots #2 (b 1) name: 'b 1': a name may hold only letters, "
                                       "digits and _ . + -"),
+    (('name = "b1"\ncommand', 'name = "b1"\nbuild'), "bots #2 (b1): give its command (what "
+                                                     "runs the bot) or its dir (a folder "
+                                                     "holding the bot)"),
+    (("seed = 3", 'seed = 3\nbaselines = ["b0", "b1"]'),
+     'baselines: go with format = "gauntlet" (a round robin plays every entrant alike): set '
+     "it, or remove baselines"),
 ])
 def test_a_mistyped_key_is_named_with_the_key_it_was_meant_to_be(
         tmp_path: Path, change: tuple[str, str], says: str) -> None:
     """A key of the file, of a bot or of a table misspelt is one line naming it and the key
-    meant; a bot's name that cannot name files says which characters it may hold."""
+    meant; a bot's name that cannot name files says which characters it may hold; an entry
+    with neither command nor dir, and baselines in a round robin, say what they need."""
     config = write_config(tmp_path)
     assert change[0] in config.read_text()
     config.write_text(config.read_text().replace(*change, 1))
