@@ -53,8 +53,9 @@ def update_field(store: Store, names: Sequence[str], versions: Mapping[str, str]
     changed = tuple(n for n in names if n in versions and before.get(n) not in (None, versions[n]))
     if frozen and changed:
         raise FrozenField(f"{', '.join(changed)} changed since the store's last run, and "
-                          "--frozen refuses to play their games again; restore them, or run "
-                          "without --frozen")
+                          f"--frozen refuses to play {'its' if len(changed) == 1 else 'their'} "
+                          f"games again; restore {'it' if len(changed) == 1 else 'them'}, or "
+                          "run without --frozen")
     new = tuple(n for n in names if n not in before) if before else ()
     gone = tuple(sorted(set(before) - set(names)))
     field = [Entrant(name, versions.get(name, before.get(name)),

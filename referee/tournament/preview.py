@@ -97,7 +97,7 @@ class Plan:
         """The plan in a few lines of text; `bound`, with the bound on its time (`plan`
         says it; a run's progress gives its pace instead, from its first games)."""
         counts = sorted(set(self.per_entrant.values()))
-        each = (f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}")
+        each = (f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,} to {counts[-1]:,}")
         out = [f"{self.games:,} games: {counted(self.tables, 'table')} of {self.table_size}, "
                f"{counted(self.deals, 'deal')}, {counted(self.seat_orders, 'seat order')} per "
                f"table; {each} games per entrant"]
