@@ -190,7 +190,7 @@ async def _run(
             why = (f"the check stopped asking after {rec.timeouts} answers timed out"
                    if rec.timeouts >= MAX_TIMEOUTS else "an earlier fault may have retired it")
             results.append(CheckResult(name, False, "this situation never came up: the bot was "
-                                       f"not asked it ({why})"))
+                                       f"not asked it ({why})", not_run=True))
         elif bad:
             home = [a for a in bad if a.scenario == HOME.get(name)]
             shown = (home or bad)[0]  # "first": in the scenario made for it, if it failed there
@@ -217,7 +217,7 @@ async def _run(
     results.append(CheckResult(
         "keeps playing after a warning", bool(after) and not failed,
         said + (f", {len(failed)} of them failed; first: {failed[0].kind}: {failed[0].reason}"
-                if failed else "")))
+                if failed else ""), not_run=rec.warned_id is None))
     results.append(_move_time_result(rec.asked, move_time, transcript))
     results.append(_unasked_result(transcript))
     times = [a.seconds for a in rec.asked if a.fault is None]
@@ -246,7 +246,8 @@ def _not_reached(name: str, asked: list[Asked], cut_short: str) -> CheckResult:
     chances = [a for a in asked if a.double_chance]
     chose = [a for a in chances if a.fault is None]
     if cut_short:
-        return CheckResult(name, False, f"not reached, and the check stopped early{cut_short}")
+        return CheckResult(name, False, f"not reached, and the check stopped early{cut_short}",
+                           not_run=True)
     if chose:
         return CheckResult(name, True, f"not reached: {len(chose)} times the bot held a double "
                            "and a second card of its artist, and played another card")
@@ -302,7 +303,7 @@ def _edition_result(sc: Scenario, hits: list[Asked], transcript: Path) -> CheckR
     name, where = EDITION_CHECKS[sc.name], in_edition(sc.edition)
     if not hits:
         return CheckResult(name, False, f"{where}, the bot was never asked anything (an "
-                           "earlier fault may have stopped the check)")
+                           "earlier fault may have stopped the check)", not_run=True)
     bad = [a for a in hits if a.fault is not None]
     if not bad:
         return CheckResult(name, True, f"{len(hits)} answers accepted {where}")
@@ -318,4 +319,5 @@ def summary(times: list[float]) -> str:
     if not times:
         return "no response times: no answer was accepted"
     return (f"response time: median {statistics.median(times) * 1000:.2f} ms, "
-            f"max {max(times) * 1000:.2f} ms over {len(times)} answers")
+            f"max {max(times) * 1000:.2f} ms over {len(times)} accepted answers (a fault's "
+            "answer is not counted)")

@@ -47,9 +47,14 @@ class CheckResult:
     lines: list[str] = field(default_factory=list)
     kinds: set[FaultKind] = field(default_factory=set)  # fault kinds behind a failure
     warning: bool = False  # passed, but close to failing (shown as WARN)
+    # not passed because the bot was never asked it: an earlier fault stopped the check or
+    # retired the bot (shown as SKIP, so that the failures that did it stand out)
+    not_run: bool = False
 
     @property
     def mark(self) -> str:
+        if self.not_run:
+            return "SKIP"
         return "FAIL" if not self.passed else "WARN" if self.warning else "PASS"
 
 

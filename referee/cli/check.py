@@ -73,11 +73,14 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
         for line in r.lines:  # the exchange: what the referee sent, and what the bot said
             click.echo(f"      {visible(line)}")
     click.echo(summary(times))
-    failed = sum(1 for r in results if not r.passed)
+    failed = sum(1 for r in results if r.mark == "FAIL")
+    skipped = sum(1 for r in results if r.mark == "SKIP")
     warned = sum(1 for r in results if r.mark == "WARN")
-    click.echo(f"{len(results) - failed} passed, {failed} failed"
+    click.echo(f"{len(results) - failed - skipped} passed, {failed} failed"
+               + (f", {skipped} not run (the failures above stopped the check first)"
+                  if skipped else "")
                + (f", {warned} with a warning" if warned else ""))
-    if failed:
+    if failed or skipped:
         if transcript_path is None:
             click.echo("rerun with --transcript FILE to see every line exchanged")
         sys.exit(1)
