@@ -107,7 +107,8 @@ class Transcript:
             case RoundEnded():
                 artists = self.edition.artists
                 ranked = ", ".join(
-                    f"{artists[a]} {ev.counts[a]} cards, sells for {ev.values[a]}"
+                    f"{artists[a]} {ev.counts[a]} card{'' if ev.counts[a] == 1 else 's'}, "
+                    f"sells for {ev.values[a]}"
                     for a in ev.ranking
                 )
                 return f"== Round {ev.round} ends: {ranked or 'no cards played'}"
