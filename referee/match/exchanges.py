@@ -44,10 +44,17 @@ def _entries(transcript: Path) -> list[dict[str, Any]]:
     return entries
 
 
-def _bot_line(message: Any) -> str:
+def _bot_line(message: Any, request_id: int | None = None) -> str:
+    """A line the bot wrote; a reply to an earlier request than `request_id` says so (the
+    referee skipped it), lest it read as an answer with a wrong id."""
     if isinstance(message, str):  # not JSON: kept as text
         return f"bot>     {message[:SHOWN_WIDTH]}  (not JSON)"
-    return f"bot>     {orjson.dumps(message).decode()[:SHOWN_WIDTH]}"
+    line = f"bot>     {orjson.dumps(message).decode()[:SHOWN_WIDTH]}"
+    late = message.get("id") if isinstance(message, dict) else None
+    if request_id is not None and isinstance(late, int) and not isinstance(late, bool) \
+            and late < request_id:
+        line += f"  (the late answer to request {late}: skipped)"
+    return line
 
 
 def exchanged(transcript: Path, request_id: int, game_id: str | None = None) -> list[str]:
@@ -70,7 +77,7 @@ def exchanged(transcript: Path, request_id: int, game_id: str | None = None) -> 
                 if isinstance(sent, dict) and sent.get("type") in ("request", "hello"):
                     break  # the next request, or a new process: not this request's reply
                 if "from_bot" in later and len(said) < 5:
-                    said.append(_bot_line(later["from_bot"]))
+                    said.append(_bot_line(later["from_bot"], request_id))
             return [f"referee> {shown_request(msg, SHOWN_WIDTH)}",
                     *(said or ["bot>     (no reply)"])]
     return [_NEVER_REACHED]
