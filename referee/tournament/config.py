@@ -358,6 +358,9 @@ class TournamentConfig(BaseModel):
             if len(self.baselines) != self.table_size - 1:
                 raise ValueError(f"baselines: a gauntlet at tables of {self.table_size} needs "
                                  f"{self.table_size - 1} baselines, got {len(self.baselines)}")
+            if self.until is not None and len(names) - len(self.baselines) < 2:
+                raise ValueError("until: a gauntlet's looks compare its candidates, and it has "
+                                 "one: there is nothing to settle; remove until")
         elif self.baselines:
             raise ValueError('baselines: go with format = "gauntlet" (a round robin plays '
                              "every entrant alike): set it, or remove baselines")

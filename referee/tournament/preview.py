@@ -14,8 +14,6 @@ from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from referee.leaderboard.pairs import ALPHA
-from referee.leaderboard.resolution import minimum_exact_deals
 from referee.text import listed
 
 from .config import TournamentConfig
@@ -48,7 +46,7 @@ class Plan:
     changed: tuple[str, ...] = ()  # entrants changed since the store's last run
     unpaired: bool = False  # seat_orders = "rotations" with an odd number of deals
     pace: float | None = None  # seconds a stored game took, on average (None: none stored)
-    need_deals: int | None = None  # `too_few_deals`: the fewest that can separate a pair
+    few_deals: str | None = None  # `too_few_deals`: why no pair can be separated
 
     def as_dict(self) -> dict[str, object]:
         return {"games": self.games, "tables": self.tables, "deals": self.deals,
@@ -59,7 +57,7 @@ class Plan:
                 "tables_drawn_now": self.drawn, "changed": list(self.changed),
                 "warning": self.warning(),
                 "seat_orders_warning": ROTATIONS if self.unpaired else None,
-                "deals_warning": self.deals_warning(),
+                "deals_warning": self.few_deals,
                 "seconds_at_stored_pace": None if self.pace is None else
                 round(self.paced_seconds)}
 
@@ -83,15 +81,6 @@ class Plan:
         return (f"{self.games:,} games is a lot: `tables = N` in the file plays a sample of N "
                 "tables in which every pair still meets about equally often, and "
                 '`seat_orders = "balanced"` plays fewer seat orders per table')
-
-    def deals_warning(self) -> str | None:
-        if self.need_deals is None:
-            return None
-        return (f"with {counted(self.deals, 'deal')} the leaderboard can separate no pair: "
-                f"every deal is at every table, so entrants are compared deal by deal (the "
-                f"exact test), and {len(self.per_entrant)} entrants need at least "
-                f"{self.need_deals} deals (familywise error {ALPHA:g}); give deals = "
-                f"{self.need_deals} or more")
 
     def lines(self, bound: bool = True) -> list[str]:
         """The plan in a few lines of text; `bound`, with the bound on its time (`plan`
@@ -124,19 +113,27 @@ class Plan:
             out.append(f"warning: {warning}")
         if self.unpaired:
             out.append(f"warning: {ROTATIONS}")
-        if self.need_deals is not None:
-            out.append(f"warning: {self.deals_warning()}")
+        if self.few_deals is not None:
+            out.append(f"warning: {self.few_deals}")
         return out
 
 
-def too_few_deals(config: TournamentConfig) -> int | None:
-    """The fewest deals that can separate a pair, where the file's are fewer: in a gauntlet
-    or a round robin of one table every deal holds every entrant, so pairs are compared deal
-    by deal, and the exact test then needs `minimum_exact_deals` (`leaderboard/pairs.py`)."""
-    paired = config.format == "gauntlet" or (config.schedule != "adaptive"
-                                             and len(config.bots) == config.table_size)
-    need = minimum_exact_deals(len(config.bots), ALPHA)
-    return need if paired and config.deals < need else None
+def too_few_deals(config: TournamentConfig) -> str | None:
+    """Why no pair can be separated, where the file's deals are too few: in a gauntlet or a
+    round robin of one table every deal holds every entrant, so pairs are compared deal by
+    deal, and the exact test then needs `until.exact_deals_needed`."""
+    if config.format != "gauntlet" and (config.schedule == "adaptive"
+                                        or len(config.bots) != config.table_size):
+        return None
+    from .until import ALPHA, exact_deals_needed  # the leaderboard's (numpy): only here
+
+    need = exact_deals_needed(len(config.bots))
+    if config.deals >= need:
+        return None
+    return (f"with {counted(config.deals, 'deal')} the leaderboard can separate no pair: "
+            "every deal is at every table, so entrants are compared deal by deal (the exact "
+            f"test), and {len(config.bots)} entrants need at least {need} deals (familywise "
+            f"error {ALPHA:g}); give deals = {need} or more")
 
 
 # Why a plan warns of rotations over an odd number of deals (schedule.py's docstring;
@@ -217,7 +214,7 @@ def make_plan(config: TournamentConfig, games: Schedule, workers: int,
         bound_seconds=to_play * per_game / max(1, workers), stored=held,
         max_games=config.max_games,
         drawn=None if games.sample is None else len(games.sample.drawn), changed=changed,
-        unpaired=unpaired_rotations(config), pace=pace, need_deals=too_few_deals(config))
+        unpaired=unpaired_rotations(config), pace=pace, few_deals=too_few_deals(config))
 
 
 @dataclass(frozen=True)

@@ -73,6 +73,7 @@ import hashlib
 import itertools
 import json
 import math
+import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -119,7 +120,8 @@ def _cycles(k: int) -> tuple[tuple[int, ...], ...]:
     return tuple(cycles)
 
 
-# The cyclic order of each deal in rotations: deal d takes CYCLES[k][d % (k-1)!].
+# The cyclic orders of rotations, taken in turn from deal to deal (`order_patterns`): without
+# a `spin`, deal d takes CYCLES[k][d % (k-1)!].
 CYCLES: dict[int, tuple[tuple[int, ...], ...]] = {k: _cycles(k) for k in (3, 4, 5)}
 
 
@@ -146,6 +148,9 @@ def table_key(entrants: Sequence[str]) -> str:
 
 def game_id(key: str, deal: int, order: int) -> str:
     return f"{key}-d{deal:02d}-o{order:02d}"
+
+
+GAME_ID = re.compile(r"(t[0-9a-f]{12})-d(\d+)-o(\d+)")  # `game_id`'s: key, deal, order
 
 
 def deal_seed(master: int, entrants: Sequence[str], deal: int) -> int:
@@ -175,6 +180,20 @@ def seat_orders(entrants: tuple[str, ...], how: str, deal: int,
     """The table's seat orders in deal `deal` (`order_patterns`), as bot names by seat."""
     return [tuple(entrants[i] for i in pattern)
             for pattern in order_patterns(len(entrants), how, deal, spin)]
+
+
+def table_of(config: TournamentConfig, seats: Sequence[str]) -> Table:
+    """The table, as the schedule holds it, of a game seated `seats`: its entrants by name (a
+    gauntlet's: its baselines by name, then its candidate)."""
+    if config.format == "gauntlet":
+        return (*sorted(config.baselines), *(s for s in seats if s not in config.baselines))
+    return tuple(sorted(seats))
+
+
+def seats_of(config: TournamentConfig, table: Table, deal: int, order: int) -> tuple[str, ...]:
+    """The seats of seat order `order` of deal `deal` at `table`, as the schedule makes them."""
+    turn = spin(config.seed, table) if config.schedule == "adaptive" else 0
+    return seat_orders(table, config.seat_orders, deal, turn)[order]
 
 
 def spin(master: int, entrants: Sequence[str]) -> int:

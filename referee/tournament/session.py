@@ -70,7 +70,8 @@ class NothingPlayed(Exception):
 
 
 def bind(config: TournamentConfig, config_path: Path, store: Store,
-         shard: tuple[int, int] | None, say: Callable[[str], None] = print) -> Schedule:
+         shard: tuple[int, int] | None, say: Callable[[str], None] = print,
+         frozen: bool = False) -> Schedule:
     """Bind the store to this tournament (and shard), keep the tables a sample draws now,
     and name those of the file's sample; the schedule.  A store of a sample drawn before
     samples grew is taken over: its played tables are kept as the first drawn."""
@@ -82,7 +83,7 @@ def bind(config: TournamentConfig, config_path: Path, store: Store,
         raise ValueError(SHARDED_ADAPTIVE)
     edition = tournament_edition(config, config_path)
     prints = fingerprint(config, edition)
-    take_over_earlier(config, edition, store, prints, say)
+    take_over_earlier(config, edition, store, prints, say, frozen)
     check_store(config, edition, store)
     store.bind(config, prints)
     store.bind_shard(None if shard is None else f"{shard[0]}/{shard[1]}")
@@ -324,7 +325,7 @@ async def run_tournament(
         check_isolation(config, config_path, run_files(store.path))
     await executor.start(config, config_path)
     try:
-        games = bind(config, config_path, store, shard, say)
+        games = bind(config, config_path, store, shard, say, frozen)
         left_out = await build_bots(config, config_path, say) if executor.runs_bots else {}
         versions = entrant_versions(config, config_path, left_out)
         change = update_field(store, [b.name for b in config.bots], versions, left_out,

@@ -11,16 +11,26 @@ from collections.abc import Callable
 from referee.game import Edition
 
 from .config import TournamentConfig
+from .field import FrozenField
 from .sampling import Table
-from .schedule import ROTATIONS_VERSION, Schedule, fingerprint, game_settings, table_key
+from .schedule import (
+    GAME_ID,
+    ROTATIONS_VERSION,
+    fingerprint,
+    game_settings,
+    seats_of,
+    table_key,
+    table_of,
+)
 from .store import Store, StoreError
 
 
 def take_over_earlier(config: TournamentConfig, edition: Edition, store: Store, prints: str,
-                      say: Callable[[str], None]) -> None:
-    """Bind to `prints` a store an earlier referee made whose games this file keeps."""
+                      say: Callable[[str], None], frozen: bool = False) -> None:
+    """Bind to `prints` a store an earlier referee made whose games this file keeps; with
+    `frozen`, FrozenField rather than supersede any of them."""
     _take_over_sample(config, edition, store, prints, say)
-    _take_over_rotations(config, edition, store, prints, say)
+    _take_over_rotations(config, edition, store, prints, say, frozen)
 
 
 def _earlier_sample(config: TournamentConfig, edition: Edition, store: Store) -> bool:
@@ -55,8 +65,8 @@ def check_store(config: TournamentConfig, edition: Edition, store: Store) -> Non
     store.check_belongs(fingerprint(config, edition), changed, config.name)
 
 
-# Why a store of a sample drawn at once and of rotations before they changed from deal to
-# deal is refused.
+# Why a store that is both a sample drawn at once and of rotations before they changed from
+# deal to deal is refused (either alone is taken over).
 OLD_ROTATIONS = ("holds a sample drawn at once and rotations that kept one cyclic order in "
                  "every deal, made by an earlier referee; rotations now change it from deal to "
                  "deal, as one order favours some bots over others, and such a store cannot "
@@ -75,13 +85,25 @@ def _earlier_rotations(config: TournamentConfig, edition: Edition, store: Store)
 
 def reseated(config: TournamentConfig, edition: Edition, store: Store) -> list[str]:
     """The games of a store of earlier rotations (`_earlier_rotations`) that the schedule now
-    seats otherwise: those a run supersedes and plays again (none otherwise)."""
+    seats otherwise: those a run supersedes and plays again (none otherwise).  Each stored
+    game's seats now are worked out from its id and its table, not from the whole schedule
+    (which a large round robin holds millions of games of); a withdrawn entrant's games are
+    kept as they are."""
     if not _earlier_rotations(config, edition, store):
         return []
-    games = Schedule(config, store.draws(), store.rounds()).games()
-    now = {g.game_id: g.seats for g in games}
-    return sorted(game_id for game_id, seats in store.seatings().items()
-                  if game_id in now and now[game_id] != seats)
+    names = {b.name for b in config.bots}
+    moved = []
+    for game_id, seats in store.seatings().items():
+        found = GAME_ID.fullmatch(game_id)
+        if found is None or not names.issuperset(seats):
+            continue
+        table = table_of(config, seats)
+        deal, order = int(found[2]), int(found[3])
+        if table_key(table) != found[1] or len(table) != len(seats) or order >= len(seats):
+            continue  # (rotations: as many seat orders as seats)
+        if seats_of(config, table, deal, order) != seats:
+            moved.append(game_id)
+    return sorted(moved)
 
 
 def reseated_why(config: TournamentConfig) -> str:
@@ -92,13 +114,17 @@ def reseated_why(config: TournamentConfig) -> str:
 
 
 def _take_over_rotations(config: TournamentConfig, edition: Edition, store: Store, prints: str,
-                         say: Callable[[str], None]) -> None:
+                         say: Callable[[str], None], frozen: bool) -> None:
     """A store of rotations made by an earlier referee: keep its games seated as now (its
     rounds, adaptive), supersede the others to be played again, and bind it anew."""
     if not _earlier_rotations(config, edition, store):
         return
     games = reseated(config, edition, store)
     why = reseated_why(config)
+    if frozen and games:
+        raise FrozenField(f"{store.path} was made by an earlier referee ({why}): {len(games):,} "
+                          "of its games would be played again, which --frozen refuses; run "
+                          "without --frozen")
     store.take_over_reseated(prints, games, why)
     kept = store.count()
     say(f"taken over a store of rotations made by an earlier version of the referee ({why}: "

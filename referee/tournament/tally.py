@@ -12,7 +12,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from .merge import shard_games
-from .schedule import Schedule, table_key
+from .schedule import GAME_ID, Schedule, table_key
 from .store import LEFT_OUT, Store, StoreError
 
 
@@ -70,22 +70,31 @@ def tally(schedule: Schedule, deals: range, done: Collection[str],
 
 
 def unfinished(store: Store) -> tuple[int, int] | None:
-    """(stored, scheduled) where a run of the store's tournament file would play more of a
-    fixed schedule (within `max_games`), for a leaderboard to say its places may change; None
-    where it would not, or where the schedule cannot say (adaptive, `until`, a shard, a file
-    not recorded)."""
+    """(stored, to store) where a run of the store's tournament file would play more of a
+    fixed schedule (within `max_games`, without the games of left-out bots), for a
+    leaderboard to say its places may change; None where it would not, or where the schedule
+    cannot say: adaptive, `until`, a shard, no file recorded, or a store of games this
+    referee's schedule does not make (an earlier referee's, which a run refuses)."""
     try:
         config = store.tournament_config()
         if config is None or config.schedule == "adaptive" or config.until is not None or \
                 store.shard() != "all":
             return None
         games = Schedule(config, store.draws())
-        done = store.done()
+        seated = store.seatings()
+        left_out = store.entrants(LEFT_OUT)
     except (StoreError, ValueError):
         return None
-    count = tally(games, range(config.deals), done, stored_by_table(done),
-                  store.entrants(LEFT_OUT))
-    scheduled = count.games if config.max_games is None else min(count.games, config.max_games)
-    if count.playable <= 0 or count.stored >= scheduled:
+    names = {b.name for b in config.bots}
+    ours = {g for g, seats in seated.items() if names.issuperset(seats)}  # not the withdrawn
+    if not all(GAME_ID.fullmatch(g) for g in ours):
+        return None
+    count = tally(games, range(config.deals), ours, stored_by_table(ours), left_out)
+    if count.stored < len(ours):  # games of another schedule
+        return None
+    scheduled = count.games - count.skipped
+    if config.max_games is not None:
+        scheduled = min(scheduled, config.max_games)
+    if count.stored >= scheduled:
         return None
     return count.stored, scheduled

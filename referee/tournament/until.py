@@ -2,8 +2,9 @@
 
 The schedule stays that of all `deals` deals, so every game keeps its id and seed wherever a
 run stops.  It is played in stages ending at the looks of `sequential.looks(deals)`; after
-each, the games of the deals played so far are judged by `sequential.settled` at the error
-each look is given, and the run stops once the question is settled.  A look reads only the
+each, the games of the deals played so far are judged (`unsettled`, as `sequential.settled`
+judges a field) at the error each look is given, and the run stops once the question is
+settled.  A look reads only the
 games of its deals, from the store, so a resumed run takes the same looks on the same games
 and stops where an uninterrupted run would.
 
@@ -18,6 +19,8 @@ import itertools
 from dataclasses import dataclass
 
 from referee.leaderboard import sequential
+from referee.leaderboard.pairs import ALPHA as ALPHA  # (preview.too_few_deals says it)
+from referee.leaderboard.resolution import minimum_exact_deals
 from referee.leaderboard.stats import Games, order, verdicts
 
 from .config import TournamentConfig
@@ -48,6 +51,13 @@ def stages(config: TournamentConfig) -> list[Stage]:
     starts = [0, *ends[:-1]]
     return [Stage(start, end, ends[i + 1] if i + 1 < len(ends) else None)
             for i, (start, end) in enumerate(zip(starts, ends, strict=True))]
+
+
+def exact_deals_needed(entrants: int) -> int:
+    """The fewest deals on which the leaderboard's exact test over deals can separate a pair
+    of `entrants` (familywise error ALPHA): what a gauntlet, or one table, needs
+    (`preview.too_few_deals`)."""
+    return minimum_exact_deals(entrants, ALPHA)
 
 
 def judged(config: TournamentConfig, names: list[str]) -> list[str]:
@@ -120,9 +130,10 @@ def look(config: TournamentConfig, store: Store, games: Schedule, stage: Stage) 
 
 def unsettled(games: Games, names: list[str], until: sequential.Until, primary: str,
               alpha: float) -> str | None:
-    """What keeps the question open at the look's error `alpha` (None: it is settled, as
-    `sequential.settled` would say): who the leader, `names[0]` of the standings' order
-    `names`, is not separated from, or which neighbours are not.  One look, one judgement:
+    """What keeps the question open among `names` at the look's error `alpha` (None: it is
+    settled, as `sequential.settled` would say of a field of just them): who the leader,
+    `names[0]` of the standings' order `names`, is not separated from, or which neighbours
+    are not.  One look, one judgement:
     the verdicts are the look's costliest part."""
     if len(names) < 2:
         return "fewer than two entrants have played"

@@ -18,7 +18,7 @@ import orjson
 import pytest
 import trio
 
-from referee.cli.common import stored_standings_text
+from referee.cli.common import stored_standings_text, unfinished_note
 from referee.game import Action, Bid, Decision, DecisionKind, HiddenBids, Pass, Play
 from referee.game.events import AuctionStarted, CardPlayed, Payment, RoundStarted
 from referee.game.random_policy import random_action
@@ -291,6 +291,8 @@ def test_a_store_written_before_reads_and_replays_every_game(old_store: Path) ->
 
 def test_a_store_written_before_gives_the_same_leaderboard_and_replay_page(
         old_store: Path) -> None:
+    """A store written by an earlier referee: the same standings and replay page, and no
+    note that its tournament is unfinished."""
     store = open_store(old_store, read_only=True)
     try:
         # The same standings; the JSON has since gained `left_out` (none in an earlier store),
@@ -298,6 +300,9 @@ def test_a_store_written_before_gives_the_same_leaderboard_and_replay_page(
         # Ratings to a millionth of an Elo point: the fit's last digits are the solver's.
         assert rounded(json.loads(stored_standings_text(old_store, "json"))) == rounded({
             **json.loads((DATA / "leaderboard.json").read_text()), "left_out": []})
+        # All its games are stored: no note that a run would play more (its ids are another
+        # schedule's, which a run refuses).
+        assert unfinished_note(old_store) is None
         record = store.record("t0000-d00-o00")
         assert record is not None
         doc = orjson.loads(orjson.dumps(game_document(record)))

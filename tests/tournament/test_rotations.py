@@ -74,7 +74,8 @@ def test_an_earlier_store_of_rotations_keeps_its_first_deal_and_plays_later_deal
     that holds the first deal only (the same games now) is taken over, nothing played again,
     and grows by a deal; one that holds later deals is taken over too, `plan` counting their
     games (seated otherwise now) as to play, and the run plays them again, keeping the old
-    ones as superseded: the store then holds what a new one would."""
+    ones as superseded: the store then holds what a new one would.  `--frozen` refuses to,
+    in one line, and leaves the store as it was."""
     names = ["ann", "ben", "cal"]
     for n in names:
         entrant(tmp_path, n)
@@ -102,6 +103,11 @@ def test_an_earlier_store_of_rotations_keeps_its_first_deal_and_plays_later_deal
     planned = plan_text(file)
     assert to_play(planned) == 3, planned
     assert "note: " in planned and "a run supersedes the 3 of its games" in planned, planned
+    faked = stored(db)
+    refused(in_process.referee("tournament", "run", str(file), "--frozen", cwd=tmp_path),
+            "was made by an earlier referee", "3 of its games would be played again, which "
+            "--frozen refuses")
+    assert stored(db) == faked and not stored(db, "superseded")
     said = run(file)
     assert "3 of its games are kept, and 3 seated otherwise now are superseded" in said, said
     assert played(said) == 3 and stored(db) == new

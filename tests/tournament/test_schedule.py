@@ -369,7 +369,6 @@ def with_bot(i: int, **changes: Any) -> list[dict[str, Any]]:
     {"seat_orders": "rotations"},
     {"seat_orders": "balanced"},
     {"format": "gauntlet", "baselines": ["bot0", "bot1"]},
-    {"baselines": ["bot0", "bot1"]},
     {"edition": "classic"},
     {"variants": ["split-double"]},
     {"limits": {"move_time": 2.0}},

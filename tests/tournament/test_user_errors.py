@@ -742,12 +742,16 @@ def test_plan_warns_of_a_gauntlet_with_too_few_deals_to_separate_anything(
     (("seed = 3", 'seed = 3\nbaselines = ["b0", "b1"]'),
      'baselines: go with format = "gauntlet" (a round robin plays every entrant alike): set '
      "it, or remove baselines"),
+    (("seed = 3", 'seed = 3\nformat = "gauntlet"\nbaselines = ["b0", "b1"]\nuntil = "ranked"'),
+     "until: a gauntlet's looks compare its candidates, and it has one: there is nothing to "
+     "settle; remove until"),
 ])
 def test_a_mistyped_key_is_named_with_the_key_it_was_meant_to_be(
         tmp_path: Path, change: tuple[str, str], says: str) -> None:
     """A key of the file, of a bot or of a table misspelt is one line naming it and the key
     meant; a bot's name that cannot name files says which characters it may hold; an entry
-    with neither command nor dir, and baselines in a round robin, say what they need."""
+    with neither command nor dir, baselines in a round robin and `until` in a gauntlet of one
+    candidate say what they need."""
     config = write_config(tmp_path)
     assert change[0] in config.read_text()
     config.write_text(config.read_text().replace(*change, 1))
