@@ -274,9 +274,13 @@ class AdaptivePlan:
                 out.append(f"time at the pace of the games stored ({self.pace:.2f} s a game): "
                            f"about {duration(paced)} for the {self.to_play:,} the budget "
                            "leaves")
-        out.append(f"chosen so far: {counted(self.rounds_chosen, 'round')}, "
-                   f"{counted(self.tables_chosen, 'table')}, "
-                   f"{counted(self.games_chosen, 'game')}")
+        if self.rounds_chosen and not self.tables_chosen:  # another field's (withdrawn) rounds
+            out.append(f"chosen so far: {counted(self.rounds_chosen, 'round')}, none of their "
+                       "tables of this file's entrants")
+        else:
+            out.append(f"chosen so far: {counted(self.rounds_chosen, 'round')}, "
+                       f"{counted(self.tables_chosen, 'table')}, "
+                       f"{counted(self.games_chosen, 'game')}")
         if self.changed:
             out.append(f"changed since the store's last run: {', '.join(self.changed)}: "
                        "their stored games are superseded and played again first")

@@ -129,3 +129,22 @@ def test_a_resumed_runs_progress_counts_every_stored_game_from_its_first_line(
     done = [int(n) for n in re.findall(r"^(\d+)/18 games", out.stderr, re.M)]
     assert done and done[0] == 2 * PER_ROUND - superseded + 1, out.stderr
     assert done == sorted(done), done
+
+
+def test_the_plan_of_a_store_of_other_entrants_says_its_rounds_seat_none_of_them(
+        tmp_path: Path) -> None:
+    """A store whose rounds were chosen among other entrants (another tournament's `--db`):
+    `plan` counts those rounds but says none of their tables is of this file's entrants, and
+    warns that a run withdraws the store's own."""
+    file = adaptive_file(tmp_path, "rounds = 1")
+    out = in_process.referee("tournament", "run", str(file), "-q", "--workers", "1",
+                             cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    others = [f"x{i}" for i in range(6)]
+    for name in others:
+        entrant(tmp_path, name, RANDOM)
+    file = write_file(tmp_path, others, f'schedule = "adaptive"\nrounds = 3\nedition = "{TINY}"')
+    planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path).stdout
+    assert "chosen so far: 1 round, none of their tables of this file's entrants\n" in planned, \
+        planned
+    assert "warning: a run withdraws e0, e1, e2 and 3 more (6)" in planned, planned
