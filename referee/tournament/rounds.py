@@ -2,8 +2,8 @@
 that ends the run, the next round chosen from the games the store holds (`adaptive.py`), and
 what `plan` says of it.
 
-A round has one table per `table_size` entrants of the file (each entrant about once, were
-every one seated; the choice seats the places in doubt more often).  The run plays the rounds
+A round has one table per `table_size` entrants of the file that can play (each about once,
+were every one seated; the choice seats the places in doubt more often).  The run plays the rounds
 the store kept first (their games not stored yet, as after a kill), then chooses the next
 round from the games of every round before it, keeps it, and plays it: so a round is a pure
 function of the file, the stored games and its number, and a resumed run plays the games an
@@ -28,17 +28,19 @@ HOW = ("each round's tables are chosen from the games stored before it: new entr
        "the entrants it is nearest to being told apart from and one who has played least")
 
 
-def round_size(config: TournamentConfig) -> int:
-    """Tables per round: one per `table_size` entrants of the file."""
-    return max(1, len(config.bots) // config.table_size)
+def round_size(config: TournamentConfig, left_out: Collection[str] = ()) -> int:
+    """Tables per round: one per `table_size` entrants of the file that can play (not
+    `left_out`)."""
+    playing = sum(1 for b in config.bots if b.name not in left_out)
+    return max(1, playing // config.table_size)
 
 
-def next_size(config: TournamentConfig, games: Schedule) -> int:
+def next_size(config: TournamentConfig, games: Schedule, left_out: Collection[str] = ()) -> int:
     """The tables of the next round within the budget of `tables` and `rounds`; 0 when it
     is spent."""
     if config.rounds is not None and len(games.rounds) >= config.rounds:
         return 0
-    size = round_size(config)
+    size = round_size(config, left_out)
     if config.tables is not None:
         drawn = sum(len(r) for r in games.rounds)
         size = min(size, config.tables - drawn)
@@ -50,7 +52,7 @@ def next_round(config: TournamentConfig, games: Schedule, results: Iterable[Game
     """The next round's tables, chosen from the `results` of the games of the rounds before
     (those the store counts) over the entrants that can play; none when the budget is spent
     or fewer than `table_size` entrants can play."""
-    size = next_size(config, games)
+    size = next_size(config, games, left_out)
     wanted = {g.game_id for g in games.games()}
     finishes = [adaptive.Finish(tuple(r.names), tuple(r.ranks)) for r in results
                 if r.game_id in wanted]

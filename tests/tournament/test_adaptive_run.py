@@ -6,6 +6,7 @@ the budget; a shard is refused in one line."""
 from __future__ import annotations
 
 import re
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -148,3 +149,17 @@ def test_the_plan_of_a_store_of_other_entrants_says_its_rounds_seat_none_of_them
     assert "chosen so far: 1 round, none of their tables of this file's entrants\n" in planned, \
         planned
     assert "warning: a run withdraws e0, e1, e2 and 3 more (6)" in planned, planned
+
+
+def test_a_round_is_sized_by_the_entrants_that_can_play(tmp_path: Path) -> None:
+    """Six entrants at tables of three make rounds of two tables; with one left out (its
+    folder gone), a round is one table of the five that can play, not two that would seat
+    one of them twice."""
+    file = adaptive_file(tmp_path, "rounds = 1")
+    shutil.rmtree(tmp_path / NAMES[-1])
+    out = in_process.referee("tournament", "run", str(file), "--workers", "1", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert f"left out {NAMES[-1]}: its directory" in out.stderr, out.stderr
+    chosen = rounds(tmp_path / "field.db")
+    assert len(chosen) == 1 and NAMES[-1] not in chosen[0][2], chosen
+    assert count(tmp_path / "field.db") == PER_ROUND // 2
