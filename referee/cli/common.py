@@ -150,21 +150,22 @@ def stored_standings_text(db_path: Path, fmt: str = "table", with_head_to_head: 
     if it cannot be read."""
     from ..leaderboard import standings_text
 
-    games, primary, left_out = read_stored(db_path)
+    games, primary, left_out, baselines = read_stored(db_path)
     return standings_text(games, primary, fmt, with_head_to_head, with_seats, with_pairs,
-                          left_out, wide)
+                          left_out, wide, baselines)
 
 
-def read_stored(db_path: Path) -> tuple[Games, str, dict[str, str]]:
+def read_stored(db_path: Path) -> tuple[Games, str, dict[str, str], list[str]]:
     """What a leaderboard of the store at `db_path` shows (read-only): its games, its
-    tournament file's primary metric and the entrants its last run left out; a StoreError if
-    it cannot be read."""
+    tournament file's primary metric, the entrants its last run left out and a gauntlet's
+    baselines; a StoreError if it cannot be read."""
     from ..leaderboard import Games
     from ..tournament.store import LEFT_OUT, Store
 
     store = Store.for_reading(db_path)
     try:
-        return Games.from_store(store), store.primary_metric(), store.entrants(LEFT_OUT)
+        return (Games.from_store(store), store.primary_metric(), store.entrants(LEFT_OUT),
+                store.baselines())
     finally:
         store.close()
 

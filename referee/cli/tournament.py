@@ -164,7 +164,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     except KeyboardInterrupt:
         fail(f"interrupted; finished games are kept in {db_path}; run again to resume")
     try:  # read as the leaderboard reads them, with --quiet too (not shown: not worked out)
-        games, primary, left_out = read_stored(db_path)
+        games, primary, left_out, baselines = read_stored(db_path)
     except StoreError as exc:
         fail(f"the games are stored, but the leaderboard cannot be read: {exc}")
     if quiet:  # a left-out bot is said all the same: its games are missing from the results
@@ -179,7 +179,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
                 f"results in {db_path}")
     from ..leaderboard import standings_text
 
-    click.echo(standings_text(games, primary, "table", left_out=left_out))
+    click.echo(standings_text(games, primary, "table", left_out=left_out, baselines=baselines))
 
 
 @tournament.command(name="plan")

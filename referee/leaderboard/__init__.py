@@ -3,7 +3,7 @@ results store opened by the caller), never a store of its own."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from .render import render
 from .stats import Games, Standings, by_seat, head_to_head, standings
@@ -12,10 +12,11 @@ from .uncertainty import Uncertainty, uncertainty
 
 def standings_text(games: Games, primary: str = "placement", fmt: str = "table",
           with_head_to_head: bool = False, with_seats: bool = False, with_pairs: bool = False,
-          left_out: Mapping[str, str] | None = None, wide: bool = False) -> str:
+          left_out: Mapping[str, str] | None = None, wide: bool = False,
+          baselines: Sequence[str] = ()) -> str:
     """The standings of `games` by the `primary` metric in `fmt` (JSON always with the
-    pairs; the tables with them when `with_pairs`), and the entrants `left_out` by the last
-    run, with why."""
+    pairs; the tables with them when `with_pairs`), the entrants `left_out` by the last
+    run, with why, and a gauntlet's `baselines` named."""
     result = standings(games, primary)
     h2h = None
     if with_head_to_head:  # in standings order, as the report shows it
@@ -23,7 +24,7 @@ def standings_text(games: Games, primary: str = "placement", fmt: str = "table",
         order = [r.name for r in result.rows]
         h2h = {a: {b: pairs[a][b] for b in order if b != a} for a in order}
     return render(result, fmt, h2h, by_seat(games) if with_seats else None, primary, with_pairs,
-                  dict(left_out or {}), wide)
+                  dict(left_out or {}), wide, list(baselines))
 
 
 __all__ = ["Games", "Standings", "Uncertainty", "by_seat", "head_to_head", "standings",

@@ -58,6 +58,8 @@ STRENGTH_NOTE = ("strength: the {metric} adjusted for the opponents each bot met
                  "as it does where bots met different opponents (a sampled field, a "
                  "gauntlet's candidates beside its baselines), and, being a difference added "
                  "to the mean, it can fall outside the metric's range")
+BASELINES_NOTE = ("baselines (at every candidate's table, the yardstick of this gauntlet, "
+                  "ranked with its candidates): {names}")
 # The digits the primary metric is shown with, and so its strength (a win share: 0.333 is
 # shown as 33.3%).
 DIGITS = {"placement": 3, "money": 1, "win_share": 3}
@@ -262,10 +264,11 @@ def seats_table(rows: list[SeatRow], fmt: str = "simple") -> str:
 def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
            seats: list[SeatRow] | None = None, primary: str = "placement",
            with_pairs: bool = False, left_out: dict[str, str] | None = None,
-           wide: bool = False) -> str:
+           wide: bool = False, baselines: list[str] | None = None) -> str:
     """The standings in `fmt`; JSON always holds the pairs, the tables when `with_pairs`.
     `left_out`: the entrants the last run could not play, with why, in every format; `wide`:
-    the table and Markdown with every column (`standings_table`)."""
+    the table and Markdown with every column (`standings_table`); `baselines`: a gauntlet's,
+    named under the table (and in JSON), as they are ranked with its candidates."""
     rows = board.rows
     left_out = left_out or {}
     if fmt == "json":
@@ -274,7 +277,8 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
                                "pairs": [p.as_dict() for p in board.pairs],
                                "note": board.note,
                                "left_out": [{"name": n, "reason": why}
-                                            for n, why in left_out.items()]}
+                                            for n, why in left_out.items()],
+                               "baselines": baselines or []}
         if h2h is not None:
             doc["head_to_head"] = {a: {b: c.as_dict() for b, c in row.items()}
                                    for a, row in h2h.items()}
@@ -287,6 +291,9 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
     parts = [standings_table(rows, tablefmt, primary, wide)]
     if board.note:
         parts.append(_wrapped(board.note, tablefmt))
+    if baselines:
+        parts.append(_wrapped(BASELINES_NOTE.format(names=", ".join(visible(b) for b in
+                                                                    baselines)), tablefmt))
     if left_out:
         parts.append(left_out_lines(left_out, tablefmt))
     if with_pairs:

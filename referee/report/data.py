@@ -44,6 +44,7 @@ class Tournament:
     left_out: dict[str, str] = field(default_factory=dict)  # by the last run, with why
     superseded: list[tuple[str, str]] = field(default_factory=list)  # (game id, why)
     note: str | None = None  # why no pair is separated, when none is
+    baselines: list[str] = field(default_factory=list)  # a gauntlet's
 
     @property
     def faulty(self) -> list[str]:
@@ -69,6 +70,7 @@ def load(store: Store) -> Tournament:
         left_out=store.entrants(LEFT_OUT),
         superseded=store.superseded(),
         note=board.note,
+        baselines=store.baselines(),
     )
     per_bot: dict[str, list[BotGame]] = {n: [] for n in data.names}
     for result in results:

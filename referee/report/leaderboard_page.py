@@ -4,7 +4,7 @@ accumulated."""
 
 from __future__ import annotations
 
-from referee.leaderboard.render import PLACE_NOTE, place_text
+from referee.leaderboard.render import BASELINES_NOTE, PLACE_NOTE, place_text
 from referee.leaderboard.rows import Interval, StandingRow
 
 from . import svg
@@ -38,6 +38,9 @@ def leaderboard_page(data: Tournament, links: Links, stderr_note: str, published
         parts.append(left_out_section(data))
         return page(data.name, "\n".join(parts), root="", kind="leaderboard",
                     tournament=data.name)
+    if data.baselines:
+        parts.append(f'<p class="note">{e(BASELINES_NOTE.format(names=", ".join(data.baselines)))}'
+                     "</p>")
     parts.append(standings_section(data, links, colors))
     parts.append(left_out_section(data))
     parts.append(pairs_section(data, links))

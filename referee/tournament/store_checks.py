@@ -39,7 +39,10 @@ def _earlier_sample(config: TournamentConfig, edition: Edition, store: Store) ->
     stored = store.fingerprint()
     if stored in (None, fingerprint(config, edition)) or store.draws():
         return False
-    old = store.tournament_config()
+    try:
+        old = store.tournament_config()
+    except StoreError:  # not valid any more (check_store says the store is another's)
+        return False
     return old is not None and old.tables is not None and \
         stored == fingerprint(config, edition, sampled=old.tables)
 

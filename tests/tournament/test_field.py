@@ -5,6 +5,7 @@ plays.  Each entrant is a folder of its own holding a copy of a sample bot."""
 
 from __future__ import annotations
 
+import html
 import json
 import shutil
 import sqlite3
@@ -254,3 +255,28 @@ def test_a_leaderboard_of_a_store_a_run_has_not_finished_says_so(tmp_path: Path)
     for command in (["leaderboard", str(db)], ["report", str(db), "--out", "site"]):
         out = in_process.referee(*command, cwd=tmp_path)
         assert out.returncode == 0 and out.stderr == "", out.stderr
+
+
+def test_a_gauntlets_leaderboard_names_its_baselines(tmp_path: Path) -> None:
+    """A gauntlet's baselines are ranked with its candidates: the table says under it which
+    they are, the JSON lists them, and so does the report's leaderboard page; a round
+    robin's says nothing of baselines."""
+    names = ["ann", "ben", "cal", "dan"]
+    for n in names:
+        entrant(tmp_path, n)
+    file = write_file(tmp_path, names, 'format = "gauntlet"\nbaselines = ["ben", "ann"]')
+    run(file)
+    db = tmp_path / "field.db"
+    says = ("baselines (at every candidate's table, the yardstick of this gauntlet, ranked "
+            "with its candidates): ben, ann")  # as the file names them
+    assert says in " ".join(board(db, "table").split()), board(db, "table")
+    assert json.loads(board(db))["baselines"] == ["ben", "ann"]
+    out = in_process.referee("report", str(db), "--out", "site", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    assert says in html.unescape((tmp_path / "site" / "index.html").read_text())
+    (tmp_path / "rr").mkdir()
+    for n in names[:3]:
+        entrant(tmp_path / "rr", n)
+    run(write_file(tmp_path / "rr", names[:3]))
+    assert "baselines" not in board(tmp_path / "rr" / "field.db", "table")
+    assert json.loads(board(tmp_path / "rr" / "field.db"))["baselines"] == []

@@ -257,6 +257,16 @@ class Store:
             raise StoreError(f"{self.path}: its tournament file is not valid any more: "
                              f"{first_errors(exc)}") from None
 
+    def baselines(self) -> list[str]:
+        """A gauntlet's baselines, as its file named them; none for a round robin, or where
+        the file is not valid any more."""
+        try:
+            config = self.tournament_config()
+        except StoreError:
+            return []
+        return list(config.baselines) if config is not None and \
+            config.format == "gauntlet" else []
+
     def primary_metric(self) -> str:
         """The metric the tournament file chose to order the board (default: mean placement
         points).  Read from the stored file alone, so that a store whose file is no longer
