@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 from referee.check import CheckResult
@@ -29,7 +30,8 @@ async def grade_one(folder: Path, config: TournamentConfig, config_path: Path, w
                     ) -> tuple[StudentResult, list[CheckResult] | None]:
     """Grade the submission in `folder` (named `student`, by default after the folder) with
     its working files, games and feedback under `work`; its outcome and its check's results
-    (None when the check did not run)."""
+    (None when the check did not run), the teacher's folders taken out of them as out of the
+    feedback (a platform shows them to the student)."""
     sub = submission_at(folder, config.limits.size_limits(), student)
     (work / "feedback").mkdir(parents=True, exist_ok=True)
     if sub.problem is None:
@@ -39,7 +41,11 @@ async def grade_one(folder: Path, config: TournamentConfig, config_path: Path, w
                                    records_given=False)  # the platform shows the text only
     remove_copy(work / "work" / sub.student)
     write_feedback(work, grading.outcome)
-    return grading.outcome, grading.found.check
+    check = grading.found.check
+    scrub = grading.scrub.text
+    return grading.outcome, None if check is None else [
+        replace(r, reason=scrub(r.reason), lines=[scrub(line) for line in r.lines])
+        for r in check]
 
 
 def write_results(path: Path, platform: Platform, outcome: StudentResult, config: TournamentConfig,

@@ -72,6 +72,10 @@ def tests_of(outcome: StudentResult, config: TournamentConfig,
     if check:
         out += [Test(f"check: {r.name}", points.check * r.passed, points.check, r.reason,
                      r.passed) for r in check]
+        if len(check) < CHECK_COUNT:  # it stops at a bot that cannot start
+            unrun = CHECK_COUNT - len(check)
+            out.append(Test(f"check: the other {unrun} checks", 0.0, points.check * unrun,
+                            "not run: the bot could not start", False))
     else:
         out.append(Test("check: referee check", 0.0, points.check * CHECK_COUNT,
                         "not run: " + outcome.status, False))

@@ -4,6 +4,8 @@ copy of this repository), never a folder of the teacher's machine."""
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import re
 import shlex
@@ -26,6 +28,8 @@ from referee.tournament.entrants import bot_dir
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_bots"
 # Stands for the student's copy of the repository in a command (expanded by their shell).
 REFEREE = "$REFEREE"
+# The files of a sample bot that a baseline's command may name (not its build outputs).
+_SOURCES = frozenset({".py", ".js", ".ts", ".pl", ".c", ".cpp", ".go", ".rs", ".java", ".cs"})
 # What a command may hold and still go inside double quotes with `$REFEREE` expanded.
 _QUOTABLE = frozenset(string.ascii_letters + string.digits + " _.,:/=+-@%")
 
@@ -62,6 +66,33 @@ def exists(path: Path) -> bool:
         return False
 
 
+def sample_file(path: Path) -> str | None:
+    """Where under sample_bots the file `path` is, or which sample file it is a byte-for-byte
+    copy of (the autograder's packages copy the sample bots, a teacher may too); None for a
+    file of the teacher's own."""
+    resolved = path.resolve()
+    samples = SAMPLES.resolve()
+    if resolved.is_relative_to(samples):
+        return resolved.relative_to(samples).as_posix()
+    try:
+        digest = hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else None
+    except OSError:
+        return None
+    return _sample_files().get(digest) if digest is not None else None
+
+
+@functools.cache
+def _sample_files() -> dict[str, str]:
+    """The sample bots' source files by the SHA-256 of their bytes (the first by path of
+    any that are alike)."""
+    found: dict[str, str] = {}
+    for file in sorted(SAMPLES.rglob("*")):
+        if file.is_file() and file.suffix in _SOURCES and file.stat().st_size < 1 << 20:
+            found.setdefault(hashlib.sha256(file.read_bytes()).hexdigest(),
+                             file.relative_to(SAMPLES).as_posix())
+    return found
+
+
 def sample_command(bot: BotEntry, config_path: Path) -> str | None:
     """A baseline's command with each file it names under `$REFEREE/sample_bots`, and its
     program by its name alone (`python3`, found on the student's PATH); None when it names a
@@ -70,9 +101,9 @@ def sample_command(bot: BotEntry, config_path: Path) -> str | None:
     words = []
     for i, word in enumerate(shlex.split(bot.command)):
         path = Path(word) if Path(word).is_absolute() else cwd / word
-        if exists(path) and path.resolve().is_relative_to(SAMPLES.resolve()):
-            inside = path.resolve().relative_to(SAMPLES.resolve())
-            word = f"{REFEREE}/sample_bots/{inside.as_posix()}"
+        inside = sample_file(path) if exists(path) else None
+        if inside is not None:
+            word = f"{REFEREE}/sample_bots/{inside}"
         elif i == 0 and "/" in word and shutil.which(Path(word).name):
             word = Path(word).name  # an interpreter: /usr/bin/python3 is python3 anywhere
         elif "/" in word or exists(path):

@@ -59,6 +59,7 @@ command = "{BOT_PYTHON} ../bots/random_bot.py --seed {i}"
 SUBMISSIONS: dict[str, dict[str, str | Path]] = {
     "good": {"bot.py": SAMPLES / "python" / "random_bot.py"},
     "crashing": {"bot.py": BOTS / "crash_mid_game.py"},
+    "syntax": {"bot.py": "def broken(:\n"},  # Python names the file by its whole path
     "empty": {},
     "unbuildable": {"bot.py": SAMPLES / "python" / "random_bot.py",
                     "bot.toml": 'command = "python3 bot.py"\nbuild = "false"\n'},
@@ -142,7 +143,9 @@ def test_gradescope_run_autograder(course: Path, graded: dict[str, dict[str, str
     """run_autograder, run as Gradescope runs it, writes results/results.json in Gradescope's
     format: the score is the points `referee grade` gives the same submission (0 for one with
     no bot or a failed build, with the reason in a visible test), a test per check and per
-    baseline, the feedback as Markdown output, and the grade on the leaderboard."""
+    baseline, the feedback as Markdown output, and the grade on the leaderboard.  The checks'
+    tests are worth every check's points, those that could not run too, and no test shows a
+    folder of the grader's machine."""
     with zipfile.ZipFile(gradescope_zip) as archive:
         names = archive.namelist()
         assert {"setup.sh", "run_autograder", "config/grading.toml",
@@ -172,9 +175,12 @@ def test_gradescope_run_autograder(course: Path, graded: dict[str, dict[str, str
         assert results["score"] == pytest.approx(float(row["points"]), abs=0.01)
         checks = [t for name, t in tests.items() if name.startswith("check: ")]
         assert sum(t["score"] for t in checks) == int(row["checks_passed"])
-        assert len(checks) == CHECK_COUNT or submission == "crashing"
+        assert sum(t["max_score"] for t in checks) == CHECK_COUNT  # those not run too
+        assert len(checks) == CHECK_COUNT or submission in ("crashing", "syntax")
         for b in ("random-1", "random-2", "random-3"):
             assert tests[f"against {b}"]["max_score"] == 2
+    shown = json.dumps(results)
+    assert str(tmp_path) not in shown and 'File \\"/' not in shown, "a grader's folder is shown"
 
 
 @pytest.fixture(scope="module")
@@ -206,7 +212,9 @@ def test_prairielearn_grader(course: Path, graded: dict[str, dict[str, str]],
     assert run.returncode == 0, run.stderr
     results = valid(root / "results" / "results.json", "prairielearn-results.json")
     row = graded[submission]
-    if submission in ("good", "crashing"):
+    shown = json.dumps(results)
+    assert str(tmp_path) not in shown and 'File \\"/' not in shown, "a grader's folder is shown"
+    if submission in ("good", "crashing", "syntax"):
         most = CHECK_COUNT * 1 + 10 + 3 * 2
         assert results["gradable"] is True
         assert results["score"] == pytest.approx(float(row["points"]) / most, abs=1e-3)
