@@ -358,7 +358,7 @@ class TournamentConfig(BaseModel):
             if len(self.baselines) != self.table_size - 1:
                 raise ValueError(f"baselines: a gauntlet at tables of {self.table_size} needs "
                                  f"{self.table_size - 1} baselines, got {len(self.baselines)}")
-            if self.until is not None and len(names) - len(self.baselines) < 2:
+            if self.until is not None and len(names) - len(self.baselines) == 1:
                 raise ValueError("until: a gauntlet's looks compare its candidates, and it has "
                                  "one: there is nothing to settle; remove until")
         elif self.baselines:
