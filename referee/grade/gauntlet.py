@@ -7,12 +7,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee.check.situations import SCENARIOS
 from referee.leaderboard.rows import StandingRow
 from referee.leaderboard.stats import Games, standings
 from referee.match.player import FATAL_FAULTS
 from referee.tournament.config import BotEntry, TournamentConfig
 from referee.tournament.entrants import build_bots
 from referee.tournament.executors.local import LocalExecutor
+from referee.tournament.preview import STEPS_PER_GAME
 from referee.tournament.schedule import schedule
 from referee.tournament.session import run_tournament
 from referee.tournament.store import Store
@@ -108,3 +110,13 @@ def games_in(db: Path, name: str, config: TournamentConfig,
 def gauntlet_size(config: TournamentConfig, name: str, command: str) -> int:
     """How many games the student's gauntlet plays in all."""
     return len(schedule(gauntlet_config(config, name, command, Path("."))))
+
+
+def decisions_asked(config: TournamentConfig, games: int) -> int:
+    """About how many decisions a student's bot is asked in grading: a seat's share of a
+    game's steps (`preview.STEPS_PER_GAME`, random play's mean) over the check's games and
+    `games` graded games.  What a time budget has to cover, with the baselines' and the
+    referee's own time besides."""
+    k = config.table_size
+    per_seat = STEPS_PER_GAME.get(k, max(STEPS_PER_GAME.values())) / k
+    return round((len(SCENARIOS) + games) * per_seat)

@@ -39,6 +39,7 @@ from .feedback import Findings, feedback
 from .gauntlet import (
     GauntletResult,
     build_baselines,
+    decisions_asked,
     games_in,
     gauntlet_size,
     play_gauntlet,
@@ -163,20 +164,26 @@ class Grading:
         budget = self.config.limits.submission_time
         where = {"copy": "while its files were copied", "build": "during its build",
                  "check": "during the check (so no check counts)"}
+        total = None if self.sub.command is None else \
+            gauntlet_size(self.config, self.name, self.sub.command)
         if self.step == "games":
             self.take(games_in(self.db, self.name, self.config))
-            assert self.sub.command is not None
-            total = gauntlet_size(self.config, self.name, self.sub.command)
             where["games"] = (f"during its games, with {self.outcome.games} of {total} "
                               "finished" + " (those are graded)" * bool(self.outcome.games))
         self.outcome.status = "timed out"
         p = self.found.problems.add(
             "budget", f"stopped at its time budget of {budget:g} s, {where[self.step]}")
+        asked = "each game asks it for dozens"
+        if total is not None:
+            decisions = decisions_asked(self.config, total)
+            asked = (f"grading asks it about {decisions:,} decisions (the check's and "
+                     f"{total} games'), so this budget allows it at most about "
+                     f"{budget / decisions * 1000:.0f} ms a decision on average, less "
+                     "what the other bots take")
         p.notes.append("The budget (`submission_time` in the grading config's `[limits]`) "
                        "bounds the build, the check and the games together. A bot that takes "
-                       "most of its move time on every decision runs out: each game asks it "
-                       "for dozens. The check shows its reply times (the median and the "
-                       "longest).")
+                       f"most of its move time on every decision runs out: {asked}. The "
+                       "check shows its reply times (the median and the longest).")
         if self.sub.command is not None:
             p.reproduce.append(Shown("Run the check, in your bot's folder:",
                                      check_command(self.sub.command, self.config)))

@@ -107,7 +107,8 @@ def test_a_submission_past_its_budget_is_timed_out_and_the_others_graded(
     """A bot slow in the check and one slow in its games are "timed out" within their budget
     and a few seconds, the second with the games it finished graded; the quick bots, graded
     beside them, get their usual status, games and grade; no bot of the class is left
-    running; a second run keeps every grade, the timed-out ones too."""
+    running; a second run keeps every grade, the timed-out ones too.  A timed-out bot's
+    feedback says how long a decision the budget allows on average."""
     subs, config = make_class(tmp_path)
     out = tmp_path / "out"
     done = grade(subs, config, out)
@@ -129,6 +130,10 @@ def test_a_submission_past_its_budget_is_timed_out_and_the_others_graded(
     sloth = (out / "feedback" / "sloth.md").read_text()
     assert "- status: **timed out**" in sloth
     assert f"stopped at its time budget of {BUDGET} s, during the check" in sloth
+    # 11 check games and 4 graded ones, a quarter of a table of four's 255 steps each
+    assert ("grading asks it about 956 decisions (the check's and 4 games'), so this budget "
+            f"allows it at most about {BUDGET / 956 * 1000:.0f} ms a decision on average"
+            in " ".join(sloth.split())), sloth
     assert rows["sloth"]["games"] == "0" and rows["sloth"]["checks_passed"] == "0"
     # The snail passed the check; the games it finished before its time ran out are graded.
     snail = (out / "feedback" / "snail.md").read_text()
