@@ -30,9 +30,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.tournament.config import TournamentConfig
-from referee.tournament.entrants import bot_dir
+from referee.tournament.entrants import bot_dir, unbuilt_problems
 
-from .platform_results import Platform
+from .platform_results import Platform, max_points
 from .submissions import NOT_COPIED
 from .wheel import build_wheel
 
@@ -248,7 +248,20 @@ def prairielearn(config: TournamentConfig, config_path: Path, out: Path,
 
 def write_autograder(platform: Platform, config: TournamentConfig, config_path: Path,
                      out: Path, image: str) -> Written:
+    """The platform's files in `out`, once every baseline can run here (grading would stop
+    at one that cannot, for every student); the lines that say what to do with them, and the
+    total a submission can earn (what the platform's assignment needs)."""
+    for name, why in unbuilt_problems(config, config_path).items():
+        if name in config.baselines:
+            raise AutograderError(f"baseline {name} cannot play: {why}; fix the grading config "
+                                  "(grading would stop at it for every student)")
     out.mkdir(parents=True, exist_ok=True)
     if platform == "gradescope":
-        return gradescope(config, config_path, out)
-    return prairielearn(config, config_path, out, image)
+        written = gradescope(config, config_path, out)
+    else:
+        written = prairielearn(config, config_path, out, image)
+    written.lines.append(f"the most a submission can earn: {max_points(config):g} points"
+                         + (" (set the assignment's total points to it)"
+                            if platform == "gradescope" else " (its score is the points over "
+                            "it)"))
+    return written

@@ -133,6 +133,8 @@ def gradescope_zip(course: Path) -> Path:
                    cwd=course)
     assert done.returncode == 0, done.stderr
     assert "autograder.zip" in done.stdout
+    assert (f"the most a submission can earn: {CHECK_COUNT + 10 + 3 * 2} points (set the "
+            "assignment's total points to it)") in done.stdout
     return course / "gradescope" / "autograder.zip"
 
 
@@ -244,8 +246,9 @@ def test_the_wheel_installs_and_runs(gradescope_zip: Path, tmp_path: Path) -> No
 
 
 def test_autograder_refuses_what_a_platform_cannot_run(course: Path, tmp_path: Path) -> None:
-    """A time budget over PrairieLearn's longest job, and a baseline named by an absolute path
-    the platform will not have, are each one error line, no traceback."""
+    """A time budget over PrairieLearn's longest job, a baseline named by an absolute path
+    the platform will not have, and one whose script is not there are each one error line,
+    no traceback, and nothing written for the last."""
     slow = tmp_path / "slow.toml"
     slow.write_text(CONFIG.replace("submission_time = 300", "submission_time = 900")
                     .replace("../bots/", str(course / "bots") + "/"))
@@ -257,6 +260,16 @@ def test_autograder_refuses_what_a_platform_cannot_run(course: Path, tmp_path: P
                    cwd=tmp_path)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.startswith("error: baseline random-1: its command or build names /")
+    typo = tmp_path / "config" / "typo.toml"  # a baseline's path misspelt: every student fails
+    typo.parent.mkdir()
+    typo.write_text(CONFIG.replace("../bots/random_bot.py --seed 2", "../bot/random_bot.py"))
+    shutil.copytree(course / "bots", tmp_path / "bots")
+    done = referee("autograder", "--config", str(typo), "--out", str(tmp_path / "gs2"),
+                   cwd=tmp_path)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert done.stderr.startswith("error: baseline random-2 cannot play: its command cannot "
+                                  "run: ../bot/random_bot.py not found"), done.stderr
+    assert not (tmp_path / "gs2").exists()
 
 
 @pytest.mark.parametrize("platform", ["gradescope", "prairielearn"])
