@@ -30,6 +30,7 @@ from referee.bots.build import build_bot
 from referee.bots.launch import BotSpec
 from referee.bots.manifest import bots_one_level_down
 from referee.bots.sandbox import SandboxMode
+from referee.bots.start import split_command
 from referee.check import CHECK_COUNT, run_check
 from referee.text import listed, visible
 from referee.tournament.config import TournamentConfig
@@ -126,6 +127,11 @@ class Grading:
         if sub.build:
             found.built = output or "(no output)"
         assert sub.command is not None
+        absent = absent_program(sub.command, self.workdir)
+        if absent is not None:  # the grader's, or a typo: not a crash of the student's bot
+            outcome.status = "build failed"
+            found.problems.add("submission", absent)
+            return
         self.step = "check"
         spec = BotSpec(self.name, sub.command, self.workdir, limits=config.limits.bot_limits(),
                        sandbox=config.sandbox, home=self.workdir)
@@ -215,6 +221,19 @@ async def graded(sub: Submission, config: TournamentConfig, config_path: Path, o
     grading.outcome = finish(grading.outcome, config, grading.found, sub, grading.scrub)
     return grading, Spent(round(time.monotonic() - started, 3),
                           budget if deadline.cancelled_caught else None)
+
+
+def absent_program(command: str, folder: Path) -> str | None:
+    """Why the program a submission's command runs, named without a folder (`node`,
+    `java`), is on neither the grader's PATH nor in the submission: the grading machine
+    lacks a language's tools (its setup must install them), or the command has a typo;
+    None when it is there."""
+    program = split_command(command)[0]
+    if "/" in program or shutil.which(program) is not None or (folder / program).exists():
+        return None
+    return (f"its command runs {program}, which this grader does not have: if that is a "
+            "typo, fix your bot's command; if not, your teacher's grader needs it installed "
+            "(tell them), and your bot was not run")
 
 
 def take_games(outcome: StudentResult, played: GauntletResult, name: str,

@@ -897,3 +897,21 @@ def test_a_config_that_grades_every_working_bot_alike_is_warned_of(tmp_path: Pat
     assert done.returncode == 0 and f"warning: class.toml: {rules}\n" in done.stderr, done.stderr
     feedback = (out / "feedback" / "ann.md").read_text()
     assert "it met the first rule" not in feedback and "has no rules" in feedback, feedback
+
+
+def test_a_command_whose_program_the_grader_lacks_is_not_run_as_a_crash(tmp_path: Path) -> None:
+    """A submission whose command runs a program the grading machine does not have (a
+    language's tools missing from its setup, or a typo): not a crash with an F but `build
+    failed` (not gradable on a platform), its feedback saying so and to tell the teacher."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    (subs / "jo").mkdir(parents=True)
+    (subs / "jo" / "bot.js").write_text("console.log('hi')\n")
+    (subs / "jo" / "bot.toml").write_text('command = "no-such-runtime-here bot.js"\n')
+    write_config(config)
+    done = grade(subs, config, out)
+    assert done.returncode == 0, done.stderr
+    assert rows(out)["jo"]["status"] == "build failed"
+    assert ("its command runs no-such-runtime-here, which this grader does not have: if that "
+            "is a typo, fix your bot's command; if not, your teacher's grader needs it "
+            "installed (tell them)") in " ".join(
+                (out / "feedback" / "jo.md").read_text().split())
