@@ -66,8 +66,12 @@ def grade_one_cmd(submission: Path, config_path: Path, results_path: Path, platf
             fail(f"the referee failed: {exc}")
         except BaselineFailed as exc:
             fail(str(exc))
-        except KeyboardInterrupt:
-            fail("interrupted; no results written")
+        except KeyboardInterrupt:  # the platform's timeout, most likely: tell the student
+            try:
+                write_results(results_path, platform, None, config, None)  # type: ignore[arg-type]
+            except OSError:
+                fail("interrupted; no results written")
+            fail(f"interrupted; {results_path} says grading was stopped before it finished")
     if not quiet:
         click.echo(f"{visible(outcome.student)}: {outcome.status}, grade {outcome.grade}, "
                    f"{outcome.points:g} points; {results_path}")

@@ -18,7 +18,7 @@ from referee.check import CheckResult
 from referee.tournament.config import TournamentConfig
 
 from .gauntlet import build_baselines
-from .platform_results import Platform, results
+from .platform_results import Platform, results, stopped
 from .result import StudentResult
 from .run import graded, write_feedback
 from .state import write_whole
@@ -48,9 +48,12 @@ async def grade_one(folder: Path, config: TournamentConfig, config_path: Path, w
         for r in check]
 
 
-def write_results(path: Path, platform: Platform, outcome: StudentResult, config: TournamentConfig,
-                  check: list[CheckResult] | None) -> None:
+def write_results(path: Path, platform: Platform, outcome: StudentResult | None,
+                  config: TournamentConfig, check: list[CheckResult] | None) -> None:
     """The platform's results file at `path` (its folder made if need be), whole or not at
-    all: a platform that reads half a file grades nothing."""
+    all: a platform that reads half a file grades nothing.  With no `outcome`, grading was
+    stopped before it finished (`stopped`)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    write_whole(path, json.dumps(results(platform, outcome, config, check), indent=1))
+    written = stopped(platform, config) if outcome is None else \
+        results(platform, outcome, config, check)
+    write_whole(path, json.dumps(written, indent=1))

@@ -158,6 +158,19 @@ def prairielearn(outcome: StudentResult, config: TournamentConfig,
     }
 
 
+def stopped(platform: Platform, config: TournamentConfig) -> dict[str, Any]:
+    """The results file of a grading stopped from outside before it finished (the platform's
+    timeout, shorter than the config's budget): no score, and why, for the student to take
+    to the teacher, who can fix it."""
+    why = ("Grading was stopped before it finished: the platform ended the job (its timeout "
+           f"must exceed the grading config's submission_time, {config.limits.submission_time:g}"
+           " s, by a minute). This is not your bot's fault: tell your teacher.")
+    if platform == "gradescope":
+        return {"score": 0.0, "output": why, "output_format": "md", "visibility": "visible",
+                "stdout_visibility": "hidden", "tests": []}
+    return {"gradable": False, "message": why, "format_errors": [why], "output": why}
+
+
 def results(platform: Platform, outcome: StudentResult, config: TournamentConfig,
             check: list[CheckResult] | None) -> dict[str, Any]:
     return (gradescope if platform == "gradescope" else prairielearn)(outcome, config, check)

@@ -13,6 +13,7 @@ import csv
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import zipfile
@@ -23,7 +24,7 @@ from jsonschema import Draft202012Validator
 
 from referee.check import CHECK_COUNT
 
-from ..processes import BOT_PYTHON
+from ..processes import BOT_PYTHON, processes_with, wait_until
 from .test_grade import BOTS, ROOT, SAMPLES
 
 SCHEMAS = Path(__file__).with_name("schemas")
@@ -291,3 +292,32 @@ def test_the_totals_a_teacher_is_told_are_the_most_a_bot_can_earn(platform: str)
     assert f"({CHECK_COUNT} {times} `points.check`" in docs
     if platform == "prairielearn":
         assert f"the most ({most:g})" in said
+
+
+@pytest.mark.parametrize(("platform", "schema"), [
+    ("gradescope", "gradescope-results.json"), ("prairielearn", "prairielearn-results.json")])
+def test_grading_stopped_by_the_platform_still_tells_the_student(
+        course: Path, tmp_path: Path, platform: str, schema: str) -> None:
+    """`grade-one` ended by SIGTERM (the platform's timeout) before it finished: one error
+    line, exit status 2, and a results file in the platform's format that gives no score and
+    tells the student grading was stopped and that it is not their bot's fault."""
+    gate = tmp_path / "gate"
+    gate.touch()  # the bot waits at its first request while this exists
+    sub = put(tmp_path / "sub", {"bot.py": BOTS / "held.py", "first_legal.py":
+                                 BOTS / "first_legal.py"})
+    (sub / "bot.toml").write_text(f'command = "{BOT_PYTHON} bot.py --while {gate}"\n')
+    results = tmp_path / "results.json"
+    run = subprocess.Popen(
+        [sys.executable, "-m", "referee", "grade-one", str(sub), "--config",
+         str(course / "config" / "grading.toml"), "--results", str(results), "--format",
+         platform, "--quiet"], cwd=tmp_path, env=ENV, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True)
+    wait_until(lambda: processes_with(str(gate)), "the bot waiting at its gate", process=run)
+    run.send_signal(signal.SIGTERM)
+    _, err = run.communicate(timeout=120)
+    assert run.returncode == 2 and err == (f"error: interrupted; {results} says grading was "
+                                          "stopped before it finished\n"), err
+    written = valid(results, schema)
+    said = str(written["output"])
+    assert "Grading was stopped before it finished" in said and "not your bot's fault" in said
+    assert written.get("score", 0.0) == 0.0 and written.get("gradable", False) is False
