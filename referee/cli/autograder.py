@@ -41,9 +41,9 @@ def grade_one_cmd(submission: Path, config_path: Path, results_path: Path, platf
                   work_dir: Path | None, name: str | None, workers: int | None,
                   sandbox: str | None, quiet: bool) -> None:
     """Grade the bot in SUBMISSION against the config's baselines, as `referee grade` grades
-    each of its folders, and write the platform's results file: the score (the grade's
-    points), a test per check and per baseline, the feedback as its output.  A submission
-    with no bot, or that does not build, is reported as the platform expects."""
+    each of its folders, and write the platform's results file: the score (the submission's
+    points, not its grade), a test per check and per baseline, the feedback as its output.
+    A submission with no bot, or that does not build, is reported as the platform expects."""
     from ..grade.gauntlet import BaselineFailed
     from ..grade.one import grade_one, write_results
     from ..grade.submissions import WorkFolderFull

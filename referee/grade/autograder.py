@@ -161,12 +161,11 @@ set -euo pipefail
 HERE="$(cd "$(dirname "${{BASH_SOURCE[0]}}")" && pwd)"
 ROOT="${{GRADE_ROOT:-/grade}}"
 PYTHON="${{REFEREE_PYTHON:-python3}}"
-WORK="$(mktemp -d)"
 mkdir -p "$ROOT/results"
 exec "$PYTHON" -m referee grade-one "$ROOT/student" \\
     --config "$HERE/{config}" \\
     --results "$ROOT/results/results.json" --format prairielearn \\
-    --work "$WORK" --workers "${{REFEREE_WORKERS:-1}}"
+    --workers "${{REFEREE_WORKERS:-1}}"
 """
 
 DOCKERFILE = """# The image PrairieLearn grades in: a Python and the referee (from its wheel, beside

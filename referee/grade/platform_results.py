@@ -55,8 +55,10 @@ def versus_text(name: str, v: Versus, confidence: float) -> str:
              "below": f"below {name}"}[v.verdict]
     low = "-inf" if v.low is None else f"{v.low:+.3f}"
     high = "+inf" if v.high is None else f"{v.high:+.3f}"
+    interval = (f"{2 * confidence - 1:.0%} interval [{low}, {high}]" if v.low is not None or
+                v.high is not None else "too few deals to bound it")
     return (f"{words}: mean placement points {v.diff:+.3f} against {name}'s over {v.deals} "
-            f"deals, {2 * confidence - 1:.0%} interval [{low}, {high}], one-sided p "
+            f"deals, {interval}, one-sided p "
             f"{v.p_above:.3g} (above) and {v.p_below:.3g} (below), at a confidence of "
             f"{confidence:g}")
 
