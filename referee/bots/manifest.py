@@ -95,7 +95,7 @@ def read_bot_folder(folder: Path) -> BotFolder:
             return BotFolder(command, build)
     names = ", ".join(f for f, _, _ in CONVENTIONS)
     raise BotFolderError(f"no bot found: add a {MANIFEST} (command, build) or one of {names}"
-                         + _one_level_down(folder))
+                         + (_one_level_down(folder) or _lone_file(folder)))
 
 
 def bots_one_level_down(folder: Path) -> list[tuple[str, str]]:
@@ -113,6 +113,30 @@ def bots_one_level_down(folder: Path) -> list[tuple[str, str]]:
         if files:
             found.append((sub.name, files[0]))
     return found
+
+
+# A script of another name than the conventions', by its suffix: how it is run.
+_RUN_BY_SUFFIX = {".py": "python3", ".js": "node", ".pl": "perl"}
+
+
+def _lone_file(folder: Path) -> str:
+    """A hint for a folder whose one script has another name (`my_bot.py`), or that holds
+    an archive (uploaded as it is, not unpacked), else ""."""
+    try:
+        files = [f for f in folder.iterdir() if f.is_file() and not f.name.startswith(".")]
+    except OSError:
+        return ""
+    scripts = [f for f in files if f.suffix in _RUN_BY_SUFFIX]
+    if len(scripts) == 1:
+        f = scripts[0]
+        conventional = next(name for name, _, _ in CONVENTIONS
+                            if Path(name).suffix == f.suffix)
+        return (f"; it holds {f.name}: name it {conventional}, or give a {MANIFEST} with "
+                f'command = "{_RUN_BY_SUFFIX[f.suffix]} {f.name}"')
+    archives = [f.name for f in files if f.name.endswith((".zip", ".tar.gz", ".tgz", ".tar"))]
+    if archives:
+        return f"; it holds {listed(archives)}: unpack it, and give the files themselves"
+    return ""
 
 
 def _one_level_down(folder: Path) -> str:

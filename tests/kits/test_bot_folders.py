@@ -86,7 +86,14 @@ def test_a_build_that_makes_no_program_says_so(tmp_path: Path) -> None:
                                             f"found in {tmp_path / 'lazy'} after its build")
 
 
+NONE = ("no bot found: add a bot.toml (command, build) or one of Makefile, bot.py, main.py, "
+        "bot.js, main.js, bot.pl, Bot.java")
+
+
 def test_a_folder_with_no_bot_fails_before_any_bot_starts(tmp_path: Path) -> None:
+    """A folder with no bot, or a bot.toml that cannot be read, is one error line before any
+    bot starts, saying why and what to do where it can tell: a bot one folder down, a
+    script of another name than the conventions', an archive given as it is."""
     bot_folder(tmp_path / "good", 'command = "python3 first_legal.py"\n')
     bot_folder(tmp_path / "empty", None).joinpath("first_legal.py").unlink()
     bot_folder(tmp_path / "typo", 'command = "python3 first_legal.py\n')
@@ -97,6 +104,10 @@ def test_a_folder_with_no_bot_fails_before_any_bot_starts(tmp_path: Path) -> Non
     (nested / "first_legal.py").rename(nested / "x.py")
     (nested / "inner").mkdir()
     shutil.copy(FIRST_LEGAL, nested / "inner" / "bot.py")
+    bot_folder(tmp_path / "renamed", None).joinpath("first_legal.py").rename(
+        tmp_path / "renamed" / "my_bot.py")
+    bot_folder(tmp_path / "zipped", None).joinpath("first_legal.py").rename(
+        tmp_path / "zipped" / "bot.zip")
     for folder, why in [
         ("empty", "no bot found: add a bot.toml (command, build) or one of Makefile, bot.py"),
         ("typo", "bot.toml is not valid TOML: "),
@@ -107,6 +118,9 @@ def test_a_folder_with_no_bot_fails_before_any_bot_starts(tmp_path: Path) -> Non
                    "main.py, bot.js, main.js, bot.pl, Bot.java; the folder inner/ holds bot.py: "
                    "move its files up, out of inner/"),
         ("gone", f"./not_there not found in {tmp_path / 'gone'}"),
+        ("renamed", f"{NONE}; it holds my_bot.py: name it bot.py, or give a bot.toml with "
+                    'command = "python3 my_bot.py"'),
+        ("zipped", f"{NONE}; it holds bot.zip: unpack it, and give the files themselves"),
     ]:
         done = referee("play", "good", folder, "good", cwd=tmp_path)
         assert done.returncode == 2, done.stderr
