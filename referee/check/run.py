@@ -147,7 +147,8 @@ async def _run(
                 results.append(CheckResult(
                     "answers in time", False,
                     f"{len(slow)} answers timed out (first: {slow[0].fault.reason}); the check "  # type: ignore[union-attr]
-                    f"stopped before scenario {sc.name!r}", kinds={FaultKind.TIMEOUT}))
+                    f"stopped before scenario {sc.name!r}", kinds={FaultKind.TIMEOUT},
+                    counted=False))
                 break
             progress(number, sc.name)
             rec.scenario, rec.edition = sc.name, sc.edition

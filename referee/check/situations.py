@@ -50,6 +50,9 @@ class CheckResult:
     # not passed because the bot was never asked it: an earlier fault stopped the check or
     # retired the bot (shown as SKIP, so that the failures that did it stand out)
     not_run: bool = False
+    # one of the CHECK_COUNT checks that earn points (not "answers in time", which says why
+    # the check stopped early)
+    counted: bool = True
 
     @property
     def mark(self) -> str:

@@ -260,16 +260,16 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
         games = Schedule(config, drawn, rounds)
     except ValueError as exc:
         fail(str(exc))
+    from ..tournament.entrants import unbuilt_problems
+
+    left_out = unbuilt_problems(config, config_path)
     plan = make_plan(config, games, resolve_workers(workers), stored, changed=changed,
-                     pace=pace)
+                     pace=pace, left_out=left_out)
     looks = None
     if config.until is not None and games.kind != "adaptive":
         from ..tournament.until import plan as until_plan
 
         looks = until_plan(config, games)
-    from ..tournament.entrants import unbuilt_problems
-
-    left_out = unbuilt_problems(config, config_path)
     playing = [b.name for b in config.bots if b.name not in left_out]
     if left_out and not stored and (len(playing) < config.table_size or (
             config.format == "gauntlet" and set(config.baselines) & set(left_out))):

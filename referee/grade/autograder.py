@@ -29,6 +29,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee.bots.start import split_command
 from referee.tournament.config import TournamentConfig
 from referee.tournament.entrants import bot_dir, unbuilt_problems
 
@@ -247,18 +248,29 @@ def prairielearn(config: TournamentConfig, config_path: Path, out: Path,
 
 def write_autograder(platform: Platform, config: TournamentConfig, config_path: Path,
                      out: Path, image: str) -> Written:
-    """The platform's files in `out`, once every baseline can run here (grading would stop
-    at one that cannot, for every student); the lines that say what to do with them, and the
-    total a submission can earn (what the platform's assignment needs)."""
+    """The platform's files in `out`, once no baseline names a file or folder that is not
+    there (grading would stop at it for every student); the lines that say what to do with
+    them, a note for each baseline whose program is not installed here (the platform's image
+    must have it), and the total a submission can earn (what the platform's assignment
+    needs)."""
+    notes = []
     for name, why in unbuilt_problems(config, config_path).items():
-        if name in config.baselines:
-            raise AutograderError(f"baseline {name} cannot play: {why}; fix the grading config "
-                                  "(grading would stop at it for every student)")
+        if name not in config.baselines:
+            continue
+        bot = next(b for b in config.bots if b.name == name)
+        program = split_command(bot.command)[0]
+        if not bot.dir and "/" not in program and shutil.which(program) is None:
+            notes.append(f"note: baseline {name} runs {program}, which is not installed here: "
+                         "the platform's image must have it (setup.sh, or the Dockerfile)")
+            continue
+        raise AutograderError(f"baseline {name} cannot play: {why}; fix the grading config "
+                              "(grading would stop at it for every student)")
     out.mkdir(parents=True, exist_ok=True)
     if platform == "gradescope":
         written = gradescope(config, config_path, out)
     else:
         written = prairielearn(config, config_path, out, image)
+    written.lines += notes
     written.lines.append(f"the most a submission can earn: {max_points(config):g} points"
                          + (" (set the assignment's total points to it)"
                             if platform == "gradescope" else " (its score is the points over "

@@ -26,8 +26,8 @@ STATUS_WORDS = {
     "ok": "it built, passed every check and played its games",
     "no bot found": "nothing in your folder was found to run as a bot, so nothing was built "
                     "or played",
-    "build failed": "it could not be built, or your files could not be used, so nothing was "
-                    "played",
+    "build failed": "it could not be built, or your files could not be used, or its command "
+                    "cannot run here, so nothing was played",
     "failed the check": "it failed some checks; it still played its games, which show what "
                         "that cost",
     "crashed": "it crashed in the check, or in every game it played",
@@ -78,7 +78,7 @@ def next_step(outcome: StudentResult, config: TournamentConfig) -> str:
 
 NO_GAMES = {
     "no bot found": "no bot was found in your folder",
-    "build failed": "it could not be built",
+    "build failed": "it could not be built, or its command cannot run here",
     "crashed": "it crashed in the check, and a bot that crashes there would crash in its games",
     "timed out": "it was too slow in the check",
 }

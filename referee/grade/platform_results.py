@@ -72,10 +72,11 @@ def tests_of(outcome: StudentResult, config: TournamentConfig,
         out.append(Test("submission: a bot is found and builds", 0.0, 0.0,
                         outcome.status + ": " + first_problem(outcome), False))
     if check:
-        out += [Test(f"check: {r.name}", points.check * r.passed, points.check, r.reason,
-                     r.passed) for r in check]
-        if len(check) < CHECK_COUNT:  # it stops at a bot that cannot start
-            unrun = CHECK_COUNT - len(check)
+        out += [Test(f"check: {r.name}", points.check * r.passed * r.counted,
+                     points.check * r.counted, r.reason, r.passed) for r in check]
+        counted = sum(r.counted for r in check)
+        if counted < CHECK_COUNT:  # it stops at a bot that cannot start
+            unrun = CHECK_COUNT - counted
             out.append(Test(f"check: the other {unrun} checks", 0.0, points.check * unrun,
                             "not run: the bot could not start", False))
     else:
@@ -161,12 +162,14 @@ def prairielearn(outcome: StudentResult, config: TournamentConfig,
 
 
 def stopped(platform: Platform, config: TournamentConfig) -> dict[str, Any]:
-    """The results file of a grading stopped from outside before it finished (the platform's
-    timeout, shorter than the config's budget): no score, and why, for the student to take
-    to the teacher, who can fix it."""
-    why = ("Grading was stopped before it finished: the platform ended the job (its timeout "
-           f"must exceed the grading config's submission_time, {config.limits.submission_time:g}"
-           " s, by a minute). This is not your bot's fault: tell your teacher.")
+    """The results file of a grading stopped by a signal before it finished (most likely the
+    platform's timeout, shorter than the config's budget): a score of 0 on Gradescope (which
+    needs one), not gradable on PrairieLearn, and why, for the student to take to the
+    teacher, who can fix it."""
+    why = ("Grading was stopped before it finished, by a signal: most likely the platform's "
+           "timeout, which must exceed the grading config's submission_time "
+           f"({config.limits.submission_time:g} s) by a minute. This is not your bot's "
+           "fault: tell your teacher.")
     if platform == "gradescope":
         return {"score": 0.0, "output": why, "output_format": "md", "visibility": "visible",
                 "stdout_visibility": "hidden", "tests": []}

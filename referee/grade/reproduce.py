@@ -28,6 +28,8 @@ from referee.tournament.entrants import bot_dir
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_bots"
 # Stands for the student's copy of the repository in a command (expanded by their shell).
 REFEREE = "$REFEREE"
+# The sample bots' files by their hashes, for an installed referee (`_sample_files`).
+SAMPLE_MANIFEST = Path(__file__).with_name("sample_bots.json")
 # The files of a sample bot that a baseline's command may name (not its build outputs).
 _SOURCES = frozenset({".py", ".js", ".ts", ".pl", ".c", ".cpp", ".go", ".rs", ".java", ".cs"})
 # What a command may hold and still go inside double quotes with `$REFEREE` expanded.
@@ -83,13 +85,26 @@ def sample_file(path: Path) -> str | None:
 
 @functools.cache
 def _sample_files() -> dict[str, str]:
-    """The sample bots' source files by the SHA-256 of their bytes (the first by path of
-    any that are alike)."""
+    """The sample bots' source files by the SHA-256 of their bytes: read from sample_bots/
+    where the referee runs from its repository, else from SAMPLE_MANIFEST (an installed
+    referee, such as a platform's, has no sample_bots/ beside it)."""
+    if SAMPLES.is_dir():
+        return sample_hashes(SAMPLES)
+    try:
+        found = json.loads(SAMPLE_MANIFEST.read_text())
+    except (OSError, ValueError):
+        return {}
+    return {str(k): str(v) for k, v in found.items()} if isinstance(found, dict) else {}
+
+
+def sample_hashes(folder: Path) -> dict[str, str]:
+    """The source files under `folder` by the SHA-256 of their bytes (the first by path of
+    any that are alike): what SAMPLE_MANIFEST holds for sample_bots/ (a test keeps it so)."""
     found: dict[str, str] = {}
-    for file in sorted(SAMPLES.rglob("*")):
+    for file in sorted(folder.rglob("*")):
         if file.is_file() and file.suffix in _SOURCES and file.stat().st_size < 1 << 20:
             found.setdefault(hashlib.sha256(file.read_bytes()).hexdigest(),
-                             file.relative_to(SAMPLES).as_posix())
+                             file.relative_to(folder).as_posix())
     return found
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 import trio
 
 from referee.bots.build import build_bot
-from referee.bots.launch import BotSpec
+from referee.bots.launch import BotSpec, missing_program
 from referee.bots.manifest import bots_one_level_down
 from referee.bots.sandbox import SandboxMode
 from referee.bots.start import split_command
@@ -140,8 +140,8 @@ class Grading:
                                                startup_time=config.limits.startup_time)
         found.check = results
         outcome.status = status_from_check(results)
-        outcome.checks = max(len(results), CHECK_COUNT)  # all failed if it cannot start
-        outcome.checks_passed = sum(r.passed for r in results)
+        outcome.checks = CHECK_COUNT  # all failed if it cannot start
+        outcome.checks_passed = sum(r.passed and r.counted for r in results)
         add_check(found.problems, results, check_command(sub.command, config))
         if outcome.status not in ("ok", "failed the check"):
             return
@@ -224,16 +224,17 @@ async def graded(sub: Submission, config: TournamentConfig, config_path: Path, o
 
 
 def absent_program(command: str, folder: Path) -> str | None:
-    """Why the program a submission's command runs, named without a folder (`node`,
-    `java`), is on neither the grader's PATH nor in the submission: the grading machine
-    lacks a language's tools (its setup must install them), or the command has a typo;
-    None when it is there."""
-    program = split_command(command)[0]
-    if "/" in program or shutil.which(program) is not None or (folder / program).exists():
+    """Why the program of a submission's command cannot run here (`launch.missing_program`,
+    its script left to the check): the grading machine lacks a language's tools (its
+    setup must install them), or the command is wrong; None when it can."""
+    missing = missing_program(BotSpec("submission", command, folder), script=False)
+    if missing is None:
         return None
-    return (f"its command runs {program}, which this grader does not have: if that is a "
-            "typo, fix your bot's command; if not, your teacher's grader needs it installed "
-            "(tell them), and your bot was not run")
+    program = split_command(command)[0]
+    lacks = "/" not in program and not (folder / program).exists() and "=" not in program
+    return (f"its command cannot run here: {missing}" + (
+        ": if that is not a typo, your teacher's grader lacks it and needs it installed (tell "
+        "them)" if lacks else "") + "; your bot was not run")
 
 
 def take_games(outcome: StudentResult, played: GauntletResult, name: str,

@@ -169,8 +169,8 @@ def duration(seconds: float) -> str:
 def make_plan(config: TournamentConfig, games: Schedule, workers: int,
               stored: Collection[str] | None = None,
               shard: tuple[int, int] | None = None,
-              changed: tuple[str, ...] = (), pace: float | None = None
-              ) -> Plan | AdaptivePlan:
+              changed: tuple[str, ...] = (), pace: float | None = None,
+              left_out: Collection[str] = ()) -> Plan | AdaptivePlan:
     """The plan of the schedule `games` (or of its `shard`), counted by formula and from its
     tables, not game by game (a shard's games are counted one by one); `stored`: the ids of
     the games in the store, if there is one."""
@@ -179,7 +179,7 @@ def make_plan(config: TournamentConfig, games: Schedule, workers: int,
     if games.kind == "adaptive":
         held = None if stored is None else sum(g.game_id in stored for g in games.games())
         return adaptive_plan(config, games, workers, held, steps * config.limits.move_time,
-                             changed, pace)
+                             changed, pace, left_out)
     names = [b.name for b in config.bots]
     orders = games.orders
     if shard is None:
@@ -321,15 +321,16 @@ class AdaptivePlan:
 
 def adaptive_plan(config: TournamentConfig, games: Schedule, workers: int,
                   stored: int | None, per_game_seconds: float,
-                  changed: tuple[str, ...] = (), pace: float | None = None) -> AdaptivePlan:
+                  changed: tuple[str, ...] = (), pace: float | None = None,
+                  left_out: Collection[str] = ()) -> AdaptivePlan:
     """The plan of an adaptive schedule with the rounds `games` holds; `stored`: of their
     games, those in the store (None: no store)."""
     k = config.table_size
     per_entrant = {n: t * games.orders * config.deals
                    for n, t in games.tables_by_entrant().items()}
-    most = budget_games(config)
+    most = budget_games(config, left_out)
     return AdaptivePlan(
-        table_size=k, round_tables=round_size(config), deals=config.deals,
+        table_size=k, round_tables=round_size(config, left_out), deals=config.deals,
         seat_orders=games.orders, budget=budget_text(config), budget_games=most,
         rounds_chosen=len(games.rounds), tables_chosen=games.table_count,
         games_chosen=len(games), per_entrant=per_entrant,

@@ -76,14 +76,15 @@ def finished(config: TournamentConfig, games: Schedule) -> str:
             f"{budget_text(config)}, is spent; raise it to play on")
 
 
-def budget_games(config: TournamentConfig) -> int | None:
-    """The most games the budget allows (None: no bound but the time)."""
+def budget_games(config: TournamentConfig, left_out: Collection[str] = ()) -> int | None:
+    """The most games the budget allows (None: no bound but the time), its rounds sized
+    without the `left_out`."""
     per_table = Schedule(config).orders * config.deals
     bounds = []
     if config.tables is not None:
         bounds.append(config.tables * per_table)
     if config.rounds is not None:
-        bounds.append(config.rounds * round_size(config) * per_table)
+        bounds.append(config.rounds * round_size(config, left_out) * per_table)
     if config.max_games is not None:
         bounds.append(config.max_games)
     return min(bounds) if bounds else None

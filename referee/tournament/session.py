@@ -163,7 +163,7 @@ class _Run:
         self.deals = self.config.deals
         playing = self._begin(Tally(len(games), stored, skipped), self._playable(games),
                               counted=number < self.rounds_counted)
-        most = budget_games(self.config)  # the progress counts to the budget, not the round
+        most = budget_games(self.config, self.left_out)  # the budget's, not the round's
         if most is not None:
             self.progress.total = max(self.progress.total, most - self.covered.skipped)
         return playing
@@ -332,7 +332,8 @@ async def run_tournament(
                               frozen)
         if workers is not None:  # after the field's changes: their superseded games to play
             stored = store.done() if len(games) else set()
-            for line in make_plan(config, games, workers, stored, shard).lines(bound=False):
+            for line in make_plan(config, games, workers, stored, shard,
+                                  left_out=left_out).lines(bound=False):
                 say(line)
         for line in field_lines(change):
             say(line)

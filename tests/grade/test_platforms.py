@@ -23,6 +23,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from referee.check import CHECK_COUNT
+from referee.grade.reproduce import SAMPLE_MANIFEST, sample_hashes
 
 from ..processes import BOT_PYTHON, processes_with, wait_until
 from .test_grade import BOTS, ROOT, SAMPLES
@@ -183,7 +184,8 @@ def test_gradescope_run_autograder(course: Path, graded: dict[str, dict[str, str
         for b in ("random-1", "random-2", "random-3"):
             assert tests[f"against {b}"]["max_score"] == 2
     shown = json.dumps(results)
-    assert str(tmp_path) not in shown and 'File \\"/' not in shown, "a grader's folder is shown"
+    assert str(tmp_path) not in shown and 'File \\"/' not in shown and \
+        "referee-grade-one-" not in shown, "a grader's folder is shown"
 
 
 @pytest.fixture(scope="module")
@@ -216,7 +218,8 @@ def test_prairielearn_grader(course: Path, graded: dict[str, dict[str, str]],
     results = valid(root / "results" / "results.json", "prairielearn-results.json")
     row = graded[submission]
     shown = json.dumps(results)
-    assert str(tmp_path) not in shown and 'File \\"/' not in shown, "a grader's folder is shown"
+    assert str(tmp_path) not in shown and 'File \\"/' not in shown and \
+        "referee-grade-one-" not in shown, "a grader's folder is shown"
     if submission in ("good", "crashing", "syntax"):
         most = CHECK_COUNT * 1 + 10 + 3 * 2
         assert results["gradable"] is True
@@ -230,7 +233,8 @@ def test_prairielearn_grader(course: Path, graded: dict[str, dict[str, str]],
 
 def test_the_wheel_installs_and_runs(gradescope_zip: Path, tmp_path: Path) -> None:
     """The referee's wheel in the autograder installs (its dependencies left to the platform's
-    setup) and runs as the `referee` it was made from."""
+    setup) and runs as the `referee` it was made from, and knows the sample bots' files (to
+    name a baseline that is a copy of one in a student's replay command) without them."""
     with zipfile.ZipFile(gradescope_zip) as archive:
         (wheel,) = [n for n in archive.namelist() if n.endswith(".whl")]
         archive.extract(wheel, tmp_path)
@@ -244,12 +248,19 @@ def test_the_wheel_installs_and_runs(gradescope_zip: Path, tmp_path: Path) -> No
                          cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(target)},
                          capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and "--format" in run.stdout, run.stderr
+    known = subprocess.run(  # the installed referee has no sample_bots/ beside it
+        [sys.executable, "-c", "from referee.grade.reproduce import SAMPLES, _sample_files; "
+                               "print(SAMPLES.is_dir(), len(_sample_files()))"],
+        cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(target)}, capture_output=True,
+        text=True, timeout=60)
+    assert known.stdout.split() == ["False", str(len(sample_hashes(SAMPLES)))], known.stderr
 
 
 def test_autograder_refuses_what_a_platform_cannot_run(course: Path, tmp_path: Path) -> None:
     """A time budget over PrairieLearn's longest job, a baseline named by an absolute path
     the platform will not have, and one whose script is not there are each one error line,
-    no traceback, and nothing written for the last."""
+    no traceback, and nothing written for the last; a baseline whose program is not
+    installed here is a note (the platform's image may have it), and packaged."""
     slow = tmp_path / "slow.toml"
     slow.write_text(CONFIG.replace("submission_time = 300", "submission_time = 900")
                     .replace("../bots/", str(course / "bots") + "/"))
@@ -271,6 +282,14 @@ def test_autograder_refuses_what_a_platform_cannot_run(course: Path, tmp_path: P
     assert done.stderr.startswith("error: baseline random-2 cannot play: its command cannot "
                                   "run: ../bot/random_bot.py not found"), done.stderr
     assert not (tmp_path / "gs2").exists()
+    elsewhere = typo.with_name("elsewhere.toml")  # a program the platform's image will have
+    elsewhere.write_text(CONFIG.replace(f"{BOT_PYTHON} ../bots/random_bot.py --seed 3",
+                                        "no-such-runtime-here ../bots/random_bot.py"))
+    done = referee("autograder", "--config", str(elsewhere), "--out", str(tmp_path / "gs3"),
+                   cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert ("note: baseline random-3 runs no-such-runtime-here, which is not installed here: "
+            "the platform's image must have it") in done.stdout, done.stdout
 
 
 @pytest.mark.parametrize("platform", ["gradescope", "prairielearn"])
@@ -321,3 +340,36 @@ def test_grading_stopped_by_the_platform_still_tells_the_student(
     said = str(written["output"])
     assert "Grading was stopped before it finished" in said and "not your bot's fault" in said
     assert written.get("score", 0.0) == 0.0 and written.get("gradable", False) is False
+
+
+def test_the_sample_manifest_is_the_sample_bots_as_they_are() -> None:
+    """referee/grade/sample_bots.json, which an installed referee reads, holds the hash of
+    every sample bot's source file now (run `python -c "import json; from
+    referee.grade.reproduce import *; SAMPLE_MANIFEST.write_text(json.dumps(sample_hashes(
+    SAMPLES), indent=1, sort_keys=True) + chr(10))"` after changing one)."""
+    assert json.loads(SAMPLE_MANIFEST.read_text()) == sample_hashes(SAMPLES)
+
+
+def test_a_copy_of_a_sample_bot_is_named_as_one_where_no_sample_bots_are(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the referee is installed without sample_bots/ (a platform's), a baseline that
+    is a byte-for-byte copy of the random bot, in a folder of any name, is still named under
+    $REFEREE/sample_bots in a student's replay command, with its arguments; a file of the
+    teacher's own is not."""
+    from referee.grade import reproduce
+    from referee.tournament.config import BotEntry
+
+    monkeypatch.setattr(reproduce, "SAMPLES", tmp_path / "nowhere")
+    reproduce._sample_files.cache_clear()
+    try:
+        (tmp_path / "teacher").mkdir()
+        shutil.copy(SAMPLES / "python" / "random_bot.py", tmp_path / "teacher" / "rb.py")
+        (tmp_path / "teacher" / "own.py").write_text("print('mine')\n")
+        config = tmp_path / "teacher" / "grading.toml"
+        copy = BotEntry(name="r", command="python3 rb.py --seed 2")
+        own = BotEntry(name="o", command="python3 own.py")
+        assert reproduce.sample_command(copy, config) == \
+            "python3 $REFEREE/sample_bots/python/random_bot.py --seed 2"
+        assert reproduce.sample_command(own, config) is None
+    finally:
+        reproduce._sample_files.cache_clear()

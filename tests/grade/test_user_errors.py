@@ -309,14 +309,14 @@ def test_a_change_of_mode_or_of_a_links_target_is_graded_again(tmp_path: Path) -
     (subs / "eve" / "bot.toml").write_text('command = "./run.py"\n')
     write_config(config)
     assert grade(subs, config, out).returncode == 0
-    assert rows(out)["eve"]["status"] == "crashed"
+    assert rows(out)["eve"]["status"] == "build failed"
     script.chmod(0o755)
     done = grade(subs, config, out)
     assert "eve: grading" in done.stderr, done.stderr
     assert rows(out)["eve"]["status"] == "ok"
     script.chmod(0o644)  # and back: the links below are graded without a game
     assert "eve: grading" in grade(subs, config, out).stderr
-    assert rows(out)["eve"]["status"] == "crashed"
+    assert rows(out)["eve"]["status"] == "build failed"
     (subs / "eve" / "v1").mkdir()
     (subs / "eve" / "v2").mkdir()
     (subs / "eve" / "lib").symlink_to("v1")
@@ -900,18 +900,26 @@ def test_a_config_that_grades_every_working_bot_alike_is_warned_of(tmp_path: Pat
 
 
 def test_a_command_whose_program_the_grader_lacks_is_not_run_as_a_crash(tmp_path: Path) -> None:
-    """A submission whose command runs a program the grading machine does not have (a
-    language's tools missing from its setup, or a typo): not a crash with an F but `build
-    failed` (not gradable on a platform), its feedback saying so and to tell the teacher."""
+    """A submission whose command's program cannot run here (the grading machine lacks a
+    language's tools, or the command is wrong) is not run and called a crash: it is `build
+    failed`, which a platform does not grade (PrairieLearn keeps the attempt), its feedback
+    saying why: to tell the teacher where the grader lacks a program, how to set a variable
+    where the command begins with one."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
-    (subs / "jo").mkdir(parents=True)
-    (subs / "jo" / "bot.js").write_text("console.log('hi')\n")
-    (subs / "jo" / "bot.toml").write_text('command = "no-such-runtime-here bot.js"\n')
+    for student, command in (("jo", "no-such-runtime-here bot.js"),
+                             ("kim", "PYTHONHASHSEED=0 python3 bot.py")):
+        (subs / student).mkdir(parents=True)
+        (subs / student / "bot.js").write_text("console.log('hi')\n")
+        (subs / student / "bot.toml").write_text(f'command = "{command}"\n')
     write_config(config)
     done = grade(subs, config, out)
     assert done.returncode == 0, done.stderr
-    assert rows(out)["jo"]["status"] == "build failed"
-    assert ("its command runs no-such-runtime-here, which this grader does not have: if that "
-            "is a typo, fix your bot's command; if not, your teacher's grader needs it "
-            "installed (tell them)") in " ".join(
-                (out / "feedback" / "jo.md").read_text().split())
+    assert {s: r["status"] for s, r in rows(out).items()} == {"jo": "build failed",
+                                                              "kim": "build failed"}
+    jo = " ".join((out / "feedback" / "jo.md").read_text().split())
+    assert ("its command cannot run here: command 'no-such-runtime-here' not found: if that is "
+            "not a typo, your teacher's grader lacks it and needs it installed (tell them); "
+            "your bot was not run") in jo, jo
+    kim = " ".join((out / "feedback" / "kim.md").read_text().split())
+    assert "(to set a variable, write env PYTHONHASHSEED=0 python3 bot.py)" in kim, kim
+    assert "grader lacks it" not in kim  # a variable is not a program to install

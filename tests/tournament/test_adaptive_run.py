@@ -154,9 +154,12 @@ def test_the_plan_of_a_store_of_other_entrants_says_its_rounds_seat_none_of_them
 def test_a_round_is_sized_by_the_entrants_that_can_play(tmp_path: Path) -> None:
     """Six entrants at tables of three make rounds of two tables; with one left out (its
     folder gone), a round is one table of the five that can play, not two that would seat
-    one of them twice."""
+    one of them twice; `plan` and the run's budget count rounds so."""
     file = adaptive_file(tmp_path, "rounds = 1")
     shutil.rmtree(tmp_path / NAMES[-1])
+    planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path).stdout
+    assert "adaptive: rounds of 1 table of 3," in planned, planned
+    assert f"budget: rounds = 1: at most {PER_ROUND // 2} games" in planned, planned
     out = in_process.referee("tournament", "run", str(file), "--workers", "1", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert f"left out {NAMES[-1]}: its directory" in out.stderr, out.stderr
