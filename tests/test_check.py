@@ -243,8 +243,8 @@ def test_beginners_mistakes_get_a_hint(tmp_path: Path) -> None:
     executable: its interpreter is named), a variable set as a shell would (read as
     NAME=COMMAND), a script that is not there, a misspelt one, one in a folder not there, one
     not built yet (its folder, which builds it, is what to give), debug output on stdout
-    before the hello, a pretty-printed hello, a byte-order mark, and output that is never
-    flushed."""
+    before the hello, a pretty-printed hello, a byte-order mark, output that is never
+    flushed, a bot that reads all its input before it answers, and a JVM that cannot start."""
     def run(command: str, *more: str) -> subprocess.CompletedProcess[str]:
         return in_process.referee("check", command, *more, cwd=tmp_path, timeout=120)
 
@@ -280,7 +280,11 @@ def test_beginners_mistakes_get_a_hint(tmp_path: Path) -> None:
             (f"print(json.dumps({hello}, indent=2))", "do not pretty-print it"),
             (f"sys.stdout.write('\\ufeff' + json.dumps({hello}) + '\\n')", "byte-order mark"),
             (f"sys.stdout.write(json.dumps({hello}) + '\\n'); time.sleep(30)",
-             "check that the bot flushes its output")):
+             "check that the bot flushes its output"),
+            ("sys.stdin.read()", "that it answers each line as it comes, not once its input "
+                                 "ends"),
+            ('print("Error occurred during initialization of VM")',
+             "the JVM could not start: most likely it could not reserve its heap")):
         bot = tmp_path / "b.py"
         bot.write_text(f"import json, sys, time\n{prints}\nsys.stdout.flush()\ntime.sleep(30)\n"
                        if "sleep(30)" not in prints else

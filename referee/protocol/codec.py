@@ -178,6 +178,10 @@ def shown(line: bytes) -> str:
             line[:1] in (b" ", b"\t") and stripped[:1] in (b'"', b"{", b"[", b"}", b"]")) or (
             stripped.startswith(b"{") and stripped.endswith((b",", b"{", b"["))):
         return said + " (a message is one JSON object on one line: do not pretty-print it)"
+    if stripped.startswith(b"Error occurred during initialization of VM"):
+        return said + (" (the JVM could not start: most likely it could not reserve its heap "
+                       "within the address-space limit; java gets 8G unless told otherwise: "
+                       "raise --address-space, or address_space in the tournament file)")
     if not stripped.startswith((b"{", b"[")):
         return said + (" (stdout is for protocol messages only: write logs and debug output "
                        "to stderr)")

@@ -35,7 +35,8 @@ GOODBYE = codec.encode(codec.GOODBYE)
 # The first line every bot process is sent (`referee replay --bot` sends it too).
 HELLO = codec.encode(codec.hello(f"modern-art-referee {__version__}"))
 # A timeout with nothing ever read from the bot (no hello; no reply since its hello).
-UNFLUSHED = " (nothing came from it: check that the bot flushes its output)"
+UNFLUSHED = (" (nothing came from it: check that the bot flushes its output, and that it "
+             "answers each line as it comes, not once its input ends)")
 # Replies to earlier requests skipped in one decision before the decision is faulted: a late
 # answer is allowed for each request that timed out, and a bot is retired after a few faults,
 # so more than this is a flood, which must neither hold the decision nor the referee's CPU.

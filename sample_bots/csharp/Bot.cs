@@ -107,7 +107,8 @@ public static class Bot
         }
         catch (Exception e)
         {
-            Log("request " + Json.Long(msg, "id") + ": " + e.Message + "; falling back to the default");
+            // the whole exception, its stack trace too: where in your code it failed
+            Log("request " + Json.Long(msg, "id") + ": " + e + "; falling back to the default");
             return Reply.Fallback(decision, legal);
         }
     }

@@ -72,6 +72,7 @@ public final class Bot {
                         reply.putAll(decide(msg));
                     } catch (RuntimeException e) { // a bug of ours: still answer, legally
                         System.err.println(NAME + ": decide failed (" + e + "), first legal");
+                        e.printStackTrace(); // to stderr: where in your code it failed
                         reply.putAll(firstLegal(Json.str(msg.get("decision")),
                                                 Json.object(msg.get("legal"))));
                     }
