@@ -204,7 +204,8 @@ def test_a_bots_escape_sequences_are_shown_not_obeyed() -> None:
 def test_a_check_cut_short_passes_nothing_it_did_not_see() -> None:
     """A bot that never answers: the check stops after its first game, so "plays several
     games in one process" and the situation the bot's own play decides are not passed on one
-    game's evidence; and a failed "keeps playing after a warning" says why."""
+    game's evidence; a failed "keeps playing after a warning" says why; and a bot started
+    afresh after crashing in each game is not told whether one process plays them all."""
     slow = subprocess.run([sys.executable, "-m", "referee", "check",
                            f"{PY} tests/scripted_bots/never_answers.py",
                            "--move-time", "0.05", "--time-bank", "0.05"], capture_output=True,
@@ -216,6 +217,9 @@ def test_a_check_cut_short_passes_nothing_it_did_not_see() -> None:
     crashing = check(f"{PY} tests/scripted_bots/crash_mid_game.py")
     assert "FAIL  keeps playing after a warning: 3 answers after the warning, 1 of them " \
            "failed; first: crash: closed its output; exit status 1" in crashing.stdout
+    assert ("SKIP  plays several games in one process: the bot process was started 11 "
+            "time(s) for 11 games; it was started afresh after crashing in its games (below)"
+            ) in crashing.stdout, crashing.stdout
 
 
 def test_a_bot_that_never_answers_is_asked_no_more_after_three_timeouts() -> None:
@@ -229,8 +233,8 @@ def test_a_bot_that_never_answers_is_asked_no_more_after_three_timeouts() -> Non
     assert ("SKIP  bids in another's open auction: this situation never came up: the bot was "
             "not asked it (the check stopped asking after 3 answers timed out)") in result.stdout
     assert "SKIP  keeps playing after a warning: never warned" in result.stdout
-    found = re.search(r"\n(\d+) passed, (\d+) failed, (\d+) not run \(the failures above "
-                      r"stopped the check first\)\n", result.stdout)
+    found = re.search(r"\n(\d+) passed, (\d+) failed, (\d+) not run \(other failures kept "
+                      r"them from being told\)\n", result.stdout)
     assert found, result.stdout
     assert int(found[3]) > int(found[2]) and result.returncode == 1
     marks = re.findall(r"^(PASS|FAIL|SKIP|WARN)  ", result.stdout, re.MULTILINE)

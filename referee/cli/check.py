@@ -77,7 +77,7 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
     skipped = sum(1 for r in results if r.mark == "SKIP")
     warned = sum(1 for r in results if r.mark == "WARN")
     click.echo(f"{len(results) - failed - skipped} passed, {failed} failed"
-               + (f", {skipped} not run (the failures above stopped the check first)"
+               + (f", {skipped} not run (other failures kept them from being told)"
                   if skipped else "")
                + (f", {warned} with a warning" if warned else ""))
     if failed or skipped:

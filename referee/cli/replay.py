@@ -46,8 +46,8 @@ def _seconds_or_none(ctx: click.Context, param: click.Parameter,
 @quiet_option("Print only the verdict (with --bot: and the answers that differ or were "
               "faults in the game).")
 @click.option("--bot", metavar="BOT",
-              help="Send seat --seat's part of the game again to this bot (a command line or "
-                   "NAME=COMMAND) and show its answers beside the recorded ones.")
+              help="Send seat --seat's part of the game again to this bot (a command line, a "
+                   "bot folder, or NAME=either) and show its answers beside the recorded ones.")
 @click.option("--seat", type=int, metavar="S",
               help="With --bot: the seat whose part is sent (from 0).")
 @click.option("--request", "upto", type=click.IntRange(min=1), metavar="N",
@@ -244,6 +244,10 @@ class _RerunPrinter:
             click.echo(f"{head}: same, a fault in the game: {visible(str(request.recorded))}")
         elif not self.quiet:
             click.echo(f"{head}: same: {visible(str(compared.answer))}")
+            return
+        quoted = request.recorded.reason.split("\n", 1)[1:]  # a crash's stderr, recorded
+        if compared.recorded_fault and quoted and quoted[0].strip():
+            click.echo("    " + visible(quoted[0].rstrip("\n"), indent="    "))
 
     def stderr(self, text: str) -> None:
         if text and not self.quiet:

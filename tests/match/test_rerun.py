@@ -375,6 +375,24 @@ def test_a_bot_that_crashes_is_output_not_a_traceback(played: Played) -> None:
     assert "Traceback" not in out.stderr
 
 
+def test_a_crash_recorded_and_met_again_shows_its_recorded_stderr(tmp_path: Path) -> None:
+    """A game in which a bot crashed, replayed with the same bot: the crash comes again,
+    marked as a fault in the game, and the stderr the record keeps of it is shown under it,
+    not cut at "its stderr ends:"."""
+    bots = copy_bots(tmp_path / "bots")
+    crash = command(bots, "crash_mid_game.py")
+    other = command(bots, "first_legal.py")
+    log = tmp_path / "game.jsonl"
+    done = referee("play", f"c={crash}", f"a={other}", f"b={other}", "--log", str(log))
+    assert done.returncode == 0, done.stderr
+    out = replay(str(log), "--bot", crash, "--seat", "0")
+    lines = out.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines) if "same, a fault in the game: crash:" in line)
+    assert lines[at].endswith("its stderr ends:"), lines[at]
+    assert [line.strip() for line in lines[at + 1:at + 4]] == [
+        "Traceback (most recent call last):", "...", "ZeroDivisionError: division by zero"]
+
+
 def test_what_a_bot_writes_is_shown_as_escapes(played: Played) -> None:
     """A bot's hello name, answer and stderr full of terminal escapes reach the terminal as
     `\\x1b` and `\\u202e`, never raw."""
