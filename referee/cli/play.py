@@ -134,6 +134,11 @@ def play(
             click.echo(transcript_line(text))
         click.echo()
     click.echo(game_json(record) if as_json else standings_table(record.result.seats()))
+    if not as_json:
+        from ..match.timing import slow_lines
+
+        for line in slow_lines(record):
+            click.echo(visible(line))
     unstarted = not_started(record.result.seats())
     for line in unstarted:
         click.echo(f"error: {visible(line)}", err=True)

@@ -1,0 +1,43 @@
+"""How a game's seats used their time, from its record: the answers that took longer than the
+move time and the time bank they spent.  A game can end with no fault while a bot spent most
+of its bank, and a tournament's longer games, or a busier machine, then time it out; `play`
+says so (`slow_lines`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .record import AnswerLine, ApplyLine, GameRecord
+
+
+@dataclass(frozen=True)
+class SeatTime:
+    """One seat's answers over the move time: how many, the slowest, the bank they spent."""
+
+    seat: int
+    over: int
+    slowest: float
+    bank_spent: float
+
+
+def over_the_move_time(record: GameRecord) -> list[SeatTime]:
+    """Each seat with an answer of a bot slower than the move time (a hidden auction's bids
+    are each a seat's own `answer` line), seat by seat."""
+    move, bank = record.spec.move_time, record.spec.time_bank
+    seen: dict[int, list[float]] = {}
+    for line in record.lines:
+        if isinstance(line, (AnswerLine, ApplyLine)) and line.seat is not None and \
+                line.source == "bot" and line.seconds > move:
+            seen.setdefault(line.seat, []).append(line.seconds)
+    return [SeatTime(seat, len(times), max(times), min(bank, sum(t - move for t in times)))
+            for seat, times in sorted(seen.items())]
+
+
+def slow_lines(record: GameRecord) -> list[str]:
+    """A line for each seat that answered slower than the move time, naming it."""
+    spec = record.spec
+    return [f"note: {spec.names[s.seat]}: {s.over} answer{'s' if s.over > 1 else ''} took "
+            f"longer than the move time of "
+            f"{spec.move_time:g} s (the slowest {s.slowest:.2f} s), spending {s.bank_spent:.1f} "
+            f"s of its {spec.time_bank:g} s time bank; once it is spent, a late answer is a "
+            "timeout" for s in over_the_move_time(record)]
