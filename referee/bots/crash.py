@@ -85,6 +85,11 @@ def limit_hint(ending: str, stderr_tail: str, argv: Sequence[str], limits: BotLi
     if "Too many open files" in stderr_tail and limits.open_files is not None:
         return f"over the open-files limit of {limits.open_files}"
     address_space = limits.address_space_for(argv) if argv else None
+    if "OutOfMemoryError: Java heap space" in stderr_tail:  # the JVM's own cap, first
+        return ("the JVM's heap is full: its -Xmx, a quarter of the machine's memory unless "
+                "given" + (f", or the address-space limit of {format_size(address_space)}"
+                           if address_space is not None else "") + "; raise -Xmx in the "
+                "command, or use less")
     if _MEMORY.search(stderr_tail) and address_space is not None:
         return (f"probably over the address-space limit of {format_size(address_space)} "
                 "(raise it with address_space in the tournament file, or --address-space)")

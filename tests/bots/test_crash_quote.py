@@ -27,3 +27,18 @@ def test_a_short_stderr_is_quoted_whole() -> None:
     """A Python traceback ends with its error: the last lines are quoted as they are."""
     lines = ["Traceback (most recent call last):", '  File "bot.py", line 3', "KeyError: 'x'"]
     assert excerpt(lines) == "\n".join(lines)
+
+
+def test_a_full_java_heap_names_the_jvms_own_limit_first() -> None:
+    """A JVM out of heap ("Java heap space") has most often hit its own -Xmx, not the
+    address-space limit: the hint names -Xmx first, and the limit beside it; another
+    runtime's MemoryError still names the address-space limit."""
+    from referee.bots.crash import limit_hint
+    from referee.bots.limits import BotLimits
+
+    java = limit_hint("exit status 1", 'Exception in thread "main" java.lang.OutOfMemoryError: '
+                      "Java heap space", ["java", "-cp", "out", "Bot"], BotLimits(), False)
+    assert java is not None and java.startswith("the JVM's heap is full: its -Xmx") and \
+        "or the address-space limit of 8 GiB" in java
+    python = limit_hint("exit status 1", "MemoryError", ["python3", "bot.py"], BotLimits(), False)
+    assert python is not None and python.startswith("probably over the address-space limit")
