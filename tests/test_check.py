@@ -204,8 +204,9 @@ def test_a_bots_escape_sequences_are_shown_not_obeyed() -> None:
 def test_a_check_cut_short_passes_nothing_it_did_not_see() -> None:
     """A bot that never answers: the check stops after its first game, so "plays several
     games in one process" and the situation the bot's own play decides are not passed on one
-    game's evidence; a failed "keeps playing after a warning" says why; and a bot started
-    afresh after crashing in each game is not told whether one process plays them all."""
+    game's evidence; a failed "keeps playing after a warning" says why; a bot started afresh
+    after crashing in each game is not told whether one process plays them all, and one
+    whose processes each played a game before crashing in the next is."""
     slow = subprocess.run([sys.executable, "-m", "referee", "check",
                            f"{PY} tests/scripted_bots/never_answers.py",
                            "--move-time", "0.05", "--time-bank", "0.05"], capture_output=True,
@@ -220,6 +221,8 @@ def test_a_check_cut_short_passes_nothing_it_did_not_see() -> None:
     assert ("SKIP  plays several games in one process: the bot process was started 11 "
             "time(s) for 11 games; it was started afresh after crashing in its games (below)"
             ) in crashing.stdout, crashing.stdout
+    second = check(f"{PY} tests/scripted_bots/crash_mid_game.py --in-game 2")
+    assert "PASS  plays several games in one process: " in second.stdout, second.stdout
 
 
 def test_a_bot_that_never_answers_is_asked_no_more_after_three_timeouts() -> None:

@@ -181,9 +181,9 @@ def test_a_crash_quotes_the_error_that_a_long_stack_trace_follows(tmp_path: Path
 
 def test_answers_slower_than_the_move_time_are_said_after_the_standings(
         tmp_path: Path) -> None:
-    """A bot whose every fifth answer takes longer than the move time, but never so long as
-    to empty its time bank: no fault, and `play` says under the standings how many answers
-    were late, the slowest, and how much of the bank they spent; the others get no line."""
+    """A bot whose every eighth answer takes longer than the move time, but never so long
+    as to empty its time bank: no fault, and `play` says under the standings how many
+    answers were late, the slowest, and how much of the bank they spent."""
     bot = tmp_path / "slow.py"
     bot.write_text(f"import json, sys, time\nsys.path.insert(0, {str(BOTS)!r})\n"
                    "from first_legal import first_legal, send\nn = 0\n"
@@ -191,16 +191,16 @@ def test_answers_slower_than_the_move_time_are_said_after_the_standings(
                    "    if m['type'] == 'hello':\n"
                    "        send({'type': 'hello', 'name': 'slow', 'protocol': 1})\n"
                    "    elif m['type'] == 'request':\n        n += 1\n"
-                   "        if n % 5 == 0:\n            time.sleep(0.25)\n"
+                   "        if n % 8 == 0:\n            time.sleep(0.6)\n"
                    "        send({'id': m['id'], **first_legal(m)})\n"
                    "    elif m['type'] == 'goodbye':\n        break\n")
     legal = f"{PY} {BOTS / 'first_legal.py'}"
-    out = in_process.referee("play", f"{PY} {bot}", legal, legal, "--move-time", "0.2",
-                             cwd=tmp_path, timeout=120)
+    out = in_process.referee("play", f"{PY} {bot}", f"quick={legal}", f"brisk={legal}",
+                             "--move-time", "0.5", cwd=tmp_path, timeout=120)
     assert out.returncode == 0, out.stderr
-    notes = [line for line in out.stdout.splitlines() if line.startswith("note: ")]
+    notes = [line for line in out.stdout.splitlines() if line.startswith("note: slow: ")]
     assert len(notes) == 1, out.stdout
-    assert re.fullmatch(r"note: slow: \d+ answers took longer than the move time of 0.2 s "
+    assert re.fullmatch(r"note: slow: \d+ answers took longer than the move time of 0.5 s "
                         r"\(the slowest \d+\.\d\d s\), spending \d+\.\d s of its 10 s time bank; "
                         r"once it is spent, a late answer is a timeout", notes[0]), notes[0]
 

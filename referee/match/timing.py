@@ -21,23 +21,26 @@ class SeatTime:
 
 
 def over_the_move_time(record: GameRecord) -> list[SeatTime]:
-    """Each seat with an answer of a bot slower than the move time (a hidden auction's bids
-    are each a seat's own `answer` line), seat by seat."""
+    """Each seat with an answer slower than the move time (a hidden auction's bids are each a
+    seat's own `answer` line; an answer refused, recorded as the default, took its time from
+    the bank all the same), seat by seat."""
     move, bank = record.spec.move_time, record.spec.time_bank
     seen: dict[int, list[float]] = {}
     for line in record.lines:
         if isinstance(line, (AnswerLine, ApplyLine)) and line.seat is not None and \
-                line.source == "bot" and line.seconds > move:
+                line.source in ("bot", "default") and line.seconds > move:
             seen.setdefault(line.seat, []).append(line.seconds)
     return [SeatTime(seat, len(times), max(times), min(bank, sum(t - move for t in times)))
             for seat, times in sorted(seen.items())]
 
 
 def slow_lines(record: GameRecord) -> list[str]:
-    """A line for each seat that answered slower than the move time, naming it."""
+    """A line for each seat that answered slower than the move time with no fault (a seat
+    with one has its reason in the standings), naming it."""
     spec = record.spec
+    faulted = {s.seat for s in record.result.seats() if s.faults}
     return [f"note: {spec.names[s.seat]}: {s.over} answer{'s' if s.over > 1 else ''} took "
             f"longer than the move time of "
             f"{spec.move_time:g} s (the slowest {s.slowest:.2f} s), spending {s.bank_spent:.1f} "
             f"s of its {spec.time_bank:g} s time bank; once it is spent, a late answer is a "
-            "timeout" for s in over_the_move_time(record)]
+            "timeout" for s in over_the_move_time(record) if s.seat not in faulted]

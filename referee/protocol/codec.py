@@ -180,8 +180,9 @@ def shown(line: bytes) -> str:
         return said + " (a message is one JSON object on one line: do not pretty-print it)"
     if stripped.startswith(b"Error occurred during initialization of VM"):
         return said + (" (the JVM could not start: most likely it could not reserve its heap "
-                       "within the address-space limit; java gets 8G unless told otherwise: "
-                       "raise --address-space, or address_space in the tournament file)")
+                       "within the address-space limit: a command that starts with java gets "
+                       "8G, any other, such as a script that runs java, 2G; raise "
+                       "--address-space, or address_space in the tournament file)")
     if not stripped.startswith((b"{", b"[")):
         return said + (" (stdout is for protocol messages only: write logs and debug output "
                        "to stderr)")
