@@ -59,7 +59,8 @@ def grade_reason(outcome: StudentResult) -> str:
 
 def points_line(outcome: StudentResult, config: TournamentConfig) -> str:
     parts = points_earned(outcome, config.grading.points)
-    said = "; ".join(f"{words} = {value:.4g}" for words, value in parts)
+    # each part to 0.01, as the total is (`total_points`)
+    said = "; ".join(f"{words} = {round(value, 2):g}" for words, value in parts)
     return f"- points: **{outcome.points:g}**" + (f" ({said})" if said else "")
 
 
