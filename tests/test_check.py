@@ -225,6 +225,18 @@ def test_a_check_cut_short_passes_nothing_it_did_not_see() -> None:
     assert "PASS  plays several games in one process: " in second.stdout, second.stdout
 
 
+def test_stderr_keeps_what_the_bot_wrote_there_game_by_game(tmp_path: Path) -> None:
+    """`check --stderr FILE` keeps the bot's stderr, each game's under its heading, so that a
+    crash's whole traceback can be read, not only the end its reason quotes."""
+    kept = tmp_path / "logs" / "bot.stderr.log"
+    done = check(f"{PY} tests/scripted_bots/crash_mid_game.py", "--stderr", str(kept))
+    assert done.returncode == 1, done.stdout
+    text = kept.read_text()
+    assert text.startswith("=== game check-auctioneer-open ===\nTraceback (most recent call "
+                           "last):\n"), text
+    assert text.count("ZeroDivisionError: division by zero") > 1
+
+
 def test_a_bot_that_never_answers_is_asked_no_more_after_three_timeouts() -> None:
     """A bot that never answers costs its author three move times, not a whole game of
     them: after three timeouts the check stops asking, and says so where a situation then

@@ -110,11 +110,14 @@ async def run_check(
     spec: BotSpec, move_time: float = DEFAULT_MOVE_TIME, time_bank: float = DEFAULT_TIME_BANK,
     startup_time: float = DEFAULT_STARTUP_TIME, transcript: Path | None = None,
     progress: Callable[[int, str], None] = lambda number, scenario: None,
+    stderr: Path | None = None,
 ) -> tuple[list[CheckResult], list[float]]:
     """The checks and the bot's reply times; `progress(number, scenario)` is told as each
-    scenario's game begins (from 0).  Without a `transcript` to keep, the checks'
-    own is a file with no name (unlinked at once, or never linked), written and read through
-    /proc/self/fd: it goes with the referee however it ends, SIGKILL included."""
+    scenario's game begins (from 0); `stderr`: where to keep the bot's stderr (as `play
+    --stderr-dir` does), else only a crash's reason quotes it.  Without a `transcript` to
+    keep, the checks' own is a file with no name (unlinked at once, or never linked),
+    written and read through /proc/self/fd: it goes with the referee however it ends,
+    SIGKILL included."""
     with ExitStack() as stack:
         if transcript is None:
             try:
@@ -123,14 +126,16 @@ async def run_check(
             except OSError as exc:  # none of the temporary folders can be written: no room
                 raise RefereeError(f"the checks' transcript cannot be made: {exc}") from None
             transcript = Path(f"/proc/self/fd/{temp.fileno()}")
-        return await _run(spec, move_time, time_bank, startup_time, transcript, progress)
+        return await _run(spec, move_time, time_bank, startup_time, transcript, progress,
+                          stderr)
 
 
 async def _run(
     spec: BotSpec, move_time: float, time_bank: float, startup_time: float, transcript: Path,
-    progress: Callable[[int, str], None],
+    progress: Callable[[int, str], None], stderr: Path | None = None,
 ) -> tuple[list[CheckResult], list[float]]:
-    bot = BotPlayer(spec, startup_time=startup_time, transcript_path=transcript)
+    bot = BotPlayer(spec, startup_time=startup_time, transcript_path=transcript,
+                    stderr_path=stderr)
     rec = Recorder(bot)
     results: list[CheckResult] = []
     starts_ok = True

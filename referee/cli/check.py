@@ -26,10 +26,14 @@ from .common import (
 @time_limit_options
 @click.option("--transcript", "transcript_path", type=OutputPath(dir_okay=False, path_type=Path),
               help="Write every line exchanged with the bot here (JSON lines).")
+@click.option("--stderr", "stderr_path", type=OutputPath(dir_okay=False, path_type=Path),
+              help="Keep the bot's stderr here (1 MiB a game; else only a crash's reason "
+                   "quotes its end).")
 @sandbox_option()
 @address_space_option
 def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
-              transcript_path: Path | None, sandbox: str, address_space: str) -> None:
+              transcript_path: Path | None, stderr_path: Path | None, sandbox: str,
+              address_space: str) -> None:
     """Run BOT through scripted situations covering every decision kind; exit 0 only when
     every check passes (a WARN passes, with a warning: answers close to the move time, lines
     that answer no request).
@@ -47,6 +51,8 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
             transcript_path.write_bytes(b"")  # written as the checks go
         except OSError as exc:
             fail(f"--transcript {transcript_path}: cannot write it: {exc.strerror or exc}")
+    if stderr_path is not None:
+        make_folder("--stderr", stderr_path.parent, stderr_path)
     shown = sys.stderr.isatty()  # a slow bot's check takes minutes: say which game is on
 
     def progress(number: int, scenario: str) -> None:
@@ -59,7 +65,7 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
         try:
             results, times = run_trio(lambda: run_check(
                 spec, move_time=move_time, time_bank=time_bank, startup_time=startup_time,
-                transcript=transcript_path, progress=progress))
+                transcript=transcript_path, progress=progress, stderr=stderr_path))
         finally:
             if shown:  # the line goes before whatever follows it, an error too
                 sys.stderr.write("\r\033[K")
