@@ -115,10 +115,7 @@ def main() -> None:
         for label, spin in (("adaptive, drawn per table", drawn),
                             ("adaptive, by name (before)", lambda master, entrants: 0)):
             schedule_module.spin = spin
-            games = adaptive_games(config)
-            start = time.perf_counter()
-            results = trio.run(play, config, games)
-            report(f"{label} [{time.perf_counter() - start:.0f} s]", games, results)
+            play_and_report(label, config, adaptive_games(config))
         schedule_module.spin = drawn
         return
     config = field(args.randoms, args.deals, args.seed)
@@ -126,11 +123,15 @@ def main() -> None:
     for label, cycles in (("rotations", per_deal),  # one cycle: its pair its own reverse
                           ("one cycle (before)", {k: v[:1] * 2 for k, v in per_deal.items()})):
         schedule_module.CYCLES = cycles
-        games = schedule(config)
-        start = time.perf_counter()
-        results = trio.run(play, config, games)
-        report(f"{label} [{time.perf_counter() - start:.0f} s]", games, results)
+        play_and_report(label, config, schedule(config))
     schedule_module.CYCLES = per_deal
+
+
+def play_and_report(label: str, config: TournamentConfig, games: list[ScheduledGame]) -> None:
+    """Play `games` and print `report`'s lines for them, with the seconds they took."""
+    start = time.perf_counter()
+    results = trio.run(play, config, games)
+    report(f"{label} [{time.perf_counter() - start:.0f} s]", games, results)
 
 
 if __name__ == "__main__":

@@ -224,7 +224,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     pace = None
     held: str | None = None  # the name of the tournament the store holds, if another
     withdrawn: list[str] = []  # the store's entrants that the file no longer names
-    moved: list[str] = []  # games of earlier adaptive rotations that a run seats anew
+    moved: list[str] = []  # games of earlier rotations that a run seats anew
     if db_path.exists():
         # Only with a store: the entrants' versions and the session (trio, the match runner,
         # the leaderboard) would cost a plan of a new file a third of its start-up.
