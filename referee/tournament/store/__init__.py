@@ -6,15 +6,19 @@ speaks SQL.
   to (`bind`, `tournament_config`), the field of its last run (`record_field`, `versions`,
   `entrants`) and the games superseded when a bot changed (`supersede`).
 - `schema.py`: the tables, and the check that a file holds them.
+- `entrants.py`: the field of the last run (`Entrant`: version, status, reason).
+- `superseded.py`: the games moved out of the leaderboard when a bot changed or a new
+  schedule seats them otherwise.
 - `draws.py`, `rounds.py`: the tables a sample drew, the rounds an adaptive schedule chose.
 - `files.py`: the file and its opening (not a file, the writer's lock, a -wal file, errors).
 - `errors.py`: `StoreError`, `StoreFailed`, `DamagedStore`, `DamagedRecord`.
 """
 
+from .entrants import Entrant
 from .errors import DamagedRecord, DamagedStore, StoreError, StoreFailed
 from .files import not_a_file
 from .schema import LEFT_OUT, PLAYING, WITHDRAWN, Status
-from .store import Entrant, Store, open_store, read_stored_record
+from .store import Store, open_store, read_stored_record
 
 __all__ = ["LEFT_OUT", "PLAYING", "WITHDRAWN", "DamagedRecord", "DamagedStore", "Entrant",
            "Status", "Store", "StoreError", "StoreFailed", "not_a_file", "open_store",

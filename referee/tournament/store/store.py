@@ -18,7 +18,6 @@ import time
 import zlib
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
@@ -30,21 +29,12 @@ from referee.validation import first_errors
 
 from ..config import TournamentConfig
 from .draws import Table, named_keys, played_tables, read_draws, write_draws
+from .entrants import Entrant, read_entrants, read_versions, write_field
 from .errors import DamagedRecord, DamagedStore, StoreError, StoreFailed
 from .files import Opening, refuse_special, unshared_wal, write_protected, writer_lock
 from .rounds import read_rounds, write_round
 from .schema import SCHEMA, WITHDRAWN, Status, refuse_foreign
-
-
-@dataclass(frozen=True)
-class Entrant:
-    """One entrant as a run records it: its version (None: never built here), its status and
-    why it is left out (or '')."""
-
-    name: str
-    version: str | None
-    status: Status
-    reason: str = ""
+from .superseded import move_superseded, read_superseded, stale_game_ids, superseded_record
 
 
 class Store:
@@ -392,9 +382,7 @@ class Store:
         if self.earlier:
             return {}
         with self.failing():
-            return {name: reason for name, reason in self.db.execute(
-                "SELECT name, reason FROM entrants WHERE status = ? ORDER BY name",
-                (status,))}
+            return read_entrants(self.db, status)
 
     def versions(self) -> dict[str, str | None]:
         """Each entrant's version as the store's last run recorded it (None: never built
@@ -402,53 +390,25 @@ class Store:
         if self.earlier:
             return {}
         with self.failing():
-            return {name: version for name, version in
-                    self.db.execute("SELECT name, version FROM entrants")}
+            return read_versions(self.db)
 
     def record_field(self, entrants: Sequence[Entrant], withdrawn: Sequence[str],
                      changed: Mapping[str, str]) -> int:
         """Record a run's field in one transaction: supersede the games of the `changed`
-        entrants (each with its current version, `supersede`), write each of `entrants`,
+        entrants (each with its current version, `stale_games`), write each of `entrants`,
         and mark the `withdrawn` (in the store, no longer in the file); how many games were
         superseded."""
         with self.transaction():
-            superseded = self._supersede(changed)
-            for e in entrants:
-                self.db.execute("INSERT OR REPLACE INTO entrants VALUES (?, ?, ?, ?)",
-                                (e.name, e.version, e.status, e.reason))
-            for name in withdrawn:
-                self.db.execute("UPDATE entrants SET status = ?, reason = '' WHERE name = ?",
-                                (WITHDRAWN, name))
-        return superseded
+            stale = stale_game_ids(self.db, changed)
+            move_superseded(self.db, stale, "changed: " + ", ".join(sorted(changed)))
+            write_field(self.db, entrants, withdrawn)
+        return len(stale)
 
     def stale_games(self, current: Mapping[str, str]) -> list[str]:
         """The stored games in which an entrant of `current` played another version than
         its current one: those a run supersedes (`plan` counts them as to play)."""
-        if not current:
-            return []
-        stale = []
         with self.failing():
-            for game_id, seats, versions in self.db.execute(
-                    "SELECT game_id, seats, versions FROM games"):
-                played = dict(zip(orjson.loads(seats), orjson.loads(versions), strict=True))
-                if any(n in played and played[n] != v for n, v in current.items()):
-                    stale.append(game_id)
-        return stale
-
-    def _supersede(self, current: Mapping[str, str]) -> int:
-        if not current:
-            return 0
-        stale = self.stale_games(current)
-        self._move_superseded(stale, "changed: " + ", ".join(sorted(current)))
-        return len(stale)
-
-    def _move_superseded(self, game_ids: Sequence[str], why: str) -> None:
-        """Move the games `game_ids` to the superseded, saying `why`."""
-        now = time.time()
-        for game_id in game_ids:
-            self.db.execute("INSERT INTO superseded SELECT *, ?, ? FROM games "
-                            "WHERE game_id = ?", (now, why, game_id))
-            self.db.execute("DELETE FROM games WHERE game_id = ?", (game_id,))
+            return stale_game_ids(self.db, current)
 
     def seatings(self) -> dict[str, tuple[str, ...]]:
         """The bots by seat of every stored game."""
@@ -460,7 +420,7 @@ class Store:
         """Bind the store to `fingerprint`, superseding the games `game_ids` (saying `why`),
         which the new schedule seats otherwise, in one transaction (`store_checks.py`)."""
         with self.transaction():
-            self._move_superseded(game_ids, why)
+            move_superseded(self.db, game_ids, why)
             self.db.execute("INSERT OR REPLACE INTO meta VALUES ('fingerprint', ?)",
                             (fingerprint,))
 
@@ -486,22 +446,24 @@ class Store:
         if self.earlier:
             return []
         with self.failing():
-            return [(r[0], r[1]) for r in self.db.execute(
-                "SELECT game_id, why FROM superseded ORDER BY superseded, game_id")]
+            return read_superseded(self.db)
 
     def record(self, game_id: str, superseded: bool = False) -> GameRecord | None:
         """The game's record (with `superseded`, that of its latest superseded version),
         None if no such game; a record that cannot be read is a DamagedRecord."""
-        query = ("SELECT record FROM superseded WHERE game_id = ? ORDER BY superseded DESC"
-                 if superseded else "SELECT record FROM games WHERE game_id = ?")
         if superseded and self.earlier:
             return None
         with self.failing():
-            row = self.db.execute(query, (game_id,)).fetchone()
-        if row is None:
+            if superseded:
+                compressed = superseded_record(self.db, game_id)
+            else:
+                row = self.db.execute("SELECT record FROM games WHERE game_id = ?",
+                                      (game_id,)).fetchone()
+                compressed = None if row is None else bytes(row[0])
+        if compressed is None:
             return None
         try:
-            return read_record(zlib.decompress(row[0]))
+            return read_record(zlib.decompress(compressed))
         except (zlib.error, RecordError) as exc:
             raise DamagedRecord(f"{self.path}: the stored record of game {game_id} cannot be "
                                 f"read: {exc}") from None
