@@ -288,6 +288,12 @@ def confine(specs: list[BotSpec], sandbox: str, address_space: str) -> list[BotS
     mode: SandboxMode = "bwrap" if sandbox == "bwrap" else "none"
     confined = [replace(s, limits=BotLimits(address_space=size), sandbox=mode) for s in specs]
     build_folders(confined)
+    from ..bots.stale import stale_program
+
+    for spec in confined:
+        note = stale_program(spec)
+        if note is not None:
+            click.echo(visible(note), err=True)
     return confined
 
 

@@ -1,0 +1,138 @@
+"""A built program older than its sources: the entrant edited their bot and checks or plays the
+binary of before, whose behaviour then makes no sense to them.  `check` and `play` say so
+before it runs, for a program given as a command (a folder with a build is built first)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from .errors import StartError
+from .launch import BotSpec
+from .manifest import BotFolderError, read_bot_folder
+from .start import split_command
+
+# The sources a built program is made from, by what the program is: a native binary (ELF), a
+# .NET assembly (MZ), JavaScript compiled from TypeScript, a Java archive.
+NATIVE_SOURCES = (".rs", ".go", ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".zig",
+                  ".nim", ".hs", ".ml", ".d", ".f90", ".pas", ".swift", ".kt")
+DOTNET_SOURCES = (".cs", ".fs", ".vb")
+SOURCES_BY_SUFFIX = {".js": (".ts", ".mts", ".cts", ".tsx"), ".cjs": (".ts", ".cts"),
+                     ".mjs": (".ts", ".mts"), ".jar": (".java", ".kt", ".scala"),
+                     ".exe": DOTNET_SOURCES, ".dll": DOTNET_SOURCES}
+
+# A project's root, where its sources are looked for: the folder of its build file.
+PROJECT_FILES = ("Cargo.toml", "go.mod", "Makefile", "makefile", "GNUmakefile",
+                 "CMakeLists.txt", "tsconfig.json", "package.json", "build.gradle", "pom.xml",
+                 "bot.toml", "dune-project", "build.zig")
+# Folders of build output, dependencies and tools, not the entrant's sources.
+SKIPPED = {"target", "node_modules", "out", "build", "bin", "obj", "dist", "vendor",
+           "__pycache__", "zig-cache", "_build"}
+MOST_FILES = 5000  # looked at in a project at most: a huge folder is not a bot's
+UP = 3  # folders above the program's own looked at for its project's root
+SLACK = 1.0  # seconds: a source written in the same second as the build
+
+
+def stale_program(spec: BotSpec) -> str | None:
+    """A note that the program `spec` runs is older than a source of its project (the newest
+    named, with how much newer), or None: not a built program, no sources found, or built
+    since they changed.  Nothing is said for a bot built before it plays."""
+    if spec.build is not None:
+        return None
+    cwd = spec.cwd or Path.cwd()
+    try:
+        words = split_command(spec.command)
+    except StartError:
+        return None
+    for word in words[:3]:  # the program, or the file its runtime runs (`node out/bot.js`)
+        program = Path(os.path.normpath(cwd / word))
+        suffixes = _sources_of(program)
+        if suffixes is None:
+            continue
+        try:
+            built = program.stat().st_mtime
+        except OSError:
+            return None
+        root = _project_root(program.parent)
+        newest = _newest_source(root, suffixes)
+        if newest is None or newest[1] <= built + SLACK:
+            return None
+        source = os.path.relpath(newest[0], cwd)
+        return (f"note: {word} was built before {source} last changed "
+                f"({_age(newest[1] - built)} later): this runs the bot as it was then; "
+                f"{_rebuild(root, cwd)}")
+    return None
+
+
+def _sources_of(program: Path) -> tuple[str, ...] | None:
+    """The suffixes of the sources `program` is built from, None if it is not a built
+    program."""
+    try:
+        if not program.is_file():
+            return None
+        with program.open("rb") as f:
+            magic = f.read(4)
+    except OSError:
+        return None
+    suffix = program.suffix.lower()
+    if suffix in SOURCES_BY_SUFFIX:
+        return SOURCES_BY_SUFFIX[suffix]
+    if magic == b"\x7fELF":
+        return NATIVE_SOURCES
+    if magic[:2] == b"MZ":
+        return DOTNET_SOURCES
+    return None
+
+
+def _project_root(folder: Path) -> Path:
+    """The nearest folder at or above `folder` (at most `UP` above) holding a build file, else
+    `folder`."""
+    for candidate in [folder, *folder.parents][:UP + 1]:
+        if any((candidate / name).is_file() for name in PROJECT_FILES):
+            return candidate
+    return folder
+
+
+def _newest_source(root: Path, suffixes: tuple[str, ...]) -> tuple[Path, float] | None:
+    """The most recently changed source under `root` (build output, dependencies and hidden
+    folders left out), with its time; None if there is none among the first files."""
+    newest: tuple[Path, float] | None = None
+    seen = 0
+    for folder, subfolders, files in os.walk(root):
+        subfolders[:] = [d for d in subfolders if d not in SKIPPED and not d.startswith(".")]
+        for name in files:
+            seen += 1
+            if seen > MOST_FILES:
+                return newest
+            if not name.endswith(suffixes):
+                continue
+            path = Path(folder, name)
+            try:
+                changed = path.stat().st_mtime
+            except OSError:
+                continue
+            if newest is None or changed > newest[1]:
+                newest = (path, changed)
+    return newest
+
+
+def _age(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 36 * 3600:
+        return f"{seconds / 3600:.0f} h"
+    return f"{seconds / 86400:.0f} days"
+
+
+def _rebuild(root: Path, cwd: Path) -> str:
+    """How to play the bot as its sources are: its folder, where a bot.toml builds it."""
+    try:
+        build = read_bot_folder(root).build
+    except (BotFolderError, OSError):
+        build = None
+    if build is None:
+        return "rebuild it first"
+    shown = os.path.relpath(root, cwd)
+    return f"rebuild it first, or give the folder {shown}: it is built with `{build}` first"

@@ -1,0 +1,97 @@
+"""`check` and `play` say when the program they run was built before its sources last
+changed: an entrant who edits a bot and forgets to rebuild otherwise watches the old bot and
+cannot tell why their change did nothing."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+from referee.bots.launch import BotSpec
+from referee.bots.stale import stale_program
+from tests.in_process import referee
+
+HOUR = 3600.0
+
+
+def _project(tmp_path: Path, built_ago: float, source_ago: float) -> Path:
+    """A Rust-like project: a native program in target/ and its source in src/, each last
+    changed that many seconds ago."""
+    root = tmp_path / "proj"
+    (root / "src").mkdir(parents=True)
+    (root / "target").mkdir()
+    (root / "Cargo.toml").write_text("[package]\nname = 'bot'\n")
+    program = root / "target" / "bot"
+    shutil.copy(shutil.which("false") or "/bin/false", program)
+    source = root / "src" / "main.rs"
+    source.write_text("fn main() {}\n")
+    now = time.time()
+    os.utime(program, (now - built_ago, now - built_ago))
+    os.utime(source, (now - source_ago, now - source_ago))
+    return root
+
+
+def test_a_program_older_than_its_source_is_named_with_the_source(tmp_path: Path) -> None:
+    """A binary built an hour before its source last changed: the note names the binary, the
+    source and how much later it changed."""
+    _project(tmp_path, built_ago=2 * HOUR, source_ago=HOUR)
+    note = stale_program(BotSpec("bot", "./proj/target/bot", cwd=tmp_path))
+    assert note is not None
+    assert "./proj/target/bot was built before proj/src/main.rs last changed (60 min later)" \
+        in note
+    assert "rebuild it first" in note
+
+
+def test_a_program_built_since_its_sources_changed_is_not_noted(tmp_path: Path) -> None:
+    """Rebuilt after the last edit: nothing to say."""
+    _project(tmp_path, built_ago=60, source_ago=HOUR)
+    assert stale_program(BotSpec("bot", "./proj/target/bot", cwd=tmp_path)) is None
+
+
+def test_sources_in_build_output_and_dependencies_are_not_the_entrants(tmp_path: Path) -> None:
+    """A newer .rs under target/ (generated) or node_modules/ is not an edit of the bot."""
+    root = _project(tmp_path, built_ago=60, source_ago=HOUR)
+    for folder in ("target/debug/build", "node_modules/x"):
+        (root / folder).mkdir(parents=True)
+        (root / folder / "gen.rs").write_text("")
+    assert stale_program(BotSpec("bot", "./proj/target/bot", cwd=tmp_path)) is None
+
+
+def test_compiled_typescript_is_compared_with_its_typescript(tmp_path: Path) -> None:
+    """`node out/bot.js` compiled from src/bot.ts: an edit of the .ts after the build is
+    noted; the folder's bot.toml, which builds it, is offered."""
+    (tmp_path / "src").mkdir()
+    (tmp_path / "out").mkdir()
+    (tmp_path / "bot.toml").write_text('build = "tsc"\ncommand = "node out/bot.js"\n')
+    (tmp_path / "tsconfig.json").write_text("{}")
+    script, source = tmp_path / "out" / "bot.js", tmp_path / "src" / "bot.ts"
+    script.write_text("")
+    source.write_text("")
+    now = time.time()
+    os.utime(script, (now - HOUR, now - HOUR))
+    note = stale_program(BotSpec("bot", "node out/bot.js", cwd=tmp_path))
+    assert note is not None
+    assert "out/bot.js was built before src/bot.ts last changed" in note
+    assert "give the folder .: it is built with `tsc` first" in note
+
+
+def test_a_script_and_a_bot_built_before_it_plays_are_not_noted(tmp_path: Path) -> None:
+    """A Python script is its own source, and a folder's build runs before it plays."""
+    (tmp_path / "bot.py").write_text("")
+    assert stale_program(BotSpec("bot", "python3 bot.py", cwd=tmp_path)) is None
+    _project(tmp_path, built_ago=2 * HOUR, source_ago=HOUR)
+    built_first = BotSpec("bot", "./target/bot", cwd=tmp_path / "proj", build="cargo build")
+    assert stale_program(built_first) is None
+
+
+def test_check_prints_the_note_before_it_runs_the_bot(tmp_path: Path) -> None:
+    """`referee check` on a stale binary: the note is the first line on stderr; the checks
+    still run (here, a program that never says hello fails the first)."""
+    _project(tmp_path, built_ago=2 * HOUR, source_ago=HOUR)
+    result = referee("check", "./proj/target/bot", cwd=tmp_path)
+    assert result.stderr.startswith("note: ./proj/target/bot was built before "
+                                    "proj/src/main.rs last changed")
+    assert "FAIL  starts and says hello" in result.stdout
+    assert result.returncode == 1
