@@ -47,6 +47,7 @@ def test_good_python_bots_pass_every_check(bot: str) -> None:
     result = checked(f"{PY} {bot}")
     assert result.returncode == 0, result.stdout + result.stderr
     assert "FAIL" not in result.stdout and "WARN" not in result.stdout
+    assert "note:" not in result.stdout  # nothing in its stderr looks like an error
     assert "21 passed, 0 failed\n" in result.stdout
     assert result.stdout.count("PASS  ") == CHECK_COUNT == 21
     assert "response time: median" in result.stdout
@@ -235,6 +236,26 @@ def test_stderr_keeps_what_the_bot_wrote_there_game_by_game(tmp_path: Path) -> N
     assert text.startswith("=== game check-auctioneer-open ===\nTraceback (most recent call "
                            "last):\n"), text
     assert text.count("ZeroDivisionError: division by zero") > 1
+
+
+def test_a_bug_its_kit_catches_passes_every_check_and_is_noted(tmp_path: Path) -> None:
+    """The Python baseline with a bug in choosing a card, which its safety net catches and
+    logs before playing the default: every check passes, and a note under the response times
+    quotes the first error line and says where its stderr is kept."""
+    source = (ROOT / "sample_bots" / "python" / "baseline_bot.py").read_text()
+    buggy = source.replace('        if kind == "play":\n',
+                           '        if kind == "play":\n            raise KeyError("card")\n', 1)
+    assert buggy != source
+    (tmp_path / "buggy.py").write_text(buggy)
+    kept = tmp_path / "bot.stderr.log"
+    done = in_process.referee("check", f"{PY} buggy.py", "--stderr", str(kept), cwd=tmp_path,
+                              timeout=120)
+    assert done.returncode == 0, done.stdout
+    assert re.search(r"\nnote: \d+ lines of its stderr look like errors it lived through, the "
+                     r"first: \"baseline: KeyError\('card'\); falling back\"; an answer after "
+                     r"an error may be its kit's default, not its strategy's \(its stderr is "
+                     rf"in {re.escape(str(kept))}\)\n21 passed, 0 failed\n", done.stdout), \
+        done.stdout
 
 
 def test_a_bot_that_never_answers_is_asked_no_more_after_three_timeouts() -> None:

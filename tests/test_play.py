@@ -205,6 +205,28 @@ def test_answers_slower_than_the_move_time_are_said_after_the_standings(
                         r"once it is spent, a late answer is a timeout", notes[0]), notes[0]
 
 
+def test_errors_a_bot_lived_through_are_said_after_the_standings(tmp_path: Path) -> None:
+    """The Python baseline with a bug in its buying, which its safety net catches and logs
+    before answering the default: no fault, and `play` says how many of its stderr lines look
+    like errors, quoting the first, where a bot with a quiet stderr gets no note."""
+    source = (ROOT / "sample_bots" / "python" / "baseline_bot.py").read_text()
+    buggy = source.replace('        if kind == "play":\n',
+                           '        if kind == "play":\n            raise KeyError("price")\n'
+                           '        if kind == "play":\n', 1)
+    assert buggy != source
+    (tmp_path / "buggy.py").write_text(buggy)
+    legal = f"{PY} {BOTS / 'first_legal.py'}"
+    out = in_process.referee("play", f"buggy={PY} buggy.py", f"quick={legal}",
+                             f"brisk={legal}", "--seed", "4", cwd=tmp_path, timeout=120)
+    assert out.returncode == 0, out.stderr
+    notes = [line for line in out.stdout.splitlines() if line.startswith("note: ")]
+    assert len(notes) == 1, out.stdout
+    assert re.fullmatch(r"note: buggy: \d+ lines? of its stderr looks? like errors it "
+                        r"lived through, the first: \"baseline: KeyError\('price'\); falling "
+                        r"back\"; an answer after an error may be its kit's default, not its "
+                        r"strategy's \(--stderr-dir DIR keeps its stderr\)", notes[0]), notes[0]
+
+
 def test_play_creates_the_folders_of_its_log_and_page_before_the_game(tmp_path: Path) -> None:
     """`--log` and `--html` into folders not there yet: the folders are made before any bot
     starts, and the game's record and page are written there, not lost after the game."""

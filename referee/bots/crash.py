@@ -52,7 +52,7 @@ async def crash_reason(bot: BotProcess, what: str, spec: BotSpec, *,
 # The first line of an error as runtimes print it, before a stack trace that can bury it:
 # Rust's panic (its message on the next line), Go's panic, Java's and C#'s uncaught
 # exception, Node's error; Python and C++ print theirs last.
-_HEADLINE = re.compile(r"^(?:thread '.*' panicked at |panic: |fatal error: |Exception in thread |"
+HEADLINE = re.compile(r"^(?:thread '.*' panicked at |panic: |fatal error: |Exception in thread |"
                        r"Unhandled exception\. |(?:[A-Z]\w*)?(?:Error|Exception): )")
 QUOTED = 8  # lines of a bot's stderr quoted in a crash's reason
 # Lines back from the end in which an error's first line is looked for: a stack trace is
@@ -62,10 +62,10 @@ TRACE = 40
 
 def excerpt(lines: Sequence[str], count: int = QUOTED) -> str:
     """About `count` lines of a crashed bot's stderr `lines`: its last, but where the last
-    error's first line (`_HEADLINE`) comes before them, that line and those right after it
+    error's first line (`HEADLINE`) comes before them, that line and those right after it
     (where the error happened), "...", and the last two."""
     at = next((i for i in range(len(lines) - 1, max(-1, len(lines) - 1 - TRACE), -1)
-               if _HEADLINE.match(lines[i])), None)
+               if HEADLINE.match(lines[i])), None)
     if at is None or at >= len(lines) - count:
         return "\n".join(lines[-count:])
     first = list(lines[at:at + count - 3])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+import tempfile
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
@@ -115,13 +116,16 @@ def play(
     for option, file in (("--log", log_path), ("--html", html_path)):
         if file is not None:  # made before the game, which a missing folder would lose
             make_folder(option, file.parent, file)
-    try:
-        record = run_trio(partial(play_bots, game, specs, startup_time=startup_time,
-                                  stderr_dir=stderr_dir, transcript_dir=transcript_dir))
-    except RefereeError as exc:
-        fail(str(exc))
-    except KeyboardInterrupt:
-        fail("interrupted; every bot process was stopped")
+    with tempfile.TemporaryDirectory(prefix="referee-play-") as scratch:
+        logs = stderr_dir if stderr_dir is not None else Path(scratch)  # read for errors
+        try:
+            record = run_trio(partial(play_bots, game, specs, startup_time=startup_time,
+                                      stderr_dir=logs, transcript_dir=transcript_dir))
+        except RefereeError as exc:
+            fail(str(exc))
+        except KeyboardInterrupt:
+            fail("interrupted; every bot process was stopped")
+        caught = caught_lines(record, logs, kept=stderr_dir is not None)
     if log_path is not None:
         try:
             log_path.write_bytes(record.to_jsonl())
@@ -137,13 +141,31 @@ def play(
     if not as_json:
         from ..match.timing import slow_lines
 
-        for line in slow_lines(record):
+        for line in [*slow_lines(record), *caught]:
             click.echo(visible(line))
     unstarted = not_started(record.result.seats())
     for line in unstarted:
         click.echo(f"error: {visible(line)}", err=True)
     if unstarted:
         sys.exit(1)
+
+
+def caught_lines(record: GameRecord, logs: Path, kept: bool) -> list[str]:
+    """A note for each bot whose stderr log in `logs` holds errors it lived through (a seat
+    retired by a crash has its stderr quoted in its fault)."""
+    from ..bots.caught import caught_note
+    from ..protocol.messages import FaultKind
+
+    crashed = {s.seat for s in record.result.seats()
+               if any(f.kind is FaultKind.CRASH for f in s.faults)}
+    notes = []
+    for seat, name in enumerate(record.spec.names):
+        log = logs / f"{name}.stderr.log"
+        where = f"its stderr is in {log}" if kept else "--stderr-dir DIR keeps its stderr"
+        note = None if seat in crashed else caught_note(log, where, name)
+        if note is not None:
+            notes.append(note)
+    return notes
 
 
 def not_started(seats: Sequence[SeatResult]) -> list[str]:
