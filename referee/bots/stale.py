@@ -44,7 +44,9 @@ def stale_program(spec: BotSpec) -> str | None:
         words = split_command(spec.command)
     except StartError:
         return None
-    for word in words[:3]:  # the program, or the file its runtime runs (`node out/bot.js`)
+    for i, word in enumerate(words[:3]):  # the program, or the file its runtime runs
+        if not _the_entrants(word, cwd, program=i == 0):
+            continue
         program = Path(os.path.normpath(cwd / word))
         suffixes = _sources_of(program)
         if suffixes is None:
@@ -62,6 +64,18 @@ def stale_program(spec: BotSpec) -> str | None:
                 f"({_age(newest[1] - built)} later): this runs the bot as it was then; "
                 f"{_rebuild(root, cwd)}")
     return None
+
+
+def _the_entrants(word: str, cwd: Path, program: bool) -> bool:
+    """Whether a word of the command names a file an entrant builds: a relative path (for the
+    `program`, one with a slash: else it is found on PATH), not through a hidden folder
+    (`.venv/bin/python`) and not a link (a virtual environment's interpreter).  An interpreter
+    on PATH, or given by its absolute path, is not theirs."""
+    if os.path.isabs(word) or (program and "/" not in word):
+        return False
+    if any(p.startswith(".") and p not in (".", "..") for p in Path(word).parts):
+        return False
+    return not (cwd / word).is_symlink()
 
 
 def _sources_of(program: Path) -> tuple[str, ...] | None:

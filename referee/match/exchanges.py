@@ -52,7 +52,7 @@ def _bot_line(message: Any, request_id: int | None = None) -> str:
     line = f"bot>     {orjson.dumps(message).decode()[:SHOWN_WIDTH]}"
     late = message.get("id") if isinstance(message, dict) else None
     if request_id is not None and isinstance(late, int) and not isinstance(late, bool) \
-            and late < request_id:
+            and 0 < late < request_id:
         line += f"  (the late answer to request {late}: skipped)"
     return line
 
@@ -95,7 +95,7 @@ class Unasked:
 
 def unasked_lines(transcript: Path) -> Unasked | None:
     """The lines the bot wrote that answer no request, judged as the referee judges a line
-    read while a request waits (`SeatProtocol.receive`): a reply with a lower id is skipped,
+    read while a request waits (`SeatProtocol.receive`): a reply with a lower id (not 0) is skipped,
     and counts here unless it is the late answer to a request that had none; any other line
     is the waiting request's answer, good or bad.  None when there is no such line."""
     sent: set[int] = set()
@@ -119,7 +119,7 @@ def unasked_lines(transcript: Path) -> Unasked | None:
         if isinstance(msg, dict) and msg.get("type") == "hello":
             continue
         reply_id = msg.get("id") if isinstance(msg, dict) else None
-        if waiting is not None and not (type(reply_id) is int and reply_id < waiting):
+        if waiting is not None and not (type(reply_id) is int and 0 < reply_id < waiting):
             answered.add(waiting)
             waiting = None
         elif type(reply_id) is int and reply_id in sent and reply_id not in answered:

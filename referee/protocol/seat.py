@@ -207,7 +207,7 @@ class SeatProtocol:
         except codec.ProtocolError as exc:
             return self._faulted(FaultKind.MALFORMED, f"{exc.reason}; {codec.shown(line)}",
                                  seconds, line)
-        if reply.id < request_id:  # a late answer to a request that already timed out
+        if 0 < reply.id < request_id:  # a late answer to a request that already timed out
             self.stale += 1
             if self.stale > STALE_AT_MOST:
                 return self._faulted(FaultKind.WRONG_ID, f"{self.stale} replies to earlier "
@@ -216,8 +216,10 @@ class SeatProtocol:
                                      "decision)", seconds)
             return Stale(reply.id, request_id, self.stale)
         if reply.id != request_id:
+            never = " (no request has it: copy each request's id into its reply)" \
+                if reply.id < 1 else ""
             return self._faulted(FaultKind.WRONG_ID, f"reply id {reply.id} does not match "
-                                 f"request id {request_id}", seconds)
+                                 f"request id {request_id}{never}", seconds)
         try:
             action = codec.reply_to_action(reply, self.seat)
         except codec.ProtocolError as exc:

@@ -95,3 +95,19 @@ def test_check_prints_the_note_before_it_runs_the_bot(tmp_path: Path) -> None:
                                     "proj/src/main.rs last changed")
     assert "FAIL  starts and says hello" in result.stdout
     assert result.returncode == 1
+
+
+def test_an_interpreter_is_not_taken_for_the_entrants_build(tmp_path: Path) -> None:
+    """A program given by its absolute path (a Python under ~/.pyenv, beside a Makefile and
+    C sources), a virtual environment's link to its Python, or one in a hidden folder, runs a
+    bot without being built from the sources around it: no note."""
+    root = _project(tmp_path, built_ago=2 * HOUR, source_ago=HOUR)
+    program = root / "target" / "bot"
+    assert stale_program(BotSpec("bot", f"{program} bot.py", cwd=tmp_path)) is None
+    (root / "venv" / "bin").mkdir(parents=True)
+    (root / "venv" / "bin" / "python").symlink_to(program)
+    assert stale_program(BotSpec("bot", "venv/bin/python bot.py", cwd=root)) is None
+    (root / ".venv").mkdir()
+    shutil.copy(program, root / ".venv" / "python")
+    os.utime(root / ".venv" / "python", (0, 0))
+    assert stale_program(BotSpec("bot", ".venv/python bot.py", cwd=root)) is None

@@ -145,6 +145,20 @@ def test_a_wrong_id_and_a_malformed_line_are_faults_that_say_why() -> None:
         FaultKind.MALFORMED, "a line longer than 10 bytes", 0.2, 3)
 
 
+def test_a_reply_with_an_id_no_request_had_is_a_wrong_id_at_once() -> None:
+    """Request ids start at 1, so a reply with id 0 (a Go or C reply whose id was never set)
+    answers no request: a wrong_id that says to copy the id, not a late answer skipped while
+    the bot's time runs out."""
+    protocol = SeatProtocol()
+    begin(protocol)
+    asked(protocol)
+    asked(protocol)
+    assert protocol.receive(reply(0), 0.1) == Faulted(
+        FaultKind.WRONG_ID, "reply id 0 does not match request id 2 (no request has it: copy "
+        "each request's id into its reply)", 0.1, 2)
+    assert protocol.stale == 0
+
+
 def test_a_late_reply_is_skipped_and_the_answer_to_this_request_counts() -> None:
     protocol = SeatProtocol()
     begin(protocol)

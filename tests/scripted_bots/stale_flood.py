@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """stale_flood: WRONG: at each request, writes replies to an earlier request (id - 1) instead
 of answering: as fast as it can (a flood), or one every `--every` seconds; it stops after
-`--seconds` and goes on to the next request without answering.
+`--seconds` and goes on to the next request without answering.  The first request, to which
+no earlier one is, it answers with its first legal choice.
 
 Expected: the decision is faulted whatever it writes, within its move time and bank: a flood
 is a `wrong_id` fault that names it; a slow stream is a timeout that counts what was skipped.
@@ -24,7 +25,17 @@ for line in sys.stdin.buffer:
         out.write(b'{"type":"hello","name":"stale_flood","protocol":1}\n')
         out.flush()
     elif kind == "request":
-        rid = json.loads(line)["id"]
+        request = json.loads(line)
+        rid = request["id"]
+        if rid == 1:
+            decision, legal = request["decision"], request["legal"]
+            first = ({"action": "play", "card": legal["cards"][0]} if decision == "play" else
+                     {"action": "bid", "amount": 0} if decision == "hidden_bid" else
+                     {"action": "price", "amount": legal["min"]} if decision == "price" else
+                     {"action": "pass"})
+            out.write(json.dumps({"id": 1, **first}).encode() + b"\n")
+            out.flush()
+            continue
         stale = b'{"id":%d,"action":"pass"}\n' % (rid - 1)
         until = time.monotonic() + args.seconds
         while time.monotonic() < until:
