@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """answers_late: WRONG: replies correctly but sleeps before each reply (1.5 s, or --delay S);
-with --only N, before its reply to request N only (its Nth request, counted from 1).
+with --only N (repeatable), before its reply to request N only (its Nth request, counted from
+1).
 
 Expected with the default limits (1 s a move, 10 s bank): each overrun is taken from the bank;
 once it is spent, `timeout` faults, and the late replies that follow are ignored.  `referee
-check` fails a bot with one reply over the move time, and warns above 80% of it.
+check` fails a bot with two replies over the move time, or one over twice it, and warns above
+80% of it.
 """
 
 import argparse
@@ -32,7 +34,8 @@ def first_legal(request):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--delay", type=float, default=1.5, help="seconds to sleep per reply")
-    parser.add_argument("--only", type=int, default=0, help="sleep before request N only")
+    parser.add_argument("--only", type=int, action="append", default=[],
+                        help="sleep before request N only (repeat for several)")
     args = parser.parse_args()
     delay, only = args.delay, args.only
     requests = 0
@@ -43,7 +46,7 @@ def main():
             send({"type": "hello", "name": "answers_late", "protocol": 1})
         elif kind == "request":
             requests += 1
-            if not only or requests == only:
+            if not only or requests in only:
                 time.sleep(delay)  # the bad thing
             send({"id": message["id"], **first_legal(message)})
         elif kind == "goodbye":
