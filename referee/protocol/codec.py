@@ -274,16 +274,30 @@ def decode_reply(line: bytes) -> Reply:
     return Reply(m.id, m.action, m.card, m.amount)
 
 
-def reply_to_action(reply: Reply, seat: int) -> Action:
-    """The engine action a reply asks for; a missing or stray card/amount is malformed."""
+# Why a number can be null: JavaScript writes NaN and Infinity as null.
+_NULL = " (JavaScript's JSON.stringify writes NaN as null: a sum over a missing value?)"
+
+
+def reply_to_action(reply: Reply, seat: int, from_bot: bool = True) -> Action:
+    """The engine action a reply asks for; a missing or stray card/amount is malformed (for a
+    line `from_bot`, with why a number may be null)."""
     name = reply.action
+    null = _NULL if from_bot else ""
     if name in ("play", "offer"):
-        if reply.card is None or reply.amount is not None:
-            raise ProtocolError(FaultKind.MALFORMED, f"action {name!r} takes a card and no amount")
+        if reply.card is None:
+            raise ProtocolError(FaultKind.MALFORMED, f"action {name!r} takes a card: it has "
+                                f"none, or null{null}")
+        if reply.amount is not None:
+            raise ProtocolError(FaultKind.MALFORMED, f"action {name!r} takes a card and no "
+                                "amount")
         return Play(seat, reply.card) if name == "play" else Offer(seat, reply.card)
     if name in ("bid", "price"):
-        if reply.amount is None or reply.card is not None:
-            raise ProtocolError(FaultKind.MALFORMED, f"action {name!r} takes an amount and no card")
+        if reply.amount is None:
+            raise ProtocolError(FaultKind.MALFORMED, f"action {name!r} takes an amount: it has "
+                                f"none, or null{null}")
+        if reply.card is not None:
+            raise ProtocolError(FaultKind.MALFORMED, f"action {name!r} takes an amount and no "
+                                "card")
         return Bid(seat, reply.amount) if name == "bid" else Price(seat, reply.amount)
     if reply.card is not None or reply.amount is not None:
         raise ProtocolError(FaultKind.MALFORMED, f"action {name!r} takes no card and no amount")
@@ -328,4 +342,4 @@ def action_from_dict(data: Mapping[str, Any], seat: int | None) -> Action:
     if seat is None or name not in _ACTION_NAMES or not _ACTION_KEYS.issuperset(data) or any(
             v is not None and type(v) is not int for v in (card, amount)):
         raise ProtocolError(FaultKind.MALFORMED, f"not one seat's action: {dict(data)}")
-    return reply_to_action(Reply(0, str(name), card, amount), seat)
+    return reply_to_action(Reply(0, str(name), card, amount), seat, from_bot=False)

@@ -223,7 +223,8 @@ class SeatProtocol:
         try:
             action = codec.reply_to_action(reply, self.seat)
         except codec.ProtocolError as exc:
-            return self._faulted(FaultKind.MALFORMED, exc.reason, seconds, line)
+            return self._faulted(FaultKind.MALFORMED, f"{exc.reason}; {codec.shown(line)}",
+                                 seconds, line)
         over = seconds - self.move  # `charge`, written out on the path to the next bot
         if over > 0:
             self.bank = max(0.0, self.bank - over)

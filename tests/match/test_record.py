@@ -195,8 +195,8 @@ def damage(data: bytes, number: int, change: Any) -> bytes:
     (lambda d: damage(d, 6, lambda x: x["action"].update(card="12")),
      "line 6 of the record is not valid: apply.action.card: Input should be a valid integer"),
     (lambda d: damage(d, 6, lambda x: x["action"].pop("card")),
-     "line 6 of the record is not valid: apply.action: action 'play' takes a card and no "
-     "amount"),
+     "line 6 of the record is not valid: apply.action: action 'play' takes a card: it has "
+     "none, or null"),
     (lambda d: damage(d, 5, lambda x: x.update(extra=1)),
      "line 5 of the record is not valid: retired.extra: Unexpected keyword argument"),
     (lambda d: damage(d, 5, lambda x: x.update(type="shuffle")),

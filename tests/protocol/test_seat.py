@@ -139,7 +139,9 @@ def test_a_wrong_id_and_a_malformed_line_are_faults_that_say_why() -> None:
                                "messages only: write logs and debug output to stderr)")
     asked(protocol)
     got = protocol.receive(b'{"id":3,"action":"play"}', 0.1)
-    assert got == Faulted(FaultKind.MALFORMED, "action 'play' takes a card and no amount",
+    assert got == Faulted(FaultKind.MALFORMED, "action 'play' takes a card: it has none, or "
+                          "null (JavaScript's JSON.stringify writes NaN as null: a sum over a "
+                          "missing value?); the line began '{\"id\":3,\"action\":\"play\"}'",
                           0.1, 3, b'{"id":3,"action":"play"}')
     assert protocol.malformed("a line longer than 10 bytes", 0.2) == Faulted(
         FaultKind.MALFORMED, "a line longer than 10 bytes", 0.2, 3)
