@@ -46,8 +46,8 @@ def test_the_listing_imports_no_command() -> None:
 def test_a_mistake_in_the_options_is_one_error_line() -> None:
     """An unknown option or command, a missing argument or a bad value is said in one
     `error:` line naming the mistake and the `--help` to read, with exit status 2, for the
-    top command, a command and a `tournament` subcommand alike; a group given no command still
-    shows its help."""
+    top command, a command and a `tournament` subcommand alike (a command of the other group
+    named where it is); a group given no command still shows its help."""
     for args, said, help_of in (
             (["play", "--bogus", "x"], "error: no such option '--bogus'", "referee play"),
             (["play"], "error: missing argument 'BOT BOT BOT", "referee play"),
@@ -56,6 +56,10 @@ def test_a_mistake_in_the_options_is_one_error_line() -> None:
             (["grade", "--workers", "many", "x"], "error: invalid value for '--workers'",
              "referee grade"),
             (["bogus"], "error: no such command 'bogus'", "referee"),
+            (["tournament", "leaderboard", "x.db"], "error: no such command 'leaderboard' in "
+             "'referee tournament': it is 'referee leaderboard'", "referee tournament"),
+            (["run", "x.toml"], "error: no such command 'run' in 'referee': it is 'referee "
+             "tournament run'", "referee"),
             (["grade-one", "tests", "--config", "c.toml", "--results", "r.json"],
              "error: missing option '--format'. Choose from: gradescope, prairielearn",
              "referee grade-one"),

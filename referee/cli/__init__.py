@@ -82,6 +82,22 @@ class OneLineMistakes(click.Group):
         except click.UsageError as exc:
             raise OptionMistake(exc, click.Context(self, info_name=info_name)) from None
 
+    def resolve_command(self, ctx: click.Context, args: list[str]
+                        ) -> tuple[str | None, click.Command | None, list[str]]:
+        """As click's, but a command of another group is named where it is (`referee
+        tournament leaderboard` is `referee leaderboard`)."""
+        try:
+            return super().resolve_command(ctx, args)
+        except click.UsageError:
+            name = args[0] if args else ""
+            root = ctx.find_root()
+            for group, where in _groups(root):
+                if group is not self and name in group.list_commands(root):
+                    raise click.UsageError(f"No such command {name!r} in "
+                                           f"'{ctx.command_path}': it is '{where} {name}'",
+                                           ctx) from None
+            raise
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
@@ -89,6 +105,21 @@ class OneLineMistakes(click.Group):
             raise
         except click.UsageError as exc:
             raise OptionMistake(exc, ctx) from None
+
+
+def _groups(root: click.Context) -> list[tuple[click.Group, str]]:
+    """The root's group and those of its commands, each with its command path."""
+    top = root.command
+    if not isinstance(top, click.Group):
+        return []
+    found: list[tuple[click.Group, str]] = [(top, root.command_path)]
+    for name in top.list_commands(root):
+        if name in COMMANDS and COMMANDS[name][0] != "tournament":
+            continue  # importing every command to ask costs a mistake's one line its speed
+        sub = top.get_command(root, name)
+        if isinstance(sub, click.Group):
+            found.append((sub, f"{root.command_path} {name}"))
+    return found
 
 
 class LazyGroup(OneLineMistakes):
