@@ -48,8 +48,9 @@ def _seconds_or_none(ctx: click.Context, param: click.Parameter,
 @click.option("--bot", metavar="BOT",
               help="Send seat --seat's part of the game again to this bot (a command line, a "
                    "bot folder, or NAME=either) and show its answers beside the recorded ones.")
-@click.option("--seat", type=int, metavar="S",
-              help="With --bot: the seat whose part is sent (from 0).")
+@click.option("--seat", metavar="S",
+              help="With --bot: the seat whose part is sent: its number (from 0) or its bot's "
+                   "name.")
 @click.option("--request", "upto", type=click.IntRange(min=1), metavar="N",
               help="With --bot: stop after the seat's request N (from 1) and stop the bot; "
                    "default: send all, game_end included.")
@@ -66,7 +67,7 @@ def _seconds_or_none(ctx: click.Context, param: click.Parameter,
 @click.option("-v", "--verbose", is_flag=True, help="With --bot: --show-request.")
 @address_space_option
 def replay_cmd(source: str | None, db_path: Path | None, superseded: bool, quiet: bool,
-               bot: str | None, seat: int | None, upto: int | None, pause: bool,
+               bot: str | None, seat: str | None, upto: int | None, pause: bool,
                timeout: float | None, show_request: bool, verbose: bool,
                address_space: str) -> None:
     """Re-check a recorded game against the rules; exit 1 on any mismatch.
@@ -83,7 +84,7 @@ def replay_cmd(source: str | None, db_path: Path | None, superseded: bool, quiet
     """
     from ..match.record import RecordError, read_record
     from ..match.replay import replay
-    from ..match.seat_part import part_from_record, read_part
+    from ..match.seat_part import part_from_record, read_part, seat_in
     from ..match.transcript import Transcript
 
     if source is None:
@@ -103,8 +104,8 @@ def replay_cmd(source: str | None, db_path: Path | None, superseded: bool, quiet
         need_store(db_path)
     if bot is not None:
         if db_path is not None:
-            part = _seat_part(lambda: part_from_record(
-                stored_record(source, db_path, superseded), _seat_given(seat)), upto)
+            stored = stored_record(source, db_path, superseded)
+            part = _seat_part(lambda: part_from_record(stored, seat_in(stored, seat)), upto)
         else:
             part = _seat_part(lambda: read_part(_game_file(source).read_bytes(), seat), upto)
         if timeout is None:
@@ -138,12 +139,6 @@ def _game_file(source: str) -> Path:
     if not path.is_file():
         fail(f"{source}: no such game log (to replay a stored game, add --db DB)")
     return path
-
-
-def _seat_given(seat: int | None) -> int:
-    if seat is None:
-        fail("give --seat S: whose part of the game to send to the bot")
-    return seat
 
 
 def _seat_part(read: Callable[[], SeatPart], upto: int | None) -> SeatPart:

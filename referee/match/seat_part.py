@@ -13,6 +13,7 @@ microsecond (records round times to it).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
@@ -157,6 +158,23 @@ def _seen_by(seat: int, events: Iterable[Event]) -> list[bytes]:
     return [codec.encode(codec.event(ev)) for ev in events if ev.private_to in (None, seat)]
 
 
+def seat_in(record: GameRecord, seat: int | str | None) -> int:
+    """The seat given as a number or as its bot's name; RerunError listing the game's seats
+    when none is given or no seat is named so."""
+    names = record.spec.names
+    listed = ", ".join(f"{i} {n}" for i, n in enumerate(names))
+    if seat is None:
+        raise RerunError(f"give --seat S: whose part of the game to send to the bot ({listed})")
+    if isinstance(seat, int):
+        return seat
+    if re.fullmatch(r"-?[0-9]+", seat):
+        return int(seat)
+    if seat in names:
+        return names.index(seat)
+    raise RerunError(f"--seat {seat}: no bot of game {record.spec.game_id} is named so "
+                     f"({listed})")
+
+
 def part_from_record(record: GameRecord, seat: int) -> SeatPart:
     """What `seat` was sent in a recorded game, request by request, rebuilt as the match
     runner built it; RerunError for a seat out of range, a seat that was sent nothing, or a
@@ -285,23 +303,25 @@ def part_from_transcript(data: bytes, seat: int | None = None) -> SeatPart:
     return out.part(game_id, first_seat, name, hello)
 
 
-def read_part(data: bytes, seat: int | None) -> SeatPart:
-    """A seat's part from a game record (`referee play --log`, `seat` needed) or a transcript
-    (`--transcript`); RerunError for anything else."""
+def read_part(data: bytes, seat: int | str | None) -> SeatPart:
+    """A seat's part from a game record (`referee play --log`, `seat` needed: a number or a
+    bot's name) or a transcript (`--transcript`); RerunError for anything else."""
     first = next((ln for ln in data.splitlines() if ln.strip()), b"")
     try:
         head = orjson.loads(first)
     except orjson.JSONDecodeError:
         head = None
     if isinstance(head, dict) and head.get("type") == "spec":
-        if seat is None:
-            raise RerunError("give --seat S: whose part of the game to replay")
         try:
             record = read_record(data)
         except RecordError as exc:
             raise RerunError(str(exc)) from None
-        return part_from_record(record, seat)
+        return part_from_record(record, seat_in(record, seat))
     if isinstance(head, dict) and ("to_bot" in head or "from_bot" in head):
-        return part_from_transcript(data, seat)
+        named = isinstance(seat, str) and not re.fullmatch(r"-?[0-9]+", seat)
+        part = part_from_transcript(data, None if named or seat is None else int(seat))
+        if named and seat != part.name:
+            raise RerunError(f"--seat {seat}: the transcript is seat {part.seat}'s ({part.name})")
+        return part
     raise RerunError("not a game record (from `referee play --log`) nor a transcript "
                      "(from `--transcript`)")

@@ -184,6 +184,13 @@ def test_a_deterministic_bot_gives_the_recorded_answers_from_a_log(played: Playe
         assert f"the bot's {len(found)} answers are the recorded ones" in out.stdout
 
 
+def test_the_seat_may_be_given_by_its_bots_name(played: Played) -> None:
+    """`--seat base` sends the baseline's seat its part, as `--seat 2` does."""
+    out = replay(str(played.log), "--bot", BASELINE, "--seat", "base", "-q")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert out.stdout.startswith("game play-9, seat 2 (base): ")
+
+
 def test_a_different_bot_shows_where_it_differs_and_exits_1(played: Played) -> None:
     """first_legal in the baseline's seat: the answers that differ are shown beside the
     recorded ones, the first named, and the command exits 1."""
@@ -405,7 +412,8 @@ def test_what_a_bot_writes_is_shown_as_escapes(played: Played) -> None:
 @pytest.mark.parametrize("args, error", [
     (["--seat", "7"], "--seat 7: game play-9 has seats 0 to 3"),
     (["--seat", "-1"], "--seat -1: game play-9 has seats 0 to 3"),
-    ([], "give --seat S"),
+    ([], "give --seat S: whose part of the game to send to the bot (0 alice, 1 dave, 2 base, 3 carol)"),
+    (["--seat", "zed"], "--seat zed: no bot of game play-9 is named so (0 alice, 1 dave, 2 base, 3 carol)"),
     (["--seat", "0", "--request", "999"], "--request 999: seat 0 (alice) was sent"),
     (["--seat", "0", "--timeout", "nan"], "is not a number of seconds"),
 ])
