@@ -55,9 +55,9 @@ def test_replay_shows_a_records_names_as_escapes(tmp_path: Path) -> None:
 
 
 def test_bots_given_without_a_name_are_named_by_their_hello(tmp_path: Path) -> None:
-    """Two copies of the random bot and the baseline, given as commands: the standings, the
-    record and the bots' stderr logs and transcripts use the names their hellos say, the
-    copies numbered by seat."""
+    """Two copies of the random bot and the baseline, given as commands: the standings (`--json`,
+    one line), the record and the bots' stderr logs and transcripts use the names their hellos
+    say, the copies numbered by seat."""
     random_bot = f"{PY} {ROOT / 'sample_bots' / 'python' / 'random_bot.py'}"
     out = referee("play", random_bot, random_bot,
                   f"{PY} {ROOT / 'sample_bots' / 'python' / 'baseline_bot.py'}", "--json",
@@ -65,6 +65,7 @@ def test_bots_given_without_a_name_are_named_by_their_hello(tmp_path: Path) -> N
                   "--transcript-dir", str(tmp_path / "transcripts"))
     assert out.returncode == 0, out.stderr
     names = ["random_bot-1", "random_bot-2", "baseline"]
+    assert out.stdout.count("\n") == 1  # one line: games in a loop make a JSON Lines file
     assert [s["name"] for s in json.loads(out.stdout)["seats"]] == names
     assert sorted(p.name for p in (tmp_path / "stderr").iterdir()) == sorted(
         f"{n}.stderr.log" for n in names)

@@ -63,7 +63,9 @@ if TYPE_CHECKING:
 @click.option("--transcript-dir", "transcript_dir",
               type=OutputPath(file_okay=False, path_type=Path),
               help="Write every line each bot sent and received to NAME.transcript.jsonl here.")
-@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the result as one JSON object on one line (games played in a loop "
+                   "append to one JSON Lines file).")
 @click.option("-v", "--verbose", is_flag=True, help="Print the game's transcript.")
 @sandbox_option()
 @address_space_option
@@ -192,7 +194,7 @@ def game_json(record: GameRecord) -> str:
              "retired": s.retired, "faults": [f.to_dict() for f in s.faults]}
             for s in record.result.seats()
         ],
-    }, indent=2)
+    })
 
 
 def standings_table(seats: Sequence[SeatResult]) -> str:
