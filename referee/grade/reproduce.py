@@ -36,9 +36,17 @@ _SOURCES = frozenset({".py", ".js", ".ts", ".pl", ".c", ".cpp", ".go", ".rs", ".
 _QUOTABLE = frozenset(string.ascii_letters + string.digits + " _.,:/=+-@%")
 
 
+# Said with a game's command when grading ran the bots in the sandbox.
+SANDBOX_NOTE = ("grading ran the bots in a sandbox (no network, no files but their own "
+                "folders'); with bubblewrap installed (Linux), add --sandbox bwrap to run "
+                "them so")
+
+
 def limit_flags(config: TournamentConfig, max_faults: bool = False) -> list[str]:
     """The options that give `referee check` or `referee play` the grading config's time
-    limits, sandbox and address space, where they are not the command's own defaults."""
+    limits and address space, where they are not the command's own defaults.  Not its
+    sandbox: `--sandbox bwrap` fails where bubblewrap is not installed (a student's Mac), and a
+    bot plays alike in it (`SANDBOX_NOTE`)."""
     limits = config.limits
     words = []
     flags = [("--move-time", limits.move_time, DEFAULT_MOVE_TIME),
@@ -49,8 +57,6 @@ def limit_flags(config: TournamentConfig, max_faults: bool = False) -> list[str]
     for flag, value, default in flags:
         if value != default:
             words += [flag, f"{value:g}"]
-    if config.sandbox != "none":
-        words += ["--sandbox", config.sandbox]
     if limits.address_space != DEFAULT_ADDRESS_SPACE:
         words += ["--address-space", str(limits.address_space)]
     return words
@@ -148,6 +154,8 @@ def play_command(config: TournamentConfig, config_path: Path, seats: list[str], 
     for variant in config.variants:
         words += ["--variant", variant]
     words += [shlex.quote(w) for w in limit_flags(config, max_faults=True)]
+    if config.sandbox != "none":
+        notes.append(SANDBOX_NOTE)
     entries = {b.name: b for b in config.bots}
     for name in seats:
         if name == me:

@@ -138,16 +138,29 @@ def meets(rule: GradeRule, outcome: StudentResult) -> bool:
 def missing(rule: GradeRule, outcome: StudentResult) -> list[str]:
     """What `outcome` lacks to meet `rule`, in words."""
     verdict = {b: v.verdict for b, v in outcome.versus.items()}
-    out = [f"beat {b} (now {verdict.get(b, 'not played')})"
-           for b in rule.beats if verdict.get(b) != "beats"]
-    out += [f"be level with {b} (now {verdict.get(b, 'not played')})"
-            for b in rule.level_with if verdict.get(b) not in ("beats", "level")]
+    out = _grouped("beat", [b for b in rule.beats if verdict.get(b) != "beats"], verdict)
+    out += _grouped("be level with", [b for b in rule.level_with
+                                      if verdict.get(b) not in ("beats", "level")], verdict)
     mine = None if outcome.placement is None else outcome.placement["mean"]
     if rule.min_placement is not None and (mine is None or mine < rule.min_placement):
         out.append(f"mean placement points of {rule.min_placement:g} (now "
                    f"{'none' if mine is None else f'{mine:.3f}'})")
     if rule.min_points is not None and outcome.points < rule.min_points - 1e-9:
         out.append(f"{rule.min_points:g} points (now {outcome.points:g})")
+    return out
+
+
+def _grouped(verb: str, baselines: list[str], verdict: dict[str, str]) -> list[str]:
+    """`verb` each of `baselines`, those with one verdict now together: "beat random-1 and
+    random-2 (each now level)"."""
+    by_now: dict[str, list[str]] = {}
+    for b in baselines:
+        by_now.setdefault(verdict.get(b, "not played"), []).append(b)
+    out = []
+    for now, names in by_now.items():
+        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        state = "not played" if now == "not played" else f"now {now}"
+        out.append(f"{verb} {listed} ({'' if len(names) == 1 else 'each '}{state})")
     return out
 
 

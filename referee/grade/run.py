@@ -188,8 +188,9 @@ class Grading:
                      "what the other bots take")
         p.notes.append("The budget (`submission_time` in the grading config's `[limits]`) "
                        "bounds the build, the check and the games together. A bot that takes "
-                       f"most of its move time on every decision runs out: {asked}. The "
-                       "check shows its reply times (the median and the longest).")
+                       f"most of its move time on every decision runs out: {asked}."
+                       + (" The check below shows its reply times (the median and the "
+                          "longest)." if self.sub.command is not None else ""))
         if self.sub.command is not None:
             p.reproduce.append(Shown("Run the check, in your bot's folder:",
                                      check_command(self.sub.command, self.config)))

@@ -123,3 +123,24 @@ def test_a_check_stopped_at_its_first_failure_counts_every_check() -> None:
     assert note.startswith(f"## Conformance check\n\n0 of {CHECK_COUNT} checks passed "
                            f"({CHECK_COUNT - 1} could not run); "), note
     assert "FAIL  starts and says hello: closed its output  (problem 1)" in note
+
+
+def test_commands_for_students_run_without_bubblewrap_and_say_the_sandbox(
+        tmp_path: Path) -> None:
+    """Grading in the sandbox: the check and play commands a student is given have no
+    `--sandbox bwrap` (which fails where bubblewrap is not installed, as on a Mac), keep the
+    grading's time limits, and the game's command comes with a note saying how to add it."""
+    from referee.grade.reproduce import SANDBOX_NOTE, check_command, play_command
+
+    path = tmp_path / "class.toml"
+    write_config(path)
+    path.write_text('sandbox = "bwrap"\n' + path.read_text())
+    config = load_tournament(path)
+    assert config.sandbox == "bwrap"
+    check = check_command("python3 bot.py", config)
+    assert check == ("referee check --move-time 0.3 --time-bank 0.6 --startup-time 5 "
+                     "'python3 bot.py'")
+    play, notes = play_command(config, path, ["me", "random-1", "random-2", "random-3"], "me",
+                               "python3 bot.py", seed=3)
+    assert "--sandbox" not in play and "--move-time 0.3" in play
+    assert SANDBOX_NOTE in notes and "add --sandbox bwrap" in SANDBOX_NOTE

@@ -6,8 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from referee.grade.result import StudentResult, Versus, grade_for, rule_text, total_points
-from referee.tournament.config import TournamentError, load_tournament
+from referee.grade.result import (
+    StudentResult,
+    Versus,
+    grade_for,
+    missing,
+    rule_text,
+    total_points,
+)
+from referee.tournament.config import GradeRule, TournamentError, load_tournament
 
 from .test_grade import write_config
 
@@ -68,3 +75,11 @@ def test_points_that_cannot_be_are_config_errors(tmp_path: Path, points: str, ru
                                                  error: str) -> None:
     with pytest.raises(TournamentError, match=error.replace(".", r"\.")):
         load_tournament(config_with(tmp_path, points, rules))
+
+
+def test_what_a_grade_lacks_names_baselines_with_one_verdict_together() -> None:
+    """The feedback's next step: baselines a rule asks to beat that are level now are named in
+    one phrase, those not played in another."""
+    rule = GradeRule(grade="B", beats=["random-1", "random-2", "random-4"])
+    assert missing(rule, placed("ok", 17, 0.5)) == [
+        "beat random-1 and random-2 (each now level)", "beat random-4 (not played)"]

@@ -350,7 +350,8 @@ def test_a_damaged_state_is_kept_aside_and_everyone_graded_again(tmp_path: Path,
         done = grade(subs, config, out)
         assert done.returncode == 0, done.stderr
         warnings = [line for line in done.stderr.splitlines()
-                    if line.startswith("warning:") and "deals = 1" not in line]
+                    if line.startswith("warning:") and "deals = 1" not in line
+                    and "without the sandbox" not in line]
         assert len(warnings) == 1 and "state.json is unreadable" in warnings[0], done.stderr
         assert f"moved it to {kept.name}" in warnings[0], done.stderr
         assert "heidi: grading" in done.stderr and "Traceback" not in done.stderr
@@ -394,7 +395,8 @@ def test_a_state_that_cannot_be_read_is_moved_aside(tmp_path: Path) -> None:
     done = grade(subs, config, out)
     assert done.returncode == 0, done.stderr
     warnings = [line for line in done.stderr.splitlines()
-                if line.startswith("warning:") and "deals = 1" not in line]
+                if line.startswith("warning:") and "deals = 1" not in line
+                and "without the sandbox" not in line]
     assert len(warnings) == 1, done.stderr
     assert "state.json is unreadable (Input/output error)" in warnings[0], done.stderr
     assert (out / "state.json.unreadable").is_symlink()
@@ -875,8 +877,8 @@ def test_a_class_folder_given_one_level_too_high_is_warned_of(tmp_path: Path) ->
 
 
 def test_a_config_that_grades_every_working_bot_alike_is_warned_of(tmp_path: Path) -> None:
-    """Too few deals for the test to find anything (1 at 95%), and a [grading] with no rules,
-    are named by `grade` as it starts (and by `autograder` as it writes a platform's files); a
+    """Too few deals for the test to find anything (1 at 95%), a [grading] with no rules, and
+    bots run outside the sandbox, are named by `grade` as it starts (and by `autograder` as it writes a platform's files); a
     student's feedback under no rules does not say it met the first rule."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     (tmp_path / "nobody" / "heidi").mkdir(parents=True)  # no bot: graded without a game
@@ -889,6 +891,8 @@ def test_a_config_that_grades_every_working_bot_alike_is_warned_of(tmp_path: Pat
     assert grading_warnings(load_tournament(config)) == [few]
     done = grade(tmp_path / "nobody", config, tmp_path / "nobody-out")
     assert done.returncode == 0 and f"warning: class.toml: {few}\n" in done.stderr, done.stderr
+    assert "warning: the bots run without the sandbox: a student's bot can read the other " \
+        "submissions" in done.stderr  # grading outside it is said too
     text = config.read_text()
     config.write_text(text[:text.index("[[grading.rules]]")] + text[text.index("[[bots]]"):])
     rules = "[grading] has no rules: every working bot gets the grade otherwise = 'C'"
