@@ -16,6 +16,8 @@ from typing import Any
 
 MAX_BYTES = 8 * 1024 * 1024  # far above any tournament file (10,000 entrants take ~1 MiB)
 
+SQLITE = b"SQLite format 3\0"  # how an SQLite database, such as a results store, begins
+
 
 class TomlFileError(ValueError):
     """A file that cannot be read as TOML: why, in one line, without the file's name (the
@@ -36,6 +38,8 @@ def read_text(path: Path, limit: int = MAX_BYTES) -> str:
             data = file.read(limit + 1)
         except OSError as exc:
             raise TomlFileError(f"cannot be read: {exc.strerror or exc}") from None
+    if data.startswith(SQLITE):
+        raise TomlFileError("is an SQLite database (a results store?), not a TOML file")
     if len(data) > limit:
         raise TomlFileError(f"is larger than {limit // (1024 * 1024)} MiB")
     try:

@@ -415,7 +415,10 @@ def load_tournament(path: Path) -> TournamentConfig:
     try:
         data = read_toml(path)
     except TomlFileError as exc:
-        raise TournamentError(f"{path} {exc}") from None
+        beside = path.with_suffix(".toml")
+        hint = (f": give the tournament file, {beside}?" if "SQLite" in str(exc) and
+                beside != path and beside.is_file() else "")
+        raise TournamentError(f"{path} {exc}{hint}") from None
     unusable = fill_from_folders(data, path.parent)
     try:
         config = TournamentConfig.model_validate(data)

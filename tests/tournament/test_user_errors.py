@@ -267,6 +267,19 @@ def test_edition_shard_and_store_mistakes_name_what_is_wrong(tmp_path: Path) -> 
     assert half.read_bytes() == before
 
 
+def test_a_store_given_for_the_tournament_file_names_the_file(tmp_path: Path) -> None:
+    """`tournament run t.db` (the store, where the file was meant): one line saying it is a
+    database and naming t.toml beside it, not a complaint about its bytes."""
+    config = write_config(tmp_path)
+    db = tmp_path / "t.db"
+    with sqlite3.connect(db) as made:
+        made.execute("CREATE TABLE meta (k, v)")
+    for command in ("run", "plan"):
+        refused(in_process.referee("tournament", command, str(db), cwd=tmp_path),
+                f"{db} is an SQLite database (a results store?), not a TOML file: give the "
+                f"tournament file, {config}?")
+
+
 def test_plan_of_a_gauntlet_whose_baseline_cannot_run_is_an_error(tmp_path: Path) -> None:
     """A gauntlet baseline whose program is mistyped sits at every table: `plan` ends in one
     error line naming it, as `run` would, not a warning and exit status 0."""
