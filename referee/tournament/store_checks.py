@@ -59,13 +59,35 @@ def check_store(config: TournamentConfig, edition: Edition, store: Store) -> Non
     if config.seat_orders == "rotations" and old is not None and old.tables is not None and \
             store.fingerprint() == fingerprint(config, edition, sampled=old.tables, rotations=0):
         raise StoreError(f"{store.path} {OLD_ROTATIONS}")  # a sample drawn at once, too
-    changed = []
-    if old is not None:
-        now, was = game_settings(config), game_settings(old)
-        changed = [k for k in now if was[k] != now[k]]
-        if old.schedule != config.schedule:
-            changed.append("schedule")
+    changed = [] if old is None else changes(old, config)
     store.check_belongs(fingerprint(config, edition), changed, config.name)
+
+
+def changes(was: TournamentConfig, now: TournamentConfig) -> list[str]:
+    """Each setting that changes the games and differs between the two files, with its value
+    in each: `seed (3 in the store, 4 in this file)`."""
+    before, after = _named(was), _named(now)
+    return [f"{key} ({_shown(before[key])} in the store, {_shown(after[key])} in this file)"
+            for key in after if before.get(key) != after[key]]
+
+
+def _named(config: TournamentConfig) -> dict[str, object]:
+    """`game_settings` with its limits each under its own key, and the schedule."""
+    settings = dict(game_settings(config))
+    del settings["limits"]
+    limits = config.limits
+    settings |= {"limits.move_time": limits.move_time, "limits.time_bank": limits.time_bank,
+                 "limits.max_faults": limits.max_faults, "schedule": config.schedule}
+    return settings
+
+
+def _shown(value: object) -> str:
+    """A setting's value as the file writes it."""
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_shown(v) for v in value) + "]"
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 # Why a store that is both a sample drawn at once and of rotations before they changed from

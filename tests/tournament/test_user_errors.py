@@ -628,14 +628,19 @@ def test_plan_refuses_what_run_would_refuse_naming_the_changed_setting(tmp_path:
     for command in ("plan", "run"):
         refused(in_process.referee("tournament", command, str(config), "--db", str(db), "-q"
                                    if command == "run" else "--json", cwd=tmp_path),
-                f"{db} holds the games of tournament 'errors' and this file sets seed "
-                "otherwise, which changes the games: give another --db, or restore the file")
+                f"{db} holds the games of tournament 'errors' and this file changes seed (3 in "
+                "the store, 4 in this file), which changes the games: give another --db, or "
+                "restore the file")
     config.write_text(config.read_text().replace('name = "errors"', 'name = "winter"'))
     refused(in_process.referee("tournament", "run", str(config), "--db", str(db), "-q",
                                cwd=tmp_path),
-            "holds the games of tournament 'errors', not 'winter', and this file sets seed")
-    config.write_text(config.read_text().replace("seed = 4", 'seed = 3\nedition = "modern"')
-                      .replace('name = "winter"', 'name = "errors"'))
+            "holds the games of tournament 'errors', not 'winter', and this file changes seed")
+    config.write_text(config.read_text().replace('name = "winter"', 'name = "errors"')
+                      .replace("seed = 4", "seed = 3") + "[limits]\nmove_time = 0.5\n")
+    refused(in_process.referee("tournament", "plan", str(config), cwd=tmp_path),
+            "this file changes limits.move_time (1 in the store, 0.5 in this file)")
+    config.write_text(config.read_text().replace("[limits]\nmove_time = 0.5\n", "")
+                      .replace("seed = 3", 'seed = 3\nedition = "modern"'))
     refused(in_process.referee("tournament", "plan", str(config), cwd=tmp_path),
             "edition: no edition")
 

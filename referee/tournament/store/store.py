@@ -171,7 +171,7 @@ class Store:
             return
         held = self.meta("name")
         other = f", not {name!r}," if name is not None and name != held else ""
-        why = (f"this file sets {', '.join(changed)} otherwise, which changes the games" if
+        why = (f"this file changes {'; '.join(changed)}, which changes the games" if
                changed else "this file, or the referee's schedule after an upgrade, changes "
                "the games")
         raise StoreError(f"{self.path} holds the games of tournament {held!r}{other} and "
