@@ -343,7 +343,10 @@ class TournamentConfig(BaseModel):
         names = [b.name for b in self.bots]
         for name in names:
             if names.count(name) > 1:
-                raise ValueError(f"bots: the name {name!r} is used twice")
+                raise ValueError(f"bots: the name {name!r} is used twice: " + " and ".join(
+                    f"#{i + 1} ({_entry_source(b)})" for i, b in enumerate(self.bots)
+                    if b.name == name) + " (an entry with a dir and no name is named by its "
+                    "folder's bot.toml, else after the folder)")
         if self.format == "gauntlet":
             if not self.baselines:
                 raise ValueError("baselines: a gauntlet needs at least one baseline")
@@ -408,6 +411,11 @@ class TournamentConfig(BaseModel):
                             raise ValueError(f"grading.rules #{i + 1} {key}: {b!r} is not one of "
                                              f"the baselines ({', '.join(self.baselines)})")
         return self
+
+
+def _entry_source(bot: BotEntry) -> str:
+    """Where an entry's bot comes from, as its file says: its dir, else its command."""
+    return f"dir {bot.dir}" if bot.dir is not None else f"command {bot.command}"
 
 
 def load_tournament(path: Path) -> TournamentConfig:

@@ -878,8 +878,9 @@ def test_a_class_folder_given_one_level_too_high_is_warned_of(tmp_path: Path) ->
 
 def test_a_config_that_grades_every_working_bot_alike_is_warned_of(tmp_path: Path) -> None:
     """Too few deals for the test to find anything (1 at 95%), a [grading] with no rules, and
-    bots run outside the sandbox, are named by `grade` as it starts (and by `autograder` as it writes a platform's files); a
-    student's feedback under no rules does not say it met the first rule."""
+    bots run outside the sandbox, are named by `grade` as it starts (and by `autograder` as it
+    writes a platform's files); a student's feedback under no rules does not say it met the
+    first rule."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     (tmp_path / "nobody" / "heidi").mkdir(parents=True)  # no bot: graded without a game
     (subs / "ann").mkdir(parents=True)

@@ -412,8 +412,10 @@ def test_what_a_bot_writes_is_shown_as_escapes(played: Played) -> None:
 @pytest.mark.parametrize("args, error", [
     (["--seat", "7"], "--seat 7: game play-9 has seats 0 to 3"),
     (["--seat", "-1"], "--seat -1: game play-9 has seats 0 to 3"),
-    ([], "give --seat S: whose part of the game to send to the bot (0 alice, 1 dave, 2 base, 3 carol)"),
-    (["--seat", "zed"], "--seat zed: no bot of game play-9 is named so (0 alice, 1 dave, 2 base, 3 carol)"),
+    ([], "give --seat S: whose part of the game to send to the bot (0 alice, 1 dave, 2 base, "
+         "3 carol)"),
+    (["--seat", "zed"], "--seat zed: no bot of game play-9 is named so (0 alice, 1 dave, 2 "
+                        "base, 3 carol)"),
     (["--seat", "0", "--request", "999"], "--request 999: seat 0 (alice) was sent"),
     (["--seat", "0", "--timeout", "nan"], "is not a number of seconds"),
 ])

@@ -280,6 +280,23 @@ def test_a_store_given_for_the_tournament_file_names_the_file(tmp_path: Path) ->
                 f"tournament file, {config}?")
 
 
+def test_a_name_used_twice_names_both_entries(tmp_path: Path) -> None:
+    """Two entries named alike, one by the bot.toml of its folder (so the file shows the name
+    once): the error names both entries by number and folder, and says where a name comes
+    from."""
+    for folder, toml in (("alpha", ""), ("imposter", 'name = "alpha"\n')):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "bot.toml").write_text(f'{toml}command = "{BOT_PYTHON} '
+                                                    f'{FIRST_LEGAL}"\n')
+    config = write_config(tmp_path)
+    config.write_text(config.read_text() + '[[bots]]\ndir = "alpha"\n'
+                      '[[bots]]\ndir = "imposter"\n')
+    refused(in_process.referee("tournament", "plan", str(config), cwd=tmp_path),
+            "bots: the name 'alpha' is used twice: #4 (dir alpha) and #5 (dir imposter) (an "
+            "entry with a dir and no name is named by its folder's bot.toml, else after the "
+            "folder)")
+
+
 def test_plan_of_a_gauntlet_whose_baseline_cannot_run_is_an_error(tmp_path: Path) -> None:
     """A gauntlet baseline whose program is mistyped sits at every table: `plan` ends in one
     error line naming it, as `run` would, not a warning and exit status 0."""
