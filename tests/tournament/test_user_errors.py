@@ -297,6 +297,24 @@ def test_a_name_used_twice_names_both_entries(tmp_path: Path) -> None:
             "folder)")
 
 
+def test_a_store_in_a_read_only_folder_says_the_folder_must_be_writable(
+        tmp_path: Path) -> None:
+    """A run whose store's folder is on a read-only mount (a read-only bind mount, made by
+    bubblewrap: root ignores permission bits): one line saying the folder cannot be written
+    and that the store's -wal file goes beside it, not SQLite's 'unable to open'."""
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    config = write_config(ro)
+    mount = ["bwrap", "--dev-bind", "/", "/", "--ro-bind", str(ro), str(ro)]
+    if subprocess.run([*mount, "true"], capture_output=True).returncode != 0:
+        pytest.skip("bubblewrap cannot make a read-only bind mount here")
+    done = subprocess.run([*mount, sys.executable, "-m", "referee", "tournament", "run",
+                           str(config), "-q"], capture_output=True, text=True, timeout=60)
+    refused(done, f"cannot open {ro / 't.db'}: its folder {ro} cannot be written, and a run "
+                  "writes the store and its -wal and -shm files beside it: give --db in a "
+                  "folder you can write")
+
+
 def test_plan_of_a_gauntlet_whose_baseline_cannot_run_is_an_error(tmp_path: Path) -> None:
     """A gauntlet baseline whose program is mistyped sits at every table: `plan` ends in one
     error line naming it, as `run` would, not a warning and exit status 0."""

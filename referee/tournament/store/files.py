@@ -107,7 +107,7 @@ class Opening:
             if not folder.is_dir():  # sqlite says only "unable to open database file"
                 raise StoreError(f"cannot open {self.path}: the folder {folder} is not there"
                                  ) from None
-            raise StoreError(f"cannot open {self.path}: {exc}") from None
+            raise StoreError(f"cannot open {self.path}: {self._unwritable() or exc}") from None
         self.opened.append(db)
         return db
 
@@ -133,4 +133,17 @@ class Opening:
                 f"cannot open {self.path}: {exc}; its -wal file holds games not yet written "
                 "into it (a run was stopped, or is running): open it once where it can be "
                 "written, or copy it with its -wal file") from None
-        raise StoreFailed(f"cannot open {self.path}: {exc}") from None  # a full disk, say
+        raise StoreFailed(f"cannot open {self.path}: {self._unwritable() or exc}"
+                          ) from None  # a full disk, say
+
+    def _unwritable(self) -> str | None:
+        """Why a run cannot write the store: its folder cannot be written (a read-only file
+        system, or permissions), or None."""
+        if self.reading:
+            return None
+        folder = Path(self.path).parent
+        if os.access(folder, os.W_OK):
+            return None
+        return (f"its folder {folder} cannot be written, and a run writes the store and its "
+                "-wal and -shm files beside it: give --db in a folder you can write (plan, "
+                "leaderboard and report read it where it is)")
