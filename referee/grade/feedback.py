@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from referee.check import CheckResult
+from referee.check import MOVE_TIME_CHECK, CheckResult
 from referee.tournament.config import TournamentConfig
 
 from .markdown import code, fenced, plain_or_code
@@ -34,6 +34,17 @@ STATUS_WORDS = {
     "timed out": "it was too slow: in the check, so it played no games, or past its time "
                  "budget, so only what it finished is graded",
 }
+# "ok" when the check's move time failed, which alone does not fail the status
+# (`result.status_from_check`): the words must not say it passed every check.
+OK_BUT_MOVE_TIME = ("it built, passed every check but answering within the move time (which "
+                    "alone does not fail a bot), and played its games")
+
+
+def status_words(status: str, check: list[CheckResult] | None) -> str:
+    """What `status` means, as the facts of its check (`check`'s results) have it."""
+    if status == "ok" and any(r.name == MOVE_TIME_CHECK and not r.passed for r in check or []):
+        return OK_BUT_MOVE_TIME
+    return STATUS_WORDS[status]
 
 
 @dataclass
@@ -103,12 +114,13 @@ FIRST_BELOW = "problem 1 below, "  # how "fix first" points to the first problem
 
 
 def summary(outcome: StudentResult, sub: Submission, config: TournamentConfig,
-            problems: list[Problem], played: bool = True) -> list[str]:
+            problems: list[Problem], played: bool = True,
+            check: list[CheckResult] | None = None) -> list[str]:
     bot = "(none found)" if sub.command is None else code(sub.command)
     fix = (f"{FIRST_BELOW}{TITLES[problems[0].kind].lower()}: {code(problems[0].what)}"
            if problems else next_step(outcome, config))
     return [f"# Feedback: {plain_or_code(sub.student)}", "",
-            f"- status: **{outcome.status}** ({STATUS_WORDS[outcome.status]})",
+            f"- status: **{outcome.status}** ({status_words(outcome.status, check)})",
             f"- grade: **{outcome.grade}**, {grade_reason(outcome)}",
             points_line(outcome, config),
             f"- bot: {bot}" + (f", built with {code(sub.build)}" if sub.build else ""),
@@ -144,7 +156,7 @@ def feedback(outcome: StudentResult, sub: Submission, config: TournamentConfig,
              found: Findings) -> str:
     """The whole feedback, in Markdown (not yet made visible)."""
     problems = found.problems.ordered()
-    text = summary(outcome, sub, config, problems, found.played)
+    text = summary(outcome, sub, config, problems, found.played, found.check)
     if problems:
         text.append(f"## Problems ({len(problems)})\n")
         text += [problem_section(i, p, outcome) for i, p in enumerate(problems[:MOST], 1)]

@@ -317,3 +317,24 @@ def test_a_platforms_feedback_shows_a_games_lines_but_names_no_record(tmp_path: 
                      r"is seat \d", output), output
     assert "ZeroDivisionError" in output and "referee play" in output, output
     assert "referee replay" not in output and ".jsonl" not in output, output
+
+
+def test_the_status_words_of_a_bot_over_the_move_time_say_so(tmp_path: Path) -> None:
+    """A bot whose answers in the check overran the move time (a check that alone does not
+    fail the status: the time bank pays for them) is `ok`, and its feedback's status line no
+    longer says it passed every check: it names the one it failed, as its check list does."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    (subs / "lena").mkdir(parents=True)
+    shutil.copy(BOTS / "answers_late.py", subs / "lena" / "bot.py")
+    # One answer of 0.7 s at a move time of 0.3 s (over twice it: the check fails); the
+    # time bank of 0.6 s takes its 0.4 s overrun, in the check and in each game.
+    (subs / "lena" / "bot.toml").write_text('command = "python3 bot.py --only 5 --delay 0.7"\n')
+    write_config(config, seat_orders="rotations")
+    done = grade(subs, config, out)
+    assert done.returncode == 0, done.stderr
+    text = (out / "feedback" / "lena.md").read_text()
+    assert f"\nFAIL  {MOVE_TIME_CHECK}: " in text, text
+    status = next(line for line in text.splitlines() if line.startswith("- status:"))
+    assert status == ("- status: **ok** (it built, passed every check but answering within "
+                      "the move time (which alone does not fail a bot), and played its games)"
+                      ), status
