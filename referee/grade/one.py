@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from contextlib import suppress
 from dataclasses import replace
 from pathlib import Path
 
@@ -37,9 +38,12 @@ async def grade_one(folder: Path, config: TournamentConfig, config_path: Path, w
     if sub.problem is None:
         await build_baselines(config, config_path, say)
     say(f"{sub.student}: grading")
-    grading, _spent = await graded(sub, config, config_path, work, workers, say,
-                                   records_given=False)  # the platform shows the text only
-    remove_copy(work / "work" / sub.student)
+    try:
+        grading, _spent = await graded(sub, config, config_path, work, workers, say,
+                                       records_given=False)  # the platform shows the text only
+    finally:  # interrupted too (its bots stopped by now): no copy left behind
+        with suppress(OSError):  # best effort: an error here must not hide the interruption
+            remove_copy(work / "work" / sub.student)
     write_feedback(work, grading.outcome)
     check = grading.found.check
     scrub = grading.scrub.text

@@ -363,11 +363,14 @@ async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out
 
     async def grade_one(sub: Submission, share: int) -> None:
         say(f"{sub.student}: grading")
-        known[sub.student], spent[sub.student] = await grade_submission(
-            sub, config, config_path, out, share, say)
-        write_state(state_path, config_key, known, spent)
-        with suppress(OSError):  # best effort: the next copy is made afresh anyway
-            await trio.to_thread.run_sync(remove_copy, out / "work" / sub.student)
+        try:
+            known[sub.student], spent[sub.student] = await grade_submission(
+                sub, config, config_path, out, share, say)
+            write_state(state_path, config_key, known, spent)
+        finally:  # interrupted (its bots stopped by now) or failed too: no copy left behind
+            with trio.CancelScope(shield=True), suppress(OSError):
+                # best effort: the next copy is made afresh anyway
+                await trio.to_thread.run_sync(remove_copy, out / "work" / sub.student)
         write_feedback(out, known[sub.student])
 
     await side_by_side(todo, grade_one, workers)

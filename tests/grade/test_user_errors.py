@@ -928,3 +928,31 @@ def test_a_command_whose_program_the_grader_lacks_is_not_run_as_a_crash(tmp_path
     kim = " ".join((out / "feedback" / "kim.md").read_text().split())
     assert "(to set a variable, write env PYTHONHASHSEED=0 python3 bot.py)" in kim, kim
     assert "grader lacks it" not in kim  # a variable is not a program to install
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_an_interrupted_run_leaves_no_copy_of_a_submission_in_work(tmp_path: Path,
+                                                                   signum: int) -> None:
+    """Ctrl-C (SIGINT), or `timeout` (SIGTERM), while a student is being graded: the copy
+    their bot runs in, OUT/work/STUDENT, is removed on the way out, as a finished run
+    removes it."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "grading.toml"
+    (subs / "bob").mkdir(parents=True)
+    (subs / "bob" / "bot.py").write_text(SILENT_IN_GAMES)  # its games last: time to stop it
+    write_config(config)
+    child = subprocess.Popen([sys.executable, "-m", "referee", "grade", str(subs), "--config",
+                              str(config), "--out", str(out)],
+                             stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    assert child.stderr is not None
+    for line in child.stderr:
+        if line.startswith("bob: grading"):
+            break
+    # Its copy is made before its check, and its games (their store) begin after it.
+    wait_until((out / "games" / "bob.db").exists, "bob's games to begin", process=child)
+    assert (out / "work" / "bob" / "bot.py").is_file()
+    child.send_signal(signum)
+    _, rest = child.communicate(timeout=60)
+    assert child.returncode == 2, rest
+    assert rest.endswith("error: interrupted; graded submissions are kept and skipped next "
+                         "time\n"), rest
+    assert not (out / "work").exists() or list((out / "work").iterdir()) == []
