@@ -82,7 +82,8 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
 
     A bot is described by its bot.toml (command, build) or found by convention: Makefile
     (./bot), bot.py, main.py, bot.js, main.js, bot.pl, Bot.java.  Writes DIR/grades.csv and
-    DIR/feedback/STUDENT.md; re-running skips submissions whose files did not change.  DIR
+    DIR/feedback/STUDENT.md; re-running skips submissions whose files did not change, and
+    moves the feedback of a student no longer in SUBMISSIONS_DIR to DIR/withdrawn/.  DIR
     must lie outside SUBMISSIONS_DIR.  A submission's broken links, pipes and links out of
     its folder are left out of the copy its bot runs in; its feedback lists them.
     """

@@ -6,7 +6,8 @@ not build, crash or time out in the check play no games; bots that fail the chec
 still play, so their feedback shows what it cost them.  Only working bots (status ok) earn the
 grades of the config's rules, but for a rule that says `also_broken`; every submission earns
 points (`outcome.py`).  Each writes a feedback file (`feedback.py`).  A submission whose files
-and grading config did not change is not graded again (`state.py`).
+and grading config did not change is not graded again (`state.py`); one graded before and
+no longer handed in is named, and its feedback moved out of OUT/feedback (`set_aside_withdrawn`).
 
 Submissions are graded side by side, up to the worker count, each within its time budget
 (`[limits] submission_time`) for its build, check and games together: past it, its bots are
@@ -291,6 +292,39 @@ def write_feedback(out: Path, outcome: StudentResult) -> None:
     (out / "feedback" / f"{outcome.student}.md").write_text(visible(outcome.feedback, indent=""))
 
 
+def set_aside_withdrawn(out: Path, students: list[str], known: dict[str, StudentResult],
+                        spent: dict[str, Spent], say: Callable[[str], None]) -> bool:
+    """Each student graded before (in the state, or with a feedback file) who is no longer
+    among `students`: named in one line, taken out of the state, and their feedback file
+    and game records moved out of OUT/feedback, which a teacher hands out, to OUT/withdrawn
+    (never deleted; under a new name if one is there).  Whether the state lost any."""
+    feedback = out / "feedback"
+    written = {p.name[:-3] for p in feedback.iterdir() if p.name.endswith(".md") and p.is_file()}
+    gone = sorted((set(known) | written) - set(students))
+    for student in gone:
+        known.pop(student, None)
+        spent.pop(student, None)
+        said = f"{student}: graded before, no longer in SUBMISSIONS_DIR: left out of grades.csv"
+        md, records = feedback / f"{student}.md", feedback / student
+        if md.is_file() or records.is_dir():
+            aside, n = out / "withdrawn" / student, 1
+            while any(p.exists() or p.is_symlink() for p in (aside, aside.with_name(
+                    aside.name + ".md"))):
+                n += 1
+                aside = out / "withdrawn" / f"{student}-{n}"
+            aside.parent.mkdir(exist_ok=True)
+            moved = []
+            if md.is_file():
+                md.rename(aside.with_name(aside.name + ".md"))
+                moved.append(f"its feedback moved to {aside}.md")
+            if records.is_dir():
+                records.rename(aside)
+                moved.append(f"its game records {'' if moved else 'moved '}to {aside}/")
+            said += "; " + ", ".join(moved)
+        say(said)
+    return bool(gone)
+
+
 async def side_by_side(subs: list[Submission],
                        grade_one: Callable[[Submission, int], Awaitable[None]],
                        workers: int) -> None:
@@ -374,6 +408,9 @@ async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out
         write_feedback(out, known[sub.student])
 
     await side_by_side(todo, grade_one, workers)
+    # Once the class is graded, with grades.csv: a run cut short leaves them as they were.
+    if set_aside_withdrawn(out, [sub.student for sub in submissions], known, spent, say):
+        write_state(state_path, config_key, known, spent)  # said once, not every run
     outcomes = [known[sub.student] for sub in submissions]
     # Every submission as handed in, each run (unchanged ones too): the teacher's flag of
     # likely copies, in similarity.md and grades.csv only, never in feedback or a grade.

@@ -930,6 +930,47 @@ def test_a_command_whose_program_the_grader_lacks_is_not_run_as_a_crash(tmp_path
     assert "grader lacks it" not in kim  # a variable is not a program to install
 
 
+def test_a_student_gone_from_the_class_is_named_and_their_feedback_moved_aside(
+        tmp_path: Path) -> None:
+    """A student graded before whose folder is gone from SUBMISSIONS_DIR is named in one
+    line: left out of grades.csv, their feedback and its game records moved out of
+    feedback/ (which a teacher hands out) to withdrawn/, never deleted; the next run says
+    nothing more of them.  Back and gone again, they are graded afresh, and their second
+    feedback is set aside beside the first, not over it."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    (subs / "alice").mkdir(parents=True)
+    shutil.copy(SAMPLES / "python" / "random_bot.py", subs / "alice" / "bot.py")
+    (subs / "niaj").mkdir()
+    (subs / "niaj" / "bot.py").write_text(test_grade.crashes_in_some_games())  # records
+    write_config(config)
+    assert grade(subs, config, out).returncode == 0
+    graded = (out / "feedback" / "niaj.md").read_text()
+    (record,) = (out / "feedback" / "niaj").glob("game-*.jsonl")
+    shutil.move(subs / "niaj", tmp_path / "niaj")
+    done = grade(subs, config, out)
+    assert done.returncode == 0, done.stderr
+    aside = out.resolve() / "withdrawn"
+    assert ("niaj: graded before, no longer in SUBMISSIONS_DIR: left out of grades.csv; its "
+            f"feedback moved to {aside / 'niaj.md'}, its game records to {aside / 'niaj'}/\n"
+            ) in done.stderr, done.stderr
+    assert list(rows(out)) == ["alice"]
+    assert sorted(p.name for p in (out / "feedback").iterdir()) == ["alice.md"]
+    assert (aside / "niaj.md").read_text() == graded
+    assert (aside / "niaj" / record.name).is_file()
+    again = grade(subs, config, out)
+    assert again.returncode == 0 and "niaj" not in again.stderr, again.stderr
+
+    shutil.move(tmp_path / "niaj", subs / "niaj")
+    back = grade(subs, config, out)
+    assert "niaj: grading" in back.stderr, back.stderr
+    assert list(rows(out)) == ["alice", "niaj"]
+    shutil.rmtree(subs / "niaj")
+    gone = grade(subs, config, out)
+    assert f"its feedback moved to {aside / 'niaj-2.md'}, its game records to " \
+        f"{aside / 'niaj-2'}/\n" in gone.stderr, gone.stderr
+    assert (aside / "niaj.md").read_text() == graded
+    assert sorted(p.name for p in aside.iterdir()) == ["niaj", "niaj-2", "niaj-2.md", "niaj.md"]
+
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_an_interrupted_run_leaves_no_copy_of_a_submission_in_work(tmp_path: Path,
                                                                    signum: int) -> None:
