@@ -18,9 +18,9 @@ CSV_COLUMNS = ["student", "status", "grade", "games", "win_share", "placement",
 
 def csv_columns(baselines: list[str]) -> list[str]:
     """CSV_COLUMNS, the rule, for each baseline the verdict, difference and interval, the
-    most similar other bot and the share of the student's code it holds (similarity.py; a
-    flag, not part of the grade), and the points and checks passed (last, so that older
-    columns keep their places)."""
+    most similar other bot and the share of the student's code it holds (similarity.py: of
+    its code not from the kit, for another student; a flag, not part of the grade), and the
+    points and checks passed (last, so that older columns keep their places)."""
     return [*CSV_COLUMNS, "rule",
             *(f"vs_{b}{part}" for b in baselines for part in ("", "_diff", "_low", "_high")),
             "most_similar", "similarity", "points", "checks_passed"]

@@ -7,6 +7,10 @@ string and number becomes one placeholder, so that renaming variables, rewriting
 re-indenting changes nothing.  The hashes of all K-token runs are winnowed (the least in every
 window of WINDOW) into a submission's fingerprints; how much of one submission's fingerprints
 another holds is their similarity.  It flags, it never grades (docs/grading.md, Copies found).
+
+Two students are compared on their own code only, as MOSS's "base code" option does: a
+fingerprint of a run of tokens found in any sample bot or baseline (the kit the class was given)
+is left out of both, so that two students who started from the same sample are not alike for it.
 """
 
 from __future__ import annotations
@@ -34,6 +38,13 @@ from .submissions import NOT_COPIED, Submission
 K = 12  # tokens in a hashed run: shorter runs are common to any two programs in a language
 WINDOW = 8  # every run shared over K + WINDOW - 1 tokens or more yields a shared fingerprint
 MIN_FINGERPRINTS = 10  # fewer (some ten lines of code) is too little to tell a copy by
+# Fingerprints not from the kit that two students must have in common for their pair to count:
+# some ten lines of code (a line gives about two; sample_bots/python/baseline_bot.py, 148 lines,
+# gives 315).  Four lines added to a sample give some ten fingerprints of the student's own,
+# the edges of the change included, and two students who made a like change at the same place
+# share a few of them; twenty takes more than a coincidence or a shared one-line fix, so that a
+# student with a few fingerprints of their own is never 100% like another for a handful.
+MIN_SHARED = 20
 MAX_BYTES = 1 << 20  # of source read per submission: a bot's code is far less
 MAX_FILE_BYTES = 256 << 10  # a larger file is taken as vendored or generated, and not read
 MAX_ENTRIES = 10_000  # files and folders looked at per submission
@@ -61,18 +72,21 @@ class Fingerprinted:
     files: tuple[str, ...]
     fingerprints: frozenset[int]
     literal: tuple[int, ...] = ()  # its tokens with the values kept (`literal_ids`)
+    runs: frozenset[int] = frozenset()  # of a reference, the hash of every K-token run in it
 
 
 @dataclass(frozen=True)
 class Pair:
     """Two compared bots, the first a student: the share of each one's fingerprints that the
-    other holds (a copy holds all of its source's; a source, some of a larger copy's)."""
+    other holds (a copy holds all of its source's; a source, some of a larger copy's).  Of two
+    students, the shares of their own fingerprints, those not from the kit (`own`)."""
 
     first: str
     second: str
     reference: bool  # the second is a sample bot or a baseline
     first_in_second: float
     second_in_first: float
+    shared: int = 0  # the fingerprints both hold (of two students, of their own)
 
     @property
     def score(self) -> float:
@@ -81,7 +95,8 @@ class Pair:
 
 @dataclass(frozen=True)
 class Closest:
-    """A student's most similar other bot: how much of the student's code it holds."""
+    """A student's most similar other bot: how much of the student's code it holds (of all of
+    it for a sample bot or baseline; of its own, not from the kit, for another student)."""
 
     other: str
     share: float
@@ -89,11 +104,25 @@ class Closest:
 
 @dataclass(frozen=True)
 class Similarity:
-    closest: dict[str, Closest]  # only students with enough code to compare
-    pairs: list[Pair]  # every pair with a student in it, the most similar first
+    closest: dict[str, Closest]  # students with enough code to compare, and something alike
+    pairs: list[Pair]  # two students with MIN_SHARED own fingerprints in common, most alike first
+    kit: list[Pair]  # every student with every reference, the most similar first
     too_little: list[str]  # students with too little code to compare (none, or a few lines)
     students: list[Fingerprinted]
     references: list[Fingerprinted]
+    own: dict[str, int]  # each compared student's fingerprints not from the kit
+
+    def started_from(self, threshold: float) -> dict[str, list[Pair]]:
+        """The students grouped by the reference that holds the largest share of their code,
+        where it holds at least `threshold` (the first in `kit` on a tie), each group the most
+        similar first."""
+        groups: dict[str, list[Pair]] = {}
+        seen: set[str] = set()
+        for pair in self.kit:  # the most similar first: a student's first is its largest
+            if pair.first not in seen and pair.first_in_second >= threshold:
+                groups.setdefault(pair.second, []).append(pair)
+            seen.add(pair.first)
+        return dict(sorted(groups.items()))
 
 
 def is_code(lexer: Lexer) -> bool:
@@ -159,41 +188,6 @@ def literal_ids(tokens: Sequence[Token]) -> list[int]:
     return ids
 
 
-@dataclass(frozen=True)
-class Relation:
-    """How a student's code stands to a bot it resembles: `same`, the same apart from names,
-    comments and layout; else `new`, the share of its tokens (values kept) not found in
-    order in the other's."""
-
-    same: bool
-    new: float
-
-
-def relation(student: Fingerprinted, other: Fingerprinted) -> Relation:
-    """`Relation` of the student to the other, by the longest common subsequence of their
-    tokens: the most of the student's tokens that the other holds in the same order."""
-    if student.literal == other.literal:
-        return Relation(True, 0.0)
-    matched = common_subsequence(student.literal, other.literal)
-    return Relation(False, 1 - matched / max(1, len(student.literal)))
-
-
-def common_subsequence(a: Sequence[int], b: Sequence[int]) -> int:
-    """The length of the longest common subsequence of `a` and `b`, by the bit-parallel
-    method of Allison and Dix (1986), in Hyyro's form: one pass over `a`, with each row of the
-    table held as an int of len(b) bits.  A class's pairs take milliseconds each, where
-    difflib's longest matching runs took near half a second for two sample bots."""
-    where: dict[int, int] = {}
-    for i, token in enumerate(b):
-        where[token] = where.get(token, 0) | (1 << i)
-    full = (1 << len(b)) - 1
-    row = full  # a bit still set: that token of b is not yet matched
-    for token in a:
-        matches = row & where.get(token, 0)
-        row = ((row + matches) | (row - matches)) & full
-    return len(b) - row.bit_count()
-
-
 @cache
 def placeholder(token: _TokenType) -> str | None:
     """What a kind of token is compared as: `N` for every identifier, `S` for every string
@@ -230,11 +224,19 @@ def token_ids(tokens: Sequence[Token]) -> list[int]:
     return ids
 
 
+def run_hashes(ids: Sequence[int], k: int = K) -> list[int]:
+    """The hash of each `k`-token run, in order.  Hashing a tuple of ints does not depend on
+    PYTHONHASHSEED, so a run's figures are the next run's."""
+    return [hash(tuple(ids[i:i + k])) for i in range(len(ids) - k + 1)]
+
+
 def winnow(ids: Sequence[int], k: int = K, window: int = WINDOW) -> set[int]:
     """The fingerprints of one token sequence: the least hash of each `window` consecutive
-    hashes of `k`-token runs.  Hashing a tuple of ints does not depend on PYTHONHASHSEED, so a
-    run's figures are the next run's."""
-    hashes = [hash(tuple(ids[i:i + k])) for i in range(len(ids) - k + 1)]
+    hashes of `k`-token runs."""
+    return winnowed(run_hashes(ids, k), window)
+
+
+def winnowed(hashes: Sequence[int], window: int = WINDOW) -> set[int]:
     if len(hashes) <= window:
         return {min(hashes)} if hashes else set()
     return {min(hashes[i:i + window]) for i in range(len(hashes) - window + 1)}
@@ -310,24 +312,29 @@ def read_folder(folder: Path) -> list[SourceFile]:
 
 def fingerprinted(name: str, reference: bool, files: list[SourceFile]) -> Fingerprinted:
     """A bot's fingerprints (those of each of its code files; others are skipped) and its
-    tokens with their values, each file lexed once (lexing is most of the time it takes)."""
+    tokens with their values, each file lexed once (lexing is most of the time it takes); of a
+    reference, also the hash of its every run (what is left out of two students' comparison)."""
     found: set[int] = set()
     literal: list[int] = []
+    runs: set[int] = set()
     for file in files:
         ids = _reference_ids(file) if reference else _file_ids(file)
         if ids is not None:
             found |= ids[0]
             literal += ids[1]
+            if reference:
+                runs |= ids[2]
     return Fingerprinted(name, reference, tuple(f.path for f in files), frozenset(found),
-                         tuple(literal))
+                         tuple(literal), frozenset(runs))
 
 
-def _file_ids(file: SourceFile) -> tuple[frozenset[int], tuple[int, ...]] | None:
-    """One code file's fingerprints and literal token ids (None: not code)."""
+def _file_ids(file: SourceFile) -> tuple[frozenset[int], tuple[int, ...], frozenset[int]] | None:
+    """One code file's fingerprints, literal token ids and run hashes (None: not code)."""
     tokens = tokens_of(file)
     if tokens is None:
         return None
-    return frozenset(winnow(token_ids(tokens))), tuple(literal_ids(tokens))
+    hashes = run_hashes(token_ids(tokens))
+    return frozenset(winnowed(hashes)), tuple(literal_ids(tokens)), frozenset(hashes)
 
 
 # A reference's files, kept for the process: every grading run of a process reads the same
@@ -339,31 +346,51 @@ def share(of: Fingerprinted, other: Fingerprinted) -> float:
     return len(of.fingerprints & other.fingerprints) / len(of.fingerprints)
 
 
+def own_part(student: Fingerprinted, kit: frozenset[int]) -> Fingerprinted:
+    """The student with only its own fingerprints: those of no run found in the kit."""
+    return Fingerprinted(student.name, False, student.files, student.fingerprints - kit)
+
+
+def student_pair(a: Fingerprinted, b: Fingerprinted) -> Pair | None:
+    """Two students (their `own_part`s) as a pair, if they have MIN_SHARED fingerprints of
+    their own in common."""
+    shared = len(a.fingerprints & b.fingerprints)
+    if shared < MIN_SHARED:
+        return None
+    return Pair(a.name, b.name, False, shared / len(a.fingerprints),
+                shared / len(b.fingerprints), shared)
+
+
 def compare(students: Sequence[Fingerprinted],
             references: Sequence[Fingerprinted]) -> Similarity:
-    """Each student against every other student and every reference.  A student's closest is
-    the bot that holds the largest share of its code (a reference first on a tie: it is where
-    a copy comes from)."""
+    """Each student against every reference, on all of its code, and against every other
+    student, on its own code (`own_part`; pairs with fewer than MIN_SHARED such fingerprints in
+    common are left out).  A student's closest is the other student holding the largest share
+    of its own code if that share is larger than the largest share of all of its code that a
+    reference holds; else that reference (where most of its code comes from)."""
     compared = [s for s in students if len(s.fingerprints) >= MIN_FINGERPRINTS]
-    pairs: list[Pair] = []
+    kit = frozenset().union(*(r.runs | r.fingerprints for r in references))
+    own = [own_part(s, kit) for s in compared]
+    kit_pairs = [Pair(s.name, r.name, True, share(s, r), share(r, s),
+                      len(s.fingerprints & r.fingerprints))
+                 for s in compared for r in references]
+    # The most similar first; on a tie, in the students' and the references' order.
+    kit_pairs.sort(key=lambda p: (-p.first_in_second, -p.second_in_first))
+    pairs = [p for i, a in enumerate(own) for b in own[i + 1:]
+             if (p := student_pair(a, b)) is not None]
+    pairs.sort(key=lambda p: (-p.score, -p.shared, p.first, p.second))
     closest: dict[str, Closest] = {}
-    for i, student in enumerate(compared):
-        best: Closest | None = None
-        for j, other in enumerate([*references, *compared]):
-            if j - len(references) == i:
-                continue  # itself
-            mine = share(student, other)
-            if best is None or mine > best.share:
-                best = Closest(other.name, mine)
-            if j - len(references) > i or other.reference:  # each pair of students once
-                pairs.append(Pair(student.name, other.name, other.reference, mine,
-                                  share(other, student)))
-        if best is not None:
-            closest[student.name] = best
-    pairs.sort(key=lambda p: (-p.score, p.first, p.second))
+    for pair in kit_pairs:  # the most similar first
+        closest.setdefault(pair.first, Closest(pair.second, pair.first_in_second))
+    for pair in pairs:
+        for student, other, held in ((pair.first, pair.second, pair.first_in_second),
+                                     (pair.second, pair.first, pair.second_in_first)):
+            if student not in closest or held > closest[student].share:
+                closest[student] = Closest(other, held)
     names = {s.name for s in compared}
-    return Similarity(closest, pairs, [s.name for s in students if s.name not in names],
-                      list(students), list(references))
+    return Similarity(closest, pairs, kit_pairs,
+                      [s.name for s in students if s.name not in names], list(students),
+                      list(references), {s.name: len(s.fingerprints) for s in own})
 
 
 def shown_path(path: Path, config_path: Path) -> str | None:

@@ -267,7 +267,8 @@ class Grading(BaseModel):
     # Each comparison with a baseline is a one-sided test at 1 - confidence; above 0.5, so
     # that a bot is never separated both above and below one baseline.
     confidence: StrictFloat = Field(0.95, gt=0.5, lt=1)
-    # similarity.md lists the pairs where one holds at least this share of the other's code
+    # similarity.md lists the pairs of students where one holds at least this share of the
+    # other's code not from the kit, and under each sample the students it holds this share of
     # (docs/grading.md, Copies found); it flags, it never grades.
     similarity_threshold: StrictFloat = Field(0.5, ge=0, le=1)
 

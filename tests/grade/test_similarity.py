@@ -1,5 +1,6 @@
 """Copies found: `referee grade` compares every submission with the others, the sample bots
-and the baselines, and tells the teacher (grades.csv, similarity.md), never the student."""
+and the baselines, and tells the teacher (grades.csv, similarity.md), never the student.  Two
+students are compared on their code not from the kit (the sample bots and baselines)."""
 
 from __future__ import annotations
 
@@ -17,20 +18,25 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.grade.similarity import (
+    MIN_SHARED,
+    Similarity,
     SourceFile,
-    common_subsequence,
     compare,
+    compare_class,
     fingerprinted,
     read_folder,
     reference_bots,
     share,
 )
+from referee.grade.similarity_report import common_subsequence, relation, similarity_report
+from referee.grade.submissions import discover
 from referee.tournament.config import Grading, load_tournament
 
 from ..processes import BOT_PYTHON
 from .test_grade import ROOT, SAMPLES, grade, grade_here
 
 RANDOM = "sample_bots/python/random_bot.py"
+BASELINE = "sample_bots/python/baseline_bot.py"
 THRESHOLD = Grading().similarity_threshold
 RENAMED = {"rng": "chooser", "decision": "wanted", "legal": "allowed", "low": "lo",
            "high": "hi", "top": "ceiling", "message": "msg", "kind": "mtype", "bot": "player",
@@ -42,15 +48,20 @@ RENAMED = {"rng": "chooser", "decision": "wanted", "legal": "allowed", "low": "l
 def disguised_random_bot() -> str:
     """The random sample with its variables, functions and class renamed, every comment and
     docstring rewritten, and its spacing changed (tokens put back together loosely)."""
-    source = (SAMPLES / "python" / "random_bot.py").read_text()
+    return disguised((SAMPLES / "python" / "random_bot.py").read_text(), RENAMED)
+
+
+def disguised(source: str, renamed: dict[str, str]) -> str:
+    """Python source with the names in `renamed` renamed, every comment and docstring
+    rewritten, and its spacing changed (tokens put back together loosely)."""
     out = []
     for tok in tokenize.generate_tokens(io.StringIO(source).readline):
         kind, text = tok.type, tok.string
         if kind == tokenize.NAME:
-            text = RENAMED.get(text, text)
+            text = renamed.get(text, text)
         elif kind == tokenize.STRING and text.startswith("f"):  # names in its {}
             text = re.sub(r"\{[^}]*\}", lambda braces: re.sub(
-                r"\b\w+\b", lambda m: RENAMED.get(m.group(), m.group()), braces.group()), text)
+                r"\b\w+\b", lambda m: renamed.get(m.group(), m.group()), braces.group()), text)
         elif kind == tokenize.COMMENT:
             text = "# my own note"
         elif kind == tokenize.STRING and text.startswith('"""'):
@@ -83,10 +94,27 @@ command = "{BOT_PYTHON} {random_bot} --seed {i}"
     return path
 
 
+def section(report: str, heading: str) -> list[str]:
+    """The list items of similarity.md's section whose heading starts with `heading`."""
+    text = report.split(f"\n## {heading}", 1)[1].split("\n## ", 1)[0]
+    return [line for line in text.splitlines() if line.startswith("- ")]
+
+
 def flagged(report: str) -> list[str]:
-    """The pairs similarity.md lists above its threshold, one line each."""
-    section = report.split("## Pairs at or above", 1)[1].split("\n## ", 1)[0]
-    return [line for line in section.splitlines() if line.startswith("- ")]
+    """The pairs of students similarity.md lists above its threshold, one line each."""
+    return section(report, "Students alike beyond the kit")
+
+
+def started(report: str) -> dict[str, str]:
+    """similarity.md's students grouped by the sample they started from: by the sample's
+    path, the rest of its line (the students, with their shares)."""
+    found = {}
+    for line in section(report, "Started from the kit"):
+        match = re.fullmatch(r"- started from \*\*(.+?)\*\*, holding at least \d+% of their "
+                             r"code: (.*)", line)
+        assert match, line
+        found[match.group(1)] = match.group(2)
+    return found
 
 
 @pytest.mark.slow
@@ -116,9 +144,8 @@ def test_a_disguised_copy_of_the_random_sample_is_flagged_for_the_teacher(
     assert rows["carol"]["most_similar"] == "sample_bots/perl/bot.pl"
 
     report = (out / "similarity.md").read_text()
-    pairs = flagged(report)
-    assert [p for p in pairs if p.startswith(f"- **mallory** and **{RANDOM}** (a sample bot")]
-    assert not [p for p in pairs if "bob" in p and "carol" in p]
+    assert "mallory (100%, as is)" in started(report)[RANDOM]
+    assert flagged(report) == []  # none of the three wrote code of their own
     for path in (out / "feedback").rglob("*"):
         if path.is_file():
             text = path.read_text().lower()
@@ -129,8 +156,8 @@ def test_a_disguised_copy_of_the_random_sample_is_flagged_for_the_teacher(
     assert again.returncode == 0 and again.stderr.count("unchanged") == 3
     rows = {r["student"]: r for r in csv.DictReader((out / "grades.csv").open())}
     assert {s: (r["status"], r["grade"], r["points"]) for s, r in rows.items()} == grades
-    assert [p for p in flagged((out / "similarity.md").read_text())
-            if "bob" in p and "carol" in p]  # listed now: every pair is at or above 0
+    report = (out / "similarity.md").read_text()  # written again, at the new threshold
+    assert "\n## Students alike beyond the kit, at or above 0%\n" in report
 
 
 def test_no_two_sample_bots_look_alike() -> None:
@@ -147,7 +174,8 @@ def test_no_two_sample_bots_look_alike() -> None:
 
 def test_a_student_matches_the_closest_bot_and_tiny_code_is_not_compared() -> None:
     """Each student's closest is the bot holding most of its code, the source before a fellow
-    copier on a tie; a few lines are too little to compare."""
+    copier; two students with nothing but the sample are no pair; a few lines are too little
+    to compare."""
     original = (SAMPLES / "perl" / "bot.pl").read_text()
     source = fingerprinted("perl sample", True, [SourceFile("bot.pl", original)])
     reworked = "# mine\n" + original.replace("    ", "\t")
@@ -158,8 +186,9 @@ def test_a_student_matches_the_closest_bot_and_tiny_code_is_not_compared() -> No
     assert found.closest["ann"].other == found.closest["ben"].other == "perl sample"
     assert found.closest["ann"].share == 1.0
     assert found.too_little == ["tim"] and "tim" not in found.closest
-    assert [(p.first, p.second) for p in found.pairs if p.score == 1.0] == [
-        ("ann", "ben"), ("ann", "perl sample"), ("ben", "perl sample")]
+    assert found.pairs == [] and found.own == {"ann": 0, "ben": 0}
+    assert [(p.first, p.second, p.score) for p in found.kit] == [
+        ("ann", "perl sample", 1.0), ("ben", "perl sample", 1.0)]
 
 
 def test_only_a_submissions_own_source_files_are_read(tmp_path: Path) -> None:
@@ -181,12 +210,10 @@ def test_only_a_submissions_own_source_files_are_read(tmp_path: Path) -> None:
 
 
 def test_a_renamed_copy_is_told_apart_from_an_honest_change() -> None:
-    """similarity.md says a copy with only its names, comments and layout changed is "the
-    same as" its source, and a copy whose values and a few lines were changed is "derived"
-    from it with the share of new code, although the fingerprints of both hold almost all
+    """similarity.md says a copy with only its names, comments and layout changed is "as is"
+    under the sample it started from, and a copy whose values and a few lines were changed
+    has the share of its code that is new, although the fingerprints of both hold almost all
     of the source's code."""
-    from referee.grade.similarity import relation
-
     source = (SAMPLES / "python" / "random_bot.py").read_text()
     tuned = source.replace("BID_CHANCE = 0.4", "BID_CHANCE = 0.55").replace(
         "HIDDEN_CAP = 30", "HIDDEN_CAP = 24").replace(
@@ -199,24 +226,16 @@ def test_a_renamed_copy_is_told_apart_from_an_honest_change() -> None:
     assert relation(renamed, random_bot).same
     changed = relation(honest, random_bot)
     assert not changed.same and 0 < changed.new < 0.05, changed
-    from referee.grade.similarity import Similarity, compare
-    from referee.grade.similarity_report import similarity_report
-
     found: Similarity = compare([renamed, honest], [random_bot])
-    lines = flagged(similarity_report(found, THRESHOLD))
-    assert any(ln.startswith(f"- **mallory** and **{RANDOM}**") and
-               f"the same as {RANDOM} apart from names" in ln for ln in lines), lines
-    assert any(ln.startswith(f"- **oscar** and **{RANDOM}**") and "derived from" in ln
-               and "% of oscar's code new" in ln for ln in lines), lines
+    line = started(similarity_report(found, THRESHOLD))[RANDOM]
+    assert "mallory (100%, as is)" in line, line
+    assert re.search(r"oscar \(\d+%, [0-9.]+% new\)", line) and "oscar (100%, as is)" not in line
 
 
 def test_of_two_students_the_one_that_added_code_is_said_to_be_derived() -> None:
     """Two students with the random bot, one of them with a function added: similarity.md
     says the one with the added code is derived from the other, in whichever order the two
     come, not the untouched copy from the changed one."""
-    from referee.grade.similarity import compare
-    from referee.grade.similarity_report import similarity_report
-
     source = (SAMPLES / "python" / "random_bot.py").read_text()
     added = source + ("\n\ndef crash_soon(count):\n    if count > 14:\n"
                       "        raise RuntimeError('deliberate crash at ' + str(count))\n"
@@ -248,3 +267,248 @@ def test_the_share_of_new_code_counts_the_longest_common_subsequence(
     """"N% of its code new" counts the student's tokens outside the longest run of tokens both
     bots hold in the same order, exactly as the textbook table finds it."""
     assert common_subsequence(a, b) == longest_common_subsequence(a, b)
+
+
+BASELINE_SOURCE = (SAMPLES / "python" / "baseline_bot.py").read_text()
+
+
+def edited(source: str, *changes: tuple[str, str]) -> str:
+    """`source` with each (old, new) replaced once; each old must be in it."""
+    for old, new in changes:
+        assert old in source, old
+        source = source.replace(old, new, 1)
+    return source
+
+
+# Two students' tunings of the baseline: other constants, and a few lines of their own.
+BOB = edited(BASELINE_SOURCE, ("MARGIN = 0.8", "MARGIN = 0.7"),
+             ("TILES = (30, 20, 10)", "TILES = (30, 20, 10)\nLAST_ROUND_PUSH = 1.2"),
+             ('            amount = int(value * (0.55 if mine else 0.65))\n',
+              '            amount = int(value * (0.5 if mine else 0.7))\n'
+              '            if view["round"] == 4:\n'
+              '                amount = int(amount * LAST_ROUND_PUSH)  # nothing carries over\n'))
+CAROL = edited(BASELINE_SOURCE, ("MARGIN = 0.8", "MARGIN = 0.85"),
+               ("amount = int(value * 0.75)", "amount = int(value * 0.8)"),
+               ("\ndef main() -> None:", '\ndef note(text: str) -> None:\n'
+                '    print(f"carol: {text}", file=sys.stderr, flush=True)\n\n\n'
+                'def main() -> None:'),
+               ("            game = Game(msg)\n",
+                '            game = Game(msg)\n            note(f"seat {game.seat}")\n'))
+
+# Original code, in no sample: a bot written from scratch.
+PEGGY = '''"""My Modern Art bot: it counts each artist's cards and bids by a simple estimate."""
+import json
+import sys
+
+TILE_VALUES = [30, 20, 10]
+BID_LIMIT = 25
+
+
+def estimate(view):
+    counts = {}
+    for artist, number in enumerate(view.get("played") or []):
+        counts[artist] = number
+    ranking = sorted(counts, key=lambda artist: -counts[artist])
+    return {artist: TILE_VALUES[place] for place, artist in enumerate(ranking[:3])}
+
+
+def pick_card(cards, view, artists):
+    values = estimate(view)
+    best_card, best_score = cards[0], -1
+    for card in cards:
+        score = values.get(artists.get(card, -1), 0)
+        if score > best_score:
+            best_score, best_card = score, card
+    return best_card
+
+
+def answer(request, artists):
+    decision = request["decision"]
+    legal = request.get("legal") or {}
+    view = request.get("view") or {}
+    if decision == "play":
+        return {"action": "play", "card": pick_card(legal["cards"], view, artists)}
+    if decision == "bid":
+        if legal["min"] <= min(legal["max"], BID_LIMIT):
+            return {"action": "bid", "amount": legal["min"]}
+        return {"action": "pass"}
+    if decision == "hidden_bid":
+        return {"action": "bid", "amount": max(legal.get("min", 0), min(legal["max"], 18))}
+    if decision == "price":
+        return {"action": "price", "amount": max(legal["min"], min(legal["max"], 20))}
+    if decision == "buy":
+        return {"action": "buy"} if legal["price"] <= 15 else {"action": "pass"}
+    return {"action": "pass"}
+
+
+def run():
+    artists = {}
+    for line in sys.stdin:
+        message = json.loads(line)
+        if message.get("type") == "hello":
+            print(json.dumps({"type": "hello", "name": "peggy", "protocol": 1}), flush=True)
+        elif message.get("type") == "new_game":
+            artists = {c["id"]: c["artist"] for c in message["edition"]["cards"]}
+        elif message.get("type") == "request":
+            reply = answer(message, artists)
+            reply["id"] = message["id"]
+            print(json.dumps(reply), flush=True)
+        elif message.get("type") == "goodbye":
+            break
+
+
+if __name__ == "__main__":
+    run()
+'''
+TRENT = disguised(PEGGY, {
+    "estimate": "guess_worth", "pick_card": "choose", "answer": "respond", "run": "loop",
+    "counts": "tally", "artist": "painter", "number": "n", "ranking": "order",
+    "place": "rank", "values": "worth", "best_card": "chosen", "best_score": "top",
+    "card": "c", "score": "points", "decision": "what", "legal": "allowed", "view": "seen",
+    "message": "msg", "reply": "out", "artists": "painters", "TILE_VALUES": "PRIZES",
+    "BID_LIMIT": "MAX_BID", "cards": "options"})
+
+# Some forty lines of a student's own, added to the baseline: what each player has paid.
+SPENDING = '''
+
+class Spending:
+    """What each player has paid so far, from the auctions won."""
+
+    def __init__(self, players: int) -> None:
+        self.paid = [0] * players
+        self.bought = [0] * players
+        self.history: list[tuple[int, int]] = []
+
+    def seen(self, ev: dict) -> None:
+        if ev.get("type") != "auction_won":
+            return
+        buyer = ev.get("buyer")
+        price = ev.get("price", 0)
+        if buyer is None:
+            return
+        self.paid[buyer] += price
+        self.bought[buyer] += 1
+        self.history.append((buyer, price))
+
+    def thriftiest(self, me: int) -> int:
+        spent = [(paid, seat) for seat, paid in enumerate(self.paid) if seat != me]
+        return min(spent)[1] if spent else me
+
+    def average_price(self) -> float:
+        if not self.history:
+            return 0.0
+        return sum(price for _, price in self.history) / len(self.history)
+
+    def recent_prices(self, count: int) -> list[int]:
+        return [price for _, price in self.history[-count:]]
+
+    def pressure(self, me: int) -> float:
+        others = [paid for seat, paid in enumerate(self.paid) if seat != me]
+        if not others:
+            return 1.0
+        ratio = (self.paid[me] + 1) / (sum(others) / len(others) + 1)
+        return max(0.5, min(1.5, ratio))
+'''
+AMY = edited(BASELINE_SOURCE, ("MARGIN = 0.8", "MARGIN = 0.75"),
+             ("\n\nclass Game:", SPENDING + "\n\nclass Game:"),
+             ("        self.gone = [0] * len(self.artists)",
+              "        self.spending = Spending(self.players)\n"
+              "        self.gone = [0] * len(self.artists)"),
+             ('        if ev["type"] == "round_ended":',
+              '        self.spending.seen(ev)\n        if ev["type"] == "round_ended":'),
+             ("limit = value * (MARGIN - (0.25 if mine else 0.0))",
+              "limit = value * (MARGIN - (0.25 if mine else 0.0)) / self.spending.pressure(me)"))
+# Amy's bot taken whole, its names changed, some values retuned.
+BEN = disguised(edited(AMY, ("max(0.5, min(1.5, ratio))", "max(0.6, min(1.4, ratio))"),
+                      ("MARGIN = 0.75", "MARGIN = 0.8")),
+                {"Spending": "Ledger", "paid": "outlay", "bought": "wins", "history": "sales",
+                 "thriftiest": "most_careful", "average_price": "mean_price",
+                 "recent_prices": "last_prices", "pressure": "squeeze", "spending": "ledger",
+                 "spent": "costs", "ratio": "factor", "others": "rest"})
+
+
+def class_of(tmp_path: Path, bots: dict[str, str]) -> Similarity:
+    """A class whose students each handed in one bot.py (student: its code), compared with
+    the sample bots and the baselines of `config_for` as `referee grade` compares them."""
+    subs = tmp_path / "subs"
+    for student, code in bots.items():
+        (subs / student).mkdir(parents=True)
+        (subs / student / "bot.py").write_text(code)
+    config = config_for(tmp_path)
+    return compare_class(discover(subs), load_tournament(config), config)
+
+
+def test_students_who_tuned_the_same_sample_are_grouped_under_it_not_paired(
+        tmp_path: Path) -> None:
+    """Two students who started from the baseline sample, changed its constants and added a
+    few lines each are no pair in similarity.md, however much of the sample they share: both
+    are listed under the sample, with the share of their code it holds, and grades.csv names
+    the sample as what each one's code is most like."""
+    found = class_of(tmp_path, {"bob": BOB, "carol": CAROL})
+    report = similarity_report(found, THRESHOLD)
+    assert flagged(report) == []
+    assert re.fullmatch(r"bob \(9\d%, [0-9.]+% new\), carol \(9\d%, [0-9.]+% new\)",
+                        started(report)[BASELINE]), started(report)
+    for student in ("bob", "carol"):
+        assert found.closest[student].other == BASELINE
+        assert found.closest[student].share >= 0.9
+
+
+def test_the_same_small_change_to_a_sample_makes_no_pair(tmp_path: Path) -> None:
+    """Two students who made the same few-line change to the baseline (a logging helper, a
+    last-round price) each hold all of the other's code not from the kit, but that is too
+    little to tell a copy by: no pair, and each one's closest is the sample."""
+    same = (("\ndef main() -> None:", '\ndef note(text: str) -> None:\n'
+             '    print(f"bot: {text}", file=sys.stderr, flush=True)\n\n\ndef main() -> None:'),
+            ('        if kind == "price":\n',
+             '        if kind == "price" and view["round"] == 4:\n'
+             '            return {"action": "price", "amount": legal["max"]}\n'
+             '        if kind == "price":\n'))
+    found = class_of(tmp_path, {"dan": edited(BASELINE_SOURCE, *same),
+                                "eve": edited(BASELINE_SOURCE, ("MARGIN = 0.8", "MARGIN = 0.6"),
+                                              *same)})
+    assert 0 < found.own["dan"] == found.own["eve"] < MIN_SHARED
+    assert found.pairs == []
+    assert found.closest["dan"].other == found.closest["eve"].other == BASELINE
+
+
+def test_original_code_shared_with_names_changed_is_listed_first(tmp_path: Path) -> None:
+    """Two students whose bots are the same original code (in no sample) with every name
+    and comment changed are the first pair similarity.md lists, "the same apart from names",
+    each holding all of the other's code, and each one's closest in grades.csv; the students
+    who tuned a sample come after, under the sample, and in no pair."""
+    found = class_of(tmp_path, {"alice": disguised_random_bot(), "bob": BOB, "carol": CAROL,
+                                "peggy": PEGGY, "trent": TRENT})
+    report = similarity_report(found, THRESHOLD)
+    pairs = flagged(report)
+    assert len(pairs) == 1 and pairs[0].startswith(
+        "- **peggy** and **trent**: the same as trent apart from names, comments and layout; "
+        "of their code not from the kit ("), pairs
+    assert pairs[0].endswith("trent holds 100% of peggy's, peggy 100% of trent's"), pairs
+    assert report.index("## Students alike beyond the kit") < report.index(
+        "## Started from the kit")
+    assert set(started(report)) == {BASELINE, RANDOM}
+    assert "alice (100%, as is)" in started(report)[RANDOM]
+    assert found.closest["peggy"].other == "trent" and found.closest["peggy"].share == 1.0
+    assert found.closest["trent"].other == "peggy"
+
+
+def test_a_copy_of_what_a_student_added_to_the_kit_is_caught(tmp_path: Path) -> None:
+    """Amy started from the baseline and added some forty lines of her own; Ben handed in her
+    bot with its names changed and a few values retuned; Carol tuned the baseline on her own.
+    similarity.md lists Amy and Ben, on the code Amy added (all of it in Ben's), and neither
+    with Carol; grades.csv names Amy as what Ben's code is most like, and the baseline for
+    Carol."""
+    found = class_of(tmp_path, {"amy": AMY, "ben": BEN, "carol": CAROL})
+    assert found.own["amy"] >= 3 * MIN_SHARED  # the forty lines, and no more
+    amy_in_sample = next(p for p in found.kit if (p.first, p.second) == ("amy", BASELINE))
+    assert 0.5 < amy_in_sample.first_in_second < 0.9  # the sample is most of Amy's code ...
+    report = similarity_report(found, THRESHOLD)
+    pairs = flagged(report)
+    assert len(pairs) == 1 and pairs[0].startswith("- **amy** and **ben**: "), pairs
+    assert " derived from " in pairs[0] and "ben holds 100% of amy's" in pairs[0], pairs
+    assert found.pairs[0].first_in_second >= 0.9 and found.pairs[0].second_in_first >= 0.9
+    assert found.closest["ben"].other == "amy" and found.closest["ben"].share >= 0.9
+    assert found.closest["amy"].other == "ben"  # ... but Ben holds more of what is Amy's own
+    assert found.closest["carol"].other == BASELINE
+    assert started(report)[BASELINE].startswith("carol (")
