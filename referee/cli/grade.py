@@ -58,12 +58,6 @@ def grading_config(config_path: Path, sandbox: str | None,
     return config
 
 
-# Said when grading runs students' bots outside the sandbox.
-UNSANDBOXED = ("the bots run without the sandbox: a student's bot can read the other "
-               "submissions and your files, and use the network; --sandbox bwrap (or sandbox = "
-               "\"bwrap\" in the config) confines each to its own folder")
-
-
 @click.command(name="grade", short_help=short_help("grade"))
 @click.argument("submissions", metavar="SUBMISSIONS_DIR",
                 type=click.Path(exists=True, file_okay=False, path_type=Path))
@@ -88,8 +82,6 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
     its folder are left out of the copy its bot runs in; its feedback lists them.
     """
     config = grading_config(config_path, sandbox, [("the grading folder", out_dir)])
-    if config.sandbox == "none" and not quiet:
-        click.echo(f"warning: {UNSANDBOXED}", err=True)
     # Imported once the config is checked: the one line of a mistake need not wait for them.
     from tabulate import tabulate
 

@@ -352,6 +352,12 @@ async def side_by_side(subs: list[Submission],
         raise failed[0]
 
 
+# Said when grading runs students' bots outside the sandbox.
+UNSANDBOXED = ("the bots run without the sandbox: a student's bot can read the other "
+               "submissions and your files, and use the network; --sandbox bwrap (or sandbox = "
+               "\"bwrap\" in the config) confines each to its own folder")
+
+
 async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out: Path,
                     workers: int, say: Callable[[str], None]) -> list[StudentResult]:
     """Grade every submission under `root` into `out`, up to `workers` at once, each
@@ -373,6 +379,8 @@ async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out
                           "student); nothing was written")
     for warning in grading_warnings(config):  # a config that grades every working bot alike
         say(f"warning: {config_path.name}: {warning}")
+    if config.sandbox == "none":
+        say(f"warning: {UNSANDBOXED}")
     out.mkdir(parents=True, exist_ok=True)
     (out / "feedback").mkdir(exist_ok=True)
     state_path = out / "state.json"
