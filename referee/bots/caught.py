@@ -1,47 +1,70 @@
 """Errors a bot lived through: the starter kits catch an exception in the strategy, log it to
 stderr and answer the decision's default, so a bug plays on with no fault and no crash, and
-its entrant sees a bot that merely plays badly.  `play` and `check` say when a bot's stderr
-holds such lines, quoting the first."""
+its entrant sees a bot that merely plays badly.  A bot's stderr log counts the lines that look
+like errors as they come (`ErrorLines`, kept in memory: nothing is left on disk by a referee
+that is killed), and `play` and `check` say how many, quoting the first."""
 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
-from .crash import HEADLINE
-
-# A line of an error or its fallback as runtimes and the starter kits log them: an error's
-# first line (`crash.HEADLINE`), Python's traceback, and the kits' "falling back to the
-# default", "playing the default", "first legal".
-ERROR_LINE = re.compile(HEADLINE.pattern + r"|Traceback \(most recent call last\)|"
-                        r"\b(?:[Ff]all(?:ing|s)? ?back|playing the default|first legal)\b")
-READ_AT_MOST = 1 << 20  # bytes of a log looked at: the start holds the first error
+# The first line of an error as runtimes print it, before a stack trace that can bury it:
+# Rust's panic (its message on the next line), Go's panic, Java's and C#'s uncaught
+# exception, Node's error; Python and C++ print theirs last.
+HEADLINE = re.compile(r"^(?:thread '.*' panicked at |panic: |fatal error: |Exception in thread |"
+                      r"Unhandled exception\. |(?:[A-Z]\w*)?(?:Error|Exception): )")
+# A line of an error or its fallback: an error's first line (`HEADLINE`), Python's traceback,
+# and the kits' "falling back to the default", "playing the default", "first legal".
+_ERROR_LINE = re.compile(("(?m)" + HEADLINE.pattern + r"|Traceback \(most recent call last\)|"
+                          r"\b(?:[Ff]all(?:ing|s)? ?back|playing the default|first legal)\b"
+                          ).encode())
+LONGEST = 4096  # bytes of a line looked at: the rest of a longer one is not
 QUOTED = 160  # characters of the first error line quoted
 
 
-def error_lines(log: Path) -> tuple[int, str] | None:
-    """(how many lines of the stderr log look like errors, the first of them), or None where
-    none does or the log cannot be read."""
-    try:
-        with log.open("rb") as f:
-            text = f.read(READ_AT_MOST).decode("utf-8", "replace")
-    except OSError:
-        return None
-    found = [line for line in text.splitlines() if ERROR_LINE.search(line)]
-    if not found:
-        return None
-    first = found[0].strip()
-    return len(found), first if len(first) <= QUOTED else first[:QUOTED - 3] + "..."
+class ErrorLines:
+    """The lines of a bot's stderr that look like errors: how many, and the first."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.first = ""
+        self._partial = b""  # the start of a line not ended yet
+
+    def feed(self, data: bytes) -> None:
+        """Take in more of the bot's stderr, as it wrote it."""
+        end = data.rfind(b"\n")
+        if end < 0:
+            self._partial = (self._partial + data)[:LONGEST]
+            return
+        self._lines(self._partial + data[:end + 1])
+        self._partial = data[end + 1:][:LONGEST]
+
+    def _lines(self, text: bytes) -> None:
+        last = -1
+        for match in _ERROR_LINE.finditer(text):
+            start = text.rfind(b"\n", 0, match.start()) + 1
+            if start == last:
+                continue  # one line, however many of its parts look like errors
+            last = start
+            self.count += 1
+            if self.count == 1:
+                line = text[start:text.find(b"\n", start)].decode("utf-8", "replace").strip()
+                self.first = line if len(line) <= QUOTED else line[:QUOTED - 3] + "..."
+
+    def add(self, other: ErrorLines) -> None:
+        """Count `other`'s lines too (another process of the same bot)."""
+        if other.count and not self.count:
+            self.first = other.first
+        self.count += other.count
 
 
-def caught_note(log: Path, where: str, name: str | None = None) -> str | None:
-    """A note that the stderr log holds errors the bot lived through, naming the bot `name`
-    (if given) and saying `where` its stderr can be read, or None."""
-    found = error_lines(log)
-    if found is None:
+def caught_note(errors: ErrorLines, where: str, name: str | None = None) -> str | None:
+    """A note that the bot (`name`, if given) wrote lines that look like errors it lived
+    through, saying `where` its stderr can be read; None if it wrote none."""
+    count = errors.count
+    if not count:
         return None
-    count, first = found
     lines = "1 line of its stderr looks" if count == 1 else f"{count} lines of its stderr look"
     return (f"note: {name + ': ' if name else ''}{lines} like errors it lived through, the "
-            f"first: {first!r}; an answer after an error may be its kit's default, not its "
-            f"strategy's ({where})")
+            f"first: {errors.first!r}; an answer after an error may be its kit's default, not "
+            f"its strategy's ({where})")

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 import trio
 
+from .caught import HEADLINE
 from .launch import BotSpec
 from .limits import BotLimits, format_size
 from .process import BotProcess
@@ -49,11 +50,6 @@ async def crash_reason(bot: BotProcess, what: str, spec: BotSpec, *,
     return text
 
 
-# The first line of an error as runtimes print it, before a stack trace that can bury it:
-# Rust's panic (its message on the next line), Go's panic, Java's and C#'s uncaught
-# exception, Node's error; Python and C++ print theirs last.
-HEADLINE = re.compile(r"^(?:thread '.*' panicked at |panic: |fatal error: |Exception in thread |"
-                       r"Unhandled exception\. |(?:[A-Z]\w*)?(?:Error|Exception): )")
 QUOTED = 8  # lines of a bot's stderr quoted in a crash's reason
 # Lines back from the end in which an error's first line is looked for: a stack trace is
 # shorter; an error further back was logged and lived through, not what ended the bot.

@@ -30,6 +30,8 @@ from pathlib import Path
 
 import trio
 
+from .caught import ErrorLines
+
 TAIL = 4096  # bytes of a game's stderr kept past the cap, and quoted in a crash's reason
 PIPE_SIZE = 1 << 20  # asked for; the kernel may give less (fs.pipe-max-size)
 READ_CHUNK = 1 << 20
@@ -85,6 +87,7 @@ class StderrLog:
         self.written = 0  # bytes the bot wrote to stderr this game
         self._tail = bytearray()  # the last bytes of this game's dropped ones
         self._eof = False
+        self.errors = ErrorLines()  # its lines that look like errors (`caught.py`)
         # Where this process's stderr begins: a named log keeps earlier runs' (and earlier
         # processes') lines, which a crash's reason must not quote as this one's.
         self.process_start = self.game_start
@@ -167,6 +170,7 @@ class StderrLog:
         return dropped
 
     def _take(self, data: bytes) -> None:
+        self.errors.feed(data)
         room = self.per_game - self.written
         self.written += len(data)
         if room > 0:
@@ -220,6 +224,7 @@ class StderrLog:
         if self.fd < 0:
             return
         self.check()
+        self.errors.feed(b"\n")  # its last line, unended
         for fd in (self._pipe, self.writer):
             if fd >= 0:
                 with suppress(RuntimeError):  # outside trio nothing waits on it

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-import tempfile
 from pathlib import Path
 
 import click
@@ -62,13 +61,15 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
                              f"({scenario})")
             sys.stderr.flush()
 
-    scratch = tempfile.TemporaryDirectory(prefix="referee-check-")
-    log = stderr_path if stderr_path is not None else Path(scratch.name) / "stderr.log"
+    from ..bots.caught import ErrorLines, caught_note
+
+    errors = ErrorLines()
     try:
         try:
             results, times = run_trio(lambda: run_check(
                 spec, move_time=move_time, time_bank=time_bank, startup_time=startup_time,
-                transcript=transcript_path, progress=progress, stderr=log))
+                transcript=transcript_path, progress=progress, stderr=stderr_path,
+                errors=errors))
         finally:
             if shown:  # the line goes before whatever follows it, an error too
                 sys.stderr.write("\r\033[K")
@@ -84,13 +85,10 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
     click.echo(summary(times))
     failed = sum(1 for r in results if r.mark == "FAIL")
     if not failed:  # a bug its kit caught passes every check: say what its stderr holds
-        from ..bots.caught import caught_note
-
-        caught = caught_note(log, f"its stderr is in {stderr_path}" if stderr_path is not None
+        caught = caught_note(errors, f"its stderr is in {stderr_path}" if stderr_path is not None
                              else "--stderr FILE keeps its stderr")
         if caught is not None:
             click.echo(visible(caught))
-    scratch.cleanup()
     skipped = sum(1 for r in results if r.mark == "SKIP")
     warned = sum(1 for r in results if r.mark == "WARN")
     click.echo(f"{len(results) - failed - skipped} passed, {failed} failed"

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 import sys
-import tempfile
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
@@ -35,6 +34,7 @@ from .common import (
 # a mistake in the arguments (a missing bot, a bad option) is one line that need not wait
 # for them.
 if TYPE_CHECKING:
+    from ..bots.caught import ErrorLines
     from ..match.record import GameRecord, SeatResult
 
 
@@ -118,16 +118,15 @@ def play(
     for option, file in (("--log", log_path), ("--html", html_path)):
         if file is not None:  # made before the game, which a missing folder would lose
             make_folder(option, file.parent, file)
-    with tempfile.TemporaryDirectory(prefix="referee-play-") as scratch:
-        logs = stderr_dir if stderr_dir is not None else Path(scratch)  # read for errors
-        try:
-            record = run_trio(partial(play_bots, game, specs, startup_time=startup_time,
-                                      stderr_dir=logs, transcript_dir=transcript_dir))
-        except RefereeError as exc:
-            fail(str(exc))
-        except KeyboardInterrupt:
-            fail("interrupted; every bot process was stopped")
-        caught = caught_lines(record, logs, kept=stderr_dir is not None)
+    errors: dict[str, ErrorLines] = {}
+    try:
+        record = run_trio(partial(play_bots, game, specs, startup_time=startup_time,
+                                  stderr_dir=stderr_dir, transcript_dir=transcript_dir,
+                                  errors=errors))
+    except RefereeError as exc:
+        fail(str(exc))
+    except KeyboardInterrupt:
+        fail("interrupted; every bot process was stopped")
     if log_path is not None:
         try:
             log_path.write_bytes(record.to_jsonl())
@@ -143,7 +142,7 @@ def play(
     if not as_json:
         from ..match.timing import slow_lines
 
-        for line in [*slow_lines(record), *caught]:
+        for line in [*slow_lines(record), *caught_lines(record, errors, stderr_dir)]:
             click.echo(visible(line))
     unstarted = not_started(record.result.seats())
     for line in unstarted:
@@ -152,9 +151,10 @@ def play(
         sys.exit(1)
 
 
-def caught_lines(record: GameRecord, logs: Path, kept: bool) -> list[str]:
-    """A note for each bot whose stderr log in `logs` holds errors it lived through (a seat
-    retired by a crash has its stderr quoted in its fault)."""
+def caught_lines(record: GameRecord, errors: dict[str, ErrorLines],
+                 stderr_dir: Path | None) -> list[str]:
+    """A note for each bot whose stderr holds lines that look like errors it lived through
+    (a seat retired by a crash has its stderr quoted in its fault)."""
     from ..bots.caught import caught_note
     from ..protocol.messages import FaultKind
 
@@ -162,9 +162,10 @@ def caught_lines(record: GameRecord, logs: Path, kept: bool) -> list[str]:
                if any(f.kind is FaultKind.CRASH for f in s.faults)}
     notes = []
     for seat, name in enumerate(record.spec.names):
-        log = logs / f"{name}.stderr.log"
-        where = f"its stderr is in {log}" if kept else "--stderr-dir DIR keeps its stderr"
-        note = None if seat in crashed else caught_note(log, where, name)
+        where = ("--stderr-dir DIR keeps its stderr" if stderr_dir is None else
+                 f"its stderr is in {stderr_dir / f'{name}.stderr.log'}")
+        note = None if seat in crashed or name not in errors else caught_note(
+            errors[name], where, name)
         if note is not None:
             notes.append(note)
     return notes

@@ -22,6 +22,7 @@ from typing import Any
 
 import trio
 
+from referee.bots.caught import ErrorLines
 from referee.bots.crash import crash_reason
 from referee.bots.errors import BotGone, LineTooLong, ReplyTimeout, StartError
 from referee.bots.launch import BotSpec, launch
@@ -67,6 +68,8 @@ class BotPlayer:
         self.startup_time = startup_time
         self.process_limits = process_limits
         self.stderr_path = stderr_path
+        # Lines of its stderr that look like errors, over its processes ended so far.
+        self.errors = ErrorLines()
         self.bot: BotProcess | None = None
         self.watch = Watchdog(spec.limits)
         self.starts = 0
@@ -151,6 +154,7 @@ class BotPlayer:
             finally:
                 if isinstance(bot.tee, TranscriptWriter):
                     bot.tee.close()
+                self.errors.add(bot.stderr.errors)
 
     async def _crash_reason(self, what: str) -> str:
         if self.bot is None:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """replies_unasked: WRONG: plays as first_legal does, but also replies to every message of
 the kinds --to names (default new_game; e.g. --to new_game,event,game_end), repeating the id
-of its last request (0 before any).
+of its last request (none before its first: an id 0, which no request has, is a wrong_id).
 
 Expected: no fault while a request waits on at most 16 of them (the referee skips a reply
 with an earlier id), but `referee check` warns that lines answer no request.
@@ -43,7 +43,7 @@ def main():
             send({"id": last, **first_legal(message)})
         elif kind == "goodbye":
             return
-        elif kind in unasked:  # the bad thing: these want no reply
+        elif kind in unasked and last:  # the bad thing: these want no reply
             send({"id": last, "action": "pass"})
 
 

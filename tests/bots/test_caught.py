@@ -1,0 +1,27 @@
+"""A bot's stderr lines that look like errors it lived through are counted as they come, in
+whatever pieces the pipe gives them, each line once, and the first is quoted."""
+
+from __future__ import annotations
+
+from referee.bots.caught import ErrorLines, caught_note
+
+
+def test_error_lines_are_counted_once_each_across_the_pipes_pieces() -> None:
+    """A Python traceback (its first and last lines), a kit's fallback line that also names
+    an exception, and a Go panic, written in pieces that split lines: four lines counted; the
+    ordinary log lines are not, and the first error line is the one quoted."""
+    text = (b"bot: starting\nTraceback (most recent call last):\n  File \"bot.py\", line 3\n"
+            b"KeyError: 'x'\nbot: request 4: TypeError: no; falling back to the default\n"
+            b"bot: round 2\npanic: runtime error: index out of range")
+    errors = ErrorLines()
+    for start in range(0, len(text), 7):
+        errors.feed(text[start:start + 7])
+    assert errors.count == 3  # the panic's line is not ended yet
+    errors.feed(b"\n")
+    assert errors.count == 4
+    assert errors.first == "Traceback (most recent call last):"
+    note = caught_note(errors, "--stderr FILE keeps its stderr", "me")
+    assert note == ("note: me: 4 lines of its stderr look like errors it lived through, the "
+                    "first: 'Traceback (most recent call last):'; an answer after an error may "
+                    "be its kit's default, not its strategy's (--stderr FILE keeps its stderr)")
+    assert caught_note(ErrorLines(), "x") is None
