@@ -12,6 +12,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from .merge import shard_games
+from .rounds import budget_games
 from .schedule import GAME_ID, Schedule, table_key
 from .store import LEFT_OUT, Store, StoreError
 
@@ -70,17 +71,18 @@ def tally(schedule: Schedule, deals: range, done: Collection[str],
 
 
 def unfinished(store: Store) -> tuple[int, int] | None:
-    """(stored, to store) where a run of the store's tournament file would play more of a
-    fixed schedule (within `max_games`, without the games of left-out bots), for a
-    leaderboard to say its places may change; None where it would not, or where the schedule
-    cannot say: adaptive, `until`, a shard, no file recorded, or a store of games this
-    referee's schedule does not make (an earlier referee's, which a run refuses)."""
+    """(stored, to store) where a run of the store's tournament file would play more of it
+    (a fixed schedule within `max_games`, an adaptive one up to its budget's games, without
+    the games of left-out bots), for a leaderboard to say its places may change; None where it
+    would not, or where it cannot be said: `until`, an adaptive run bounded by time alone, a
+    shard, no file recorded, or a store of games this referee's schedule does not make (an
+    earlier referee's, which a run refuses)."""
     try:
         config = store.tournament_config()
-        if config is None or config.schedule == "adaptive" or config.until is not None or \
-                store.shard() != "all":
+        if config is None or config.until is not None or store.shard() != "all":
             return None
-        games = Schedule(config, store.draws())
+        adaptive = config.schedule == "adaptive"
+        games = Schedule(config, store.draws(), store.rounds() if adaptive else ())
         seated = store.seatings()
         left_out = store.entrants(LEFT_OUT)
     except (StoreError, ValueError):
@@ -92,9 +94,15 @@ def unfinished(store: Store) -> tuple[int, int] | None:
     count = tally(games, range(config.deals), ours, stored_by_table(ours), left_out)
     if count.stored < len(ours):  # games of another schedule
         return None
-    scheduled = count.games - count.skipped
-    if config.max_games is not None:
-        scheduled = min(scheduled, config.max_games)
+    if adaptive:  # rounds are chosen, and played, until the budget's games are stored
+        most = budget_games(config, left_out)
+        if most is None:
+            return None
+        scheduled = most
+    else:
+        scheduled = count.games - count.skipped
+        if config.max_games is not None:
+            scheduled = min(scheduled, config.max_games)
     if count.stored >= scheduled:
         return None
     return count.stored, scheduled

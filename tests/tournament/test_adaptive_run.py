@@ -166,3 +166,24 @@ def test_a_round_is_sized_by_the_entrants_that_can_play(tmp_path: Path) -> None:
     chosen = rounds(tmp_path / "field.db")
     assert len(chosen) == 1 and NAMES[-1] not in chosen[0][2], chosen
     assert count(tmp_path / "field.db") == PER_ROUND // 2
+
+
+def test_a_leaderboard_of_an_adaptive_store_short_of_its_budget_says_so(
+        tmp_path: Path) -> None:
+    """An adaptive store of 2 rounds whose last 3 games were never played (as a run stopped
+    inside a round leaves it): `leaderboard` says on stderr that it holds 9 of the 12 games
+    its budget allows and that the places may change; after a run plays them, it says
+    nothing."""
+    file = adaptive_file(tmp_path)
+    db = tmp_path / "field.db"
+    assert in_process.referee("tournament", "run", str(file), "-q", cwd=tmp_path).returncode == 0
+    with sqlite3.connect(db) as con:
+        last = [r[0] for r in con.execute("SELECT game_id FROM games ORDER BY finished")][-3:]
+        con.executemany("DELETE FROM games WHERE game_id = ?", [(g,) for g in last])
+    out = in_process.referee("leaderboard", str(db), cwd=tmp_path)
+    assert out.returncode == 0
+    assert out.stderr == (f"note: {db} holds 9 of the 12 games of tournament 'field': a run "
+                          "of its file plays the rest, and the places may change\n"), out.stderr
+    assert in_process.referee("tournament", "run", str(file), "-q", cwd=tmp_path).returncode == 0
+    assert count(db) == 12
+    assert in_process.referee("leaderboard", str(db), cwd=tmp_path).stderr == ""
