@@ -299,9 +299,36 @@ class AdaptivePlan:
         if self.rounds_chosen and new:
             out.append(f"at no table yet: {listed(new, total=True)}: the next rounds seat "
                        f"{'them' if len(new) > 1 else 'it'} first")
+            short = self._newcomers_short(len(new))
+            if short is not None:
+                out.append(short)
         if self.unpaired:
             out.append(f"warning: {ROTATIONS}")
         return out
+
+    def _newcomers_short(self, new: int) -> str | None:
+        """A warning when the budget left gives the entrants at no table yet fewer than half
+        the games of the others' median, with how much to raise `max_games` by to give them
+        as many: a late entrant's place on a few games is far wider than the field's."""
+        games = self.budget_games
+        played = sorted(n for n in self.per_entrant.values() if n)
+        if games is None or not played:
+            return None
+        per_table = self.seat_orders * self.deals
+        per_round = self.round_tables * per_table
+        rounds_left = max(0, games - self.games_chosen) // max(1, per_round)
+        expected = rounds_left * per_table  # seated about once a round, first in the next
+        median = played[len(played) // 2]
+        if expected * 2 >= median:
+            return None
+        rounds = -(-(median - expected) // per_table)
+        one = new == 1
+        return (f"warning: the budget leaves the {'entrant' if one else f'{new} entrants'} "
+                f"at no table yet about {expected:,} games {'' if one else 'each '}against a "
+                f"median of {median:,} for the others, so {'its place' if one else 'their places'}"
+                f" will be far wider: raise the budget ({self.budget}) by about "
+                f"{rounds * per_round:,} games ({counted(rounds, 'round')}) to give "
+                f"{'it' if one else 'them'} as many")
 
     def as_dict(self) -> dict[str, object]:
         return {"schedule": "adaptive", "how": HOW, "table_size": self.table_size,

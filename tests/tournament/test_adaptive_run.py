@@ -112,6 +112,23 @@ def test_the_plan_says_what_the_budget_leaves_and_who_has_not_played(tmp_path: P
     assert "warning" not in planned, planned
 
 
+def test_the_plan_warns_when_the_budget_left_gives_late_entrants_few_games(
+        tmp_path: Path) -> None:
+    """Three rounds played (each entrant 9 games), then a late entrant with one more round in
+    the budget: the plan warns that it gets about 3 games against the others' median of 9, and
+    by how much to raise the budget to give it as many."""
+    file = adaptive_file(tmp_path, "rounds = 3")
+    assert in_process.referee("tournament", "run", str(file), "-q", "--workers", "1",
+                              cwd=tmp_path).returncode == 0
+    entrant(tmp_path, "late", RANDOM)
+    file = write_file(tmp_path, [*NAMES, "late"],
+                      f'schedule = "adaptive"\nrounds = 4\nedition = "{TINY}"')
+    planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path).stdout
+    assert ("warning: the budget leaves the entrant at no table yet about 3 games against a "
+            "median of 9 for the others, so its place will be far wider: raise the budget "
+            "(rounds = 4) by about 12 games (2 rounds) to give it as many\n") in planned, planned
+
+
 def test_a_resumed_runs_progress_counts_every_stored_game_from_its_first_line(
         tmp_path: Path) -> None:
     """Run again after an entrant changed, with a larger budget: the changed entrant's games
