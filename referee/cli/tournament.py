@@ -298,6 +298,10 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
         skipped = plan.per_entrant.get(name, 0)
         click.echo(f"warning: run would leave out {visible(name)}: {visible(why)}"
                    + (f" (its {skipped:,} games would be skipped)" if skipped else ""))
+    from ..tournament.field import renamed
+
+    for line in renamed(left_out, withdrawn):
+        click.echo(visible(line))
     seats = [f"seat {i}" for i in range(max(map(len, plan.seats.values()), default=0))]
     alike: dict[tuple[int, ...], list[str]] = {}  # entrants by their games and seats
     for name, counts in plan.seats.items():

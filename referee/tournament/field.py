@@ -13,6 +13,7 @@ same version runs again.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -37,6 +38,22 @@ def changed_now(store: Store, versions: Mapping[str, str]) -> tuple[tuple[str, .
     before = store.versions()
     changed = tuple(n for n, v in versions.items() if before.get(n) not in (None, v))
     return changed, store.stale_games({n: versions[n] for n in changed})
+
+
+def renamed(left_out: Mapping[str, str], withdrawn: Sequence[str]) -> list[str]:
+    """A warning for each entrant left out for want of its folder whose name is close to one
+    that withdrew (in the store, not in the file): most likely one entrant, its name or dir
+    mistyped, whose games leave the leaderboard until the file names it again."""
+    out = []
+    for name, why in left_out.items():
+        if "does not exist" not in why:
+            continue
+        close = difflib.get_close_matches(name, withdrawn, n=1, cutoff=0.7)
+        if close:
+            out.append(f"warning: {name} has no folder and {close[0]}, in the store, is no "
+                       f"longer in the file: one entrant whose name or dir is mistyped? Until "
+                       f"the file names {close[0]} again, its games are out of the leaderboard")
+    return out
 
 
 class FrozenField(Exception):

@@ -239,6 +239,7 @@ class AdaptivePlan:
     changed: tuple[str, ...] = ()
     unpaired: bool = False  # seat_orders = "rotations" with an odd number of deals
     pace: float | None = None  # seconds a stored game took, on average (None: none stored)
+    left_out: tuple[str, ...] = ()  # a run would seat them at no table
 
     @property
     def to_play(self) -> int | None:
@@ -295,7 +296,8 @@ class AdaptivePlan:
             left = games - self.games_chosen
             out.append(f"the budget leaves {left:,} games for the rounds to come" if left > 0
                        else "the budget ends with the round begun")
-        new = [name for name, played in self.per_entrant.items() if not played]
+        new = [name for name, played in self.per_entrant.items()
+               if not played and name not in self.left_out]
         if self.rounds_chosen and new:
             out.append(f"at no table yet: {listed(new, total=True)}: the next rounds seat "
                        f"{'them' if len(new) > 1 else 'it'} first")
@@ -364,5 +366,5 @@ def adaptive_plan(config: TournamentConfig, games: Schedule, workers: int,
         seats={n: [c // k] * k for n, c in per_entrant.items()}, workers=workers,
         bound_seconds=None if most is None else most * per_game_seconds / max(1, workers),
         stored=stored, changed=changed,
-        unpaired=unpaired_rotations(config), pace=pace)
+        unpaired=unpaired_rotations(config), pace=pace, left_out=tuple(left_out))
 

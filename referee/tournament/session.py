@@ -31,7 +31,7 @@ from .config import TournamentConfig, tournament_edition
 from .entrants import build_bots, entrant_versions
 from .executors import Executor, Finished, Outcome, Requeued, Voided
 from .executors.worker import MAX_ATTEMPTS
-from .field import FieldChange, update_field
+from .field import FieldChange, renamed, update_field
 from .isolation import check_isolation, run_files
 from .merge import shard_games
 from .preview import duration, make_plan
@@ -365,7 +365,7 @@ async def run_tournament(
             for line in make_plan(config, games, workers, stored, shard,
                                   left_out=left_out).lines(bound=False):
                 say(line)
-        for line in field_lines(change):
+        for line in [*field_lines(change), *renamed(left_out, change.withdrawn)]:
             say(line)
         run = _Run(config, store, games, shard, left_out, versions, change, say, on_update,
                    time_budget, deadline)

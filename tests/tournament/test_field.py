@@ -280,3 +280,21 @@ def test_a_gauntlets_leaderboard_names_its_baselines(tmp_path: Path) -> None:
     run(write_file(tmp_path / "rr", names[:3]))
     assert "baselines" not in board(tmp_path / "rr" / "field.db", "table")
     assert json.loads(board(tmp_path / "rr" / "field.db"))["baselines"] == []
+
+
+def test_a_mistyped_entrant_is_said_to_look_like_the_one_that_withdrew(tmp_path: Path) -> None:
+    """After a run, the file names `dann` (no such folder) where it named `dan`: plan and run
+    warn that dann has no folder and dan, in the store, is no longer in the file, likely one
+    entrant mistyped, whose games are out of the leaderboard until it is named again."""
+    names = ["ann", "ben", "cal", "dan"]
+    for n in names:
+        entrant(tmp_path, n)
+    file = write_file(tmp_path, names, "deals = 1")
+    run(file)
+    file.write_text(file.read_text().replace('"dan"', '"dann"'))
+    warning = ("warning: dann has no folder and dan, in the store, is no longer in the file: "
+               "one entrant whose name or dir is mistyped? Until the file names dan again, its "
+               "games are out of the leaderboard")
+    planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path)
+    assert warning in planned.stdout, planned.stdout
+    assert warning in run(file)
