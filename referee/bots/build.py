@@ -22,6 +22,16 @@ from .limits import BotLimits
 from .process import ProcessLimits
 from .sandbox import SandboxError, SandboxMode, wrap_command
 
+# What a compiler says, and what it means for a bot.  The TypeScript kit declares no
+# `console` on purpose (console.log writes to stdout, the protocol's), and tsc's own advice,
+# to add the "dom" library, builds a bot whose every debug line is a malformed reply.
+BUILD_HINTS = (
+    ("Cannot find name 'console'",
+     "console is not declared, as console.log would write to stdout, where only protocol "
+     "messages go: log with the kit's log(), which writes to stderr (do not add \"dom\" to "
+     "the compiler's lib)"),
+)
+
 
 @dataclass(frozen=True)
 class BuildResult:
@@ -40,10 +50,15 @@ class BuildResult:
     @property
     def problem(self) -> str | None:
         """What went wrong, in words that follow "its build " ("failed (exit status 2)"), or
-        None when it built: the one verdict `play`, tournaments and grading all give."""
+        None when it built: the one verdict `play`, tournaments and grading all give, with a
+        hint where its output shows a known cause (`BUILD_HINTS`)."""
         if self.failure is not None:
             return self.failure
-        return None if self.returncode == 0 else f"failed (exit status {self.returncode})"
+        if self.returncode == 0:
+            return None
+        output = self.output
+        hint = next((h for said, h in BUILD_HINTS if said in output), None)
+        return f"failed (exit status {self.returncode})" + (f": {hint}" if hint else "")
 
     @property
     def output(self) -> str:
