@@ -35,7 +35,7 @@ def _keys_beside(model: type[BaseModel], loc: Sequence[int | str]) -> list[str]:
     return [f.alias or name for name, f in current.model_fields.items()]
 
 
-def _meant(err: ErrorDetails, model: type[BaseModel] | None) -> str | None:
+def meant_key(err: ErrorDetails, model: type[BaseModel] | None) -> str | None:
     """The key a key the model does not have was close to (a typo), or None."""
     if err["type"] != "extra_forbidden" or model is None or not err["loc"]:
         return None
@@ -63,7 +63,7 @@ def _line(err: ErrorDetails, msg: str, model: type[BaseModel] | None, data: Any 
     # a file's keys (a model given) as its writer counts them; a message's as they are
     where = (_where(err["loc"], data) if model is not None else
              ".".join(str(p) for p in err["loc"]))
-    meant = _meant(err, model)
+    meant = meant_key(err, model)
     if meant is not None:
         msg += f" (did you mean {meant!r}?)"
     return f"{where}: {msg}" if where else msg  # whole-model checks name their key themselves
@@ -85,9 +85,9 @@ def first_errors(exc: ValidationError, most: int = 3,
     was meant as is among them, and the others may be needed only without it (an entry that
     gives its `dir` needs no `name` or `command`)."""
     errors = exc.errors(include_url=False)
-    typos = {tuple(err["loc"][:-1]) for err in errors if _meant(err, model) is not None}
+    typos = {tuple(err["loc"][:-1]) for err in errors if meant_key(err, model) is not None}
     errors = [err for err in errors
               if not (err["type"] == "missing" and tuple(err["loc"][:-1]) in typos)]
-    errors.sort(key=lambda err: _meant(err, model) is None)  # stable: the rest in order
+    errors.sort(key=lambda err: meant_key(err, model) is None)  # stable: the rest in order
     return "; ".join(_line(err, err["msg"].removeprefix("Value error, "), model, data)
                      for err in errors[:most])

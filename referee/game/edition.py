@@ -16,6 +16,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from referee.toml_files import TomlFileError, parse_toml
+from referee.validation import meant_key
 
 
 class AuctionType(enum.IntEnum):
@@ -154,10 +155,13 @@ def edition_from_data(data: Any) -> Edition:
     try:
         model = _EditionModel.model_validate(data)
     except ValidationError as exc:
-        err = exc.errors()[0]
+        errors = exc.errors()  # a mistyped key first: the key then missing is the one meant
+        err = next((e for e in errors if meant_key(e, _EditionModel)), errors[0])
         where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        meant = meant_key(err, _EditionModel)
         raise EditionError(f"edition field {where}: "
-                           f"{err['msg'].removeprefix('Value error, ')}") from None
+                           f"{err['msg'].removeprefix('Value error, ')}"
+                           + (f" (did you mean {meant!r}?)" if meant else "")) from None
     return Edition(
         name=model.name,
         artists=tuple(a.name for a in model.artists),

@@ -367,6 +367,16 @@ def test_R1_bad_edition_file_names_the_field(text: str, fmt: str, where: str) ->
     assert f"edition field {where}:" in str(info.value)
 
 
+def test_R1_a_mistyped_edition_key_is_named_with_the_key_meant() -> None:
+    """R1: `fixed-prize` for `fixed-price` names the mistyped key and the one meant, not
+    the key then missing."""
+    text = SEED_002_TOML.replace("fixed-price = 3", "fixed-prize = 3", 1)
+    with pytest.raises(EditionError) as info:
+        parse_edition(text, "toml")
+    assert str(info.value).endswith(".fixed-prize: Extra inputs are not permitted (did you "
+                                    "mean 'fixed-price'?)"), str(info.value)
+
+
 @pytest.mark.parametrize(("text", "fmt"), [("name = ", "toml"), ("{\"name\": ", "json")])
 def test_R1_edition_file_that_does_not_parse(text: str, fmt: str) -> None:
     """R1: text that is not TOML/JSON at all is an EditionError too, naming the format."""
