@@ -258,6 +258,20 @@ def test_a_bug_its_kit_catches_passes_every_check_and_is_noted(tmp_path: Path) -
         done.stdout
 
 
+def test_one_crash_in_many_checks_quotes_its_stderr_once() -> None:
+    """A bot that crashes the same way in game after game fails many checks; the first quotes
+    the end of its stderr (the traceback), and the others say it ends as in that one, so the
+    output is not the same traceback nine times over."""
+    done = check(f"{PY} tests/scripted_bots/crash_mid_game.py")
+    assert done.returncode == 1
+    fails = [line for line in done.stdout.splitlines() if line.startswith("FAIL  ")]
+    assert len(fails) > 3, done.stdout
+    assert done.stdout.count("Traceback (most recent call last):") == 1, done.stdout
+    first = fails[0].split(":")[0].removeprefix("FAIL  ")
+    assert all(f"its stderr ends as in {first!r} above" in line for line in fails[1:]
+               if "crash" in line), done.stdout
+
+
 def test_a_bot_that_never_answers_is_asked_no_more_after_three_timeouts() -> None:
     """A bot that never answers costs its author three move times, not a whole game of
     them: after three timeouts the check stops asking, and says so where a situation then

@@ -20,6 +20,8 @@ from .common import (
     time_limit_options,
 )
 
+STDERR_ENDS = "; its stderr ends:\n"  # how a crash's reason quotes the bot's stderr
+
 
 @click.command(name="check", short_help=short_help("check"))
 @click.argument("bot", metavar="BOT")
@@ -78,8 +80,17 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
         fail(f"the referee failed, not the bot: {exc}")
     except KeyboardInterrupt:
         fail("interrupted; the bot was stopped")
+    shown: dict[str, str] = {}  # the end of a crash's stderr, and the check that quoted it
     for r in results:
-        click.echo(f"{r.mark}  {r.name}: {visible(r.reason, indent='      ')}")
+        reason, ends, tail = r.reason.partition(STDERR_ENDS)
+        end = "\n".join(tail.splitlines()[-3:])  # the error and where: one crash, many games
+        if ends and end in shown:
+            reason += f"; its stderr ends as in {shown[end]!r} above"
+        else:
+            reason = r.reason
+            if ends:
+                shown[end] = r.name
+        click.echo(f"{r.mark}  {r.name}: {visible(reason, indent='      ')}")
         for line in r.lines:  # the exchange: what the referee sent, and what the bot said
             click.echo(f"      {visible(line)}")
     click.echo(summary(times))
