@@ -80,16 +80,16 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
         fail(f"the referee failed, not the bot: {exc}")
     except KeyboardInterrupt:
         fail("interrupted; the bot was stopped")
-    shown: dict[str, str] = {}  # the end of a crash's stderr, and the check that quoted it
+    quoted: dict[str, str] = {}  # the end of a crash's stderr, and the check that quoted it
     for r in results:
         reason, ends, tail = r.reason.partition(STDERR_ENDS)
         end = "\n".join(tail.splitlines()[-3:])  # the error and where: one crash, many games
-        if ends and end in shown:
-            reason += f"; its stderr ends as in {shown[end]!r} above"
+        if ends and end in quoted:
+            reason += f"; its stderr ends as in {quoted[end]!r} above"
         else:
             reason = r.reason
             if ends:
-                shown[end] = r.name
+                quoted[end] = r.name
         click.echo(f"{r.mark}  {r.name}: {visible(reason, indent='      ')}")
         for line in r.lines:  # the exchange: what the referee sent, and what the bot said
             click.echo(f"      {visible(line)}")

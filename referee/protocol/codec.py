@@ -8,6 +8,7 @@ what was wrong, which the referee records as the bot's fault.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -159,8 +160,12 @@ def decode_hello(line: bytes) -> BotHello:
     try:
         return BotHello.model_validate_json(line)
     except ValidationError as exc:
-        raise ProtocolError(FaultKind.MALFORMED, f"bad hello: {_describe(exc)}; {shown(line)}") \
-            from None
+        version = next((e for e in exc.errors() if tuple(e["loc"]) == ("protocol",)), None)
+        why = _describe(exc) if version is None else (
+            "protocol: none given" if version["type"] == "missing" else
+            f"protocol: {json.dumps(version['input'])[:40]}") + \
+            f", where it must be {PROTOCOL_VERSION}, the version this referee speaks"
+        raise ProtocolError(FaultKind.MALFORMED, f"bad hello: {why}; {shown(line)}") from None
 
 
 def shown(line: bytes) -> str:
