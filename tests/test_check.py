@@ -441,7 +441,7 @@ def test_answers_over_the_move_time_fail_and_a_lone_one_or_one_near_it_warns() -
     """Two answers of 0.3 s at a move time of 0.2 s (the time bank takes the overruns, so no
     fault): the check fails, naming the slowest answer, its time and its exchange.  One such
     answer, as a loaded machine's stall makes, is a warning and passes; one over twice the
-    move time fails.  One of 1.7 s at a move time of 2 s, over 80% of it: a warning."""
+    move time, or one the time bank could not absorb (a timeout), fails.  One of 1.7 s at a move time of 2 s, over 80% of it: a warning."""
     late = f"{PY} tests/scripted_bots/answers_late.py --only 5"
     over = check(f"{late} --only 9 --delay 0.3", "--move-time", "0.2")
     assert over.returncode == 1, over.stdout
@@ -461,6 +461,8 @@ def test_answers_over_the_move_time_fail_and_a_lone_one_or_one_near_it_warns() -
                      re.M), lone.stdout
     far = check(f"{late} --delay 0.5", "--move-time", "0.2")
     assert far.returncode == 1 and "FAIL  answers within the move time: 1 of" in far.stdout
+    timed_out = check(f"{late} --delay 0.5", "--move-time", "0.2", "--time-bank", "0.1")
+    assert "FAIL  answers within the move time: 1 of" in timed_out.stdout  # not absorbed
 
     near = check(f"{late} --delay 1.7", "--move-time", "2")
     assert near.returncode == 0, near.stdout

@@ -120,7 +120,8 @@ def test_a_bot_ending_its_lines_with_crlf_plays_without_a_fault(tmp_path: Path) 
 def test_a_bot_that_cannot_start_makes_play_exit_1_naming_its_seat(tmp_path: Path) -> None:
     """A bot that dies before its hello: the game is played with its seat retired and
     printed, and `play` exits 1 with one line on stderr naming the seat and why (the error its
-    stderr ends with).  A command whose script is missing plays no game: one error line names
+    stderr ends with), with no note of errors it lived through.  A command whose script is
+    missing plays no game: one error line names
     the script, before any bot starts; `sh -c '...'` naming a script plays."""
     out = referee("play", f"{PY} {BOTS / 'crash_at_start.py'}", f"{PY} {BOTS / 'first_legal.py'}",
                   f"{PY} {BOTS / 'first_legal.py'}", "--json")
@@ -130,6 +131,9 @@ def test_a_bot_that_cannot_start_makes_play_exit_1_naming_its_seat(tmp_path: Pat
         "error: seat 0 (crash_at_start) could not start: closed its output before its hello; "
         "exit status 3; its stderr ends: ModuleNotFoundError: No module named 'numpy'; the game "
         "was played without it"]
+    table = referee("play", f"{PY} {BOTS / 'crash_at_start.py'}", f"{PY} {BOTS / 'first_legal.py'}",
+                    f"{PY} {BOTS / 'first_legal.py'}")
+    assert "note:" not in table.stdout, table.stdout  # not an error it lived through
     missing = referee("play", f"{PY} {BOTS / 'first_legal.py'}", f"{PY} {BOTS / 'first_legal.py'}",
                       f"{PY} {tmp_path / 'missing.py'}")
     assert missing.returncode == 2 and missing.stdout == "", missing.stdout

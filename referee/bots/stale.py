@@ -27,7 +27,8 @@ PROJECT_FILES = ("Cargo.toml", "go.mod", "Makefile", "makefile", "GNUmakefile",
                  "bot.toml", "dune-project", "build.zig")
 # Folders of build output, dependencies and tools, not the entrant's sources.
 SKIPPED = {"target", "node_modules", "out", "build", "bin", "obj", "dist", "vendor",
-           "__pycache__", "zig-cache", "_build"}
+           "__pycache__", "zig-cache", "_build", "venv", "env", "site-packages"}
+ENVIRONMENTS = {"venv", "env", "virtualenv"}  # a Python environment's programs are not built
 MOST_FILES = 5000  # looked at in a project at most: a huge folder is not a bot's
 UP = 3  # folders above the program's own looked at for its project's root
 SLACK = 1.0  # seconds: a source written in the same second as the build
@@ -55,7 +56,7 @@ def stale_program(spec: BotSpec) -> str | None:
             built = program.stat().st_mtime
         except OSError:
             return None
-        root = _project_root(program.parent)
+        root = _project_root(program.parent, cwd)
         newest = _newest_source(root, suffixes)
         if newest is None or newest[1] <= built + SLACK:
             return None
@@ -69,11 +70,13 @@ def stale_program(spec: BotSpec) -> str | None:
 def _the_entrants(word: str, cwd: Path, program: bool) -> bool:
     """Whether a word of the command names a file an entrant builds: a relative path (for the
     `program`, one with a slash: else it is found on PATH), not through a hidden folder
-    (`.venv/bin/python`) and not a link (a virtual environment's interpreter).  An interpreter
-    on PATH, or given by its absolute path, is not theirs."""
+    (`.venv/bin/python`) or an environment's (`venv/bin/python`, copied), and not a link (a
+    virtual environment's interpreter).  An interpreter on PATH, or given by its absolute
+    path, is not theirs."""
     if os.path.isabs(word) or (program and "/" not in word):
         return False
-    if any(p.startswith(".") and p not in (".", "..") for p in Path(word).parts):
+    parts = Path(word).parts
+    if any((p.startswith(".") and p not in (".", "..")) or p in ENVIRONMENTS for p in parts):
         return False
     return not (cwd / word).is_symlink()
 
@@ -98,10 +101,14 @@ def _sources_of(program: Path) -> tuple[str, ...] | None:
     return None
 
 
-def _project_root(folder: Path) -> Path:
-    """The nearest folder at or above `folder` (at most `UP` above) holding a build file, else
+def _project_root(folder: Path, cwd: Path) -> Path:
+    """The nearest folder at or above `folder` (at most `UP` above, and not above `cwd`, the
+    folder the command runs in, unless the program is outside it) holding a build file, else
     `folder`."""
     for candidate in [folder, *folder.parents][:UP + 1]:
+        if candidate != folder and folder.is_relative_to(cwd) and \
+                not candidate.is_relative_to(cwd):
+            break
         if any((candidate / name).is_file() for name in PROJECT_FILES):
             return candidate
     return folder
@@ -118,7 +125,7 @@ def _newest_source(root: Path, suffixes: tuple[str, ...]) -> tuple[Path, float] 
             seen += 1
             if seen > MOST_FILES:
                 return newest
-            if not name.endswith(suffixes):
+            if not name.endswith(suffixes) or name.endswith(".d.ts"):  # declarations
                 continue
             path = Path(folder, name)
             try:

@@ -154,12 +154,12 @@ def play(
 def caught_lines(record: GameRecord, errors: dict[str, ErrorLines],
                  stderr_dir: Path | None) -> list[str]:
     """A note for each bot whose stderr holds lines that look like errors it lived through
-    (a seat retired by a crash has its stderr quoted in its fault)."""
+    (a seat that crashed, or never started, has its stderr quoted in its fault)."""
     from ..bots.caught import caught_note
     from ..protocol.messages import FaultKind
 
-    crashed = {s.seat for s in record.result.seats()
-               if any(f.kind is FaultKind.CRASH for f in s.faults)}
+    crashed = {s.seat for s in record.result.seats()  # or never started
+               if any(f.kind in (FaultKind.CRASH, FaultKind.START) for f in s.faults)}
     notes = []
     for seat, name in enumerate(record.spec.names):
         where = ("--stderr-dir DIR keeps its stderr" if stderr_dir is None else

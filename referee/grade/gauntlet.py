@@ -73,7 +73,7 @@ async def play_gauntlet(
     store = Store.for_writing(db)
     try:
         summary = await run_tournament(gauntlet, config_path, store, LocalExecutor(workers),
-                                       say, leave_out_unstarted=False)  # every game graded
+                                       say)
     finally:
         store.close()
     for baseline in config.baselines:

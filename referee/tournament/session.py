@@ -140,9 +140,9 @@ class _Run:
         self.deals = 0  # the deals of the stages begun
         self.voids: list[str] = []
         self.verdict: str | None = None
+        # An adaptive run's entrants that keep failing to start, seated in no later round.
         self.starts = StartWatch()
-        self.late_out: set[str] = set()  # left out in this stage or round, as it went
-        self.late_skipped = 0  # their games skipped after their stage or round began
+        self.unstarted: dict[str, str] = {}
         if config.until is not None:
             say(plan(config, games))
         stored = 0 if config.max_games is None else self._tally(range(config.deals)).stored
@@ -176,7 +176,6 @@ class _Run:
     def _begin(self, part: Tally, games: Iterator[ScheduledGame],
                counted: bool = False) -> Iterator[ScheduledGame]:
         """`counted`: its stored games are in the progress already."""
-        self.late_out = set()  # those left out before now are skipped in `part` already
         covered = self.covered
         self.covered = Tally(covered.games + part.games, covered.stored + part.stored,
                              covered.skipped + part.skipped)
@@ -189,16 +188,10 @@ class _Run:
         return self.budget.within(games)
 
     def _playable(self, games: Iterable[ScheduledGame]) -> Iterator[ScheduledGame]:
-        out = self.left_out.keys()  # a view: an entrant left out as the run goes counts
+        out = self.left_out.keys()
         for g in shard_games(games, self.shard):
-            if g.game_id in self.done:
-                continue
-            seats = set(g.seats)
-            if not out & seats:
+            if g.game_id not in self.done and not out & set(g.seats):
                 yield g
-            elif self.late_out & seats:  # not counted as skipped when the stage began
-                self.late_skipped += 1
-                self.progress.total -= 1
 
     async def play(self, executor: Executor, games: Iterator[ScheduledGame]) -> None:
         """Play a stage's (or round's) games, begun, within the budgets: a time budget
@@ -220,7 +213,8 @@ class _Run:
                                    outcome.attempts, [self.versions[n] for n in outcome.seats]):
                 return
             progress.stored(sum(len(f) for f in outcome.result.faults))
-            self._leave_out_unstarted(outcome.result)
+            if self.games.kind == "adaptive":
+                self._seat_no_more(outcome.result)
         elif isinstance(outcome, Voided):
             self.store.save_void(outcome.game_id, outcome.attempt, outcome.reason)
             progress.voids += 1
@@ -239,15 +233,14 @@ class _Run:
         if self.budget.out_of_time():
             raise BudgetSpent
 
-    def _leave_out_unstarted(self, result: GameResult) -> None:
-        """Leave out, for the rest of the run, an entrant that keeps failing to start
-        (`unstarted.py`): its games still to play are skipped (`_playable` reads `left_out`
-        as it goes, an adaptive round's choice too), and the store records why."""
+    def _seat_no_more(self, result: GameResult) -> None:
+        """Seat an entrant that keeps failing to start in no later round of this run
+        (`unstarted.py`); the games of the rounds chosen are played as they are, and the store
+        records why, for the leaderboard to say."""
         for name, why in self.starts.seen(result):
-            if name in self.left_out:
+            if name in self.left_out or name in self.unstarted:
                 continue
-            self.left_out[name] = why
-            self.late_out.add(name)
+            self.unstarted[name] = why
             self.store.record_field([Entrant(name, self.versions.get(name), LEFT_OUT, why)],
                                     [], {})
             self.say(f"left out {name}: {why}")
@@ -276,7 +269,7 @@ class _Run:
                 if self.budget.spent():
                     continue  # said by spent(), above
                 tables = next_round(self.config, self.games, self.store.results(),
-                                    self.left_out)
+                                    {**self.left_out, **self.unstarted})
                 if not tables:
                     self.verdict = finished(self.config, self.games) if not next_size(
                         self.config, self.games) else (
@@ -320,9 +313,8 @@ class _Run:
                      "entrants, or tables a smaller sample no longer names); the leaderboard "
                      "counts every stored game of the field's tables")
         return RunSummary(total=self.covered.games, already=self.covered.stored,
-                          played=self.progress.played,
-                          skipped=self.covered.skipped + self.late_skipped,
-                          left_out=self.left_out, voids=self.voids,
+                          played=self.progress.played, skipped=self.covered.skipped,
+                          left_out={**self.left_out, **self.unstarted}, voids=self.voids,
                           verdict=self.verdict, field=self.change,
                           budget=self.budget.why)
 
@@ -338,16 +330,15 @@ async def run_tournament(
     frozen: bool = False,
     workers: int | None = None,
     time_budget: float | None = None,
-    leave_out_unstarted: bool = True,
 ) -> RunSummary:
     """Play the games of the tournament (or of its `shard`) that `store` lacks on `executor`,
     calling `on_update` after every game stored and every void attempt.  Every entrant is
     built first, and the games of those whose version changed are superseded and played
     again (with `frozen`, FrozenField instead); then, with `workers`, the plan of its games is
     said (`preview.py`), counting those to play again.  The file's `max_games` and `time_budget`
-    (seconds from now) stop it early (`budget.py`); an entrant that keeps failing to start
-    is left out of the rest of the run (`unstarted.py`), unless not `leave_out_unstarted`
-    (grading, which plays a student's every game).  Raises SandboxError, before any game,
+    (seconds from now) stop it early (`budget.py`); an adaptive run seats an entrant that
+    keeps failing to start in no later round (`unstarted.py`).  Raises SandboxError, before
+    any game,
     when the file's sandbox cannot run here or would show a bot the store (`isolation.py`)."""
     deadline = None if time_budget is None else time.monotonic() + time_budget
     if executor.runs_bots:
@@ -369,7 +360,6 @@ async def run_tournament(
             say(line)
         run = _Run(config, store, games, shard, left_out, versions, change, say, on_update,
                    time_budget, deadline)
-        run.starts.enabled = leave_out_unstarted
         if games.kind == "adaptive":
             await run.play_rounds(executor)
         for stage in [] if games.kind == "adaptive" else stages(config):

@@ -1,9 +1,10 @@
-"""Entrants that cannot start: a bot that fails before its hello in game after game (a missing
-file, a crash at import) plays none of them, and each of its tables is a game short of a
-player for the others.  A run that sees one fail to start `IN_A_ROW` times running leaves it
-out for the rest of the run, as a bot whose build failed is: its later games are not played,
-the store records why, and the next run tries it again (a fix of what it needed, outside its
-folder, brings it back without a new version)."""
+"""Entrants that cannot start: a bot that exits before its hello game after game (a missing
+file, a crash at import) plays none of its games, and each of its tables is a game short of a
+player for the others.  An adaptive run that sees one fail to start `IN_A_ROW` times running
+seats it in no later round, and the store records why, as for a bot whose build failed; the
+next run tries it again (a fix of what it needed, outside its folder, brings it back without
+a new version).  A fixed schedule's games are fixed: they are played as they are.  A start
+that timed out is not counted: a loaded machine makes those of a healthy bot."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from collections.abc import Iterator
 from referee.match.record import GameResult
 from referee.protocol.messages import FaultKind
 
-IN_A_ROW = 2  # failed starts in a row that leave an entrant out of the rest of a run
+IN_A_ROW = 2  # failed starts in a row after which an adaptive run seats an entrant no more
+TIMED_OUT = "no hello within"  # how a start fault that timed out begins
 
 
 class StartWatch:
@@ -20,20 +22,18 @@ class StartWatch:
 
     def __init__(self) -> None:
         self.failed: dict[str, int] = {}
-        self.enabled = True  # else it leaves no one out
 
     def seen(self, result: GameResult) -> Iterator[tuple[str, str]]:
-        """The entrants this game's result leaves out, each with why (once each)."""
-        if not self.enabled:
-            return
+        """The entrants this game's result shows cannot start, each with why (once each)."""
         for seat in result.seats():
             start = next((f for f in seat.faults if f.kind is FaultKind.START), None)
-            if start is None:
+            if start is None or start.reason.startswith(TIMED_OUT):
                 self.failed[seat.name] = 0
                 continue
             count = self.failed.get(seat.name, 0) + 1
             self.failed[seat.name] = count
             if count == IN_A_ROW:
+                why = start.reason.split("; its stderr ends:", 1)[0]  # the one line
                 yield seat.name, (f"it did not start in {count} games in a row (the last: "
-                                  f"{start.reason}); the rest of its games in this run are "
-                                  "not played, and the next run tries it again")
+                                  f"{why}); the later rounds of this run do not seat it, and "
+                                  "the next run tries it again")

@@ -111,3 +111,25 @@ def test_an_interpreter_is_not_taken_for_the_entrants_build(tmp_path: Path) -> N
     shutil.copy(program, root / ".venv" / "python")
     os.utime(root / ".venv" / "python", (0, 0))
     assert stale_program(BotSpec("bot", ".venv/python bot.py", cwd=root)) is None
+
+
+def test_a_copied_environment_and_type_declarations_are_not_the_bots_sources(
+        tmp_path: Path) -> None:
+    """A virtual environment made with --copies (a real interpreter in venv/bin) beside a C
+    header newer than it, and a hand-written bot.js beside a newer types.d.ts: no note."""
+    (tmp_path / "proj").mkdir()
+    (tmp_path / "proj" / "Makefile").write_text("")
+    venv = tmp_path / "proj" / "venv"
+    (venv / "bin").mkdir(parents=True)
+    (venv / "include").mkdir()
+    shutil.copy(shutil.which("false") or "/bin/false", venv / "bin" / "python")
+    os.utime(venv / "bin" / "python", (0, 0))
+    (venv / "include" / "header.h").write_text("")
+    assert stale_program(BotSpec("bot", "venv/bin/python bot.py", cwd=tmp_path / "proj")) \
+        is None
+    js = tmp_path / "js"
+    js.mkdir()
+    (js / "bot.js").write_text("")
+    os.utime(js / "bot.js", (0, 0))
+    (js / "types.d.ts").write_text("")
+    assert stale_program(BotSpec("bot", "node bot.js", cwd=js)) is None
