@@ -441,7 +441,8 @@ def test_answers_over_the_move_time_fail_and_a_lone_one_or_one_near_it_warns() -
     """Two answers of 0.3 s at a move time of 0.2 s (the time bank takes the overruns, so no
     fault): the check fails, naming the slowest answer, its time and its exchange.  One such
     answer, as a loaded machine's stall makes, is a warning and passes; one over twice the
-    move time, or one the time bank could not absorb (a timeout), fails.  One of 1.7 s at a move time of 2 s, over 80% of it: a warning."""
+    move time, or one the time bank could not absorb (a timeout), fails.  One of 1.7 s at a
+    move time of 2 s, over 80% of it: a warning."""
     late = f"{PY} tests/scripted_bots/answers_late.py --only 5"
     over = check(f"{late} --only 9 --delay 0.3", "--move-time", "0.2")
     assert over.returncode == 1, over.stdout

@@ -39,6 +39,8 @@ STATUS_WORDS = {
 OK_BUT_MOVE_TIME = ("it built, passed every check but answering within the move time (which "
                     "alone does not fail a bot), and played its games")
 
+FEEDBACK_TITLE = b"# Feedback: "  # how every feedback file begins (`run._ours`)
+
 
 def status_words(status: str, check: list[CheckResult] | None) -> str:
     """What `status` means, as the facts of its check (`check`'s results) have it."""
@@ -119,7 +121,7 @@ def summary(outcome: StudentResult, sub: Submission, config: TournamentConfig,
     bot = "(none found)" if sub.command is None else code(sub.command)
     fix = (f"{FIRST_BELOW}{TITLES[problems[0].kind].lower()}: {code(problems[0].what)}"
            if problems else next_step(outcome, config))
-    return [f"# Feedback: {plain_or_code(sub.student)}", "",
+    return [f"{FEEDBACK_TITLE.decode()}{plain_or_code(sub.student)}", "",
             f"- status: **{outcome.status}** ({status_words(outcome.status, check)})",
             f"- grade: **{outcome.grade}**, {grade_reason(outcome)}",
             points_line(outcome, config),

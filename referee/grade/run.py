@@ -37,7 +37,7 @@ from referee.text import listed, visible
 from referee.tournament.config import TournamentConfig
 
 from .config import grading_warnings
-from .feedback import Findings, feedback
+from .feedback import FEEDBACK_TITLE, Findings, feedback
 from .gauntlet import (
     GauntletResult,
     build_baselines,
@@ -292,6 +292,16 @@ def write_feedback(out: Path, outcome: StudentResult) -> None:
     (out / "feedback" / f"{outcome.student}.md").write_text(visible(outcome.feedback, indent=""))
 
 
+def _ours(path: Path) -> bool:
+    """Whether a file of OUT/feedback is a student's feedback that grading wrote (not a
+    teacher's own notes, never moved)."""
+    try:
+        with path.open("rb") as f:
+            return f.read(len(FEEDBACK_TITLE)) == FEEDBACK_TITLE
+    except OSError:
+        return False
+
+
 def set_aside_withdrawn(out: Path, students: list[str], known: dict[str, StudentResult],
                         spent: dict[str, Spent], say: Callable[[str], None]) -> bool:
     """Each student graded before (in the state, or with a feedback file) who is no longer
@@ -299,7 +309,8 @@ def set_aside_withdrawn(out: Path, students: list[str], known: dict[str, Student
     and game records moved out of OUT/feedback, which a teacher hands out, to OUT/withdrawn
     (never deleted; under a new name if one is there).  Whether the state lost any."""
     feedback = out / "feedback"
-    written = {p.name[:-3] for p in feedback.iterdir() if p.name.endswith(".md") and p.is_file()}
+    written = {p.name[:-3] for p in feedback.iterdir()
+               if p.name.endswith(".md") and p.is_file() and _ours(p)}
     gone = sorted((set(known) | written) - set(students))
     for student in gone:
         known.pop(student, None)

@@ -936,7 +936,8 @@ def test_a_student_gone_from_the_class_is_named_and_their_feedback_moved_aside(
     line: left out of grades.csv, their feedback and its game records moved out of
     feedback/ (which a teacher hands out) to withdrawn/, never deleted; the next run says
     nothing more of them.  Back and gone again, they are graded afresh, and their second
-    feedback is set aside beside the first, not over it."""
+    feedback is set aside beside the first, not over it.  A teacher's own file in feedback/
+    is left alone."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     (subs / "alice").mkdir(parents=True)
     shutil.copy(SAMPLES / "python" / "random_bot.py", subs / "alice" / "bot.py")
@@ -947,8 +948,11 @@ def test_a_student_gone_from_the_class_is_named_and_their_feedback_moved_aside(
     graded = (out / "feedback" / "niaj.md").read_text()
     (record,) = (out / "feedback" / "niaj").glob("game-*.jsonl")
     shutil.move(subs / "niaj", tmp_path / "niaj")
+    (out / "feedback" / "README.md").write_text("Notes of mine\n")  # the teacher's, kept
     done = grade(subs, config, out)
     assert done.returncode == 0, done.stderr
+    assert "README" not in done.stderr and (out / "feedback" / "README.md").is_file()
+    (out / "feedback" / "README.md").unlink()
     aside = out.resolve() / "withdrawn"
     assert ("niaj: graded before, no longer in SUBMISSIONS_DIR: left out of grades.csv; its "
             f"feedback moved to {aside / 'niaj.md'}, its game records to {aside / 'niaj'}/\n"
@@ -970,6 +974,7 @@ def test_a_student_gone_from_the_class_is_named_and_their_feedback_moved_aside(
         f"{aside / 'niaj-2'}/\n" in gone.stderr, gone.stderr
     assert (aside / "niaj.md").read_text() == graded
     assert sorted(p.name for p in aside.iterdir()) == ["niaj", "niaj-2", "niaj-2.md", "niaj.md"]
+
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
 def test_an_interrupted_run_leaves_no_copy_of_a_submission_in_work(tmp_path: Path,
