@@ -217,7 +217,9 @@ def method_note(primary: str, pairs: int) -> str:
     """Which test gave `separated`, and what error it controls."""
     return (f"a - b: the difference in {PAIR_METRIC.get(primary, primary)}, with its interval "
             f"of simultaneous {1 - ALPHA:.0%} coverage over the {pairs} pairs (it excludes 0 "
-            "only for a separated pair); LOS: the likelihood that a is the stronger.\n"
+            "only for a separated pair; unbounded: too few deals to bound it); LOS: 1 minus "
+            "the one-sided p-value of a being the stronger, a measure and not a verdict (two "
+            "copies of one bot can show anything from 0% to 100%): only separated is one.\n"
             f"separated: one table's deals (at most {EXACT_DEALS}): the exact sign-flip test "
             "over deals; otherwise the block model over every game (Student t, cluster-robust "
             f"CR2 over deals); Holm over {pairs} pairs, familywise error {ALPHA:.0%}.")

@@ -41,6 +41,7 @@ def note(pairs: list[Pair], entrants: int, games: int, deals_per_table: float, p
     m = len(pairs)
     exact = [p.test.deals for p in pairs if p.test.exact]
     head = "no pair is separated"
+    need = 0  # deals of a table without which no pair can be separated
     if exact and max(exact) <= EXACT_DEALS and 2 / 2 ** max(exact) > alpha / m:
         need = minimum_exact_deals(entrants, alpha)
         deals = f"{max(exact)} deal" + ("" if max(exact) == 1 else "s")
@@ -53,6 +54,8 @@ def note(pairs: list[Pair], entrants: int, games: int, deals_per_table: float, p
     z = float(-ndtri(alpha / m / 2) - ndtri(1 - POWER))  # the normal's upper quantiles
     diff = DIFFERENCE.get(primary, 0.1)
     scale = (statistics.median(errors) * z / diff) ** 2
+    if deals_per_table > 0:  # never fewer deals than the exact test needs to separate any
+        scale = max(scale, need / deals_per_table)
     return (f"{head}; a difference of {diff:g} {UNITS.get(primary, primary)} would need about "
             f"{math.ceil(games * scale):,} games ({math.ceil(deals_per_table * scale):,} deals "
             "of every table) to be separated 4 times in 5.")

@@ -220,7 +220,8 @@ def test_a_board_that_cannot_separate_anything_says_so_under_the_table() -> None
 def test_a_gauntlets_note_counts_the_deals_of_every_candidates_table() -> None:
     """A gauntlet of three baselines and four candidates, each candidate at its own table,
     every deal dealt alike at every table, 3 deals: the note's games and its "deals of every
-    table" agree (a deal of a table is its 4 seat orders, at each of the 4 tables)."""
+    table" agree (a deal of a table is its 4 seat orders, at each of the 4 tables), and are
+    never fewer than the deals it says the exact test needs."""
     results = []
     for deal in range(3):
         for c in range(4):
@@ -239,6 +240,8 @@ def test_a_gauntlets_note_counts_the_deals_of_every_candidates_table() -> None:
     assert found, board.note
     games, deals = (int(x.replace(",", "")) for x in found.groups())
     assert deals * 4 * 4 - 16 <= games <= deals * 4 * 4, board.note
+    need = re.search(r"entrants need at least (\d+) deals of a table", board.note)
+    assert need and deals >= int(need.group(1)), board.note  # never fewer than it says
 
 
 def test_until_separated_tests_the_leader_at_the_error_over_the_entrants() -> None:
