@@ -24,6 +24,9 @@ _NETWORK = re.compile(r"ConnectionRefused|Network is unreachable|Connection refu
 # Seconds to wait for bwrap's exit once the bot's own process has ended: its pid 1 has to
 # run first, which on a loaded machine can take a while.
 ENDED_WAIT = 10.0
+# A package the bot imports that its interpreter cannot find: Python, Node, Perl.
+_MODULE = re.compile(r"ModuleNotFoundError|No module named|Cannot find module|Can't locate \S+ "
+                     r"in @INC")
 _FILES = re.compile(r"No such file or directory|Read-only file system|ENOENT|EROFS")
 
 
@@ -91,6 +94,11 @@ def limit_hint(ending: str, stderr_tail: str, argv: Sequence[str], limits: BotLi
                 "(raise it with address_space in the tournament file, or --address-space)")
     if _NO_FORK.search(stderr_tail) and limits.processes is not None:
         return f"probably over the limit of {limits.processes} processes"
+    if sandboxed and _MODULE.search(stderr_tail):
+        return ("the sandbox shows the system folders and the bot's own, so a bare python3, "
+                "node or perl is the system's: a package installed with another interpreter "
+                "(pyenv, a virtual environment) or under a home folder is not there; give the "
+                "command that interpreter's path, or vendor the package in the bot's folder")
     if sandboxed and _NETWORK.search(stderr_tail):
         return "the sandbox has no network"
     if sandboxed and _FILES.search(stderr_tail):

@@ -42,3 +42,19 @@ def test_a_full_java_heap_names_the_jvms_own_limit_first() -> None:
         "or the address-space limit of 8 GiB" in java
     python = limit_hint("exit status 1", "MemoryError", ["python3", "bot.py"], BotLimits(), False)
     assert python is not None and python.startswith("probably over the address-space limit")
+
+
+def test_a_package_missing_in_the_sandbox_says_why_it_may_be_missing() -> None:
+    """A Python import, a Node require and a Perl use that fail in the sandbox are said to
+    be the sandbox's interpreter's (the system's) doing; outside the sandbox, no such hint."""
+    from referee.bots.crash import limit_hint
+    from referee.bots.limits import BotLimits
+
+    for tail in ("ModuleNotFoundError: No module named 'numpy'",
+                 "Error: Cannot find module 'lodash'",
+                 "Can't locate JSON/XS.pm in @INC (you may need to install JSON::XS)"):
+        hint = limit_hint("exit status 1", tail, ["python3", "bot.py"], BotLimits(), True)
+        assert hint is not None and hint.startswith("the sandbox shows the system folders and "
+                                                    "the bot's own, so a bare python3"), tail
+        assert limit_hint("exit status 1", tail, ["python3", "bot.py"], BotLimits(),
+                          False) is None
