@@ -188,7 +188,8 @@ def test_answers_slower_than_the_move_time_are_said_after_the_standings(
         tmp_path: Path) -> None:
     """A bot whose every eighth answer takes longer than the move time, but never so long
     as to empty its time bank: no fault, and `play` says under the standings how many
-    answers were late, the slowest, and how much of the bank they spent."""
+    answers were late, the slowest, and how much of the bank they spent; with a smaller bank,
+    that its timeouts came once they had spent it."""
     bot = tmp_path / "slow.py"
     bot.write_text(f"import json, sys, time\nsys.path.insert(0, {str(BOTS)!r})\n"
                    "from first_legal import first_legal, send\nn = 0\n"
@@ -208,6 +209,13 @@ def test_answers_slower_than_the_move_time_are_said_after_the_standings(
     assert re.fullmatch(r"note: slow: \d+ answers took longer than the move time of 0.5 s "
                         r"\(the slowest \d+\.\d\d s\), spending \d+\.\d s of its 10 s time bank; "
                         r"once it is spent, a late answer is a timeout", notes[0]), notes[0]
+    short = in_process.referee("play", f"{PY} {bot}", f"quick={legal}", f"brisk={legal}",
+                               "--move-time", "0.5", "--time-bank", "0.15", cwd=tmp_path,
+                               timeout=120)
+    assert "slow: timeout: " in short.stdout, short.stdout  # the bank is spent
+    assert re.search(r"\nnote: slow: \d+ answers took longer than the move time of 0.5 s .*"
+                     r"; its timeouts above came once they had spent it\n", short.stdout), \
+        short.stdout
 
 
 def test_errors_a_bot_lived_through_are_said_after_the_standings(tmp_path: Path) -> None:

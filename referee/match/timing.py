@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from referee.protocol.messages import FaultKind
+
 from .record import AnswerLine, ApplyLine, GameRecord
 
 
@@ -35,12 +37,20 @@ def over_the_move_time(record: GameRecord) -> list[SeatTime]:
 
 
 def slow_lines(record: GameRecord) -> list[str]:
-    """A line for each seat that answered slower than the move time with no fault (a seat
-    with one has its reason in the standings), naming it."""
+    """A line for each seat that answered slower than the move time, naming it; for one with
+    timeouts, that they came once its slow answers had spent the bank."""
     spec = record.spec
-    faulted = {s.seat for s in record.result.seats() if s.faults}
-    return [f"note: {spec.names[s.seat]}: {s.over} answer{'s' if s.over > 1 else ''} took "
-            f"longer than the move time of "
-            f"{spec.move_time:g} s (the slowest {s.slowest:.2f} s), spending {s.bank_spent:.1f} "
-            f"s of its {spec.time_bank:g} s time bank; once it is spent, a late answer is a "
-            "timeout" for s in over_the_move_time(record) if s.seat not in faulted]
+    timed_out = {s.seat for s in record.result.seats()
+                 if any(f.kind is FaultKind.TIMEOUT for f in s.faults)}
+    lines = []
+    for s in over_the_move_time(record):
+        said = (f"note: {spec.names[s.seat]}: {s.over} answer{'s' if s.over > 1 else ''} took "
+                f"longer than the move time of {spec.move_time:g} s (the slowest "
+                f"{s.slowest:.2f} s), spending {s.bank_spent:.1f} s of its {spec.time_bank:g} s "
+                "time bank; ")
+        if s.seat in timed_out:
+            said += "its timeouts above came once they had spent it"
+        else:
+            said += "once it is spent, a late answer is a timeout"
+        lines.append(said)
+    return lines
