@@ -245,7 +245,9 @@ class BotPlayer:
             return Fault(FaultKind.CRASH,
                          f"{why}; then it could not be started again: {fault.reason}")
         game_id = self.seat.game_id
-        self._exits.append(Fault(FaultKind.EXIT, f"{why}; started afresh for game {game_id}"))
+        head, quote, tail = why.partition("; its stderr ends:")  # the bot's lines come last
+        self._exits.append(Fault(FaultKind.EXIT, f"{head}; started afresh for game {game_id}"
+                                                 f"{quote}{tail}"))
         assert self.bot is not None
         self.bot.stderr.start_game(game_id)
         self.watch.new_game()

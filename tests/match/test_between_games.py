@@ -52,8 +52,8 @@ def play(bot_dir: Path, bot: str, pause: float) -> list[GameRecord]:
 def test_a_bot_that_exits_after_each_game_plays_every_game_afresh(bot_dir: Path) -> None:
     """exits_after_game ends its process at each game_end: each later game is played in
     full by a fresh process (no crash, no retirement), its record shows an `exit` fault with
-    the reason, and the results are the same whether the exit was seen before the next game
-    began or only at its first request."""
+    the reason (then the end of the bot's stderr), and the results are the same whether the
+    exit was seen before the next game began or only at its first request."""
     quick = play(bot_dir, "exits_after_game.py", 0.0)
     slow = play(bot_dir, "exits_after_game.py", 0.3)
     for records in (quick, slow):
@@ -65,6 +65,10 @@ def test_a_bot_that_exits_after_each_game_plays_every_game_afresh(bot_dir: Path)
             assert exit_fault.reason.startswith(
                 "exited between games; exit status 0 (it ended after its last game: one "
                 "process plays every game"), exit_fault.reason
+            # the referee's words first, then the bot's own stderr as it wrote it
+            assert exit_fault.reason.endswith(
+                f"; started afresh for game {record.spec.game_id}; its stderr ends:\n"
+                "exits_after_game: game over, exiting"), exit_fault.reason
             assert record.result.faults[1:] == ((), ())
     assert [without_seconds(r) for r in quick] == [without_seconds(r) for r in slow]
 

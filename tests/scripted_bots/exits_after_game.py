@@ -26,4 +26,5 @@ for line in sys.stdin:
     elif message["type"] == "request":
         print(json.dumps({"id": message["id"], **first_legal(message)}), flush=True)
     elif message["type"] == "game_end":
+        print("exits_after_game: game over, exiting", file=sys.stderr, flush=True)
         break
