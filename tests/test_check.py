@@ -103,6 +103,9 @@ def test_the_games_name_the_bot_as_its_hello_does(tmp_path: Path) -> None:
 
 
 def test_illegal_bids_fail_with_reasons_and_the_exchange() -> None:
+    """A bot that bids more than its money fails each bidding check with the reason and the
+    exchange; a check of an edition or table size whose first fault is one an earlier check
+    failed on says so, as that fault is not the edition's."""
     result = checked(OVER_MONEY)
     assert result.returncode == 1
     out = result.stdout
@@ -111,6 +114,8 @@ def test_illegal_bids_fail_with_reasons_and_the_exchange() -> None:
     assert "referee> " in out and '"type":"request"' in out  # the request it got
     assert 'bot>     ' in out and '"action":"bid"' in out  # and what it answered
     assert "PASS  plays a card as auctioneer" in out
+    assert re.search(r"^FAIL  plays the classic edition: .*; first: illegal: .* \(as in "
+                     r"'.+' above\)$", out, re.M), out
 
 
 def test_card_not_held_fails_the_play_check() -> None:

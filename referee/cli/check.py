@@ -81,6 +81,7 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
     except KeyboardInterrupt:
         fail("interrupted; the bot was stopped")
     quoted: dict[str, str] = {}  # the end of a crash's stderr, and the check that quoted it
+    faults: dict[str, str] = {}  # a failed check's first fault, and the check it failed first
     for r in results:
         reason, ends, tail = r.reason.partition(STDERR_ENDS)
         end = "\n".join(tail.splitlines()[-3:])  # the error and where: one crash, many games
@@ -90,6 +91,12 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
             reason = r.reason
             if ends:
                 quoted[end] = r.name
+        fault = r.reason.partition("; first: ")[2]
+        if r.mark == "FAIL" and fault and not ends:  # one cause, many checks: say so
+            if fault in faults:
+                reason += f" (as in {faults[fault]!r} above)"
+            else:
+                faults[fault] = r.name
         click.echo(f"{r.mark}  {r.name}: {visible(reason, indent='      ')}")
         for line in r.lines:  # the exchange: what the referee sent, and what the bot said
             click.echo(f"      {visible(line)}")
