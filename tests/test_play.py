@@ -240,6 +240,25 @@ def test_errors_a_bot_lived_through_are_said_after_the_standings(tmp_path: Path)
                         r"strategy's \(--stderr-dir DIR keeps its stderr\)", notes[0]), notes[0]
 
 
+def test_lines_that_answer_no_request_are_said_after_the_standings(tmp_path: Path) -> None:
+    """A bot that replies to new_game, events and game_end, which want none: no fault (the
+    referee skips them), and `play` says how many lines it skipped and when they become a
+    fault; a bot whose one late answer followed its timeout gets no such note."""
+    legal = f"{PY} {BOTS / 'first_legal.py'}"
+    out = in_process.referee("play", f"{PY} {BOTS / 'replies_unasked.py'} --to "
+                             "new_game,event,game_end", f"a={legal}", f"b={legal}",
+                             cwd=tmp_path, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert re.search(r"^note: replies_unasked: \d+ lines it wrote answered no request \(a "
+                     r"second reply to one request, or replies to new_game, events or "
+                     r"game_end, which want none\): the referee skipped them, but more than 16 "
+                     r"while a request waits are a wrong_id fault$", out.stdout, re.M), out.stdout
+    late = in_process.referee("play", f"{PY} {BOTS / 'answers_late.py'} --only 3 --delay 0.4",
+                              f"a={legal}", f"b={legal}", "--move-time", "0.1",
+                              "--time-bank", "0.1", cwd=tmp_path, timeout=120)
+    assert "answers_late: timeout" in late.stdout and "answered no request" not in late.stdout
+
+
 def test_play_creates_the_folders_of_its_log_and_page_before_the_game(tmp_path: Path) -> None:
     """`--log` and `--html` into folders not there yet: the folders are made before any bot
     starts, and the game's record and page are written there, not lost after the game."""

@@ -34,7 +34,7 @@ from .common import (
 # a mistake in the arguments (a missing bot, a bad option) is one line that need not wait
 # for them.
 if TYPE_CHECKING:
-    from ..bots.caught import ErrorLines
+    from ..match.bot_player import BotPlayer
     from ..match.record import GameRecord, SeatResult
 
 
@@ -118,11 +118,11 @@ def play(
     for option, file in (("--log", log_path), ("--html", html_path)):
         if file is not None:  # made before the game, which a missing folder would lose
             make_folder(option, file.parent, file)
-    errors: dict[str, ErrorLines] = {}
+    players: dict[str, BotPlayer] = {}
     try:
         record = run_trio(partial(play_bots, game, specs, startup_time=startup_time,
                                   stderr_dir=stderr_dir, transcript_dir=transcript_dir,
-                                  errors=errors))
+                                  players_out=players))
     except RefereeError as exc:
         fail(str(exc))
     except KeyboardInterrupt:
@@ -142,7 +142,8 @@ def play(
     if not as_json:
         from ..match.timing import slow_lines
 
-        for line in [*slow_lines(record), *caught_lines(record, errors, stderr_dir)]:
+        for line in [*slow_lines(record), *caught_lines(record, players, stderr_dir),
+                     *unasked_lines(record, players)]:
             click.echo(visible(line))
     unstarted = not_started(record.result.seats())
     for line in unstarted:
@@ -151,7 +152,7 @@ def play(
         sys.exit(1)
 
 
-def caught_lines(record: GameRecord, errors: dict[str, ErrorLines],
+def caught_lines(record: GameRecord, players: dict[str, BotPlayer],
                  stderr_dir: Path | None) -> list[str]:
     """A note for each bot whose stderr holds lines that look like errors it lived through
     (a seat that crashed, or never started, has its stderr quoted in its fault)."""
@@ -164,10 +165,30 @@ def caught_lines(record: GameRecord, errors: dict[str, ErrorLines],
     for seat, name in enumerate(record.spec.names):
         where = ("--stderr-dir DIR keeps its stderr" if stderr_dir is None else
                  f"its stderr is in {stderr_dir / f'{name}.stderr.log'}")
-        note = None if seat in crashed or name not in errors else caught_note(
-            errors[name], where, name)
+        note = None if seat in crashed or name not in players else caught_note(
+            players[name].errors, where, name)
         if note is not None:
             notes.append(note)
+    return notes
+
+
+def unasked_lines(record: GameRecord, players: dict[str, BotPlayer]) -> list[str]:
+    """A note for each bot that wrote lines answering no request: replies the referee skipped,
+    beyond the one late answer a timeout allows."""
+    from ..protocol.messages import FaultKind
+    from ..protocol.seat import STALE_AT_MOST
+
+    notes = []
+    for s in record.result.seats():
+        player = players.get(s.name)
+        late = sum(1 for f in s.faults if f.kind is FaultKind.TIMEOUT)
+        unasked = 0 if player is None else player.seat.skipped - late
+        if unasked > 0:
+            notes.append(f"note: {s.name}: {unasked} line{'s' if unasked > 1 else ''} it wrote "
+                         "answered no request (a second reply to one request, or replies to "
+                         "new_game, events or game_end, which want none): the referee skipped "
+                         f"{'them' if unasked > 1 else 'it'}, but more than {STALE_AT_MOST} "
+                         "while a request waits are a wrong_id fault")
     return notes
 
 

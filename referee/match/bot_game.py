@@ -10,7 +10,6 @@ from pathlib import Path
 
 import trio
 
-from referee.bots.caught import ErrorLines
 from referee.bots.launch import BotArgumentError, BotSpec, names_files, number_namesakes
 from referee.bots.limits import DEFAULT_STARTUP_TIME
 
@@ -45,13 +44,14 @@ def _files(name: str, stderr_dir: Path | None, transcript_dir: Path | None,
 async def play_bots(game: GameSpec, bots: Sequence[BotSpec], *,
                     startup_time: float = DEFAULT_STARTUP_TIME, stderr_dir: Path | None = None,
                     transcript_dir: Path | None = None,
-                    errors: dict[str, ErrorLines] | None = None) -> GameRecord:
+                    players_out: dict[str, BotPlayer] | None = None) -> GameRecord:
     """Play `game` between `bots`, one per seat, keeping each bot's stderr in
     NAME.stderr.log in `stderr_dir` and the lines it exchanged in NAME.transcript.jsonl in
     `transcript_dir` (an earlier game's transcript replaced).  Both folders must exist.  The
     bots are started first: the record names them as `named_by_hellos` says, whatever names
-    `game` has.  `errors` is given, by name, the lines of each bot's stderr that look like
-    errors (`caught.py`).  Raises RefereeError when the game is void."""
+    `game` has.  `players_out` is given each bot's player, by name, once closed: what it
+    saw of the bot (its stderr's error lines, the replies skipped).  Raises RefereeError when
+    the game is void."""
     if transcript_dir is not None:
         for s in bots:
             (transcript_dir / f"{s.name}.transcript.jsonl").unlink(missing_ok=True)
@@ -78,5 +78,5 @@ async def play_bots(game: GameSpec, bots: Sequence[BotSpec], *,
     finally:
         for p in players:
             await p.aclose()
-            if errors is not None:
-                errors[p.name] = p.errors
+            if players_out is not None:
+                players_out[p.name] = p

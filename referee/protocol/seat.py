@@ -103,6 +103,7 @@ class SeatProtocol:
         self.move = 0.0  # this game's move time, and what is left of its time bank
         self.bank = 0.0
         self.stale = 0  # replies to earlier requests skipped in this decision
+        self.skipped = 0  # and in all: late answers, and lines that answer no request
         self._out: list[bytes] = []  # lines for the bot, sent with what goes next
         # Encoded lines for the bot (its events), sent with what goes next: the list's own
         # `extend`, as this is called for every seat at every step.
@@ -209,6 +210,7 @@ class SeatProtocol:
                                  seconds, line)
         if 0 < reply.id < request_id:  # a late answer to a request that already timed out
             self.stale += 1
+            self.skipped += 1
             if self.stale > STALE_AT_MOST:
                 return self._faulted(FaultKind.WRONG_ID, f"{self.stale} replies to earlier "
                                      f"requests while request {request_id} waited, a flood (at "
