@@ -277,6 +277,26 @@ def test_one_crash_in_many_checks_quotes_its_stderr_once() -> None:
                if "crash" in line), done.stdout
 
 
+def test_a_bot_kept_running_after_goodbye_by_a_thread_is_noted(tmp_path: Path) -> None:
+    """A bot that plays well but starts a thread that outlives its goodbye passes every
+    check, and a note says it had to be stopped and what usually keeps a bot running."""
+    bot = tmp_path / "linger.py"
+    scripted = str(ROOT / "tests" / "scripted_bots")
+    bot.write_text(f"import json, sys, threading, time\nsys.path.insert(0, {scripted!r})\n"
+                   "from first_legal import first_legal, send\n"
+                   "threading.Thread(target=lambda: time.sleep(60), daemon=False).start()\n"
+                   "for line in sys.stdin:\n    m = json.loads(line)\n"
+                   "    if m['type'] == 'hello':\n"
+                   "        send({'type': 'hello', 'name': 'linger', 'protocol': 1})\n"
+                   "    elif m['type'] == 'request':\n"
+                   "        send({'id': m['id'], **first_legal(m)})\n"
+                   "    elif m['type'] == 'goodbye':\n        break\n")
+    done = in_process.referee("check", f"{PY} {bot}", cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stdout
+    assert ("\nnote: told goodbye, the bot had not ended half a second later and was stopped: "
+            "a thread or child process still running?") in done.stdout, done.stdout
+
+
 def test_a_bot_that_never_answers_is_asked_no_more_after_three_timeouts() -> None:
     """A bot that never answers costs its author three move times, not a whole game of
     them: after three timeouts the check stops asking, and says so where a situation then

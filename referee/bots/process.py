@@ -68,6 +68,7 @@ class BotProcess:
         self._skipping = False  # inside an over-long line, dropping bytes to its newline
         self.closed_stdout = False
         self._closed = False
+        self.lingered = False  # told goodbye, it was still running when its grace ended
         self.tee: Callable[[str, bytes], None] | None = None  # sees every line both ways
         assert process.stdin is not None and process.stdout is not None
         # On Unix both pipes are trio FdStreams (non-blocking); the hot path uses the fds.
@@ -357,7 +358,7 @@ class BotProcess:
         self._closed = True
         try:
             with trio.CancelScope(shield=True):
-                await shutdown(self, goodbye)
+                self.lingered = await shutdown(self, goodbye)
             self.stderr.check()
         finally:
             try:

@@ -47,8 +47,9 @@ def _signal_group(pid: int, sig: signal.Signals) -> None:
         os.killpg(pid, sig)
 
 
-async def shutdown(bot: Stoppable, goodbye: bytes | None) -> None:
-    """Goodbye, grace, SIGTERM to the group, grace, SIGKILL to the group, reap."""
+async def shutdown(bot: Stoppable, goodbye: bytes | None) -> bool:
+    """Goodbye, grace, SIGTERM to the group, grace, SIGKILL to the group, reap.  Whether the
+    bot, told goodbye, was still running when its grace ended (a thread or a child kept it)."""
     process = bot.process
     limits = bot.limits
     # Before the bot can exit: once it has, its children are orphans, no longer in its tree.
@@ -62,6 +63,7 @@ async def shutdown(bot: Stoppable, goodbye: bytes | None) -> None:
             except (BotGone, trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                 pass
             await process.wait()
+    lingered = goodbye is not None and process.returncode is None
     if process.returncode is None:
         _signal_group(process.pid, signal.SIGTERM)
         with trio.move_on_after(limits.term_grace):
@@ -76,6 +78,7 @@ async def shutdown(bot: Stoppable, goodbye: bytes | None) -> None:
         if stream is not None:
             with suppress(trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                 await stream.aclose()
+    return lingered
 
 
 async def _remove_group(bot: Stoppable) -> None:

@@ -10,7 +10,6 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from referee.bots.caught import ErrorLines
 from referee.bots.launch import BotSpec
 from referee.bots.limits import DEFAULT_MOVE_TIME, DEFAULT_STARTUP_TIME, DEFAULT_TIME_BANK
 from referee.game import CMON, Decision, DecisionKind, Event
@@ -112,13 +111,14 @@ async def run_check(
     spec: BotSpec, move_time: float = DEFAULT_MOVE_TIME, time_bank: float = DEFAULT_TIME_BANK,
     startup_time: float = DEFAULT_STARTUP_TIME, transcript: Path | None = None,
     progress: Callable[[int, str], None] = lambda number, scenario: None,
-    stderr: Path | None = None, errors: ErrorLines | None = None,
+    stderr: Path | None = None, kept: list[BotPlayer] | None = None,
 ) -> tuple[list[CheckResult], list[float]]:
     """The checks and the bot's reply times; `progress(number, scenario)` is told as each
     scenario's game begins (from 0); `stderr`: where to keep the bot's stderr (as `play
-    --stderr-dir` does), else only a crash's reason quotes it; `errors` is given the lines of
-    its stderr that look like errors (`caught.py`).  Without a `transcript` to
-    keep, the checks' own is a file with no name (unlinked at once, or never linked),
+    --stderr-dir` does), else only a crash's reason quotes it; `kept` is given the bot's
+    player once closed: what it saw of the bot (its stderr's error lines, its goodbye).
+    Without a `transcript` to keep, the checks' own is a file with no name (unlinked at once,
+    or never linked),
     written and read through /proc/self/fd: it goes with the referee however it ends,
     SIGKILL included."""
     with ExitStack() as stack:
@@ -130,18 +130,18 @@ async def run_check(
                 raise RefereeError(f"the checks' transcript cannot be made: {exc}") from None
             transcript = Path(f"/proc/self/fd/{temp.fileno()}")
         return await _run(spec, move_time, time_bank, startup_time, transcript, progress,
-                          stderr, errors)
+                          stderr, kept)
 
 
 async def _run(
     spec: BotSpec, move_time: float, time_bank: float, startup_time: float, transcript: Path,
     progress: Callable[[int, str], None], stderr: Path | None = None,
-    errors: ErrorLines | None = None,
+    kept: list[BotPlayer] | None = None,
 ) -> tuple[list[CheckResult], list[float]]:
     bot = BotPlayer(spec, startup_time=startup_time, transcript_path=transcript,
                     stderr_path=stderr)
-    if errors is not None:
-        bot.errors = errors
+    if kept is not None:
+        kept.append(bot)
     rec = Recorder(bot)
     results: list[CheckResult] = []
     starts_ok = True

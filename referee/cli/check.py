@@ -21,6 +21,8 @@ from .common import (
 )
 
 STDERR_ENDS = "; its stderr ends:\n"  # how a crash's reason quotes the bot's stderr
+LINGERED = ("note: told goodbye, the bot had not ended half a second later and was stopped: "
+            "a thread or child process still running? Exit at goodbye, or at the end of input")
 
 
 @click.command(name="check", short_help=short_help("check"))
@@ -63,15 +65,16 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
                              f"({scenario})")
             sys.stderr.flush()
 
-    from ..bots.caught import ErrorLines, caught_note
+    from ..bots.caught import caught_note
+    from ..match.bot_player import BotPlayer
 
-    errors = ErrorLines()
+    kept: list[BotPlayer] = []
     try:
         try:
             results, times = run_trio(lambda: run_check(
                 spec, move_time=move_time, time_bank=time_bank, startup_time=startup_time,
                 transcript=transcript_path, progress=progress, stderr=stderr_path,
-                errors=errors))
+                kept=kept))
         finally:
             if shown:  # the line goes before whatever follows it, an error too
                 sys.stderr.write("\r\033[K")
@@ -103,10 +106,12 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
     click.echo(summary(times))
     failed = sum(1 for r in results if r.mark == "FAIL")
     if not failed:  # a bug its kit caught passes every check: say what its stderr holds
-        caught = caught_note(errors, f"its stderr is in {stderr_path}" if stderr_path is not None
-                             else "--stderr FILE keeps its stderr")
+        caught = caught_note(kept[0].errors, f"its stderr is in {stderr_path}"
+                             if stderr_path is not None else "--stderr FILE keeps its stderr")
         if caught is not None:
             click.echo(visible(caught))
+    if kept and kept[0].lingered:
+        click.echo(LINGERED)
     skipped = sum(1 for r in results if r.mark == "SKIP")
     warned = sum(1 for r in results if r.mark == "WARN")
     click.echo(f"{len(results) - failed - skipped} passed, {failed} failed"

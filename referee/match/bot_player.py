@@ -70,6 +70,7 @@ class BotPlayer:
         self.stderr_path = stderr_path
         # Lines of its stderr that look like errors, over its processes ended so far.
         self.errors = ErrorLines()
+        self.lingered = False  # a process of its, told goodbye, did not end in its grace
         self.bot: BotProcess | None = None
         self.watch = Watchdog(spec.limits)
         self.starts = 0
@@ -155,6 +156,7 @@ class BotPlayer:
                 if isinstance(bot.tee, TranscriptWriter):
                     bot.tee.close()
                 self.errors.add(bot.stderr.errors)
+                self.lingered = self.lingered or bot.lingered
 
     async def _crash_reason(self, what: str) -> str:
         if self.bot is None:
