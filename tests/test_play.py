@@ -189,7 +189,8 @@ def test_answers_slower_than_the_move_time_are_said_after_the_standings(
     """A bot whose every eighth answer takes longer than the move time, but never so long
     as to empty its time bank: no fault, and `play` says under the standings how many
     answers were late, the slowest, and how much of the bank they spent; with a smaller bank,
-    that its timeouts came once they had spent it."""
+    that its timeouts came when they had left too little of it; a timeout is no slow answer:
+    a bot whose one slow request timed out gets no note."""
     bot = tmp_path / "slow.py"
     bot.write_text(f"import json, sys, time\nsys.path.insert(0, {str(BOTS)!r})\n"
                    "from first_legal import first_legal, send\nn = 0\n"
@@ -213,9 +214,16 @@ def test_answers_slower_than_the_move_time_are_said_after_the_standings(
                                "--move-time", "0.5", "--time-bank", "0.15", cwd=tmp_path,
                                timeout=120)
     assert "slow: timeout: " in short.stdout, short.stdout  # the bank is spent
-    assert re.search(r"\nnote: slow: \d+ answers took longer than the move time of 0.5 s .*"
-                     r"; its timeouts above came once they had spent it\n", short.stdout), \
+    assert re.search(r"\nnote: slow: \d+ answers? took longer than the move time of 0.5 s .*"
+                     r"; the timeouts above came when too little of it was left\n",
+                     short.stdout), \
         short.stdout
+    hang = tmp_path / "hang.py"
+    hang.write_text(bot.read_text().replace("n % 8 == 0", "n == 3").replace("0.6", "1.2"))
+    once = in_process.referee("play", f"{PY} {hang}", f"quick={legal}", f"brisk={legal}",
+                              "--move-time", "0.5", "--time-bank", "0.2", cwd=tmp_path,
+                              timeout=120)
+    assert "slow: timeout: " in once.stdout and "note: slow" not in once.stdout, once.stdout
 
 
 def test_errors_a_bot_lived_through_are_said_after_the_standings(tmp_path: Path) -> None:
