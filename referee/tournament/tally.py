@@ -12,7 +12,6 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from .merge import shard_games
-from .rounds import budget_games
 from .schedule import GAME_ID, Schedule, table_key
 from .store import LEFT_OUT, Store, StoreError
 
@@ -72,11 +71,12 @@ def tally(schedule: Schedule, deals: range, done: Collection[str],
 
 def unfinished(store: Store) -> tuple[int, int] | None:
     """(stored, to store) where a run of the store's tournament file would play more of it
-    (a fixed schedule within `max_games`, an adaptive one up to its budget's games, without
-    the games of left-out bots), for a leaderboard to say its places may change; None where it
-    would not, or where it cannot be said: `until`, an adaptive run bounded by time alone, a
-    shard, no file recorded, or a store of games this referee's schedule does not make (an
-    earlier referee's, which a run refuses)."""
+    (a fixed schedule within `max_games`, an adaptive one's rounds chosen so far, without the
+    games of left-out bots), for a leaderboard to say its places may change; None where it
+    would not, or where it cannot be said: `until`, a shard, no file recorded, or a store of
+    games this referee's schedule does not make (an earlier referee's, which a run refuses).
+    An adaptive store's budget is not judged: the file it was made with may since have
+    raised or lowered it."""
     try:
         config = store.tournament_config()
         if config is None or config.until is not None or store.shard() != "all":
@@ -94,11 +94,8 @@ def unfinished(store: Store) -> tuple[int, int] | None:
     count = tally(games, range(config.deals), ours, stored_by_table(ours), left_out)
     if count.stored < len(ours):  # games of another schedule
         return None
-    if adaptive:  # rounds are chosen, and played, until the budget's games are stored
-        most = budget_games(config, left_out)
-        if most is None:
-            return None
-        scheduled = most
+    if adaptive:  # the rounds chosen: the budget is the next run's file's to say
+        scheduled = count.games - count.skipped
     else:
         scheduled = count.games - count.skipped
         if config.max_games is not None:
