@@ -18,7 +18,7 @@ from referee.text import listed
 
 from .config import TournamentConfig
 from .merge import shard_games
-from .rounds import HOW, budget_games, budget_text, round_size
+from .rounds import HOW, budget_games, budget_left, budget_text, round_size
 from .schedule import Schedule
 from .tally import stored_by_table, tally
 
@@ -240,6 +240,8 @@ class AdaptivePlan:
     unpaired: bool = False  # seat_orders = "rotations" with an odd number of deals
     pace: float | None = None  # seconds a stored game took, on average (None: none stored)
     left_out: tuple[str, ...] = ()  # a run would seat them at no table
+    # the games the budget leaves for rounds not chosen yet, and the bound that sets it
+    left: tuple[int, str] | None = None
 
     @property
     def to_play(self) -> int | None:
@@ -286,14 +288,16 @@ class AdaptivePlan:
             out.append(f"changed since the store's last run: {', '.join(self.changed)}: "
                        "their stored games are superseded and played again first")
         begun = self.games_chosen - (self.stored or 0)  # of the rounds chosen, not stored
-        spent = games is not None and self.stored is not None and self.stored >= games
+        spent = self.stored is not None and self.left is not None and (
+            (self.left[1] == "max_games" and games is not None and self.stored >= games)
+            or (self.left[0] == 0 and begun <= 0))
         if self.stored is not None:
             out.append(f"stored already: {self.stored:,} of them; " + (
                 "the budget is spent: raise it to play on" + (
                     f" (the {begun:,} games left of the round begun first)" if begun else "")
                 if spent else f"{begun:,} to play before the next round"))
-        if self.rounds_chosen and games is not None and not spent:
-            left = games - self.games_chosen
+        if self.rounds_chosen and self.left is not None and not spent:
+            left = self.left[0]
             out.append(f"the budget leaves {left:,} games for the rounds to come" if left > 0
                        else "the budget ends with the round begun")
         new = [name for name, played in self.per_entrant.items()
@@ -312,24 +316,26 @@ class AdaptivePlan:
         """A warning when the budget left gives the entrants at no table yet fewer than half
         the games of the others' median, with how much to raise `max_games` by to give them
         as many: a late entrant's place on a few games is far wider than the field's."""
-        games = self.budget_games
         played = sorted(n for n in self.per_entrant.values() if n)
-        if games is None or not played:
+        if self.left is None or not played:
             return None
+        left, bound = self.left
         per_table = self.seat_orders * self.deals
         per_round = self.round_tables * per_table
-        rounds_left = max(0, games - self.games_chosen) // max(1, per_round)
-        expected = rounds_left * per_table  # seated about once a round, first in the next
+        rounds_left = -(-left // max(1, per_round))  # a part round seats them first
+        expected = rounds_left * per_table  # seated about once a round
         median = played[len(played) // 2]
         if expected * 2 >= median:
             return None
         rounds = -(-(median - expected) // per_table)
+        raise_by = {"rounds": counted(rounds, "round"),
+                    "tables": counted(rounds * self.round_tables, "table"),
+                    "max_games": f"{rounds * per_round:,} games"}[bound]
         one = new == 1
         return (f"warning: the budget leaves the {'entrant' if one else f'{new} entrants'} "
                 f"at no table yet about {expected:,} games {'' if one else 'each '}against a "
                 f"median of {median:,} for the others, so {'its place' if one else 'their places'}"
-                f" will be far wider: raise the budget ({self.budget}) by about "
-                f"{rounds * per_round:,} games ({counted(rounds, 'round')}) to give "
+                f" will be far wider: raise {bound} by about {raise_by} to give "
                 f"{'it' if one else 'them'} as many")
 
     def as_dict(self) -> dict[str, object]:
@@ -366,5 +372,6 @@ def adaptive_plan(config: TournamentConfig, games: Schedule, workers: int,
         seats={n: [c // k] * k for n, c in per_entrant.items()}, workers=workers,
         bound_seconds=None if most is None else most * per_game_seconds / max(1, workers),
         stored=stored, changed=changed,
-        unpaired=unpaired_rotations(config), pace=pace, left_out=tuple(left_out))
+        unpaired=unpaired_rotations(config), pace=pace, left_out=tuple(left_out),
+        left=budget_left(config, games, left_out))
 

@@ -76,6 +76,24 @@ def finished(config: TournamentConfig, games: Schedule) -> str:
             f"{budget_text(config)}, is spent; raise it to play on")
 
 
+def budget_left(config: TournamentConfig, games: Schedule,
+                left_out: Collection[str] = ()) -> tuple[int, str] | None:
+    """The games the budget leaves for the rounds not chosen yet, each sized as a round is now
+    (without the `left_out`), and the bound that sets it: "rounds", "tables" or "max_games";
+    None: no bound but the time."""
+    per_table = games.orders * config.deals
+    drawn = sum(len(r) for r in games.rounds)
+    left = []
+    if config.rounds is not None:
+        rounds = max(0, config.rounds - len(games.rounds))
+        left.append((rounds * round_size(config, left_out) * per_table, "rounds"))
+    if config.tables is not None:
+        left.append((max(0, config.tables - drawn) * per_table, "tables"))
+    if config.max_games is not None:
+        left.append((max(0, config.max_games - len(games)), "max_games"))
+    return min(left) if left else None
+
+
 def budget_games(config: TournamentConfig, left_out: Collection[str] = ()) -> int | None:
     """The most games the budget allows (None: no bound but the time), its rounds sized
     without the `left_out`."""

@@ -100,7 +100,13 @@ def test_the_plan_says_what_the_budget_leaves_and_who_has_not_played(tmp_path: P
     planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path).stdout
     assert (f"stored already: {PER_ROUND} of them; the budget is spent: raise it to play on\n"
             in planned), planned
-    entrant(tmp_path, "late", RANDOM)
+    for name in ("late", "later", "latest"):
+        entrant(tmp_path, name, RANDOM)
+    file = write_file(tmp_path, [*NAMES, "late", "later", "latest"],
+                      f'schedule = "adaptive"\nrounds = 1\nedition = "{TINY}"')
+    planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path).stdout
+    assert (f"stored already: {PER_ROUND} of them; the budget is spent: raise it to play on\n"
+            in planned), planned  # late entrants make rounds larger, not more of them
     file = write_file(tmp_path, [*NAMES, "late"],
                       f'schedule = "adaptive"\nrounds = 3\nedition = "{TINY}"')
     planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path).stdout
@@ -125,8 +131,8 @@ def test_the_plan_warns_when_the_budget_left_gives_late_entrants_few_games(
                       f'schedule = "adaptive"\nrounds = 4\nedition = "{TINY}"')
     planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path).stdout
     assert ("warning: the budget leaves the entrant at no table yet about 3 games against a "
-            "median of 9 for the others, so its place will be far wider: raise the budget "
-            "(rounds = 4) by about 12 games (2 rounds) to give it as many\n") in planned, planned
+            "median of 9 for the others, so its place will be far wider: raise rounds by about 2 "
+            "rounds to give it as many\n") in planned, planned
 
 
 def test_a_resumed_runs_progress_counts_every_stored_game_from_its_first_line(
