@@ -230,7 +230,6 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
         # the leaderboard) would cost a plan of a new file a third of its start-up.
         from ..tournament.entrants import bot_dir, entrant_versions
         from ..tournament.field import changed_now
-        from ..tournament.store import PLAYING
         from ..tournament.store_checks import check_store, reseated, stored_draws
 
         try:
@@ -251,7 +250,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
                 if store.count() and store.name() != config.name:
                     held = store.name()
                 named = {b.name for b in config.bots}
-                withdrawn = [n for n in store.entrants(PLAYING) if n not in named]
+                withdrawn = [n for n in store.versions() if n not in named]  # as a run finds
             finally:
                 store.close()
         except StoreError as exc:

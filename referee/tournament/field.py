@@ -46,7 +46,7 @@ def renamed(left_out: Mapping[str, str], withdrawn: Sequence[str]) -> list[str]:
     mistyped, whose games leave the leaderboard until the file names it again."""
     out = []
     for name, why in left_out.items():
-        if "does not exist" not in why:
+        if not (why.startswith("its directory ") and why.endswith(" does not exist")):
             continue
         close = difflib.get_close_matches(name, withdrawn, n=1, cutoff=0.7)
         if close:

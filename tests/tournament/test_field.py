@@ -298,3 +298,7 @@ def test_a_mistyped_entrant_is_said_to_look_like_the_one_that_withdrew(tmp_path:
     planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path)
     assert warning in planned.stdout, planned.stdout
     assert warning in run(file)
+    from referee.tournament.field import renamed
+
+    assert renamed({"dann": "its build `javac Bot.java` failed (exit status 1): package "
+                    "org.json does not exist"}, ["dan"]) == []  # its folder is there

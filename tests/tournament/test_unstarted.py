@@ -38,8 +38,8 @@ def test_an_adaptive_run_seats_a_bot_that_keeps_failing_to_start_in_no_later_rou
         tmp_path: Path) -> None:
     """The crasher's table in the first round plays its three games (the round was chosen);
     after its second failed start the run says it is left out, and the next three rounds seat
-    it nowhere; the leaderboard's left-out line says why.  The next run seats it again (its
-round was chosen before it failed)."""
+    it nowhere; the leaderboard's left-out line says why, and a file without it is said to
+withdraw it.  The next run seats it again (its round was chosen before it failed)."""
     config, db = write_config(tmp_path, rounds=4), tmp_path / "t.db"
     done = in_process.referee("tournament", "run", str(config), "--workers", "1",
                               cwd=tmp_path)
@@ -51,6 +51,12 @@ round was chosen before it failed)."""
     assert crasher_games(db) == 3
     board = in_process.referee("leaderboard", str(db), cwd=tmp_path)
     assert "left out: crasher: it did not start in 2 games in a row" in board.stdout
+    without = tmp_path / "without.toml"  # the file with the crasher taken out, as plan sees
+    text = config.read_text()
+    without.write_text(text[:text.index('[[bots]]\nname = "crasher"')])
+    planned = in_process.referee("tournament", "plan", str(without), "--db", str(db),
+                                 cwd=tmp_path)
+    assert "warning: a run withdraws crasher" in planned.stdout, planned.stdout
     again = in_process.referee("tournament", "run", str(write_config(tmp_path, rounds=5)),
                                "--workers", "1", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
