@@ -165,6 +165,10 @@ def decode_hello(line: bytes) -> BotHello:
             "protocol: none given" if version["type"] == "missing" else
             f"protocol: {json.dumps(version['input'])[:40]}") + \
             f", where it must be {PROTOCOL_VERSION}, the version this referee speaks"
+        others = [e for e in exc.errors() if tuple(e["loc"]) != ("protocol",)]
+        if version is not None and others:  # the rest too: one fix at a time costs a run each
+            first = others[0]
+            why += f"; {'.'.join(map(str, first['loc']))}: {first['msg']}"
         raise ProtocolError(FaultKind.MALFORMED, f"bad hello: {why}; {shown(line)}") from None
 
 

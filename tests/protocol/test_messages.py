@@ -285,6 +285,9 @@ def test_a_hello_must_say_protocol_1(line: bytes) -> None:
                        ", where it must be 1, the version this referee speaks"):
         codec.decode_hello(line)
     assert codec.decode_hello(b'{"type":"hello","name":"a","protocol":1}').name == "a"
+    with pytest.raises(codec.ProtocolError, match="the version this referee speaks; name: Field "
+                       "required"):  # what else is wrong, said at once
+        codec.decode_hello(b'{"type":"hello","protocol":2}')
 
 
 @pytest.mark.parametrize(("line", "hint"), [
