@@ -12,12 +12,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from referee.bots.caught import ErrorLines
 from referee.check import CheckResult
 from referee.protocol.messages import FaultKind
 
 # The order in which problems are told, and to be fixed: what stops everything first.
 ORDER = ("submission", "build", "play", "start", "crash", "timeout", "budget", "malformed",
-         "wrong_id", "illegal", "stderr", "exit", "slow", "check")
+         "wrong_id", "illegal", "caught", "stderr", "exit", "slow", "check")
 TITLES = {
     "submission": "No bot could be taken from your folder",
     "build": "The build failed",
@@ -29,6 +30,7 @@ TITLES = {
     "malformed": "It sends replies the referee cannot read",
     "wrong_id": "It answers with the wrong request id",
     "illegal": "It makes illegal moves",
+    "caught": "It logs errors it lived through",
     "stderr": "It writes too much to stderr",
     "exit": "Its process ends between games",
     "slow": "It answers slower than the move time",
@@ -119,6 +121,21 @@ def check_fault(result: CheckResult) -> tuple[str, str] | None:
     if len(kinds) == 1:
         return kinds[0], result.reason
     return None
+
+
+def add_caught(problems: Problems, errors: ErrorLines, command: str) -> None:
+    """Errors the bot lived through in the check (its kit caught an exception and answered
+    the default, so no check failed), as a problem: a bug that plays on unseen."""
+    if not errors.count:
+        return
+    p = problems.add("caught", errors.first)
+    p.notes.append(f"{errors.count} line{'s' if errors.count > 1 else ''} of its stderr in the "
+                   "check look like errors it lived through, the first quoted above: an answer "
+                   "after an error may be its kit's default, not its strategy's, so no check "
+                   "failed, but it plays worse than it means to. `--stderr FILE` keeps its "
+                   "stderr, with the whole error.")
+    p.reproduce.append(Shown("Run the check, in your bot's folder, keeping its stderr:",
+                             f"{command} --stderr stderr.log"))
 
 
 def add_check(problems: Problems, results: list[CheckResult], command: str) -> None:

@@ -33,6 +33,7 @@ from referee.bots.manifest import bots_one_level_down
 from referee.bots.sandbox import SandboxMode
 from referee.bots.start import split_command
 from referee.check import CHECK_COUNT, run_check
+from referee.match.bot_player import BotPlayer
 from referee.text import listed, visible
 from referee.tournament.config import TournamentConfig
 
@@ -49,7 +50,7 @@ from .gauntlet import (
 from .grades_csv import write_grades
 from .in_games import StudentGames, add_games
 from .notes import build_problem, copy_failed_problem
-from .problems import Shown, add_check
+from .problems import Shown, add_caught, add_check
 from .reproduce import Scrub, check_command
 from .result import (
     StudentResult,
@@ -136,14 +137,18 @@ class Grading:
         self.step = "check"
         spec = BotSpec(self.name, sub.command, self.workdir, limits=config.limits.bot_limits(),
                        sandbox=config.sandbox, home=self.workdir)
+        kept: list[BotPlayer] = []
         results, found.times = await run_check(spec, move_time=config.limits.move_time,
                                                time_bank=config.limits.time_bank,
-                                               startup_time=config.limits.startup_time)
+                                               startup_time=config.limits.startup_time,
+                                               kept=kept)
         found.check = results
         outcome.status = status_from_check(results)
         outcome.checks = CHECK_COUNT  # all failed if it cannot start
         outcome.checks_passed = sum(r.passed and r.counted for r in results)
         add_check(found.problems, results, check_command(sub.command, config))
+        if kept and all(r.passed for r in results):  # else a failure says more
+            add_caught(found.problems, kept[0].errors, check_command(sub.command, config))
         if outcome.status not in ("ok", "failed the check"):
             return
         self.step = "games"
@@ -190,8 +195,9 @@ class Grading:
         p.notes.append("The budget (`submission_time` in the grading config's `[limits]`) "
                        "bounds the build, the check and the games together. A bot that takes "
                        f"most of its move time on every decision runs out: {asked}."
-                       + (" The check below shows its reply times (the median and the "
-                          "longest)." if self.sub.command is not None else ""))
+                       + (" The check above, run in your bot's folder, prints its reply "
+                          "times (the median and the longest)." if self.sub.command is not None
+                          else ""))
         if self.sub.command is not None:
             p.reproduce.append(Shown("Run the check, in your bot's folder:",
                                      check_command(self.sub.command, self.config)))

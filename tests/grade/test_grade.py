@@ -338,3 +338,26 @@ def test_the_status_words_of_a_bot_over_the_move_time_say_so(tmp_path: Path) -> 
     assert status == ("- status: **ok** (it built, passed every check but answering within "
                       "the move time (which alone does not fail a bot), and played its games)"
                       ), status
+
+
+def test_a_bug_the_kit_catches_is_a_problem_in_the_feedback(tmp_path: Path) -> None:
+    """The baseline with a bug in playing a card, which its safety net catches (every check
+    passes, status ok): the feedback's first problem is the error it lived through, quoted,
+    with how many lines and the check command that keeps its stderr."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    (subs / "frank").mkdir(parents=True)
+    source = (SAMPLES / "python" / "baseline_bot.py").read_text()
+    buggy = source.replace('        if kind == "play":\n',
+                           '        if kind == "play":\n            raise KeyError("ratio")\n', 1)
+    assert buggy != source
+    (subs / "frank" / "bot.py").write_text(buggy)
+    write_config(config, seat_orders="rotations")
+    done = grade_here(subs, config, out)
+    assert done.returncode == 0, done.stderr
+    feedback = (out / "feedback" / "frank.md").read_text()
+    assert "status: **ok**" in feedback
+    assert "fix first: problem 1 below, it logs errors it lived through: `baseline: " \
+           "KeyError('ratio'); falling back`" in feedback, feedback
+    assert "### 1. It logs errors it lived through" in feedback
+    assert "referee check --move-time 0.3 --time-bank 0.6 --startup-time 5 'python3 bot.py' " \
+           "--stderr stderr.log" in feedback, feedback
