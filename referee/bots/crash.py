@@ -95,10 +95,9 @@ def limit_hint(ending: str, stderr_tail: str, argv: Sequence[str], limits: BotLi
     if _NO_FORK.search(stderr_tail) and limits.processes is not None:
         return f"probably over the limit of {limits.processes} processes"
     if sandboxed and _MODULE.search(stderr_tail):
-        return ("the sandbox shows the system folders and the bot's own, so a bare python3, "
-                "node or perl is the system's: a package installed with another interpreter "
-                "(pyenv, a virtual environment) or under a home folder is not there; give the "
-                "command that interpreter's path, or vendor the package in the bot's folder")
+        return ("the sandbox shows the system folders and the bot's own: a package must be "
+                "installed for the system's python3, node or perl, which a bare command runs, "
+                "or come with the bot in its folder")
     if sandboxed and _NETWORK.search(stderr_tail):
         return "the sandbox has no network"
     if sandboxed and _FILES.search(stderr_tail):

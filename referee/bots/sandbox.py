@@ -104,6 +104,20 @@ def _installation(program: Path) -> Path:
     return program
 
 
+def other_interpreters(names: Sequence[str] = ("python3", "node", "perl")) -> list[str]:
+    """A line for each interpreter that a bare name runs in the sandbox (the system's) other
+    than the one on this process's PATH (pyenv's, a virtual environment's), whose packages
+    a bot may need: its bare command finds them here and not in the sandbox."""
+    out = []
+    for name in names:
+        here, inside = shutil.which(name), shutil.which(name, path=SYSTEM_PATH)
+        if here and inside and os.path.realpath(here) != os.path.realpath(inside):
+            out.append(f"{name} on your PATH is {here}, but a bare {name} in the sandbox is "
+                       f"{inside}, which may lack the packages yours has: a bot that needs "
+                       "them gives the interpreter's path in its command")
+    return out
+
+
 def _sandbox_program(argv: list[str], cwd: Path, visible: list[Path]) -> tuple[list[str],
                                                                               list[Path]]:
     """The command as the sandbox runs it, and the host paths it needs to see besides."""

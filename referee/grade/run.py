@@ -30,7 +30,7 @@ import trio
 from referee.bots.build import build_bot
 from referee.bots.launch import BotSpec, missing_program
 from referee.bots.manifest import bots_one_level_down
-from referee.bots.sandbox import SandboxMode
+from referee.bots.sandbox import SandboxMode, other_interpreters
 from referee.bots.start import split_command
 from referee.check import CHECK_COUNT, run_check
 from referee.match.bot_player import BotPlayer
@@ -398,6 +398,9 @@ async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out
         say(f"warning: {config_path.name}: {warning}")
     if config.sandbox == "none":
         say(f"warning: {UNSANDBOXED}")
+    else:
+        for line in other_interpreters():
+            say(f"note: {line}")
     out.mkdir(parents=True, exist_ok=True)
     (out / "feedback").mkdir(exist_ok=True)
     state_path = out / "state.json"

@@ -55,6 +55,6 @@ def test_a_package_missing_in_the_sandbox_says_why_it_may_be_missing() -> None:
                  "Can't locate JSON/XS.pm in @INC (you may need to install JSON::XS)"):
         hint = limit_hint("exit status 1", tail, ["python3", "bot.py"], BotLimits(), True)
         assert hint is not None and hint.startswith("the sandbox shows the system folders and "
-                                                    "the bot's own, so a bare python3"), tail
+                                                    "the bot's own: a package must be"), tail
         assert limit_hint("exit status 1", tail, ["python3", "bot.py"], BotLimits(),
                           False) is None

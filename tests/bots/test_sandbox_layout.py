@@ -8,6 +8,8 @@ import shutil
 import sys
 from pathlib import Path
 
+import pytest
+
 from referee.tournament.store import Store
 
 from ..processes import SCRIPTED_BOTS, leftover_processes, referee
@@ -123,3 +125,24 @@ command = "{python} bots/first_legal.py"
 name = "c"
 command = "{python} -c pass"
 """
+
+
+def test_an_interpreter_on_path_other_than_the_sandboxs_is_named(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A python3 first on PATH (as pyenv's or a virtual environment's is) that is not the
+    system's a bare python3 runs in the sandbox: a line names both; with the system's PATH,
+    none."""
+    from referee.bots.sandbox import SYSTEM_PATH, other_interpreters
+
+    if shutil.which("python3", path=SYSTEM_PATH) is None:
+        pytest.skip("no system python3")
+    mine = tmp_path / "bin" / "python3"
+    mine.parent.mkdir()
+    mine.write_text("#!/bin/sh\n")
+    mine.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{mine.parent}:{SYSTEM_PATH}")
+    [line] = other_interpreters(["python3"])
+    assert line.startswith(f"python3 on your PATH is {mine}, but a bare python3 in the sandbox "
+                           "is ")
+    monkeypatch.setenv("PATH", SYSTEM_PATH)
+    assert other_interpreters(["python3"]) == []
