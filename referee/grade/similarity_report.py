@@ -63,8 +63,8 @@ def pair_line(pair: Pair, bots: dict[str, Fingerprinted]) -> str:
         if back.new > how.new:  # the second added to the first, not the reverse
             derived, source, how = second, first, back
     said = (f"the same as {second} apart from names, comments and layout" if how.same else
-            f"{derived} derived from {source} or alike, with {percent(how.new)} of "
-            f"{derived}'s code new (its values count)")
+            f"alike in order but for {percent(how.new)} of {derived}'s code, not in "
+            f"{source}'s (its values count)")
     return (f"- **{first}** and **{second}**: {said}; of their code not from the kit "
             f"({pair.shared} fingerprints in common), {second} holds "
             f"{percent(pair.first_in_second)} of {first}'s, {first} "
@@ -80,8 +80,18 @@ def kit_line(reference: str, pairs: list[Pair], bots: dict[str, Fingerprinted],
         said = "as is" if how.same else f"{percent(how.new)} new"
         return f"{plain_or_code(pair.first)} ({percent(pair.first_in_second)}, {said})"
 
-    return (f"- started from **{plain_or_code(reference)}**, holding at least "
+    line = (f"- started from **{plain_or_code(reference)}**, holding at least "
             f"{percent(threshold)} of their code: " + ", ".join(one(p) for p in pairs))
+    changed: dict[tuple[int, ...], list[str]] = {}  # alike changes of the kit, values too
+    for p in pairs:
+        if not relation(bots[p.first], bots[p.second]).same:
+            changed.setdefault(tuple(bots[p.first].literal), []).append(p.first)
+    twins = [names for names in changed.values() if len(names) > 1]
+    if twins:
+        line += ("; changed it alike, the same apart from names, comments and layout, its "
+                 "values too: " + "; ".join(" and ".join(plain_or_code(n) for n in names)
+                                             for names in twins))
+    return line
 
 
 def files_line(bot: Fingerprinted, own: dict[str, int]) -> str:

@@ -234,8 +234,8 @@ def test_a_renamed_copy_is_told_apart_from_an_honest_change() -> None:
 
 def test_of_two_students_the_one_that_added_code_is_said_to_be_derived() -> None:
     """Two students with the random bot, one of them with a function added: similarity.md
-    says the one with the added code is derived from the other, in whichever order the two
-    come, not the untouched copy from the changed one."""
+    counts the new code in the one with the added code, in whichever order the two come, not
+    in the untouched copy."""
     source = (SAMPLES / "python" / "random_bot.py").read_text()
     added = source + ("\n\ndef crash_soon(count):\n    if count > 14:\n"
                       "        raise RuntimeError('deliberate crash at ' + str(count))\n"
@@ -246,7 +246,8 @@ def test_of_two_students_the_one_that_added_code_is_said_to_be_derived() -> None
                     for n in names]
         lines = [ln for ln in flagged(similarity_report(compare(students, []), THRESHOLD))
                  if "**ann**" in ln and "**cid**" in ln]
-        assert len(lines) == 1 and ": cid derived from ann or alike" in lines[0], lines
+        assert len(lines) == 1 and ": alike in order but for " in lines[0], lines
+        assert " of cid's code, not in ann's" in lines[0], lines
 
 
 def longest_common_subsequence(a: list[int], b: list[int]) -> int:
@@ -506,9 +507,23 @@ def test_a_copy_of_what_a_student_added_to_the_kit_is_caught(tmp_path: Path) -> 
     report = similarity_report(found, THRESHOLD)
     pairs = flagged(report)
     assert len(pairs) == 1 and pairs[0].startswith("- **amy** and **ben**: "), pairs
-    assert " derived from " in pairs[0] and "ben holds 100% of amy's" in pairs[0], pairs
+    assert " alike in order but for " in pairs[0] and "ben holds 100% of amy's" in pairs[0], \
+        pairs
     assert found.pairs[0].first_in_second >= 0.9 and found.pairs[0].second_in_first >= 0.9
     assert found.closest["ben"].other == "amy" and found.closest["ben"].share >= 0.9
     assert found.closest["amy"].other == "ben"  # ... but Ben holds more of what is Amy's own
     assert found.closest["carol"].other == BASELINE
     assert started(report)[BASELINE].startswith("carol (")
+
+
+def test_a_student_who_took_anothers_tuned_kit_whole_is_named_beside_them(
+        tmp_path: Path) -> None:
+    """Bob tuned the baseline; Erin handed in Bob's bot with its names changed: too little
+    code of their own to be a pair, but the sample's line names them together as having
+    changed it alike, values and all; Carol, who tuned it otherwise, is not named so."""
+    erin = disguised(BOB, {"Game": "Match", "seen_event": "observe", "decide": "choose"})
+    assert erin != BOB
+    found = class_of(tmp_path, {"bob": BOB, "carol": CAROL, "erin": erin})
+    line = started(similarity_report(found, THRESHOLD))[BASELINE]
+    assert line.endswith("; changed it alike, the same apart from names, comments and layout, "
+                         "its values too: bob and erin"), line
