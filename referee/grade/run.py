@@ -308,12 +308,14 @@ def _ours(path: Path) -> bool:
         return False
 
 
-def set_aside_withdrawn(out: Path, students: list[str], known: dict[str, StudentResult],
-                        spent: dict[str, Spent], say: Callable[[str], None]) -> bool:
+def set_aside_withdrawn(out: Path, root: Path, students: list[str],
+                        known: dict[str, StudentResult], spent: dict[str, Spent],
+                        say: Callable[[str], None]) -> bool:
     """Each student graded before (in the state, or with a feedback file) who is no longer
-    among `students`: named in one line, taken out of the state, and their feedback file
-    and game records moved out of OUT/feedback, which a teacher hands out, to OUT/withdrawn
-    (never deleted; under a new name if one is there).  Whether the state lost any."""
+    among `students` (the folders of `root`): named in one line, taken out of the state, and
+    their feedback file and game records moved out of OUT/feedback, which a teacher hands
+    out, and their games' store out of OUT/games, to OUT/withdrawn (never deleted; under a
+    new name if one is there).  Whether the state lost any."""
     feedback = out / "feedback"
     written = {p.name[:-3] for p in feedback.iterdir()
                if p.name.endswith(".md") and p.is_file() and _ours(p)}
@@ -321,12 +323,13 @@ def set_aside_withdrawn(out: Path, students: list[str], known: dict[str, Student
     for student in gone:
         known.pop(student, None)
         spent.pop(student, None)
-        said = f"{student}: graded before, no longer in SUBMISSIONS_DIR: left out of grades.csv"
+        said = f"{student}: graded before, no longer in {root.name}/: left out of grades.csv"
         md, records = feedback / f"{student}.md", feedback / student
-        if md.is_file() or records.is_dir():
+        store = out / "games" / f"{student}.db"
+        if md.is_file() or records.is_dir() or store.is_file():
             aside, n = out / "withdrawn" / student, 1
             while any(p.exists() or p.is_symlink() for p in (aside, aside.with_name(
-                    aside.name + ".md"))):
+                    aside.name + ".md"), aside.with_name(aside.name + ".db"))):
                 n += 1
                 aside = out / "withdrawn" / f"{student}-{n}"
             aside.parent.mkdir(exist_ok=True)
@@ -337,6 +340,12 @@ def set_aside_withdrawn(out: Path, students: list[str], known: dict[str, Student
             if records.is_dir():
                 records.rename(aside)
                 moved.append(f"its game records {'' if moved else 'moved '}to {aside}/")
+            if store.is_file():
+                for suffix in ("", "-wal", "-shm"):  # a store stopped mid-write keeps these
+                    part = store.with_name(store.name + suffix)
+                    if part.exists():
+                        part.rename(aside.with_name(aside.name + ".db" + suffix))
+                moved.append(f"its games' store {'' if moved else 'moved '}to {aside}.db")
             said += "; " + ", ".join(moved)
         say(said)
     return bool(gone)
@@ -437,7 +446,7 @@ async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out
 
     await side_by_side(todo, grade_one, workers)
     # Once the class is graded, with grades.csv: a run cut short leaves them as they were.
-    if set_aside_withdrawn(out, [sub.student for sub in submissions], known, spent, say):
+    if set_aside_withdrawn(out, root, [sub.student for sub in submissions], known, spent, say):
         write_state(state_path, config_key, known, spent)  # said once, not every run
     outcomes = [known[sub.student] for sub in submissions]
     # Every submission as handed in, each run (unchanged ones too): the teacher's flag of

@@ -954,8 +954,9 @@ def test_a_student_gone_from_the_class_is_named_and_their_feedback_moved_aside(
     assert "README" not in done.stderr and (out / "feedback" / "README.md").is_file()
     (out / "feedback" / "README.md").unlink()
     aside = out.resolve() / "withdrawn"
-    assert ("niaj: graded before, no longer in SUBMISSIONS_DIR: left out of grades.csv; its "
-            f"feedback moved to {aside / 'niaj.md'}, its game records to {aside / 'niaj'}/\n"
+    assert ("niaj: graded before, no longer in subs/: left out of grades.csv; its "
+            f"feedback moved to {aside / 'niaj.md'}, its game records to {aside / 'niaj'}/, "
+            f"its games' store to {aside / 'niaj.db'}\n"
             ) in done.stderr, done.stderr
     assert list(rows(out)) == ["alice"]
     assert sorted(p.name for p in (out / "feedback").iterdir()) == ["alice.md"]
@@ -971,9 +972,12 @@ def test_a_student_gone_from_the_class_is_named_and_their_feedback_moved_aside(
     shutil.rmtree(subs / "niaj")
     gone = grade(subs, config, out)
     assert f"its feedback moved to {aside / 'niaj-2.md'}, its game records to " \
-        f"{aside / 'niaj-2'}/\n" in gone.stderr, gone.stderr
+        f"{aside / 'niaj-2'}/, its games' store to {aside / 'niaj-2.db'}\n" in gone.stderr, \
+        gone.stderr
     assert (aside / "niaj.md").read_text() == graded
-    assert sorted(p.name for p in aside.iterdir()) == ["niaj", "niaj-2", "niaj-2.md", "niaj.md"]
+    assert sorted(p.name for p in aside.iterdir()) == ["niaj", "niaj-2", "niaj-2.db",
+                                                       "niaj-2.md", "niaj.db", "niaj.md"]
+    assert not (out / "games" / "niaj.db").exists()
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
