@@ -109,7 +109,8 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
     except BaselineFailed as exc:
         fail(f"{exc}; fix it and run again (graded submissions are kept and skipped)")
     except KeyboardInterrupt:
-        fail("interrupted; graded submissions are kept and skipped next time")
+        fail("interrupted; graded submissions are kept and skipped next time, but grades.csv "
+             "is written only when a run finishes: run again before handing out feedback/")
     if not quiet:
         rows = [[visible(o.student), o.status, o.grade, f"{o.points:g}", o.games,
                  "" if o.placement is None else f"{o.placement['mean']:.3f}"] for o in outcomes]
