@@ -593,7 +593,8 @@ def test_ctrl_c_while_grading_ends_in_one_line_and_keeps_the_graded(tmp_path: Pa
     _, rest = child.communicate(timeout=60)
     assert child.returncode == 2
     assert rest.endswith("error: interrupted; graded submissions are kept and skipped next "
-                         "time\n"), rest
+                         "time, but grades.csv is written only when a run finishes: run again "
+                         "before handing out feedback/\n"), rest
     assert "Traceback" not in rest, rest
     again = start()  # stopped in turn once it has said what it grades
     said = said_until_bob_begins(again)
@@ -1004,5 +1005,6 @@ def test_an_interrupted_run_leaves_no_copy_of_a_submission_in_work(tmp_path: Pat
     _, rest = child.communicate(timeout=60)
     assert child.returncode == 2, rest
     assert rest.endswith("error: interrupted; graded submissions are kept and skipped next "
-                         "time\n"), rest
+                         "time, but grades.csv is written only when a run finishes: run again "
+                         "before handing out feedback/\n"), rest
     assert not (out / "work").exists() or list((out / "work").iterdir()) == []
