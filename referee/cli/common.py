@@ -172,8 +172,8 @@ def read_stored(db_path: Path) -> tuple[Games, str, dict[str, str], list[str]]:
 
 def unfinished_note(db_path: Path) -> str | None:
     """The line that says a store holds only part of its tournament's schedule (a run
-    stopped by Ctrl-C, a time budget or `max_games` raised since), so places may change;
-    None when it holds all a run would play, or that cannot be said."""
+    stopped by Ctrl-C, a time budget or `max_games` raised since, or one shard of it), so
+    places may change; None when it holds all a run would play, or that cannot be said."""
     from ..tournament.store import Store, StoreError
     from ..tournament.tally import unfinished
 
@@ -184,8 +184,12 @@ def unfinished_note(db_path: Path) -> str | None:
     try:
         found = unfinished(store)
         name = store.name()
+        shard = store.shard()
     finally:
         store.close()
+    if shard != "all":
+        return (f"note: {db_path} holds shard {shard} of tournament {visible(name)!r}, not all "
+                "of it: merge the shards (referee tournament merge) before publishing")
     if found is None:
         return None
     stored, scheduled = found

@@ -260,3 +260,26 @@ def test_until_separated_tests_the_leader_at_the_error_over_the_entrants() -> No
 
     assert not settled(games(5), "separated", "placement", 0.05)
     assert settled(games(6), "separated", "placement", 0.05)
+
+
+def test_in_a_complete_design_strength_orders_as_the_mean_on_a_wider_scale() -> None:
+    """Every table of 4 of 6 entrants, one deal each, random finishes: each entrant's strength
+    less the overall mean is its plain mean's times k(n - 1) / ((k - 1) n) = 10/9, so the two
+    order the entrants alike (as docs/statistics.md says)."""
+    from referee.leaderboard.stats import strengths
+
+    rng = random.Random(5)
+    names = [f"e{i}" for i in range(6)]
+    results = []
+    for t, table in enumerate(itertools.combinations(names, 4)):
+        ranks = rng.sample([1, 2, 3, 4], 4)
+        results.append((f"t{t}-d00-o00", list(table), {
+            "money": [40 - 10 * r for r in ranks], "ranks": ranks, "retired": [],
+            "faults": [[]] * 4}))
+    games = Games.load(all_stored(results), {gid: int(gid[1:].split("-")[0])
+                                             for gid, _, _ in results})
+    values, present = games.metric("placement"), games.present
+    means = (values * present).sum(axis=0) / present.sum(axis=0)
+    overall = float((values * present).sum() / present.sum())
+    found = strengths(games) - overall
+    assert np.allclose(found, (means - overall) * 4 * 5 / (3 * 6)), (found, means)

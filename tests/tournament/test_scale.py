@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+import tomllib
 from collections import Counter
 from pathlib import Path
 
@@ -167,7 +168,14 @@ def test_a_killed_dask_worker_loses_nothing_and_says_what_it_plays_again(
         g: (r.money, r.ranks) for g, r in there.items()}
 
 
+def config_name(config: Path) -> str:
+    return str(tomllib.loads(config.read_text())["name"])
+
+
 def test_three_shards_merge_into_one_run(tmp_path: Path) -> None:
+    """Three shards hold the games of one run; a leaderboard of one shard says it is not
+    the whole; merged, they are that run's games and board, with no such note; a missing,
+    doubled or unfinished shard is refused."""
     config = write_config(tmp_path, bots=4, deals=2)
     whole = tmp_path / "whole.db"
     assert in_process.referee("tournament", "run", str(config), "--db", str(whole), "-q",
@@ -181,6 +189,10 @@ def test_three_shards_merge_into_one_run(tmp_path: Path) -> None:
         shards.append(str(db))
     sizes = [len(ids(Path(s))) for s in shards]
     assert sum(sizes) == 24 and all(s == 8 for s in sizes)
+    one = in_process.referee("leaderboard", shards[0], cwd=tmp_path)  # not to be published
+    assert one.stderr == (f"note: {shards[0]} holds shard 1/3 of tournament "
+                          f"{config_name(config)!r}, not all of it: merge the shards (referee "
+                          "tournament merge) before publishing\n"), one.stderr
     # refused: a missing shard, a shard twice, and a shard of another run
     gap = in_process.referee("tournament", "merge", shards[0], shards[1], "--out",
                              str(tmp_path / "g.db"), cwd=tmp_path)
@@ -194,6 +206,7 @@ def test_three_shards_merge_into_one_run(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert ids(merged) == ids(whole)
     assert board(merged, tmp_path) == board(whole, tmp_path)
+    assert in_process.referee("leaderboard", str(merged), cwd=tmp_path).stderr == ""
     # a shard that is not finished is a gap too
     with sqlite3.connect(shards[2]) as con:
         con.execute("DELETE FROM games WHERE rowid = (SELECT MIN(rowid) FROM games)")
