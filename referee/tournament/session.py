@@ -213,8 +213,7 @@ class _Run:
                                    outcome.attempts, [self.versions[n] for n in outcome.seats]):
                 return
             progress.stored(sum(len(f) for f in outcome.result.faults))
-            if self.games.kind == "adaptive":
-                self._seat_no_more(outcome.result)
+            self._seat_no_more(outcome.result)
         elif isinstance(outcome, Voided):
             self.store.save_void(outcome.game_id, outcome.attempt, outcome.reason)
             progress.voids += 1
@@ -238,7 +237,7 @@ class _Run:
         (`unstarted.py`); the games of the rounds chosen are played as they are, and the store
         records why, for the leaderboard to say."""
         for name, why in self.starts.seen(result):
-            if name in self.left_out or name in self.unstarted:
+            if self.games.kind != "adaptive" or name in self.left_out or name in self.unstarted:
                 continue
             self.unstarted[name] = why
             self.store.record_field([Entrant(name, self.versions.get(name), LEFT_OUT, why)],
@@ -306,6 +305,9 @@ class _Run:
                 f"{self.progress.played} games{fair}; run again to play on")
 
     def summary(self) -> RunSummary:
+        for name, line in self.starts.never_started():  # those not left out already
+            if name not in self.unstarted:
+                self.say(line)
         beyond = len(self.done) - self.covered.stored
         if beyond:  # more deals played before, or tables of entrants no longer in the file
             self.say(f"note: the store also holds {beyond} games beyond this run's schedule "

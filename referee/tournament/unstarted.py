@@ -18,15 +18,33 @@ TIMED_OUT = "no hello within"  # how a start fault that timed out begins
 
 
 class StartWatch:
-    """Counts each entrant's failed starts in a row over a run's stored games."""
+    """Counts each entrant's failed starts in a row over a run's stored games, and its games
+    and failed starts in all."""
 
     def __init__(self) -> None:
         self.failed: dict[str, int] = {}
+        self.games: dict[str, int] = {}
+        self.never: dict[str, str] = {}  # those that started in none yet: the last reason
+
+    def never_started(self) -> list[tuple[str, str]]:
+        """A note for each entrant that started in none of its games of the run (two or
+        more), with its name: its seat was retired at each game's start, and the others
+        played without it."""
+        return [(name, f"note: {name} did not start in any of its {self.games[name]} games "
+                       f"of this run (the last: {why}): each was played without it; once its "
+                       "files change, its games are played again")
+                for name, why in sorted(self.never.items()) if self.games[name] >= IN_A_ROW]
 
     def seen(self, result: GameResult) -> Iterator[tuple[str, str]]:
         """The entrants this game's result shows cannot start, each with why (once each)."""
         for seat in result.seats():
             start = next((f for f in seat.faults if f.kind is FaultKind.START), None)
+            first = seat.name not in self.games
+            self.games[seat.name] = self.games.get(seat.name, 0) + 1
+            if start is not None and (first or seat.name in self.never):
+                self.never[seat.name] = start.reason.split("; its stderr ends:", 1)[0]
+            else:
+                self.never.pop(seat.name, None)
             if start is None or start.reason.startswith(TIMED_OUT):
                 self.failed[seat.name] = 0
                 continue

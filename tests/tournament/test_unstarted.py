@@ -15,11 +15,13 @@ BOTS = ROOT / "tests" / "scripted_bots"
 TINY = ROOT / "protocol" / "examples" / "tiny.toml"
 
 
-def write_config(folder: Path, rounds: int) -> Path:
+def write_config(folder: Path, rounds: int | None) -> Path:
     """Six bots and one that crashes at its start, at tables of three: rounds of two tables,
-    each table in its three rotations."""
+    each table in its three rotations (no `rounds`: a fixed round robin of one deal)."""
     lines = ['name = "unstarted"', "seed = 3", "table_size = 3", 'seat_orders = "rotations"',
-             'schedule = "adaptive"', f"rounds = {rounds}", f'edition = "{TINY}"']
+             f'edition = "{TINY}"']
+    if rounds is not None:
+        lines += ['schedule = "adaptive"', f"rounds = {rounds}"]
     bots = [(f"b{i}", "first_legal.py") for i in range(6)] + [("crasher", "crash_at_start.py")]
     for name, script in bots:
         lines += ["[[bots]]", f'name = "{name}"', f'command = "{BOT_PYTHON} {BOTS / script}"']
@@ -61,3 +63,16 @@ withdraw it.  The next run seats it again (its round was chosen before it failed
                                "--workers", "1", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert crasher_games(db) > 3
+
+
+def test_a_fixed_schedules_run_says_which_bot_never_started(tmp_path: Path) -> None:
+    """A round robin plays all of the crasher's games, retired at each start, as the schedule
+    is fixed; the run's last lines say it started in none of them, and why."""
+    config = write_config(tmp_path, rounds=None)
+    done = in_process.referee("tournament", "run", str(config), "--workers", "1",
+                              cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert crasher_games(tmp_path / "t.db") == 45
+    assert ("note: crasher did not start in any of its 45 games of this run (the last: closed "
+            "its output before its hello; exit status 3): each was played without it; once its "
+            "files change, its games are played again") in done.stdout + done.stderr
