@@ -63,9 +63,17 @@ def merge(out: Path, shards: list[Path]) -> int:
             if not path.exists():  # anything else there: opening it says what it is
                 raise StoreError(f"no results store at {path}")
             stores.append(Store.for_reading(path))  # a shard is only read
-        prints = {s.fingerprint() for s in stores}
-        if len(prints) != 1 or None in prints:
-            raise StoreError("the stores come from different tournament files (or are empty)")
+        prints = [s.fingerprint() for s in stores]
+        empty = [str(s.path) for s, p in zip(stores, prints, strict=True) if p is None]
+        if empty:
+            raise StoreError(f"{', '.join(empty)}: no tournament's games (an empty store)")
+        if len(set(prints)) != 1:
+            most = max(set(prints), key=prints.count)
+            odd = [f"{s.path} ({s.name()!r})" for s, p in zip(stores, prints, strict=True)
+                   if p != most]
+            raise StoreError(f"the stores come from different tournament files: "
+                             f"{', '.join(odd)} {'is' if len(odd) == 1 else 'are'} not of "
+                             f"{stores[prints.index(most)].path}'s")
         labels = [s.shard() for s in stores]
         counts = {label.split("/")[-1] for label in labels}
         if "all" in labels or len(counts) != 1:
@@ -96,7 +104,8 @@ def merge(out: Path, shards: list[Path]) -> int:
             if expected - stored:
                 gap = sorted(expected - stored)
                 raise StoreError(f"gap: {store.path} (shard {label}) lacks {len(gap)} games, "
-                                 f"e.g. {gap[0]}; finish it first (run the shard again)")
+                                 f"e.g. {gap[0]}; finish it first (run the shard again, or "
+                                 "wait for the run still writing it)")
         # Written beside `out` under another name, and given its name only once whole: a
         # merge stopped partway (Ctrl-C, a job's time limit) leaves no store that looks done.
         part = out.with_name(f"{PARTIAL.format(out.name)}{os.getpid()}")

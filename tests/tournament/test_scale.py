@@ -175,7 +175,7 @@ def config_name(config: Path) -> str:
 def test_three_shards_merge_into_one_run(tmp_path: Path) -> None:
     """Three shards hold the games of one run; a leaderboard of one shard says it is not
     the whole; merged, they are that run's games and board, with no such note; a missing,
-    doubled or unfinished shard is refused."""
+    doubled or unfinished shard is refused, and a shard of another file is named."""
     config = write_config(tmp_path, bots=4, deals=2)
     whole = tmp_path / "whole.db"
     assert in_process.referee("tournament", "run", str(config), "--db", str(whole), "-q",
@@ -201,6 +201,18 @@ def test_three_shards_merge_into_one_run(tmp_path: Path) -> None:
                                str(tmp_path / "t.db"), cwd=tmp_path)
     assert twice.returncode == 2 and "given twice" in twice.stderr
     assert not (tmp_path / "t.db").exists()
+    other = tmp_path / "other"  # shard 3/3 of another file: that store is named
+    other.mkdir()
+    config_b = write_config(other, bots=4, deals=2)
+    config_b.write_text(config_b.read_text().replace("seed = 4", "seed = 5"))
+    assert in_process.referee("tournament", "run", str(config_b), "--shard", "3/3", "--db",
+                              str(other / "s3.db"), "-q", cwd=other).returncode == 0
+    mixed = in_process.referee("tournament", "merge", shards[0], shards[1],
+                               str(other / "s3.db"), "--out", str(tmp_path / "x.db"),
+                               cwd=tmp_path)
+    assert mixed.returncode == 2 and (f"the stores come from different tournament files: "
+                                      f"{other / 's3.db'} ('scale') is not of {shards[0]}'s"
+                                      ) in mixed.stderr, mixed.stderr
     merged = tmp_path / "merged.db"
     out = in_process.referee("tournament", "merge", *shards, "--out", str(merged), cwd=tmp_path)
     assert out.returncode == 0, out.stderr
