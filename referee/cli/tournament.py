@@ -38,7 +38,8 @@ def tournament() -> None:
 @click.argument("config_path", metavar="FILE",
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @workers_option("Games")
-@db_option("Results store  [default: FILE's name with .db, beside FILE]")
+@db_option("Results store  [default: FILE's name with .db, beside FILE; with --shard I/N, "
+           "with .shardIofN.db]")
 @click.option("--stderr-dir", type=OutputPath(file_okay=False, path_type=Path),
               help=f"Keep each bot's stderr here "
                    f"({format_size(DEFAULT_STDERR_PER_GAME)} per game).")
