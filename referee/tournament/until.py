@@ -89,9 +89,12 @@ def plan(config: TournamentConfig, games: Schedule) -> str:
     goal = (f"the leader is found stronger than every other {contenders(config)}"
             if config.until == "separated" else
             f"every {contenders(config)}'s place is settled")
+    first = sequential.looks(10 ** 6)[0]  # the first look, whatever the deals
+    once = (f"; one look, after the last deal, so it cannot stop the run early: the first look "
+            f"comes after {first} deals, so give more than {first}" if len(ends) == 1 else "")
     return (f"until {goal}: looks after {at} deals (at most {len(games)} games), the error "
             f"each may spend in brackets, {sum(errors):.0%} in all; the progress counts the "
-            "games up to the next look")
+            f"games up to the next look{once}")
 
 
 @dataclass(frozen=True)

@@ -681,7 +681,8 @@ def test_plan_refuses_what_run_would_refuse_naming_the_changed_setting(tmp_path:
 
 
 def test_plan_names_the_looks_of_a_run_that_stops_when_settled(tmp_path: Path) -> None:
-    """`until`: `plan` names the looks and the error each may spend, as `run` does."""
+    """`until`: `plan` names the looks and the error each may spend, as `run` does; with too
+    few deals for a look before the last, it says that `until` cannot stop the run early."""
     config = write_config(tmp_path, 'until = "separated"\ndeals = 16')
     text = in_process.referee("tournament", "plan", str(config), cwd=tmp_path)
     assert text.returncode == 0, text.stderr
@@ -689,6 +690,11 @@ def test_plan_names_the_looks_of_a_run_that_stops_when_settled(tmp_path: Path) -
             "(1.25%), 16 (3.75%) deals") in text.stdout
     as_json = in_process.referee("tournament", "plan", str(config), "--json", cwd=tmp_path)
     assert json.loads(as_json.stdout)["until"].startswith("until the leader")
+    assert "one look" not in text.stdout
+    config = write_config(tmp_path, 'until = "separated"\ndeals = 4')
+    few = in_process.referee("tournament", "plan", str(config), cwd=tmp_path).stdout
+    assert ("; one look, after the last deal, so it cannot stop the run early: the first look "
+            "comes after 8 deals, so give more than 8") in few, few
 
 
 def test_an_entrant_that_sets_a_variable_as_a_shell_would_is_told_to_write_env(
