@@ -226,6 +226,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     held: str | None = None  # the name of the tournament the store holds, if another
     withdrawn: list[str] = []  # the store's entrants that the file no longer names
     moved: list[str] = []  # games of earlier rotations that a run seats anew
+    shard = "all"  # the share of the schedule the store holds
     if db_path.exists():
         # Only with a store: the entrants' versions and the session (trio, the match runner,
         # the leaderboard) would cost a plan of a new file a third of its start-up.
@@ -237,6 +238,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
             store = Store.for_reading(db_path)
             try:
                 check_store(config, edition, store)
+                shard = store.shard()
                 stored = store.done()
                 moved = reseated(config, edition, store)
                 stored -= set(moved)  # a run supersedes them and plays them again
@@ -281,6 +283,10 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
                                "withdrawn": withdrawn, "reseated": len(moved)}, indent=2))
         return
     click.echo("\n".join([*plan.lines(), *([looks] if looks else [])]))
+    if shard != "all":
+        click.echo(f"note: {db_path} holds shard {shard}: this plan counts the whole schedule "
+                   f"against it; `run --shard {shard}` plays that shard's games, and merge "
+                   "joins the shards")
     if held is not None:  # another tournament's store, most likely: as `run` would say it
         click.echo(f"warning: {db_path} holds tournament {visible(held)!r}: a run renames it "
                    f"{visible(config.name)!r} (another --db keeps tournaments apart)")

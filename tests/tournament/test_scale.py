@@ -173,8 +173,8 @@ def config_name(config: Path) -> str:
 
 
 def test_three_shards_merge_into_one_run(tmp_path: Path) -> None:
-    """Three shards hold the games of one run; a leaderboard of one shard says it is not
-    the whole; merged, they are that run's games and board, with no such note; a missing,
+    """Three shards hold the games of one run; a plan or a leaderboard of one shard says it
+    is not the whole; merged, they are that run's games and board, with no such note; a missing,
     doubled or unfinished shard is refused, and a shard of another file is named."""
     config = write_config(tmp_path, bots=4, deals=2)
     whole = tmp_path / "whole.db"
@@ -189,6 +189,10 @@ def test_three_shards_merge_into_one_run(tmp_path: Path) -> None:
         shards.append(str(db))
     sizes = [len(ids(Path(s))) for s in shards]
     assert sum(sizes) == 24 and all(s == 8 for s in sizes)
+    planned = in_process.referee("tournament", "plan", str(config), "--db", shards[0],
+                                 cwd=tmp_path)
+    assert (f"note: {shards[0]} holds shard 1/3: this plan counts the whole schedule against "
+            "it") in planned.stdout, planned.stdout
     one = in_process.referee("leaderboard", shards[0], cwd=tmp_path)  # not to be published
     assert one.stderr == (f"note: {shards[0]} holds shard 1/3 of tournament "
                           f"{config_name(config)!r}, not all of it: merge the shards (referee "
