@@ -111,7 +111,10 @@ def other_interpreters(names: Sequence[str] = ("python3", "node", "perl")) -> li
     out = []
     for name in names:
         here, inside = shutil.which(name), shutil.which(name, path=SYSTEM_PATH)
-        if here and inside and os.path.realpath(here) != os.path.realpath(inside):
+        if not here or not inside or os.path.abspath(here) == os.path.abspath(inside):
+            continue
+        venv = (Path(here).parent.parent / "pyvenv.cfg").is_file()  # a link to the system's
+        if venv or os.path.realpath(here) != os.path.realpath(inside):
             out.append(f"{name} on your PATH is {here}, but a bare {name} in the sandbox is "
                        f"{inside}, which may lack the packages yours has: a bot that needs "
                        "them gives the interpreter's path in its command")

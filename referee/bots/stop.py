@@ -40,6 +40,8 @@ class Stoppable(Protocol):
     def limits(self) -> Graces: ...
     def processes(self) -> list[proc_tree.ProcStat]: ...
     async def send(self, data: bytes) -> None: ...
+    @property
+    def own_process_ended(self) -> bool: ...
 
 
 def _signal_group(pid: int, sig: signal.Signals) -> None:
@@ -63,7 +65,9 @@ async def shutdown(bot: Stoppable, goodbye: bytes | None) -> bool:
             except (BotGone, trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                 pass
             await process.wait()
-    lingered = goodbye is not None and process.returncode is None
+    # (in the sandbox the bot's own process may have ended before bwrap, on a busy machine)
+    lingered = goodbye is not None and process.returncode is None and \
+        not bot.own_process_ended
     if process.returncode is None:
         _signal_group(process.pid, signal.SIGTERM)
         with trio.move_on_after(limits.term_grace):

@@ -168,6 +168,8 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
         games, primary, left_out, baselines = read_stored(db_path)
     except StoreError as exc:
         fail(f"the games are stored, but the leaderboard cannot be read: {exc}")
+    for line in summary.never_started:  # said with --quiet too: its games count for nothing
+        click.echo(visible(line), err=True)
     if quiet:  # a left-out bot is said all the same: its games are missing from the results
         for name, why in summary.left_out.items():
             click.echo(f"warning: left out {name}: {visible(why, indent='    ')}", err=True)

@@ -328,8 +328,9 @@ def set_aside_withdrawn(out: Path, root: Path, students: list[str],
         store = out / "games" / f"{student}.db"
         if md.is_file() or records.is_dir() or store.is_file():
             aside, n = out / "withdrawn" / student, 1
-            while any(p.exists() or p.is_symlink() for p in (aside, aside.with_name(
-                    aside.name + ".md"), aside.with_name(aside.name + ".db"))):
+            while any(p.exists() or p.is_symlink() for p in (aside, *(
+                    aside.with_name(aside.name + end)
+                    for end in (".md", ".db", ".db-wal", ".db-shm")))):
                 n += 1
                 aside = out / "withdrawn" / f"{student}-{n}"
             aside.parent.mkdir(exist_ok=True)

@@ -288,9 +288,9 @@ def strengths(games: Games, primary: str = "placement", theta: np.ndarray | None
               ) -> np.ndarray:
     """Each entrant's `primary` adjusted for the opponents it met: the block model's strength
     (`blocks.py`) plus the mean over every seat of every game.  In a complete design with
-    equal games it orders the entrants as their plain means, its differences the means'
-    times k(n - 1) / ((k - 1) n) (docs/statistics.md); in a sampled field it is what the mean
-    would be had every entrant met every other alike."""
+    equal games it orders the entrants by placement or win share as their plain means, its
+    differences the means' times k(n - 1) / ((k - 1) n) (docs/statistics.md); in a sampled
+    field it is what the mean would be had every entrant met every other alike."""
     values = games.metric(primary)
     if theta is None:  # (`theta`: the block model's, when the caller has fitted it)
         theta = blocks.strengths(blocks.Design.of(games.deal, games.present, values))

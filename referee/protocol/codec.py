@@ -168,7 +168,7 @@ def decode_hello(line: bytes) -> BotHello:
         others = [e for e in exc.errors() if tuple(e["loc"]) != ("protocol",)]
         if version is not None and others:  # the rest too: one fix at a time costs a run each
             first = others[0]
-            why += f"; {'.'.join(map(str, first['loc']))}: {first['msg']}"
+            why += f"; {'.'.join(map(str, first['loc']))}: {first['msg']}"[:300]
         raise ProtocolError(FaultKind.MALFORMED, f"bad hello: {why}; {shown(line)}") from None
 
 

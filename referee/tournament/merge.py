@@ -68,7 +68,7 @@ def merge(out: Path, shards: list[Path]) -> int:
         if empty:
             raise StoreError(f"{', '.join(empty)}: no tournament's games (an empty store)")
         if len(set(prints)) != 1:
-            most = max(set(prints), key=prints.count)
+            most = max(prints, key=prints.count)  # on a tie, the first store's
             odd = [f"{s.path} ({s.name()!r})" for s, p in zip(stores, prints, strict=True)
                    if p != most]
             raise StoreError(f"the stores come from different tournament files: "

@@ -178,8 +178,11 @@ def make_plan(config: TournamentConfig, games: Schedule, workers: int,
     steps = STEPS_PER_GAME.get(k, STEPS_PER_GAME[5])
     if games.kind == "adaptive":
         held = None if stored is None else sum(g.game_id in stored for g in games.games())
+        out = set(left_out)  # their games of the rounds chosen are never played
+        skipped = sum(1 for g in games.games() if out.intersection(g.seats)
+                      and (stored is None or g.game_id not in stored))
         return adaptive_plan(config, games, workers, held, steps * config.limits.move_time,
-                             changed, pace, left_out)
+                             changed, pace, left_out, skipped)
     names = [b.name for b in config.bots]
     orders = games.orders
     if shard is None:
@@ -242,6 +245,7 @@ class AdaptivePlan:
     left_out: tuple[str, ...] = ()  # a run would seat them at no table
     # the games the budget leaves for rounds not chosen yet, and the bound that sets it
     left: tuple[int, str] | None = None
+    skipped: int = 0  # games of the rounds chosen, not stored, that need a left-out entrant
 
     @property
     def to_play(self) -> int | None:
@@ -287,7 +291,8 @@ class AdaptivePlan:
         if self.changed:
             out.append(f"changed since the store's last run: {', '.join(self.changed)}: "
                        "their stored games are superseded and played again first")
-        begun = self.games_chosen - (self.stored or 0)  # of the rounds chosen, not stored
+        # of the rounds chosen, those still to play
+        begun = self.games_chosen - (self.stored or 0) - self.skipped
         spent = self.stored is not None and self.left is not None and (
             (self.left[1] == "max_games" and games is not None and self.stored >= games)
             or (self.left[0] == 0 and begun <= 0))
@@ -322,8 +327,9 @@ class AdaptivePlan:
         left, bound = self.left
         per_table = self.seat_orders * self.deals
         per_round = self.round_tables * per_table
-        rounds_left = -(-left // max(1, per_round))  # a part round seats them first
-        expected = rounds_left * per_table  # seated about once a round
+        # seated about once a round; a part round seats them first, as far as it goes
+        expected = (left // max(1, per_round)) * per_table + min(per_table,
+                                                                  left % max(1, per_round))
         median = played[len(played) // 2]
         if expected * 2 >= median:
             return None
@@ -357,9 +363,10 @@ class AdaptivePlan:
 def adaptive_plan(config: TournamentConfig, games: Schedule, workers: int,
                   stored: int | None, per_game_seconds: float,
                   changed: tuple[str, ...] = (), pace: float | None = None,
-                  left_out: Collection[str] = ()) -> AdaptivePlan:
+                  left_out: Collection[str] = (), skipped: int = 0) -> AdaptivePlan:
     """The plan of an adaptive schedule with the rounds `games` holds; `stored`: of their
-    games, those in the store (None: no store)."""
+    games, those in the store (None: no store); `skipped`: those not stored that need a
+    left-out entrant."""
     k = config.table_size
     per_entrant = {n: t * games.orders * config.deals
                    for n, t in games.tables_by_entrant().items()}
@@ -373,5 +380,5 @@ def adaptive_plan(config: TournamentConfig, games: Schedule, workers: int,
         bound_seconds=None if most is None else most * per_game_seconds / max(1, workers),
         stored=stored, changed=changed,
         unpaired=unpaired_rotations(config), pace=pace, left_out=tuple(left_out),
-        left=budget_left(config, games, left_out))
+        left=budget_left(config, games, left_out, skipped), skipped=skipped)
 

@@ -76,11 +76,12 @@ def finished(config: TournamentConfig, games: Schedule) -> str:
             f"{budget_text(config)}, is spent; raise it to play on")
 
 
-def budget_left(config: TournamentConfig, games: Schedule,
-                left_out: Collection[str] = ()) -> tuple[int, str] | None:
+def budget_left(config: TournamentConfig, games: Schedule, left_out: Collection[str] = (),
+                skipped: int = 0) -> tuple[int, str] | None:
     """The games the budget leaves for the rounds not chosen yet, each sized as a round is now
     (without the `left_out`), and the bound that sets it: "rounds", "tables" or "max_games";
-    None: no bound but the time."""
+    None: no bound but the time.  `skipped`: games of the rounds chosen that will not be
+    played (a left-out entrant's), which `max_games` does not count."""
     per_table = games.orders * config.deals
     drawn = sum(len(r) for r in games.rounds)
     left = []
@@ -90,7 +91,7 @@ def budget_left(config: TournamentConfig, games: Schedule,
     if config.tables is not None:
         left.append((max(0, config.tables - drawn) * per_table, "tables"))
     if config.max_games is not None:
-        left.append((max(0, config.max_games - len(games)), "max_games"))
+        left.append((max(0, config.max_games - (len(games) - skipped)), "max_games"))
     return min(left) if left else None
 
 

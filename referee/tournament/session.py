@@ -65,6 +65,8 @@ class RunSummary:
     verdict: str | None = None  # with until or a budget: where the run stopped, and why
     field: FieldChange = field(default_factory=lambda: FieldChange((), 0, (), ()))
     budget: str | None = None  # "games" or "time": the budget that stopped the run
+    # a line for each entrant that started in none of its games of the run (`unstarted.py`)
+    never_started: tuple[str, ...] = ()
 
 
 class NothingPlayed(Exception):
@@ -305,9 +307,6 @@ class _Run:
                 f"{self.progress.played} games{fair}; run again to play on")
 
     def summary(self) -> RunSummary:
-        for name, line in self.starts.never_started():  # those not left out already
-            if name not in self.unstarted:
-                self.say(line)
         beyond = len(self.done) - self.covered.stored
         if beyond:  # more deals played before, or tables of entrants no longer in the file
             self.say(f"note: the store also holds {beyond} games beyond this run's schedule "
@@ -318,7 +317,9 @@ class _Run:
                           played=self.progress.played, skipped=self.covered.skipped,
                           left_out={**self.left_out, **self.unstarted}, voids=self.voids,
                           verdict=self.verdict, field=self.change,
-                          budget=self.budget.why)
+                          budget=self.budget.why,
+                          never_started=tuple(line for name, line in self.starts.never_started()
+                                              if name not in self.unstarted))
 
 
 async def run_tournament(

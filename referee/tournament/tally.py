@@ -94,12 +94,9 @@ def unfinished(store: Store) -> tuple[int, int] | None:
     count = tally(games, range(config.deals), ours, stored_by_table(ours), left_out)
     if count.stored < len(ours):  # games of another schedule
         return None
-    if adaptive:  # the rounds chosen: the budget is the next run's file's to say
-        scheduled = count.games - count.skipped
-    else:
-        scheduled = count.games - count.skipped
-        if config.max_games is not None:
-            scheduled = min(scheduled, config.max_games)
+    scheduled = count.games - count.skipped  # adaptive: the rounds chosen so far
+    if config.max_games is not None:
+        scheduled = min(scheduled, config.max_games)
     if count.stored >= scheduled:
         return None
     return count.stored, scheduled

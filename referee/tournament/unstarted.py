@@ -41,7 +41,8 @@ class StartWatch:
             start = next((f for f in seat.faults if f.kind is FaultKind.START), None)
             first = seat.name not in self.games
             self.games[seat.name] = self.games.get(seat.name, 0) + 1
-            if start is not None and (first or seat.name in self.never):
+            if start is not None and not start.reason.startswith(TIMED_OUT) and (
+                    first or seat.name in self.never):
                 self.never[seat.name] = start.reason.split("; its stderr ends:", 1)[0]
             else:
                 self.never.pop(seat.name, None)

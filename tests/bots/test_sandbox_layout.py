@@ -130,8 +130,8 @@ command = "{python} -c pass"
 def test_an_interpreter_on_path_other_than_the_sandboxs_is_named(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A python3 first on PATH (as pyenv's or a virtual environment's is) that is not the
-    system's a bare python3 runs in the sandbox: a line names both; with the system's PATH,
-    none."""
+    system's a bare python3 runs in the sandbox: a line names both, for a virtual
+    environment's link to the system's too; with the system's PATH, none."""
     from referee.bots.sandbox import SYSTEM_PATH, other_interpreters
 
     if shutil.which("python3", path=SYSTEM_PATH) is None:
@@ -146,3 +146,9 @@ def test_an_interpreter_on_path_other_than_the_sandboxs_is_named(
                            "is ")
     monkeypatch.setenv("PATH", SYSTEM_PATH)
     assert other_interpreters(["python3"]) == []
+    venv = tmp_path / "venv"  # as `python3 -m venv` makes it: a link to the system's
+    (venv / "bin").mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    (venv / "bin" / "python3").symlink_to(str(shutil.which("python3", path=SYSTEM_PATH)))
+    monkeypatch.setenv("PATH", f"{venv / 'bin'}:{SYSTEM_PATH}")
+    assert len(other_interpreters(["python3"])) == 1  # its packages are the venv's
