@@ -94,10 +94,12 @@ def limit_hint(ending: str, stderr_tail: str, argv: Sequence[str], limits: BotLi
                 "(raise it with address_space in the tournament file, or --address-space)")
     if _NO_FORK.search(stderr_tail) and limits.processes is not None:
         return f"probably over the limit of {limits.processes} processes"
-    if sandboxed and _MODULE.search(stderr_tail):
+    if _MODULE.search(stderr_tail):
         return ("the sandbox shows the system folders and the bot's own: a package must be "
                 "installed for the system's python3, node or perl, which a bare command runs, "
-                "or come with the bot in its folder")
+                "or come with the bot in its folder" if sandboxed else
+                "a package it imports is not installed for the interpreter that ran it, on the "
+                "machine that ran it: bring it in the bot's folder, or do without it")
     if sandboxed and _NETWORK.search(stderr_tail):
         return "the sandbox has no network"
     if sandboxed and _FILES.search(stderr_tail):

@@ -109,8 +109,10 @@ def show_game(p: Problem, result: StoredResult, seed: int, order: int, record: b
                and is_fault(line, seat, key)), None)
     if at is not None:
         start = max(1, at - AROUND)
+        # scrubbed before they are cut: a folder cut in half is not found
+        clean = games.scrub.json(record).decode("utf-8", "replace").splitlines()
         excerpt = [line if len(line) <= WIDE else line[:WIDE] + " ..."
-                   for line in lines[start:at + 2]]
+                   for line in clean[start:at + 2]]
         record_named = f" {code(shown_as)}" if games.given else ""
         p.shown.append(Shown(
             f"The first game it came up in, lines {start + 1} to {start + len(excerpt)} of "

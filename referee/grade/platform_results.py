@@ -122,10 +122,12 @@ def cut(text: str) -> str:
 
 def gradescope(outcome: StudentResult, config: TournamentConfig,
                check: list[CheckResult] | None) -> dict[str, Any]:
-    """Gradescope's results.json: the score in points, every test visible to the student, the
-    feedback as Markdown, and the leaderboard's columns (placement, points, grade)."""
+    """Gradescope's results.json: the score in points, every test visible to the student (its
+    output as plain text: it quotes the bot), the feedback as Markdown (which fences what the
+    bot wrote), and the leaderboard's columns (placement, points, grade)."""
     tests = [{"name": t.name, "score": t.points, "max_score": t.max_points,
               "status": "passed" if t.passed else "failed", "output": cut(t.output),
+              "output_format": "text",  # a bot's own words, never read as Markdown
               "visibility": "visible"} for t in tests_of(outcome, config, check)]
     placement = None if outcome.placement is None else round(outcome.placement["mean"], 4)
     return {

@@ -46,7 +46,8 @@ def test_a_full_java_heap_names_the_jvms_own_limit_first() -> None:
 
 def test_a_package_missing_in_the_sandbox_says_why_it_may_be_missing() -> None:
     """A Python import, a Node require and a Perl use that fail in the sandbox are said to
-    be the sandbox's interpreter's (the system's) doing; outside the sandbox, no such hint."""
+    be the sandbox's interpreter's (the system's) doing; outside it, that the machine that ran
+    the bot lacks the package (a grader's, not the student's own)."""
     from referee.bots.crash import limit_hint
     from referee.bots.limits import BotLimits
 
@@ -57,4 +58,6 @@ def test_a_package_missing_in_the_sandbox_says_why_it_may_be_missing() -> None:
         assert hint is not None and hint.startswith("the sandbox shows the system folders and "
                                                     "the bot's own: a package must be"), tail
         assert limit_hint("exit status 1", tail, ["python3", "bot.py"], BotLimits(),
-                          False) is None
+                          False) == ("a package it imports is not installed for the interpreter "
+                                     "that ran it, on the machine that ran it: bring it in the "
+                                     "bot's folder, or do without it")

@@ -168,6 +168,7 @@ def test_gradescope_run_autograder(course: Path, graded: dict[str, dict[str, str
     grade_test = next(t for name, t in tests.items() if name.startswith("grade: "))
     assert grade_test["name"] == f"grade: {row['grade']}"
     assert all(t["visibility"] == "visible" for t in tests.values())
+    assert all(t["output_format"] == "text" for t in tests.values())  # quotes of the bot
     assert {"placement", "points", "grade"} == {c["name"] for c in results["leaderboard"]}  # type: ignore[attr-defined]
     assert f"- grade: **{row['grade']}**" in str(results["output"])
     if submission in ("empty", "unbuildable"):
@@ -185,7 +186,8 @@ def test_gradescope_run_autograder(course: Path, graded: dict[str, dict[str, str
             assert tests[f"against {b}"]["max_score"] == 2
     shown = json.dumps(results)
     assert str(tmp_path) not in shown and 'File \\"/' not in shown and \
-        "referee-grade-one-" not in shown, "a grader's folder is shown"
+        "referee-grade-one-" not in shown and "<submissions folder>/" not in shown, \
+        "a grader's folder is shown"
 
 
 @pytest.fixture(scope="module")
@@ -219,7 +221,8 @@ def test_prairielearn_grader(course: Path, graded: dict[str, dict[str, str]],
     row = graded[submission]
     shown = json.dumps(results)
     assert str(tmp_path) not in shown and 'File \\"/' not in shown and \
-        "referee-grade-one-" not in shown, "a grader's folder is shown"
+        "referee-grade-one-" not in shown and "<submissions folder>/" not in shown, \
+        "a grader's folder is shown"
     if submission in ("good", "crashing", "syntax"):
         most = CHECK_COUNT * 1 + 10 + 3 * 2
         assert results["gradable"] is True
