@@ -73,7 +73,9 @@ def tests_of(outcome: StudentResult, config: TournamentConfig,
                         outcome.status + ": " + first_problem(outcome), False))
     if check:
         out += [Test(f"check: {r.name}", points.check * r.passed * r.counted,
-                     points.check * r.counted, r.reason, r.passed) for r in check]
+                     points.check * r.counted,
+                     f"not run: {r.reason}" if r.not_run else r.reason, r.passed)
+                for r in check]
         counted = sum(r.counted for r in check)
         if counted < CHECK_COUNT:  # it stops at a bot that cannot start
             unrun = CHECK_COUNT - counted
