@@ -129,10 +129,10 @@ def test_a_bot_that_cannot_start_makes_play_exit_1_naming_its_seat(tmp_path: Pat
     assert [s["retired"] for s in json.loads(out.stdout)["seats"]] == [True, False, False]
     assert out.stderr.splitlines() == [
         "error: seat 0 (crash_at_start) could not start: closed its output before its hello; "
-        "exit status 3 (a package it imports is not installed for the interpreter that ran it, "
-        "on the machine that ran it: bring it in the bot's folder, or do without it); its "
-        "stderr ends: ModuleNotFoundError: No module named 'numpy'; the game was played "
-        "without it"]
+        "exit status 3 (a module it imports was not found by the interpreter that ran it, on the "
+        "machine that ran it: install it for that interpreter, name one that has it in the "
+        "command, or bring it in the bot's folder); its stderr ends: ModuleNotFoundError: No "
+        "module named 'numpy'; the game was played without it"]
     table = referee("play", f"{PY} {BOTS / 'crash_at_start.py'}", f"{PY} {BOTS / 'first_legal.py'}",
                     f"{PY} {BOTS / 'first_legal.py'}")
     assert "note:" not in table.stdout, table.stdout  # not an error it lived through

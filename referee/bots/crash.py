@@ -98,8 +98,9 @@ def limit_hint(ending: str, stderr_tail: str, argv: Sequence[str], limits: BotLi
         return ("the sandbox shows the system folders and the bot's own: a package must be "
                 "installed for the system's python3, node or perl, which a bare command runs, "
                 "or come with the bot in its folder" if sandboxed else
-                "a package it imports is not installed for the interpreter that ran it, on the "
-                "machine that ran it: bring it in the bot's folder, or do without it")
+                "a module it imports was not found by the interpreter that ran it, on the "
+                "machine that ran it: install it for that interpreter, name one that has it "
+                "in the command, or bring it in the bot's folder")
     if sandboxed and _NETWORK.search(stderr_tail):
         return "the sandbox has no network"
     if sandboxed and _FILES.search(stderr_tail):

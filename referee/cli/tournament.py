@@ -305,7 +305,8 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     for name, why in left_out.items():  # as `run` says it, before any build
         skipped = plan.per_entrant.get(name, 0)
         click.echo(f"warning: run would leave out {visible(name)}: {visible(why)}"
-                   + (f" (its {skipped:,} games would be skipped)" if skipped else ""))
+                   + (f" (up to {skipped:,} of its games would be skipped: those not stored)"
+                      if skipped else ""))
     from ..tournament.field import renamed
 
     for line in renamed(left_out, withdrawn):

@@ -56,8 +56,9 @@ def rating_text(rating: Rating) -> str:
 STRENGTH_NOTE = ("strength: the {metric} adjusted for the opponents each bot met (the block "
                  "model), which orders the table; shown where it differs from the plain mean: "
                  "where bots met different opponents (a sampled field, a gauntlet's "
-                 "candidates beside its baselines), and in a complete design, where it spreads "
-                 "the mean by k(n-1)/((k-1)n) (docs/statistics.md); being a difference added "
+                 "candidates beside its baselines), and in a complete design, where for "
+                 "placement and win share it spreads the mean by k(n-1)/((k-1)n) "
+                 "(docs/statistics.md); being a difference added "
                  "to the mean, it can fall outside the metric's range")
 BASELINES_NOTE = ("baselines (at every candidate's table, the yardstick of this gauntlet, "
                   "ranked with its candidates): {names}")

@@ -171,8 +171,10 @@ class _Run:
         playing = self._begin(Tally(len(games), stored, skipped), self._playable(games),
                               counted=number < self.rounds_counted)
         most = budget_games(self.config, self.left_out)  # the budget's, not the round's
-        if most is not None:
-            self.progress.total = max(self.progress.total, most - self.covered.skipped)
+        if most is not None:  # max_games counts stored games: skipped ones are not its
+            bound_by_games = self.config.max_games is not None and most == self.config.max_games
+            self.progress.total = max(self.progress.total,
+                                      most if bound_by_games else most - self.covered.skipped)
         return playing
 
     def _begin(self, part: Tally, games: Iterator[ScheduledGame],

@@ -75,8 +75,9 @@ def unfinished(store: Store) -> tuple[int, int] | None:
     games of left-out bots), for a leaderboard to say its places may change; None where it
     would not, or where it cannot be said: `until`, a shard, no file recorded, or a store of
     games this referee's schedule does not make (an earlier referee's, which a run refuses).
-    An adaptive store's budget is not judged: the file it was made with may since have
-    raised or lowered it."""
+    An adaptive store's budget is judged by its `max_games` alone: the file it was made with
+    may since have raised or lowered it, and its rounds and tables say no more than the
+    rounds chosen do."""
     try:
         config = store.tournament_config()
         if config is None or config.until is not None or store.shard() != "all":

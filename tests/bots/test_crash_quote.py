@@ -58,6 +58,7 @@ def test_a_package_missing_in_the_sandbox_says_why_it_may_be_missing() -> None:
         assert hint is not None and hint.startswith("the sandbox shows the system folders and "
                                                     "the bot's own: a package must be"), tail
         assert limit_hint("exit status 1", tail, ["python3", "bot.py"], BotLimits(),
-                          False) == ("a package it imports is not installed for the interpreter "
-                                     "that ran it, on the machine that ran it: bring it in the "
-                                     "bot's folder, or do without it")
+                          False) == ("a module it imports was not found by the interpreter that "
+                                     "ran it, on the machine that ran it: install it for that "
+                                     "interpreter, name one that has it in the command, or "
+                                     "bring it in the bot's folder")

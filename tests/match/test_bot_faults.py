@@ -55,8 +55,8 @@ CASES = [
     # Sleeps 1.5 s a reply: more than move time + bank, so every request times out.
     Case("answers_late.py", (TIMEOUT,) * 3, fair=True),
     Case("crash_at_start.py",
-         (("start", r"(?s)before its hello; exit status 3 \(a package it imports is not "
-                    r"installed.*ModuleNotFoundError"),), fair=True),
+         (("start", r"(?s)before its hello; exit status 3 \(a module it imports was not "
+                    r"found.*ModuleNotFoundError"),), fair=True),
     Case("crash_mid_game.py",
          (("crash", r"(?s)closed its output; exit status 1;.*ZeroDivisionError"),)),
     Case("exits_early.py", (("crash", r"closed its output; exit status 0"),), fair=True),

@@ -48,7 +48,7 @@ withdraw it.  The next run seats it again (its round was chosen before it failed
     assert done.returncode == 0, done.stderr
     said = done.stdout + done.stderr
     assert ("left out crasher: it did not start in 2 games in a row (the last: closed its "
-            "output before its hello; exit status 3 (a package it imports is not installed") \
+            "output before its hello; exit status 3 (a module it imports was not found") \
         in said, said
     assert ("); the later rounds of this run do not seat it, and the next run tries it again"
             in said), said
@@ -77,6 +77,6 @@ def test_a_fixed_schedules_run_says_which_bot_never_started(tmp_path: Path) -> N
     assert crasher_games(tmp_path / "t.db") == 45
     said = done.stdout + done.stderr
     assert ("note: crasher did not start in any of its 45 games of this run (the last: closed "
-            "its output before its hello; exit status 3 (a package") in said, said
+            "its output before its hello; exit status 3 (a module") in said, said
     assert "): each was played without it; once its files change, its games are played again" \
         in said, said

@@ -726,7 +726,8 @@ def test_an_entrant_whose_script_is_not_there_is_left_out(tmp_path: Path) -> Non
     assert (f"warning: run would leave out typo: its command cannot run: bots/firstlegal.py "
             f"not found in {tmp_path}") in planned.stdout, planned.stdout
     assert (f"warning: run would leave out gone: its directory {tmp_path / 'nothere'} does "
-            "not exist (its 18 games would be skipped)") in planned.stdout, planned.stdout
+            "not exist (up to 18 of its games would be skipped: those not stored)"
+            ) in planned.stdout, planned.stdout
     as_json = in_process.referee("tournament", "plan", str(config), "--json", cwd=tmp_path)
     assert sorted(json.loads(as_json.stdout)["left_out"]) == ["gone", "typo"]
     db = tmp_path / "t.db"
