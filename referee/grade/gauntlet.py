@@ -11,6 +11,7 @@ from referee.check.situations import SCENARIOS
 from referee.leaderboard.rows import StandingRow
 from referee.leaderboard.stats import Games, standings
 from referee.match.player import FATAL_FAULTS
+from referee.match.record import StoredResult
 from referee.tournament.config import BotEntry, TournamentConfig
 from referee.tournament.entrants import build_bots
 from referee.tournament.executors.local import LocalExecutor
@@ -86,13 +87,18 @@ async def play_gauntlet(
 def games_in(db: Path, name: str, config: TournamentConfig,
              left_out: str | None = None) -> GauntletResult:
     """The student's games stored in `db` (all of its gauntlet, or those finished before its
-    time ran out); raise BaselineFailed if a baseline crashed in one."""
-    store = Store.for_writing(db)
-    try:
-        results = list(store.results())
-        games = Games.load(results, store.seeds())
-    finally:
-        store.close()
+    time ran out); raise BaselineFailed if a baseline crashed in one.  Read without the
+    writer's lock: a bot process forked for another student's games, not yet exec'd, can
+    still hold the lock of the run that just closed it."""
+    results: list[StoredResult] = []
+    seeds: dict[str, int] = {}
+    if db.exists():  # (stopped before its games began: none)
+        store = Store.for_reading(db)
+        try:
+            results, seeds = list(store.results()), store.seeds()
+        finally:
+            store.close()
+    games = Games.load(results, seeds)
     for result in results:
         for seat, bot in enumerate(result.names):
             broken = [f for f in result.faults[seat] if f.kind in FATAL_FAULTS]
