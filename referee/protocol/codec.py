@@ -287,27 +287,29 @@ def decode_reply(line: bytes) -> Reply:
 _NULL = " (JavaScript's JSON.stringify writes NaN as null: a sum over a missing value?)"
 
 
+def _one_field(name: str, takes: str, value: int | None, stray: str, stray_value: int | None,
+               null: str) -> int:
+    """The one number an action takes (`value`, said as `takes`), or a malformed fault: it is
+    missing or null, or the other field (`stray`) is given too."""
+    if value is None:
+        raise ProtocolError(FaultKind.MALFORMED, f"action {name!r} takes {takes}: it has none, "
+                            f"or null{null}")
+    if stray_value is not None:
+        raise ProtocolError(FaultKind.MALFORMED, f"action {name!r} takes {takes} and no {stray}")
+    return value
+
+
 def reply_to_action(reply: Reply, seat: int, from_bot: bool = True) -> Action:
     """The engine action a reply asks for; a missing or stray card/amount is malformed (for a
     line `from_bot`, with why a number may be null)."""
     name = reply.action
     null = _NULL if from_bot else ""
     if name in ("play", "offer"):
-        if reply.card is None:
-            raise ProtocolError(FaultKind.MALFORMED, f"action {name!r} takes a card: it has "
-                                f"none, or null{null}")
-        if reply.amount is not None:
-            raise ProtocolError(FaultKind.MALFORMED, f"action {name!r} takes a card and no "
-                                "amount")
-        return Play(seat, reply.card) if name == "play" else Offer(seat, reply.card)
+        card = _one_field(name, "a card", reply.card, "amount", reply.amount, null)
+        return Play(seat, card) if name == "play" else Offer(seat, card)
     if name in ("bid", "price"):
-        if reply.amount is None:
-            raise ProtocolError(FaultKind.MALFORMED, f"action {name!r} takes an amount: it has "
-                                f"none, or null{null}")
-        if reply.card is not None:
-            raise ProtocolError(FaultKind.MALFORMED, f"action {name!r} takes an amount and no "
-                                "card")
-        return Bid(seat, reply.amount) if name == "bid" else Price(seat, reply.amount)
+        amount = _one_field(name, "an amount", reply.amount, "card", reply.card, null)
+        return Bid(seat, amount) if name == "bid" else Price(seat, amount)
     if reply.card is not None or reply.amount is not None:
         raise ProtocolError(FaultKind.MALFORMED, f"action {name!r} takes no card and no amount")
     if name == "buy":
