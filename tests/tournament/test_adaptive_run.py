@@ -14,7 +14,7 @@ from pathlib import Path
 
 from .. import in_process
 from ..processes import wait_until
-from .test_field import RANDOM, entrant, stored, write_file
+from .test_field import RANDOM, entrant, forget_last, stored, write_file
 from .test_user_errors import refused
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -200,9 +200,7 @@ def test_a_leaderboard_of_an_adaptive_store_short_of_its_budget_says_so(
     file = adaptive_file(tmp_path)
     db = tmp_path / "field.db"
     assert in_process.referee("tournament", "run", str(file), "-q", cwd=tmp_path).returncode == 0
-    with sqlite3.connect(db) as con:
-        last = [r[0] for r in con.execute("SELECT game_id FROM games ORDER BY finished")][-3:]
-        con.executemany("DELETE FROM games WHERE game_id = ?", [(g,) for g in last])
+    forget_last(db, 3)
     out = in_process.referee("leaderboard", str(db), cwd=tmp_path)
     assert out.returncode == 0
     assert out.stderr == (f"note: {db} holds 9 of the 12 games of tournament 'field': a run "

@@ -60,6 +60,13 @@ def run(file: Path, *more: str, cwd: Path | None = None) -> str:
     return out.stderr + out.stdout
 
 
+def forget_last(db: Path, count: int) -> None:
+    """Delete the `count` games stored last, as if a stopped run had not played them."""
+    with sqlite3.connect(db) as con:
+        last = [r[0] for r in con.execute("SELECT game_id FROM games ORDER BY finished")]
+        con.executemany("DELETE FROM games WHERE game_id = ?", [(g,) for g in last[-count:]])
+
+
 def board(db: Path, fmt: str = "json") -> str:
     out = in_process.referee("leaderboard", str(db), "--format", fmt, cwd=db.parent)
     assert out.returncode == 0, out.stderr
@@ -243,9 +250,7 @@ def test_a_leaderboard_of_a_store_a_run_has_not_finished_says_so(tmp_path: Path)
     file = write_file(tmp_path, names, "deals = 1")
     db = tmp_path / "field.db"
     run(file)
-    with sqlite3.connect(db) as con:  # the last three games never played
-        last = [r[0] for r in con.execute("SELECT game_id FROM games ORDER BY finished")][-3:]
-        con.executemany("DELETE FROM games WHERE game_id = ?", [(g,) for g in last])
+    forget_last(db, 3)  # as a run stopped before them leaves the store
     says = (f"note: {db} holds 9 of the 12 games of tournament 'field': a run of its file "
             "plays the rest, and the places may change\n")
     for command in (["leaderboard", str(db)], ["report", str(db), "--out", "site"]):
