@@ -38,7 +38,7 @@ from referee.text import listed, visible
 from referee.tournament.config import TournamentConfig
 
 from .config import grading_warnings
-from .feedback import FEEDBACK_TITLE, Findings, feedback
+from .feedback import Findings, feedback
 from .gauntlet import (
     GauntletResult,
     build_baselines,
@@ -64,6 +64,7 @@ from .similarity import compare_class
 from .similarity_report import write_similarity_report
 from .state import Spent, grading_key, read_state, write_state
 from .submissions import SKIP, Submission, discover, fresh_copy, loose_files, remove_copy
+from .withdrawn import set_aside_withdrawn
 
 
 def bot_name(student: str, baselines: list[str]) -> str:
@@ -296,60 +297,6 @@ def write_feedback(out: Path, outcome: StudentResult) -> None:
     """OUT/feedback/STUDENT.md, made visible as it is written (the state keeps it raw): it
     quotes the bot's build output, stderr and replies, and a teacher may well `cat` it."""
     (out / "feedback" / f"{outcome.student}.md").write_text(visible(outcome.feedback, indent=""))
-
-
-def _ours(path: Path) -> bool:
-    """Whether a file of OUT/feedback is a student's feedback that grading wrote (not a
-    teacher's own notes, never moved)."""
-    try:
-        with path.open("rb") as f:
-            return f.read(len(FEEDBACK_TITLE)) == FEEDBACK_TITLE
-    except OSError:
-        return False
-
-
-def set_aside_withdrawn(out: Path, root: Path, students: list[str],
-                        known: dict[str, StudentResult], spent: dict[str, Spent],
-                        say: Callable[[str], None]) -> bool:
-    """Each student graded before (in the state, or with a feedback file) who is no longer
-    among `students` (the folders of `root`): named in one line, taken out of the state, and
-    their feedback file and game records moved out of OUT/feedback, which a teacher hands
-    out, and their games' store out of OUT/games, to OUT/withdrawn (never deleted; under a
-    new name if one is there).  Whether the state lost any."""
-    feedback = out / "feedback"
-    written = {p.name[:-3] for p in feedback.iterdir()
-               if p.name.endswith(".md") and p.is_file() and _ours(p)}
-    gone = sorted((set(known) | written) - set(students))
-    for student in gone:
-        known.pop(student, None)
-        spent.pop(student, None)
-        said = f"{student}: graded before, no longer in {root.name}/: left out of grades.csv"
-        md, records = feedback / f"{student}.md", feedback / student
-        store = out / "games" / f"{student}.db"
-        if md.is_file() or records.is_dir() or store.is_file():
-            aside, n = out / "withdrawn" / student, 1
-            while any(p.exists() or p.is_symlink() for p in (aside, *(
-                    aside.with_name(aside.name + end)
-                    for end in (".md", ".db", ".db-wal", ".db-shm")))):
-                n += 1
-                aside = out / "withdrawn" / f"{student}-{n}"
-            aside.parent.mkdir(exist_ok=True)
-            moved = []
-            if md.is_file():
-                md.rename(aside.with_name(aside.name + ".md"))
-                moved.append(f"its feedback moved to {aside}.md")
-            if records.is_dir():
-                records.rename(aside)
-                moved.append(f"its game records {'' if moved else 'moved '}to {aside}/")
-            if store.is_file():
-                for suffix in ("", "-wal", "-shm"):  # a store stopped mid-write keeps these
-                    part = store.with_name(store.name + suffix)
-                    if part.exists():
-                        part.rename(aside.with_name(aside.name + ".db" + suffix))
-                moved.append(f"its games' store {'' if moved else 'moved '}to {aside}.db")
-            said += "; " + ", ".join(moved)
-        say(said)
-    return bool(gone)
 
 
 async def side_by_side(subs: list[Submission],
