@@ -21,7 +21,8 @@ from referee.check import MOVE_TIME_CHECK, CheckResult
 from referee.leaderboard.stats import Games, versus
 from referee.match.player import FATAL_FAULTS
 from referee.protocol.messages import FaultKind
-from referee.tournament.config import GradeRule, Points, TournamentConfig
+from referee.tournament.config import TournamentConfig
+from referee.tournament.grading_table import GradeRule, Points
 
 STATUSES = ("ok", "no bot found", "build failed", "failed the check", "crashed", "timed out")
 VERDICTS = ("beats", "level", "below")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from referee.bots.manifest import BotFolderError, read_bot_folder
 from referee.bots.version import NOT_HASHED, folder_digest, inside_not_hashed
-from referee.tournament.config import SizeLimits
+from referee.tournament.limits_table import SizeLimits
 
 # Folders of SUBMISSIONS_DIR never taken for a student (tooling, or the grader's own --out).
 SKIP = {".git", "__pycache__", "__MACOSX", "out", "node_modules", ".venv"}

@@ -7,44 +7,21 @@ Validated by pydantic; every error names the key as the file's writer counts
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Literal
 
 from pydantic import (
     BaseModel,
-    BeforeValidator,
     ConfigDict,
     Field,
     PrivateAttr,
-    StrictBool,
-    StrictFloat,
     StrictInt,
     ValidationError,
-    ValidationInfo,
     field_validator,
     model_validator,
 )
 
-from referee.bots.limits import (
-    DEFAULT_ADDRESS_SPACE,
-    DEFAULT_BUILD_TIME,
-    DEFAULT_CPU_PER_GAME,
-    DEFAULT_CPU_TIME,
-    DEFAULT_FILE_SIZE,
-    DEFAULT_MAX_FAULTS,
-    DEFAULT_MOVE_TIME,
-    DEFAULT_OPEN_FILES,
-    DEFAULT_PROCESSES,
-    DEFAULT_SCRATCH,
-    DEFAULT_STARTUP_TIME,
-    DEFAULT_TIME_BANK,
-    MAX_FAULTS,
-    BotLimits,
-    parse_address_space,
-    parse_amount,
-    parse_size,
-)
+from referee.bots.limits import parse_address_space
 from referee.bots.manifest import command_line
 from referee.edition_files import load_edition
 from referee.game import BUILTIN_EDITIONS, MAX_SEED, Edition
@@ -53,21 +30,8 @@ from referee.toml_files import TomlFileError, read_toml
 from referee.validation import first_errors
 
 from .folder_entries import fill_from_folders
-
-
-def _not_a_boolean(value: object) -> object:
-    """`open_files = true` is a mistake, not 1: pydantic's lax mode takes a boolean for a
-    number (fields of one type are strict instead: StrictInt, StrictFloat)."""
-    if isinstance(value, bool):
-        raise ValueError(f"expected a number (or a text such as \"off\"), got "
-                         f"{str(value).lower()}")
-    return value
-
-
-_NOT_BOOL = BeforeValidator(_not_a_boolean)
-Size = Annotated[str | int, _NOT_BOOL]  # "2G", bytes, or "off" (`parse_size`)
-Amount = Annotated[int | float | str, _NOT_BOOL]  # a number or "off" (`parse_amount`)
-Seconds = Annotated[float | str, _NOT_BOOL]  # seconds, or "off"
+from .grading_table import Grading
+from .limits_table import Limits, Size
 
 
 class TournamentError(ValueError):
@@ -137,140 +101,6 @@ class BotEntry(BaseModel):
     @classmethod
     def _words(cls, value: str | None) -> str | None:
         return command_line(value)
-
-
-@dataclass(frozen=True)
-class SizeLimits:
-    """What a submission to `referee grade` may hold to be copied: bytes (None: no limit)
-    and files, folders and links."""
-
-    bytes: int | None = None
-    entries: int | None = 100_000
-
-
-# `referee grade`: seconds for one submission's build, check and games together; generous,
-# so that only a bot far slower than its move time runs out.
-DEFAULT_SUBMISSION_TIME = 900.0
-
-
-class Limits(BaseModel):
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, defer_build=True)
-
-    move_time: StrictFloat = Field(DEFAULT_MOVE_TIME, gt=0, description="seconds per decision")
-    time_bank: StrictFloat = Field(DEFAULT_TIME_BANK, ge=0,
-                                   description="seconds per game absorbing overruns")
-    startup_time: StrictFloat = Field(DEFAULT_STARTUP_TIME, gt=0)
-    build_time: StrictFloat = Field(DEFAULT_BUILD_TIME, gt=0,
-                                    description="seconds for a bot's build command")
-    max_faults: StrictInt = Field(DEFAULT_MAX_FAULTS, ge=1, le=MAX_FAULTS,
-                                  description="faults in one game before retirement")
-    # What each bot process may use (README, Untrusted bots): a size ("2G", "512M"), a
-    # number, or "off".
-    address_space: Size = DEFAULT_ADDRESS_SPACE  # auto: 2 GiB, 8 GiB for java
-    cpu_per_game: Seconds = DEFAULT_CPU_PER_GAME  # CPU seconds of all its processes a game
-    cpu_time: Amount = DEFAULT_CPU_TIME  # CPU seconds per process in its life
-    file_size: Size = DEFAULT_FILE_SIZE
-    open_files: Amount = DEFAULT_OPEN_FILES
-    processes: Amount = DEFAULT_PROCESSES
-    scratch: Size = DEFAULT_SCRATCH  # the sandbox's private /tmp
-    # `referee grade`: what a submission may hold to be copied (a sparse file counts in full),
-    # in bytes and in files, folders and links.
-    submission_size: Size = "256M"
-    submission_files: Amount = 100_000
-    submission_time: StrictFloat = Field(DEFAULT_SUBMISSION_TIME, gt=0,
-                                         description="seconds for one submission's build, "
-                                                     "check and games in `referee grade`")
-
-    @field_validator("address_space")
-    @classmethod
-    def _address(cls, value: str | int) -> str | int:
-        parse_address_space(value)
-        return value
-
-    @field_validator("file_size", "scratch", "submission_size")
-    @classmethod
-    def _sizes(cls, value: str | int, info: ValidationInfo) -> str | int:
-        if parse_size(value) is None and info.field_name == "scratch":
-            raise ValueError("the scratch space cannot be off")
-        return value
-
-    @field_validator("cpu_per_game", "cpu_time", "open_files", "processes", "submission_files")
-    @classmethod
-    def _amounts(cls, value: float | str, info: ValidationInfo) -> float | str:
-        amount = parse_amount(value)
-        if amount is not None and info.field_name != "cpu_per_game" and amount != int(amount):
-            raise ValueError(f"expected a whole number or 'off', got {value!r}")
-        return value
-
-    def size_limits(self) -> SizeLimits:
-        """What a submission to `referee grade` may hold."""
-        files = parse_amount(self.submission_files)
-        return SizeLimits(parse_size(self.submission_size), None if files is None else int(files))
-
-    def bot_limits(self, address_space: str | int | None = None) -> BotLimits:
-        """The limits of one bot (with its own address space, if it has one)."""
-
-        def whole(value: float | str) -> int | None:
-            amount = parse_amount(value)
-            return None if amount is None else int(amount)
-
-        scratch = parse_size(self.scratch)
-        assert scratch is not None
-        return BotLimits(
-            address_space=parse_address_space(self.address_space if address_space is None
-                                              else address_space),
-            cpu_per_game=parse_amount(self.cpu_per_game),
-            cpu_time=whole(self.cpu_time),
-            file_size=parse_size(self.file_size),
-            open_files=whole(self.open_files),
-            processes=whole(self.processes),
-            scratch=scratch,
-        )
-
-
-class GradeRule(BaseModel):
-    """A grade and what earns it: beat these baselines (mean placement points separated above
-    each by the paired one-sided test over deals), be level with these (not separated below
-    each), and/or reach a mean placement."""
-
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, defer_build=True)
-
-    grade: str = Field(min_length=1, max_length=20)
-    beats: list[str] = []
-    level_with: list[str] = []  # level with each, or better: not separated below it
-    min_placement: StrictFloat | None = Field(None, ge=0, le=1)
-    min_points: StrictFloat | None = Field(None, ge=0)  # `[grading] points`, docs/grading.md
-    also_broken: StrictBool = False  # the rule may grade a bot that does not work (its points)
-
-
-class Points(BaseModel):
-    """`[grading] points`: partial credit, per check passed and per game metric (see
-    docs/grading.md)."""
-
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, defer_build=True)
-
-    check: StrictFloat = Field(1, ge=0)  # per check of `referee check` passed
-    placement: StrictFloat = Field(0, ge=0)  # times the mean placement points (0 to 1)
-    win_share: StrictFloat = Field(0, ge=0)  # times its share of the wins (0 to 1)
-    beats: StrictFloat = Field(0, ge=0)  # per baseline it beats, by the test the rules use
-
-
-class Grading(BaseModel):
-    """`referee grade`: the first rule a working submission meets gives its grade."""
-
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False, defer_build=True)
-
-    rules: list[GradeRule] = []
-    otherwise: str = "F"  # working, but meets no rule
-    broken: str = "F"  # did not build, crashed, timed out, or failed the check
-    points: Points = Points()
-    # Each comparison with a baseline is a one-sided test at 1 - confidence; above 0.5, so
-    # that a bot is never separated both above and below one baseline.
-    confidence: StrictFloat = Field(0.95, gt=0.5, lt=1)
-    # similarity.md lists the pairs of students where one holds at least this share of the
-    # other's code not from the kit, and under each sample the students it holds this share of
-    # (docs/grading.md, Copies found); it flags, it never grades.
-    similarity_threshold: StrictFloat = Field(0.5, ge=0, le=1)
 
 
 class TournamentConfig(BaseModel):

@@ -14,7 +14,8 @@ from referee.grade.result import (
     rule_text,
     total_points,
 )
-from referee.tournament.config import GradeRule, TournamentError, load_tournament
+from referee.tournament.config import TournamentError, load_tournament
+from referee.tournament.grading_table import GradeRule
 
 from .test_grade import write_config
 

@@ -30,7 +30,8 @@ from referee.grade.similarity import (
 )
 from referee.grade.similarity_report import common_subsequence, relation, similarity_report
 from referee.grade.submissions import discover
-from referee.tournament.config import Grading, load_tournament
+from referee.tournament.config import load_tournament
+from referee.tournament.grading_table import Grading
 
 from ..processes import BOT_PYTHON
 from .test_grade import ROOT, SAMPLES, grade, grade_here

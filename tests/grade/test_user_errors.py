@@ -17,7 +17,8 @@ import pytest
 
 from referee.grade.config import grading_warnings
 from referee.grade.submissions import WorkFolderFull, discover, fresh_copy
-from referee.tournament.config import SizeLimits, load_tournament
+from referee.tournament.config import load_tournament
+from referee.tournament.limits_table import SizeLimits
 
 from ..disk import files_limited_to, without_reading_all
 from ..processes import BOT_PYTHON, wait_until
