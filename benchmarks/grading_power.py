@@ -45,7 +45,7 @@ from referee.leaderboard.stats import placement_points  # noqa: E402
 from referee.match.game import play_game  # noqa: E402
 from referee.match.player import Answer, Fault, GameInfo  # noqa: E402
 from referee.match.policy_player import PolicyPlayer  # noqa: E402
-from referee.match.record import GameResult  # noqa: E402
+from referee.match.result import GameResult  # noqa: E402
 from referee.protocol import codec  # noqa: E402
 from referee.tournament.config import (  # noqa: E402
     TournamentConfig,

@@ -30,7 +30,7 @@ from referee.leaderboard.stats import (
     standings,
     verdicts,
 )
-from referee.match.record import StoredResult
+from referee.match.result import StoredResult
 from referee.tournament.store import Store
 
 ENTRANTS = 8

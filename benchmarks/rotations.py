@@ -39,7 +39,7 @@ from referee.game import BUILTIN_EDITIONS
 from referee.leaderboard import Games, standings
 from referee.leaderboard.stats import placement_points
 from referee.match.game import play_game
-from referee.match.record import GameResult
+from referee.match.result import GameResult
 from referee.tournament import schedule as schedule_module
 from referee.tournament.config import TournamentConfig
 from referee.tournament.schedule import Schedule, ScheduledGame, game_spec, schedule

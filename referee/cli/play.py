@@ -35,7 +35,8 @@ from .common import (
 # for them.
 if TYPE_CHECKING:
     from ..match.bot_player import BotPlayer
-    from ..match.record import GameRecord, SeatResult
+    from ..match.record import GameRecord
+    from ..match.result import SeatResult
 
 
 @click.command(short_help=short_help("play"))

@@ -11,7 +11,7 @@ from referee.check.situations import SCENARIOS
 from referee.leaderboard.rows import StandingRow
 from referee.leaderboard.stats import Games, standings
 from referee.match.player import FATAL_FAULTS
-from referee.match.record import StoredResult
+from referee.match.result import StoredResult
 from referee.tournament.config import BotEntry, TournamentConfig
 from referee.tournament.entrants import build_bots
 from referee.tournament.executors.local import LocalExecutor

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import orjson
 
-from referee.match.record import AnswerLine, ApplyLine, StoredResult
+from referee.match.record import AnswerLine, ApplyLine
+from referee.match.result import StoredResult
 from referee.tournament.config import TournamentConfig
 from referee.tournament.store import Store
 

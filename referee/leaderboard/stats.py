@@ -16,7 +16,7 @@ from typing import Protocol
 
 import numpy as np
 
-from referee.match.record import GameResult, StoredResult
+from referee.match.result import GameResult, StoredResult
 from referee.protocol.messages import FaultKind
 
 from . import blocks, resolution

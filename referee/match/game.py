@@ -48,7 +48,6 @@ from .record import (
     DealLine,
     FaultLine,
     GameRecord,
-    GameResult,
     RetiredLine,
     Source,
     StepLine,
@@ -56,6 +55,7 @@ from .record import (
     event_lines,
     kept_line,
 )
+from .result import GameResult
 from .spec import GameSpec
 
 

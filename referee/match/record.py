@@ -1,4 +1,4 @@
-"""A game record, typed: every line the match runner writes, a game's result, and their reading.
+"""A game record, typed: every line the match runner writes, and their reading.
 
 On disk a record is JSON lines: a `spec` line; the `deal` (the deck it was dealt from, and
 the mystery hand); per step any `fault` and `retired` lines, a hidden auction's `answer` lines
@@ -14,7 +14,6 @@ checks every line and says which one is wrong and how, and gives the JSON Schema
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sys
 from collections.abc import Callable, Iterable
@@ -27,7 +26,6 @@ import orjson
 from pydantic import (
     AfterValidator,
     BaseModel,
-    ConfigDict,
     Field,
     TypeAdapter,
     ValidationError,
@@ -41,33 +39,30 @@ from referee.text import visible
 from referee.validation import first_error
 
 from .player import Fault
+from .result import (
+    STRICT,
+    GameResult,
+    RecordError,
+    result_fields,
+)
 from .spec import GameSpec
 
 __all__ = [
     "AnswerLine", "ApplyLine", "DealLine", "EventLine", "FaultLine", "GameRecord",
-    "GameResult", "RecordError", "RecordLine", "ResultLine", "RetiredLine", "SeatResult",
-    "SpecLine", "StepLine", "StoredResult", "kept_line", "read_record", "read_result",
-    "record_schema",
+    "RecordError", "RecordLine", "ResultLine", "RetiredLine", "SpecLine", "StepLine",
+    "kept_line", "read_record", "record_schema",
 ]
-
-# How a record is read: every key known, no type coerced (a JSON array may be a tuple).
-_STRICT = ConfigDict(extra="forbid", strict=True)
 
 # Who chose an applied action: the bot; the referee, for a bot at fault ("default") or a
 # retired seat ("retired"); or, for a hidden auction's joint bids, every seat ("bots").
 Source = Literal["bot", "default", "retired"]
 
 
-class RecordError(ValueError):
-    """The record cannot be read at all (not a game record, a malformed line, or cut short),
-    or is refused (a deal that is not the one its seed deals)."""
-
-
 class ActionForm(BaseModel):
     """An action as a record writes it: a reply's action and its card or amount (without the
     reply's id), or `hidden_bids` with every seat's amount."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     action: Literal["play", "offer", "bid", "price", "buy", "pass", "reveal", "hidden_bids"]
     card: int | None = None
@@ -114,7 +109,7 @@ class FaultLine:
     """A seat's fault; `rejected` is the action it asked for, when its reply could be read;
     `line`, a malformed reply itself: its first 300 bytes, control characters escaped."""
 
-    __pydantic_config__ = _STRICT
+    __pydantic_config__ = STRICT
 
     type: Literal["fault"] = "fault"
     seat: int
@@ -133,7 +128,7 @@ class RetiredLine:
     """A seat is retired for the rest of the game: `reason` is the fault kind that retired it
     at once (`crash`, `start`), or how many faults it made."""
 
-    __pydantic_config__ = _STRICT
+    __pydantic_config__ = STRICT
 
     type: Literal["retired"] = "retired"
     seat: int
@@ -144,7 +139,7 @@ class RetiredLine:
 class AnswerLine:
     """One seat's hidden bid, written before the `apply` line of the joint bids."""
 
-    __pydantic_config__ = _STRICT
+    __pydantic_config__ = STRICT
 
     type: Literal["answer"] = "answer"
     seat: int
@@ -158,7 +153,7 @@ class ApplyLine:
     """The action applied in one step; `seat` is None (and `source` "bots") for a hidden
     auction's bids; `seconds` is the time the bot took."""
 
-    __pydantic_config__ = _STRICT
+    __pydantic_config__ = STRICT
 
     type: Literal["apply"] = "apply"
     seat: int | None
@@ -171,74 +166,13 @@ class ApplyLine:
 class EventLine:
     """One event of the step just applied, as the seats it was public to were sent it."""
 
-    __pydantic_config__ = _STRICT
+    __pydantic_config__ = STRICT
 
     type: Literal["event"] = "event"
     event: RecordedEvent
 
 
 StepLine = FaultLine | RetiredLine | AnswerLine | ApplyLine | EventLine
-
-
-# ---------------------------------------------------------------- a game's result
-
-
-@dataclass(frozen=True, slots=True)
-class SeatResult:
-    """How one seat ended a game."""
-
-    seat: int
-    name: str
-    money: int
-    rank: int  # 1 = best; retired seats rank below all others
-    retired: bool
-    faults: tuple[Fault, ...]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class GameResult:
-    """How a game ended, by seat: the record's last line, and (as a StoredResult) the store's
-    row of the game."""
-
-    __pydantic_config__ = _STRICT
-
-    game_id: str
-    names: tuple[str, ...]
-    money: tuple[int, ...]
-    ranks: tuple[int, ...]
-    retired: tuple[int, ...]  # the retired seats
-    faults: tuple[tuple[Fault, ...], ...]  # by seat
-
-    def __post_init__(self) -> None:
-        seats = len(self.names)
-        for name in ("money", "ranks", "faults"):
-            if len(getattr(self, name)) != seats:
-                raise ValueError(f"{name}: {len(getattr(self, name))} entries for {seats} seats")
-
-    def seat(self, seat: int) -> SeatResult:
-        return SeatResult(seat, self.names[seat], self.money[seat], self.ranks[seat],
-                          seat in self.retired, self.faults[seat])
-
-    def seats(self) -> list[SeatResult]:
-        return [self.seat(s) for s in range(len(self.names))]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class StoredResult(GameResult):
-    """A game's result as the results store keeps it: with each seat's response times, a
-    histogram of quarter-octave buckets of microseconds (bucket b holds times near 2**(b/4)
-    us, its key the bucket's number as a string)."""
-
-    response_us: tuple[dict[str, int], ...] = ()
-
-    @classmethod
-    def of(cls, result: GameResult, response_us: Iterable[dict[str, int]]) -> StoredResult:
-        return cls(**_fields(result), response_us=tuple(response_us))
-
-
-def _fields(result: GameResult) -> dict[str, Any]:
-    """A result's own fields (those of GameResult), by name."""
-    return {f.name: getattr(result, f.name) for f in dataclasses.fields(GameResult)}
 
 
 # ---------------------------------------------------------------- the first and last lines
@@ -250,7 +184,7 @@ class DealLine:
     mystery variant every card dealt to the mystery hand, in deal order (R7); so that a reader
     can check the deal against the seed, and each mystery card turned against the hand."""
 
-    __pydantic_config__ = _STRICT
+    __pydantic_config__ = STRICT
 
     type: Literal["deal"] = "deal"
     deck: tuple[int, ...]
@@ -279,7 +213,7 @@ class ResultLine(GameResult):
     type: Literal["result"] = "result"
 
     def result(self) -> GameResult:
-        return GameResult(**_fields(self))
+        return GameResult(**result_fields(self))
 
 
 RecordLine = SpecLine | DealLine | StepLine | ResultLine
@@ -380,7 +314,7 @@ class GameRecord:
                 out.append(dumps(_fault_dict(line), option=newline))
             else:  # orjson writes a dataclass's fields in their order
                 out.append(dumps(line, option=newline))
-        out.append(dumps({"type": "result", **_fields(self.result)}, option=newline))
+        out.append(dumps({"type": "result", **result_fields(self.result)}, option=newline))
         return b"".join(out)
 
 
@@ -432,19 +366,6 @@ def read_record(data: bytes) -> GameRecord:
                               "the first (spec), the second (deal) or the last (result) may be")
         steps.append(line)
     raise RecordError("the record ends before its result line (it was cut short)")
-
-
-@cache
-def _stored_result() -> TypeAdapter[StoredResult]:
-    return TypeAdapter(StoredResult)
-
-
-def read_result(data: str | bytes) -> StoredResult:
-    """A result as the store keeps it (JSON); RecordError says what is wrong with it."""
-    try:
-        return _stored_result().validate_json(data)
-    except ValidationError as exc:
-        raise RecordError(first_error(exc)) from None
 
 
 def record_schema() -> dict[str, Any]:

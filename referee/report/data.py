@@ -9,7 +9,7 @@ from referee.leaderboard.pairs import Pair
 from referee.leaderboard.rows import HeadToHead, SeatRow, StandingRow
 from referee.leaderboard.stats import Games, by_seat, head_to_head, rating_history, standings
 from referee.match.player import Fault
-from referee.match.record import StoredResult
+from referee.match.result import StoredResult
 from referee.tournament.store import LEFT_OUT, Store
 
 HISTORY_POINTS = 200  # fits of the ratings chart, for a field of up to 100 entrants

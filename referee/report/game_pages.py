@@ -8,7 +8,7 @@ from typing import Any
 
 import orjson
 
-from referee.match.record import GameResult
+from referee.match.result import GameResult
 
 from .data import Tournament
 from .markup import Links, e, page

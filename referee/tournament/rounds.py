@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 
-from referee.match.record import GameResult
+from referee.match.result import GameResult
 
 from . import adaptive
 from .config import TournamentConfig

@@ -24,7 +24,7 @@ from pathlib import Path
 import trio
 
 from referee.bots.sandbox import check_sandbox_available
-from referee.match.record import GameResult
+from referee.match.result import GameResult
 
 from .budget import Budget, BudgetSpent
 from .config import TournamentConfig, tournament_edition

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from referee.match.record import GameResult
+from referee.match.result import GameResult
 from referee.protocol.messages import FaultKind
 
 IN_A_ROW = 2  # failed starts in a row after which an adaptive run seats an entrant no more

@@ -22,7 +22,7 @@ from referee.bots.manifest import read_bot_folder
 from referee.edition_files import load_edition
 from referee.match.bot_player import BotPlayer
 from referee.match.game import play_game
-from referee.match.record import GameResult
+from referee.match.result import GameResult
 from referee.match.spec import GameSpec
 
 from .. import in_process

@@ -6,7 +6,7 @@ from typing import Any
 
 import orjson
 
-from referee.match.record import StoredResult, read_result
+from referee.match.result import StoredResult, read_result
 from referee.tournament.config import TournamentConfig
 
 

@@ -20,7 +20,8 @@ from referee.match.bot_transcript import TranscriptWriter
 from referee.match.game import play_game
 from referee.match.player import Answer, GameInfo, Player
 from referee.match.policy_player import PolicyPlayer
-from referee.match.record import EventLine, GameRecord, GameResult
+from referee.match.record import EventLine, GameRecord
+from referee.match.result import GameResult
 from referee.match.spec import GameSpec
 from referee.protocol import codec
 

@@ -32,14 +32,12 @@ from referee.match.record import (
     EventLine,
     FaultLine,
     GameRecord,
-    GameResult,
     RecordError,
     RetiredLine,
-    StoredResult,
     read_record,
-    read_result,
 )
 from referee.match.replay import replay
+from referee.match.result import GameResult, StoredResult, read_result
 from referee.match.spec import GameSpec
 from referee.match.transcript import Transcript
 from referee.protocol.messages import FaultKind

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from referee.match.record import StoredResult
+from referee.match.result import StoredResult
 from referee.tournament.store import Store
 
 SEATS = 4

@@ -15,7 +15,8 @@ import trio
 
 from referee.match.game import play_game
 from referee.match.policy_player import random_player
-from referee.match.record import GameRecord, StoredResult
+from referee.match.record import GameRecord
+from referee.match.result import StoredResult
 from referee.match.spec import GameSpec
 from referee.tournament.store import DamagedRecord, Store, StoreError, StoreFailed, open_store
 

@@ -15,7 +15,7 @@ from typing import Protocol
 
 import trio
 
-from referee.match.record import StoredResult
+from referee.match.result import StoredResult
 
 from ..config import TournamentConfig
 from ..schedule import ScheduledGame

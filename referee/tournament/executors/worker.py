@@ -19,13 +19,8 @@ import trio
 from referee.bots.errors import want_of_resources
 from referee.game.edition import Edition
 from referee.match.game import OutOfResources, RefereeError, play_game
-from referee.match.record import (
-    AnswerLine,
-    ApplyLine,
-    FaultLine,
-    GameRecord,
-    StoredResult,
-)
+from referee.match.record import AnswerLine, ApplyLine, FaultLine, GameRecord
+from referee.match.result import StoredResult
 from referee.protocol.messages import FaultKind
 
 from ..config import TournamentConfig, tournament_edition

@@ -24,7 +24,8 @@ from urllib.parse import quote
 import orjson
 from pydantic import ValidationError
 
-from referee.match.record import GameRecord, RecordError, StoredResult, read_record, read_result
+from referee.match.record import GameRecord, RecordError, read_record
+from referee.match.result import StoredResult, read_result
 from referee.validation import first_errors
 
 from ..config import TournamentConfig
