@@ -89,8 +89,14 @@ def _metrics(r: StandingRow, primary: str) -> tuple[list[str], list[str]]:
     return heads, cells
 
 
+def _fixed(value: float, digits: int) -> str:
+    """`value` to `digits` places, with no minus sign on a zero (a fit's -0.0000001)."""
+    text = f"{value:.{digits}f}"
+    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
+
+
 def _strength(r: StandingRow, primary: str) -> str:
-    return f"{r.strength:.{DIGITS[primary]}f}"
+    return _fixed(r.strength, DIGITS[primary])
 
 
 def strength_shown(rows: list[StandingRow], primary: str) -> bool:
@@ -191,7 +197,7 @@ def standings_csv(rows: list[StandingRow], left_out: dict[str, str] | None = Non
                     r.faults.timeouts, r.faults.illegal_or_malformed, r.faults.crashes,
                     r.faults.stderr_over_limit, r.faults.exits_between_games,
                     r.faults.retirements, r.response_ms.median, r.response_ms.p99,
-                    f"{r.strength:.4f}", visible(left_out.get(r.name, ""))])
+                    _fixed(r.strength, 4), visible(left_out.get(r.name, ""))])
     ranked = {r.name for r in rows}
     for name, why in left_out.items():
         if name not in ranked:

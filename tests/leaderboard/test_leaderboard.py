@@ -403,6 +403,23 @@ def test_the_default_table_fits_120_columns_and_wide_shows_every_column() -> Non
         assert column in wide and column not in text
 
 
+def test_a_strength_that_rounds_to_its_mean_is_not_shown_and_never_reads_minus_zero() -> None:
+    """An entrant always last has a mean of 0; a fit that gives it a strength a hair below 0
+    (-0.0000001) gives what the table shows as its mean: the table leaves the strength out,
+    and neither it nor the CSV writes -0.000."""
+    import dataclasses
+
+    from referee.leaderboard.render import standings_csv, standings_table
+
+    results = [(f"g{i:02d}", ["top", "mid", "last"], in_seat_order()) for i in range(10)]
+    board = standings(by_hand(results))
+    rows = [dataclasses.replace(r, strength=r.placement.mean - 1e-7) for r in board.rows]
+    assert [r.placement.mean for r in rows][-1] == 0
+    table = standings_table(rows)
+    assert "strength" not in table and "-0.000" not in table, table
+    assert "-0.0000" not in standings_csv(rows)
+
+
 def test_a_sampled_field_shows_the_strength_that_orders_it_within_120_columns() -> None:
     """Where the opponents met make the adjusted strength differ from the plain means (a
     sampled field), the table shows it, in decreasing order, with a note saying what it is,
