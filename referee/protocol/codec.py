@@ -279,8 +279,34 @@ def decode_reply(line: bytes) -> Reply:
     try:
         m = ActionReply.model_validate_json(line)
     except ValidationError as exc:
-        raise ProtocolError(FaultKind.MALFORMED, f"bad reply: {_describe(exc)}") from None
+        why = _unknown_key(line, exc) or _describe(exc)
+        raise ProtocolError(FaultKind.MALFORMED, f"bad reply: {why}") from None
     return Reply(m.id, m.action, m.card, m.amount)
+
+
+# The number each action takes, by the key that holds it.
+_TAKES = {"play": "card", "offer": "card", "bid": "amount", "price": "amount"}
+
+
+def _unknown_key(line: bytes, exc: ValidationError) -> str | None:
+    """A reply's key the protocol does not have, said with the keys it has and the one its
+    action takes (a `value` for `amount`), or None if no key is unknown."""
+    errors = exc.errors()
+    extra = next((e for e in errors if e["type"] == "extra_forbidden" and len(e["loc"]) == 1),
+                 None)
+    if extra is None:
+        return None
+    try:
+        action = orjson.loads(line).get("action")
+    except orjson.JSONDecodeError:  # a number past 64 bits, which pydantic reads
+        action = None
+    takes = _TAKES.get(action) if isinstance(action, str) else None
+    why = (f"unknown key {str(extra['loc'][0])[:40]!r} (a reply's keys are id, action, card and "
+           f"amount" + (f"; action {action!r} takes {takes!r})" if takes else ")"))
+    other = next((e for e in errors if e is not extra), None)
+    if other is not None:  # said too: one fix at a time costs a run each
+        why += f"; {'.'.join(map(str, other['loc']))}: {other['msg']}"
+    return why[:300]
 
 
 # Why a number can be null: JavaScript writes NaN and Infinity as null.

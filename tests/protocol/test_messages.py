@@ -252,12 +252,19 @@ def test_deep_nesting_is_malformed_not_a_crash() -> None:
     [
         (b'{"id":1,"action":"bid","amount":2.5}', "amount: Input should be a valid integer"),
         (b'{"id":1,"action":"bid","amount":' + b"1" + b"0" * 100 + b"}", "less than or equal"),
-        (b'{"id":1,"action":"bid","amount":5,"why":"x"}', "why: Extra inputs"),
+        (b'{"id":1,"action":"bid","amount":5,"why":"x"}', "unknown key 'why' \\(a reply's keys "
+                                                        "are id, action, card and amount; "),
+        (b'{"id":2,"action":"bid","value":3}', "unknown key 'value' .*; action 'bid' takes "
+                                               "'amount'\\)$"),
+        (b'{"id":2,"action":"bidd","value":3}', "unknown key 'value' .*\\); action: Input "
+                                                "should be 'play'"),
         (b'{"id":1,"action":"steal"}', "action: Input should be"),
         (b'\xff\xfe', "Invalid JSON"),
     ],
 )
 def test_malformed_replies_say_what_is_wrong(line: bytes, reason: str) -> None:
+    """A malformed reply's fault says what is wrong with it: a key the protocol does not have
+    is named, with the key its action takes (`value` for `amount`), and any other problem."""
     with pytest.raises(codec.ProtocolError, match=reason):
         codec.decode_reply(line)
 
