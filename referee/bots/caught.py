@@ -9,10 +9,12 @@ from __future__ import annotations
 import re
 
 # The first line of an error as runtimes print it, before a stack trace that can bury it:
-# Rust's panic (its message on the next line), Go's panic, Java's and C#'s uncaught
-# exception, Node's error; Python and C++ print theirs last.
-HEADLINE = re.compile(r"^(?:thread '.*' panicked at |panic: |fatal error: |Exception in thread |"
-                      r"Unhandled exception\. |(?:[A-Z]\w*)?(?:Error|Exception): )")
+# Rust's panic (its message on the next line; newer Rust writes the thread's id after its
+# name), Go's panic, Java's and C#'s uncaught exception, Node's error; Python and C++ print
+# theirs last.
+HEADLINE = re.compile(r"^(?:thread '.*'(?: \(\d+\))? panicked at |panic: |fatal error: |"
+                      r"Exception in thread |Unhandled exception\. |"
+                      r"(?:[A-Z]\w*)?(?:Error|Exception): )")
 # A line of an error or its fallback: an error's first line (`HEADLINE`), Python's traceback,
 # and the kits' "falling back to the default", "playing the default", "first legal".
 _ERROR_LINE = re.compile(("(?m)" + HEADLINE.pattern + r"|Traceback \(most recent call last\)|"

@@ -62,3 +62,19 @@ def test_a_package_missing_in_the_sandbox_says_why_it_may_be_missing() -> None:
                                      "ran it, on the machine that ran it: install it for that "
                                      "interpreter, name one that has it in the command, or "
                                      "bring it in the bot's folder")
+
+
+RUST = ["bot: round 1", "thread 'main' (7993) panicked at src/strategy.rs:124:59:",
+        "called `Option::unwrap()` on a `None` value", "stack backtrace:",
+        *(f"   {i}: frame{i}" for i in range(6)),
+        "note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace."]
+
+
+def test_a_rust_panic_with_a_backtrace_is_quoted_from_its_panic_line() -> None:
+    """Rust's panic line (with or without the thread id newer Rust prints after its name)
+    and its message lead the quote; the backtrace's middle is cut, its last two lines kept."""
+    for panic in RUST[1], "thread 'main' panicked at src/strategy.rs:124:59:":
+        lines = [RUST[0], panic, *RUST[2:]]
+        assert excerpt(lines).splitlines() == [
+            panic, "called `Option::unwrap()` on a `None` value", "stack backtrace:",
+            "   0: frame0", "   1: frame1", "... (3 lines)", "   5: frame5", RUST[-1]]
