@@ -394,7 +394,7 @@ def test_a_bot_that_never_flushes_fails_even_where_python_is_told_not_to_buffer(
 def test_a_late_answer_in_a_failed_exchange_says_it_was_skipped(tmp_path: Path) -> None:
     """A bot that prints a debug line after every reply: each debug line is read as the next
     request's answer, so that reply comes late; the failed check's exchange shows it marked
-    as the late answer to the request before, skipped, not as a reply with a wrong id."""
+    as an answer to the request before, skipped, not as a reply with a wrong id."""
     bot = tmp_path / "after.py"
     bot.write_text(
         "import json, sys\n"
@@ -410,7 +410,7 @@ def test_a_late_answer_in_a_failed_exchange_says_it_was_skipped(tmp_path: Path) 
         "        break\n")
     said = in_process.referee("check", f"{PY} {bot}", cwd=tmp_path, timeout=120).stdout
     late = re.search(r'\n      referee> \{"type":"request","id":(\d+),.*\n      bot>     '
-                     r'\{"id":(\d+),"action":"pass"\}  \(the late answer to request (\d+): '
+                     r'\{"id":(\d+),"action":"pass"\}  \(an answer to earlier request (\d+): '
                      r"skipped\)\n      bot>     DEBUG done with", said)
     assert late, said
     assert int(late[2]) == int(late[3]) == int(late[1]) - 1

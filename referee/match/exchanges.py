@@ -53,7 +53,7 @@ def _bot_line(message: Any, request_id: int | None = None) -> str:
     late = message.get("id") if isinstance(message, dict) else None
     if request_id is not None and isinstance(late, int) and not isinstance(late, bool) \
             and 0 < late < request_id:
-        line += f"  (the late answer to request {late}: skipped)"
+        line += f"  (an answer to earlier request {late}: skipped)"
     return line
 
 

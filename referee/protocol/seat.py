@@ -103,6 +103,7 @@ class SeatProtocol:
         self.move = 0.0  # this game's move time, and what is left of its time bank
         self.bank = 0.0
         self.stale = 0  # replies to earlier requests skipped in this decision
+        self._last_stale = (0, 0.0)  # the last one's id, and seconds into this request
         self.skipped = 0  # and in all: late answers, and lines that answer no request
         self._out: list[bytes] = []  # lines for the bot, sent with what goes next
         # Encoded lines for the bot (its events), sent with what goes next: the list's own
@@ -211,6 +212,7 @@ class SeatProtocol:
         if 0 < reply.id < request_id:  # a late answer to a request that already timed out
             self.stale += 1
             self.skipped += 1
+            self._last_stale = (reply.id, seconds)
             if self.stale > STALE_AT_MOST:
                 return self._faulted(FaultKind.WRONG_ID, f"{self.stale} replies to earlier "
                                      f"requests while request {request_id} waited, a flood (at "
@@ -262,10 +264,21 @@ class SeatProtocol:
         reason = (f"no reply within {move + bank:.3g} s (move time {move:g} s + time bank "
                   f"{bank:.3g} s): {cause}")
         if self.stale:
-            reason += f" ({self.stale} replies to earlier requests skipped)"
+            reason += f" ({self._stale_said()})"
         elif not self.replies and not partial:  # nothing, ever
             reason += UNFLUSHED
         return Faulted(FaultKind.TIMEOUT, reason, move + bank, self.request_id)
+
+    def _stale_said(self) -> str:
+        """The replies to earlier requests that came while this one waited, and the likely
+        cause: the bot still busy with an earlier request, or a reply given the last id."""
+        count, (last, seconds) = self.stale, self._last_stale
+        said = (f"{count} {'reply' if count == 1 else 'replies'} to earlier requests skipped, "
+                f"the last with id {last}, {seconds:.2g} s after this request was sent: ")
+        if last == self.request_id - 1:
+            return said + ("an answer to the request before this one; the bot was still busy "
+                           "with it, or gives each reply the id of the request before")
+        return said + "the bot was still busy with earlier requests"
 
     # ------------------------------------------------------------ after a request
 

@@ -189,6 +189,8 @@ def test_a_flood_of_late_replies_is_a_wrong_id_fault_past_the_limit() -> None:
 
 
 def test_a_timeout_says_what_came_and_what_was_skipped() -> None:
+    """A timeout says when nothing ever came from the bot, and which late answers to earlier
+    requests came while it waited, with the likely cause."""
     protocol = SeatProtocol()
     protocol.started()
     begin(protocol, move=0.5, bank=1.25)
@@ -200,8 +202,17 @@ def test_a_timeout_says_what_came_and_what_was_skipped() -> None:
     assert protocol.timed_out("no line", partial=3).reason == (
         "no reply within 0.5 s (move time 0.5 s + time bank 0 s): no line")
     asked(protocol)
-    protocol.receive(reply(1), 0.1)
-    assert protocol.timed_out("x").reason.endswith(": x (1 replies to earlier requests skipped)")
+    protocol.receive(reply(2), 0.001)
+    assert protocol.timed_out("x").reason.endswith(
+        ": x (1 reply to earlier requests skipped, the last with id 2, 0.001 s after this "
+        "request was sent: an answer to the request before this one; the bot was still busy "
+        "with it, or gives each reply the id of the request before)")
+    asked(protocol)
+    protocol.receive(reply(1), 0.25)
+    protocol.receive(reply(2), 0.375)
+    assert protocol.timed_out("x").reason.endswith(
+        ": x (2 replies to earlier requests skipped, the last with id 2, 0.38 s after this "
+        "request was sent: the bot was still busy with earlier requests)")
     asked(protocol)
     assert protocol.timed_out("x").reason.endswith(": x")  # it said something once
 
