@@ -20,6 +20,10 @@ DIFFERENCE = {"placement": 0.1, "win_share": 0.05, "money": 20.0, "rating": 0.1}
 UNITS = {"placement": "placement points", "win_share": "win share", "money": "money",
          "rating": "placement points"}
 POWER = 0.8
+# The intervals are percentiles of a bootstrap over deals: with one deal every resample is
+# that deal, and an interval of no width would read as certainty.
+ONE_DEAL = ("Every 95% interval is resampled over the deals, and there is one: it shows no "
+            "spread, not certainty.")
 
 
 def minimum_exact_deals(entrants: int, alpha: float) -> int:

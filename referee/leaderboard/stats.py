@@ -279,9 +279,11 @@ def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP
             separated=rank == 1 or name in leader_above))
     tables = {tuple(sorted(s)) for s in games.seats}  # a gauntlet deals each deal to all
     dealt = {(tuple(sorted(s)), d) for s, d in zip(games.seats, games.deal.tolist(), strict=True)}
-    return Standings(rows, pairs, resolution.note(
-        pairs, len(rows), len(games.game_ids), len(dealt) / max(1, len(tables)), primary,
-        alpha))
+    note = resolution.note(pairs, len(rows), len(games.game_ids),
+                           len(dealt) / max(1, len(tables)), primary, alpha)
+    if games.deals == 1:
+        note = (f"{note} " if note else "") + resolution.ONE_DEAL
+    return Standings(rows, pairs, note)
 
 
 def strengths(games: Games, primary: str = "placement", theta: np.ndarray | None = None

@@ -420,6 +420,23 @@ def test_a_strength_that_rounds_to_its_mean_is_not_shown_and_never_reads_minus_z
     assert "-0.0000" not in standings_csv(rows)
 
 
+def test_intervals_from_one_deal_are_said_to_show_no_spread() -> None:
+    """Six games of one deal (its seat orders) give intervals of no width, as every bootstrap
+    resample is that deal: the note under the board says they show no spread, not certainty;
+    with two deals or more it says nothing of it."""
+    from referee.leaderboard.resolution import ONE_DEAL
+
+    results = one_clear_leader()[:6]
+    one = Games.load(all_stored(results), dict.fromkeys((gid for gid, _, _ in results), 0))
+    board = standings(one)
+    assert {(r.placement.low, r.placement.high) == (r.placement.mean,) * 2 for r in board.rows} \
+        == {True}
+    assert board.note is not None and board.note.endswith(ONE_DEAL)
+    assert "no spread" in ONE_DEAL
+    many = standings(by_hand(results))
+    assert many.note is None or ONE_DEAL not in many.note
+
+
 def test_a_sampled_field_shows_the_strength_that_orders_it_within_120_columns() -> None:
     """Where the opponents met make the adjusted strength differ from the plain means (a
     sampled field), the table shows it, in decreasing order, with a note saying what it is,
