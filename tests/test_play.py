@@ -292,15 +292,34 @@ def test_a_seat_order_a_game_does_not_have_is_one_error_line(tmp_path: Path) -> 
 
 def test_replay_without_a_game_or_given_a_transcript_says_what_to_give(tmp_path: Path) -> None:
     """`replay` with no game, `replay --db` with no game id, and `replay` of a bot's
-    transcript without `--bot` each say in one line what to give instead."""
+    transcript without `--bot` each say in one line what to give instead; for a store, with
+    a few of its game ids, those with faults first."""
+    from referee.tournament.store import open_store
+
+    from .leaderboard.support import a_tournament, stored
+
     transcript = tmp_path / "bot.transcript.jsonl"
     transcript.write_text('{"to_bot": {"type": "hello", "protocol": 1}}\n')
-    db = tmp_path / "cup.db"
+    db, clean = tmp_path / "cup.db", tmp_path / "clean.db"
+    for path, faulted in ((db, {"g2", "g4"}), (clean, set())):
+        store = open_store(path)
+        store.bind(a_tournament(), "f")
+        for i in range(6):
+            seats = ["a", "b", "c"]
+            fault = [{"kind": "timeout", "reason": "slow"}] if f"g{i}" in faulted else []
+            result = {"money": [1, 2, 3], "ranks": [3, 2, 1], "retired": [],
+                      "faults": [fault, [], []]}
+            store.save(f"g{i}", seats, i, stored(f"g{i}", seats, result), b"", 0.0, 1,
+                       ["v1"] * 3)
+        store.close()
     for args, says in (
             ((), "give a game's log (`referee play --log`), a bot's transcript with --bot, or "
                  "--db DB GAME_ID"),
-            (("--db", str(db)), "give the GAME_ID of a game in the store: the pages `referee "
-                                "report` writes list them"),
+            (("--db", str(db)), "give the GAME_ID of a game in the store, such as these with "
+                                "faults: g2, g4: the pages `referee report` writes list them"),
+            (("--db", str(clean)), "give the GAME_ID of a game in the store, such as g0, g1, "
+                                   "g2: the pages"),
+            (("--db", str(tmp_path / "none.db")), "no results store at"),
             ((str(transcript),), "not a game record: the first line is not a spec (a bot's "
                                  "transcript: replay it with --bot BOT)")):
         out = in_process.referee("replay", *args, cwd=tmp_path)

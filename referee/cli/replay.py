@@ -88,8 +88,11 @@ def replay_cmd(source: str | None, db_path: Path | None, superseded: bool, quiet
     from ..match.transcript import Transcript
 
     if source is None:
-        fail("give the GAME_ID of a game in the store: the pages `referee report` writes list "
-             "them, each bot's page its own" if db_path is not None else
+        if db_path is not None:
+            need_store(db_path)  # a store that is not one says so first
+        fail(f"give the GAME_ID of a game in the store{_some_games(db_path)}: the pages "
+             "`referee report` writes list them all, each bot's page its own"
+             if db_path is not None else
              "give a game's log (`referee play --log`), a bot's transcript with --bot, or "
              "--db DB GAME_ID")
     if superseded and db_path is None:
@@ -254,3 +257,33 @@ class _RerunPrinter:
         import trio
 
         await trio.to_thread.run_sync(sys.stdin.readline, abandon_on_cancel=True)
+
+
+def _some_games(db_path: Path, most: int = 3) -> str:
+    """A few of the store's game ids, for the line that asks for one: games with a fault first
+    (those one replays), else its first games; nothing if it cannot be read (as `need_store`
+    will then say)."""
+    from ..tournament.store import Store, StoreError
+
+    try:
+        store = Store.for_reading(db_path)
+    except (StoreError, OSError):
+        return ""
+    first: list[str] = []
+    faulted: list[str] = []
+    try:
+        for result in store.results():
+            if len(first) < most:
+                first.append(result.game_id)
+            if any(result.faults):
+                faulted.append(result.game_id)
+                if len(faulted) == most:
+                    break
+    except (StoreError, OSError):
+        return ""
+    finally:
+        store.close()
+    if faulted:
+        return f", such as these with faults: {', '.join(faulted)}"
+    return f", such as {', '.join(first)}" if first else " (it holds none yet)"
+
