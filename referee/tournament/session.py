@@ -139,6 +139,7 @@ class _Run:
         self.change = change
         self.covered = Tally(0, 0, 0)  # the games of the stages begun
         self.rounds_counted = 0  # an adaptive run's rounds whose stored games it counted first
+        self.kept_games = 0  # and their games it can play (all of them, whatever the budget)
         self.deals = 0  # the deals of the stages begun
         self.voids: list[str] = []
         self.verdict: str | None = None
@@ -175,6 +176,8 @@ class _Run:
             bound_by_games = self.config.max_games is not None and most == self.config.max_games
             self.progress.total = max(self.progress.total,
                                       most if bound_by_games else most - self.covered.skipped)
+        # The kept rounds are played out even where a budget lowered since ends before them.
+        self.progress.total = max(self.progress.total, self.kept_games)
         return playing
 
     def _begin(self, part: Tally, games: Iterator[ScheduledGame],
@@ -264,8 +267,10 @@ class _Run:
         # The progress starts from every stored game of the kept rounds: a changed entrant's
         # games in an early round are played before the later rounds are begun.
         self.rounds_counted = len(self.games.rounds)
-        self.progress.done = sum(g.game_id in self.done for n in range(self.rounds_counted)
-                                 for g in self.games.round_games(n))
+        kept = [g for n in range(self.rounds_counted) for g in self.games.round_games(n)]
+        self.progress.done = sum(g.game_id in self.done for g in kept)
+        out = self.left_out.keys()
+        self.kept_games = sum(1 for g in kept if g.game_id in self.done or not out & set(g.seats))
         number = 0
         while not self.spent():
             if number == len(self.games.rounds):

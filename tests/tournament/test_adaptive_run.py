@@ -155,6 +155,25 @@ def test_a_resumed_runs_progress_counts_every_stored_game_from_its_first_line(
     assert done == sorted(done), done
 
 
+def test_a_run_with_fewer_rounds_than_stored_counts_to_the_rounds_it_replays(
+        tmp_path: Path) -> None:
+    """Three rounds stored, then an entrant changes and the file asks for one: the run plays
+    the changed entrant's games of all three kept rounds, and its progress counts to their 18
+    games from its first line, never past its total."""
+    file = adaptive_file(tmp_path, "rounds = 3")
+    first = in_process.referee("tournament", "run", str(file), "-q", "--workers", "1",
+                               cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    with (tmp_path / "e0" / "bot.py").open("a") as bot:
+        bot.write("# changed\n")
+    file = write_file(tmp_path, NAMES, f'schedule = "adaptive"\nrounds = 1\nedition = "{TINY}"')
+    out = in_process.referee("tournament", "run", str(file), "--workers", "1", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    shown = [(int(a), int(b)) for a, b in re.findall(r"^(\d+)/(\d+) games", out.stderr, re.M)]
+    assert shown and {total for _, total in shown} == {3 * PER_ROUND}, out.stderr
+    assert shown[-1][0] == 3 * PER_ROUND and not re.search(r"left -\d", out.stderr), out.stderr
+
+
 def test_the_plan_of_a_store_of_other_entrants_says_its_rounds_seat_none_of_them(
         tmp_path: Path) -> None:
     """A store whose rounds were chosen among other entrants (another tournament's `--db`):
