@@ -248,8 +248,26 @@ class AdaptivePlan:
     skipped: int = 0  # games of the rounds chosen, not stored, that need a left-out entrant
 
     @property
+    def begun(self) -> int:
+        """The games of the rounds chosen still to play (none stored: all of them)."""
+        return self.games_chosen - (self.stored or 0) - self.skipped
+
+    @property
+    def spent(self) -> bool:
+        """Whether the budget is spent: a run would play nothing."""
+        games = self.budget_games
+        return self.stored is not None and self.left is not None and (
+            (self.left[1] == "max_games" and games is not None and self.stored >= games)
+            or (self.left[0] == 0 and self.begun <= 0))
+
+    @property
     def to_play(self) -> int | None:
-        """The games the budget leaves to play (None: no bound but the time)."""
+        """The games a run would play: those left of the rounds chosen and those the budget
+        leaves for the rounds to come (None: no bound but the time)."""
+        if self.spent:
+            return 0
+        if self.left is not None:
+            return max(0, self.begun) + self.left[0]
         if self.budget_games is None:
             return None
         return max(0, self.budget_games - (self.stored or 0))
@@ -291,11 +309,7 @@ class AdaptivePlan:
         if self.changed:
             out.append(f"changed since the store's last run: {', '.join(self.changed)}: "
                        "their stored games are superseded and played again first")
-        # of the rounds chosen, those still to play
-        begun = self.games_chosen - (self.stored or 0) - self.skipped
-        spent = self.stored is not None and self.left is not None and (
-            (self.left[1] == "max_games" and games is not None and self.stored >= games)
-            or (self.left[0] == 0 and begun <= 0))
+        begun, spent = self.begun, self.spent
         if self.stored is not None:
             out.append(f"stored already: {self.stored:,} of them; " + (
                 "the budget is spent: raise it to play on" + (

@@ -88,9 +88,10 @@ def test_a_killed_adaptive_run_resumes_into_the_same_rounds_and_games(tmp_path: 
 
 
 def test_the_plan_says_what_the_budget_leaves_and_who_has_not_played(tmp_path: Path) -> None:
-    """After a round, with its budget spent the plan says to raise it; with a late entrant
-    and the budget raised, it says how many games the budget leaves for the rounds to come,
-    about how long they take at the stored games' pace, and names the entrant at no table
+    """After a round, with its budget spent the plan says to raise it, and gives no time for
+    games a run would not play; with a late entrant and the budget raised, it says how many
+    games the budget leaves for the rounds to come, about how long those take at the stored
+    games' pace, and names the entrant at no table
     yet, which the next rounds seat first.  Rotations over one deal are not warned of, as
     they are in a fixed schedule: each adaptive table draws its cyclic order."""
     file = adaptive_file(tmp_path, "rounds = 1")
@@ -107,14 +108,17 @@ def test_the_plan_says_what_the_budget_leaves_and_who_has_not_played(tmp_path: P
     planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path).stdout
     assert (f"stored already: {PER_ROUND} of them; the budget is spent: raise it to play on\n"
             in planned), planned  # late entrants make rounds larger, not more of them
+    assert "at the pace of the games stored" not in planned, planned  # it would play none
     file = write_file(tmp_path, [*NAMES, "late"],
                       f'schedule = "adaptive"\nrounds = 3\nedition = "{TINY}"')
     planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path).stdout
     assert f"stored already: {PER_ROUND} of them; 0 to play before the next round\n" in planned
     assert "the budget leaves " in planned and " games for the rounds to come\n" in planned
     assert "at no table yet: late: the next rounds seat it first\n" in planned, planned
-    assert re.search(r"\ntime at the pace of the games stored \([\d.]+ s a game\): about "
-                     r"[\d hmins]+ for the \d+ the budget leaves\n", planned), planned
+    paced = re.search(r"\ntime at the pace of the games stored \([\d.]+ s a game\): about "
+                      r"[\d hmins]+ for the (\d+) the budget leaves\n", planned)
+    left = re.search(r"\nthe budget leaves (\d+) games for the rounds to come\n", planned)
+    assert paced and left and paced[1] == left[1], planned  # one count of what a run plays
     assert "warning" not in planned, planned
 
 
