@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""setsid_escape: WRONG: after its hello, forks a child that calls setsid() to leave the bot's
-process group (and session), ignores SIGTERM and sleeps forever; the bot itself plays on
+"""setsid_escape: WRONG: at its first request, forks a child that calls setsid() to leave the
+bot's process group (and session), ignores SIGTERM and sleeps forever; the bot itself plays on
 correctly.  With --double the child forks again and exits, so the grandchild is an orphan
 (a daemon), no longer a descendant of the bot.
 
@@ -8,6 +8,11 @@ Expected: a `crash` fault (a process left the bot's process group), the bot stop
 process of it left: the referee kills the tree it finds in /proc; the double fork escapes
 that tree: the bwrap sandbox's PID namespace ends it, or the bot's pids cgroup where the
 referee can make one (see docs/security.md).
+
+The escape waits for a request, not only the hello: the referee is then in the game, waiting
+for this reply.  Made just after the hello, it raced the referee's read of that hello: on a
+loaded machine a look at the bot's processes, made as the hello came, found the escape first,
+a `start` fault "... before its hello" rather than the game's `crash`.
 """
 
 import argparse
@@ -62,13 +67,16 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--double", action="store_true")
     args = parser.parse_args()
+    escaped = False
     for line in sys.stdin.buffer:
         message = json.loads(line)
         kind = message.get("type")
         if kind == "hello":
             send({"type": "hello", "name": "setsid_escape", "protocol": 1})
-            escape(args.double)
         elif kind == "request":
+            if not escaped:
+                escape(args.double)
+                escaped = True
             send({"id": message["id"], **first_legal(message)})
         elif kind == "goodbye":
             return
