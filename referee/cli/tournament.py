@@ -227,13 +227,14 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     pace = None
     held: str | None = None  # the name of the tournament the store holds, if another
     withdrawn: list[str] = []  # the store's entrants that the file no longer names
+    lost = ""  # what withdrawing them takes out of the leaderboard
     moved: list[str] = []  # games of earlier rotations that a run seats anew
     shard = "all"  # the share of the schedule the store holds
     if db_path.exists():
         # Only with a store: the entrants' versions and the session (trio, the match runner,
         # the leaderboard) would cost a plan of a new file a third of its start-up.
         from ..tournament.entrants import bot_dir, entrant_versions
-        from ..tournament.field import changed_now
+        from ..tournament.field import changed_now, withdrawal_cost
         from ..tournament.store_checks import check_store, reseated, stored_draws
 
         try:
@@ -256,6 +257,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
                     held = store.name()
                 named = {b.name for b in config.bots}
                 withdrawn = [n for n in store.versions() if n not in named]  # as a run finds
+                lost = withdrawal_cost(store.results(), withdrawn) if withdrawn else ""
             finally:
                 store.close()
         except StoreError as exc:
@@ -300,8 +302,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
                    "plays them again")
     if withdrawn:
         click.echo(f"warning: a run withdraws {listed([visible(n) for n in withdrawn], total=True)}"
-                   ": in the store, not in the file; their games are kept, out of the "
-                   "leaderboard")
+                   f": in the store, not in the file{visible(lost)}")
     for name, why in left_out.items():  # as `run` says it, before any build
         skipped = plan.per_entrant.get(name, 0)
         click.echo(f"warning: run would leave out {visible(name)}: {visible(why)}"

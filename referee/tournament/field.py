@@ -14,8 +14,11 @@ same version runs again.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+
+from referee.match.result import GameResult
 
 from .store import LEFT_OUT, PLAYING, Entrant, Store
 
@@ -29,6 +32,7 @@ class FieldChange:
     superseded: int
     new: tuple[str, ...]
     withdrawn: tuple[str, ...]
+    lost: str = ""  # what the withdrawal takes out of the others' records (`withdrawal_cost`)
 
 
 def changed_now(store: Store, versions: Mapping[str, str]) -> tuple[tuple[str, ...], list[str]]:
@@ -56,6 +60,29 @@ def renamed(left_out: Mapping[str, str], withdrawn: Sequence[str]) -> list[str]:
     return out
 
 
+def withdrawal_cost(results: Iterable[GameResult], withdrawn: Collection[str]) -> str:
+    """What withdrawing entrants takes out of the leaderboard, said after "a run withdraws
+    them": their stored games, and so the others' games at their tables, by entrant, the
+    most first (an organiser who withdrew one entrant of a ladder found 27 others' records
+    shorter, by up to 20 games, and nothing had said so)."""
+    gone = set(withdrawn)
+    games = 0
+    others: Counter[str] = Counter()
+    for result in results:
+        if gone.intersection(result.names):
+            games += 1
+            others.update(n for n in set(result.names) if n not in gone)
+    if not games:
+        return "; they have no games stored" if len(gone) > 1 else "; it has no games stored"
+    most = sorted(others.items(), key=lambda item: (-item[1], item[0]))
+    shown = ", ".join(f"{name} {count:,}" for name, count in most[:3])
+    more = f" and {len(most) - 3:,} more" if len(most) > 3 else ""
+    return (f"; {'their' if len(gone) > 1 else 'its'} {games:,} stored games are kept, out of "
+            f"the leaderboard, and so out of {len(most):,} other entrants' records too "
+            f"(games each loses: {shown}{more}); they count again if the file names "
+            f"{'them' if len(gone) > 1 else 'it'} again, unchanged")
+
+
 class FrozenField(Exception):
     """`--frozen`: an entrant changed, and the run refuses to re-play its games."""
 
@@ -75,8 +102,9 @@ def update_field(store: Store, names: Sequence[str], versions: Mapping[str, str]
                           "run without --frozen")
     new = tuple(n for n in names if n not in before) if before else ()
     gone = tuple(sorted(set(before) - set(names)))
+    lost = withdrawal_cost(store.results(), gone) if gone else ""  # while they still count
     field = [Entrant(name, versions.get(name, before.get(name)),
                      LEFT_OUT if name in left_out else PLAYING, left_out.get(name, ""))
              for name in names]
     superseded = store.record_field(field, gone, {n: versions[n] for n in changed})
-    return FieldChange(changed, superseded, new, gone)
+    return FieldChange(changed, superseded, new, gone, lost)

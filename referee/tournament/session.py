@@ -113,7 +113,7 @@ def field_lines(change: FieldChange) -> list[str]:
         lines.append(f"new in the field: {', '.join(change.new)}")
     if change.withdrawn:
         lines.append(f"withdrawn (in the store, not in the file): {', '.join(change.withdrawn)}"
-                     "; their games are kept, out of the leaderboard")
+                     + change.lost)
     return lines
 
 

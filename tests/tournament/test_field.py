@@ -149,7 +149,11 @@ def test_a_newcomer_plays_only_its_new_tables_and_a_withdrawn_bot_leaves_the_boa
 
     file = write_file(tmp_path, ["ann", "ben", "cal", "eve"])
     said = run(file)
-    assert "withdrawn (in the store, not in the file): dan" in said
+    lost = 3 * GAMES_PER_TABLE  # of each other entrant: dan's tables with it
+    assert (f"withdrawn (in the store, not in the file): dan; its {6 * GAMES_PER_TABLE} stored "
+            "games are kept, out of the leaderboard, and so out of 4 other entrants' records "
+            f"too (games each loses: ann {lost}, ben {lost}, cal {lost} and 1 more); they "
+            "count again if the file names it again, unchanged") in said, said
     assert stored(db) == grown  # nothing deleted
     rows = json.loads(board(db))["entrants"]
     assert "dan" not in {r["name"] for r in rows}
