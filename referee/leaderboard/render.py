@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import textwrap
+from collections.abc import Sequence
 from typing import Any
 
 import tabulate as tabulate_module
@@ -265,6 +266,14 @@ def head_to_head_table(h2h: HeadToHead, fmt: str = "simple") -> str:
             + tabulate(body, headers=["", *shown], tablefmt=fmt))
 
 
+def never_started_line(names: Sequence[str]) -> str:
+    """Why the entrants that started in none of their games hold the last places."""
+    one = len(names) == 1
+    return (f"started in none of {'its' if one else 'their'} games: "
+            f"{', '.join(visible(n) for n in names)}; placed below every bot that started, by "
+            "rule (docs/rules.md D9)" + ("" if one else ", and among themselves by the tests"))
+
+
 def seats_table(rows: list[SeatRow], fmt: str = "simple") -> str:
     body = [[r.seat, r.games, f"{r.win_share:.1%}",
              f"{r.placement:.3f} [{r.placement_low:.3f}, {r.placement_high:.3f}]",
@@ -288,6 +297,7 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
                                "entrants": [r.as_dict() for r in rows],
                                "pairs": [p.as_dict() for p in board.pairs],
                                "note": board.note,
+                               "never_started": list(board.never_started),
                                "left_out": [{"name": n, "reason": why}
                                             for n, why in left_out.items()],
                                "baselines": baselines or []}
@@ -301,6 +311,8 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
         return standings_csv(rows, left_out)
     tablefmt = "github" if fmt == "markdown" else "simple"
     parts = [standings_table(rows, tablefmt, primary, wide)]
+    if board.never_started:
+        parts.append(_wrapped(never_started_line(board.never_started), tablefmt))
     if board.note:
         parts.append(_wrapped(board.note, tablefmt))
     if baselines:

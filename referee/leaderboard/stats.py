@@ -34,6 +34,7 @@ from .rows import (
     SeatRow,
     StandingRow,
 )
+from .unstarted import below_the_rest, never_started
 
 BOOTSTRAP_SAMPLES = 1000
 FAULT_GROUPS: dict[str, tuple[FaultKind, ...]] = {
@@ -229,6 +230,7 @@ class Standings:
     rows: list[StandingRow]
     pairs: list[paired.Pair]
     note: str | None = None  # why no pair is separated, when none is (`resolution.py`)
+    never_started: tuple[str, ...] = ()  # placed below the rest by rule (`unstarted.py`)
 
 
 def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP_SAMPLES,
@@ -256,9 +258,14 @@ def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP
     def score(e: int) -> float:
         return float(elo[e]) if primary == "rating" else float(strength[e])
 
-    ranked = sorted(range(len(games.names)), key=lambda e: (-score(e), games.names[e]))
+    # placed below the rest by rule (docs/rules.md D9)
+    never = never_started(games.names, games.present, games.faults)
+    ranked = sorted(range(len(games.names)),
+                    key=lambda e: (games.names[e] in never, -score(e), games.names[e]))
     order = [games.names[e] for e in ranked]
     pairs, ranges = verdicts(games, order, primary, alpha)
+    if never:
+        ranges = below_the_rest(ranges, never)
     leader_above = {p.b for p in pairs if p.a == order[0] and p.separated and p.test.diff > 0}
     rows = []
     for rank, e in enumerate(ranked, 1):
@@ -283,7 +290,7 @@ def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP
                            len(dealt) / max(1, len(tables)), primary, alpha)
     if games.deals == 1:
         note = (f"{note} " if note else "") + resolution.ONE_DEAL
-    return Standings(rows, pairs, note)
+    return Standings(rows, pairs, note, tuple(n for n in order if n in never))
 
 
 def strengths(games: Games, primary: str = "placement", theta: np.ndarray | None = None

@@ -17,6 +17,7 @@ from . import allpairs, blocks
 from .pairs import ALPHA, paired_design
 from .rating import standard_errors
 from .stats import Games, finishes, ratings, strengths, verdicts
+from .unstarted import below_the_rest_arrays, never_started
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,10 @@ def uncertainty(games: Games, primary: str = "placement", alpha: float = ALPHA) 
     else:
         score = strengths(games, primary, model.theta)
         se = np.where(model.entrant_clusters < 2, np.inf, model.cov.diagonal().clip(0) ** 0.5)
-    ranked = sorted(range(e), key=lambda i: (-float(score[i]), games.names[i]))
+    # placed below the rest by rule (docs/rules.md D9)
+    never = never_started(games.names, games.present, games.faults)
+    ranked = sorted(range(e), key=lambda i: (games.names[i] in never, -float(score[i]),
+                                             games.names[i]))
     names = [games.names[i] for i in ranked]
     if paired_design(design) or e < 2:  # one table, a gauntlet: the standings' paired tests
         _, ranges = verdicts(games, names, primary, alpha)
@@ -71,6 +75,7 @@ def uncertainty(games: Games, primary: str = "placement", alpha: float = ALPHA) 
         separated |= separated.T
         low, high = allpairs.places(tests.diff, separated)
         best, worst = low[ranked], high[ranked]
+    best, worst = below_the_rest_arrays(names, best, worst, never)
     played = games.present.sum(axis=0).astype(np.int64)
     return Uncertainty(names, score[ranked], np.asarray(se)[ranked], best, worst,
                        played[ranked])

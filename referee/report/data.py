@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from referee.leaderboard.pairs import Pair
+from referee.leaderboard.render import never_started_line
 from referee.leaderboard.rows import HeadToHead, SeatRow, StandingRow
 from referee.leaderboard.stats import Games, by_seat, head_to_head, rating_history, standings
 from referee.match.player import Fault
@@ -69,7 +70,8 @@ def load(store: Store) -> Tournament:
         names=[r.name for r in board.rows],
         left_out=store.entrants(LEFT_OUT),
         superseded=store.superseded(),
-        note=board.note,
+        note=" ".join(n for n in (never_started_line(board.never_started) + "."
+                                  if board.never_started else None, board.note) if n) or None,
         baselines=store.baselines(),
     )
     per_bot: dict[str, list[BotGame]] = {n: [] for n in data.names}

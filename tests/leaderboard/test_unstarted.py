@@ -1,0 +1,72 @@
+"""An entrant that started in none of its games holds the last place by rule (docs/rules.md
+D9), in the standings and in the places the adaptive schedule reads; the others' places stop
+above it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from referee.leaderboard import standings, uncertainty
+from referee.leaderboard.render import render
+from referee.leaderboard.stats import Games, verdicts
+
+from .test_leaderboard import all_stored
+
+START = {"kind": "start", "reason": "closed its output before its hello; exit status 3"}
+
+
+def field_with(crashers: list[str], rounds: int = 3, seed: int = 5) -> Games:
+    """16 entrants shuffled into tables of four each round, each table's deal in its 4
+    rotations; the `crashers` among them fail to start in every game (retired, last), the
+    others of one strength with noise, so that few pairs are separated."""
+    names = [*(f"e{i:02d}" for i in range(16 - len(crashers))), *crashers]
+    rng = np.random.default_rng(seed)
+    results: list[tuple[str, list[str], dict[str, Any]]] = []
+    seeds: dict[str, int] = {}
+    for r in range(rounds):
+        order = rng.permutation(len(names))
+        for t in range(len(names) // 4):
+            table = order[4 * t:4 * t + 4]
+            for k in range(4):
+                seats = [names[e] for e in np.roll(table, k)]
+                score = [-99.0 - i if n in crashers else float(rng.normal())
+                         for i, n in enumerate(seats)]
+                ranks = [1 + sum(o > s for o in score) for s in score]
+                game_id = f"r{r}-t{t}-o{k}"
+                results.append((game_id, seats, {
+                    "money": [100 * (5 - x) for x in ranks], "ranks": ranks,
+                    "retired": [i for i, n in enumerate(seats) if n in crashers],
+                    "faults": [[START] if n in crashers else [] for n in seats]}))
+                seeds[game_id] = 1000 * r + t
+    return Games.load(all_stored(results), seeds)
+
+
+def test_a_bot_that_never_started_is_placed_last_and_the_others_above_it() -> None:
+    """The tests alone leave the crasher's place open well above the last (too few games in
+    common with each, over 120 pairs); by rule it holds place 16, every other entrant's
+    range ends at 15, the adaptive schedule reads the same places, and the board says why."""
+    games = field_with(["crash"])
+    _, tested = verdicts(games, games.names)
+    assert tested["crash"][0] < 16  # what the tests alone would publish
+    board = standings(games)
+    places = {r.name: (r.place.best, r.place.worst) for r in board.rows}
+    assert board.rows[-1].name == "crash" and places["crash"] == (16, 16)
+    assert max(worst for name, (_, worst) in places.items() if name != "crash") == 15
+    assert uncertainty(games).places() == places
+    assert board.never_started == ("crash",)
+    text = render(board, "table")
+    assert ("started in none of its games: crash; placed below every bot that started, by rule "
+            "(docs/rules.md D9)") in " ".join(text.split()), text
+
+
+def test_bots_that_never_started_share_the_last_places_as_the_tests_place_them() -> None:
+    """Two bots that never started hold places 15-16 between them, the others end at 14."""
+    board = standings(field_with(["crash", "dead"]))
+    places = {r.name: (r.place.best, r.place.worst) for r in board.rows}
+    assert {r.name for r in board.rows[-2:]} == {"crash", "dead"}
+    assert places["crash"] == places["dead"] == (15, 16)
+    assert max(worst for name, (_, worst) in places.items() if name not in board.never_started
+               ) == 14
+    assert "and among themselves by the tests" in " ".join(render(board, "table").split())
