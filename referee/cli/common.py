@@ -157,14 +157,15 @@ def stored_standings_text(db_path: Path, fmt: str = "table", with_head_to_head: 
 
 def read_stored(db_path: Path) -> tuple[Games, str, dict[str, str], list[str]]:
     """What a leaderboard of the store at `db_path` shows (read-only): its games, its
-    tournament file's primary metric, the entrants its last run left out and a gauntlet's
-    baselines; a StoreError if it cannot be read."""
+    tournament file's primary metric, the entrants its last run left out or withdrew, and a
+    gauntlet's baselines; a StoreError if it cannot be read."""
     from ..leaderboard import Games
-    from ..tournament.store import LEFT_OUT, Store
+    from ..tournament.field import shown_left_out
+    from ..tournament.store import Store
 
     store = Store.for_reading(db_path)
     try:
-        return (Games.from_store(store), store.primary_metric(), store.entrants(LEFT_OUT),
+        return (Games.from_store(store), store.primary_metric(), shown_left_out(store),
                 store.baselines())
     finally:
         store.close()

@@ -11,7 +11,8 @@ from referee.leaderboard.rows import HeadToHead, SeatRow, StandingRow
 from referee.leaderboard.stats import Games, by_seat, head_to_head, rating_history, standings
 from referee.match.player import Fault
 from referee.match.result import StoredResult
-from referee.tournament.store import LEFT_OUT, Store
+from referee.tournament.field import shown_left_out
+from referee.tournament.store import Store
 
 HISTORY_POINTS = 200  # fits of the ratings chart, for a field of up to 100 entrants
 HISTORY_FITS = 20_000  # points times entrants for a larger field (each fit grows with it)
@@ -68,7 +69,7 @@ def load(store: Store) -> Tournament:
         seats=by_seat(games),
         ratings=rating_series(games),
         names=[r.name for r in board.rows],
-        left_out=store.entrants(LEFT_OUT),
+        left_out=shown_left_out(store),
         superseded=store.superseded(),
         note=" ".join(n for n in (never_started_line(board.never_started) + "."
                                   if board.never_started else None, board.note) if n) or None,

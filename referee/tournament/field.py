@@ -20,7 +20,19 @@ from dataclasses import dataclass
 
 from referee.match.result import GameResult
 
-from .store import LEFT_OUT, PLAYING, Entrant, Store
+from .store import LEFT_OUT, PLAYING, WITHDRAWN, Entrant, Store
+
+# Why a withdrawn entrant is not on a leaderboard, listed where the left-out entrants are.
+WITHDRAWN_SHOWN = ("withdrawn: in the store, not in its last run's file; its games are out of "
+                   "these standings, and count again if it comes back unchanged")
+
+
+def shown_left_out(store: Store) -> dict[str, str]:
+    """The entrants a leaderboard lists as not on it, with why: those the last run left out,
+    and those withdrawn (an organiser found a withdrawn entrant nowhere in what they
+    published)."""
+    return {**store.entrants(LEFT_OUT), **dict.fromkeys(store.entrants(WITHDRAWN),
+                                                          WITHDRAWN_SHOWN)}
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from referee.tournament.field import WITHDRAWN_SHOWN
+
 from .. import in_process
 from ..processes import BOT_PYTHON
 from .test_user_errors import refused
@@ -125,7 +127,8 @@ def test_a_newcomer_plays_only_its_new_tables_and_a_withdrawn_bot_leaves_the_boa
         tmp_path: Path) -> None:
     """Adding an entrant plays only the tables with it, and the grown store holds, game for
     game, what the grown file played from scratch holds; removing one keeps its games in the
-    store but out of the leaderboard."""
+    store but out of the leaderboard, which lists it with why, and the run says how many
+    games each other entrant loses with it."""
     names = ["ann", "ben", "cal", "dan"]
     for n in [*names, "eve"]:
         entrant(tmp_path, n)
@@ -155,8 +158,10 @@ def test_a_newcomer_plays_only_its_new_tables_and_a_withdrawn_bot_leaves_the_boa
             f"too (games each loses: ann {lost}, ben {lost}, cal {lost} and 1 more); they "
             "count again if the file names it again, unchanged") in said, said
     assert stored(db) == grown  # nothing deleted
-    rows = json.loads(board(db))["entrants"]
+    shown = json.loads(board(db))
+    rows = shown["entrants"]
     assert "dan" not in {r["name"] for r in rows}
+    assert {"name": "dan", "reason": WITHDRAWN_SHOWN} in shown["left_out"]  # listed, with why
     assert {r["name"]: r["games"] for r in rows}["ann"] == 3 * GAMES_PER_TABLE
 
 
