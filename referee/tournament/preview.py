@@ -157,12 +157,15 @@ def counted(n: int, noun: str) -> str:
 
 
 def duration(seconds: float) -> str:
-    """Seconds as "3 h 05 min", "12 min" or "40 s"."""
+    """Seconds as "3 h 05 min", "12 min", "1 min 15 s" (under 10 min, its seconds said: a
+    time budget of 75 s read "1 min") or "40 s"."""
     s = round(seconds)
     if s >= 3600:
         return f"{s // 3600} h {s % 3600 // 60:02d} min"
-    if s >= 60:
+    if s >= 600 or (s >= 60 and not s % 60):
         return f"{s // 60} min"
+    if s >= 60:
+        return f"{s // 60} min {s % 60:02d} s"
     return f"{s} s"
 
 
