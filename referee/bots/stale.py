@@ -37,9 +37,9 @@ SLACK = 1.0  # seconds: a source written in the same second as the build
 def stale_program(spec: BotSpec) -> str | None:
     """A note that the program `spec` runs is older than a source of its project (the newest
     named, with how much newer), or None: not a built program, no sources found, or built
-    since they changed.  Nothing is said for a bot built before it plays."""
-    if spec.build is not None:
-        return None
+    since they changed.  For a bot whose build has just run, that the build did not write it
+    (a Rust entrant's `cargo build --release` wrote target/release/bot, and the command ran
+    the ./bot an earlier `make` had left)."""
     cwd = spec.cwd or Path.cwd()
     try:
         words = split_command(spec.command)
@@ -61,6 +61,11 @@ def stale_program(spec: BotSpec) -> str | None:
         if newest is None or newest[1] <= built + SLACK:
             return None
         source = os.path.relpath(newest[0], cwd)
+        if spec.build is not None:
+            return (f"note: {word} is older than {source} ({_age(newest[1] - built)}) after "
+                    f"its build (`{spec.build}`), which did not write it: this runs the bot as "
+                    "it was before; make the build write the program the command runs, or the "
+                    "command run the program the build writes")
         return (f"note: {word} was built before {source} last changed "
                 f"({_age(newest[1] - built)} later): this runs the bot as it was then; "
                 f"{_rebuild(root, cwd)}")

@@ -77,13 +77,30 @@ def test_compiled_typescript_is_compared_with_its_typescript(tmp_path: Path) -> 
     assert "give the folder .: it is built with `tsc` first" in note
 
 
-def test_a_script_and_a_bot_built_before_it_plays_are_not_noted(tmp_path: Path) -> None:
-    """A Python script is its own source, and a folder's build runs before it plays."""
+def test_a_script_is_not_noted_and_a_build_that_left_the_program_old_is(
+        tmp_path: Path) -> None:
+    """A Python script is its own source.  A folder's build runs before it plays: a program
+    still older than its sources after it was not written by that build (`cargo build`
+    writes target/release/bot, the command runs ./target/bot), which the note says."""
     (tmp_path / "bot.py").write_text("")
     assert stale_program(BotSpec("bot", "python3 bot.py", cwd=tmp_path)) is None
     _project(tmp_path, built_ago=2 * HOUR, source_ago=HOUR)
     built_first = BotSpec("bot", "./target/bot", cwd=tmp_path / "proj", build="cargo build")
-    assert stale_program(built_first) is None
+    assert stale_program(built_first) == (
+        "note: ./target/bot is older than src/main.rs (60 min) after its build (`cargo "
+        "build`), which did not write it: this runs the bot as it was before; make the build "
+        "write the program the command runs, or the command run the program the build writes")
+
+
+def test_play_of_a_folder_whose_build_writes_another_file_says_so(tmp_path: Path) -> None:
+    """A bot folder whose build succeeds without writing the program its command runs:
+    `play` builds it, then notes that the program is older than its sources."""
+    root = _project(tmp_path, built_ago=2 * HOUR, source_ago=HOUR)
+    (root / "bot.toml").write_text('build = "touch target/other"\ncommand = "./target/bot"\n')
+    result = referee("play", str(root), "python3 -c pass", "python3 -c pass", "--seed", "1",
+                     cwd=tmp_path)
+    assert "note: ./target/bot is older than src/main.rs (60 min) after its build (`touch " \
+        "target/other`), which did not write it" in result.stderr, result.stderr
 
 
 def test_check_prints_the_note_before_it_runs_the_bot(tmp_path: Path) -> None:
