@@ -257,7 +257,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
                     held = store.name()
                 named = {b.name for b in config.bots}
                 withdrawn = [n for n in store.versions() if n not in named]  # as a run finds
-                lost = withdrawal_cost(store.results(), withdrawn) if withdrawn else ""
+                lost = withdrawal_cost(store, withdrawn) if withdrawn else ""
             finally:
                 store.close()
         except StoreError as exc:

@@ -15,10 +15,8 @@ from __future__ import annotations
 
 import difflib
 from collections import Counter
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-
-from referee.match.result import GameResult
 
 from .store import LEFT_OUT, PLAYING, WITHDRAWN, Entrant, Store
 
@@ -72,27 +70,32 @@ def renamed(left_out: Mapping[str, str], withdrawn: Sequence[str]) -> list[str]:
     return out
 
 
-def withdrawal_cost(results: Iterable[GameResult], withdrawn: Collection[str]) -> str:
+def withdrawal_cost(store: Store, withdrawn: Collection[str]) -> str:
     """What withdrawing entrants takes out of the leaderboard, said after "a run withdraws
     them": their stored games, and so the others' games at their tables, by entrant, the
     most first (an organiser who withdrew one entrant of a ladder found 27 others' records
-    shorter, by up to 20 games, and nothing had said so)."""
+    shorter, by up to 20 games, and nothing had said so).  An entrant withdrawn by an earlier
+    run still has its games stored; they left the others' records then, not now."""
     gone = set(withdrawn)
-    games = 0
-    others: Counter[str] = Counter()
-    for result in results:
-        if gone.intersection(result.names):
-            games += 1
-            others.update(n for n in set(result.names) if n not in gone)
+    games = sum(1 for seats in store.seatings().values() if gone.intersection(seats))
+    one = len(gone) == 1
     if not games:
-        return "; they have no games stored" if len(gone) > 1 else "; it has no games stored"
+        return "; it has no games stored" if one else "; they have no games stored"
+    others: Counter[str] = Counter()
+    if gone - set(store.entrants(WITHDRAWN)):  # the games of the others that count until now
+        for result in store.results():
+            if gone.intersection(result.names):
+                others.update(n for n in set(result.names) if n not in gone)
+    kept = (f"; {'its' if one else 'their'} {games:,} stored games are kept, out of the "
+            "leaderboard")
+    again = f"they count again if the file names {'it' if one else 'them'} again, unchanged"
+    if not others:
+        return f"{kept}; {again}"
     most = sorted(others.items(), key=lambda item: (-item[1], item[0]))
     shown = ", ".join(f"{name} {count:,}" for name, count in most[:3])
     more = f" and {len(most) - 3:,} more" if len(most) > 3 else ""
-    return (f"; {'their' if len(gone) > 1 else 'its'} {games:,} stored games are kept, out of "
-            f"the leaderboard, and so out of {len(most):,} other entrants' records too "
-            f"(games each loses: {shown}{more}); they count again if the file names "
-            f"{'them' if len(gone) > 1 else 'it'} again, unchanged")
+    return (f"{kept}, and so out of {len(most):,} other entrants' records too (games each "
+            f"loses: {shown}{more}); {again}")
 
 
 class FrozenField(Exception):
@@ -114,7 +117,7 @@ def update_field(store: Store, names: Sequence[str], versions: Mapping[str, str]
                           "run without --frozen")
     new = tuple(n for n in names if n not in before) if before else ()
     gone = tuple(sorted(set(before) - set(names)))
-    lost = withdrawal_cost(store.results(), gone) if gone else ""  # while they still count
+    lost = withdrawal_cost(store, gone) if gone else ""  # while they still count
     field = [Entrant(name, versions.get(name, before.get(name)),
                      LEFT_OUT if name in left_out else PLAYING, left_out.get(name, ""))
              for name in names]

@@ -316,3 +316,23 @@ def test_a_mistyped_entrant_is_said_to_look_like_the_one_that_withdrew(tmp_path:
 
     assert renamed({"dann": "its build `javac Bot.java` failed (exit status 1): package "
                     "org.json does not exist"}, ["dan"]) == []  # its folder is there
+
+
+def test_an_entrant_withdrawn_in_an_earlier_run_still_has_its_games_stored(
+        tmp_path: Path) -> None:
+    """The runs and plans after the one that withdrew an entrant still say its games are kept
+    in the store (not that it has none): the earlier withdrawal took them out of the
+    leaderboard, and they count again if it comes back."""
+    names = ["ann", "ben", "cal", "dan"]
+    for n in names:
+        entrant(tmp_path, n)
+    run(write_file(tmp_path, names))
+    file = write_file(tmp_path, ["ann", "ben", "cal"])
+    assert "dan; its 9 stored games are kept, out of the leaderboard, and so out of 3 other" \
+        in run(file)
+    said = run(file)
+    planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path)
+    assert planned.returncode == 0, planned.stderr
+    for text in (" ".join(said.split()), " ".join(planned.stdout.split())):
+        assert "no games stored" not in text, text
+        assert "its 9 stored games are kept, out of the leaderboard; they count again" in text, text
