@@ -22,10 +22,11 @@ def never_started(names: Sequence[str], present: np.ndarray,
                   faults: Sequence[Mapping[FaultKind, int]]) -> set[str]:
     """The entrants (`names`, their games by `present`, G x E, and their `faults` by kind)
     whose every game began with a failed start: a `start` fault retires the seat, so it is
-    one a game."""
+    one a game.  None when no entrant started: there is no one to place them below."""
     played = present.sum(axis=0)
-    return {name for e, name in enumerate(names)
-            if played[e] and faults[e].get(FaultKind.START, 0) >= played[e]}
+    never = {name for e, name in enumerate(names)
+             if played[e] and faults[e].get(FaultKind.START, 0) >= played[e]}
+    return never if len(never) < len(names) else set()
 
 
 def below_the_rest(places: Mapping[str, tuple[int, int]], never: Collection[str]

@@ -70,3 +70,15 @@ def test_bots_that_never_started_share_the_last_places_as_the_tests_place_them()
     assert max(worst for name, (_, worst) in places.items() if name not in board.never_started
                ) == 14
     assert "and among themselves by the tests" in " ".join(render(board, "table").split())
+
+
+def test_when_no_bot_started_none_is_said_to_be_placed_below_those_that_did() -> None:
+    """A field none of whose bots started (a missing interpreter, say) has no bot that
+    started to place the others below: the board names no one as placed last by rule, and
+    its places are the tests' alone."""
+    games = field_with([f"x{i:02d}" for i in range(16)], rounds=1)
+    _, tested = verdicts(games, games.names)
+    board = standings(games)
+    assert board.never_started == ()
+    assert "placed below every bot that started" not in " ".join(render(board, "table").split())
+    assert {r.name: (r.place.best, r.place.worst) for r in board.rows} == tested
