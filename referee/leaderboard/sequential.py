@@ -32,6 +32,7 @@ from typing import Literal
 
 from .pairs import ALPHA, EXACT_DEALS
 from .stats import Games, order, verdicts
+from .unstarted import never_started
 
 Until = Literal["separated", "ranked"]
 FIRST_LOOK = 8  # deals: fewer cannot separate anything among four entrants (exact test)
@@ -105,4 +106,7 @@ def leader_open(games: Games, names: list[str], primary: str, alpha: float) -> l
     pairs, _ = verdicts(games, names, primary, alpha)
     level = alpha / len(names)
     beaten = {p.b for p in pairs if p.a == names[0] and p.test.p_above <= level + 1e-12}
+    never = never_started(games.names, games.present, games.faults)
+    if names[0] not in never:  # those that never started are below it by rule (D9)
+        beaten |= never
     return [n for n in names[1:] if n not in beaten]

@@ -264,8 +264,6 @@ def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP
                     key=lambda e: (games.names[e] in never, -score(e), games.names[e]))
     order = [games.names[e] for e in ranked]
     pairs, ranges = verdicts(games, order, primary, alpha)
-    if never:
-        ranges = below_the_rest(ranges, never)
     leader_above = {p.b for p in pairs if p.a == order[0] and p.separated and p.test.diff > 0}
     rows = []
     for rank, e in enumerate(ranked, 1):
@@ -310,17 +308,22 @@ def strengths(games: Games, primary: str = "placement", theta: np.ndarray | None
 def order(games: Games, primary: str = "placement") -> list[str]:
     """The entrants best first by `primary` (ties by name), without any interval."""
     score = ratings(games) if primary == "rating" else strengths(games, primary).tolist()
-    return [n for _, n in sorted(zip((-x for x in score), games.names, strict=True))]
+    never = never_started(games.names, games.present, games.faults)  # last (docs/rules.md D9)
+    return [n for _, _, n in sorted(zip((n in never for n in games.names), (-x for x in score),
+                                        games.names, strict=True))]
 
 
 def verdicts(games: Games, names: list[str], primary: str = "placement",
              alpha: float = paired.ALPHA
              ) -> tuple[list[paired.Pair], dict[str, tuple[int, int]]]:
-    """The pairs of `names` (in that order) on `primary`, and each one's range of places."""
+    """The pairs of `names` (in that order) on `primary`, and each one's range of places,
+    those that never started below the rest by rule (docs/rules.md D9)."""
     index = [games.names.index(n) for n in names]
     pairs = paired.compare(names, games.deal, games.metric(primary)[:, index],
                            games.present[:, index], alpha)
-    return pairs, paired.places(names, pairs)
+    places = paired.places(names, pairs)
+    never = never_started(games.names, games.present, games.faults).intersection(names)
+    return pairs, below_the_rest(places, never) if never else places
 
 
 def versus(games: Games, a: str, b: str, primary: str = "placement",

@@ -22,6 +22,7 @@ from referee.leaderboard import sequential
 from referee.leaderboard.pairs import ALPHA as ALPHA  # (preview.too_few_deals says it)
 from referee.leaderboard.resolution import minimum_exact_deals
 from referee.leaderboard.stats import Games, order, verdicts
+from referee.leaderboard.unstarted import never_started
 
 from .config import TournamentConfig
 from .schedule import Schedule
@@ -151,6 +152,8 @@ def unsettled(games: Games, names: list[str], until: sequential.Until, primary: 
     if all(best == worst for best, worst in places.values()):
         return None
     above = {(p.a, p.b) if p.test.diff > 0 else (p.b, p.a) for p in pairs if p.separated}
+    never = never_started(games.names, games.present, games.faults)  # by rule (D9)
+    above |= {(a, b) for a in names if a not in never for b in names if b in never}
     close = [f"{a} and {b}" for a, b in itertools.pairwise(names)
              if (a, b) not in above]
     if close:

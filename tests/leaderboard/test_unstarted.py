@@ -8,20 +8,24 @@ from typing import Any
 
 import numpy as np
 
-from referee.leaderboard import standings, uncertainty
+from referee.leaderboard import pairs as paired
+from referee.leaderboard import sequential, standings, uncertainty
 from referee.leaderboard.render import render
-from referee.leaderboard.stats import Games, verdicts
+from referee.leaderboard.stats import Games, order, verdicts
+from referee.tournament.until import unsettled
 
 from .test_leaderboard import all_stored
 
 START = {"kind": "start", "reason": "closed its output before its hello; exit status 3"}
 
 
-def field_with(crashers: list[str], rounds: int = 3, seed: int = 5) -> Games:
-    """16 entrants shuffled into tables of four each round, each table's deal in its 4
+def field_with(crashers: list[str], rounds: int = 3, seed: int = 5, size: int = 16,
+               gap: float = 0.0) -> Games:
+    """`size` entrants shuffled into tables of four each round, each table's deal in its 4
     rotations; the `crashers` among them fail to start in every game (retired, last), the
-    others of one strength with noise, so that few pairs are separated."""
-    names = [*(f"e{i:02d}" for i in range(16 - len(crashers))), *crashers]
+    others of one strength with noise, so that few pairs are separated (or, with a `gap`,
+    e00 the strongest, each next one `gap` weaker)."""
+    names = [*(f"e{i:02d}" for i in range(size - len(crashers))), *crashers]
     rng = np.random.default_rng(seed)
     results: list[tuple[str, list[str], dict[str, Any]]] = []
     seeds: dict[str, int] = {}
@@ -31,7 +35,7 @@ def field_with(crashers: list[str], rounds: int = 3, seed: int = 5) -> Games:
             table = order[4 * t:4 * t + 4]
             for k in range(4):
                 seats = [names[e] for e in np.roll(table, k)]
-                score = [-99.0 - i if n in crashers else float(rng.normal())
+                score = [-99.0 - i if n in crashers else -gap * int(n[1:]) + float(rng.normal())
                          for i, n in enumerate(seats)]
                 ranks = [1 + sum(o > s for o in score) for s in score]
                 game_id = f"r{r}-t{t}-o{k}"
@@ -48,7 +52,8 @@ def test_a_bot_that_never_started_is_placed_last_and_the_others_above_it() -> No
     common with each, over 120 pairs); by rule it holds place 16, every other entrant's
     range ends at 15, the adaptive schedule reads the same places, and the board says why."""
     games = field_with(["crash"])
-    _, tested = verdicts(games, games.names)
+    tested = paired.places(games.names, paired.compare(games.names, games.deal, games.points,
+                                                       games.present))
     assert tested["crash"][0] < 16  # what the tests alone would publish
     board = standings(games)
     places = {r.name: (r.place.best, r.place.worst) for r in board.rows}
@@ -82,3 +87,19 @@ def test_when_no_bot_started_none_is_said_to_be_placed_below_those_that_did() ->
     assert board.never_started == ()
     assert "placed below every bot that started" not in " ".join(render(board, "table").split())
     assert {r.name: (r.place.best, r.place.worst) for r in board.rows} == tested
+
+
+def test_a_run_with_until_does_not_wait_to_separate_a_bot_that_never_started() -> None:
+    """A run's looks read the places the leaderboard shows: a bot that never started is below
+    the leader and below its neighbour by rule, so `until = "separated"` does not name it among
+    those the leader is not found stronger than, and `until = "ranked"` does not call it and
+    the bot above it "not separated" when the board shows them at places 7 and 8."""
+    few = field_with(["crash"], rounds=2, size=8, gap=3.0)
+    names = order(few)
+    assert names[-1] == "crash"
+    assert "crash" not in sequential.leader_open(few, names, "placement", 0.05)
+    more = field_with(["crash"], rounds=6, size=8, gap=3.0)
+    places = {r.name: (r.place.best, r.place.worst) for r in standings(more).rows}
+    assert places["e06"] == (7, 7) and places["crash"] == (8, 8)
+    why = unsettled(more, order(more), "ranked", "placement", 0.05)
+    assert why is not None and "crash" not in why, why
