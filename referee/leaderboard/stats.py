@@ -281,7 +281,7 @@ def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP
                                       _quantile(games.response[e], 0.99)),
             strength=float(elo[e]) if primary == "rating" else float(strength[e]),
             rank=rank, place=Place(*ranges[name]),
-            separated=rank == 1 or name in leader_above))
+            separated=rank == 1 or name in leader_above or (name in never and rank > 1)))
     tables = {tuple(sorted(s)) for s in games.seats}  # a gauntlet deals each deal to all
     dealt = {(tuple(sorted(s)), d) for s, d in zip(games.seats, games.deal.tolist(), strict=True)}
     note = resolution.note(pairs, len(rows), len(games.game_ids),

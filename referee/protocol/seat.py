@@ -274,11 +274,12 @@ class SeatProtocol:
         cause: the bot still busy with an earlier request, or a reply given the last id."""
         count, (last, seconds) = self.stale, self._last_stale
         said = (f"{count} {'reply' if count == 1 else 'replies'} to earlier requests skipped, "
-                f"the last with id {last}, {seconds:.2g} s after this request was sent: ")
+                f"the last with id {last}, {_seconds(seconds)} after this request was sent: ")
         if last == self.request_id - 1:
             return said + ("an answer to the request before this one; the bot was still busy "
                            "with it, or gives each reply the id of the request before")
-        return said + "the bot was still busy with earlier requests"
+        return said + ("the bot was still busy with an earlier request" if count == 1 else
+                       "the bot was still busy with earlier requests")
 
     # ------------------------------------------------------------ after a request
 
@@ -327,3 +328,11 @@ class SeatProtocol:
         self._reopened = True
         self.games = 1
         return b"".join(self._opening)
+
+
+def _seconds(seconds: float) -> str:
+    """A wait to two figures, never in exponent form ("1.2 ms", "0.38 s", "120 s")."""
+    if seconds < 0.01:
+        return f"{max(seconds * 1000, 0.01):.2g} ms"
+    return f"{seconds:.2g} s" if seconds < 10 else f"{seconds:.0f} s"
+

@@ -86,16 +86,18 @@ def withdrawal_cost(store: Store, withdrawn: Collection[str]) -> str:
         for result in store.results():
             if gone.intersection(result.names):
                 others.update(n for n in set(result.names) if n not in gone)
-    kept = (f"; {'its' if one else 'their'} {games:,} stored games are kept, out of the "
-            "leaderboard")
+    kept = (f"; {'its' if one else 'their'} {games:,} stored "
+            f"{'game is' if games == 1 else 'games are'} kept, out of the leaderboard")
     again = f"they count again if the file names {'it' if one else 'them'} again, unchanged"
     if not others:
         return f"{kept}; {again}"
     most = sorted(others.items(), key=lambda item: (-item[1], item[0]))
     shown = ", ".join(f"{name} {count:,}" for name, count in most[:3])
     more = f" and {len(most) - 3:,} more" if len(most) > 3 else ""
-    return (f"{kept}, and so out of {len(most):,} other entrants' records too (games each "
-            f"loses: {shown}{more}); {again}")
+    others_said = "another entrant's record" if len(most) == 1 else \
+        f"{len(most):,} other entrants' records"
+    return (f"{kept}, and so out of {others_said} too (games each loses: {shown}{more}); "
+            f"{again}")
 
 
 class FrozenField(Exception):

@@ -60,7 +60,7 @@ def test_a_bot_that_never_started_is_placed_last_and_the_others_above_it() -> No
     assert board.rows[-1].name == "crash" and places["crash"] == (16, 16)
     assert max(worst for name, (_, worst) in places.items() if name != "crash") == 15
     assert uncertainty(games).places() == places
-    assert board.never_started == ("crash",)
+    assert board.never_started == ("crash",) and board.rows[-1].separated  # from the leader
     text = render(board, "table")
     assert ("started in none of its games: crash; placed below every bot that started, by rule "
             "(docs/rules.md D9)") in " ".join(text.split()), text

@@ -204,7 +204,7 @@ def test_a_timeout_says_what_came_and_what_was_skipped() -> None:
     asked(protocol)
     protocol.receive(reply(2), 0.001)
     assert protocol.timed_out("x").reason.endswith(
-        ": x (1 reply to earlier requests skipped, the last with id 2, 0.001 s after this "
+        ": x (1 reply to earlier requests skipped, the last with id 2, 1 ms after this "
         "request was sent: an answer to the request before this one; the bot was still busy "
         "with it, or gives each reply the id of the request before)")
     asked(protocol)
@@ -213,6 +213,11 @@ def test_a_timeout_says_what_came_and_what_was_skipped() -> None:
     assert protocol.timed_out("x").reason.endswith(
         ": x (2 replies to earlier requests skipped, the last with id 2, 0.38 s after this "
         "request was sent: the bot was still busy with earlier requests)")
+    asked(protocol)
+    protocol.receive(reply(1), 123.4)
+    assert protocol.timed_out("x").reason.endswith(
+        ": x (1 reply to earlier requests skipped, the last with id 1, 123 s after this "
+        "request was sent: the bot was still busy with an earlier request)")
     asked(protocol)
     assert protocol.timed_out("x").reason.endswith(": x")  # it said something once
 
