@@ -87,6 +87,7 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
 
     from ..grade import grade_all
     from ..grade.gauntlet import BaselineFailed
+    from ..grade.out_lock import GradingFolderBusy
     from ..grade.run import FolderError
     from ..grade.submissions import WorkFolderFull
     from ..interrupts import run_trio
@@ -100,7 +101,7 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
     try:
         outcomes = run_trio(grade_all, submissions, config, config_path, out_dir,
                             resolve_workers(workers), say)
-    except FolderError as exc:
+    except (FolderError, GradingFolderBusy) as exc:
         fail(str(exc))
     except OSError as exc:
         fail(f"cannot read or write {exc.filename or out_dir}: {exc.strerror or exc}")

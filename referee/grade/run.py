@@ -50,6 +50,7 @@ from .gauntlet import (
 from .grades_csv import write_grades
 from .in_games import StudentGames, add_games
 from .notes import build_problem, copy_failed_problem
+from .out_lock import grading_folder_lock
 from .problems import Shown, add_caught, add_check
 from .reproduce import Scrub, check_command
 from .result import (
@@ -338,6 +339,18 @@ async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out
     within its time budget; reuse unchanged ones' results."""
     check_folders(root.resolve(), out.resolve())
     submissions = discover(root, config.limits.size_limits())
+    if not submissions:
+        raise FolderError(f"SUBMISSIONS_DIR {root} holds no submissions (a folder per "
+                          "student); nothing was written")
+    out.mkdir(parents=True, exist_ok=True)
+    with grading_folder_lock(out):
+        return await _grade_into(root, submissions, config, config_path, out, workers, say)
+
+
+async def _grade_into(root: Path, submissions: list[Submission], config: TournamentConfig,
+                      config_path: Path, out: Path, workers: int,
+                      say: Callable[[str], None]) -> list[StudentResult]:
+    """`grade_all`'s work, once the folder is this run's alone."""
     loose = loose_files(root)
     if loose:  # a student who handed in a file would be missing from grades.csv unsaid
         say(f"warning: not graded, being files and not students' folders: {', '.join(loose)} "
@@ -348,9 +361,6 @@ async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out
             say(f"warning: {sub.path.name}/ is graded as one student, but its folders "
                 f"{listed([f'{n}/' for n, _ in nested])} each hold a bot: if it is the class's "
                 f"folder, give {sub.path} as SUBMISSIONS_DIR")
-    if not submissions:
-        raise FolderError(f"SUBMISSIONS_DIR {root} holds no submissions (a folder per "
-                          "student); nothing was written")
     for warning in grading_warnings(config):  # a config that grades every working bot alike
         say(f"warning: {config_path.name}: {warning}")
     if config.sandbox == "none":
@@ -358,7 +368,6 @@ async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out
     else:
         for line in other_interpreters():
             say(f"note: {line}")
-    out.mkdir(parents=True, exist_ok=True)
     (out / "feedback").mkdir(exist_ok=True)
     state_path = out / "state.json"
     known, spent = read_state(state_path, grading_key(config, config_path), say)

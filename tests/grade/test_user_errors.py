@@ -470,6 +470,25 @@ def test_out_in_a_folder_never_graded_is_allowed(tmp_path: Path) -> None:
     assert list(rows(subs / "out")) == ["heidi"]
 
 
+def test_a_second_run_into_a_grading_folder_being_written_is_refused(tmp_path: Path) -> None:
+    """While a run grades into a folder (here, its lock held by this test), a second run into
+    it is refused in one line, and writes nothing there; once the first ends, it grades."""
+    import fcntl
+
+    subs, config, out = tmp_path / "subs", tmp_path / "class.toml", tmp_path / "out"
+    (subs / "heidi").mkdir(parents=True)
+    (subs / "heidi" / "notes.txt").write_text("I did not finish")
+    write_config(config)
+    out.mkdir()
+    with (out / ".grade.lock").open("w") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        second = grade(subs, config, out)
+        one_error_line(second, f"another `referee grade` is writing {out}; wait for it to end")
+        assert sorted(p.name for p in out.iterdir()) == [".grade.lock"]
+    done = grade(subs, config, out)
+    assert done.returncode == 0, done.stderr
+    assert list(rows(out)) == ["heidi"]
+
 @pytest.mark.parametrize("where", ["subs/results", "subs", "subs/heidi", "submissions in work"])
 def test_overlapping_out_and_submissions_are_refused(tmp_path: Path, where: str) -> None:
     """An --out in SUBMISSIONS_DIR (which would be graded as a student, and written into a
