@@ -8,6 +8,7 @@ stops it, the whole process group it started goes with it.
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import signal
 import subprocess
@@ -31,6 +32,9 @@ BUILD_HINTS = (
      "messages go: log with the kit's log(), which writes to stderr (do not add \"dom\" to "
      "the compiler's lib)"),
 )
+
+# A compiler's first error line: gcc, clang, javac, rustc, go, tsc, csc, make, cargo.
+FIRST_ERROR = re.compile(r"\berror\b|: undefined\b|\*\*\*", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -72,6 +76,22 @@ class BuildResult:
         if errors and self.stderr.strip():
             text = self.stderr.decode("utf-8", "replace").strip("\n")
         return "\n".join(text.splitlines()[-lines:])
+
+    def excerpt(self, lines: int) -> str:
+        """About `lines` lines of its output: all of it if it is no longer; else from the
+        compiler's first error (a teacher found javac's `Bot.java:106: error: cannot find
+        symbol`, the line with the line number, cut off the top of 31 lines), or its last
+        lines, with what is left out said ("... (12 lines)")."""
+        text = self.output.splitlines()
+        if len(text) <= lines:
+            return "\n".join(text)
+        first = next((i for i, line in enumerate(text) if FIRST_ERROR.search(line)), None)
+        if first is None or first >= len(text) - lines:
+            return "\n".join([f"... ({len(text) - lines + 1} lines)", *text[-(lines - 1):]])
+        head = text[first:first + lines - 4]
+        skipped = len(text) - first - len(head) - 2
+        return "\n".join([*([f"... ({first} lines)"] if first else []), *head,
+                          *([f"... ({skipped} lines)"] if skipped else []), *text[-2:]])
 
 
 async def build_bot(command: str, folder: Path, seconds: float, sandbox: SandboxMode = "none",

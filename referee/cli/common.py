@@ -323,8 +323,8 @@ def build_folders(specs: list[BotSpec]) -> None:
         except KeyboardInterrupt:
             fail("interrupted; the build was stopped")
         if result.problem is not None:
-            tail = result.tail(BUILD_TAIL)
-            ends = ("; its output ends:" if tail else ", printing nothing"
+            tail = result.excerpt(BUILD_TAIL)
+            ends = ("; its output:" if tail else ", printing nothing"
                     ) if result.failure is None else ""
             fail(f"{where}: its build `{spec.build}` {result.problem}{ends}", tail)
         if result.output:

@@ -81,9 +81,12 @@ async def build(sub: Submission, workdir: Path, seconds: float,
         return True, ""
     done = await build_bot(sub.build, workdir, seconds, sandbox)
     if done.problem is not None:
-        return False, f"the build {done.problem}" + (f"\n{done.tail(30)}" if done.failure is None
-                                                     else "")
-    return True, done.tail(30)
+        return False, f"the build {done.problem}" + (
+            f"\n{done.excerpt(BUILD_SHOWN)}" if done.failure is None else "")
+    return True, done.tail(BUILD_SHOWN)
+
+
+BUILD_SHOWN = 30  # lines of a build's output in its feedback
 
 
 class Grading:

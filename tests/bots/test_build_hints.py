@@ -1,4 +1,5 @@
-"""A failed build whose output shows a known cause says what to do about it, in the one
+"""A failed build is shown from its first error, and one whose output shows a known cause says
+what to do about it, in the one
 verdict `play`, `check`, tournaments and grading all give."""
 
 from __future__ import annotations
@@ -27,3 +28,22 @@ def test_console_log_in_the_typescript_kit_says_to_use_its_log(tmp_path: Path) -
         "failed (exit status 2): console is not declared, as console.log would write to "
         "stdout, where only protocol messages go: log with the kit's log(), which writes to "
         "stderr"), done.problem
+
+
+def test_a_long_failed_build_is_shown_from_its_first_error_with_its_cuts_said() -> None:
+    """31 lines of javac whose first error is its first line: shown from that line (the file
+    and line number), the middle cut with how much, and the last two; 40 lines of progress
+    then an error near the end: the last lines, with how many before are left out."""
+    from referee.bots.build import BuildResult
+
+    javac = ["Bot.java:106: error: cannot find symbol",
+             "        int i = undefinedThing + d;", "                ^",
+             *(f"  detail {i}" for i in range(26)), "1 error", "error: compilation failed"]
+    shown = BuildResult(returncode=1, stderr="\n".join(javac).encode()).excerpt(15).splitlines()
+    assert shown == [*javac[:11], "... (18 lines)", *javac[-2:]]
+    cargo = [*(f"   Compiling dep{i}" for i in range(40)), "error[E0425]: cannot find value",
+             " --> src/main.rs:3:5"]
+    shown = BuildResult(returncode=101, stdout="\n".join(cargo).encode()).excerpt(15)
+    assert shown.splitlines() == ["... (28 lines)", *cargo[-14:]]
+    short = BuildResult(returncode=1, stdout=b"a\nb").excerpt(15)
+    assert short == "a\nb"

@@ -54,7 +54,7 @@ def test_a_failed_build_is_one_error_line_with_the_end_of_its_output(tmp_path: P
     errors = [line for line in lines if line.startswith("error:")]
     assert errors == [f"error: bot broken ({tmp_path / 'broken'}): its build `sh -c 'echo "
                       "compiling; echo bot.c:3: syntax error >&2; exit 3'` failed (exit status "
-                      "3); its output ends:"], done.stderr
+                      "3); its output:"], done.stderr
     assert lines[-2:] == ["  compiling", "  bot.c:3: syntax error"]
     assert "Traceback" not in done.stderr
 
