@@ -1,6 +1,5 @@
 """A failed build is shown from its first error, and one whose output shows a known cause says
-what to do about it, in the one
-verdict `play`, `check`, tournaments and grading all give."""
+what to do about it, in the one verdict `play`, `check`, tournaments and grading all give."""
 
 from __future__ import annotations
 
