@@ -56,6 +56,7 @@ class Problem:
     kind: str  # one of ORDER
     reason: str  # what went wrong, as the referee said it the first time (may hold bot text)
     checks: list[str] = field(default_factory=list)  # the checks it failed
+    unrun: list[str] = field(default_factory=list)  # and those it kept from running (SKIP)
     answers: int = 0  # answers of the check it spoiled
     games: set[str] = field(default_factory=set)  # the games it came up in
     times: int = 0  # how often, in those games
@@ -147,9 +148,13 @@ def add_check(problems: Problems, results: list[CheckResult], command: str) -> N
             continue
         fault = check_fault(r)
         if fault is None:
-            without.append(r)
+            if not r.not_run:  # one never asked, for no fault of its own: its SKIP says why
+                without.append(r)
             continue
         p = problems.add(*fault)
+        if r.not_run:  # shown as SKIP: not failed, though it earns no point
+            p.unrun.append(r.name)
+            continue
         p.checks.append(r.name)
         counted = _ANSWERS.search(r.reason)
         p.answers += int(next(g for g in counted.groups() if g)) if counted else 1
