@@ -51,4 +51,31 @@ def grading_warnings(config: TournamentConfig) -> list[str]:
         out.append(f"deals = {config.deals}: the paired test needs at least {need} deals to "
                    f"find any difference at confidence {grading.confidence:g}: no bot can be "
                    "found to beat a baseline, and every bot is level with each")
+    short = _budget_short(config)
+    if short is not None:
+        out.append(short)
     return out
+
+
+# A budget that allows less than this share of the move time a decision is warned of.
+BUDGET_SHARE = 0.1
+
+
+def _budget_short(config: TournamentConfig) -> str | None:
+    """The warning when `submission_time` allows a bot far less than its move time a
+    decision: a teacher's legal bot answering in 0.35 s of its 0.5 s ran out and scored as
+    one that does not work, and nothing had said the two limits disagree."""
+    from .gauntlet import decisions_asked, gauntlet_size
+
+    limits = config.limits
+    games = gauntlet_size(config, "student", "student")
+    decisions = decisions_asked(config, games)
+    each = limits.submission_time / max(1, decisions)
+    if each >= BUDGET_SHARE * limits.move_time:
+        return None
+    enough = math.ceil(decisions * limits.move_time / 4 / 60) * 60
+    return (f"submission_time = {limits.submission_time:g} s allows a bot about "
+            f"{each * 1000:.0f} ms a decision (about {decisions:,}: the check's and {games} "
+            f"games'), far under move_time = {limits.move_time:g} s: a bot that takes a "
+            "tenth of its move time runs out, and is graded as one that does not work; "
+            f"about {enough:,} s gives one that takes a quarter of its move time room")

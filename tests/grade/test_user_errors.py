@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -23,7 +24,7 @@ from referee.tournament.limits_table import SizeLimits
 from ..disk import files_limited_to, without_reading_all
 from ..processes import BOT_PYTHON, wait_until
 from . import test_grade
-from .test_grade import BOTS, SAMPLES
+from .test_grade import BOTS, ROOT, SAMPLES
 from .test_grade import write_config as class_config
 
 
@@ -1028,3 +1029,23 @@ def test_an_interrupted_run_leaves_no_copy_of_a_submission_in_work(tmp_path: Pat
                          "time, but grades.csv is written only when a run finishes: run again "
                          "before handing out feedback/\n"), rest
     assert not (out / "work").exists() or list((out / "work").iterdir()) == []
+
+
+def test_a_budget_far_under_the_move_time_is_warned_of(tmp_path: Path) -> None:
+    """A submission_time that allows a bot a sixteenth of its move time a decision (30 s for
+    some 950 decisions at move_time 0.5 s) is named with what it allows and a budget that
+    gives room; the shipped classroom config is not warned of."""
+    config = tmp_path / "class.toml"
+    write_config(config)
+    text = config.read_text()
+    config.write_text(text.replace("move_time = 0.3\n", "move_time = 0.5\n"
+                                                         "submission_time = 30.0\n", 1))
+    warned = [w for w in grading_warnings(load_tournament(config))
+              if w.startswith("submission_time")]
+    assert len(warned) == 1 and re.fullmatch(
+        r"submission_time = 30 s allows a bot about \d+ ms a decision \(about [\d,]+: the "
+        r"check's and \d+ games'\), far under move_time = 0.5 s: a bot that takes a tenth of "
+        r"its move time runs out, and is graded as one that does not work; about [\d,]+ s "
+        r"gives one that takes a quarter of its move time room", warned[0]), warned
+    shipped = load_tournament(ROOT / "tournaments" / "classroom.toml")
+    assert not [w for w in grading_warnings(shipped) if w.startswith("submission_time")]
