@@ -11,6 +11,8 @@ from pathlib import Path
 from .markdown import plain_or_code
 from .similarity import MIN_SHARED, Fingerprinted, Pair, Similarity
 
+PAIRS_HEADING = "## Students alike beyond the kit"  # read back by `withdrawn.py`
+
 
 @dataclass(frozen=True)
 class Relation:
@@ -115,7 +117,7 @@ def similarity_report(similarity: Similarity, threshold: float) -> str:
         "code only: what is found in the kit is left out of both, and they must have at "
         f"least {MIN_SHARED} fingerprints (some ten lines) of their own in common. A pair is "
         "a reason to look at both, not a proof.", "",
-        f"## Students alike beyond the kit, at or above {percent(threshold)}", "",
+        f"{PAIRS_HEADING}, at or above {percent(threshold)}", "",
         f"Each pair in which one holds at least {percent(threshold)} of the other's code not "
         "from the kit (`[grading] similarity_threshold`), the most similar first:", "",
         *([pair_line(p, bots) for p in flagged] or ["None."]), "",

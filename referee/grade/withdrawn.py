@@ -3,11 +3,13 @@ and their files moved out of what a teacher hands out, never deleted."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
 from .feedback import FEEDBACK_TITLE
 from .result import StudentResult
+from .similarity_report import PAIRS_HEADING
 from .state import Spent
 
 
@@ -61,5 +63,29 @@ def set_aside_withdrawn(out: Path, root: Path, students: list[str],
                         part.rename(aside.with_name(aside.name + ".db" + suffix))
                 moved.append(f"its games' store {'' if moved else 'moved '}to {aside}.db")
             said += "; " + ", ".join(moved)
+        kept = _keep_similarity(out, student)
+        if kept is not None:
+            said += f"; the similarity.md that names it kept as {kept}"
         say(said)
     return bool(gone)
+
+
+def _keep_similarity(out: Path, student: str) -> Path | None:
+    """A copy of the last similarity.md, where one of its pairs names `student`, in
+    OUT/withdrawn: the next one compares the class without the student, and a teacher whose
+    copying pair was flagged found the flag gone with the student who withdrew."""
+    report = out / "similarity.md"
+    try:
+        text = report.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    pairs = text.partition(PAIRS_HEADING)[2].partition("\n## ")[0]
+    if not re.search(rf"(?<![\w.-]){re.escape(student)}(?![\w.-])", pairs):
+        return None
+    kept, n = out / "withdrawn" / f"{student}.similarity.md", 1
+    while kept.exists() or kept.is_symlink():
+        n += 1
+        kept = out / "withdrawn" / f"{student}-{n}.similarity.md"
+    kept.parent.mkdir(exist_ok=True)
+    kept.write_text(text, encoding="utf-8")
+    return kept

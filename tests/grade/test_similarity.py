@@ -528,3 +528,27 @@ def test_a_student_who_took_anothers_tuned_kit_whole_is_named_beside_them(
     line = started(similarity_report(found, THRESHOLD))[BASELINE]
     assert line.endswith("; changed it alike, the same apart from names, comments and layout, "
                          "its values too: bob and erin"), line
+
+
+def test_a_flagged_pair_is_kept_when_one_of_them_withdraws(tmp_path: Path) -> None:
+    """Peggy and Trent handed in one bot, names changed; Trent then withdraws. The next
+    similarity.md compares the class without him, so the one that flagged the pair is kept in
+    withdrawn/ beside his feedback, and the line naming him says where; a student named in
+    no pair (only under "Files compared", or a sample) leaves no copy."""
+    from referee.grade.feedback import FEEDBACK_TITLE
+    from referee.grade.withdrawn import set_aside_withdrawn
+
+    out = tmp_path / "out"
+    (out / "feedback").mkdir(parents=True)
+    report = similarity_report(class_of(tmp_path, {"peggy": PEGGY, "trent": TRENT,
+                                                   "bob": BOB}), THRESHOLD)
+    (out / "similarity.md").write_text(report)
+    for student in ("peggy", "trent", "bob"):
+        (out / "feedback" / f"{student}.md").write_bytes(FEEDBACK_TITLE + student.encode())
+    said: list[str] = []
+    set_aside_withdrawn(out, tmp_path / "subs", ["peggy"], {}, {}, said.append)
+    kept = out / "withdrawn" / "trent.similarity.md"
+    assert said[1].endswith(f"; the similarity.md that names it kept as {kept}"), said
+    assert kept.read_text() == report and "**peggy** and **trent**" in report
+    assert not said[0].endswith(".similarity.md") and not (
+        out / "withdrawn" / "bob.similarity.md").exists()
