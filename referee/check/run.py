@@ -194,13 +194,17 @@ async def _run(
     # restarted only because it crashed in its games: whether one process plays them all is
     # not shown either way
     after_crashes = not several and not exits and bot.starts > 1 and crashed >= bot.starts - 1
+    # the check stopped (timeouts) after one game: no second game asked it
+    one_game = played < 2 and not exits
     results.append(CheckResult(
         "plays several games in one process", several,
         f"the bot process was started {bot.starts} time(s) for {played} games{cut_short}"
         + (f"; it {exits[0]}" if exits else "")
         + ("; it was started afresh after crashing in its games (below), so whether one "
-           "process plays them all is not told" if after_crashes else ""),
-        not_run=after_crashes))
+           "process plays them all is not told" if after_crashes else "")
+        + ("; one game tells nothing of whether one process plays them all" if one_game
+           else ""),
+        not_run=after_crashes or one_game))
     in_cmon = [a for a in rec.asked if a.scenario not in EDITION_CHECKS]
     for name, pred in CHECKS:
         hits = [a for a in in_cmon if pred(a)]
