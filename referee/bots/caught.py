@@ -10,11 +10,12 @@ import re
 
 # The first line of an error as runtimes print it, before a stack trace that can bury it:
 # Rust's panic (its message on the next line; newer Rust writes the thread's id after its
-# name), Go's panic, Java's and C#'s uncaught exception, Node's error; Python and C++ print
-# theirs last.
+# name), Go's panic, Java's and C#'s uncaught exception, Node's error, a sanitizer's report
+# (AddressSanitizer's `==pid==ERROR:`, UndefinedBehaviorSanitizer's `file:line:col: runtime
+# error:`); Python and C++ print theirs last.
 HEADLINE = re.compile(r"^(?:thread '.*'(?: \(\d+\))? panicked at |panic: |fatal error: |"
-                      r"Exception in thread |Unhandled exception\. |"
-                      r"(?:[A-Z]\w*)?(?:Error|Exception): )")
+                      r"Exception in thread |Unhandled exception\. |==\d+==ERROR: |"
+                      r"\S+:\d+:\d+: runtime error: |(?:[A-Z]\w*)?(?:Error|Exception): )")
 # A line of an error or its fallback: an error's first line (`HEADLINE`), Python's traceback,
 # and the kits' "falling back to the default", "playing the default", "first legal".
 _ERROR_LINE = re.compile(("(?m)" + HEADLINE.pattern + r"|Traceback \(most recent call last\)|"

@@ -28,6 +28,9 @@ ENDED_WAIT = 10.0
 _MODULE = re.compile(r"ModuleNotFoundError|No module named|Cannot find module|Can't locate \S+ "
                      r"in @INC")
 _FILES = re.compile(r"No such file or directory|Read-only file system|ENOENT|EROFS")
+# A sanitizer (-fsanitize=address) that cannot reserve its shadow memory under `ulimit -v`.
+_SANITIZER = re.compile(r"Sanitizer failed to allocate|ReserveShadowMemoryRange failed|"
+                        r"Perhaps you're using ulimit -v")
 
 
 async def crash_reason(bot: BotProcess, what: str, spec: BotSpec, *,
@@ -59,11 +62,18 @@ QUOTED = 8  # lines of a bot's stderr quoted in a crash's reason
 TRACE = 40
 
 
+# A sanitizer's report (AddressSanitizer, LeakSanitizer) ends with its shadow memory's
+# legend, some 35 lines under the error it reports: looked for further back.
+SANITIZER_END = re.compile(r"^==\d+==ABORTING")
+SANITIZER_TRACE = 200
+
+
 def excerpt(lines: Sequence[str], count: int = QUOTED) -> str:
     """About `count` lines of a crashed bot's stderr `lines`: its last, but where the last
     error's first line (`HEADLINE`) comes before them, that line and those right after it
     (where the error happened), "...", and the last two."""
-    at = next((i for i in range(len(lines) - 1, max(-1, len(lines) - 1 - TRACE), -1)
+    back = SANITIZER_TRACE if lines and SANITIZER_END.match(lines[-1]) else TRACE
+    at = next((i for i in range(len(lines) - 1, max(-1, len(lines) - 1 - back), -1)
                if HEADLINE.match(lines[i])), None)
     if at is None or at >= len(lines) - count:
         return "\n".join(lines[-count:])
@@ -84,6 +94,11 @@ def limit_hint(ending: str, stderr_tail: str, argv: Sequence[str], limits: BotLi
     if "Too many open files" in stderr_tail and limits.open_files is not None:
         return f"over the open-files limit of {limits.open_files}"
     address_space = limits.address_space_for(argv) if argv else None
+    if _SANITIZER.search(stderr_tail) and address_space is not None:
+        return (f"a sanitizer's build reserves far more address space than the limit of "
+                f"{format_size(address_space)} for its shadow memory: check it with "
+                "--address-space off (address_space = \"off\" in a tournament file), or play "
+                "a build without the sanitizer")
     if "OutOfMemoryError: Java heap space" in stderr_tail:  # the JVM's own cap, first
         return ("the JVM's heap is full: its -Xmx, a quarter of the machine's memory unless "
                 "given" + (f", or the address-space limit of {format_size(address_space)}"

@@ -78,3 +78,30 @@ def test_a_rust_panic_with_a_backtrace_is_quoted_from_its_panic_line() -> None:
         assert excerpt(lines).splitlines() == [
             panic, "called `Option::unwrap()` on a `None` value", "stack backtrace:",
             "   0: frame0", "   1: frame1", "... (3 lines)", "   5: frame5", RUST[-1]]
+
+
+def test_an_address_sanitizer_report_is_quoted_from_its_error_line() -> None:
+    """AddressSanitizer's report ends with some 35 lines of its shadow memory's legend: the
+    quote starts at its `==pid==ERROR:` line, where the bug and its frames are, not in the
+    legend; a sanitizer build stopped by the address-space limit says to lift it."""
+    from referee.bots.crash import limit_hint
+    from referee.bots.limits import BotLimits
+
+    report = ["=" * 65,
+              "==19394==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6020 at pc 1",
+              "READ of size 4 at 0x6020 thread T0",
+              *(f"    #{i} 0x55 in f{i} strategy.cpp:{140 + i}" for i in range(8)), "",
+              "SUMMARY: AddressSanitizer: heap-buffer-overflow strategy.cpp:140 in decide",
+              "Shadow bytes around the buggy address:",
+              *(f"  0x0c04: fa fa {i}" for i in range(11)),
+              "Shadow byte legend (one shadow byte represents 8 application bytes):",
+              *(f"  Legend {i}: f{i}" for i in range(22)), "==19394==ABORTING"]
+    quoted = excerpt(report).splitlines()
+    assert quoted[0] == report[1] and quoted[1] == report[2] and quoted[-1] == report[-1]
+    asan = ("==7==ERROR: AddressSanitizer failed to allocate 0xdfff0001000 (15392894357504) "
+            "bytes at address 2008fff7000 (errno: 12)\n==7==ReserveShadowMemoryRange failed "
+            "while trying to map 0xdfff0001000 bytes. Perhaps you're using ulimit -v")
+    hint = limit_hint("killed by SIGABRT", asan, ["./bot"], BotLimits(), False)
+    assert hint is not None and hint.startswith(
+        "a sanitizer's build reserves far more address space than the limit of 2 GiB for its "
+        "shadow memory: check it with --address-space off"), hint
