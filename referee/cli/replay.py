@@ -193,7 +193,16 @@ def _rerun(part: SeatPart, bot: str, upto: int | None, pause: bool, timeout: flo
     first = differ[0].request
     click.echo(f"{len(differ)} of the bot's {len(compared)} answers differ from the recorded "
                f"ones, the first at request {first.number} (id {first.request_id}){stopped}")
+    click.echo(RERUN_DIFFERS)
     sys.exit(1)
+
+
+# Why a bot's answers may differ from its recorded ones: a C++ entrant's static vector, never
+# reset between games, gave other answers in a fresh process, and nothing said to look there.
+RERUN_DIFFERS = ("note: the bot ran here in a fresh process, on this game alone: a bot that "
+                 "keeps state across games (a global or static not reset at new_game), reads "
+                 "the clock or draws from an unseeded random generator answers otherwise than "
+                 "in the game, as does one that changed since")
 
 
 class _RerunPrinter:

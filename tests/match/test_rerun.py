@@ -193,13 +193,19 @@ def test_the_seat_may_be_given_by_its_bots_name(played: Played) -> None:
 
 def test_a_different_bot_shows_where_it_differs_and_exits_1(played: Played) -> None:
     """first_legal in the baseline's seat: the answers that differ are shown beside the
-    recorded ones, the first named, and the command exits 1."""
+    recorded ones, the first named, with what makes a bot's answers differ, and the command
+    exits 1."""
     out = replay(str(played.log), "--bot", played.commands["alice"], "--seat", "2")
     assert out.returncode == 1, out.stderr
     found = verdicts(out.stdout)
     first = found.index("differs") + 1
     assert f"the first at request {first} (id {first})" in out.stdout
     assert re.search(rf"^request {first} .*: differs: bot .*, recorded ", out.stdout, re.M)
+    assert out.stdout.endswith("note: the bot ran here in a fresh process, on this game "
+                               "alone: a bot that keeps state across games (a global or "
+                               "static not reset at new_game), reads the clock or draws from "
+                               "an unseeded random generator answers otherwise than in the "
+                               "game, as does one that changed since\n"), out.stdout
     quiet = replay(str(played.log), "--bot", played.commands["alice"], "--seat", "2",
                     "-q")
     assert set(verdicts(quiet.stdout)) == {"differs"} and quiet.returncode == 1
