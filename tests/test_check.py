@@ -299,6 +299,23 @@ def test_a_bot_kept_running_after_goodbye_by_a_thread_is_noted(tmp_path: Path) -
             "a thread or child process still running?") in done.stdout, done.stdout
 
 
+def test_a_bot_stuck_in_a_decision_is_said_to_be_busy_with_it_at_goodbye(tmp_path: Path) -> None:
+    """A bot that never returns from its first request (a loop that does not end, here a long
+    sleep): after its timeouts the check says goodbye, and the note says it is most likely
+    still busy with a request it never answered, not that a thread outlived it."""
+    bot = tmp_path / "stuck.py"
+    bot.write_text("import json, sys, time\nfor line in sys.stdin:\n    m = json.loads(line)\n"
+                   "    if m['type'] == 'hello':\n        print(json.dumps({'type': 'hello', "
+                   "'name': 'stuck', 'protocol': 1}), flush=True)\n"
+                   "    elif m['type'] == 'request':\n        time.sleep(3600)\n")
+    done = in_process.referee("check", f"{PY} {bot}", "--move-time", "0.05", "--time-bank",
+                              "0.05", cwd=tmp_path, timeout=120)
+    assert done.returncode == 1, done.stdout
+    assert ("\nnote: told goodbye, the bot had not ended half a second later and was stopped: "
+            "after its timeouts, most likely still busy with a request it never answered") \
+        in done.stdout, done.stdout
+
+
 def test_a_bot_that_never_answers_is_asked_no_more_after_three_timeouts() -> None:
     """A bot that never answers costs its author three move times, not a whole game of
     them: after three timeouts the check stops asking, and says so where a situation then

@@ -23,6 +23,10 @@ from .common import (
 STDERR_ENDS = "; its stderr ends:\n"  # how a crash's reason quotes the bot's stderr
 LINGERED = ("note: told goodbye, the bot had not ended half a second later and was stopped: "
             "a thread or child process still running? Exit at goodbye, or at the end of input")
+# The same after timeouts: a bot stuck in a decision (a loop that never ends) reads no more.
+LINGERED_BUSY = ("note: told goodbye, the bot had not ended half a second later and was "
+                 "stopped: after its timeouts, most likely still busy with a request it never "
+                 "answered (a loop that does not end?)")
 
 
 @click.command(name="check", short_help=short_help("check"))
@@ -111,7 +115,10 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
         if caught is not None:
             click.echo(visible(caught))
     if kept and kept[0].lingered:
-        click.echo(LINGERED)
+        from ..protocol.messages import FaultKind
+
+        busy = any(FaultKind.TIMEOUT in r.kinds for r in results)
+        click.echo(LINGERED_BUSY if busy else LINGERED)
     skipped = sum(1 for r in results if r.mark == "SKIP")
     warned = sum(1 for r in results if r.mark == "WARN")
     click.echo(f"{len(results) - failed - skipped} passed, {failed} failed"
