@@ -91,7 +91,8 @@ CASES = [
     # One every 0.1 s: the decision's deadline holds, and its reason counts them.
     Case("stale_flood.py --every 0.1",
          (("timeout", r"no reply within [\d.]+ s .*\(\d+ replies to earlier requests "
-                      r"skipped\)$"),) * 3, fair=True),
+                      r"skipped, the last with id \d+, [\d.]+ m?s after this request was "
+                      r"sent: .*\)$"),) * 3, fair=True),
     Case("forks_grandchild.py", (), retired=False),
     # It exits while its child holds its output open: no end of file comes, yet it is a
     # crash with its exit status and stderr, not a timeout after the whole time bank.
