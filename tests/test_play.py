@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import subprocess
 from pathlib import Path
 
@@ -342,3 +343,24 @@ def test_replay_of_a_record_edited_to_a_seat_the_game_has_not_names_the_mismatch
     out = referee("replay", str(log))
     assert out.returncode == 1 and "Traceback" not in out.stderr, out.stderr
     assert "seat 9" in out.stdout and "mismatch: step 0:" in out.stderr, out.stdout + out.stderr
+
+
+def test_faults_name_their_request_and_how_to_send_it_again(tmp_path: Path) -> None:
+    """Each fault in play's list names the request it answered, counted as `replay --bot
+    --request N` counts them; the line under the list, run as it is, sends the bot that game
+    again up to that request and shows the recorded fault there."""
+    bad = f"{PY} {BOTS / 'illegal.py'} --kind over_money"
+    good = f"{PY} {BOTS / 'first_legal.py'}"
+    log = tmp_path / "game.jsonl"
+    done = in_process.referee("play", bad, good, good, "--seed", "3", "--log", str(log),
+                              cwd=tmp_path)
+    numbers = [int(n) for n in re.findall(r"^  illegal-over_money: illegal \(request (\d+)\): ",
+                                          done.stdout, re.M)]
+    assert len(numbers) == 3 and numbers == sorted(set(numbers)), done.stdout
+    hint = re.search(r"^To send a bot a request of this game again and see its answer: "
+                     r"(referee replay .*)$", done.stdout, re.M)
+    assert hint and hint[1].endswith(f"--seat illegal-over_money --request {numbers[0]}"), \
+        done.stdout
+    again = in_process.referee(*shlex.split(hint[1])[1:], "-q", cwd=tmp_path)
+    assert re.search(rf"^request {numbers[0]} \(id \d+, \w+\): same, a fault in the game: ",
+                     again.stdout, re.M), again.stdout

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 import sys
 from collections.abc import Sequence
 from functools import partial
@@ -34,6 +35,7 @@ from .common import (
 # a mistake in the arguments (a missing bot, a bad option) is one line that need not wait
 # for them.
 if TYPE_CHECKING:
+    from ..bots.launch import BotSpec
     from ..match.bot_player import BotPlayer
     from ..match.record import GameRecord
     from ..match.result import SeatResult
@@ -139,7 +141,9 @@ def play(
         for text in Transcript(record.spec.names, ed).record(record.lines):
             click.echo(transcript_line(text))
         click.echo()
-    click.echo(game_json(record) if as_json else standings_table(record.result.seats()))
+    click.echo(game_json(record) if as_json else standings_table(
+        record.result.seats(), record,
+        {name: replay_bot(p.spec) for name, p in players.items()}, log_path))
     if not as_json:
         from ..match.timing import slow_lines
 
@@ -220,9 +224,23 @@ def game_json(record: GameRecord) -> str:
     })
 
 
-def standings_table(seats: Sequence[SeatResult]) -> str:
-    """What `referee play` prints: the seats by rank, then each fault's reason."""
+def replay_bot(spec: BotSpec) -> str:
+    """How `referee replay --bot` is given the bot again: its folder, for one given as a
+    folder (its command runs there), else its command."""
+    if spec.cwd is not None and spec.cwd.resolve() != Path.cwd().resolve():
+        return str(spec.cwd)
+    return spec.command
+
+
+def standings_table(seats: Sequence[SeatResult], record: GameRecord | None = None,
+                    commands: dict[str, str] | None = None,
+                    log_path: Path | None = None) -> str:
+    """What `referee play` prints: the seats by rank, then each fault's reason, with the
+    request it answered where the `record` is given, and how to send that request to the bot
+    again (a Python entrant could not tell which request a fault was to replay it)."""
     from tabulate import tabulate
+
+    from ..match.steps import fault_requests
 
     ranked = sorted(seats, key=lambda s: (s.rank, s.seat))
     headers = ["rank", "bot", "seat", "money", "faults"]
@@ -233,11 +251,26 @@ def standings_table(seats: Sequence[SeatResult]) -> str:
         for row, s in zip(rows, ranked, strict=True):
             row.append("retired" if s.retired else "")
     text = tabulate(rows, headers=headers)
+    numbered = [] if record is None else fault_requests(record.lines)
     notes = []
+    first: tuple[str, int] | None = None  # a bot and a request to replay, for the hint
     for s in seats:
         for f in s.faults:
+            at = next((i for i, (ln, _) in enumerate(numbered) if ln.seat == s.seat
+                       and ln.kind is f.kind and ln.reason == f.reason), None)
+            number = None if at is None else numbered.pop(at)[1]
+            where = "" if number is None else f" (request {number})"
+            if number is not None and first is None:
+                first = (s.name, number)
             reason = visible(f.reason, indent="      ")  # a stderr tail, as a block
-            notes.append(f"  {visible(s.name)}: {f.kind}: {reason}")
+            notes.append(f"  {visible(s.name)}: {f.kind}{where}: {reason}")
     if notes:
         text += "\n\nFaults:\n" + "\n".join(notes)
+    if first is not None and commands and first[0] in commands:
+        name, number = first
+        again = (f"referee replay {shlex.quote(str(log_path or 'GAME.jsonl'))} --bot "
+                 f"{shlex.quote(commands[name])} --seat {shlex.quote(name)} --request {number}")
+        text += ("\n\nTo send a bot a request of this game again and see its answer: "
+                 + (visible(again) if log_path is not None else
+                    f"give --log GAME.jsonl, then {visible(again)}"))
     return text

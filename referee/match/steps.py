@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from referee.game import Event
 
-from .record import ApplyLine, EventLine, StepLine
+from .record import AnswerLine, ApplyLine, EventLine, FaultLine, StepLine
 
 
 @dataclass
@@ -57,3 +57,24 @@ def walk(lines: Sequence[StepLine]) -> Walk:
             pending.append(line)
     out.end = pending
     return out
+
+
+def fault_requests(lines: Sequence[StepLine]) -> list[tuple[FaultLine, int | None]]:
+    """Each fault of a record with the number of the request it answered (1 for its seat's
+    first in the game, as `referee replay --bot --request N` counts them), or None for one
+    that answered none (a start, an exit between games, stderr past its limit at the end)."""
+    walked = walk(lines)
+    asked: dict[int, int] = {}  # requests sent to each seat so far
+    out: list[tuple[FaultLine, int | None]] = [
+        (ln, None) for ln in walked.start if isinstance(ln, FaultLine)]
+    for step in walked.steps:
+        answered = {ln.seat for ln in step.lines if isinstance(ln, AnswerLine)
+                    and ln.source in ("bot", "default")}
+        if step.applied.seat is not None and step.applied.source in ("bot", "default"):
+            answered.add(step.applied.seat)
+        for seat in answered:
+            asked[seat] = asked.get(seat, 0) + 1
+        out += [(ln, asked[ln.seat] if ln.seat in answered else None)
+                for ln in step.lines if isinstance(ln, FaultLine)]
+    return out + [(ln, None) for ln in walked.end if isinstance(ln, FaultLine)]
+
