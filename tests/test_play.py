@@ -216,7 +216,7 @@ def test_answers_slower_than_the_move_time_are_said_after_the_standings(
     short = in_process.referee("play", f"{PY} {bot}", f"quick={legal}", f"brisk={legal}",
                                "--move-time", "0.5", "--time-bank", "0.15", cwd=tmp_path,
                                timeout=120)
-    assert "slow: timeout: " in short.stdout, short.stdout  # the bank is spent
+    assert "slow: timeout (request " in short.stdout, short.stdout  # the bank is spent
     assert re.search(r"\nnote: slow: \d+ answers? took longer than the move time of 0.5 s .*"
                      r"; the timeouts above came when too little of it was left\n",
                      short.stdout), \
@@ -226,7 +226,8 @@ def test_answers_slower_than_the_move_time_are_said_after_the_standings(
     once = in_process.referee("play", f"{PY} {hang}", f"quick={legal}", f"brisk={legal}",
                               "--move-time", "0.5", "--time-bank", "0.2", cwd=tmp_path,
                               timeout=120)
-    assert "slow: timeout: " in once.stdout and "note: slow" not in once.stdout, once.stdout
+    assert "slow: timeout (request " in once.stdout and "note: slow" not in once.stdout, \
+        once.stdout
 
 
 def test_errors_a_bot_lived_through_are_said_after_the_standings(tmp_path: Path) -> None:
