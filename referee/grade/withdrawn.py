@@ -3,11 +3,11 @@ and their files moved out of what a teacher hands out, never deleted."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from pathlib import Path
 
 from .feedback import FEEDBACK_TITLE
+from .markdown import plain_or_code
 from .result import StudentResult
 from .similarity_report import PAIRS_HEADING
 from .state import Spent
@@ -79,8 +79,12 @@ def _keep_similarity(out: Path, student: str) -> Path | None:
         text = report.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError):
         return None
+    # Its pairs' lines only (`pair_line`: "- **ann** and **bob**: ..."), and the name as they
+    # show it: a team "50" is not named by "at least 50%", nor a student "pair" by "Each pair".
     pairs = text.partition(PAIRS_HEADING)[2].partition("\n## ")[0]
-    if not re.search(rf"(?<![\w.-]){re.escape(student)}(?![\w.-])", pairs):
+    name = f"**{plain_or_code(student)}**"
+    if not any(line.startswith("- **") and name in line
+               for line in pairs.splitlines()):
         return None
     kept, n = out / "withdrawn" / f"{student}.similarity.md", 1
     while kept.exists() or kept.is_symlink():

@@ -552,3 +552,27 @@ def test_a_flagged_pair_is_kept_when_one_of_them_withdraws(tmp_path: Path) -> No
     assert kept.read_text() == report and "**peggy** and **trent**" in report
     assert not said[0].endswith(".similarity.md") and not (
         out / "withdrawn" / "bob.similarity.md").exists()
+
+
+def test_a_withdrawn_student_named_in_no_pair_leaves_no_copy_whatever_their_name(
+        tmp_path: Path) -> None:
+    """A student whose folder name is a word or number of similarity.md's text (a team "50",
+    the threshold being 50%; a "pair") but who is in no flagged pair withdraws: no copy of
+    similarity.md is kept, and the line naming them does not say one names them."""
+    from referee.grade.feedback import FEEDBACK_TITLE
+    from referee.grade.withdrawn import set_aside_withdrawn
+
+    out = tmp_path / "out"
+    (out / "feedback").mkdir(parents=True)
+    report = similarity_report(class_of(tmp_path, {"peggy": PEGGY, "trent": TRENT,
+                                                   "bob": BOB}), THRESHOLD)
+    number = f"{THRESHOLD:.0%}".rstrip("%")
+    assert f"at least {number}%" in report and "Each pair" in report
+    (out / "similarity.md").write_text(report)
+    for student in (number, "pair"):
+        (out / "feedback" / f"{student}.md").write_bytes(FEEDBACK_TITLE + student.encode())
+    said: list[str] = []
+    set_aside_withdrawn(out, tmp_path / "subs", ["peggy", "trent", "bob"], {}, {},
+                        said.append)
+    assert len(said) == 2 and not any("similarity.md" in line for line in said), said
+    assert not list((out / "withdrawn").glob("*.similarity.md"))
