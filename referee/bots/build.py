@@ -86,7 +86,7 @@ class BuildResult:
         if len(text) <= lines:
             return "\n".join(text)
         first = next((i for i, line in enumerate(text) if FIRST_ERROR.search(line)), None)
-        if first is None or first >= len(text) - lines:
+        if first is None or first > len(text) - lines:  # within the last lines - 1 shown
             return "\n".join([f"... ({len(text) - lines + 1} lines)", *text[-(lines - 1):]])
         head = text[first:first + lines - 4]
         skipped = len(text) - first - len(head) - 2

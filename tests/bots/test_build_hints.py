@@ -46,3 +46,15 @@ def test_a_long_failed_build_is_shown_from_its_first_error_with_its_cuts_said() 
     assert shown.splitlines() == ["... (28 lines)", *cargo[-14:]]
     short = BuildResult(returncode=1, stdout=b"a\nb").excerpt(15)
     assert short == "a\nb"
+
+
+def test_a_first_error_just_above_the_last_lines_is_shown() -> None:
+    """A build of 20 lines whose first error is its sixth, shown in 15: the error line itself
+    is among those shown (the last 14 alone began one line under it)."""
+    from referee.bots.build import BuildResult
+
+    out = [*(f"   Compiling dep{i}" for i in range(5)), "bot.c:3:5: error: expected ';'",
+           *(f"  note {i}" for i in range(14))]
+    shown = BuildResult(returncode=1, stderr="\n".join(out).encode()).excerpt(15)
+    assert "bot.c:3:5: error: expected ';'" in shown.splitlines(), shown
+    assert len(shown.splitlines()) <= 15
