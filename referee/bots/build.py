@@ -33,8 +33,11 @@ BUILD_HINTS = (
      "the compiler's lib)"),
 )
 
-# A compiler's first error line: gcc, clang, javac, rustc, go, tsc, csc, make, cargo.
-FIRST_ERROR = re.compile(r"\berror\b|: undefined\b|\*\*\*", re.IGNORECASE)
+# A compiler's first error line: gcc, clang, javac, rustc, go, tsc, csc, make, cargo, Maven.
+# "error" followed by its colon (rustc's code or tsc's and csc's between), not as a word:
+# a Rust module src/error.rs in a warning's `-->`, make echoing -Wno-error=..., error.h.
+FIRST_ERROR = re.compile(r"\berror(?:\[\w+\]| [A-Z]+\d+)?:|: undefined\b|"
+                         r"^make(?:\[\d+\])?: \*\*\*|^\[ERROR\]", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

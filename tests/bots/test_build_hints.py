@@ -58,3 +58,25 @@ def test_a_first_error_just_above_the_last_lines_is_shown() -> None:
     shown = BuildResult(returncode=1, stderr="\n".join(out).encode()).excerpt(15)
     assert "bot.c:3:5: error: expected ';'" in shown.splitlines(), shown
     assert len(shown.splitlines()) <= 15
+
+
+def test_a_warning_in_error_rs_or_a_no_error_flag_is_not_taken_for_the_first_error() -> None:
+    """A Rust bot with a module src/error.rs whose warnings come before the compiler's error,
+    and a make whose echoed command says -Wno-error=...: each long failed build is shown
+    from the real error, not from the warning's `--> src/error.rs` or the command."""
+    from referee.bots.build import BuildResult
+
+    warnings = [line for i in range(12) for line in (
+        f"warning: unused variable: `x{i}`", f"  --> src/error.rs:{i + 3}:9", "   |")]
+    cargo = ["   Compiling bot v0.1.0", *warnings, "error[E0425]: cannot find value `y`",
+             " --> src/main.rs:3:5", *(f"   | detail {i}" for i in range(20)),
+             "error: could not compile `bot`"]
+    shown = BuildResult(returncode=101, stderr="\n".join(cargo).encode()).excerpt(15)
+    assert shown.splitlines()[:2] == ["... (37 lines)", "error[E0425]: cannot find value `y`"]
+    make = ["gcc -O2 -Wall -Wno-error=unused-result -o bot bot.c",
+            *(f"bot.c:{i}:1: warning: unused {i}" for i in range(30)),
+            "bot.c:40:5: error: expected ';'", *(f"  note {i}" for i in range(10)),
+            "make: *** [Makefile:2: bot] Error 1"]
+    shown = BuildResult(returncode=2, stdout=make[0].encode(),
+                        stderr="\n".join(make[1:]).encode()).excerpt(15)
+    assert "bot.c:40:5: error: expected ';'" in shown.splitlines(), shown
