@@ -342,9 +342,11 @@ async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out
     within its time budget; reuse unchanged ones' results."""
     check_folders(root.resolve(), out.resolve())
     submissions = discover(root, config.limits.size_limits())
-    if not submissions:
+    if not submissions:  # its loose files named here: the warning that names them comes later
+        loose = loose_files(root)
         raise FolderError(f"SUBMISSIONS_DIR {root} holds no submissions (a folder per "
-                          "student); nothing was written")
+                          "student)" + (f", only files: {', '.join(loose)}" if loose else "")
+                          + "; nothing was written")
     out.mkdir(parents=True, exist_ok=True)
     with grading_folder_lock(out):
         return await _grade_into(root, submissions, config, config_path, out, workers, say)

@@ -568,6 +568,20 @@ def test_a_folder_without_submissions_is_an_error(tmp_path: Path) -> None:
     assert not out.exists()
 
 
+
+def test_a_folder_of_files_only_names_them_in_its_error(tmp_path: Path) -> None:
+    """A class that handed in files, not folders: the one error line says which files were
+    not graded, as the warning beside graded folders does, and nothing is written."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    subs.mkdir()
+    (subs / "ann_bot.py").write_text("print('hello')\n")
+    (subs / "carl_bot.py").write_text("print('hello')\n")
+    write_config(config)
+    done = grade(subs, config, out)
+    one_error_line(done, f"SUBMISSIONS_DIR {subs.resolve()} holds no submissions",
+                   "ann_bot.py, carl_bot.py")
+    assert not out.exists()
+
 # Answers at once in the check, and never in the graded games (which name the baselines):
 # each of its games lasts seconds of the referee waiting out its move times, and takes no CPU.
 SILENT_IN_GAMES = (BOTS / "first_legal.py").read_text().replace(
