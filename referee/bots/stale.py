@@ -1,10 +1,12 @@
 """A built program older than its sources: the entrant edited their bot and checks or plays the
 binary of before, whose behaviour then makes no sense to them.  `check` and `play` say so
-before it runs, for a program given as a command (a folder with a build is built first)."""
+before it runs: for a program given as a command, and for a folder's once it is built (a
+build that wrote another file)."""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 from .errors import StartError
@@ -19,6 +21,7 @@ NATIVE_SOURCES = (".rs", ".go", ".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh"
 DOTNET_SOURCES = (".cs", ".fs", ".vb")
 SOURCES_BY_SUFFIX = {".js": (".ts", ".mts", ".cts", ".tsx"), ".cjs": (".ts", ".cts"),
                      ".mjs": (".ts", ".mts"), ".jar": (".java", ".kt", ".scala"),
+                     ".class": (".java", ".kt", ".scala"),
                      ".exe": DOTNET_SOURCES, ".dll": DOTNET_SOURCES}
 
 # A project's root, where its sources are looked for: the folder of its build file.
@@ -45,10 +48,7 @@ def stale_program(spec: BotSpec) -> str | None:
         words = split_command(spec.command)
     except StartError:
         return None
-    for i, word in enumerate(words[:3]):  # the program, or the file its runtime runs
-        if not _the_entrants(word, cwd, program=i == 0):
-            continue
-        program = Path(os.path.normpath(cwd / word))
+    for word, program, root in _programs(words, cwd):
         suffixes = _sources_of(program)
         if suffixes is None:
             continue
@@ -56,19 +56,55 @@ def stale_program(spec: BotSpec) -> str | None:
             built = program.stat().st_mtime
         except OSError:
             return None
-        root = _project_root(program.parent, cwd)
         newest = _newest_source(root, suffixes)
         if newest is None or newest[1] <= built + SLACK:
             return None
         source = os.path.relpath(newest[0], cwd)
         if spec.build is not None:
             return (f"note: {word} is older than {source} ({_age(newest[1] - built)}) after "
-                    f"its build (`{spec.build}`), which did not write it: this runs the bot as "
-                    "it was before; make the build write the program the command runs, or the "
-                    "command run the program the build writes")
+                    f"its build (`{spec.build}`): if that is one of its sources, the build did "
+                    "not write the program the command runs, which plays the bot as it was "
+                    "before; make the build write it, or the command run what the build writes")
         return (f"note: {word} was built before {source} last changed "
                 f"({_age(newest[1] - built)} later): this runs the bot as it was then; "
                 f"{_rebuild(root, cwd)}")
+    return None
+
+
+def _programs(words: list[str], cwd: Path) -> Iterator[tuple[str, Path, Path]]:
+    """The files of the command an entrant builds, as the command names them, with the
+    project folder their sources are looked for in: the program, or the file its runtime
+    runs, and for `java -cp DIR Main` the main class's file (a Java entrant's edited Bot.java
+    ran as the Bot.class compiled before, unnoted)."""
+    for i, word in enumerate(words[:3]):
+        if _the_entrants(word, cwd, program=i == 0):
+            program = Path(os.path.normpath(cwd / word))
+            yield word, program, _project_root(program.parent, cwd)
+    main = _java_main(words)
+    if main is not None:
+        folder, name = main
+        if _the_entrants(folder, cwd, program=False) and (cwd / folder).is_dir():
+            word = os.path.normpath(os.path.join(folder, name.replace(".", "/") + ".class"))
+            classes = Path(os.path.normpath(cwd / folder))
+            root = _project_root(classes, cwd)
+            if root == classes and classes != Path(os.path.normpath(cwd)):
+                root = classes.parent  # out/ beside the sources, with no build file
+            yield word, Path(os.path.normpath(cwd / word)), root
+
+
+def _java_main(words: list[str]) -> tuple[str, str] | None:
+    """The class path's first folder and the main class of a `java` command (`java -cp out
+    Bot`), or None: not java, or a jar (`-jar`, which the program's file covers)."""
+    if not words or os.path.basename(words[0]) != "java":
+        return None
+    path, rest = ".", iter(words[1:])
+    for word in rest:
+        if word in ("-cp", "-classpath", "--class-path"):
+            path = next(rest, ".")
+        elif word in ("-jar", "--module", "-m"):
+            return None
+        elif not word.startswith("-"):
+            return path.split(os.pathsep)[0] or ".", word
     return None
 
 

@@ -88,8 +88,9 @@ def test_a_script_is_not_noted_and_a_build_that_left_the_program_old_is(
     built_first = BotSpec("bot", "./target/bot", cwd=tmp_path / "proj", build="cargo build")
     assert stale_program(built_first) == (
         "note: ./target/bot is older than src/main.rs (60 min) after its build (`cargo "
-        "build`), which did not write it: this runs the bot as it was before; make the build "
-        "write the program the command runs, or the command run the program the build writes")
+        "build`): if that is one of its sources, the build did not write the program the "
+        "command runs, which plays the bot as it was before; make the build write it, or the "
+        "command run what the build writes")
 
 
 def test_play_of_a_folder_whose_build_writes_another_file_says_so(tmp_path: Path) -> None:
@@ -100,7 +101,8 @@ def test_play_of_a_folder_whose_build_writes_another_file_says_so(tmp_path: Path
     result = referee("play", str(root), "python3 -c pass", "python3 -c pass", "--seed", "1",
                      cwd=tmp_path)
     assert "note: ./target/bot is older than src/main.rs (60 min) after its build (`touch " \
-        "target/other`), which did not write it" in result.stderr, result.stderr
+        "target/other`): if that is one of its sources, the build did not write" \
+        in result.stderr, result.stderr
 
 
 def test_check_prints_the_note_before_it_runs_the_bot(tmp_path: Path) -> None:
@@ -150,3 +152,26 @@ def test_a_copied_environment_and_type_declarations_are_not_the_bots_sources(
     os.utime(js / "bot.js", (0, 0))
     (js / "types.d.ts").write_text("")
     assert stale_program(BotSpec("bot", "node bot.js", cwd=js)) is None
+
+
+def test_a_java_class_compiled_before_its_source_changed_is_noted(tmp_path: Path) -> None:
+    """`java -cp out Bot` runs out/Bot.class: compiled an hour before Bot.java last changed,
+    the note names the class file and the source (a Java entrant's edit played as the old
+    bot); a packaged class (`-cp out app.Main`) is found under its package's folder."""
+    (tmp_path / "bot.toml").write_text('command = "java -cp out Bot"\n')
+    (tmp_path / "out" / "app").mkdir(parents=True)
+    now = time.time()
+    for name in ("out/Bot.class", "out/app/Main.class"):
+        (tmp_path / name).write_bytes(b"\xca\xfe\xba\xbe")
+        os.utime(tmp_path / name, (now - 2 * HOUR, now - 2 * HOUR))
+    (tmp_path / "Bot.java").write_text("class Bot {}\n")
+    os.utime(tmp_path / "Bot.java", (now - HOUR, now - HOUR))
+    note = stale_program(BotSpec("bot", "java -cp out Bot", cwd=tmp_path))
+    assert note is not None and note.startswith(
+        "note: out/Bot.class was built before Bot.java last changed (60 min later)"), note
+    note = stale_program(BotSpec("bot", "java -Xmx1g -classpath out app.Main", cwd=tmp_path))
+    assert note is not None and note.startswith("note: out/app/Main.class was built before"), \
+        note
+    os.utime(tmp_path / "out/Bot.class", (now, now))
+    assert stale_program(BotSpec("bot", "java -cp out Bot", cwd=tmp_path)) is None
+    assert stale_program(BotSpec("bot", "java -jar bot.jar", cwd=tmp_path)) is None
