@@ -136,8 +136,6 @@ def counts(p: Problem, outcome: StudentResult) -> str:
         answers = f" ({p.answers} answer{'s' * (p.answers != 1)})" if p.answers else ""
         said.append(f"it failed {len(p.checks)} of {outcome.checks} checks{answers}: "
                     + ", ".join(p.checks))
-    if p.unrun:
-        said.append(f"it kept {len(p.unrun)} more from running (SKIP): " + ", ".join(p.unrun))
     if p.games:
         said.append(f"it came up in {len(p.games)} of {outcome.games} games "
                     f"({p.times} time{'s' * (p.times != 1)})")

@@ -56,7 +56,6 @@ class Problem:
     kind: str  # one of ORDER
     reason: str  # what went wrong, as the referee said it the first time (may hold bot text)
     checks: list[str] = field(default_factory=list)  # the checks it failed
-    unrun: list[str] = field(default_factory=list)  # and those it kept from running (SKIP)
     answers: int = 0  # answers of the check it spoiled
     games: set[str] = field(default_factory=set)  # the games it came up in
     times: int = 0  # how often, in those games
@@ -152,9 +151,6 @@ def add_check(problems: Problems, results: list[CheckResult], command: str) -> N
                 without.append(r)
             continue
         p = problems.add(*fault)
-        if r.not_run:  # shown as SKIP: not failed, though it earns no point
-            p.unrun.append(r.name)
-            continue
         p.checks.append(r.name)
         counted = _ANSWERS.search(r.reason)
         p.answers += int(next(g for g in counted.groups() if g)) if counted else 1

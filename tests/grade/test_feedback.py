@@ -90,28 +90,32 @@ def test_a_feedback_file_renders_with_its_blocks_closed(tmp_path: Path) -> None:
     assert any("hello from '# <b>bold</b>'" in t.content for t in fences)  # not bold
 
 
-def test_a_check_the_fault_kept_from_running_is_not_said_to_have_failed(tmp_path: Path) -> None:
-    """Debug lines on stdout fail one check; the check that needs a warning is never run
-    (SKIP in the list): the problem says it failed 1 check and kept 1 more from running, not
-    that it failed 2."""
+def test_a_check_that_was_not_run_is_not_said_to_have_failed(tmp_path: Path) -> None:
+    """Debug lines on stdout fail a check, a double never offered fails one with no faulty
+    answer, and the check that needs a warning is never run (SKIP in the list, as check says
+    it): the problems say it failed 2 checks, and name only those two."""
     write_config(tmp_path / "class.toml")
     config = load_tournament(tmp_path / "class.toml")
     why = "first: malformed: bad reply: Invalid JSON; the line began 'DEBUG x'"
+    double = "offers or declines a second card for its own double"
     results = [
         CheckResult("starts and says hello", True, "hello from 'erin'"),
         CheckResult("writes replies to requests only", False, f"1 of 5 answers failed; {why}",
                     ["scenario x, request id 3:", "bot>     DEBUG x"], {FaultKind.MALFORMED}),
-        CheckResult("keeps playing after a warning", False, f"never warned; {why}", [],
-                    {FaultKind.MALFORMED}, not_run=True)]
+        CheckResult(double, False, "it declined every double it could have added to"),
+        CheckResult("keeps playing after a warning", False, "never warned: no answer of it "
+                    "was refused", not_run=True)]
     found = Findings(check=results, times=[0.01])
     add_check(found.problems, results, "referee check 'python3 bot.py'")
-    outcome = StudentResult("erin", "failed the check", "digest", checks=3, checks_passed=1)
+    outcome = StudentResult("erin", "failed the check", "digest", checks=4, checks_passed=1)
     outcome.points = total_points(outcome, config.grading.points)
     outcome.grade, outcome.rule = grade_for(outcome, config)
     sub = Submission("erin", tmp_path / "erin", "python3 bot.py", None, None, "digest")
     text = " ".join(visible(feedback(outcome, sub, config, found), indent="").split())
-    assert ("It failed 1 of 3 checks (1 answer): writes replies to requests only; it kept 1 "
-            "more from running (SKIP): keeps playing after a warning.") in text, text
+    problems = text.split("## Problems")[1].split("## Conformance check")[0]
+    assert "It failed 1 of 4 checks (1 answer): writes replies to requests only." in problems
+    assert f"It failed 1 of 4 checks: {double}." in problems, problems
+    assert "keeps playing after a warning" not in problems, problems
 
 
 def test_one_crash_in_many_games_is_one_problem_with_its_counts() -> None:
