@@ -74,8 +74,10 @@ def _budget_short(config: TournamentConfig) -> str | None:
     if each >= BUDGET_SHARE * limits.move_time:
         return None
     enough = math.ceil(decisions * limits.move_time / 4 / 60) * 60
+    shown = f"{each * 1000:.0f} ms" if each >= 0.001 else "under 1 ms"
     return (f"submission_time = {limits.submission_time:g} s allows a bot about "
-            f"{each * 1000:.0f} ms a decision (about {decisions:,}: the check's and {games} "
+            f"{shown} a decision (about {decisions:,}: the check's and {games} "
             f"games'), far under move_time = {limits.move_time:g} s: a bot that takes a "
             "tenth of its move time runs out, and is graded as one that does not work; "
-            f"about {enough:,} s gives one that takes a quarter of its move time room")
+            f"about {enough:,} s gives one that takes a quarter of its move time room for "
+            "its answers (its build, and the baselines' time, come on top)")

@@ -1060,6 +1060,7 @@ def test_a_budget_far_under_the_move_time_is_warned_of(tmp_path: Path) -> None:
         r"submission_time = 30 s allows a bot about \d+ ms a decision \(about [\d,]+: the "
         r"check's and \d+ games'\), far under move_time = 0.5 s: a bot that takes a tenth of "
         r"its move time runs out, and is graded as one that does not work; about [\d,]+ s "
-        r"gives one that takes a quarter of its move time room", warned[0]), warned
+        r"gives one that takes a quarter of its move time room for its answers \(its build, "
+        r"and the baselines' time, come on top\)", warned[0]), warned
     shipped = load_tournament(ROOT / "tournaments" / "classroom.toml")
     assert not [w for w in grading_warnings(shipped) if w.startswith("submission_time")]
