@@ -185,9 +185,11 @@ class AuctionRules:
     def _bid(self, seat: int, amount: int) -> None:
         auction = self.auction
         assert auction is not None
-        _check_amount(amount)
-        if amount <= auction.high:
+        # A bid of 0 under a high bid of 3 (a bot's misread minimum) is below the high
+        # bid before it is below 1: said so.
+        if type(amount) is int and auction.high > 0 and amount <= auction.high:
             raise IllegalAction(f"bid {amount} must exceed the high bid {auction.high}", "R4")
+        _check_amount(amount)
         if amount > self.money[seat]:
             raise IllegalAction(
                 f"bid {amount} is more than seat {seat}'s money {self.money[seat]}", "R4"

@@ -626,12 +626,14 @@ def open_auction(players: int = 4, auctioneer: int = 0) -> tuple[GameState, int]
 
 
 def test_R4_bid_must_exceed_the_high_bid_and_the_message_says_so() -> None:
-    """R4: a bid equal to the high bid is refused, naming both numbers and the rule."""
+    """R4: a bid equal to the high bid is refused, naming both numbers and the rule; so is one
+    of 0 (a bot's misread minimum), which is below the high bid before it is below 1."""
     state, _ = open_auction()
     run(state, Bid(1, 12))
     err = assert_rejected(state, Bid(2, 12), "bid 12 must exceed the high bid 12 (R4)")
     assert err.rule == "R4"
     assert_rejected(state, Bid(2, 5), "bid 5 must exceed the high bid 12 (R4)")
+    assert_rejected(state, Bid(2, 0), "bid 0 must exceed the high bid 12 (R4)")  # not "at least 1"
     assert state.decision(2).min_amount == 13
     run(state, Bid(2, 13))
     assert state.decision(3).min_amount == 14
