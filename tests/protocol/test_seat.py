@@ -61,10 +61,17 @@ def test_hello_is_the_first_line_and_the_bots_hello_names_it() -> None:
 
 
 def test_a_bad_hello_is_malformed_and_says_why() -> None:
+    """A hello of another protocol, or with a key of its own (`bot_name` for `name`), is
+    malformed, and the reason names the key with the keys a hello has."""
     with pytest.raises(codec.ProtocolError) as caught:
         SeatProtocol().receive_hello(b'{"type":"hello","name":"bob","protocol":2}')
     assert caught.value.kind is FaultKind.MALFORMED
     assert caught.value.reason.startswith("bad hello: ")
+    with pytest.raises(codec.ProtocolError) as caught:
+        SeatProtocol().receive_hello(b'{"type":"hello","bot_name":"bob","protocol":1}')
+    assert caught.value.reason.startswith(
+        "bad hello: unknown key 'bot_name' (a hello's keys are type, name and protocol); "
+        "name: Field required; the line began ")
 
 
 def test_no_hello_says_whether_anything_came() -> None:
