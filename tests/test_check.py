@@ -485,7 +485,8 @@ def test_answers_over_the_move_time_fail_and_a_lone_one_or_one_near_it_warns() -
     """Two answers of 0.3 s at a move time of 0.2 s (the time bank takes the overruns, so no
     fault): the check fails, naming the slowest answer, its time and its exchange.  One such
     answer, as a loaded machine's stall makes, is a warning and passes; one over twice the
-    move time, or one the time bank could not absorb (a timeout), fails.  One of 1.7 s at a
+    move time, or one the time bank could not absorb (a timeout), fails; a lone slow first
+    answer is said to be the first, whose set-up belongs before the hello.  One of 1.7 s at a
     move time of 2 s, over 80% of it: a warning."""
     late = f"{PY} tests/scripted_bots/answers_late.py --only 5"
     over = check(f"{late} --only 9 --delay 0.3", "--move-time", "0.2")
@@ -504,6 +505,12 @@ def test_answers_over_the_move_time_fail_and_a_lone_one_or_one_near_it_warns() -
     assert re.search(r"^WARN  answers within the move time: 1 of \d+ answers took longer than "
                      r"the move time of 0.2 s \(\d+ ms\): the time bank absorbed it", lone.stdout,
                      re.M), lone.stdout
+    assert "first answer" not in lone.stdout
+    first = check(f"{PY} tests/scripted_bots/answers_late.py --only 1 --delay 0.3",
+                  "--move-time", "0.2")
+    assert re.search(r"^WARN  answers within the move time: 1 of .* It was the bot's first "
+                     r"answer: set-up done then .* is better done before its hello",
+                     first.stdout, re.M), first.stdout
     far = check(f"{late} --delay 0.5", "--move-time", "0.2")
     assert far.returncode == 1 and "FAIL  answers within the move time: 1 of" in far.stdout
     timed_out = check(f"{late} --delay 1.5", "--move-time", "1", "--time-bank", "0.2")
