@@ -23,7 +23,8 @@ MAY_IMPORT: dict[str, set[str]] = {
     "edition_files": {"game"},
     "tournament": {"game", "match", "bots", "edition_files"},
     "leaderboard": {"match"},  # the results of match/record.py; handed them, never a store
-    "report": {"leaderboard", "tournament", "match", "game"},
+    # bots: the stderr lines that look like errors a bot lived through (bots/caught.py)
+    "report": {"leaderboard", "tournament", "match", "game", "bots"},
     "grade": {"tournament", "leaderboard", "match", "bots", "check"},
 }
 TOP = {"cli", "__main__"}  # the command line may import every layer

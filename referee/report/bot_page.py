@@ -113,6 +113,13 @@ def _stderr_section(name: str, stderr_dir: Path | None, excerpts: list[Excerpt])
         return (head + f'<p class="note">No stderr log for {e(name)} in '
                 f"<code>{e(stderr_dir)}</code> (nothing written, or no such file).</p></section>")
     blocks = []
+    errors = sum(x.errors for x in excerpts)
+    if errors:
+        first = next(x.first_error for x in excerpts if x.errors)
+        blocks.append(f'<p class="note">{errors:,} line{"s" if errors > 1 else ""} of its '
+                      "stderr look like errors it lived through, the first: "
+                      f"<code>{e(first)}</code>. They are no faults: a kit that catches an "
+                      "exception plays a default answer, not its strategy's.</p>")
     for x in excerpts:
         blocks.append(f"<h3><code>{e(x.file)}</code> <small>({x.size:,} bytes; the last "
                       f"{len(x.lines)} lines)</small></h3><pre class=\"stderr\">"

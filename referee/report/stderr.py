@@ -7,9 +7,14 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee.bots.caught import ErrorLines
+
 LINES_PER_BOT = 40
 LINE_CHARS = 300
 TAIL_BYTES = 64 * 1024
+
+
+READ_AT_MOST = 64 * 1024 * 1024  # bytes of a log read for the lines that look like errors
 
 
 @dataclass(frozen=True)
@@ -17,6 +22,26 @@ class Excerpt:
     file: str
     lines: list[str]
     size: int  # bytes in the whole log
+    errors: int = 0  # lines that look like errors the bot lived through (bots/caught.py)
+    first_error: str = ""
+
+
+def error_lines(path: Path) -> ErrorLines:
+    """The lines of a log that look like errors, counted over its first `READ_AT_MOST` bytes:
+    a bot whose kit catches an exception and plays a default makes no fault, and a Java
+    entrant's report read "No faults" above a stderr tail full of NullPointerExceptions."""
+    found = ErrorLines()
+    try:
+        with path.open("rb") as f:
+            for _ in range(READ_AT_MOST // (1 << 20)):
+                chunk = f.read(1 << 20)
+                if not chunk:
+                    break
+                found.feed(chunk)
+    except OSError:
+        pass
+    found.feed(b"\n")  # a last line without its newline
+    return found
 
 
 def log_files(folder: Path, name: str, others: frozenset[str] = frozenset()) -> list[Path]:
@@ -58,4 +83,8 @@ def excerpts(folder: Path, name: str, budget: int = LINES_PER_BOT,
     if not files:
         return []
     each = max(5, budget // len(files))
-    return [Excerpt(p.name, tail(p, each), p.stat().st_size) for p in files[:8]]
+    out = []
+    for p in files[:8]:
+        found = error_lines(p)
+        out.append(Excerpt(p.name, tail(p, each), p.stat().st_size, found.count, found.first))
+    return out

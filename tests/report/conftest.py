@@ -61,7 +61,9 @@ def make_store(folder: Path) -> tuple[Path, Path]:
     store.close()
     # What an entrant's stderr log looks like (the in-process players write none).
     (stderr_dir / "alpha.w0.stderr.log").write_text(
-        "".join(f"alpha thinking about move {i} <b>\n" for i in range(100)))
+        "alpha: request 5 (bid): KeyError('price'); falling back to the default\n"
+        "alpha: request 9 (bid): KeyError('price'); falling back to the default\n"
+        + "".join(f"alpha thinking about move {i} <b>\n" for i in range(100)))
     return db, stderr_dir
 
 

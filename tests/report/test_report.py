@@ -103,6 +103,8 @@ def test_game_pages_hold_public_steps_that_add_up_to_the_result(made: Made) -> N
 
 
 def test_bot_pages_list_faults_with_links_and_stderr_excerpts(made: Made) -> None:
+    """A bot page lists its faults, each linked to its game at that step; the last lines of
+    its stderr logs; and how many lines of them look like errors it lived through."""
     page = (made.out / "bots" / "illegal.html").read_text()
     assert "is more than seat" in page  # the fault's reason
     rows = re.findall(r'href="\.\./games/([^"#]+)\.html#step=(\d+)".*?<td class="reason">'
@@ -117,6 +119,10 @@ def test_bot_pages_list_faults_with_links_and_stderr_excerpts(made: Made) -> Non
     assert "alpha thinking about move 99 &lt;b&gt;" in alpha
     assert "move 60 " in alpha and "move 59 " not in alpha  # the last 40 lines
     assert "No stderr log for beta" in (made.out / "bots" / "beta.html").read_text()
+    # errors it lived through, out of the tail and no faults, counted over the whole log
+    assert ("2 lines of its stderr look like errors it lived through, the first: <code>alpha: "
+            "request 5 (bid): KeyError(&#x27;price&#x27;); falling back to the default</code>"
+            ) in alpha, alpha
 
 
 def test_without_stderr_dir_the_pages_say_so(made: Made, tmp_path: Path) -> None:
