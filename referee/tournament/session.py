@@ -96,7 +96,7 @@ def bind(config: TournamentConfig, config_path: Path, store: Store,
         say(f"warning: {store.path} held tournament {was!r}: it is {config.name!r} now, as "
             "this file names it (a new name renames the store; another --db keeps "
             "tournaments apart)")
-    store.rename(config.name, config.primary_metric)
+    store.follow(config)
     games = Schedule(config, store.draws(), store.rounds())
     named = None if games.sample is None else [table_key(t) for t in games.sample.tables]
     store.record_draws([(table_key(t), t) for t in games.drawn()], named)
@@ -143,6 +143,7 @@ class _Run:
         self.deals = 0  # the deals of the stages begun
         self.voids: list[str] = []
         self.verdict: str | None = None
+        self.stop_said = False  # the budget's stop, said once
         # An adaptive run's entrants that keep failing to start, seated in no later round.
         self.starts = StartWatch()
         self.unstarted: dict[str, str] = {}
@@ -252,10 +253,12 @@ class _Run:
             self.say(f"left out {name}: {why}")
 
     def spent(self) -> bool:
-        """Whether `max_games` or the time budget stopped the run; say where, once."""
+        """Whether `max_games` or the time budget stopped the run; say where, once (after a
+        look that said to play on, too: a run stopped so said nothing of it)."""
         if self.budget.why is None:
             return False
-        if self.verdict is None:
+        if not self.stop_said:
+            self.stop_said = True
             self.verdict = self._stopped()
             self.say(self.verdict)
         return True

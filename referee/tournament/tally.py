@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
+from .config import TournamentConfig
 from .merge import shard_games
 from .schedule import GAME_ID, Schedule, table_key
 from .store import LEFT_OUT, Store, StoreError
@@ -73,14 +74,15 @@ def unfinished(store: Store) -> tuple[int, int] | None:
     """(stored, to store) where a run of the store's tournament file would play more of it
     (a fixed schedule within `max_games`, an adaptive one's rounds chosen so far, without the
     games of left-out bots), for a leaderboard to say its places may change; None where it
-    would not, or where it cannot be said: `until`, a shard, no file recorded, or a store of
-    games this referee's schedule does not make (an earlier referee's, which a run refuses).
-    An adaptive store's budget is judged by its `max_games` alone: the file it was made with
-    may since have raised or lowered it, and its rounds and tables say no more than the
-    rounds chosen do."""
+    would not, or where it cannot be said: a shard, no file recorded, or a store of games this
+    referee's schedule does not make (an earlier referee's, which a run refuses).  With
+    `until`, the games up to the look a run would make next (`_until_unfinished`).
+    An adaptive store's budget is judged by its `max_games` alone (its rounds and tables say
+    no more than the rounds chosen do).  The file is the latest run's, as far as what it
+    plays goes (`Store.follow`)."""
     try:
         config = store.tournament_config()
-        if config is None or config.until is not None or store.shard() != "all":
+        if config is None or store.shard() != "all":
             return None
         adaptive = config.schedule == "adaptive"
         games = Schedule(config, store.draws(), store.rounds() if adaptive else ())
@@ -92,12 +94,38 @@ def unfinished(store: Store) -> tuple[int, int] | None:
     ours = {g for g, seats in seated.items() if names.issuperset(seats)}  # not the withdrawn
     if not all(GAME_ID.fullmatch(g) for g in ours):
         return None
-    count = tally(games, range(config.deals), ours, stored_by_table(ours), left_out)
+    by_table = stored_by_table(ours)
+    count = tally(games, range(config.deals), ours, by_table, left_out)
     if count.stored < len(ours):  # games of another schedule
         return None
+    if config.until is not None:
+        return _until_unfinished(store, config, games, ours, by_table, left_out)
     scheduled = count.games - count.skipped  # adaptive: the rounds chosen so far
     if config.max_games is not None:
         scheduled = min(scheduled, config.max_games)
     if count.stored >= scheduled:
         return None
     return count.stored, scheduled
+
+
+def _until_unfinished(store: Store, config: TournamentConfig, games: Schedule,
+                      ours: Collection[str], by_table: dict[str, Counter[int]],
+                      left_out: Collection[str]) -> tuple[int, int] | None:
+    """(stored, to store) of a run with `until` stopped between two looks, where it would
+    play on to the next: a stage begun and not finished (a time budget ran out in it, after
+    a look had said to play on: an organiser published such a store as final), or every
+    stage so far finished and the last look's verdict to play on.  None where the run would
+    stop, or has played every deal."""
+    from .until import look, stages
+
+    stored = scheduled = 0
+    last = None  # the last stage played out
+    for stage in stages(config):
+        count = tally(games, stage.range, ours, by_table, left_out)
+        playable = count.games - count.skipped
+        if count.stored < playable:
+            if count.stored == 0 and (last is None or look(config, store, games, last).stop):
+                return None  # the run stops at its last look, or has not begun
+            return stored + count.stored, scheduled + playable
+        stored, scheduled, last = stored + count.stored, scheduled + playable, stage
+    return None

@@ -222,6 +222,50 @@ def test_a_store_is_extended_when_max_deals_grows(tmp_path: Path) -> None:
     assert not said  # a run without until says nothing of looks
 
 
+class Slow(PolicyPlayer):
+    """A random player that takes 5 ms a decision, as a bot process's answer takes time: a
+    stage of a few games outlasts a time budget of a second."""
+
+    async def decide(self, decision: Decision, view: dict[str, Any],
+                     alone: bool = True) -> Answer:
+        await trio.sleep(0.005)
+        return await super().decide(decision, view, alone)
+
+
+def test_a_time_budget_after_a_look_says_so_and_the_store_is_unfinished(tmp_path: Path) -> None:
+    """Sixteen deals stored, then max_deals = 32 with a time budget of a second: the look
+    after 16 deals says to play on, the budget runs out in the next stage, and the run says
+    it stopped there (an organiser's run said nothing, its look the last line); the store is
+    then said to hold part of the games up to the next look (`unfinished`), and after the
+    first run, whose last look played every deal, it is not."""
+    from referee.tournament.tally import unfinished
+
+    db = tmp_path / "grow.db"
+    names = ["copy-a", "copy-b", "copy-c"]
+    run(config(names, seed=1, deals=16, until="separated"), db)
+    store = open_store(db, read_only=True)
+    assert unfinished(store) is None
+    store.close()
+    said: list[str] = []
+    store = open_store(db)
+    try:
+        summary = trio.run(lambda: run_tournament(
+            config(names, seed=1, max_deals=32, until="separated"), db.with_suffix(".toml"),
+            store, LocalExecutor(2, lambda n, w: Slow(n, lambda d, v, r: random_action(d, r), 1)),
+            said.append,
+            time_budget=1.0))
+    finally:
+        store.close()
+    assert any(line.startswith("look after 16 deals") for line in said), said
+    assert said[-1].startswith("stopped when the time budget of 1 s ran out, after "), said
+    assert 0 < summary.played < 16 * ORDERS
+    store = open_store(db, read_only=True)
+    try:
+        assert unfinished(store) == (16 * ORDERS + summary.played, 32 * ORDERS)
+    finally:
+        store.close()
+
+
 # ------------------------------------------------------------------ the command line
 
 

@@ -37,6 +37,9 @@ from .rounds import read_rounds, write_round
 from .schema import SCHEMA, WITHDRAWN, Status, refuse_foreign
 from .superseded import move_superseded, read_superseded, stale_game_ids, superseded_record
 
+# What of a tournament file a run that resumes a store records: what changes no game.
+FOLLOWED = ("name", "primary_metric", "deals", "tables", "max_games", "until", "rounds")
+
 
 class Store:
     """A results store, open for writing (one run at a time) or for reading."""
@@ -265,21 +268,24 @@ class Store:
         text = self.meta("config")
         return str(json.loads(text).get("primary_metric", "placement")) if text else "placement"
 
-    def rename(self, name: str, primary_metric: str) -> None:
-        """Take the tournament file's name and primary metric, which change no game, from a
-        run that resumes this store (both only say how its results are shown); its other
-        settings stay those the store was made with."""
+    def follow(self, config: TournamentConfig) -> None:
+        """Take from a run that resumes this store what of its file changes no game (not in
+        the fingerprint): the name and primary metric, which say how its results are shown,
+        and how much it plays (`FOLLOWED`), for a leaderboard to tell an unfinished store (an
+        organiser's `until` run, extended to more deals and stopped by a time budget, was
+        judged by the deals of its first file); its other settings stay those it was made
+        with."""
         config_text = self.meta("config")
         if config_text is None:
             return
-        config = json.loads(config_text)
-        if (self.meta("name"), config.get("name"), config.get("primary_metric")) == (
-                name, name, primary_metric):
+        stored = json.loads(config_text)
+        now = {key: getattr(config, key) for key in FOLLOWED}
+        if self.meta("name") == config.name and all(stored.get(k) == v for k, v in now.items()):
             return
-        config.update(name=name, primary_metric=primary_metric)
+        stored.update(now)
         with self.failing(), self.db:
             self.db.execute("BEGIN")
-            for key, value in (("name", name), ("config", json.dumps(config))):
+            for key, value in (("name", config.name), ("config", json.dumps(stored))):
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
 
     def bind_shard(self, shard: str | None) -> None:
