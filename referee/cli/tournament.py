@@ -94,6 +94,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     from ..tournament.session import (
         SHARDED_ADAPTIVE,
         SHARDED_BUDGET,
+        NoFolders,
         NothingPlayed,
         run_into,
     )
@@ -159,7 +160,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
         fail(f"the referee ran short of its own resources: {exc}; the games stored before it "
              "are kept: lower max_bot_processes or --workers, or raise the limit of open files "
              "(ulimit -n), then run again to resume")
-    except (StoreError, RuntimeError, SandboxError, NothingPlayed, FrozenField,
+    except (StoreError, RuntimeError, SandboxError, NothingPlayed, NoFolders, FrozenField,
             EditionError) as exc:  # the edition read again by a worker (out of descriptors)
         fail(str(exc))
     except KeyboardInterrupt:

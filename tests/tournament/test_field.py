@@ -336,3 +336,26 @@ def test_an_entrant_withdrawn_in_an_earlier_run_still_has_its_games_stored(
     for text in (" ".join(said.split()), " ".join(planned.stdout.split())):
         assert "no games stored" not in text, text
         assert "its 9 stored games are kept, out of the leaderboard; they count again" in text, text
+
+
+def test_a_file_run_away_from_every_entrants_folder_is_refused_and_changes_nothing(
+        tmp_path: Path) -> None:
+    """A finished store, and a copy of its file in a folder without the entrants' folders,
+    run on it: refused in one line, saying where each dir is looked for; the store is as it
+    was, with nobody recorded as left out (an organiser's re-run from another folder marked
+    all eight finalists left out on every later leaderboard)."""
+    names = ["ann", "ben", "cal"]
+    for n in names:
+        entrant(tmp_path, n)
+    db = tmp_path / "field.db"
+    run(write_file(tmp_path, names))
+    before = stored(db)
+    away = tmp_path / "away"
+    away.mkdir()
+    copy = write_file(away, names)
+    out = in_process.referee("tournament", "run", str(copy), "--db", str(db), cwd=away)
+    assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+    assert out.stderr.startswith(f"error: none of the 3 entrants' folders is there (each `dir` "
+                                 f"is found from {away}, the tournament file's folder)")
+    assert stored(db) == before
+    assert json.loads(board(db))["left_out"] == []
