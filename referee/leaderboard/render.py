@@ -178,9 +178,12 @@ def _wrapped(note: str, fmt: str) -> str:
     return note if fmt == "github" else textwrap.fill(note, NOTE_WIDTH)
 
 
-def standings_csv(rows: list[StandingRow], left_out: dict[str, str] | None = None) -> str:
-    """One row per entrant; the last column says why an entrant was left out (a left-out
-    entrant with no games stored has a row of its own, its figures empty)."""
+def standings_csv(rows: list[StandingRow], left_out: dict[str, str] | None = None,
+                  baselines: Sequence[str] = (), never_started: Sequence[str] = ()) -> str:
+    """One row per entrant; whether it is a gauntlet's baseline and whether it started in none
+    of its games (placed last by rule), which the other formats mark too; the last column
+    says why an entrant was left out (a left-out entrant with no games stored has a row of its
+    own, its figures empty)."""
     left_out = left_out or {}
     out = io.StringIO()
     w = csv.writer(out)
@@ -189,7 +192,8 @@ def standings_csv(rows: list[StandingRow], left_out: dict[str, str] | None = Non
                 "placement_high", "money", "money_low", "money_high", "rating_elo",
                 "rating_low", "rating_high", "timeouts", "illegal_or_malformed", "crashes",
                 "stderr_over_limit", "exits_between_games", "retirements",
-                "response_ms_median", "response_ms_p99", "strength", "left_out"])
+                "response_ms_median", "response_ms_p99", "strength", "baseline",
+                "never_started", "left_out"])
     for r in rows:
         w.writerow([r.rank, visible(r.name), r.games, r.separated, r.place.best, r.place.worst,
                     *(f"{x:.4f}" for m in (r.win_share, r.placement, r.money)
@@ -198,11 +202,12 @@ def standings_csv(rows: list[StandingRow], left_out: dict[str, str] | None = Non
                     r.faults.timeouts, r.faults.illegal_or_malformed, r.faults.crashes,
                     r.faults.stderr_over_limit, r.faults.exits_between_games,
                     r.faults.retirements, r.response_ms.median, r.response_ms.p99,
-                    _fixed(r.strength, 4), visible(left_out.get(r.name, ""))])
+                    _fixed(r.strength, 4), r.name in baselines, r.name in never_started,
+                    visible(left_out.get(r.name, ""))])
     ranked = {r.name for r in rows}
     for name, why in left_out.items():
         if name not in ranked:
-            w.writerow(["", visible(name), 0, *[""] * 24, visible(why)])
+            w.writerow(["", visible(name), 0, *[""] * 26, visible(why)])
     return out.getvalue()
 
 
@@ -308,7 +313,7 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
             doc["seats"] = [s.as_dict() for s in seats]
         return json.dumps(doc, indent=2)
     if fmt == "csv":  # one table: the CLI refuses the extras with it
-        return standings_csv(rows, left_out)
+        return standings_csv(rows, left_out, baselines or (), board.never_started)
     tablefmt = "github" if fmt == "markdown" else "simple"
     parts = [standings_table(rows, tablefmt, primary, wide)]
     if board.never_started:

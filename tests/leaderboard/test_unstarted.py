@@ -4,6 +4,8 @@ above it."""
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any
 
 import numpy as np
@@ -50,7 +52,8 @@ def field_with(crashers: list[str], rounds: int = 3, seed: int = 5, size: int = 
 def test_a_bot_that_never_started_is_placed_last_and_the_others_above_it() -> None:
     """The tests alone leave the crasher's place open well above the last (too few games in
     common with each, over 120 pairs); by rule it holds place 16, every other entrant's
-    range ends at 15, the adaptive schedule reads the same places, and the board says why."""
+    range ends at 15, the adaptive schedule reads the same places, and the board says why, in
+    the CSV too (a column of its own, beside the one that marks a gauntlet's baselines)."""
     games = field_with(["crash"])
     tested = paired.places(games.names, paired.compare(games.names, games.deal, games.points,
                                                        games.present))
@@ -64,6 +67,10 @@ def test_a_bot_that_never_started_is_placed_last_and_the_others_above_it() -> No
     text = render(board, "table")
     assert ("started in none of its games: crash; placed below every bot that started, by rule "
             "(docs/rules.md D9)") in " ".join(text.split()), text
+    rows = list(csv.DictReader(io.StringIO(render(board, "csv", baselines=["e00"]))))
+    assert {r["name"] for r in rows if r["never_started"] == "True"} == {"crash"}
+    assert {r["name"] for r in rows if r["baseline"] == "True"} == {"e00"}
+    assert list(rows[0])[-3:] == ["baseline", "never_started", "left_out"]
 
 
 def test_bots_that_never_started_share_the_last_places_as_the_tests_place_them() -> None:
