@@ -375,10 +375,10 @@ async def run_tournament(
         check_isolation(config, config_path, run_files(store.path))
     await executor.start(config, config_path)
     try:
-        games = bind(config, config_path, store, shard, say, frozen)
         nowhere = no_folders(config, config_path) if executor.runs_bots else None
-        if nowhere is not None:
+        if nowhere is not None:  # before `bind`, which takes the file's name and deals
             raise nowhere
+        games = bind(config, config_path, store, shard, say, frozen)
         left_out = await build_bots(config, config_path, say) if executor.runs_bots else {}
         versions = entrant_versions(config, config_path, left_out)
         change = update_field(store, [b.name for b in config.bots], versions, left_out,

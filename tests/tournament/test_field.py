@@ -359,3 +359,27 @@ def test_a_file_run_away_from_every_entrants_folder_is_refused_and_changes_nothi
                                  f"is found from {away}, the tournament file's folder)")
     assert stored(db) == before
     assert json.loads(board(db))["left_out"] == []
+
+
+def test_a_refused_run_away_from_the_entrants_folders_leaves_the_stores_file_as_it_was(
+        tmp_path: Path) -> None:
+    """A copy of the file, renamed and with more deals, run away from every entrant's folder:
+    refused, and the store keeps the name and the deals of its last run (the refused run had
+    renamed it and raised its deals, so that the leaderboard named the copy's tournament and
+    said the store held part of it)."""
+    names = ["ann", "ben", "cal"]
+    for n in names:
+        entrant(tmp_path, n)
+    db = tmp_path / "field.db"
+    run(write_file(tmp_path, names))
+    away = tmp_path / "away"
+    away.mkdir()
+    copy = write_file(away, names, "deals = 3")
+    copy.write_text(copy.read_text().replace('name = "field"', 'name = "copy"'))
+    out = in_process.referee("tournament", "run", str(copy), "--db", str(db), cwd=away)
+    assert out.returncode == 2 and "none of the 3 entrants' folders" in out.stderr, out.stderr
+    with sqlite3.connect(db) as con:
+        meta = dict(con.execute("SELECT key, value FROM meta"))
+    assert meta["name"] == "field" and json.loads(meta["config"])["deals"] == 1, meta
+    shown = in_process.referee("leaderboard", str(db), cwd=tmp_path)
+    assert shown.returncode == 0 and shown.stderr == "", shown.stderr
