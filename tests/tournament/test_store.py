@@ -326,3 +326,30 @@ def test_an_empty_store_another_connection_has_open_is_kept(db: Path) -> None:
         assert reader.meta("name") == "t"
     finally:
         reader.close()
+
+
+def test_a_store_follows_a_gauntlet_grown_to_more_candidates_and_until(db: Path) -> None:
+    """A gauntlet qualifier begun with one candidate, then run with three and `until`: the
+    store still knows its baselines (the leaderboard marks them) and its file, now with until
+    and the latest deals, is valid: checked against the first run's one candidate, it was not,
+    and the leaderboard lost the baselines and its note of an unfinished store."""
+    from referee.tournament.config import TournamentConfig
+
+    def gauntlet(candidates: list[str], **more: object) -> TournamentConfig:
+        return TournamentConfig.model_validate({
+            "name": "q", "format": "gauntlet", "table_size": 3, "baselines": ["b1", "b2"],
+            "bots": [{"name": n, "command": "unused"} for n in ["b1", "b2", *candidates]],
+            **more})
+
+    store = open_store(db)
+    try:
+        store.bind(gauntlet(["c1"], deals=16), "fp-1")
+        later = gauntlet(["c1", "c2", "c3"], deals=32, until="separated")
+        store.follow(later)
+        assert store.baselines() == ["b1", "b2"]
+        followed = store.tournament_config()
+        assert followed is not None
+        assert (followed.deals, followed.until, [b.name for b in followed.bots]) == (
+            32, "separated", ["b1", "b2", "c1", "c2", "c3"])
+    finally:
+        store.close()

@@ -37,8 +37,11 @@ from .rounds import read_rounds, write_round
 from .schema import SCHEMA, WITHDRAWN, Status, refuse_foreign
 from .superseded import move_superseded, read_superseded, stale_game_ids, superseded_record
 
-# What of a tournament file a run that resumes a store records: what changes no game.
-FOLLOWED = ("name", "primary_metric", "deals", "tables", "max_games", "until", "rounds")
+# What of a tournament file a run that resumes a store records: what changes no game.  The
+# entrants too: `until` checked against the first run's field (a gauntlet of one candidate
+# then) left a stored file no longer valid, and its baselines unmarked.
+FOLLOWED = ("name", "primary_metric", "deals", "tables", "max_games", "until", "rounds",
+            "bots")
 
 
 class Store:
@@ -239,8 +242,8 @@ class Store:
         return self.meta("name") or self.path.stem
 
     def tournament_config(self) -> TournamentConfig | None:
-        """The tournament file the store was made with (with the name and primary metric
-        of its latest run, `rename`); None before a run binds it.  A StoreError if it is not
+        """The tournament file the store was made with (with what of its latest run's file
+        changes no game, `follow`); None before a run binds it.  A StoreError if it is not
         a valid tournament file any more (written by a version that allowed more)."""
         text = self.meta("config")
         if text is None:
@@ -273,13 +276,13 @@ class Store:
         the fingerprint): the name and primary metric, which say how its results are shown,
         and how much it plays (`FOLLOWED`), for a leaderboard to tell an unfinished store (an
         organiser's `until` run, extended to more deals and stopped by a time budget, was
-        judged by the deals of its first file); its other settings stay those it was made
-        with."""
+        judged by the deals of its first file), and its entrants, with which those are
+        checked; its other settings stay those it was made with."""
         config_text = self.meta("config")
         if config_text is None:
             return
         stored = json.loads(config_text)
-        now = {key: getattr(config, key) for key in FOLLOWED}
+        now = config.model_dump(mode="json", include=set(FOLLOWED))
         if self.meta("name") == config.name and all(stored.get(k) == v for k, v in now.items()):
             return
         stored.update(now)
