@@ -24,7 +24,8 @@ def bot_page(data: Tournament, links: Links, name: str, stderr_dir: Path | None,
     if row is not None:
         parts.append(_results_section(data, links, row, played, root))
     parts.append(_faults_section(played, links, root, fault_step))
-    parts.append(_stderr_section(name, stderr_dir, excerpts))
+    crashed = sum(1 for g in played for f in g.faults if f.kind in ("crash", "start"))
+    parts.append(_stderr_section(name, stderr_dir, excerpts, crashed))
     parts.append(_games_section(played, links, root))
     return page(f"{name}: {data.name}", "\n".join(parts), root=root, kind="bot",
                 tournament=data.name)
@@ -102,7 +103,11 @@ def _faults_section(played: list[BotGame], links: Links, root: str,
             '<p class="note">A linked game opens at that fault.</p></section>')
 
 
-def _stderr_section(name: str, stderr_dir: Path | None, excerpts: list[Excerpt]) -> str:
+def _stderr_section(name: str, stderr_dir: Path | None, excerpts: list[Excerpt],
+                    crashed: int = 0) -> str:
+    """The end of each of its logs, after how many of their lines look like errors: those
+    it lived through, or, for a bot that crashed (`crashed` faults that ended its process),
+    those and its crashes' own, which are faults."""
     head = "<section><h2>Standard error</h2>"
     if stderr_dir is None:
         return (head + '<p class="note">Not included: this report was written without '
@@ -116,10 +121,16 @@ def _stderr_section(name: str, stderr_dir: Path | None, excerpts: list[Excerpt])
     errors = sum(x.errors for x in excerpts)
     if errors:
         first = next(x.first_error for x in excerpts if x.errors)
-        blocks.append(f'<p class="note">{errors:,} line{"s" if errors > 1 else ""} of its '
-                      "stderr look like errors it lived through, the first: "
-                      f"<code>{e(first)}</code>. They are no faults: a kit that catches an "
-                      "exception plays a default answer, not its strategy's.</p>")
+        lines = f'{errors:,} line{"s" if errors > 1 else ""} of its stderr look'
+        blocks.append(
+            f'<p class="note">{lines} like errors it lived through, the first: '
+            f"<code>{e(first)}</code>. They are no faults: a kit that catches an exception "
+            "plays a default answer, not its strategy's.</p>" if not crashed else
+            f'<p class="note">{lines} like errors, the first: <code>{e(first)}</code>. '
+            f"Those of its {crashed:,} crash{'es' if crashed > 1 else ''} (or failed starts) "
+            "are among its faults; the others, if any, are errors it lived through, no "
+            "faults: a kit that catches an exception plays a default answer, not its "
+            "strategy's.</p>")
     for x in excerpts:
         blocks.append(f"<h3><code>{e(x.file)}</code> <small>({x.size:,} bytes; the last "
                       f"{len(x.lines)} lines)</small></h3><pre class=\"stderr\">"

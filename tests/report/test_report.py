@@ -300,3 +300,37 @@ def test_the_report_shows_which_places_are_settled(tmp_path: Path) -> None:
     assert page.count('<tr class="separated">') == 2
     bot = (tmp_path / "site" / "bots" / "a.html").read_text()
     assert "<dt>place</dt><dd>2-3 (the places it could hold" in bot
+
+
+def test_a_crashed_bots_page_does_not_call_its_crash_an_error_it_lived_through(
+        tmp_path: Path) -> None:
+    """A bot whose process crashed once, its traceback in its stderr log: its page counts the
+    lines that look like errors, but says its crash's are among its faults, not that they are
+    errors it lived through and no faults (the crash is listed as a fault above them)."""
+    from dataclasses import replace
+
+    from referee.match.player import Fault
+    from referee.protocol.messages import FaultKind
+    from referee.report.bot_page import bot_page
+    from referee.report.markup import Links
+    from referee.report.stderr import excerpts
+    from referee.tournament.store import Store
+
+    from .conftest import make_store
+
+    db, stderr_dir = make_store(tmp_path)
+    (stderr_dir / "alpha.w0.stderr.log").write_text(
+        "Traceback (most recent call last):\n  File \"bot.py\", line 3, in <module>\n"
+        "KeyError: 'price'\n")
+    crash = Fault(FaultKind.CRASH, "the process exited with status 1; its stderr ends: ...")
+    store = Store.for_reading(db)
+    try:
+        data = load(store)
+    finally:
+        store.close()
+    data.bot_games["alpha"] = [replace(data.bot_games["alpha"][0], faults=(crash,))]
+    page = bot_page(data, Links(data.names, []), "alpha", stderr_dir,
+                    excerpts(stderr_dir, "alpha"), {})
+    assert "2 lines of its stderr look like errors, the first: <code>Traceback" in page, page
+    assert "Those of its 1 crash (or failed starts) are among its faults" in page, page
+    assert "They are no faults" not in page, page
