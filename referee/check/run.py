@@ -293,8 +293,9 @@ def _move_time_result(asked: list[Asked], move_time: float, transcript: Path) ->
         return CheckResult(MOVE_TIME_CHECK, False, "the bot was never asked anything")
     if all(a.fault is not None and a.fault.kind is not FaultKind.TIMEOUT for a in asked):
         # a crash at every game's start is no answer in time: nothing to pass
-        return CheckResult(MOVE_TIME_CHECK, False, "no answer was accepted, so none was "
-                           "timed (the failures above)", not_run=True)
+        return CheckResult(MOVE_TIME_CHECK, False, "no answer was accepted (the failures "
+                           "above), so whether its answers come in time is not told",
+                           not_run=True)
     slowest = max(asked, key=lambda a: a.seconds)
     took = f"{slowest.seconds * 1000:.0f} ms"
     limit = f"the move time of {move_time:g} s"

@@ -207,7 +207,7 @@ def standings_csv(rows: list[StandingRow], left_out: dict[str, str] | None = Non
     ranked = {r.name for r in rows}
     for name, why in left_out.items():
         if name not in ranked:
-            w.writerow(["", visible(name), 0, *[""] * 26, visible(why)])
+            w.writerow(["", visible(name), 0, *[""] * 24, name in baselines, "", visible(why)])
     return out.getvalue()
 
 

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from referee.game import Event
+from referee.protocol.messages import FaultKind
 
 from .record import AnswerLine, ApplyLine, EventLine, FaultLine, StepLine
 
@@ -59,6 +60,11 @@ def walk(lines: Sequence[StepLine]) -> Walk:
     return out
 
 
+# Faults that answer no request, wherever the record has them: a start, an exit between
+# games, stderr past its limit.
+UNASKED = frozenset({FaultKind.START, FaultKind.EXIT, FaultKind.STDERR})
+
+
 def fault_requests(lines: Sequence[StepLine]) -> list[tuple[FaultLine, int | None]]:
     """Each fault of a record with the number of the request it answered (1 for its seat's
     first in the game, as `referee replay --bot --request N` counts them), or None for one
@@ -74,7 +80,7 @@ def fault_requests(lines: Sequence[StepLine]) -> list[tuple[FaultLine, int | Non
             answered.add(step.applied.seat)
         for seat in answered:
             asked[seat] = asked.get(seat, 0) + 1
-        out += [(ln, asked[ln.seat] if ln.seat in answered else None)
+        out += [(ln, asked[ln.seat] if ln.seat in answered and ln.kind not in UNASKED else None)
                 for ln in step.lines if isinstance(ln, FaultLine)]
     return out + [(ln, None) for ln in walked.end if isinstance(ln, FaultLine)]
 
