@@ -151,8 +151,14 @@ def stored_standings_text(db_path: Path, fmt: str = "table", with_head_to_head: 
     from ..leaderboard import standings_text
 
     games, primary, left_out, baselines = read_stored(db_path)
+    unfinished = unfinished_note(db_path) if fmt in PUBLISHED_WITH_NOTE else None
     return standings_text(games, primary, fmt, with_head_to_head, with_seats, with_pairs,
-                          left_out, wide, baselines)
+                          left_out, wide, baselines, unfinished)
+
+
+# The leaderboard formats that carry the unfinished note themselves (an organiser published
+# a half-played stage's Markdown, the note on stderr only); the table and CSV have it on stderr.
+PUBLISHED_WITH_NOTE = ("markdown", "json")
 
 
 def read_stored(db_path: Path) -> tuple[Games, str, dict[str, str], list[str]]:
@@ -176,26 +182,16 @@ def unfinished_note(db_path: Path) -> str | None:
     stopped by Ctrl-C, a time budget or `max_games` raised since, or one shard of it), so
     places may change; None when it holds all a run would play, or that cannot be said."""
     from ..tournament.store import Store, StoreError
-    from ..tournament.tally import unfinished
+    from ..tournament.tally import unfinished_line
 
     try:
         store = Store.for_reading(db_path)
     except StoreError:
         return None
     try:
-        found = unfinished(store)
-        name = store.name()
-        shard = store.shard()
+        return unfinished_line(store, str(db_path))
     finally:
         store.close()
-    if shard != "all":
-        return (f"note: {db_path} holds shard {shard} of tournament {visible(name)!r}, not all "
-                "of it: merge the shards (referee tournament merge) before publishing")
-    if found is None:
-        return None
-    stored, scheduled = found
-    return (f"note: {db_path} holds {stored:,} of the {scheduled:,} games of tournament "
-            f"{visible(name)!r}: a run of its file plays the rest, and the places may change")
 
 
 def parse_bots(bots: tuple[str, ...]) -> list[BotSpec]:

@@ -7,7 +7,14 @@ from pathlib import Path
 import click
 
 from . import short_help
-from .common import OutputPath, fail, need_store, stored_standings_text, unfinished_note
+from .common import (
+    PUBLISHED_WITH_NOTE,
+    OutputPath,
+    fail,
+    need_store,
+    stored_standings_text,
+    unfinished_note,
+)
 
 
 @click.command(name="leaderboard", short_help=short_help("leaderboard"))
@@ -38,7 +45,7 @@ def leaderboard_cmd(db_path: Path, fmt: str, head_to_head: bool, seats: bool,
     except StoreError as exc:
         fail(str(exc))
     click.echo(text.rstrip("\n"))
-    note = unfinished_note(db_path)
+    note = None if fmt in PUBLISHED_WITH_NOTE else unfinished_note(db_path)
     if note:
         click.echo(note, err=True)
 

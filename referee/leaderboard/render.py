@@ -290,11 +290,14 @@ def seats_table(rows: list[SeatRow], fmt: str = "simple") -> str:
 def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
            seats: list[SeatRow] | None = None, primary: str = "placement",
            with_pairs: bool = False, left_out: dict[str, str] | None = None,
-           wide: bool = False, baselines: list[str] | None = None) -> str:
+           wide: bool = False, baselines: list[str] | None = None,
+           unfinished: str | None = None) -> str:
     """The standings in `fmt`; JSON always holds the pairs, the tables when `with_pairs`.
     `left_out`: the entrants the last run could not play, with why, in every format; `wide`:
     the table and Markdown with every column (`standings_table`); `baselines`: a gauntlet's,
-    named under the table (and in JSON), as they are ranked with its candidates."""
+    named under the table (and in JSON), as they are ranked with its candidates;
+    `unfinished`: the note that the store holds part of its tournament, in the formats that
+    are published (Markdown, JSON: `unfinished`), the table's on stderr by the command."""
     rows = board.rows
     left_out = left_out or {}
     if fmt == "json":
@@ -305,7 +308,8 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
                                "never_started": list(board.never_started),
                                "left_out": [{"name": n, "reason": why}
                                             for n, why in left_out.items()],
-                               "baselines": baselines or []}
+                               "baselines": baselines or [],
+                               "unfinished": unfinished}
         if h2h is not None:
             doc["head_to_head"] = {a: {b: c.as_dict() for b, c in row.items()}
                                    for a, row in h2h.items()}
@@ -325,6 +329,8 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
                                                                     baselines)), tablefmt))
     if left_out:
         parts.append(left_out_lines(left_out, tablefmt))
+    if unfinished and fmt == "markdown":
+        parts.append(_wrapped(unfinished, tablefmt))
     if with_pairs:
         parts.append(pairs_table(board.pairs, primary, tablefmt))
     if h2h is not None:

@@ -13,6 +13,7 @@ from referee.match.player import Fault
 from referee.match.result import StoredResult
 from referee.tournament.field import shown_left_out
 from referee.tournament.store import Store
+from referee.tournament.tally import unfinished_line
 
 HISTORY_POINTS = 200  # fits of the ratings chart, for a field of up to 100 entrants
 HISTORY_FITS = 20_000  # points times entrants for a larger field (each fit grows with it)
@@ -71,8 +72,9 @@ def load(store: Store) -> Tournament:
         names=[r.name for r in board.rows],
         left_out=shown_left_out(store),
         superseded=store.superseded(),
-        note=" ".join(n for n in (never_started_line(board.never_started) + "."
-                                  if board.never_started else None, board.note) if n) or None,
+        note=" ".join(n for n in (_unfinished(store), never_started_line(board.never_started)
+                                  + "." if board.never_started else None, board.note) if n)
+        or None,
         baselines=store.baselines(),
     )
     per_bot: dict[str, list[BotGame]] = {n: [] for n in data.names}
@@ -108,3 +110,11 @@ def select_games(data: Tournament, sample: int, all_games: bool) -> list[str]:
     chosen = {ids[i * n // k] for i in range(k)} if k else set()
     chosen.update(data.faulty)
     return [gid for gid in ids if gid in chosen]
+
+
+def _unfinished(store: Store) -> str | None:
+    """That the store holds part of its tournament, as a sentence of the first page: an
+    organiser's site of a half-played stage read as final."""
+    line = unfinished_line(store, store.path.name)
+    return None if line is None else "the store " + line.removeprefix("note: ") + "."
+

@@ -129,3 +129,27 @@ def _until_unfinished(store: Store, config: TournamentConfig, games: Schedule,
             return stored + count.stored, scheduled + playable
         stored, scheduled, last = stored + count.stored, scheduled + playable, stage
     return None
+
+
+def unfinished_line(store: Store, shown: str) -> str | None:
+    """The note that the store (`shown` as the user gave it) holds only part of its
+    tournament (`unfinished`), or one shard of it, so that its places may change; None when it
+    holds all a run would play, or that cannot be said.  Said under a leaderboard, in its
+    Markdown and JSON too, and on the report's first page."""
+    from referee.text import visible
+
+    try:
+        found = unfinished(store)
+        name = store.name()
+        shard = store.shard()
+    except StoreError:
+        return None
+    if shard != "all":
+        return (f"note: {shown} holds shard {shard} of tournament {visible(name)!r}, "
+                "not all of it: merge the shards (referee tournament merge) before publishing")
+    if found is None:
+        return None
+    stored, scheduled = found
+    return (f"note: {shown} holds {stored:,} of the {scheduled:,} games of tournament "
+            f"{visible(name)!r}: a run of its file plays the rest, and the places may change")
+

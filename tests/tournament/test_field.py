@@ -252,7 +252,8 @@ def test_plan_counts_what_run_plays_and_the_store_is_found_from_anywhere(
 def test_a_leaderboard_of_a_store_a_run_has_not_finished_says_so(tmp_path: Path) -> None:
     """A store holding 9 of its tournament's 12 games (as a stopped run leaves it):
     `leaderboard` and `report` say on stderr how many games it holds of how many, and that
-    the places may change; once a run has played the rest, neither says it."""
+    the places may change, and so do what is published: the Markdown, the JSON (`unfinished`)
+    and the report's first page; once a run has played the rest, none says it."""
     names = ["ann", "ben", "cal", "dan"]
     for n in names:
         entrant(tmp_path, n)
@@ -265,10 +266,18 @@ def test_a_leaderboard_of_a_store_a_run_has_not_finished_says_so(tmp_path: Path)
     for command in (["leaderboard", str(db)], ["report", str(db), "--out", "site"]):
         out = in_process.referee(*command, cwd=tmp_path)
         assert out.returncode == 0 and out.stderr == says, out.stderr
+    markdown = in_process.referee("leaderboard", str(db), "--format", "markdown", cwd=tmp_path)
+    assert markdown.stderr == "" and " ".join(says.split()) in " ".join(
+        markdown.stdout.split()).replace("\\", ""), markdown.stdout  # published with it
+    assert json.loads(board(db))["unfinished"] == says.strip()
+    index = " ".join((tmp_path / "site" / "index.html").read_text().split())
+    assert "The store field.db holds 9 of the 12 games of tournament &#x27;field&#x27;" in index
     assert "3 games played, 9 were already stored" in run(file)
     for command in (["leaderboard", str(db)], ["report", str(db), "--out", "site"]):
         out = in_process.referee(*command, cwd=tmp_path)
         assert out.returncode == 0 and out.stderr == "", out.stderr
+    assert json.loads(board(db))["unfinished"] is None
+    assert "holds 9 of the 12" not in (tmp_path / "site" / "index.html").read_text()
 
 
 def test_a_gauntlets_leaderboard_names_its_baselines(tmp_path: Path) -> None:
