@@ -84,6 +84,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
         with_max_bot_processes,
         with_option,
     )
+    from ..tournament.entrants import NoFolders
     from ..tournament.executors import Executor
     from ..tournament.executors.dask import DaskExecutor, SchedulerError
     from ..tournament.executors.local import LocalExecutor
@@ -94,7 +95,6 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     from ..tournament.session import (
         SHARDED_ADAPTIVE,
         SHARDED_BUDGET,
-        NoFolders,
         NothingPlayed,
         run_into,
     )
@@ -221,6 +221,12 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
         edition = tournament_edition(config, config_path)
     except EditionError as exc:
         fail(f"{config_path}: edition: {exc}")
+    from ..tournament.entrants import no_folders, unbuilt_problems
+
+    nowhere = no_folders(config, config_path)  # as `run` would refuse it
+    if nowhere is not None:
+        fail(str(nowhere))
+    left_out = unbuilt_problems(config, config_path)
     stored = None
     drawn: list[tuple[str, ...]] = []
     rounds: list[list[tuple[str, ...]]] = []
@@ -234,7 +240,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     if db_path.exists():
         # Only with a store: the entrants' versions and the session (trio, the match runner,
         # the leaderboard) would cost a plan of a new file a third of its start-up.
-        from ..tournament.entrants import bot_dir, entrant_versions
+        from ..tournament.entrants import entrant_versions
         from ..tournament.field import changed_now, withdrawal_cost
         from ..tournament.store_checks import check_store, reseated, stored_draws
 
@@ -248,9 +254,8 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
                 stored -= set(moved)  # a run supersedes them and plays them again
                 drawn = stored_draws(config, edition, store)
                 rounds = store.rounds() if config.schedule == "adaptive" else []
-                present = {b.name for b in config.bots if bot_dir(config_path, b.dir).is_dir()}
-                versions = entrant_versions(config, config_path, {
-                    b.name: "" for b in config.bots if b.name not in present})
+                # those a run leaves out keep their stored games and versions (`update_field`)
+                versions = entrant_versions(config, config_path, left_out)
                 changed, stale = changed_now(store, versions)
                 stored -= set(stale)  # a run supersedes them and plays them again
                 pace = store.mean_seconds()
@@ -267,9 +272,6 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
         games = Schedule(config, drawn, rounds)
     except ValueError as exc:
         fail(str(exc))
-    from ..tournament.entrants import unbuilt_problems
-
-    left_out = unbuilt_problems(config, config_path)
     plan = make_plan(config, games, resolve_workers(workers), stored, changed=changed,
                      pace=pace, left_out=left_out)
     looks = None

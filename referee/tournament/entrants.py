@@ -121,3 +121,24 @@ def bot_factory(config: TournamentConfig, config_path: Path, stderr_dir: Path | 
                          process_limits=process_limits)
 
     return make
+
+
+class NoFolders(Exception):
+    """No entrant is there: the file is run away from its entrants' folders and programs."""
+
+
+def no_folders(config: TournamentConfig, config_path: Path) -> NoFolders | None:
+    """The error when no entrant can be found: its `dir`, or the program or script its
+    command names, is not there. A copy of a tournament file run away from its entrants
+    recorded every one of them as left out, and every later leaderboard said so (an
+    organiser's final re-run from another folder)."""
+    if len(config.bots) < 2:
+        return None
+    missing = unbuilt_problems(config, config_path)
+    if len(missing) < len(config.bots) or not all(
+            "does not exist" in why or "not found" in why for why in missing.values()):
+        return None
+    return NoFolders(f"none of the {len(config.bots)} entrants is there (each `dir`, and each "
+                     f"command's program, is found from {config_path.parent}, the tournament "
+                     "file's folder), so nothing was played or recorded: run the file where "
+                     "its entrants are, or correct it")

@@ -28,7 +28,7 @@ from referee.match.result import GameResult
 
 from .budget import Budget, BudgetSpent
 from .config import TournamentConfig, tournament_edition
-from .entrants import bot_dir, build_bots, entrant_versions
+from .entrants import build_bots, entrant_versions, no_folders
 from .executors import Executor, Finished, Outcome, Requeued, Voided
 from .executors.worker import MAX_ATTEMPTS
 from .field import FieldChange, renamed, update_field
@@ -71,22 +71,6 @@ class RunSummary:
 
 class NothingPlayed(Exception):
     """Every game left needs a bot that was left out, and none was ever played."""
-
-
-class NoFolders(Exception):
-    """No entrant's folder is there: the file is run away from its entrants' folders."""
-
-
-def no_folders(config: TournamentConfig, config_path: Path) -> NoFolders | None:
-    """The error when no entrant's folder is there: a copy of a tournament file run away
-    from its entrants recorded every one of them as left out, and every later leaderboard
-    said so (an organiser's final re-run from another folder)."""
-    if len(config.bots) < 2 or any(bot_dir(config_path, b.dir).exists() for b in config.bots):
-        return None
-    return NoFolders(f"none of the {len(config.bots)} entrants' folders is there (each `dir` "
-                     f"is found from {config_path.parent}, the tournament file's folder), so "
-                     "nothing was played or recorded: run the file where its entrants are, "
-                     "or correct the dirs")
 
 
 def bind(config: TournamentConfig, config_path: Path, store: Store,

@@ -364,8 +364,11 @@ def test_a_file_run_away_from_every_entrants_folder_is_refused_and_changes_nothi
     copy = write_file(away, names)
     out = in_process.referee("tournament", "run", str(copy), "--db", str(db), cwd=away)
     assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
-    assert out.stderr.startswith(f"error: none of the 3 entrants' folders is there (each `dir` "
-                                 f"is found from {away}, the tournament file's folder)")
+    assert out.stderr.startswith(f"error: none of the 3 entrants is there (each `dir`, and each "
+                                 f"command's program, is found from {away}, the tournament "
+                                 "file's folder)"), out.stderr
+    planned = in_process.referee("tournament", "plan", str(copy), "--db", str(db), cwd=away)
+    assert planned.returncode == 2 and planned.stderr == out.stderr, planned.stderr
     assert stored(db) == before
     assert json.loads(board(db))["left_out"] == []
 
@@ -386,9 +389,39 @@ def test_a_refused_run_away_from_the_entrants_folders_leaves_the_stores_file_as_
     copy = write_file(away, names, "deals = 3")
     copy.write_text(copy.read_text().replace('name = "field"', 'name = "copy"'))
     out = in_process.referee("tournament", "run", str(copy), "--db", str(db), cwd=away)
-    assert out.returncode == 2 and "none of the 3 entrants' folders" in out.stderr, out.stderr
+    assert out.returncode == 2 and "none of the 3 entrants is there" in out.stderr, out.stderr
     with sqlite3.connect(db) as con:
         meta = dict(con.execute("SELECT key, value FROM meta"))
     assert meta["name"] == "field" and json.loads(meta["config"])["deals"] == 1, meta
     shown = in_process.referee("leaderboard", str(db), cwd=tmp_path)
     assert shown.returncode == 0 and shown.stderr == "", shown.stderr
+
+
+def test_a_file_of_commands_run_away_from_their_scripts_is_refused(tmp_path: Path) -> None:
+    """Entrants given by commands alone (`python3 bots/ann.py`), the file copied to a folder
+    where those scripts are not: plan and run refuse it in one line, and the finished store
+    records nobody as left out; plan no longer takes their games for superseded."""
+    (tmp_path / "bots").mkdir()
+    names = ["ann", "ben", "cal"]
+    lines = ['name = "field"', "seed = 11", "table_size = 3", 'seat_orders = "rotations"']
+    for name in names:
+        shutil.copy(FIRST_LEGAL, tmp_path / "bots" / f"{name}.py")
+        lines += ["[[bots]]", f'name = "{name}"', f'command = "{BOT_PYTHON} bots/{name}.py"']
+    file = tmp_path / "field.toml"
+    file.write_text("\n".join(lines) + "\n")
+    db = tmp_path / "field.db"
+    run(file)
+    away = tmp_path / "away"
+    away.mkdir()
+    copy = away / "field.toml"
+    copy.write_text(file.read_text())
+    for command in ("plan", "run"):
+        out = in_process.referee("tournament", command, str(copy), "--db", str(db), cwd=away)
+        assert out.returncode == 2 and out.stderr.startswith(
+            "error: none of the 3 entrants is there"), out.stderr
+    assert json.loads(board(db))["left_out"] == []
+    (tmp_path / "bots" / "cal.py").unlink()  # one script gone: left out, its games kept
+    planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path)
+    assert "warning: run would leave out cal: its command cannot run" in planned.stdout
+    assert "changed since" not in planned.stdout and "0 to play" in planned.stdout, \
+        planned.stdout
