@@ -36,7 +36,7 @@ from .isolation import check_isolation, run_files
 from .merge import shard_games
 from .preview import duration, make_plan
 from .progress import Progress
-from .rounds import budget_games, finished, next_round, next_size
+from .rounds import budget_left, finished, next_round, next_size
 from .schedule import Schedule, ScheduledGame, fingerprint, table_key
 from .store import LEFT_OUT, Entrant, Store, StoreError, StoreFailed
 from .store_checks import check_store, take_over_earlier
@@ -172,13 +172,15 @@ class _Run:
         self.deals = self.config.deals
         playing = self._begin(Tally(len(games), stored, skipped), self._playable(games),
                               counted=number < self.rounds_counted)
-        most = budget_games(self.config, self.left_out)  # the budget's, not the round's
-        if most is not None:  # max_games counts stored games: skipped ones are not its
-            bound_by_games = self.config.max_games is not None and most == self.config.max_games
-            self.progress.total = max(self.progress.total,
-                                      most if bound_by_games else most - self.covered.skipped)
-        # The kept rounds are played out even where a budget lowered since ends before them.
-        self.progress.total = max(self.progress.total, self.kept_games)
+        # The budget's, not the round's: the games of the rounds chosen (the kept rounds are
+        # played out even where a budget lowered since ends before them), and those it
+        # leaves for the rounds to come, as `plan` counts them (a round's formula times the
+        # rounds overcounted a field whose early rounds were smaller: 169/288, ending at 240).
+        left = budget_left(self.config, self.games, {**self.left_out, **self.unstarted},
+                           self.covered.skipped)
+        if left is not None:
+            chosen = max(self.kept_games, self.covered.games - self.covered.skipped)
+            self.progress.total = max(self.progress.done, chosen + left[0])
         return playing
 
     def _begin(self, part: Tally, games: Iterator[ScheduledGame],

@@ -231,3 +231,26 @@ def test_a_leaderboard_of_an_adaptive_store_short_of_its_budget_says_so(
     assert in_process.referee("tournament", "run", str(file), "-q", cwd=tmp_path).returncode == 0
     assert count(db) == 12
     assert in_process.referee("leaderboard", str(db), cwd=tmp_path).stderr == ""
+
+
+def test_the_progress_counts_to_what_the_budget_leaves_after_the_field_grew(
+        tmp_path: Path) -> None:
+    """A round of 6 entrants (6 games), then 3 late entrants and rounds = 3: the rounds to
+    come are of 9 games, so the run counts to 6 + 2 x 9 = 24, as `plan` says the budget
+    leaves 18, and its last line is 24/24 (not a total of 3 rounds of 9 it never reaches)."""
+    file = adaptive_file(tmp_path, "rounds = 1")
+    first = in_process.referee("tournament", "run", str(file), "-q", "--workers", "1",
+                               cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    late = ["late", "later", "latest"]
+    for name in late:
+        entrant(tmp_path, name, RANDOM)
+    file = write_file(tmp_path, [*NAMES, *late],
+                      f'schedule = "adaptive"\nrounds = 3\nedition = "{TINY}"')
+    planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path).stdout
+    assert "the budget leaves 18 games for the rounds to come" in planned, planned
+    out = in_process.referee("tournament", "run", str(file), "--workers", "1", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    shown = re.findall(r"^(\d+)/(\d+) games", out.stderr, re.M)
+    assert shown and {total for _, total in shown} == {"24"}, out.stderr
+    assert shown[-1] == ("24", "24") and count(tmp_path / "field.db") == 24, out.stderr
