@@ -104,8 +104,8 @@ def test_the_games_name_the_bot_as_its_hello_does(tmp_path: Path) -> None:
 
 def test_illegal_bids_fail_with_reasons_and_the_exchange() -> None:
     """A bot that bids more than its money fails each bidding check with the reason and the
-    exchange; a check of an edition or table size whose first fault is one an earlier check
-    failed on says so, as that fault is not the edition's."""
+    exchange; a check whose first fault is one an earlier check failed on, its amounts aside
+    (an edition's, a table size's, another bid's), says so, as that fault is not its own."""
     result = checked(OVER_MONEY)
     assert result.returncode == 1
     out = result.stdout
@@ -116,6 +116,10 @@ def test_illegal_bids_fail_with_reasons_and_the_exchange() -> None:
     assert "PASS  plays a card as auctioneer" in out
     assert re.search(r"^FAIL  plays the classic edition: .*; first: illegal: .* \(as in "
                      r"'.+' above\)$", out, re.M), out
+    # one mistake, its amounts aside: said once, then pointed back to
+    fails = [line for line in out.splitlines() if line.startswith("FAIL  ") and
+             "is more than seat 0's money" in line]
+    assert len(fails) > 2 and all(line.endswith("above)") for line in fails[1:]), out
 
 
 def test_card_not_held_fails_the_play_check() -> None:
@@ -263,6 +267,30 @@ def test_a_bug_its_kit_catches_passes_every_check_and_is_noted(tmp_path: Path) -
                      r"an error may be its kit's default, not its strategy's \(its stderr is "
                      rf"in {re.escape(str(kept))}\)\n21 passed, 0 failed\n", done.stdout), \
         done.stdout
+
+
+def test_errors_it_lived_through_are_noted_beside_the_checks_they_failed(
+        tmp_path: Path) -> None:
+    """A bot that catches its own KeyError in every price decision and answers pass fails the
+    price checks (pass is no price); the note on its stderr's error lines comes too, as they
+    are what the failures come from."""
+    scripted = str(ROOT / "tests" / "scripted_bots")
+    (tmp_path / "catches.py").write_text(
+        f"import json, sys\nsys.path.insert(0, {scripted!r})\n"
+        "from first_legal import first_legal, send\n"
+        "for line in sys.stdin:\n    m = json.loads(line)\n"
+        "    if m['type'] == 'hello':\n"
+        "        send({'type': 'hello', 'name': 'catches', 'protocol': 1})\n"
+        "    elif m['type'] == 'request' and m['decision'] == 'price':\n"
+        "        print(\"bot: KeyError('price'); falling back to pass\", file=sys.stderr,"
+        " flush=True)\n        send({'id': m['id'], 'action': 'pass'})\n"
+        "    elif m['type'] == 'request':\n        send({'id': m['id'], **first_legal(m)})\n"
+        "    elif m['type'] == 'goodbye':\n        break\n")
+    done = in_process.referee("check", f"{PY} catches.py", cwd=tmp_path, timeout=120)
+    assert done.returncode == 1 and "FAIL  names a fixed price" in done.stdout, done.stdout
+    assert re.search(r"\nnote: \d+ lines? of its stderr looks? like errors it lived through, "
+                     r"the first: \"bot: KeyError\('price'\); falling back to pass\"",
+                     done.stdout), done.stdout
 
 
 def test_one_crash_in_many_checks_quotes_its_stderr_once() -> None:

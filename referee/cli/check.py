@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -98,8 +99,10 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
             reason = r.reason
             if ends:
                 quoted[end] = r.name
-        fault = r.reason.partition("; first: ")[2]
-        if r.mark == "FAIL" and fault and not ends:  # one cause, many checks: say so
+        # one cause, many checks: say so, its numbers aside (a bid of 0 under a high bid of
+        # 25, then of 30, is one mistake)
+        fault = re.sub(r"\d+", "N", r.reason.partition("; first: ")[2])
+        if r.mark == "FAIL" and fault and not ends:
             if fault in faults:
                 reason += f" (as in {faults[fault]!r} above)"
             else:
@@ -109,7 +112,10 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
             click.echo(f"      {visible(line)}")
     click.echo(summary(times))
     failed = sum(1 for r in results if r.mark == "FAIL")
-    if not failed:  # a bug its kit caught passes every check: say what its stderr holds
+    from ..protocol.messages import FaultKind
+
+    crashed = any(r.kinds & {FaultKind.CRASH, FaultKind.START} for r in results)
+    if kept and not crashed:  # a bug its kit caught: what its stderr holds (a crash quotes it)
         caught = caught_note(kept[0].errors, f"its stderr is in {stderr_path}"
                              if stderr_path is not None else "--stderr FILE keeps its stderr")
         if caught is not None:
