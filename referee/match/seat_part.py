@@ -66,8 +66,9 @@ class RequestResult:
         if self.action is not None:
             text = orjson.dumps(codec.action_to_dict(self.action)).decode()
             return f"{text} ({self.fault}: {reason})" if self.fault else text
-        if self.line is not None:
+        if self.line is not None and not reason:
             return f"{self.fault}: {self.line}"
+        # a malformed line's reason says what is wrong, and quotes the line's start
         return f"{self.fault}: {reason}" if reason else str(self.fault)
 
 

@@ -453,3 +453,16 @@ def test_sources_and_bots_that_cannot_be_used_are_one_error_line(played: Played,
         assert out.returncode == 2, (args, out.stdout, out.stderr)
         lines = out.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: ") and error in lines[0], lines
+
+
+def test_a_malformed_answer_is_shown_with_what_is_wrong_with_it() -> None:
+    """A recorded malformed answer, as replay shows it beside the bot's: the reason (which
+    quotes the line's start), not the bare line; a fault without a reason shows its line."""
+    from referee.match.seat_part import RequestResult
+    from referee.protocol.messages import FaultKind
+
+    why = ("bad reply: unknown key 'value' (a reply's keys are id, action, card and amount; "
+           "action 'bid' takes 'amount'); the line began '{\"value\": 3}'")
+    shown = RequestResult(fault=FaultKind.MALFORMED, reason=why, line='{"value": 3}')
+    assert str(shown) == f"malformed: {why}"
+    assert str(RequestResult(fault=FaultKind.MALFORMED, line="x")) == "malformed: x"
