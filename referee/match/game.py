@@ -21,6 +21,7 @@ from referee.bots.errors import want_of_resources
 from referee.game import (
     Bid,
     Decision,
+    DecisionKind,
     Event,
     GameState,
     HiddenBids,
@@ -246,7 +247,7 @@ async def _single_step(state: GameState, seats: _Seats, decision: Decision) -> l
         try:
             events = state.apply(action)  # checks everything before it changes anything
         except IllegalAction as exc:
-            fault = Fault(FaultKind.ILLEGAL, str(exc))
+            fault = Fault(FaultKind.ILLEGAL, str(exc) + _pass_hint(action, decision))
         else:
             seats.applied(seat, action, "bot", answer.seconds)
             return events
@@ -255,6 +256,14 @@ async def _single_step(state: GameState, seats: _Seats, decision: Decision) -> l
     await seats.fault(seat, fault, answer.action, answer.line)
     seats.applied(seat, default, "default", answer.seconds)
     return state.apply(default)
+
+
+def _pass_hint(action: Action, decision: Decision) -> str:
+    """For a bid of 0 in an open or once-around auction, what a pass is: 0 is no bid only in
+    a hidden auction, and a Python entrant's bot bid 0 to pass, ten checks over."""
+    if isinstance(action, Bid) and action.amount == 0 and decision.kind is DecisionKind.BID:
+        return ' (0 is no bid only in a hidden auction: to pass, answer {"action": "pass"})'
+    return ""
 
 
 async def _hidden_step(state: GameState, seats: _Seats) -> HiddenBids:

@@ -309,3 +309,21 @@ def test_a_store_written_before_gives_the_same_leaderboard_and_replay_page(
         assert doc == orjson.loads((DATA / "game_document.json").read_bytes())
     finally:
         store.close()
+
+
+def bids_zero(decision: Decision, view: dict[str, Any], rng: random.Random) -> Action:
+    """Random, but a bid of 0 where it means to pass in an open or once-around auction."""
+    if decision.kind is DecisionKind.BID:
+        return Bid(decision.seat, 0)
+    return random_action(decision, rng)
+
+
+def test_a_bid_of_0_in_an_open_auction_says_how_to_pass() -> None:
+    """A seat that bids 0 to pass (0 is no bid in a hidden auction only) is faulted with the
+    rule's reason and how to pass; the record of it replays."""
+    players = [random_player("ann", 1), random_player("ben", 2), PolicyPlayer("zero", bids_zero)]
+    record = trio.run(play_game, GameSpec.make("zero", 7, [p.name for p in players]), players)
+    reasons = [f.reason for f in record.result.faults[2]]
+    assert reasons and all(r.endswith('(0 is no bid only in a hidden auction: to pass, answer '
+                                      '{"action": "pass"})') for r in reasons), reasons
+    assert replay(read_record(record.to_jsonl())).ok
