@@ -130,9 +130,12 @@ def test_card_not_held_fails_the_play_check() -> None:
 
 
 def test_a_bot_that_cannot_start_fails_with_its_traceback() -> None:
+    """A bot that exits before its hello fails the first check with its stderr, and the last
+    line counts the checks that could not run."""
     result = check(f"{PY} tests/scripted_bots/crash_at_start.py")
     assert result.returncode == 1
     assert "FAIL  starts and says hello" in result.stdout
+    assert "\n0 passed, 1 failed, 20 not run (it did not start)\n" in result.stdout
     assert "exit status 3" in result.stdout and "ModuleNotFoundError" in result.stdout
     assert "Traceback" not in result.stderr  # the referee itself did not crash
 

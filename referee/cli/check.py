@@ -126,9 +126,13 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
         click.echo(LINGERED_BUSY if busy else LINGERED)
     skipped = sum(1 for r in results if r.mark == "SKIP")
     warned = sum(1 for r in results if r.mark == "WARN")
+    from ..check import CHECK_COUNT
+
+    unstarted = CHECK_COUNT - sum(r.counted for r in results)  # a bot that never started
     click.echo(f"{len(results) - failed - skipped} passed, {failed} failed"
                + (f", {skipped} not run (other failures kept them from being told)"
                   if skipped else "")
+               + (f", {unstarted} not run (it did not start)" if unstarted > 0 else "")
                + (f", {warned} with a warning" if warned else ""))
     if failed or skipped:
         if transcript_path is None:
