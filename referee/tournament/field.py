@@ -43,6 +43,7 @@ class FieldChange:
     new: tuple[str, ...]
     withdrawn: tuple[str, ...]
     lost: str = ""  # what the withdrawal takes out of the others' records (`withdrawal_cost`)
+    back: tuple[str, ...] = ()  # withdrawn before, in the file again
 
 
 def changed_now(store: Store, versions: Mapping[str, str]) -> tuple[tuple[str, ...], list[str]]:
@@ -120,8 +121,10 @@ def update_field(store: Store, names: Sequence[str], versions: Mapping[str, str]
     new = tuple(n for n in names if n not in before) if before else ()
     gone = tuple(sorted(set(before) - set(names)))
     lost = withdrawal_cost(store, gone) if gone else ""  # while they still count
+    was_withdrawn = set(store.entrants(WITHDRAWN))
+    back = tuple(n for n in names if n in was_withdrawn)
     field = [Entrant(name, versions.get(name, before.get(name)),
                      LEFT_OUT if name in left_out else PLAYING, left_out.get(name, ""))
              for name in names]
     superseded = store.record_field(field, gone, {n: versions[n] for n in changed})
-    return FieldChange(changed, superseded, new, gone, lost)
+    return FieldChange(changed, superseded, new, gone, lost, back)

@@ -114,6 +114,10 @@ def field_lines(change: FieldChange) -> list[str]:
     if change.withdrawn:
         lines.append(f"withdrawn (in the store, not in the file): {', '.join(change.withdrawn)}"
                      + change.lost)
+    returned = [n for n in change.back if n not in change.changed]
+    if returned:  # an organiser could not tell that the games of one come back counted again
+        lines.append(f"back in the field (withdrawn before, unchanged): {', '.join(returned)}; "
+                     f"{'its' if len(returned) == 1 else 'their'} stored games count again")
     return lines
 
 

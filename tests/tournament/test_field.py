@@ -128,7 +128,8 @@ def test_a_newcomer_plays_only_its_new_tables_and_a_withdrawn_bot_leaves_the_boa
     """Adding an entrant plays only the tables with it, and the grown store holds, game for
     game, what the grown file played from scratch holds; removing one keeps its games in the
     store but out of the leaderboard, which lists it with why, and the run says how many
-    games each other entrant loses with it."""
+    games each other entrant loses with it; back unchanged, its games count again, which the
+    run says."""
     names = ["ann", "ben", "cal", "dan"]
     for n in [*names, "eve"]:
         entrant(tmp_path, n)
@@ -163,6 +164,15 @@ def test_a_newcomer_plays_only_its_new_tables_and_a_withdrawn_bot_leaves_the_boa
     assert "dan" not in {r["name"] for r in rows}
     assert {"name": "dan", "reason": WITHDRAWN_SHOWN} in shown["left_out"]  # listed, with why
     assert {r["name"]: r["games"] for r in rows}["ann"] == 3 * GAMES_PER_TABLE
+    back = write_file(tmp_path, [*names, "eve"])
+    planned = in_process.referee("tournament", "plan", str(back), cwd=tmp_path).stdout
+    assert ("note: a run brings back dan: withdrawn before, unchanged: its stored games count "
+            "again") in planned, planned
+    said = run(back)  # back, unchanged: its games count again
+    assert ("back in the field (withdrawn before, unchanged): dan; its stored games count "
+            "again") in said, said
+    assert {r["name"]: r["games"] for r in json.loads(board(db))["entrants"]}["dan"] == \
+        6 * GAMES_PER_TABLE
 
 
 def test_a_left_out_bot_is_listed_everywhere_and_a_finished_run_exits_0(
