@@ -289,7 +289,11 @@ class AdaptivePlan:
         out = [f"adaptive: rounds of {counted(self.round_tables, 'table')} of "
                f"{self.table_size}, {counted(self.deals, 'deal')}, "
                f"{counted(self.seat_orders, 'seat order')} per table; {HOW}"]
-        if games is not None:
+        if games is not None and self.games_chosen > games:  # a budget lowered since
+            out.append(f"budget: {self.budget}: {games:,} games, fewer than the rounds already "
+                       f"chosen hold ({self.games_chosen:,}): a run plays those out, and no "
+                       "more rounds")
+        elif games is not None:
             out.append(f"budget: {self.budget}: at most {games:,} games, about "
                        f"{games * self.table_size / max(1, entrants):,.0f} per entrant "
                        "(more where places are in doubt, fewer where they are settled)")

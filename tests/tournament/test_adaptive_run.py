@@ -161,8 +161,9 @@ def test_a_resumed_runs_progress_counts_every_stored_game_from_its_first_line(
 
 def test_a_run_with_fewer_rounds_than_stored_counts_to_the_rounds_it_replays(
         tmp_path: Path) -> None:
-    """Three rounds stored, then an entrant changes and the file asks for one: the run plays
-    the changed entrant's games of all three kept rounds, and its progress counts to their 18
+    """Three rounds stored, then an entrant changes and the file asks for one: plan says the
+    budget is below what the rounds chosen hold, which a run plays out; the run plays the
+    changed entrant's games of all three kept rounds, and its progress counts to their 18
     games from its first line, never past its total."""
     file = adaptive_file(tmp_path, "rounds = 3")
     first = in_process.referee("tournament", "run", str(file), "-q", "--workers", "1",
@@ -171,6 +172,9 @@ def test_a_run_with_fewer_rounds_than_stored_counts_to_the_rounds_it_replays(
     with (tmp_path / "e0" / "bot.py").open("a") as bot:
         bot.write("# changed\n")
     file = write_file(tmp_path, NAMES, f'schedule = "adaptive"\nrounds = 1\nedition = "{TINY}"')
+    planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path).stdout
+    assert ("budget: rounds = 1: 6 games, fewer than the rounds already chosen hold (18): a run "
+            "plays those out, and no more rounds") in planned, planned
     out = in_process.referee("tournament", "run", str(file), "--workers", "1", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     shown = [(int(a), int(b)) for a, b in re.findall(r"^(\d+)/(\d+) games", out.stderr, re.M)]
