@@ -139,18 +139,23 @@ def test_the_plan_warns_when_the_budget_left_gives_late_entrants_few_games(
             "rounds to give it as many\n") in planned, planned
 
 
+def played_then_changed(folder: Path, budget: str, rounds: int) -> Path:
+    """A run of the adaptive file with `budget`, then entrant e0 edited: the file asking for
+    `rounds`, for the next run."""
+    first = in_process.referee("tournament", "run", str(adaptive_file(folder, budget)), "-q",
+                               "--workers", "1", cwd=folder)
+    assert first.returncode == 0, first.stderr
+    with (folder / "e0" / "bot.py").open("a") as bot:
+        bot.write("# changed\n")
+    return write_file(folder, NAMES,
+                      f'schedule = "adaptive"\nrounds = {rounds}\nedition = "{TINY}"')
+
 def test_a_resumed_runs_progress_counts_every_stored_game_from_its_first_line(
         tmp_path: Path) -> None:
     """Run again after an entrant changed, with a larger budget: the changed entrant's games
     in the first round are played first, and the progress counts from all the games still
     stored, not from the first round's alone; it never goes back."""
-    file = adaptive_file(tmp_path)
-    first = in_process.referee("tournament", "run", str(file), "-q", "--workers", "1",
-                               cwd=tmp_path)
-    assert first.returncode == 0, first.stderr
-    with (tmp_path / "e0" / "bot.py").open("a") as bot:
-        bot.write("# changed\n")
-    file = write_file(tmp_path, NAMES, f'schedule = "adaptive"\nrounds = 3\nedition = "{TINY}"')
+    file = played_then_changed(tmp_path, "rounds = 2", 3)
     out = in_process.referee("tournament", "run", str(file), "--workers", "1", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     superseded = int(re.search(r"their (\d+) stored games are superseded", out.stderr)[1])
@@ -165,13 +170,7 @@ def test_a_run_with_fewer_rounds_than_stored_counts_to_the_rounds_it_replays(
     budget is below what the rounds chosen hold, which a run plays out; the run plays the
     changed entrant's games of all three kept rounds, and its progress counts to their 18
     games from its first line, never past its total."""
-    file = adaptive_file(tmp_path, "rounds = 3")
-    first = in_process.referee("tournament", "run", str(file), "-q", "--workers", "1",
-                               cwd=tmp_path)
-    assert first.returncode == 0, first.stderr
-    with (tmp_path / "e0" / "bot.py").open("a") as bot:
-        bot.write("# changed\n")
-    file = write_file(tmp_path, NAMES, f'schedule = "adaptive"\nrounds = 1\nedition = "{TINY}"')
+    file = played_then_changed(tmp_path, "rounds = 3", 1)
     planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path).stdout
     assert ("budget: rounds = 1: 6 games, fewer than the rounds already chosen hold (18): a run "
             "plays those out, and no more rounds") in planned, planned
