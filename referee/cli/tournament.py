@@ -234,7 +234,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     pace = None
     held: str | None = None  # the name of the tournament the store holds, if another
     withdrawn: list[str] = []  # the store's entrants that the file no longer names
-    back: list[str] = []  # and those withdrawn before that it names again
+    back: tuple[str, ...] = ()  # and those withdrawn before that it names again
     lost = ""  # what withdrawing them takes out of the leaderboard
     moved: list[str] = []  # games of earlier rotations that a run seats anew
     shard = "all"  # the share of the schedule the store holds
@@ -242,8 +242,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
         # Only with a store: the entrants' versions and the session (trio, the match runner,
         # the leaderboard) would cost a plan of a new file a third of its start-up.
         from ..tournament.entrants import entrant_versions
-        from ..tournament.field import changed_now, withdrawal_cost
-        from ..tournament.store import WITHDRAWN
+        from ..tournament.field import changed_now, coming_back, withdrawal_cost
         from ..tournament.store_checks import check_store, reseated, stored_draws
 
         try:
@@ -265,7 +264,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
                     held = store.name()
                 named = {b.name for b in config.bots}
                 withdrawn = [n for n in store.versions() if n not in named]  # as a run finds
-                back = [b.name for b in config.bots if b.name in store.entrants(WITHDRAWN)]
+                back = coming_back(store, named)
                 lost = withdrawal_cost(store, withdrawn) if withdrawn else ""
             finally:
                 store.close()
@@ -309,11 +308,14 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     if withdrawn:
         click.echo(f"warning: a run withdraws {listed([visible(n) for n in withdrawn], total=True)}"
                    f": in the store, not in the file{visible(lost)}")
-    returned = [n for n in back if n not in changed]
-    if returned:
-        click.echo(f"note: a run brings back {listed([visible(n) for n in returned], total=True)}"
-                   ": withdrawn before, unchanged: "
-                   f"{'its' if len(returned) == 1 else 'their'} stored games count again")
+    if back:
+        from ..tournament.field import returned
+
+        brought = returned(back, changed)
+        if brought:
+            names = listed([visible(n) for n in brought], total=True)
+            click.echo(f"note: a run brings back {names}: withdrawn before, unchanged: "
+                       f"{'its' if len(brought) == 1 else 'their'} stored games count again")
     for name, why in left_out.items():  # as `run` says it, before any build
         skipped = plan.per_entrant.get(name, 0)
         click.echo(f"warning: run would leave out {visible(name)}: {visible(why)}"

@@ -161,10 +161,12 @@ def decode_hello(line: bytes) -> BotHello:
         return BotHello.model_validate_json(line)
     except ValidationError as exc:
         version = next((e for e in exc.errors() if tuple(e["loc"]) == ("protocol",)), None)
-        why = (_unknown_key(line, exc, _HELLO_KEYS) or _describe(exc)) if version is None else (
-            "protocol: none given" if version["type"] == "missing" else
-            f"protocol: {json.dumps(version['input'])[:40]}") + \
-            f", where it must be {PROTOCOL_VERSION}, the version this referee speaks"
+        if version is None:
+            why = _unknown_key(line, exc, _HELLO_KEYS, reply=False) or _describe(exc)
+        else:
+            why = ("protocol: none given" if version["type"] == "missing" else
+                   f"protocol: {json.dumps(version['input'])[:40]}") + \
+                f", where it must be {PROTOCOL_VERSION}, the version this referee speaks"
         others = [e for e in exc.errors() if tuple(e["loc"]) != ("protocol",)]
         if version is not None and others:  # the rest too: one fix at a time costs a run each
             first = others[0]
@@ -290,9 +292,10 @@ _REPLY_KEYS = "a reply's keys are id, action, card and amount"
 _HELLO_KEYS = "a hello's keys are type, name and protocol"
 
 
-def _unknown_key(line: bytes, exc: ValidationError, keys: str = _REPLY_KEYS) -> str | None:
-    """A key the message (a reply, unless `keys` says whose keys they are) does not have,
-    said with the keys it has and, for a reply, the one its action takes (a `value` for
+def _unknown_key(line: bytes, exc: ValidationError, keys: str = _REPLY_KEYS,
+                 reply: bool = True) -> str | None:
+    """A key the message (a `reply`, else one whose `keys` are given) does not have, said
+    with the keys it has and, for a reply, the one its action takes (a `value` for
     `amount`), and the message's next problem; None if no key is unknown."""
     errors = exc.errors()
     extra = next((e for e in errors if e["type"] == "extra_forbidden" and len(e["loc"]) == 1),
@@ -303,7 +306,7 @@ def _unknown_key(line: bytes, exc: ValidationError, keys: str = _REPLY_KEYS) -> 
         action = orjson.loads(line).get("action")
     except orjson.JSONDecodeError:  # a number past 64 bits, which pydantic reads
         action = None
-    takes = _TAKES.get(action) if isinstance(action, str) and keys is _REPLY_KEYS else None
+    takes = _TAKES.get(action) if isinstance(action, str) and reply else None
     why = (f"unknown key {str(extra['loc'][0])[:40]!r} ({keys}"
            + (f"; action {action!r} takes {takes!r})" if takes else ")"))
     other = next((e for e in errors if e is not extra), None)

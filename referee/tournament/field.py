@@ -101,6 +101,18 @@ def withdrawal_cost(store: Store, withdrawn: Collection[str]) -> str:
             f"{again}")
 
 
+def coming_back(store: Store, names: Collection[str]) -> tuple[str, ...]:
+    """Those of `names` (the file's) that an earlier run withdrew."""
+    withdrawn = set(store.entrants(WITHDRAWN))
+    return tuple(n for n in names if n in withdrawn)
+
+
+def returned(back: Collection[str], changed: Collection[str]) -> list[str]:
+    """Of the entrants brought `back`, those unchanged, whose stored games count again (a
+    changed one's are played again): an organiser could not tell, and is now told."""
+    return [n for n in back if n not in changed]
+
+
 class FrozenField(Exception):
     """`--frozen`: an entrant changed, and the run refuses to re-play its games."""
 
@@ -121,8 +133,7 @@ def update_field(store: Store, names: Sequence[str], versions: Mapping[str, str]
     new = tuple(n for n in names if n not in before) if before else ()
     gone = tuple(sorted(set(before) - set(names)))
     lost = withdrawal_cost(store, gone) if gone else ""  # while they still count
-    was_withdrawn = set(store.entrants(WITHDRAWN))
-    back = tuple(n for n in names if n in was_withdrawn)
+    back = coming_back(store, names)
     field = [Entrant(name, versions.get(name, before.get(name)),
                      LEFT_OUT if name in left_out else PLAYING, left_out.get(name, ""))
              for name in names]

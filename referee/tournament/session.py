@@ -31,7 +31,7 @@ from .config import TournamentConfig, tournament_edition
 from .entrants import build_bots, entrant_versions, no_folders
 from .executors import Executor, Finished, Outcome, Requeued, Voided
 from .executors.worker import MAX_ATTEMPTS
-from .field import FieldChange, renamed, update_field
+from .field import FieldChange, renamed, returned, update_field
 from .isolation import check_isolation, run_files
 from .merge import shard_games
 from .preview import duration, make_plan
@@ -114,10 +114,10 @@ def field_lines(change: FieldChange) -> list[str]:
     if change.withdrawn:
         lines.append(f"withdrawn (in the store, not in the file): {', '.join(change.withdrawn)}"
                      + change.lost)
-    returned = [n for n in change.back if n not in change.changed]
-    if returned:  # an organiser could not tell that the games of one come back counted again
-        lines.append(f"back in the field (withdrawn before, unchanged): {', '.join(returned)}; "
-                     f"{'its' if len(returned) == 1 else 'their'} stored games count again")
+    back = returned(change.back, change.changed)
+    if back:
+        lines.append(f"back in the field (withdrawn before, unchanged): {', '.join(back)}; "
+                     f"{'its' if len(back) == 1 else 'their'} stored games count again")
     return lines
 
 

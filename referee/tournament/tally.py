@@ -11,6 +11,8 @@ from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
+from referee.text import visible
+
 from .config import TournamentConfig
 from .merge import shard_games
 from .schedule import GAME_ID, Schedule, table_key
@@ -136,8 +138,6 @@ def unfinished_line(store: Store, shown: str) -> str | None:
     tournament (`unfinished`), or one shard of it, so that its places may change; None when it
     holds all a run would play, or that cannot be said.  Said under a leaderboard, in its
     Markdown and JSON too, and on the report's first page."""
-    from referee.text import visible
-
     try:
         found = unfinished(store)
         name = store.name()
