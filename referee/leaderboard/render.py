@@ -17,7 +17,8 @@ from tabulate import tabulate
 
 from referee.text import visible
 
-from .pairs import ALPHA, EXACT_DEALS, Pair
+from .methods import place_note, separated_note
+from .pairs import ALPHA, Pair
 from .rows import HeadToHead, Interval, Place, Rating, SeatRow, StandingRow
 from .stats import Standings
 
@@ -26,8 +27,6 @@ PAIR_METRIC = {"placement": "placement points", "win_share": "win share", "money
                "rating": "placement points"}
 PAIRED = {"table": "same tables", "deal": "same deals", "none": "all games (unpaired)",
           "model": "all blocks (model)"}
-PLACE_NOTE = ("place: the places a bot could hold, given which pairs are separated (familywise "
-              f"error {ALPHA:.0%}, Holm)")
 
 
 def _ci(m: Interval, digits: int) -> str:
@@ -109,11 +108,11 @@ def strength_shown(rows: list[StandingRow], primary: str) -> bool:
 
 
 def standings_table(rows: list[StandingRow], fmt: str = "simple", primary: str = "placement",
-                    wide: bool = False) -> str:
+                    wide: bool = False, pairs: Sequence[Pair] = ()) -> str:
     """The standings as a terminal or Markdown table: by default narrow enough for 120
     columns (the primary metric's interval, the faults summed); `wide`, every interval, every
     kind of fault and the response times; the strength that orders it where it differs from
-    the plain means."""
+    the plain means; `pairs`: those that gave the places, whose tests the note names."""
     body = []
     strength = strength_shown(rows, primary)
     name = _md if fmt == "github" else visible
@@ -152,7 +151,7 @@ def standings_table(rows: list[StandingRow], fmt: str = "simple", primary: str =
         return text
     # In Markdown a line right after a table is read as one more row.
     sep = "\n\n" if fmt == "github" else "\n"
-    notes = [MS_NOTE, PLACE_NOTE] if wide else [PLACE_NOTE]
+    notes = [MS_NOTE, place_note(pairs)] if wide else [place_note(pairs)]
     if strength:
         notes.append(STRENGTH_NOTE.format(metric=PAIR_METRIC[primary]))
     return text + sep + sep.join(_wrapped(note, fmt) for note in notes)
@@ -227,18 +226,16 @@ def difference_text(pair: Pair, digits: int) -> str:
     return f"{t.diff:+.{digits}f} [{t.low:+.{digits}f}, {t.high:+.{digits}f}]"
 
 
-def method_note(primary: str, pairs: int) -> str:
+def method_note(primary: str, pairs: Sequence[Pair]) -> str:
     """Which test gave `separated`, and what error it controls."""
     return (f"a - b: the difference in {PAIR_METRIC.get(primary, primary)}, with its interval "
-            f"of simultaneous {1 - ALPHA:.0%} coverage over the {pairs} pairs (it excludes 0 "
+            f"of simultaneous {1 - ALPHA:.0%} coverage over the {len(pairs)} pairs (it excludes 0 "
             "only for a separated pair, and a separated pair's may still hold 0: the verdict "
             "steps down Holm's levels, the interval keeps the strictest; unbounded: too few "
             "deals to bound it); LOS: 1 minus "
             "the one-sided p-value of a being the stronger, a measure and not a verdict (two "
             "copies of one bot can show anything from 0% to 100%): only separated is one.\n"
-            f"separated: one table's deals (at most {EXACT_DEALS}): the exact sign-flip test "
-            "over deals; otherwise the block model over every game (Student t, cluster-robust "
-            f"CR2 over deals); Holm over {pairs} pairs, familywise error {ALPHA:.0%}.")
+            + separated_note(pairs))
 
 
 def pairs_table(pairs: list[Pair], primary: str, fmt: str = "simple") -> str:
@@ -251,7 +248,7 @@ def pairs_table(pairs: list[Pair], primary: str, fmt: str = "simple") -> str:
                "separated"]
     sep = "\n\n" if fmt == "github" else "\n"
     return (tabulate(body, headers=headers, tablefmt=fmt, disable_numparse=[0, 1]) + sep
-            + method_note(primary, len(pairs)).replace("\n", sep))
+            + method_note(primary, pairs).replace("\n", sep))
 
 
 def head_to_head_table(h2h: HeadToHead, fmt: str = "simple") -> str:
@@ -319,7 +316,7 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
     if fmt == "csv":  # one table: the CLI refuses the extras with it
         return standings_csv(rows, left_out, baselines or (), board.never_started)
     tablefmt = "github" if fmt == "markdown" else "simple"
-    parts = [standings_table(rows, tablefmt, primary, wide)]
+    parts = [standings_table(rows, tablefmt, primary, wide, board.pairs)]
     if board.never_started:
         parts.append(_wrapped(never_started_line(board.never_started), tablefmt))
     if board.note:

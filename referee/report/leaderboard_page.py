@@ -4,7 +4,8 @@ accumulated."""
 
 from __future__ import annotations
 
-from referee.leaderboard.render import BASELINES_NOTE, PLACE_NOTE, place_text
+from referee.leaderboard.methods import place_note
+from referee.leaderboard.render import BASELINES_NOTE, place_text
 from referee.leaderboard.rows import Interval, StandingRow
 
 from . import svg
@@ -133,6 +134,8 @@ def standings_section(data: Tournament, links: Links, colors: dict[str, str]) ->
         body.append("<tr>" + "".join(cells) + "</tr>")
     table = sortable("standings", "standings", head, body, search="search bots",
                      more=True, head_css=head_css, box="standings-box")
+    place = place_note(data.pairs)
+    place = place[0].upper() + place[1:]
     return ('<section><h2>Standings</h2>' + table +
             '<p class="note">A click on a heading sorts by it. Other metrics, retirements '
             "and response times: <b>all columns</b>, or each bot's page.</p>"
@@ -145,6 +148,6 @@ def standings_section(data: Tournament, links: Links, colors: dict[str, str]) ->
             "dealt one deck); the tick is the mean, or the rating fitted to all games; "
             "the shaded band is the leader's interval on the primary metric. Rating: "
             "Bradley-Terry on the Elo scale, mean 0 (400 points higher: 10 to 1 odds of "
-            f"finishing above). {e(PLACE_NOTE[0].upper() + PLACE_NOTE[1:])}.</p>"
+            f"finishing above). {e(place)}.</p>"
             + (f'<p class="note">{e(data.note[0].upper() + data.note[1:])}</p>'
                if data.note else "") + "</section>")

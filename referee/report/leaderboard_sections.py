@@ -55,7 +55,7 @@ def pairs_section(data: Tournament, links: Links) -> str:
     scope = (f"The {len(near):,} pairs of entrants at most {NEIGHBOURS} places apart, of "
              f'{every:,}: <a href="pairs.html">every pair</a>.' if len(near) < every else
              f'All {every} pairs (also on <a href="pairs.html">their own page</a>).')
-    note = e(method_note(data.primary, every)).replace("\n", " ")
+    note = e(method_note(data.primary, data.pairs)).replace("\n", " ")
     return (f'<section><h2>Pairs</h2><p class="note">{scope}</p>'
             f"{pairs_table(data, links, near, '')}"
             f'<p class="note">{note}</p></section>')
@@ -82,7 +82,7 @@ def pairs_page(data: Tournament, links: Links) -> str:
         more = (f'<p class="note">The {len(listed):,} pairs of entrants at most {reach} places '
                 f"apart, of {len(data.pairs):,}; <code>referee leaderboard --format json"
                 "</code> gives every pair.</p>")
-    note = e(method_note(data.primary, len(data.pairs))).replace("\n", " ")
+    note = e(method_note(data.primary, data.pairs)).replace("\n", " ")
     body = (f"<h1>Every pair</h1><section>{more}{pairs_table(data, links, listed, '')}"
             f'<p class="note">{note}</p></section>')
     return page(f"{data.name}: pairs", body, root="", kind="pairs", tournament=data.name,
