@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from ..bots.limits import DEFAULT_STDERR_PER_GAME, format_size
 from ..bots.sandbox import SandboxError, check_sandbox_available
 from ..text import listed, visible
-from ..tournament.merge import MAX_SHARDS
+from ..tournament.merge import MAX_SHARDS, unshardable
 from . import OneLineMistakes, short_help
 from .common import (
     OutputPath,
@@ -23,6 +24,9 @@ from .common import (
     sandbox_option,
     workers_option,
 )
+
+if TYPE_CHECKING:
+    from ..tournament.config import TournamentConfig
 
 # `plan` lists a field of more entrants than this by its kinds of row (entrants with the same
 # games in the same seats on one line), so that 100 entrants alike are not 100 lines alike.
@@ -92,12 +96,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     from ..tournament.isolation import check_isolation, run_files
     from ..tournament.progress import ProgressDisplay
     from ..tournament.schedule import Schedule
-    from ..tournament.session import (
-        SHARDED_ADAPTIVE,
-        SHARDED_BUDGET,
-        NothingPlayed,
-        run_into,
-    )
+    from ..tournament.session import NothingPlayed, run_into
     from ..tournament.store import StoreError, StoreFailed
 
     try:
@@ -125,14 +124,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     if config.format == "gauntlet" and not Schedule(config).table_count:
         fail(f"{config_path}: the schedule has no games (a gauntlet's games are its bots "
              "other than the baselines against them)")
-    shard_of = parse_shard(shard) if shard is not None else None
-    if shard_of is not None and config.until is not None:
-        from ..tournament.until import SHARDED
-        fail(SHARDED)
-    if shard_of is not None and config.max_games is not None:
-        fail(SHARDED_BUDGET)
-    if shard_of is not None and config.schedule == "adaptive":
-        fail(SHARDED_ADAPTIVE)
+    shard_of = parse_shard(shard, config)
     if scheduler is not None and executor != "dask":
         fail("--scheduler goes with --executor dask")
     suffix = f".shard{shard_of[0]}of{shard_of[1]}" if shard_of else ""
@@ -190,11 +182,13 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
 @click.argument("config_path", metavar="FILE",
                 type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @workers_option("Games, for the time bound,")
-@db_option("Count what this store holds already  [default: FILE's store, if any]",
-           output=False)
+@db_option("Count what this store holds already  [default: FILE's store, if any; with "
+           "--shard I/N, its .shardIofN.db]", output=False)
+@click.option("--shard", metavar="I/N",
+              help="Count only shard I of N of the schedule, as `run --shard I/N` plays it.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object, for scripts.")
 def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None,
-                    as_json: bool) -> None:
+                    shard: str | None, as_json: bool) -> None:
     """Say what FILE would play, without playing: games, tables, deals, games per entrant,
     each entrant's seats, and a bound on the time; warn when it is very large."""
     import json
@@ -212,7 +206,9 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
         config = load_tournament(config_path)
     except TournamentError as exc:
         fail(str(exc))
-    db_path = db_path or config_path.with_name(config_path.stem + ".db")
+    shard_of = parse_shard(shard, config)
+    suffix = f".shard{shard_of[0]}of{shard_of[1]}" if shard_of else ""
+    db_path = db_path or config_path.with_name(config_path.stem + suffix + ".db")
     try:  # what `run` would refuse
         check_isolation(config, config_path, run_files(db_path))
     except SandboxError as exc:
@@ -237,7 +233,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     back: tuple[str, ...] = ()  # and those withdrawn before that it names again
     lost = ""  # what withdrawing them takes out of the leaderboard
     moved: list[str] = []  # games of earlier rotations that a run seats anew
-    shard = "all"  # the share of the schedule the store holds
+    held_shard = "all"  # the share of the schedule the store holds
     if db_path.exists():
         # Only with a store: the entrants' versions and the session (trio, the match runner,
         # the leaderboard) would cost a plan of a new file a third of its start-up.
@@ -249,7 +245,10 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
             store = Store.for_reading(db_path)
             try:
                 check_store(config, edition, store)
-                shard = store.shard()
+                held_shard = store.shard()
+                if shard_of is not None and held_shard != shard:  # as `run` refuses it
+                    raise StoreError(f"{db_path} holds shard {held_shard}, not {shard}; use "
+                                     "another --db")
                 stored = store.done()
                 moved = reseated(config, edition, store)
                 stored -= set(moved)  # a run supersedes them and plays them again
@@ -274,8 +273,8 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
         games = Schedule(config, drawn, rounds)
     except ValueError as exc:
         fail(str(exc))
-    plan = make_plan(config, games, resolve_workers(workers), stored, changed=changed,
-                     pace=pace, left_out=left_out)
+    plan = make_plan(config, games, resolve_workers(workers), stored, shard_of,
+                     changed=changed, pace=pace, left_out=left_out)
     looks = None
     if config.until is not None and games.kind != "adaptive":
         from ..tournament.until import plan as until_plan
@@ -292,10 +291,10 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
                                "withdrawn": withdrawn, "reseated": len(moved)}, indent=2))
         return
     click.echo("\n".join([*plan.lines(), *([looks] if looks else [])]))
-    if shard != "all":
-        click.echo(f"note: {db_path} holds shard {shard}: this plan counts the whole schedule "
-                   f"against it; `run --shard {shard}` plays that shard's games, and merge "
-                   "joins the shards")
+    if shard_of is None and held_shard != "all":
+        click.echo(f"note: {db_path} holds shard {held_shard}: this plan counts the whole "
+                   f"schedule against it; `plan --shard {held_shard}` counts that shard's games, "
+                   f"`run --shard {held_shard}` plays them, and merge joins the shards")
     if held is not None:  # another tournament's store, most likely: as `run` would say it
         click.echo(f"warning: {db_path} holds tournament {visible(held)!r}: a run renames it "
                    f"{visible(config.name)!r} (another --db keeps tournaments apart)")
@@ -340,8 +339,11 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     click.echo("\n" + tabulate(rows, headers=[header, "games", *seats], disable_numparse=[0]))
 
 
-def parse_shard(text: str) -> tuple[int, int]:
-    """I/N, with N bounded so that `tournament merge` need not count to a huge N."""
+def parse_shard(text: str | None, config: TournamentConfig) -> tuple[int, int] | None:
+    """I/N, with N bounded so that `tournament merge` need not count to a huge N; one error
+    line if `config` cannot be sharded."""
+    if text is None:
+        return None
     index, _, count = text.partition("/")
     try:
         i, n = int(index), int(count)
@@ -351,6 +353,8 @@ def parse_shard(text: str) -> tuple[int, int]:
         fail(f"--shard {text!r}: N must be between 1 and {MAX_SHARDS}")
     if not 1 <= i <= n:
         fail(f"--shard {text!r}: I must be between 1 and N")
+    if (why := unshardable(config)) is not None:
+        fail(why)
     return i, n
 
 

@@ -22,12 +22,32 @@ from typing import TYPE_CHECKING
 # command line imports MAX_SHARDS for `--shard`'s help, and every `tournament` command,
 # its one-line errors too, would pay for them at start-up.
 if TYPE_CHECKING:
+    from .config import TournamentConfig
     from .schedule import ScheduledGame
     from .store import Store
 
 PARTIAL = "{}.merging-"  # then the merging process's pid
 SQLITE_FILES = ("", "-journal", "-wal", "-shm")  # a database's file and those SQLite adds
 MAX_SHARDS = 10_000  # `--shard I/N`: N at most this (a shard beyond the games plays none)
+SHARDED_UNTIL = ("--shard: a run with until looks at every game of the field after each stage, "
+                 "so it cannot be sharded; run it whole (on Dask to spread it over machines)")
+SHARDED_BUDGET = ("--shard: max_games counts the games of the whole tournament, which a "
+                  "shard cannot see; give each shard a --time-budget instead, or run it whole")
+SHARDED_ADAPTIVE = ('--shard: an adaptive schedule chooses each round from every game of '
+                    "the rounds before, which a shard cannot see; run it whole (on Dask to "
+                    "spread it over machines)")
+
+
+def unshardable(config: TournamentConfig) -> str | None:
+    """Why `config` cannot be run in shards, if it cannot: each of these reads the games of
+    the whole field, which no shard holds."""
+    if config.until is not None:
+        return SHARDED_UNTIL
+    if config.max_games is not None:
+        return SHARDED_BUDGET
+    if config.schedule == "adaptive":
+        return SHARDED_ADAPTIVE
+    return None
 
 
 def shard_games(games: Iterable[ScheduledGame],

@@ -47,6 +47,8 @@ class Plan:
     unpaired: bool = False  # seat_orders = "rotations" with an odd number of deals
     pace: float | None = None  # seconds a stored game took, on average (None: none stored)
     few_deals: str | None = None  # `too_few_deals`: why no pair can be separated
+    shard: str | None = None  # "I/N" when these are one shard's games
+    whole: int | None = None  # the games of the whole schedule, with `shard`
 
     def as_dict(self) -> dict[str, object]:
         return {"games": self.games, "tables": self.tables, "deals": self.deals,
@@ -59,7 +61,7 @@ class Plan:
                 "seat_orders_warning": ROTATIONS if self.unpaired else None,
                 "deals_warning": self.few_deals,
                 "seconds_at_stored_pace": None if self.pace is None else
-                round(self.paced_seconds)}
+                round(self.paced_seconds), "shard": self.shard, "whole_games": self.whole}
 
     @property
     def paced_seconds(self) -> float:
@@ -87,7 +89,9 @@ class Plan:
         says it; a run's progress gives its pace instead, from its first games)."""
         counts = sorted(set(self.per_entrant.values()))
         each = (f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,} to {counts[-1]:,}")
-        out = [f"{self.games:,} games: {counted(self.tables, 'table')} of {self.table_size}, "
+        part = ("" if self.shard is None else
+                f"shard {self.shard}, of the schedule's {self.whole or 0:,} games: ")
+        out = [f"{part}{self.games:,} games: {counted(self.tables, 'table')} of {self.table_size}, "
                f"{counted(self.deals, 'deal')}, {counted(self.seat_orders, 'seat order')} per "
                f"table; {each} games per entrant"]
         if bound:
@@ -220,7 +224,9 @@ def make_plan(config: TournamentConfig, games: Schedule, workers: int,
         bound_seconds=to_play * per_game / max(1, workers), stored=held,
         max_games=config.max_games,
         drawn=None if games.sample is None else len(games.sample.drawn), changed=changed,
-        unpaired=unpaired_rotations(config), pace=pace, few_deals=too_few_deals(config))
+        unpaired=unpaired_rotations(config), pace=pace, few_deals=too_few_deals(config),
+        shard=None if shard is None else f"{shard[0]}/{shard[1]}",
+        whole=None if shard is None else len(games))
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ from .executors import Executor, Finished, Outcome, Requeued, Voided
 from .executors.worker import MAX_ATTEMPTS
 from .field import FieldChange, renamed, returned, update_field
 from .isolation import check_isolation, run_files
-from .merge import shard_games
+from .merge import shard_games, unshardable
 from .preview import duration, make_plan
 from .progress import Progress
 from .rounds import budget_left, finished, next_round, next_size
@@ -42,13 +42,7 @@ from .store import LEFT_OUT, Entrant, Store, StoreError, StoreFailed
 from .store_checks import check_store, take_over_earlier
 from .tally import Tally, stored_by_table, tally
 from .unstarted import StartWatch
-from .until import SHARDED, Stage, look, plan, stages
-
-SHARDED_BUDGET = ("--shard: max_games counts the games of the whole tournament, which a "
-                  "shard cannot see; give each shard a --time-budget instead, or run it whole")
-SHARDED_ADAPTIVE = ('--shard: an adaptive schedule chooses each round from every game of '
-                    "the rounds before, which a shard cannot see; run it whole (on Dask to "
-                    "spread it over machines)")
+from .until import Stage, look, plan, stages
 
 
 @dataclass
@@ -79,12 +73,8 @@ def bind(config: TournamentConfig, config_path: Path, store: Store,
     """Bind the store to this tournament (and shard), keep the tables a sample draws now,
     and name those of the file's sample; the schedule.  A store of a sample drawn before
     samples grew is taken over: its played tables are kept as the first drawn."""
-    if shard is not None and config.until is not None:
-        raise ValueError(SHARDED)
-    if shard is not None and config.max_games is not None:
-        raise ValueError(SHARDED_BUDGET)
-    if shard is not None and config.schedule == "adaptive":
-        raise ValueError(SHARDED_ADAPTIVE)
+    if shard is not None and (why := unshardable(config)) is not None:
+        raise ValueError(why)
     edition = tournament_edition(config, config_path)
     prints = fingerprint(config, edition)
     take_over_earlier(config, edition, store, prints, say, frozen)

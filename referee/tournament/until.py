@@ -28,9 +28,6 @@ from .config import TournamentConfig
 from .schedule import Schedule
 from .store import Store
 
-SHARDED = ("--shard: a run with until looks at every game of the field after each stage, so "
-           "it cannot be sharded; run it whole (on Dask to spread it over machines)")
-
 
 @dataclass(frozen=True)
 class Stage:

@@ -48,7 +48,7 @@ def test_a_killed_adaptive_run_resumes_into_the_same_rounds_and_games(tmp_path: 
     and once inside a round, then run again: the same rounds, each chosen from the games
     before it, and the same games with the same results as a run never stopped.  Before,
     `plan` names the rounds, how they are chosen and the budget's games, and `--shard` is
-    refused in one line; the run's progress counts to the budget, not to the round."""
+    refused in one line by both; the run's progress counts to the budget, not to the round."""
     whole_dir, killed_dir = tmp_path / "whole", tmp_path / "killed"
     whole_dir.mkdir(), killed_dir.mkdir()
     file = adaptive_file(whole_dir)
@@ -57,9 +57,10 @@ def test_a_killed_adaptive_run_resumes_into_the_same_rounds_and_games(tmp_path: 
     assert "adaptive: rounds of 2 tables of 3" in out.stdout
     assert "new entrants first, then the entrants whose places are in doubt" in out.stdout
     assert "budget: rounds = 2: at most 12 games" in out.stdout
-    refused(in_process.referee("tournament", "run", str(file), "--shard", "1/2",
-                               cwd=whole_dir),
-            "--shard: an adaptive schedule chooses each round")
+    for command in ("run", "plan"):
+        refused(in_process.referee("tournament", command, str(file), "--shard", "1/2",
+                                   cwd=whole_dir),
+                "--shard: an adaptive schedule chooses each round")
     out = in_process.referee("tournament", "run", str(file), "--workers", "1", cwd=whole_dir,
                              timeout=300)
     assert out.returncode == 0, out.stderr

@@ -174,7 +174,8 @@ def config_name(config: Path) -> str:
 
 def test_three_shards_merge_into_one_run(tmp_path: Path) -> None:
     """Three shards hold the games of one run; a plan or a leaderboard of one shard says it
-    is not the whole; merged, they are that run's games and board, with no such note; a missing,
+    is not the whole, and `plan --shard` counts that shard's games (refusing another's
+    store); merged, they are that run's games and board, with no such note; a missing,
     doubled or unfinished shard is refused, and a shard of another file is named."""
     config = write_config(tmp_path, bots=4, deals=2)
     whole = tmp_path / "whole.db"
@@ -193,6 +194,14 @@ def test_three_shards_merge_into_one_run(tmp_path: Path) -> None:
                                  cwd=tmp_path)
     assert (f"note: {shards[0]} holds shard 1/3: this plan counts the whole schedule against "
             "it") in planned.stdout, planned.stdout
+    counted = in_process.referee("tournament", "plan", str(config), "--shard", "1/3", "--db",
+                                 shards[0], cwd=tmp_path)  # that shard's games alone
+    assert counted.stdout.startswith("shard 1/3, of the schedule's 24 games: 8 games: ")
+    assert "stored already: 8 of them; 0 to play" in counted.stdout, counted.stdout
+    wrong = in_process.referee("tournament", "plan", str(config), "--shard", "2/3", "--db",
+                               shards[0], cwd=tmp_path)
+    assert wrong.returncode == 2 and wrong.stderr == (
+        f"error: {shards[0]} holds shard 1/3, not 2/3; use another --db\n"), wrong.stderr
     one = in_process.referee("leaderboard", shards[0], cwd=tmp_path)  # not to be published
     assert one.stderr == (f"note: {shards[0]} holds shard 1/3 of tournament "
                           f"{config_name(config)!r}, not all of it: merge the shards (referee "
