@@ -92,9 +92,9 @@ def report_cmd(db_path: Path, out_name: str, stderr_dir: Path | None, games_samp
         fail(f"--out {exc}")
     except OSError as exc:
         fail(f"cannot write the report to {out_dir}: {exc.strerror or exc}")
-    click.echo(f"{summary.files} files ({summary.bytes / 1e6:.1f} MB) in {out_dir}: the "
-               f"leaderboard, {summary.bot_pages} bot pages and {summary.game_pages} of "
-               f"{summary.games} games as game pages, in {summary.seconds:.1f} s. "
+    click.echo(f"{summary.files:,} files ({summary.bytes / 1e6:.1f} MB) in {out_dir}: the "
+               f"leaderboard, {summary.bot_pages:,} bot pages and {summary.game_pages:,} of "
+               f"{summary.games:,} games as game pages, in {summary.seconds:.1f} s. "
                f"Open {out_dir / 'index.html'}")
     note = unfinished_note(db_path)
     if note:

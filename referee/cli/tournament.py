@@ -167,11 +167,11 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
         for name, why in summary.left_out.items():
             click.echo(f"warning: left out {name}: {visible(why, indent='    ')}", err=True)
         if summary.skipped:
-            click.echo(f"warning: {summary.skipped} games skipped (left-out bots); run again "
+            click.echo(f"warning: {summary.skipped:,} games skipped (left-out bots); run again "
                        "once they are fixed to play them", err=True)
         return
-    display.say(f"{summary.played} games played, {summary.already} were already stored, "
-                f"{summary.skipped} skipped (left-out bots), {len(summary.voids)} void; "
+    display.say(f"{summary.played:,} games played, {summary.already:,} were already stored, "
+                f"{summary.skipped:,} skipped (left-out bots), {len(summary.voids):,} void; "
                 f"results in {db_path}")
     from ..leaderboard import standings_text
 
@@ -378,4 +378,4 @@ def tournament_merge(shards: tuple[Path, ...], out_path: Path) -> None:
         fail(str(exc))
     except KeyboardInterrupt:
         fail(f"interrupted; nothing was merged ({out_path} was not made)")
-    click.echo(f"{games} games from {len(shards)} shards in {out_path}")
+    click.echo(f"{games:,} games from {len(shards):,} shards in {out_path}")

@@ -45,10 +45,10 @@ class ReportSummary:
 def policy_text(data: Tournament, pages: int, sample: int, all_games: bool) -> str:
     total = len(data.results)
     if all_games or pages == total:
-        return f"Every one of the {total} games has a game page."
+        return f"Every one of the {total:,} games has a game page."
     faulty = len(data.faulty)
-    return (f"{pages} of the {total} games have a game page: an even sample of "
-            f"{min(sample, total)} (--games-sample) and every game with a fault ({faulty}). "
+    return (f"{pages:,} of the {total:,} games have a game page: an even sample of "
+            f"{min(sample, total)} (--games-sample) and every game with a fault ({faulty:,}). "
             "--all-games writes them all.")
 
 

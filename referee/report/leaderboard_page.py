@@ -30,10 +30,10 @@ def leaderboard_page(data: Tournament, links: Links, stderr_note: str, published
     games = len(data.results)
     primary = data.primary
     parts = [f"<h1>{e(data.name)}</h1>",
-             f'<p class="meta">{games} games, {len(rows)} entrants, ranked by '
+             f'<p class="meta">{games:,} games, {len(rows):,} entrants, ranked by '
              f"<b>{e(METRIC_TITLES.get(primary, primary))}</b>"
              f"{'' if primary == 'rating' else ' adjusted for the opponents met'}. "
-             f'<a href="games.html">{published} game pages</a>. {stderr_note}</p>']
+             f'<a href="games.html">{published:,} game pages</a>. {stderr_note}</p>']
     if not rows:
         parts.append('<p class="note">No games are stored yet.</p>')
         parts.append(left_out_section(data))

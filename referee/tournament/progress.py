@@ -84,12 +84,12 @@ class ProgressDisplay:
             width = 30
             filled = int(width * p.done / p.total) if p.total else width
             bar = "#" * filled + "-" * (width - filled)
-            self.stream.write(f"\r[{bar}] {p.done}/{p.total} games  {_rate(p)}  "
-                              f"left {_clock(p.eta)}  faults {p.faults}")
+            self.stream.write(f"\r[{bar}] {p.done:,}/{p.total:,} games  {_rate(p)}  "
+                              f"left {_clock(p.eta)}  faults {p.faults:,}")
             if finished:
                 self.stream.write("\n")
             self.stream.flush()
         elif finished or now - self.last >= 10:
             self.last = now
-            print(f"{p.done}/{p.total} games, {_rate(p)}, left {_clock(p.eta)}, "
-                  f"faults {p.faults}", file=self.stream, flush=True)
+            print(f"{p.done:,}/{p.total:,} games, {_rate(p)}, left {_clock(p.eta)}, "
+                  f"faults {p.faults:,}", file=self.stream, flush=True)

@@ -310,12 +310,12 @@ class _Run:
                     f"games of the schedule{fair}; raise max_games to play on")
         assert self.seconds is not None
         return (f"stopped when the time budget of {duration(self.seconds)} ran out, after "
-                f"{self.progress.played} games{fair}; run again to play on")
+                f"{self.progress.played:,} games{fair}; run again to play on")
 
     def summary(self) -> RunSummary:
         beyond = len(self.done) - self.covered.stored
         if beyond:  # more deals played before, or tables of entrants no longer in the file
-            self.say(f"note: the store also holds {beyond} games beyond this run's schedule "
+            self.say(f"note: the store also holds {beyond:,} games beyond this run's schedule "
                      f"(deals after the {self.deals} it covered, tables of withdrawn "
                      "entrants, or tables a smaller sample no longer names); the leaderboard "
                      "counts every stored game of the field's tables")
@@ -411,7 +411,7 @@ async def run_into(
                                        shard, frozen, workers, time_budget)
         if summary.skipped and not summary.played and not summary.already:
             left = "; ".join(f"{name}: {why}" for name, why in summary.left_out.items())
-            raise NothingPlayed(f"no game could be played: the {summary.skipped} games left "
+            raise NothingPlayed(f"no game could be played: the {summary.skipped:,} games left "
                                 f"need a bot that was left out ({left})")
     except Exception:
         if created:
