@@ -32,7 +32,9 @@ def tests_used(pairs: Sequence[Pair], short: bool = False) -> str:
                      + ("" if short else f" (the sign-flip test is exact up to {EXACT_DEALS})"))
     if any(p.paired == "model" for p in pairs):
         parts.append("the block model over every game"
-                     + ("" if short else " (Student t, cluster-robust CR2 over deals)"))
+                     + ("" if short else " (Student t, cluster-robust CR2 over deals; a model "
+                        "pair's deals are those in which a or b played, each table's counted "
+                        "apart, as each is dealt its own deck)"))
     if any(p.paired == "none" for p in pairs):
         parts.append("Welch's t on deal means" + ("" if short else " (no deal in common)"))
     return "; ".join(parts) if parts else "no test"

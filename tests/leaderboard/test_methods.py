@@ -43,7 +43,7 @@ def test_past_16_deals_the_board_names_students_t() -> None:
 
 def test_drawn_tables_name_the_block_model() -> None:
     """Where each deal seats three of four entrants, the verdicts are the block model's and
-    the notes name it alone."""
+    the notes name it alone, with what its pairs' deals count."""
     rng = np.random.default_rng(1)
     deal, present, values = [], [], []
     for c in range(30):
@@ -60,3 +60,4 @@ def test_drawn_tables_name_the_block_model() -> None:
     assert {p.paired for p in pairs} == {"model"}
     assert "(the block model over every game; familywise error 5%, Holm)" in place_note(pairs)
     assert "sign-flip" not in separated_note(pairs)
+    assert "each table's counted apart" in separated_note(pairs)  # what its deals count
