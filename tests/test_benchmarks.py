@@ -245,6 +245,30 @@ def test_verdict_benchmark_prints_each_rate_with_its_error() -> None:
         assert 1 <= float(row[11]) <= 8
 
 
+def test_until_top_benchmark_prints_each_rate_with_its_error() -> None:
+    """benchmarks/until_top.py (quoted by benchmarks/README.md), a smoke run: a line for each
+    field, rule and most deals, with the looks' errors, the stops and right cuts as k/n with
+    their binomial errors, and the mean deals within the most."""
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "until_top.py"), "--quick"],
+        capture_output=True, text=True, timeout=600, check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    rows = re.findall(rf"^(RRRR|BBRR) +(top|ranked) +(16|32)  (.+?) +{RATE}  +{RATE} +"
+                      r"([\d.]+)$", run.stdout, re.M)
+    assert [(r[0], r[1], r[2]) for r in rows] == [
+        ("RRRR", "top", "16"), ("RRRR", "top", "32"), ("BBRR", "top", "16"),
+        ("BBRR", "ranked", "16"), ("BBRR", "top", "32"), ("BBRR", "ranked", "32")], run.stdout
+    for row in rows:
+        most = int(row[2])
+        errors = sequential.spending(most, row[1], 4, True)  # type: ignore[arg-type]
+        assert row[3] == ", ".join(f"{n} ({e:.2%})" for n, e in zip(
+            sequential.looks(most), errors, strict=True))
+        check_rate(row[4:8], 2)
+        check_rate(row[8:12], 2)
+        assert 8 <= float(row[12]) <= most
+
+
 def test_suite_cpu_by_test_counts_each_tests_own_cpu_and_its_processes(tmp_path: Path) -> None:
     """`suite_time.py --by-test`: a test that burns CPU in a process it starts is charged
     that CPU as its processes', one that burns it itself as its own, the costlier first."""

@@ -23,6 +23,10 @@ What a look tests:
   beat T, equally strong.  That is one of `entrants` fixed one-sided tests of true nulls
   (S against T, and each other entrant against S): at most their number times the level.
 - "ranked": every place settled by the Holm-corrected pairs at the look's error.
+- "top" (a cut of N): every entrant's range of places, by the same Holm-corrected pairs,
+  within the first N or wholly below them.  A false stop puts an entrant on the wrong side of
+  the cut, which needs a false verdict among the pairs: the same error as "ranked", and it
+  stops sooner, as the places on either side of the cut may stay ranges.
 `benchmarks/verdict.py` measures the false stops, the deals used and the leader found.
 """
 
@@ -34,7 +38,7 @@ from .pairs import ALPHA, EXACT_DEALS
 from .stats import Games, order, verdicts
 from .unstarted import never_started
 
-Until = Literal["separated", "ranked"]
+Until = Literal["separated", "ranked", "top"]
 FIRST_LOOK = 8  # deals: fewer cannot separate anything among four entrants (exact test)
 SPENDING_POWER = 2  # alpha(t) = ALPHA t**SPENDING_POWER
 
@@ -56,7 +60,7 @@ def spent(share: float, alpha: float = ALPHA) -> float:
 
 def tests_per_look(until: Until, entrants: int) -> int:
     """How many one-sided tests share a look's error: the leader against each other entrant,
-    or (Holm, two-sided) every pair."""
+    or (Holm, two-sided) every pair ("ranked", "top")."""
     if until == "separated":
         return max(1, entrants)
     return max(1, entrants * (entrants - 1))  # two-sided over every pair: twice the pairs
@@ -86,9 +90,11 @@ def spending(max_deals: int, until: Until, entrants: int, exact: bool,
     return out
 
 
-def settled(games: Games, until: Until, primary: str, alpha: float) -> bool:
+def settled(games: Games, until: Until, primary: str, alpha: float,
+            top: int | None = None) -> bool:
     """At the look's error `alpha`: is the leader stronger than every other entrant
-    ("separated"), or is every entrant's place known ("ranked")?"""
+    ("separated"), is every entrant's place known ("ranked"), or which are the `top` best
+    ("top")?"""
     if alpha <= 0:
         return False
     names = order(games, primary)
@@ -97,7 +103,16 @@ def settled(games: Games, until: Until, primary: str, alpha: float) -> bool:
     if until == "separated":
         return not leader_open(games, names, primary, alpha)
     _, places = verdicts(games, names, primary, alpha)
+    if until == "top":
+        assert top is not None
+        return not across_cut(places, top)
     return all(best == worst for best, worst in places.values())
+
+
+def across_cut(places: dict[str, tuple[int, int]], top: int) -> list[str]:
+    """The entrants whose range of places spans the cut after place `top`: each could be in
+    the first `top`, or below them."""
+    return [n for n, (best, worst) in places.items() if best <= top < worst]
 
 
 def leader_open(games: Games, names: list[str], primary: str, alpha: float) -> list[str]:

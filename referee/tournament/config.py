@@ -115,9 +115,11 @@ class TournamentConfig(BaseModel):
     format: Literal["round-robin", "gauntlet"] = "round-robin"
     deals: StrictInt = Field(1, ge=1, le=10_000,
                              description="deals per table (with until: the most)")
-    # Stop once the leader is separated from every other entrant, or every place is known;
-    # `max_deals` is another name for `deals` then (see `_max_deals`, and README).
-    until: Literal["separated", "ranked"] | None = None
+    # Stop once the leader is separated from every other entrant, every place is known, or
+    # the `top` entrants are known (a qualifier's cut); `max_deals` is another name for
+    # `deals` then (see `_max_deals`, and README).
+    until: Literal["separated", "ranked", "top"] | None = None
+    top: StrictInt | None = Field(None, ge=1, description='until = "top": how many qualify')
     seat_orders: Literal["all", "rotations", "balanced"] = "all"
     tables: StrictInt | None = Field(None, ge=1,
                                      description="sample this many tables (large fields)")
@@ -157,8 +159,9 @@ class TournamentConfig(BaseModel):
             raise ValueError("max_deals: another name for deals (the most deals a run with "
                              "until plays); give only one of them")
         if data.get("until") is None:
-            raise ValueError('max_deals: goes with until = "separated" or "ranked"; without '
-                             "until, a run plays every one of its deals: name them deals")
+            raise ValueError('max_deals: goes with until = "separated", "ranked" or "top"; '
+                             "without until, a run plays every one of its deals: name them "
+                             "deals")
         return {("deals" if k == "max_deals" else k): v for k, v in data.items()}
 
     @field_validator("variants")
@@ -168,6 +171,22 @@ class TournamentConfig(BaseModel):
             if v not in VARIANTS:
                 raise ValueError(f"unknown variant {v!r}; known: {', '.join(VARIANTS)}")
         return variants
+
+    @model_validator(mode="after")
+    def _top_cut(self) -> TournamentConfig:
+        """`top = N` is the cut of `until = "top"`, and a cut must leave some out."""
+        if self.until == "top" and self.top is None:
+            raise ValueError('until = "top": give the cut, top = N (the N best qualify)')
+        if self.top is not None and self.until != "top":
+            raise ValueError('top: goes with until = "top" (a run that stops once the top '
+                             "N are known)")
+        if self.top is not None:
+            judged = len(self.bots) - (len(self.baselines) if self.format == "gauntlet" else 0)
+            if self.top >= judged:
+                whom = "candidates" if self.format == "gauntlet" else "entrants"
+                raise ValueError(f"top: {self.top} of {judged} {whom} leaves nobody out: "
+                                 f'give fewer, or until = "ranked"')
+        return self
 
     @model_validator(mode="after")
     def _consistent(self) -> TournamentConfig:

@@ -86,6 +86,8 @@ def plan(config: TournamentConfig, games: Schedule) -> str:
                    for n, e in zip(ends, errors, strict=True))
     goal = (f"the leader is found stronger than every other {contenders(config)}"
             if config.until == "separated" else
+            f"the top {config.top} {contenders(config)}s are known"
+            if config.until == "top" else
             f"every {contenders(config)}'s place is settled")
     first = sequential.looks(10 ** 6)[0]  # the first look, whatever the deals
     once = (f"; one look, after the last deal, so it cannot stop the run early: the first look "
@@ -117,11 +119,15 @@ def look(config: TournamentConfig, store: Store, games: Schedule, stage: Stage) 
     alpha = look_errors(config)[sequential.looks(config.deals).index(stage.deals)]
     primary = config.primary_metric
     names = judged(config, order(played, primary))
-    why = unsettled(played, names, config.until, primary, alpha)
+    why = unsettled(played, names, config.until, primary, alpha, config.top)
     if why is None:
         if config.until == "separated":
             return Look(True, f"stopped after {head}: the leader, {names[0]}, is found "
                               f"stronger than every other {contenders(config)}")
+        if config.until == "top":
+            assert config.top is not None
+            return Look(True, f"stopped after {head}: the top {config.top} are known: "
+                              + ", ".join(names[:config.top]))
         return Look(True, f"stopped after {head}: every place is settled: "
                           + " > ".join(names))
     if stage.next is None:
@@ -130,7 +136,7 @@ def look(config: TournamentConfig, store: Store, games: Schedule, stage: Stage) 
 
 
 def unsettled(games: Games, names: list[str], until: sequential.Until, primary: str,
-              alpha: float) -> str | None:
+              alpha: float, top: int | None = None) -> str | None:
     """What keeps the question open among `names` at the look's error `alpha` (None: it is
     settled, as `sequential.settled` would say of a field of just them): who the leader,
     `names[0]` of the standings' order `names`, is not separated from, or which neighbours
@@ -146,6 +152,13 @@ def unsettled(games: Games, names: list[str], until: sequential.Until, primary: 
             return None
         return f"the leader, {names[0]}, is not found stronger than {', '.join(level)}"
     pairs, places = verdicts(games, names, primary, alpha)
+    if until == "top":
+        assert top is not None
+        open_ = sequential.across_cut(places, top)
+        if not open_:
+            return None
+        return (f"the cut after place {top} is not settled: "
+                + ", ".join(f"{n} {places[n][0]}-{places[n][1]}" for n in open_))
     if all(best == worst for best, worst in places.values()):
         return None
     above = {(p.a, p.b) if p.test.diff > 0 else (p.b, p.a) for p in pairs if p.separated}

@@ -65,7 +65,7 @@ class Thinking(PolicyPlayer):
 def make(name: str, worker: int) -> Player:
     if name == "shrewd":
         return Thinking(name, shrewd, 1)
-    if name == "passive":
+    if name.startswith("passive"):
         return default_player(name)
     # the copies share one policy and one seed: the same player under three names
     return random_player(name, 1 if name.startswith("copy") else zlib.crc32(name.encode()))
@@ -175,6 +175,34 @@ def test_until_ranked_stops_once_every_place_is_settled(tmp_path: Path) -> None:
                         r"shrewd > random-1 > passive", summary.verdict), summary.verdict
     assert said[1] == ("look after 8 deals (48 games): too few deals for this look to stop the "
                        "run; playing on to 16 deals")
+
+
+def test_until_top_stops_once_the_cut_is_known_though_places_below_it_are_not(
+        tmp_path: Path) -> None:
+    """A qualifier's cut, `until = "top"` with `top = 2`: a strong and a random player above
+    two identical passive ones.  The run stops at a look once the two above the cut are known
+    and names them, though the two below it can never be told apart (a run until "ranked"
+    would play every deal); the plan's line names the cut."""
+    cfg = config(["shrewd", "random-1", "passive-a", "passive-b"], seed=0, deals=32,
+                 until="top", top=2)
+    summary, said = run(cfg, tmp_path / "top.db")
+    assert said[0].startswith("until the top 2 entrants are known: looks after 8"), said[0]
+    assert summary.verdict is not None
+    found = re.fullmatch(r"stopped after (\d+) deals \(\d+ games\): the top 2 are known: "
+                         r"shrewd, random-1", summary.verdict)
+    assert found and int(found[1]) < 32, summary.verdict
+
+
+@pytest.mark.parametrize(("extra", "expected"), [
+    ({"until": "top"}, 'until = "top": give the cut, top = N'),
+    ({"top": 2}, 'top: goes with until = "top"'),
+    ({"until": "top", "top": 3}, "top: 3 of 3 entrants leaves nobody out"),
+], ids=["no-cut", "cut-alone", "cut-of-all"])
+def test_a_cut_that_cannot_be_is_refused(extra: dict[str, Any], expected: str) -> None:
+    """until = "top" without its cut, a cut without it, and a cut that leaves nobody out are
+    each refused, saying which."""
+    with pytest.raises(ValueError, match=re.escape(expected)):
+        config(["a", "b", "c"], seed=0, deals=16, **extra)
 
 
 def test_an_interrupted_run_resumes_to_the_same_stop(tmp_path: Path) -> None:
@@ -357,7 +385,7 @@ def test_a_look_with_games_missing_stops_the_run_and_says_why(tmp_path: Path) ->
      "max_deals: another name for deals (the most deals a run with until plays); give only "
      "one of them"),
     ("max_deals = 16", ("--until-separated",),
-     'max_deals: goes with until = "separated" or "ranked"'),
+     'max_deals: goes with until = "separated", "ranked" or "top"'),
     ('until = "ranked"\ndeals = 16', ("--shard", "1/2"),
      "--shard: a run with until looks at every game of the field"),
     ('until = "always"', (), "until: Input should be 'separated' or 'ranked'"),

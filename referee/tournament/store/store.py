@@ -40,7 +40,7 @@ from .superseded import move_superseded, read_superseded, stale_game_ids, supers
 # What of a tournament file a run that resumes a store records: what changes no game.  The
 # entrants too: `until` checked against the first run's field (a gauntlet of one candidate
 # then) left a stored file no longer valid, and its baselines unmarked.
-FOLLOWED = ("name", "primary_metric", "deals", "tables", "max_games", "until", "rounds",
+FOLLOWED = ("name", "primary_metric", "deals", "tables", "max_games", "until", "top", "rounds",
             "bots")
 
 
