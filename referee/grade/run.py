@@ -64,7 +64,15 @@ from .result import (
 from .similarity import compare_class
 from .similarity_report import write_similarity_report
 from .state import Spent, grading_key, read_state, write_state
-from .submissions import SKIP, Submission, discover, fresh_copy, loose_files, remove_copy
+from .submissions import (
+    SKIP,
+    Submission,
+    discover,
+    fresh_copy,
+    handed_in_archives,
+    loose_files,
+    remove_copy,
+)
 from .withdrawn import set_aside_withdrawn
 
 
@@ -360,6 +368,10 @@ async def _grade_into(root: Path, submissions: list[Submission], config: Tournam
     if loose:  # a student who handed in a file would be missing from grades.csv unsaid
         say(f"warning: not graded, being files and not students' folders: {', '.join(loose)} "
             "(give each student a folder of their own)")
+    for name, student in handed_in_archives(root).items():  # a row, but no bot: say why
+        say(f"warning: {name} is an archive, not a folder: {student} is graded \"no bot "
+            f"found\" (grading does not unpack archives); to grade its bot, unpack it into "
+            f"{root / student}/, its files at the top, and run again")
     for sub in submissions:  # SUBMISSIONS_DIR given one level too high
         nested = bots_one_level_down(sub.path) if sub.problem is not None else []
         if len(nested) >= 2:

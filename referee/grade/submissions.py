@@ -155,16 +155,64 @@ def find_bot(folder: Path) -> tuple[str | None, str | None, str | None]:
 
 
 def discover(root: Path, limits: SizeLimits = SizeLimits()) -> list[Submission]:  # noqa: B008
-    """Every submission under `root`; one over the `limits` has that as its problem, and is
-    neither read nor copied."""
-    return [submission_at(folder, limits)
-            for folder in sorted(p for p in root.iterdir() if p.is_dir() and p.name not in SKIP)]
+    """Every submission under `root`, by student: each folder, and each archive handed in
+    in place of one (`handed_in_archives`, a submission with no bot); one over the `limits`
+    has that as its problem, and is neither read nor copied."""
+    found = [submission_at(folder, limits)
+             for folder in sorted(p for p in root.iterdir() if p.is_dir() and p.name not in SKIP)]
+    found += [archive_submission(root / name, student)
+              for name, student in handed_in_archives(root).items()]
+    return sorted(found, key=lambda s: s.student)
+
+
+# What a student may hand in in place of a folder: an archive of one.
+ARCHIVES = (".zip", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".tar", ".7z", ".rar")
+
+
+def archive_student(name: str) -> str | None:
+    """The student an archive handed in stands for (`alice.zip`: alice), or None for a file
+    that is no archive."""
+    suffix = next((a for a in ARCHIVES if name.lower().endswith(a)), None)
+    return None if suffix is None or len(name) == len(suffix) else name[:-len(suffix)]
+
+
+def handed_in_archives(root: Path) -> dict[str, str]:
+    """The archives directly under `root` that stand for a student (file name: student): not
+    hidden, and no folder of that student beside them (then the folder is graded, the archive
+    is a loose file); of two archives of one student, the first by name."""
+    taken = {p.name for p in root.iterdir() if p.is_dir()} | SKIP
+    found: dict[str, str] = {}
+    for name in sorted(n for n in os.listdir(root) if not n.startswith(".")):
+        student = archive_student(name)
+        if student is not None and student not in taken and not (root / name).is_dir():
+            taken.add(student)
+            found[name] = student
+    return found
+
+
+def archive_submission(path: Path, student: str) -> Submission:
+    """A student who handed in an archive: no bot found, and why.  It is not unpacked:
+    grading takes folders as handed in, and an archive can hold anything (links out, paths
+    with `..`, a bomb); the teacher unpacks it, or the student hands in its files."""
+    try:
+        info = os.stat(path)
+        digest = hashlib.sha256(f"archive {path.name}\0{info.st_size}\0{info.st_mtime_ns}"
+                                .encode()).hexdigest()
+    except OSError:
+        digest = ""
+    return Submission(student, path, None, None,
+                      f"no bot found: you handed in {path.name}, an archive, not a folder of "
+                      "files, and grading does not unpack archives: hand in the files "
+                      "themselves (a bot.toml, or bot.py or another file of the conventions, "
+                      "at the top)", digest)
 
 
 def loose_files(root: Path) -> list[str]:
-    """The files directly under `root` (not hidden): no student's, as each has a folder."""
+    """The files directly under `root` (not hidden) that stand for no student: each has a
+    folder, or an archive in its place (`handed_in_archives`)."""
+    archives = handed_in_archives(root)
     return sorted(p.name for p in root.iterdir()
-                  if not p.name.startswith(".") and not p.is_dir())
+                  if not p.name.startswith(".") and not p.is_dir() and p.name not in archives)
 
 
 def submission_at(folder: Path, limits: SizeLimits = SizeLimits(),  # noqa: B008

@@ -893,6 +893,40 @@ def test_a_zips_mac_folder_is_no_student_and_a_bot_one_level_down_is_pointed_at(
         "the folder ann_bot/ holds bot.py: move its files up, out of ann_bot/"), found
 
 
+def test_a_student_who_handed_in_an_archive_has_a_row_that_says_to_unpack_it(
+        tmp_path: Path) -> None:
+    """A student who handed in `cid.zip` in place of a folder is in grades.csv (no bot
+    found, F, 0 points), their feedback says the archive is not unpacked and to hand in its
+    files, and the teacher is told where to unpack it; once unpacked, the folder is graded.
+    A zip inside a student's folder is that student's "no bot found" too.  A file that is no
+    archive (the teacher's notes) stands for no student."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    (subs / "dan").mkdir(parents=True)
+    shutil.copy(SAMPLES / "python" / "random_bot.py", tmp_path / "bot.py")
+    for archive in (subs / "cid.zip", subs / "dan" / "bot.zip"):
+        shutil.make_archive(str(archive.with_suffix("")), "zip", tmp_path, "bot.py")
+    (subs / "notes.txt").write_text("who handed in what")
+    write_config(config)
+    done = grade(subs, config, out)
+    assert done.returncode == 0, done.stderr
+    graded = rows(out)
+    assert {s: (r["status"], r["grade"], r["points"]) for s, r in graded.items()} == {
+        "cid": ("no bot found", "F", "0"), "dan": ("no bot found", "F", "0")}
+    cid = (out / "feedback" / "cid.md").read_text()
+    assert "you handed in cid.zip, an archive, not a folder of files, and grading does not " \
+        "unpack archives: hand in the files themselves" in cid, cid
+    assert "it holds bot.zip: unpack it" in (out / "feedback" / "dan.md").read_text()
+    assert (f"warning: cid.zip is an archive, not a folder: cid is graded \"no bot found\" "
+            f"(grading does not unpack archives); to grade its bot, unpack it into "
+            f"{subs.resolve() / 'cid'}/") in done.stderr, done.stderr
+    assert "not graded, being files and not students' folders: notes.txt (" in done.stderr
+    shutil.unpack_archive(subs / "cid.zip", subs / "cid")  # as the teacher is told to
+    done = grade(subs, config, out)
+    assert done.returncode == 0 and "cid: grading" in done.stderr, done.stderr
+    assert (rows(out)["cid"]["status"], rows(out)["cid"]["games"]) == ("ok", "4")
+    assert "warning: cid.zip is an archive" not in done.stderr, done.stderr
+
+
 def test_a_class_folder_given_one_level_too_high_is_warned_of(tmp_path: Path) -> None:
     """`grade course/` where course/subs/ holds the students: the one "student" subs has no
     bot, and a warning tells the teacher its folders each hold one and what to give instead."""
