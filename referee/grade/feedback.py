@@ -26,6 +26,8 @@ STATUS_WORDS = {
     "ok": "it built, passed every check and played its games",
     "no bot found": "nothing in your folder was found to run as a bot, so nothing was built "
                     "or played",
+    "too large": "your folder is over the grading's limit on the size or number of its files, "
+                 "so it was not copied, built or played",
     "build failed": "it could not be built, or your files could not be used, or its command "
                     "cannot run here, so nothing was played",
     "failed the check": "it failed some checks; it still played its games, which show what "
@@ -92,6 +94,7 @@ def next_step(outcome: StudentResult, config: TournamentConfig) -> str:
 
 NO_GAMES = {
     "no bot found": "no bot was found in your folder",
+    "too large": "your folder is over the grading's size limit",
     "build failed": "it could not be built, or its command cannot run here",
     "crashed": "it crashed in the check, and a bot that crashes there would crash in its games",
     "timed out": "it was too slow in the check",

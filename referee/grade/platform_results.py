@@ -5,9 +5,10 @@
 Both list the same tests: each check of `referee check`, the placement and win-share points
 if the config gives any, each baseline's verdict with its figures, and the grade.  The score
 is the submission's points (`[grading] points`), which `referee grade` gives the same
-submission; its feedback is the output text.  A submission with no bot, or whose build failed,
-is what each platform expects of one that cannot be graded: PrairieLearn's `gradable: false`
-with the reason as its message; on Gradescope a score of 0 with the reason in a visible test.
+submission; its feedback is the output text.  A submission with no bot, whose build failed or
+that is too large, is what each platform expects of one that cannot be graded: PrairieLearn's
+`gradable: false` with the reason as its message; on Gradescope a score of 0 with the reason in
+a visible test.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from .result import StudentResult, Versus
 Platform = Literal["gradescope", "prairielearn"]
 PLATFORMS: tuple[Platform, ...] = ("gradescope", "prairielearn")
 # Not gradable on PrairieLearn (the student keeps the attempt); a score of 0 on Gradescope.
-UNGRADABLE = ("no bot found", "build failed")
+UNGRADABLE = ("no bot found", "too large", "build failed")
 # PrairieLearn reads at most 1 MB of results; the feedback is cut well before that.
 MOST_TEXT = 200_000
 

@@ -24,7 +24,8 @@ from referee.protocol.messages import FaultKind
 from referee.tournament.config import TournamentConfig
 from referee.tournament.grading_table import GradeRule, Points
 
-STATUSES = ("ok", "no bot found", "build failed", "failed the check", "crashed", "timed out")
+STATUSES = ("ok", "no bot found", "too large", "build failed", "failed the check", "crashed",
+            "timed out")
 VERDICTS = ("beats", "level", "below")
 
 
@@ -67,7 +68,8 @@ class StudentResult:
 def status_of_problem(problem: str) -> str:
     """The status of a submission that could not be used: "no bot found" when the folder holds
     nothing recognisable as a bot (empty, or no bot.toml and no file of the conventions),
-    else "build failed" (a broken bot.toml, a submission too large or unreadable)."""
+    else "build failed" (a broken bot.toml, a folder that cannot be read).  One over the
+    size limits is "too large" (`Submission.over_limit`)."""
     return "no bot found" if problem.startswith("no bot found") else "build failed"
 
 

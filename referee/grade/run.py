@@ -123,7 +123,7 @@ class Grading:
         sub, config, outcome, found = self.sub, self.config, self.outcome, self.found
         remove_copy(self.records)  # an earlier grading's
         if sub.problem is not None:
-            outcome.status = status_of_problem(sub.problem)
+            outcome.status = "too large" if sub.over_limit else status_of_problem(sub.problem)
             found.problems.add("submission", sub.problem)
             return
         try:  # in a thread: a large copy would hold up the games of the others
@@ -408,6 +408,8 @@ async def _grade_into(root: Path, submissions: list[Submission], config: Tournam
 
     async def grade_one(sub: Submission, share: int) -> None:
         say(f"{sub.student}: grading")
+        if sub.over_limit:  # the student is told to make it smaller; the teacher, this
+            say(f"{sub.student}: too large, not copied or graded: {sub.over_limit}")
         try:
             known[sub.student], spent[sub.student] = await grade_submission(
                 sub, config, config_path, out, share, say)

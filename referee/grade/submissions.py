@@ -81,8 +81,15 @@ def shown_size(size: int) -> str:
     return f"{size} bytes"
 
 
-def too_large(folder: Path, limits: SizeLimits) -> tuple[str | None, str]:
-    """(why the submission is too large to copy, or None; if so, a digest for the next run).
+def size_above(size: int) -> str:
+    """A `submission_size` that takes `size` bytes: in whole GiB from 1 GiB up, else MiB."""
+    unit, name = ((1 << 30), "G") if size > (1 << 30) else ((1 << 20), "M")
+    return f"{-(-size // unit)}{name}"
+
+
+def too_large(folder: Path, limits: SizeLimits) -> tuple[str | None, str, str]:
+    """(why the submission is too large to copy, or None; if so, a digest for the next run,
+    and the limit it is over and by how much, for the teacher).
 
     Counted as a copy makes them: every file, folder and link is an entry (an inode of the
     work disk, which a full disk takes from the whole class); a sparse file counts in full
@@ -123,15 +130,24 @@ def too_large(folder: Path, limits: SizeLimits) -> tuple[str | None, str]:
         return (f"your submission has more than {limits.entries:,} files, folders and links, "
                 "too many to copy and grade (the limit is `submission_files` in the grading "
                 "config's [limits]); remove what your bot does not need to run (build outputs, "
-                "dependencies it can do without, data)"), h.hexdigest()
+                "dependencies it can do without, data), or ask your teacher to raise the "
+                "limit"), h.hexdigest(), (
+                f"it has more than {limits.entries:,} files, folders and links (the limit); to "
+                "grade it, raise `submission_files` in the grading config's [limits] above its "
+                "count (\"off\": no limit) and run again")
     if limits.bytes is not None and total > limits.bytes:
         named = ", ".join(f"`{rel}` ({shown_size(size)})" for size, rel in largest)
         return (f"your submission is too large to copy and grade: its files come to "
                 f"{shown_size(total)}, over the limit of {shown_size(limits.bytes)} "
                 f"(`submission_size` in the grading config's [limits]); the largest are "
                 f"{named}. A sparse file counts at its full size, as its copy would take "
-                "it"), h.hexdigest()
-    return None, ""
+                "it. Remove what your bot does not need to run (build outputs, data), or ask "
+                "your teacher to raise the limit"), h.hexdigest(), (
+                f"its files come to {shown_size(total)}, over the limit of "
+                f"{shown_size(limits.bytes)}; to grade it, raise `submission_size` in the "
+                f"grading config's [limits] (`submission_size = \"{size_above(total)}\"` takes "
+                "it; \"off\": no limit) and run again")
+    return None, "", ""
 
 
 @dataclass
@@ -142,6 +158,7 @@ class Submission:
     build: str | None
     problem: str | None  # why no bot could be found, if so
     digest: str
+    over_limit: str | None = None  # the size limit it is over, by how much (for the teacher)
 
 
 def find_bot(folder: Path) -> tuple[str | None, str | None, str | None]:
@@ -219,9 +236,9 @@ def submission_at(folder: Path, limits: SizeLimits = SizeLimits(),  # noqa: B008
                   student: str | None = None) -> Submission:
     """The submission in `folder`, named `student` (by default after the folder)."""
     student = student or folder.name
-    problem, digest = too_large(folder, limits)
+    problem, digest, over = too_large(folder, limits)
     if problem is not None:
-        return Submission(student, folder, None, None, problem, digest)
+        return Submission(student, folder, None, None, problem, digest, over)
     try:
         command, build, problem = find_bot(folder)
     except OSError as exc:  # a folder that cannot be looked into: that student's problem

@@ -228,8 +228,10 @@ def test_a_submission_too_large_to_copy_is_that_students_problem(tmp_path: Path)
     """A sparse file takes no room in a submission and its full size in the copy, so `truncate
     -s 1T` would fill the work disk and stop the whole class ('the referee failed'), after
     reading the terabyte of zeros for the digest.  A submission over `[limits]
-    submission_size` (256 MiB by default) is not read or copied: 'build failed', with its
-    largest files named; the others are graded, and raising the limit grades it."""
+    submission_size` (256 MiB by default) is not read or copied: 'too large' (not 'build
+    failed', which sent the teacher looking for a build), its feedback naming its size, the
+    limit and its largest files, and the teacher told which setting takes it; the others are
+    graded, and raising the limit grades it."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     for student in ("ann", "eve"):
         (subs / student).mkdir(parents=True)
@@ -239,9 +241,16 @@ def test_a_submission_too_large_to_copy_is_that_students_problem(tmp_path: Path)
     write_config(config)
     done = grade(subs, config, out)
     assert done.returncode == 0, done.stderr
-    assert {s: r["status"] for s, r in rows(out).items()} == {"ann": "ok", "eve": "build failed"}
+    assert {s: r["status"] for s, r in rows(out).items()} == {"ann": "ok", "eve": "too large"}
+    assert ("eve: too large, not copied or graded: its files come to 1024 GiB, over the limit "
+            "of 256 MiB; to grade it, raise `submission_size` in the grading config's [limits] "
+            "(`submission_size = \"1025G\"` takes it; \"off\": no limit) and run again\n"
+            ) in done.stderr, done.stderr
     eve = (out / "feedback" / "eve.md").read_text()
+    assert "- status: **too large** (your folder is over the grading's limit" in eve, eve
+    assert "because your folder is over the grading's size limit" in eve, eve
     assert "too large to copy and grade" in eve and "over the limit of 256 MiB" in eve, eve
+    assert "its files come to 1024 GiB" in eve and "ask your teacher to raise" in eve, eve
     assert "`data.bin` (1024 GiB)" in eve and "`submission_size`" in eve, eve
     assert not (out / "work" / "eve").exists()
     assert "eve: unchanged" in grade(subs, config, out).stderr
@@ -291,6 +300,11 @@ def test_what_counts_against_a_submissions_limits(tmp_path: Path) -> None:
         f.truncate(10 << 30)
     found = {s.student: s.problem or "" for s in discover(subs, SizeLimits(1 << 20, 50))}
     assert "more than 50 files, folders and links" in found["many"], found
+    teacher = {s.student: s.over_limit for s in discover(subs, SizeLimits(1 << 20, 50))}
+    assert teacher["many"] == ("it has more than 50 files, folders and links (the limit); to "
+                               "grade it, raise `submission_files` in the grading config's "
+                               "[limits] above its count (\"off\": no limit) and run again")
+    assert teacher["linked"] is None, teacher
     assert "more than 50 files, folders and links" in found["links"], found
     assert "come to 2 MiB, over the limit of 1 MiB" in found["venv"], found
     assert "`big` (2 MiB)" in found["venv"], found
