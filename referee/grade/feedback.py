@@ -9,7 +9,11 @@ made visible (`referee.text`) as it is written.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import TypeAdapter
 
 from referee.check import MOVE_TIME_CHECK, CheckResult
 from referee.tournament.config import TournamentConfig
@@ -61,6 +65,46 @@ class Findings:
     check: list[CheckResult] | None = None
     times: list[float] = field(default_factory=list)  # its reply times in the check
     played: bool = False  # it has figures from games (in the outcome)
+
+    def stored(self, scrub: Callable[[str], str]) -> StoredFindings:
+        """These findings, for state.json, each text taken through `scrub` (the teacher's
+        folders out of it, as out of the feedback)."""
+        data = _scrubbed(STORED.dump_python(StoredFindings(
+            self.problems.ordered(), self.skipped, self.built, self.check, self.times,
+            self.played), mode="json"), scrub)
+        return STORED.validate_python(data)
+
+    @classmethod
+    def of(cls, stored: StoredFindings) -> Findings:
+        return cls(Problems.of(stored.problems), stored.skipped, stored.built, stored.check,
+                   stored.times, stored.played)
+
+
+@dataclass
+class StoredFindings:
+    """`Findings` as state.json keeps them, so that a change to the grading rules alone gives
+    the same feedback from them and the games stored, with no bot run (`run.regraded`)."""
+
+    problems: list[Problem]
+    skipped: list[str]
+    built: str
+    check: list[CheckResult] | None
+    times: list[float]
+    played: bool
+
+
+STORED = TypeAdapter(StoredFindings)
+
+
+def _scrubbed(data: Any, scrub: Callable[[str], str]) -> Any:
+    """`data` (of JSON) with `scrub` applied to each of its strings."""
+    if isinstance(data, str):
+        return scrub(data)
+    if isinstance(data, list):
+        return [_scrubbed(x, scrub) for x in data]
+    if isinstance(data, dict):
+        return {k: _scrubbed(v, scrub) for k, v in data.items()}
+    return data
 
 
 def grade_reason(outcome: StudentResult) -> str:

@@ -99,6 +99,14 @@ class Problems:
             self.by_key[key] = Problem(kind, reason)
         return self.by_key[key]
 
+    @classmethod
+    def of(cls, problems: list[Problem]) -> Problems:
+        """The problems told before (`ordered`), as they were: their keys are their places,
+        since a reason may have changed since it was added (`add_check`)."""
+        made = cls()
+        made.by_key = {(p.kind, str(i)): p for i, p in enumerate(problems)}
+        return made
+
     def keep(self, problem: Problem) -> None:
         """Add a problem made whole elsewhere (a build's, with its command)."""
         self.by_key[fault_key(problem.kind, problem.reason)] = problem

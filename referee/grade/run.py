@@ -22,7 +22,7 @@ import shutil
 import time
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import trio
@@ -38,7 +38,7 @@ from referee.text import listed, visible
 from referee.tournament.config import TournamentConfig
 
 from .config import grading_warnings
-from .feedback import Findings, feedback
+from .feedback import Findings, StoredFindings, feedback
 from .gauntlet import (
     GauntletResult,
     build_baselines,
@@ -63,7 +63,7 @@ from .result import (
 )
 from .similarity import compare_class
 from .similarity_report import write_similarity_report
-from .state import Spent, grading_key, read_state, write_state
+from .state import Spent, games_key, grading_key, read_state, write_state
 from .submissions import (
     SKIP,
     Submission,
@@ -97,6 +97,12 @@ async def build(sub: Submission, workdir: Path, seconds: float,
 BUILD_SHOWN = 30  # lines of a build's output in its feedback
 
 
+def scrub_for(sub: Submission, out: Path) -> Scrub:
+    """What takes the teacher's folders out of `sub`'s feedback, grading into `out`."""
+    return Scrub([out / "work" / sub.student, sub.path],
+                 {"<grading folder>": out, "<submissions folder>": sub.path.parent})
+
+
 class Grading:
     """One submission's grading, step by step; what it found is kept when its time budget
     runs out before the end (`ran_out`)."""
@@ -111,8 +117,7 @@ class Grading:
         self.outcome = StudentResult(sub.student, "ok", sub.digest)
         self.found = Findings()
         self.workdir = out / "work" / sub.student
-        self.scrub = Scrub([self.workdir, sub.path], {"<grading folder>": out,
-                                                      "<submissions folder>": sub.path.parent})
+        self.scrub = scrub_for(sub, out)
         self.records = out / "feedback" / sub.student  # game records shown in its feedback
         self.name = bot_name(sub.student, config.baselines)  # its name in its games
         self.db = out / "games" / f"{sub.student}.db"
@@ -216,21 +221,14 @@ class Grading:
                                      check_command(self.sub.command, self.config)))
 
 
-async def grade_submission(sub: Submission, config: TournamentConfig, config_path: Path,
-                           out: Path, workers: int, say: Callable[[str], None]
-                           ) -> tuple[StudentResult, Spent]:
-    """Grade `sub` within its time budget (`[limits] submission_time`), its games at
-    `workers` workers; its result and the time it took."""
-    grading, spent = await graded(sub, config, config_path, out, workers, say)
-    return grading.outcome, spent
-
-
 async def graded(sub: Submission, config: TournamentConfig, config_path: Path, out: Path,
                  workers: int, say: Callable[[str], None], records_given: bool = True
                  ) -> tuple[Grading, Spent]:
-    """`grade_submission`, with what its grading found (the check's results, for a
-    platform's list of tests: `platform_results.py`); `records_given`: whether the student
-    gets the game records its feedback shows (not on a platform, which shows the text)."""
+    """Grade `sub` within its time budget (`[limits] submission_time`), its games at
+    `workers` workers: its grading (its result, and what it found: the check's results for a
+    platform's list of tests, `platform_results.py`, and the findings state.json keeps) and
+    the time it took.  `records_given`: whether the student gets the game records its
+    feedback shows (not on a platform, which shows the text)."""
     started = time.monotonic()
     grading = Grading(sub, config, config_path, out, records_given)
     budget = config.limits.submission_time
@@ -242,6 +240,28 @@ async def graded(sub: Submission, config: TournamentConfig, config_path: Path, o
     grading.outcome = finish(grading.outcome, config, grading.found, sub, grading.scrub)
     return grading, Spent(round(time.monotonic() - started, 3),
                           budget if deadline.cancelled_caught else None)
+
+
+def regraded(previous: StudentResult, stored: StoredFindings | None, sub: Submission,
+             config: TournamentConfig, out: Path) -> StudentResult | None:
+    """`sub` graded again by `config`'s grading rules from what its last grading found
+    (`stored`) and the games stored in OUT/games, where only `[grading]` changed: its
+    verdicts against each baseline (the confidence may have changed), points, grade and
+    feedback, no bot built or played.  None when that cannot be done (no findings kept, or
+    its games' store gone): then it is graded in full."""
+    if stored is None:
+        return None
+    outcome = replace(previous, versus=dict(previous.versus))
+    if stored.played:
+        db = out / "games" / f"{sub.student}.db"
+        name = bot_name(sub.student, config.baselines)
+        played = games_in(db, name, config) if db.is_file() else None
+        row = None if played is None else next((r for r in played.rows if r.name == name), None)
+        if played is None or row is None or row.games != outcome.games:  # not the same games
+            return None
+        outcome.versus = compare(played.games, name, config.baselines,
+                                 config.grading.confidence)
+    return finish(outcome, config, Findings.of(stored), sub, scrub_for(sub, out))
 
 
 def absent_program(command: str, folder: Path) -> str | None:
@@ -387,33 +407,49 @@ async def _grade_into(root: Path, submissions: list[Submission], config: Tournam
             say(f"note: {line}")
     (out / "feedback").mkdir(exist_ok=True)
     state_path = out / "state.json"
-    known, spent = read_state(state_path, grading_key(config, config_path), say)
+    state = read_state(state_path, (grading_key(config, config_path),
+                                    games_key(config, config_path)), say)
+    known, spent, findings = state.outcomes, state.spent, state.findings
     budget = config.limits.submission_time
     todo = []
+    regrades = 0
     for sub in submissions:
-        previous = known.get(sub.student)
+        previous = known.pop(sub.student, None)  # back once graded under these rules
         if previous is None or previous.digest != sub.digest:
             todo.append(sub)
         elif not spent.get(sub.student, Spent(0.0)).stands(budget):
             say(f"{sub.student}: unchanged, graded again under the new time budget")
             todo.append(sub)
-        else:
+        elif state.same_rules:
             say(f"{sub.student}: unchanged, kept its grade {previous.grade}")
+            known[sub.student] = previous
             write_feedback(out, previous)
+        elif (again := regraded(previous, findings.get(sub.student), sub, config, out)):
+            say(f"{sub.student}: unchanged, graded {again.grade} by the new [grading] (was "
+                f"{previous.grade}), from its games and check as stored: nothing run again")
+            known[sub.student] = again
+            regrades += 1
+            write_feedback(out, again)
+        else:
+            todo.append(sub)
+    if not state.same_rules:  # its keys are another [grading]'s: none stays
+        known = {s: o for s, o in known.items() if s in {sub.student for sub in submissions}}
     if any(sub.problem is None for sub in todo):
         await build_baselines(config, config_path, say)
     # Now that the baselines are built: a file their build makes is in the key from the first
     # run on, so that the next run (which reads it before building) agrees.
-    config_key = grading_key(config, config_path)
+    config_keys = grading_key(config, config_path), games_key(config, config_path)
 
     async def grade_one(sub: Submission, share: int) -> None:
         say(f"{sub.student}: grading")
         if sub.over_limit:  # the student is told to make it smaller; the teacher, this
             say(f"{sub.student}: too large, not copied or graded: {sub.over_limit}")
         try:
-            known[sub.student], spent[sub.student] = await grade_submission(
-                sub, config, config_path, out, share, say)
-            write_state(state_path, config_key, known, spent)
+            grading, spent[sub.student] = await graded(sub, config, config_path, out, share,
+                                                       say)
+            known[sub.student] = grading.outcome
+            findings[sub.student] = grading.found.stored(grading.scrub.text)
+            write_state(state_path, config_keys, known, spent, findings)
         finally:  # interrupted (its bots stopped by now) or failed too: no copy left behind
             with trio.CancelScope(shield=True), suppress(OSError):
                 # best effort: the next copy is made afresh anyway
@@ -422,8 +458,9 @@ async def _grade_into(root: Path, submissions: list[Submission], config: Tournam
 
     await side_by_side(todo, grade_one, workers)
     # Once the class is graded, with grades.csv: a run cut short leaves them as they were.
-    if set_aside_withdrawn(out, root, [sub.student for sub in submissions], known, spent, say):
-        write_state(state_path, config_key, known, spent)  # said once, not every run
+    if set_aside_withdrawn(out, root, [sub.student for sub in submissions], known, spent,
+                           say) or regrades:  # said once, not every run
+        write_state(state_path, config_keys, known, spent, findings)
     outcomes = [known[sub.student] for sub in submissions]
     # Every submission as handed in, each run (unchanged ones too): the teacher's flag of
     # likely copies, in similarity.md and grades.csv only, never in feedback or a grade.

@@ -1,7 +1,9 @@
 """OUT/state.json, which lets a second run skip the submissions it already graded: each
 student's last outcome under a key of everything else a grade depends on, and the time its
 grading took (a grade stands while the time budget, which is not in the key, would give it
-again)."""
+again).  Under a second key, of everything but `[grading]` (what changes the games), it keeps
+what grading each student found (`StoredFindings`): a change to the grading rules alone grades
+again from the games stored, and plays none."""
 
 from __future__ import annotations
 
@@ -13,14 +15,16 @@ from collections.abc import Callable, Mapping
 from contextlib import suppress
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from referee.tournament.config import TournamentConfig, tournament_edition
 from referee.tournament.entrants import bot_dir
 from referee.tournament.schedule import fingerprint
 from referee.validation import first_error
 
+from .feedback import StoredFindings
 from .result import StudentResult
 
 # Part of the grading key: bump when the same games would be graded differently, so that a
@@ -54,6 +58,35 @@ class State(BaseModel):
     config: str
     outcomes: dict[str, StudentResult]
     spent: dict[str, Spent] = {}  # none in a state written before time budgets
+    # `games_key`, and each student's findings (`StoredFindings` as JSON, read one by one, so
+    # that one of another version grades that student again and leaves the others' grades):
+    # none in a state written before grading alone was graded again from the games stored
+    games: str = ""
+    findings: dict[str, dict[str, Any]] = {}
+
+
+@dataclass
+class Known:
+    """What state.json says of earlier runs: each student's outcome and time spent, and
+    whether they were given under the same grading rules (`same_rules`) or only on the same
+    games (then `findings` can grade them again without a game: `run.regraded`)."""
+
+    outcomes: dict[str, StudentResult]
+    spent: dict[str, Spent]
+    findings: dict[str, StoredFindings]
+    same_rules: bool = True
+
+
+FINDINGS = TypeAdapter(StoredFindings)
+
+
+def stored_findings(data: dict[str, Any]) -> StoredFindings | None:
+    """One student's findings as state.json has them; None if they cannot be read (written
+    by another version): that student is graded again in full."""
+    try:
+        return FINDINGS.validate_python(data)
+    except ValidationError:
+        return None
 
 
 def write_whole(path: Path, text: str) -> None:
@@ -69,20 +102,26 @@ def write_whole(path: Path, text: str) -> None:
         part.unlink(missing_ok=True)
 
 
-def write_state(path: Path, config_key: str, outcomes: Mapping[str, StudentResult],
-                spent: Mapping[str, Spent]) -> None:
-    state = {"config": config_key, "outcomes": {s: asdict(o) for s, o in outcomes.items()},
-             "spent": {s: asdict(t) for s, t in spent.items()}}
+def write_state(path: Path, keys: tuple[str, str], outcomes: Mapping[str, StudentResult],
+                spent: Mapping[str, Spent],
+                findings: Mapping[str, StoredFindings] | None = None) -> None:
+    """The state of `outcomes` (and the time and `findings` of each) under `keys`, the
+    `grading_key` and the `games_key`."""
+    state = {"config": keys[0], "games": keys[1],
+             "outcomes": {s: asdict(o) for s, o in outcomes.items()},
+             "spent": {s: asdict(t) for s, t in spent.items()},
+             "findings": {s: FINDINGS.dump_python(f, mode="json")
+                          for s, f in (findings or {}).items() if s in outcomes}}
     write_whole(path, json.dumps(state, indent=1))
 
 
-def read_state(path: Path, config_key: str, say: Callable[[str], None]
-               ) -> tuple[dict[str, StudentResult], dict[str, Spent]]:
-    """The outcomes of earlier runs under this config, and the time each took.  The state is
-    only a cache, so an unreadable one is moved aside (kept for a look, never deleted) and
-    everyone graded again."""
+def read_state(path: Path, keys: tuple[str, str], say: Callable[[str], None]) -> Known:
+    """The outcomes of earlier runs under this config (`keys`: its `grading_key` and
+    `games_key`), or on its games under other grading rules, and the time each took.  The
+    state is only a cache, so an unreadable one is moved aside (kept for a look, never
+    deleted) and everyone graded again."""
     if not path.is_file():
-        return {}, {}
+        return Known({}, {}, {})
     try:
         state = State.model_validate_json(path.read_bytes())
     except (ValidationError, OSError) as exc:
@@ -94,21 +133,40 @@ def read_state(path: Path, config_key: str, say: Callable[[str], None]
         path.rename(kept)
         say(f"warning: {path} is unreadable ({why}); "
             f"moved it to {kept.name}, grading every submission again")
-        return {}, {}
-    return (state.outcomes, state.spent) if state.config == config_key else ({}, {})
+        return Known({}, {}, {})
+    if state.config != keys[0] and (not state.games or state.games != keys[1]):
+        return Known({}, {}, {})
+    findings = {s: f for s, data in state.findings.items()
+                if (f := stored_findings(data)) is not None}
+    return Known(state.outcomes, state.spent, findings, state.config == keys[0])
+
+
+def games_key(config: TournamentConfig, config_path: Path) -> str:
+    """The `grading_key` of everything but `[grading]` (rules, grades, points, confidence):
+    of what changes the games.  Two configs that agree on it play the same games."""
+    return _key(config, config_path, games_only=True)
 
 
 def grading_key(config: TournamentConfig, config_path: Path) -> str:
     """A digest of everything a grade depends on besides the submission: the whole config
     (limits, build and start-up times and sandbox too), the edition's contents, and the files
     the baselines' commands and builds name, so that a change to any of them grades everyone
-    again.  Not the time budget (`Spent.stands` says whom it grades again), nor the
-    similarity threshold, which changes no grade."""
+    again (a change to `[grading]` alone, from the games stored: `games_key`).  Not the time
+    budget (`Spent.stands` says whom it grades again), nor the similarity threshold, which
+    changes no grade."""
+    return _key(config, config_path)
+
+
+def _key(config: TournamentConfig, config_path: Path, games_only: bool = False) -> str:
+    """`grading_key`, or with `games_only` the `games_key`."""
     h = hashlib.sha256()
-    h.update(f"grades {GRADE_VERSION}\0".encode())
+    h.update(b"games\0" if games_only else f"grades {GRADE_VERSION}\0".encode())
     h.update(fingerprint(config, tournament_edition(config, config_path)).encode())
-    h.update(config.model_dump_json(exclude={"grading": {"similarity_threshold"},
-                                             "limits": {"submission_time"}}).encode())
+    left_out: dict[str, Any] = {"grading": {"similarity_threshold"},
+                                "limits": {"submission_time"}}
+    if games_only:
+        left_out["grading"] = True
+    h.update(config.model_dump_json(exclude=left_out).encode())
     for bot in config.bots:
         if bot.name not in config.baselines:
             continue

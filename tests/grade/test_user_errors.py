@@ -766,6 +766,55 @@ def test_a_change_to_the_grading_settings_or_a_baseline_grades_everyone_again(
     assert "alice: grading" in grade(subs, config, out).stderr
 
 
+def test_a_change_to_the_grading_rules_alone_grades_again_from_the_stored_games(
+        tmp_path: Path) -> None:
+    """A change to `[grading]` alone (the grades, the points, the confidence) plays no game and
+    runs no bot again (a class's hours of games were played again for a new weight): each
+    unchanged student is graded by the new rules from its stored games and check, its grade,
+    points and feedback as a full grading would give them (back to the first rules, the
+    first feedback, byte for byte, a crash's record still beside it).  A change to what
+    plays the games (the move time) grades everyone again, as before."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    for student, code in (("ann", (SAMPLES / "python" / "random_bot.py").read_text()),
+                          ("ivan", test_grade.crashes_in_some_games())):
+        (subs / student).mkdir(parents=True)
+        (subs / student / "bot.py").write_text(code)
+    (subs / "heidi").mkdir()  # no bot: nothing found, nothing played
+    write_config(config)
+    first = config.read_text()
+    assert grade(subs, config, out).returncode == 0
+    before = {p.name: p.read_bytes() for p in (out / "feedback").glob("*.md")}
+    grades = (out / "grades.csv").read_bytes()
+    stores = {p.name: p.stat().st_mtime_ns for p in (out / "games").glob("*.db")}
+    assert set(stores) == {"ann.db", "ivan.db"} and list((out / "feedback" / "ivan").glob(
+        "game-*.jsonl")), stores
+    assert rows(out)["ann"]["grade"] == "C"
+    config.write_text(first.replace('otherwise = "C"', 'otherwise = "B"\nconfidence = 0.6\n'
+                                    'points = {check = 2, placement = 10, beats = 3}'))
+    done = grade(subs, config, out)
+    assert done.returncode == 0 and ": grading\n" not in done.stderr, done.stderr
+    assert ("ann: unchanged, graded B by the new [grading] (was C), from its games and check "
+            "as stored: nothing run again") in done.stderr, done.stderr
+    assert {p.name: p.stat().st_mtime_ns for p in (out / "games").glob("*.db")} == stores
+    ann = rows(out)["ann"]
+    assert (ann["grade"], ann["games"], ann["checks_passed"]) == ("B", "4", "21")
+    assert float(ann["points"]) == pytest.approx(
+        2 * 21 + 10 * float(ann["placement"]) + 3 * sum(
+            ann[f"vs_random-{i}"] == "beats" for i in (1, 2, 3)), abs=0.01)
+    assert "- grade: **B**" in (out / "feedback" / "ann.md").read_text()
+    assert "times 10 = " in (out / "feedback" / "ann.md").read_text()
+    assert "with 60% confidence" in (out / "feedback" / "ann.md").read_text()
+    config.write_text(first)
+    done = grade(subs, config, out)
+    assert done.returncode == 0 and ": grading\n" not in done.stderr, done.stderr
+    assert {p.name: p.read_bytes() for p in (out / "feedback").glob("*.md")} == before
+    assert (out / "grades.csv").read_bytes() == grades
+    assert "ann: unchanged, kept its grade C" in grade(subs, config, out).stderr
+    config.write_text(first.replace("move_time = 0.3", "move_time = 0.35"))
+    done = grade(subs, config, out)
+    assert "ann: grading" in done.stderr and "ivan: grading" in done.stderr, done.stderr
+
+
 def test_an_unknown_edition_is_one_line_before_any_build(tmp_path: Path) -> None:
     subs = tmp_path / "subs"
     (subs / "alice").mkdir(parents=True)
