@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fcntl
 import itertools
+import json
 import os
 from collections.abc import Iterable, Iterator
 from contextlib import suppress
@@ -29,6 +30,12 @@ if TYPE_CHECKING:
 PARTIAL = "{}.merging-"  # then the merging process's pid
 SQLITE_FILES = ("", "-journal", "-wal", "-shm")  # a database's file and those SQLite adds
 MAX_SHARDS = 10_000  # `--shard I/N`: N at most this (a shard beyond the games plays none)
+# The stored file's settings that change the games (`schedule.fingerprint`), and those that
+# change how many are played (`store.FOLLOWED`), each named as a message shows it.
+GAME_SETTINGS = ("seed", "table_size", "format", "schedule", "seat_orders", "baselines",
+                 "edition", "variants", "limits.move_time", "limits.time_bank",
+                 "limits.max_faults")
+PLAYED_SETTINGS = ("deals", "tables", "max_games", "rounds", "until", "top", "bots")
 SHARDED_UNTIL = ("--shard: a run with until looks at every game of the field after each stage, "
                  "so it cannot be sharded; run it whole (on Dask to spread it over machines)")
 SHARDED_BUDGET = ("--shard: max_games counts the games of the whole tournament, which a "
@@ -91,9 +98,11 @@ def merge(out: Path, shards: list[Path]) -> int:
             most = max(prints, key=prints.count)  # on a tie, the first store's
             odd = [f"{s.path} ({s.name()!r})" for s, p in zip(stores, prints, strict=True)
                    if p != most]
+            differ = _settings_differ(stores, GAME_SETTINGS)
             raise StoreError(f"the stores come from different tournament files: "
                              f"{', '.join(odd)} {'is' if len(odd) == 1 else 'are'} not of "
-                             f"{stores[prints.index(most)].path}'s")
+                             f"{stores[prints.index(most)].path}'s"
+                             + (f" ({differ})" if differ else ""))
         labels = [s.shard() for s in stores]
         counts = {label.split("/")[-1] for label in labels}
         if "all" in labels or len(counts) != 1:
@@ -116,9 +125,12 @@ def merge(out: Path, shards: list[Path]) -> int:
             stored = store.done()
             for game_id in stored:
                 if game_id in seen:
+                    _same_plays(stores)  # shards of another field share games: say so
                     raise StoreError(f"duplicate: game {game_id} is in {seen[game_id]} and "
                                      f"{store.path}")
                 seen[game_id] = str(store.path)
+            if stored != expected:
+                _same_plays(stores)  # a shard run with other deals: say so, not a gap
             if stored - expected:
                 raise StoreError(f"{store.path} holds games that are not shard {label}'s")
             if expected - stored:
@@ -173,6 +185,65 @@ def _same_field(stores: list[Store]) -> set[str]:
             raise StoreError(f"{sets[0][1]} and {path} left out different entrants "
                              f"({', '.join(differ)}); run the shards again with the same bots")
     return sets[0][0] if sets else set()
+
+
+def _same_plays(stores: list[Store]) -> None:
+    """Refuse shards run with different settings of how much is played (`deals`, `tables`,
+    ...: not in the fingerprint, since a run may extend a store by them), naming the setting:
+    the schedule is read from the first shard's, so the others' games looked like strays,
+    gaps or duplicates.  Called once those are found: shards whose `until` differs yet which
+    played the same games merge."""
+    from .store import StoreError
+
+    differ = _settings_differ(stores, PLAYED_SETTINGS)
+    if differ:
+        raise StoreError(f"{differ}; run the shards again with the same file")
+
+
+def _settings_differ(stores: list[Store], keys: tuple[str, ...]) -> str | None:
+    """A line such as "the shards differ in deals: 16 in a.db, 32 in b.db" for the first of
+    `keys` (as "limits.move_time" for a key of a table) on which the shards' stored files
+    differ; None if they agree on all (or a file is not there to compare)."""
+    files = []
+    for store in stores:
+        text = store.meta("config")
+        if text is None:
+            return None
+        files.append(json.loads(text))
+    for key in keys:
+        values = [_setting(file, key) for file in files]
+        if len(set(values)) == 1:
+            continue
+        if key == "bots":
+            fields = [set(v.split("\n")) for v in values]
+            odd = sorted(fields[0].union(*fields[1:]) - fields[0].intersection(*fields[1:]))
+            return (f"the shards differ in entrants: {_listed(odd)} "
+                    f"{'is' if len(odd) == 1 else 'are'} not in every shard")
+        held: dict[str, list[str]] = {}
+        for store, value in zip(stores, values, strict=True):
+            held.setdefault(value, []).append(str(store.path))
+        return f"the shards differ in {key}: " + ", ".join(
+            f"{value} in {_listed(paths)}" for value, paths in held.items())
+    return None
+
+
+def _setting(file: dict[str, object], key: str) -> str:
+    """A stored file's `key` as shown in a message (entrants: their names, sorted, one a
+    line)."""
+    value: object = file
+    for part in key.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    if key == "bots":
+        return "\n".join(sorted(str(b.get("name")) for b in value if isinstance(b, dict))) \
+            if isinstance(value, list) else ""
+    return "not set" if value is None else json.dumps(value)
+
+
+def _listed(items: list[str], show: int = 3) -> str:
+    """The items as "a, b and c", or "a, b, c and 5 more" past `show` of them."""
+    if len(items) > show:
+        return f"{', '.join(items[:show])} and {len(items) - show} more"
+    return " and ".join([", ".join(items[:-1]), items[-1]] if len(items) > 1 else items)
 
 
 def _same_draws(stores: list[Store]) -> list[tuple[str, ...]]:

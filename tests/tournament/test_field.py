@@ -222,6 +222,43 @@ def test_shards_that_left_out_the_same_bot_merge(tmp_path: Path) -> None:
     assert json.loads(board(tmp_path / "all.db"))["left_out"][0]["name"] == "dan"
 
 
+def test_shards_run_from_different_files_are_refused_naming_what_differs(
+        tmp_path: Path) -> None:
+    """Shards run from files that differ in `deals`, or in their entrants: the merge is
+    refused in one line naming that setting and each shard's value, in whichever order the
+    shards are given (not as a shard holding games that are not its own, or lacking some);
+    shards of different seeds are refused as of different files, naming the seeds."""
+    names = ["ann", "ben", "cal", "dan"]
+    for n in names:
+        entrant(tmp_path, n)
+
+    def shard(label: str, db: str, field: list[str], extra: str) -> None:
+        run(write_file(tmp_path, field, extra), "--shard", label, "--db", db, "-q")
+
+    def merged(*shards: str) -> str:
+        out = in_process.referee("tournament", "merge", *shards, "--out", "all.db",
+                                 cwd=tmp_path)
+        assert out.returncode == 2 and not (tmp_path / "all.db").exists(), out.stderr
+        return out.stderr
+
+    shard("1/2", "s1.db", names[:3], "deals = 1")
+    shard("2/2", "s2.db", names[:3], "deals = 2")
+    again = "; run the shards again with the same file\n"
+    assert merged("s1.db", "s2.db") == \
+        f"error: the shards differ in deals: 1 in s1.db, 2 in s2.db{again}"
+    assert merged("s2.db", "s1.db") == \
+        f"error: the shards differ in deals: 2 in s2.db, 1 in s1.db{again}"
+    shard("1/2", "s3.db", names, "deals = 2")
+    assert merged("s3.db", "s2.db") == \
+        f"error: the shards differ in entrants: dan is not in every shard{again}"
+    file = write_file(tmp_path, names[:3], "deals = 2")
+    file.write_text(file.read_text().replace("seed = 11", "seed = 12"))
+    run(file, "--shard", "1/2", "--db", "s4.db", "-q")
+    said = merged("s4.db", "s2.db")
+    assert said.startswith("error: the stores come from different tournament files: ") and \
+        said.endswith(" (the shards differ in seed: 12 in s4.db, 11 in s2.db)\n"), said
+
+
 def test_plan_counts_what_run_plays_and_the_store_is_found_from_anywhere(
         tmp_path: Path) -> None:
     """`tournament plan` counts the games, tables and seats that `run` then plays; the store
