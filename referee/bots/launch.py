@@ -172,12 +172,22 @@ def missing_script(command: str, cwd: Path) -> str | None:
     class path), or None.  The interpreter would start and fail at every game: a tournament's
     entrant would sit last in the standings as if it had played, where a missing program
     leaves it out."""
+    script = script_named(command)
+    if script is None or (cwd / script).exists():
+        return None
+    return f"{script} not found" + ("" if os.path.isabs(script) else f" in {cwd}")
+
+
+def script_named(command: str) -> str | None:
+    """The script an interpreter would run in `command` (its first word after the program
+    that is not an option, named as scripts are and not a shell's command line or a class
+    path), or None."""
     words = [w for w in split_command(command)[1:] if not w.startswith("-")]
-    if not words or not words[0].endswith(SCRIPT_SUFFIXES) or (cwd / words[0]).exists():
+    if not words or not words[0].endswith(SCRIPT_SUFFIXES):
         return None
     if any(c.isspace() or c == ":" for c in words[0]):  # `sh -c '...'`, a class path
         return None
-    return f"{words[0]} not found" + ("" if os.path.isabs(words[0]) else f" in {cwd}")
+    return words[0]
 
 
 # The interpreter of a script, by its suffix, for a command that names the script alone.

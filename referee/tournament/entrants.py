@@ -7,11 +7,12 @@ writable and no network.  A bot whose build or command fails is left out with a 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
 from referee.bots.build import build_bot
-from referee.bots.launch import BotSpec, missing_program
+from referee.bots.launch import BotSpec, missing_program, script_named
 from referee.bots.process import ProcessLimits
 from referee.bots.start import split_command
 from referee.bots.version import bot_version
@@ -128,17 +129,36 @@ class NoFolders(Exception):
 
 
 def no_folders(config: TournamentConfig, config_path: Path) -> NoFolders | None:
-    """The error when no entrant can be found: its `dir`, or the program or script its
-    command names, is not there. A copy of a tournament file run away from its entrants
-    recorded every one of them as left out, and every later leaderboard said so (an
-    organiser's final re-run from another folder)."""
-    if len(config.bots) < 2:
-        return None
+    """The error when none of the entrants found from the file's folder is there: each names
+    a `dir`, or a program or script by a path relative to the file's folder, and that is not
+    there (entrants given by a command on PATH or an absolute path, as a gauntlet's baselines
+    may be, are found from anywhere and do not count), when they are two or more and at least
+    half the field (fewer are taken for typos, each left out).  A copy of a tournament file
+    run away from its entrants recorded every one of them as left out, and every later
+    leaderboard said so (an organiser's final re-run from another folder; a gauntlet's, whose
+    baselines were there)."""
+    located = [b for b in config.bots if _found_from_the_file(b)]
+    if len(located) < 2 or 2 * len(located) < len(config.bots):
+        return None  # one missing, or a few beside many found anywhere: typos, left out
     missing = unbuilt_problems(config, config_path)
-    if len(missing) < len(config.bots) or not all(
-            "does not exist" in why or "not found" in why for why in missing.values()):
+    if not all(b.name in missing and ("does not exist" in missing[b.name] or
+                                      "not found" in missing[b.name]) for b in located):
         return None
-    return NoFolders(f"none of the {len(config.bots)} entrants is there (each `dir`, and each "
-                     f"command's program, is found from {config_path.parent}, the tournament "
-                     "file's folder), so nothing was played or recorded: run the file where "
-                     "its entrants are, or correct it")
+    which = (f"none of the {len(config.bots)} entrants is there" if len(located) ==
+             len(config.bots) else f"none of the {len(located)} entrants with a folder or "
+             "program of their own is there")
+    return NoFolders(f"{which} (each `dir`, and each command's program, is found from "
+                     f"{config_path.resolve().parent}, the tournament file's folder), so "
+                     "nothing was played or recorded: run the file where its entrants are, or "
+                     "correct it")
+
+
+def _found_from_the_file(bot: BotEntry) -> bool:
+    """Whether an entrant is looked for in the tournament file's folder: it names a `dir`,
+    or its command a program or script by a relative path (not a program on PATH, nor an
+    absolute path)."""
+    if bot.dir:
+        return True
+    program = split_command(bot.command)[0]
+    paths = [p for p in ("/" in program and program, script_named(bot.command)) if p]
+    return any(not os.path.isabs(p) for p in paths)

@@ -444,6 +444,40 @@ def test_a_refused_run_away_from_the_entrants_folders_leaves_the_stores_file_as_
     assert shown.returncode == 0 and shown.stderr == "", shown.stderr
 
 
+def test_a_gauntlet_run_away_from_its_candidates_folders_is_refused(tmp_path: Path) -> None:
+    """A gauntlet whose baselines are commands found from anywhere (absolute paths) and whose
+    candidates are folders: its file copied to a folder without the candidates' folders is
+    refused by plan and run in one line, and the finished store records no candidate as left
+    out (such a run recorded every candidate as left out, the baselines being there)."""
+    names = ["ann", "ben"]
+    for n in names:
+        entrant(tmp_path, n)
+    lines = ['name = "gauntlet"', "seed = 11", "table_size = 3", 'format = "gauntlet"',
+             'baselines = ["r1", "r2"]']
+    for base, script in (("r1", RANDOM), ("r2", FIRST_LEGAL)):
+        lines += ["[[bots]]", f'name = "{base}"', f'command = "{BOT_PYTHON} {script}"']
+    for name in names:
+        lines += ["[[bots]]", f'name = "{name}"', f'command = "{BOT_PYTHON} bot.py"',
+                  f'dir = "{name}"']
+    file = tmp_path / "gauntlet.toml"
+    file.write_text("\n".join(lines) + "\n")
+    db = tmp_path / "gauntlet.db"
+    run(file)
+    before = stored(db)
+    away = tmp_path / "away"
+    away.mkdir()
+    copy = away / file.name
+    copy.write_text(file.read_text())
+    for command in ("plan", "run"):
+        out = in_process.referee("tournament", command, str(copy), "--db", str(db), cwd=away)
+        assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
+        assert out.stderr.startswith(
+            "error: none of the 2 entrants with a folder or program of their own is there "
+            f"(each `dir`, and each command's program, is found from {away}, "), out.stderr
+    assert stored(db) == before
+    assert json.loads(board(db))["left_out"] == []
+
+
 def test_a_file_of_commands_run_away_from_their_scripts_is_refused(tmp_path: Path) -> None:
     """Entrants given by commands alone (`python3 bots/ann.py`), the file copied to a folder
     where those scripts are not: plan and run refuse it in one line, and the finished store
