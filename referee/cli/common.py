@@ -150,10 +150,10 @@ def stored_standings_text(db_path: Path, fmt: str = "table", with_head_to_head: 
     if it cannot be read."""
     from ..leaderboard import standings_text
 
-    games, primary, left_out, baselines = read_stored(db_path)
+    games, primary, left_out, baselines, held = read_stored(db_path)
     unfinished = unfinished_note(db_path) if fmt in PUBLISHED_WITH_NOTE else None
     return standings_text(games, primary, fmt, with_head_to_head, with_seats, with_pairs,
-                          left_out, wide, baselines, unfinished)
+                          left_out, wide, baselines, unfinished, held)
 
 
 # The leaderboard formats that carry the unfinished note themselves (an organiser published
@@ -161,18 +161,21 @@ def stored_standings_text(db_path: Path, fmt: str = "table", with_head_to_head: 
 PUBLISHED_WITH_NOTE = ("markdown", "json")
 
 
-def read_stored(db_path: Path) -> tuple[Games, str, dict[str, str], list[str]]:
+def read_stored(db_path: Path) -> tuple[Games, str, dict[str, str], list[str],
+                                        dict[str, int]]:
     """What a leaderboard of the store at `db_path` shows (read-only): its games, its
-    tournament file's primary metric, the entrants its last run left out or withdrew, and a
-    gauntlet's baselines; a StoreError if it cannot be read."""
+    tournament file's primary metric, the entrants its last run left out or withdrew, a
+    gauntlet's baselines, and the games stored of each entrant left out or withdrawn; a
+    StoreError if it cannot be read."""
     from ..leaderboard import Games
-    from ..tournament.field import shown_left_out
+    from ..tournament.field import shown_left_out, stored_games
     from ..tournament.store import Store
 
     store = Store.for_reading(db_path)
     try:
-        return (Games.from_store(store), store.primary_metric(), shown_left_out(store),
-                store.baselines())
+        left_out = shown_left_out(store)
+        return (Games.from_store(store), store.primary_metric(), left_out,
+                store.baselines(), stored_games(store, left_out))
     finally:
         store.close()
 

@@ -9,7 +9,7 @@ import csv
 import io
 import json
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import tabulate as tabulate_module
@@ -178,12 +178,15 @@ def _wrapped(note: str, fmt: str) -> str:
 
 
 def standings_csv(rows: list[StandingRow], left_out: dict[str, str] | None = None,
-                  baselines: Sequence[str] = (), never_started: Sequence[str] = ()) -> str:
+                  baselines: Sequence[str] = (), never_started: Sequence[str] = (),
+                  left_out_games: Mapping[str, int] | None = None) -> str:
     """One row per entrant; whether it is a gauntlet's baseline and whether it started in none
     of its games (placed last by rule), which the other formats mark too; the last column
-    says why an entrant was left out (a left-out entrant with no games stored has a row of its
-    own, its figures empty)."""
+    says why an entrant was left out.  A left-out or withdrawn entrant not on the board has
+    a row of its own, its figures empty but its games: those stored (`left_out_games`), out of
+    the board, as its reason says (a withdrawn entrant's row said 0 where 280 were kept)."""
     left_out = left_out or {}
+    held = left_out_games or {}
     out = io.StringIO()
     w = csv.writer(out)
     w.writerow(["rank", "name", "games", "separated", "place_best", "place_worst", "win_share",
@@ -206,7 +209,8 @@ def standings_csv(rows: list[StandingRow], left_out: dict[str, str] | None = Non
     ranked = {r.name for r in rows}
     for name, why in left_out.items():
         if name not in ranked:
-            w.writerow(["", visible(name), 0, *[""] * 24, name in baselines, "", visible(why)])
+            w.writerow(["", visible(name), held.get(name, 0), *[""] * 24, name in baselines,
+                        "", visible(why)])
     return out.getvalue()
 
 
@@ -288,13 +292,16 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
            seats: list[SeatRow] | None = None, primary: str = "placement",
            with_pairs: bool = False, left_out: dict[str, str] | None = None,
            wide: bool = False, baselines: list[str] | None = None,
-           unfinished: str | None = None) -> str:
+           unfinished: str | None = None,
+           left_out_games: Mapping[str, int] | None = None) -> str:
     """The standings in `fmt`; JSON always holds the pairs, the tables when `with_pairs`.
     `left_out`: the entrants the last run could not play, with why, in every format; `wide`:
     the table and Markdown with every column (`standings_table`); `baselines`: a gauntlet's,
     named under the table (and in JSON), as they are ranked with its candidates;
     `unfinished`: the note that the store holds part of its tournament, in the formats that
-    are published (Markdown, JSON: `unfinished`), the table's on stderr by the command."""
+    are published (Markdown, JSON: `unfinished`), the table's on stderr by the command;
+    `left_out_games`: the games stored of each left out, CSV's `games` of their rows (the
+    other formats say it in the reason)."""
     rows = board.rows
     left_out = left_out or {}
     if fmt == "json":
@@ -314,7 +321,8 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
             doc["seats"] = [s.as_dict() for s in seats]
         return json.dumps(doc, indent=2)
     if fmt == "csv":  # one table: the CLI refuses the extras with it
-        return standings_csv(rows, left_out, baselines or (), board.never_started)
+        return standings_csv(rows, left_out, baselines or (), board.never_started,
+                             left_out_games)
     tablefmt = "github" if fmt == "markdown" else "simple"
     parts = [standings_table(rows, tablefmt, primary, wide, board.pairs)]
     if board.never_started:

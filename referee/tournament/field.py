@@ -20,17 +20,34 @@ from dataclasses import dataclass
 
 from .store import LEFT_OUT, PLAYING, WITHDRAWN, Entrant, Store
 
-# Why a withdrawn entrant is not on a leaderboard, listed where the left-out entrants are.
-WITHDRAWN_SHOWN = ("withdrawn: in the store, not in its last run's file; its games are out of "
-                   "these standings, and count again if it comes back unchanged")
+
+def withdrawn_shown(games: int) -> str:
+    """Why a withdrawn entrant with `games` stored is not on a leaderboard, listed where the
+    left-out entrants are (with its stored games: a CSV row of it said 0 games where 280 were
+    kept out of the board)."""
+    held = ("it has no games stored" if games == 0 else
+            f"its {games:,} stored {'game is' if games == 1 else 'games are'} out of these "
+            f"standings, and count{'s' if games == 1 else ''} again if it comes back unchanged")
+    return f"withdrawn: in the store, not in its last run's file; {held}"
 
 
 def shown_left_out(store: Store) -> dict[str, str]:
     """The entrants a leaderboard lists as not on it, with why: those the last run left out,
     and those withdrawn (an organiser found a withdrawn entrant nowhere in what they
     published)."""
-    return {**store.entrants(LEFT_OUT), **dict.fromkeys(store.entrants(WITHDRAWN),
-                                                          WITHDRAWN_SHOWN)}
+    withdrawn = store.entrants(WITHDRAWN)
+    held = stored_games(store, withdrawn)
+    return {**store.entrants(LEFT_OUT), **{n: withdrawn_shown(held[n]) for n in withdrawn}}
+
+
+def stored_games(store: Store, names: Collection[str]) -> dict[str, int]:
+    """How many games each of `names` sits in among the store's games (not those
+    superseded), counted or not on the leaderboard."""
+    wanted = set(names)
+    held: Counter[str] = Counter(dict.fromkeys(wanted, 0))
+    for seats in store.seatings().values():
+        held.update(wanted.intersection(seats))
+    return dict(held)
 
 
 @dataclass(frozen=True)

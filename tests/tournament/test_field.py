@@ -5,7 +5,9 @@ plays.  Each entrant is a folder of its own holding a copy of a sample bot."""
 
 from __future__ import annotations
 
+import csv
 import html
+import io
 import json
 import shutil
 import sqlite3
@@ -13,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.tournament.field import WITHDRAWN_SHOWN
+from referee.tournament.field import withdrawn_shown
 
 from .. import in_process
 from ..processes import BOT_PYTHON
@@ -162,7 +164,7 @@ def test_a_newcomer_plays_only_its_new_tables_and_a_withdrawn_bot_leaves_the_boa
     shown = json.loads(board(db))
     rows = shown["entrants"]
     assert "dan" not in {r["name"] for r in rows}
-    assert {"name": "dan", "reason": WITHDRAWN_SHOWN} in shown["left_out"]  # listed, with why
+    assert {"name": "dan", "reason": withdrawn_shown(6 * GAMES_PER_TABLE)} in shown["left_out"]
     assert {r["name"]: r["games"] for r in rows}["ann"] == 3 * GAMES_PER_TABLE
     back = write_file(tmp_path, [*names, "eve"])
     planned = in_process.referee("tournament", "plan", str(back), cwd=tmp_path).stdout
@@ -173,6 +175,27 @@ def test_a_newcomer_plays_only_its_new_tables_and_a_withdrawn_bot_leaves_the_boa
             "again") in said, said
     assert {r["name"]: r["games"] for r in json.loads(board(db))["entrants"]}["dan"] == \
         6 * GAMES_PER_TABLE
+
+
+def test_a_withdrawn_entrant_is_listed_with_its_stored_games_in_every_format(
+        tmp_path: Path) -> None:
+    """An entrant withdrawn from the file: its CSV row's games are its stored games (9), not
+    0, and the table, Markdown, JSON and CSV all say in its reason that those 9 stored games
+    are out of the standings."""
+    names = ["ann", "ben", "cal", "dan"]
+    for n in names:
+        entrant(tmp_path, n)
+    run(write_file(tmp_path, names))
+    run(write_file(tmp_path, names[:3]))
+    db = tmp_path / "field.db"
+    reason = ("withdrawn: in the store, not in its last run's file; its 9 stored games are "
+              "out of these standings, and count again if it comes back unchanged")
+    rows = {r["name"]: r for r in csv.DictReader(io.StringIO(board(db, "csv")))}
+    assert rows["dan"]["games"] == "9" and rows["dan"]["left_out"] == reason, rows["dan"]
+    assert rows["dan"]["rank"] == "" and rows["ann"]["games"] == "3"
+    assert f"left out: dan: {reason}" in board(db, "table")
+    assert f"- left out: **dan**: {reason}" in board(db, "markdown")
+    assert json.loads(board(db))["left_out"] == [{"name": "dan", "reason": reason}]
 
 
 def test_a_left_out_bot_is_listed_everywhere_and_a_finished_run_exits_0(
