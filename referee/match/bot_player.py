@@ -94,11 +94,13 @@ class BotPlayer:
 
     # ---------------------------------------------------------------- process life
 
-    async def start(self) -> None:
+    async def start(self) -> Fault | None:
         """Start the bot and read its hello before its first game, so that its `hello_name`
-        is known while the game is set up; a failure is that game's `start` fault."""
+        is known while the game is set up; a failure is that game's `start` fault, and is
+        returned (a tournament tries a bot that never started so, `tournament.start_probe`)."""
         if self.bot is None:
             self._start_fault = await self._start()
+        return self._start_fault
 
     def move_files(self, stderr_path: Path | None, transcript_path: Path | None) -> None:
         """Rename the bot's stderr log and transcript (a bot named by its hello): what was

@@ -38,6 +38,7 @@ from .preview import duration, make_plan
 from .progress import Progress
 from .rounds import budget_left, finished, next_round, next_size
 from .schedule import Schedule, ScheduledGame, fingerprint, table_key
+from .start_probe import still_unstarted
 from .store import LEFT_OUT, Entrant, Store, StoreError, StoreFailed
 from .store_checks import check_store, take_over_earlier
 from .tally import Tally, stored_by_table, tally
@@ -346,9 +347,10 @@ async def run_tournament(
     again (with `frozen`, FrozenField instead); then, with `workers`, the plan of its games is
     said (`preview.py`), counting those to play again.  The file's `max_games` and `time_budget`
     (seconds from now) stop it early (`budget.py`); an adaptive run seats an entrant that
-    keeps failing to start in no later round (`unstarted.py`).  Raises SandboxError, before
-    any game,
-    when the file's sandbox cannot run here or would show a bot the store (`isolation.py`)."""
+    keeps failing to start in no later round (`unstarted.py`), and none whose stored games
+    show it never started and that fails to start when tried first (`start_probe.py`).
+    Raises SandboxError, before any game, when the file's sandbox cannot run here or would
+    show a bot the store (`isolation.py`)."""
     deadline = None if time_budget is None else time.monotonic() + time_budget
     if executor.runs_bots:
         check_sandbox_available(config.sandbox)
@@ -363,6 +365,12 @@ async def run_tournament(
         versions = entrant_versions(config, config_path, left_out)
         change = update_field(store, [b.name for b in config.bots], versions, left_out,
                               frozen)
+        if games.kind == "adaptive" and executor.runs_bots:  # before it seats them again
+            dead = await still_unstarted(config, config_path, store.results(), versions, say)
+            if dead:
+                store.record_field([Entrant(n, versions[n], LEFT_OUT, why)
+                                    for n, why in dead.items()], [], {})
+                left_out.update(dead)
         if workers is not None:  # after the field's changes: their superseded games to play
             stored = store.done() if len(games) else set()
             for line in make_plan(config, games, workers, stored, shard,

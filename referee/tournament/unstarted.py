@@ -1,10 +1,11 @@
-"""Entrants that cannot start: a bot that exits before its hello game after game (a missing
-file, a crash at import) plays none of its games, and each of its tables is a game short of a
-player for the others.  An adaptive run that sees one fail to start `IN_A_ROW` times running
-seats it in no later round, and the store records why, as for a bot whose build failed; the
-next run tries it again (a fix of what it needed, outside its folder, brings it back without
-a new version).  A fixed schedule's games are fixed: they are played as they are.  A start
-that timed out is not counted: a loaded machine makes those of a healthy bot."""
+"""Entrants that cannot start: a bot that exits before its hello game after game (a missing file,
+a crash at import) plays none of its games, and each of its tables is a game short of a player
+for the others.  An adaptive run that sees one fail to start `IN_A_ROW` times running seats it
+in no later round, and the store records why, as for a bot whose build failed; the next run
+tries it again (a fix of what it needed, outside its folder, brings it back without a new
+version), once before its first round (`start_probe.py`).  A fixed schedule's games are fixed:
+they are played as they are.  A start that timed out is not counted: a loaded machine makes
+those of a healthy bot."""
 
 from __future__ import annotations
 

@@ -41,7 +41,8 @@ def test_an_adaptive_run_seats_a_bot_that_keeps_failing_to_start_in_no_later_rou
     """The crasher's table in the first round plays its three games (the round was chosen);
     after its second failed start the run says it is left out, and the next three rounds seat
     it nowhere; the leaderboard's left-out line says why, and a file without it is said to
-withdraw it.  The next run seats it again (its round was chosen before it failed)."""
+    withdraw it.  The next run tries it once before its first round and, as it still fails,
+    seats it nowhere either, saying so in one line."""
     config, db = write_config(tmp_path, rounds=4), tmp_path / "t.db"
     done = in_process.referee("tournament", "run", str(config), "--workers", "1",
                               cwd=tmp_path)
@@ -64,7 +65,45 @@ withdraw it.  The next run seats it again (its round was chosen before it failed
     again = in_process.referee("tournament", "run", str(write_config(tmp_path, rounds=5)),
                                "--workers", "1", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
-    assert crasher_games(db) > 3
+    assert crasher_games(db) == 3
+    said = again.stdout + again.stderr
+    assert said.count("left out crasher: ") == 1 and (
+        "left out crasher: it started in none of its 3 stored games, nor when tried again now "
+        "(closed its output before its hello; exit status 3 (a module") in said, said
+
+
+def test_an_adaptive_run_seats_a_never_started_bot_again_once_it_is_fixed(
+        tmp_path: Path) -> None:
+    """A bot that never started in an adaptive run's games, tried before each next run's
+    first round: while it still fails it is seated in none of that run's games (one line says
+    why, as does the leaderboard); once its command is fixed (a new version) it is seated
+    again and starts in its games, and no longer listed as left out."""
+    config, db = write_config(tmp_path, rounds=2), tmp_path / "t.db"
+    first = in_process.referee("tournament", "run", str(config), "--workers", "1", "-q",
+                               cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    dead = crasher_games(db)
+    again = in_process.referee("tournament", "run", str(write_config(tmp_path, rounds=4)),
+                               "--workers", "1", "-q", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert crasher_games(db) == dead
+    assert again.stderr.count("crasher") == 1 and again.stderr.startswith(
+        f"warning: left out crasher: it started in none of its {dead} stored games, nor when "
+        "tried again now"), again.stderr
+    board = in_process.referee("leaderboard", str(db), cwd=tmp_path).stdout
+    assert "left out: crasher: it started in none of its" in board, board
+    fixed = write_config(tmp_path, rounds=6)
+    fixed.write_text(fixed.read_text().replace("crash_at_start.py", "first_legal.py"))
+    done = in_process.referee("tournament", "run", str(fixed), "--workers", "1", "-q",
+                              cwd=tmp_path)
+    assert done.returncode == 0 and "crasher" not in done.stderr, done.stderr
+    assert crasher_games(db) > 0
+    with sqlite3.connect(db) as con:
+        results = [r[0] for r in con.execute(
+            "SELECT result FROM games WHERE seats LIKE '%crasher%'")]
+    assert results and not any('"start"' in r for r in results)
+    board = in_process.referee("leaderboard", str(db), cwd=tmp_path).stdout
+    assert "left out" not in board, board
 
 
 def test_a_fixed_schedules_run_says_which_bot_never_started(tmp_path: Path) -> None:

@@ -1,0 +1,67 @@
+"""Entrants that never started, tried once before an adaptive run's first round.
+
+An adaptive run seats an entrant that fails to start `IN_A_ROW` times in no later round of
+that run (`unstarted.py`), and the next run tries it again.  It tried it by seating it: each
+new run's first round seated a bot dead since its first game at its tables again, until it
+failed twice more (a dozen games a run played a seat short in a 70-entrant ladder).  Now an
+entrant whose stored games (of its version now: a changed bot's are superseded) show it never
+started is started once before the first round, alone: its hello read, then closed.  Still
+failing, it is left out of the run with why, as a bot whose build fails; started, it is seated
+as ever (what it lacked was fixed outside its folder); a start that timed out is no failure
+(a loaded machine makes those of a healthy bot).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from referee.bots.errors import ResourcesExhausted
+from referee.match.bot_player import BotPlayer
+from referee.match.result import GameResult
+
+from .config import TournamentConfig
+from .entrants import bot_spec
+from .unstarted import IN_A_ROW, TIMED_OUT, StartWatch
+
+STDERR_TAIL = "; its stderr ends:"  # where a start fault's one line ends
+
+
+def never_started(results: Iterable[GameResult]) -> dict[str, tuple[int, str]]:
+    """The entrants that started in none of their games among `results` (`IN_A_ROW` or
+    more, each failing other than by timing out), with how many and the last one's reason."""
+    watch = StartWatch()
+    for result in results:
+        for _ in watch.seen(result):  # (the count in a row: not needed here)
+            pass
+    return {name: (watch.games[name], why) for name, why in sorted(watch.never.items())
+            if watch.games[name] >= IN_A_ROW}
+
+
+async def still_unstarted(config: TournamentConfig, config_path: Path,
+                          results: Iterable[GameResult], playing: Iterable[str],
+                          say: Callable[[str], None]) -> dict[str, str]:
+    """Those of `playing` whose stored `results` show they never started and that fail to
+    start again now, each with why (said, as a left-out bot is)."""
+    left_out: dict[str, str] = {}
+    candidates = never_started(results)
+    for name in playing:
+        if name not in candidates:
+            continue
+        games, _ = candidates[name]
+        player = BotPlayer(bot_spec(config, config_path, name),
+                           startup_time=config.limits.startup_time)
+        try:
+            fault = await player.start()
+        except ResourcesExhausted:  # the referee's want, not the bot's: seat it
+            fault = None
+        finally:
+            await player.aclose()
+        if fault is None or fault.reason.startswith(TIMED_OUT):
+            continue
+        why = fault.reason.split(STDERR_TAIL, 1)[0]
+        left_out[name] = (f"it started in none of its {games} stored games, nor when tried "
+                          f"again now ({why}); no round of this run seats it, and the next "
+                          "run tries it again")
+        say(f"left out {name}: {left_out[name]}")
+    return left_out
