@@ -365,3 +365,32 @@ def test_faults_name_their_request_and_how_to_send_it_again(tmp_path: Path) -> N
     again = in_process.referee(*shlex.split(hint[1])[1:], "-q", cwd=tmp_path)
     assert re.search(rf"^request {numbers[0]} \(id \d+, \w+\): same, a fault in the game: ",
                      again.stdout, re.M), again.stdout
+
+
+def test_the_line_to_send_a_request_again_keeps_the_plays_limits(tmp_path: Path) -> None:
+    """A game played with --address-space 3G (and --sandbox bwrap where bwrap runs): the line
+    under the faults that sends the request again carries both, and run as it is, the bot
+    runs under them again (its stderr, shown by replay, says its address-space limit, and
+    that it cannot see the repository from the sandbox)."""
+    from .bots.conftest import bwrap_problem
+
+    bot = tmp_path / "limited.py"  # illegal.py, saying its limits on stderr as it starts
+    said = ("import os, resource\nprint('address space', "
+            "resource.getrlimit(resource.RLIMIT_AS)[0], 'sees the repository', "
+            f"os.path.exists({str(ROOT / 'referee')!r}), file=sys.stderr, flush=True)\n")
+    main = 'if __name__ == "__main__":'
+    bot.write_text((BOTS / "illegal.py").read_text().replace(main, said + main))
+    sandbox = ["--sandbox", "bwrap"] if bwrap_problem() is None else []
+    good = f"{PY} {BOTS / 'first_legal.py'}"
+    done = in_process.referee("play", f"limited={PY} {bot} --kind over_money", good, good,
+                              "--seed", "3", "--log", "game.jsonl", "--address-space", "3G",
+                              *sandbox, cwd=tmp_path)
+    hint = re.search(r"^To send a bot a request of this game again and see its answer: "
+                     r"(referee replay .*)$", done.stdout, re.M)
+    assert hint and hint[1].endswith(" ".join([*sandbox, "--address-space", "3G"])), \
+        done.stdout
+    again = in_process.referee(*shlex.split(hint[1])[1:], cwd=tmp_path)
+    assert f"stderr| address space {3 << 30} sees the repository {not sandbox}" \
+        in again.stdout, again.stdout
+    assert re.search(r"^request \d+ \(id \d+, \w+\): same, a fault in the game: ",
+                     again.stdout, re.M), again.stdout

@@ -143,7 +143,8 @@ def play(
         click.echo()
     click.echo(game_json(record) if as_json else standings_table(
         record.result.seats(), record,
-        {name: replay_bot(p.spec) for name, p in players.items()}, log_path))
+        {name: replay_bot(p.spec) for name, p in players.items()}, log_path,
+        replay_limits(sandbox, address_space)))
     if not as_json:
         from ..match.timing import slow_lines
 
@@ -232,12 +233,25 @@ def replay_bot(spec: BotSpec) -> str:
     return spec.command
 
 
+def replay_limits(sandbox: str, address_space: str) -> list[str]:
+    """The options of `play` that `referee replay --bot` takes too, as given where they are
+    not the defaults: the bot sent a request again runs under the limits it played under (a
+    bot that ran out of a 512M address space must run out of it again)."""
+    from ..bots.limits import AUTO, parse_address_space
+
+    options = [] if sandbox == "none" else ["--sandbox", sandbox]
+    if parse_address_space(address_space) != AUTO:  # `confine` has checked it
+        options += ["--address-space", address_space.strip()]
+    return options
+
+
 def standings_table(seats: Sequence[SeatResult], record: GameRecord | None = None,
                     commands: dict[str, str] | None = None,
-                    log_path: Path | None = None) -> str:
+                    log_path: Path | None = None, limits: Sequence[str] = ()) -> str:
     """What `referee play` prints: the seats by rank, then each fault's reason, with the
     request it answered where the `record` is given, and how to send that request to the bot
-    again (a Python entrant could not tell which request a fault was to replay it)."""
+    again (a Python entrant could not tell which request a fault was to replay it), under
+    the play's `limits` (`replay_limits`)."""
     from tabulate import tabulate
 
     from ..match.steps import fault_requests
@@ -269,7 +283,8 @@ def standings_table(seats: Sequence[SeatResult], record: GameRecord | None = Non
     if first is not None and commands and first[0] in commands:
         name, number = first
         again = (f"referee replay {shlex.quote(str(log_path or 'GAME.jsonl'))} --bot "
-                 f"{shlex.quote(commands[name])} --seat {shlex.quote(name)} --request {number}")
+                 f"{shlex.quote(commands[name])} --seat {shlex.quote(name)} --request {number}"
+                 + "".join(f" {shlex.quote(option)}" for option in limits))
         text += ("\n\nTo send a bot a request of this game again and see its answer: "
                  + (visible(again) if log_path is not None else
                     f"give --log GAME.jsonl, then {visible(again)}"))

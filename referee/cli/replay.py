@@ -22,6 +22,7 @@ from .common import (
     need_store,
     parse_bot,
     quiet_option,
+    sandbox_option,
     stored_record,
     superseded_option,
     transcript_line,
@@ -65,11 +66,14 @@ def _seconds_or_none(ctx: click.Context, param: click.Parameter,
               help="With --bot: print each request as it is sent: its legal choices, the "
                    "time left and the seat's view.")
 @click.option("-v", "--verbose", is_flag=True, help="With --bot: --show-request.")
+@sandbox_option(help="With --bot: bwrap: run the bot in bubblewrap, without network, seeing "
+                     "only the system folders and its own, read-only, as `play --sandbox "
+                     "bwrap` ran it.")
 @address_space_option
 def replay_cmd(source: str | None, db_path: Path | None, superseded: bool, quiet: bool,
                bot: str | None, seat: str | None, upto: int | None, pause: bool,
                timeout: float | None, show_request: bool, verbose: bool,
-               address_space: str) -> None:
+               sandbox: str, address_space: str) -> None:
     """Re-check a recorded game against the rules; exit 1 on any mismatch.
 
     Either a game log written by `referee play --log`, or `--db DB GAME_ID`.
@@ -100,7 +104,8 @@ def replay_cmd(source: str | None, db_path: Path | None, superseded: bool, quiet
     if bot is None:
         for option, given in (("--seat", seat is not None), ("--request", upto is not None),
                               ("--pause", pause), ("--timeout", timeout is not None),
-                              ("--show-request", show_request), ("-v", verbose)):
+                              ("--show-request", show_request), ("-v", verbose),
+                              ("--sandbox", sandbox != "none")):
             if given:
                 fail(f"{option} goes with --bot")
     if db_path is not None:
@@ -113,7 +118,7 @@ def replay_cmd(source: str | None, db_path: Path | None, superseded: bool, quiet
             part = _seat_part(lambda: read_part(_game_file(source).read_bytes(), seat), upto)
         if timeout is None:
             timeout = None if pause else RERUN_TIMEOUT
-        _rerun(part, bot, upto, pause, timeout or None, address_space,
+        _rerun(part, bot, upto, pause, timeout or None, sandbox, address_space,
                _RerunPrinter(quiet, show_request or verbose))
         return
     try:
@@ -159,13 +164,13 @@ def _seat_part(read: Callable[[], SeatPart], upto: int | None) -> SeatPart:
 
 
 def _rerun(part: SeatPart, bot: str, upto: int | None, pause: bool, timeout: float | None,
-           address_space: str, printer: _RerunPrinter) -> None:
+           sandbox: str, address_space: str, printer: _RerunPrinter) -> None:
     """`replay --bot`: run it, print the answers and the verdict; exit 1 if one differs."""
     from ..interrupts import run_trio
     from ..match.rerun import rerun
     from ..match.seat_part import RerunError
 
-    [spec] = confine([parse_bot(bot)], "none", address_space)
+    [spec] = confine([parse_bot(bot)], sandbox, address_space)
     total = len(part.requests)
     click.echo(f"game {visible(part.game_id)}, seat {part.seat} ({visible(part.name)}): "
                f"{total} requests" + (f", sending up to request {upto}" if upto else ""))
