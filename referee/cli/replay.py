@@ -61,7 +61,10 @@ def _seconds_or_none(ctx: click.Context, param: click.Parameter,
 @click.option("--timeout", type=float, metavar="SECONDS", callback=_seconds_or_none,
               help=f"With --bot: seconds to wait for the bot's hello and each answer "
                    f"(default {RERUN_TIMEOUT:g}, or no limit with --pause); 0 lifts the "
-                   f"limit, for a bot slowed or stopped by a debugger.")
+                   f"limit, for a bot slowed or stopped by a debugger.  Without it (and "
+                   f"--pause), a request that timed out in the game is given the time it had "
+                   f"there (its move time and what was left of its time bank), so that the "
+                   f"bot times out again where it did; given, that long as every other.")
 @click.option("--show-request", is_flag=True,
               help="With --bot: print each request as it is sent: its legal choices, the "
                    "time left and the seat's view.")
@@ -116,9 +119,10 @@ def replay_cmd(source: str | None, db_path: Path | None, superseded: bool, quiet
             part = _seat_part(lambda: part_from_record(stored, seat_in(stored, seat)), upto)
         else:
             part = _seat_part(lambda: read_part(_game_file(source).read_bytes(), seat), upto)
+        as_in_game = timeout is None and not pause  # the game's time at its timeouts
         if timeout is None:
             timeout = None if pause else RERUN_TIMEOUT
-        _rerun(part, bot, upto, pause, timeout or None, sandbox, address_space,
+        _rerun(part, bot, upto, pause, timeout or None, as_in_game, sandbox, address_space,
                _RerunPrinter(quiet, show_request or verbose))
         return
     try:
@@ -164,7 +168,8 @@ def _seat_part(read: Callable[[], SeatPart], upto: int | None) -> SeatPart:
 
 
 def _rerun(part: SeatPart, bot: str, upto: int | None, pause: bool, timeout: float | None,
-           sandbox: str, address_space: str, printer: _RerunPrinter) -> None:
+           as_in_game: bool, sandbox: str, address_space: str,
+           printer: _RerunPrinter) -> None:
     """`replay --bot`: run it, print the answers and the verdict; exit 1 if one differs."""
     from ..interrupts import run_trio
     from ..match.rerun import rerun
@@ -177,7 +182,8 @@ def _rerun(part: SeatPart, bot: str, upto: int | None, pause: bool, timeout: flo
     pause_before = (upto or 0) if pause else None
     try:
         result = run_trio(lambda: rerun(part, spec, printer, upto=upto,
-                                        pause_before=pause_before, timeout=timeout))
+                                        pause_before=pause_before, timeout=timeout,
+                                        timeouts_as_in_game=as_in_game))
     except RerunError as exc:
         fail(str(exc))
     except KeyboardInterrupt:
@@ -260,6 +266,18 @@ class _RerunPrinter:
         quoted = request.recorded.reason.split("\n", 1)[1:]  # a crash's stderr, recorded
         if compared.recorded_fault and quoted and quoted[0].strip():
             click.echo("    " + visible(quoted[0].rstrip("\n"), indent="    "))
+
+    def waiting(self, request: SentRequest, seconds: float | None, as_in_game: bool) -> None:
+        # said even under --quiet: the wait may be long, and nothing else shows during it
+        head = f"request {request.number} (id {request.request_id}) timed out in the game: "
+        if seconds is None:
+            click.echo(head + "waiting for the bot's answer with no time limit (Ctrl-C stops)")
+        elif as_in_game:
+            click.echo(head + f"waiting up to {seconds:g} s for the bot's answer, the time it "
+                       "had there, as at each request that timed out (--timeout SECONDS waits "
+                       "longer)")
+        else:
+            click.echo(head + f"waiting up to {seconds:g} s for the bot's answer (--timeout)")
 
     def stderr(self, text: str) -> None:
         if text and not self.quiet:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+import orjson
 import trio
 
 from referee.bots.crash import limit_hint
@@ -71,6 +72,11 @@ class RerunDisplay(Protocol):
 
     def compared(self, compared: Compared) -> None: ...
 
+    def waiting(self, request: SentRequest, seconds: float | None, as_in_game: bool) -> None:
+        """The first request that timed out in the game is about to be sent: its answer is
+        waited for `seconds` (None: with no limit), the time it had in the game if
+        `as_in_game`."""
+
     def stderr(self, text: str) -> None: ...
 
     async def pause(self, before: str) -> None: ...
@@ -95,12 +101,15 @@ class _StderrSince:
 
 async def rerun(part: SeatPart, spec: BotSpec, display: RerunDisplay, *,
                 upto: int | None = None, pause_before: int | None = None,
-                timeout: float | None = RERUN_TIMEOUT) -> RerunResult:
+                timeout: float | None = RERUN_TIMEOUT,
+                timeouts_as_in_game: bool = False) -> RerunResult:
     """Start the bot, send it the seat's part up to request `upto` (all of it, game_end
     included, if None), and compare each answer with the recorded one; stop the bot.
     `pause_before`: the request number (0: the hello) before which `display.pause` waits;
-    `timeout`: seconds for the hello and each answer, None for no limit.  RerunError when
-    `upto` is out of range or the bot does not start; a bot that ends later is in the result."""
+    `timeout`: seconds for the hello and each answer, None for no limit;
+    `timeouts_as_in_game`: a request that timed out in the game is given the time it had
+    there (`time_in_game`), not `timeout`.  RerunError when `upto` is out of range or the bot
+    does not start; a bot that ends later is in the result."""
     requests = part.up_to(upto)
     try:
         bot = await launch(spec, limits=ProcessLimits(spin=0.0))
@@ -108,7 +117,7 @@ async def rerun(part: SeatPart, spec: BotSpec, display: RerunDisplay, *,
         raise RerunError(f"the bot cannot start: {exc}") from None
     try:
         return await _send(bot, part, requests, upto is None, spec, display, pause_before,
-                           timeout)
+                           timeout, timeouts_as_in_game)
     finally:
         await bot.aclose(GOODBYE)
 
@@ -117,9 +126,19 @@ def _deadline(timeout: float | None) -> float:
     return math.inf if timeout is None else trio.current_time() + timeout
 
 
+def time_in_game(request: SentRequest) -> float | None:
+    """The seconds the seat had for `request` in the game: its move time and what was left of
+    its time bank, as the request told it; None when the request does not say."""
+    try:
+        time = orjson.loads(request.line).get("time")
+        return float(time["move"]) + float(time["bank"])
+    except (orjson.JSONDecodeError, AttributeError, KeyError, TypeError, ValueError):
+        return None
+
+
 async def _send(bot: BotProcess, part: SeatPart, requests: Sequence[SentRequest], to_end: bool,
                 spec: BotSpec, display: RerunDisplay, pause_before: int | None,
-                timeout: float | None) -> RerunResult:
+                timeout: float | None, timeouts_as_in_game: bool) -> RerunResult:
     display.started(bot.pid)
     stderr = _StderrSince(bot.stderr)
     protocol = SeatProtocol()  # judges the bot's lines as the referee does
@@ -142,11 +161,20 @@ async def _send(bot: BotProcess, part: SeatPart, requests: Sequence[SentRequest]
     display.hello(name, [f"{p.pid} {p.comm}" for p in bot.processes()])
     display.stderr(stderr.new())
     result = RerunResult(part)
+    told = False  # of the wait at a request that timed out in the game
     for request in requests:
         display.sending(request)
         if pause_before == request.number:
             await display.pause(f"request {request.number}")
-        compared = await _ask(bot, protocol, request, spec, timeout)
+        wait = timeout
+        if request.recorded.fault is FaultKind.TIMEOUT:
+            had = time_in_game(request) if timeouts_as_in_game else None
+            if had is not None:
+                wait = had if timeout is None else min(had, timeout)
+            if not told:
+                display.waiting(request, wait, had is not None)
+                told = True
+        compared = await _ask(bot, protocol, request, spec, wait)
         result.compared.append(compared)
         display.compared(compared)
         display.stderr(stderr.new())

@@ -170,6 +170,30 @@ def test_the_time_left_is_the_recorded_one(tmp_path: Path) -> None:
         assert mine == theirs
 
 
+def test_a_request_that_timed_out_is_given_the_time_it_had_in_the_game(tmp_path: Path) -> None:
+    """A bot that takes 2 s over its request 3, where the game gave it 1 s (move time 0.5 s and
+    a bank of 0.5 s), timed out there.  Sent that request again, the bot is waited for 1 s,
+    as in the game, said in a line before it, and times out again: the recorded fault, the
+    same.  With --timeout 5 it is waited for up to 5 s, said so, and its answer shows."""
+    bots = copy_bots(tmp_path / "bots")
+    log = tmp_path / "game.jsonl"
+    late = command(bots, "answers_late.py --only 3 --delay 2")
+    done = referee("play", f"late={late}", command(bots, "first_legal.py"),
+                   command(bots, "first_legal.py"), "--move-time", "0.5", "--time-bank", "0.5",
+                   "--log", str(log))
+    assert "late: timeout (request 3): no reply within 1 s" in done.stdout, done.stdout
+    again = replay(str(log), "--bot", late, "--seat", "late", "--request", "3", "-q")
+    assert again.returncode == 0, again.stdout
+    assert "request 3 (id 3) timed out in the game: waiting up to 1 s for the bot's answer, " \
+           "the time it had there" in again.stdout, again.stdout
+    assert "request 3 (id 3, bid): same, a fault in the game: timeout:" in again.stdout
+    longer = replay(str(log), "--bot", late, "--seat", "late", "--request", "3", "-q",
+                    "--timeout", "5")
+    assert "request 3 (id 3) timed out in the game: waiting up to 5 s for the bot's answer " \
+           "(--timeout)" in longer.stdout, longer.stdout
+    assert re.search(r"^request 3 \(id 3, bid\): differs: bot \{", longer.stdout, re.M)
+
+
 # ---------------------------------------------------------------- answers beside answers
 
 
