@@ -9,6 +9,11 @@ import shlex
 import subprocess
 from pathlib import Path
 
+from referee.game import DecisionKind
+from referee.match.record import read_record
+from referee.match.seat_part import part_from_record
+from referee.match.timing import DECISION_WORDS
+
 from . import in_process, terminal
 from .processes import BOT_PYTHON
 from .terminal import assert_shown_safely
@@ -191,7 +196,9 @@ def test_answers_slower_than_the_move_time_are_said_after_the_standings(
         tmp_path: Path) -> None:
     """A bot whose every eighth answer takes longer than the move time, but never so long
     as to empty its time bank: no fault, and `play` says under the standings how many
-    answers were late, the slowest, and how much of the bank they spent; with a smaller bank,
+    answers were late, the slowest (its 16th: the request as `replay --bot --request N`
+    counts them, and its decision in words), and how much of the bank they spent; with a
+    smaller bank,
     that its timeouts came when they had left too little of it; a timeout is no slow answer:
     a bot whose one slow request timed out gets no note."""
     bot = tmp_path / "slow.py"
@@ -201,17 +208,22 @@ def test_answers_slower_than_the_move_time_are_said_after_the_standings(
                    "    if m['type'] == 'hello':\n"
                    "        send({'type': 'hello', 'name': 'slow', 'protocol': 1})\n"
                    "    elif m['type'] == 'request':\n        n += 1\n"
-                   "        if n % 8 == 0:\n            time.sleep(0.6)\n"
+                   "        if n % 8 == 0:\n            time.sleep(0.8 if n == 16 else 0.6)\n"
                    "        send({'id': m['id'], **first_legal(m)})\n"
                    "    elif m['type'] == 'goodbye':\n        break\n")
     legal = f"{PY} {BOTS / 'first_legal.py'}"
     out = in_process.referee("play", f"{PY} {bot}", f"quick={legal}", f"brisk={legal}",
-                             "--move-time", "0.5", cwd=tmp_path, timeout=120)
+                             "--move-time", "0.5", "--log", "game.jsonl", cwd=tmp_path,
+                             timeout=120)
     assert out.returncode == 0, out.stderr
     notes = [line for line in out.stdout.splitlines() if line.startswith("note: slow: ")]
     assert len(notes) == 1, out.stdout
+    sixteenth = part_from_record(read_record((tmp_path / "game.jsonl").read_bytes()),
+                                 0).requests[15]
+    decision = DECISION_WORDS[DecisionKind(sixteenth.decision)]
     assert re.fullmatch(r"note: slow: \d+ answers took longer than the move time of 0.5 s "
-                        r"\(the slowest \d+\.\d\d s\), spending \d+\.\d s of its 10 s time bank; "
+                        r"\(the slowest 0\.8\d s, at request 16: " + re.escape(decision)
+                        + r"\), spending \d+\.\d s of its 10 s time bank; "
                         r"once it is spent, a late answer is a timeout", notes[0]), notes[0]
     short = in_process.referee("play", f"{PY} {bot}", f"quick={legal}", f"brisk={legal}",
                                "--move-time", "0.5", "--time-bank", "0.15", cwd=tmp_path,

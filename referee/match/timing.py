@@ -7,18 +7,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from referee.game import DecisionKind, GameState
 from referee.protocol.messages import FaultKind
 
 from .record import AnswerLine, ApplyLine, FaultLine, GameRecord
 
+# A decision in words, for a line that names one.
+DECISION_WORDS = {
+    DecisionKind.PLAY: "playing a card", DecisionKind.OFFER: "a second card for a double",
+    DecisionKind.BID: "a bid", DecisionKind.HIDDEN_BID: "a hidden bid",
+    DecisionKind.PRICE: "naming a fixed price", DecisionKind.BUY: "buying at a fixed price",
+    DecisionKind.MYSTERY: "turning the mystery card",
+}
+
 
 @dataclass(frozen=True)
 class SeatTime:
-    """One seat's answers over the move time: how many, the slowest, the bank they spent."""
+    """One seat's answers over the move time: how many, the slowest (its seconds, its request
+    as `referee replay --bot --request N` counts the seat's requests, and its decision), the
+    bank they spent."""
 
     seat: int
     over: int
     slowest: float
+    slowest_request: int
+    slowest_decision: DecisionKind
     bank_spent: float
 
 
@@ -26,20 +39,31 @@ def over_the_move_time(record: GameRecord) -> list[SeatTime]:
     """Each seat with an answer slower than the move time (a hidden auction's bids are each a
     seat's own `answer` line; an answer refused, recorded as the default, took its time from
     the bank all the same; a timeout, which is no answer, is not one), seat by seat."""
-    move, bank = record.spec.move_time, record.spec.time_bank
-    seen: dict[int, list[float]] = {}
+    spec = record.spec
+    move, bank = spec.move_time, spec.time_bank
+    state = GameState(spec.config(), seed=spec.seed, deck=spec.deck)  # for each decision
+    asked: dict[int, int] = {}  # requests each seat was sent so far
+    seen: dict[int, list[tuple[float, int, DecisionKind]]] = {}
     timed_out: set[int] = set()  # seats whose next default is a timeout's
     for line in record.lines:
         if isinstance(line, FaultLine) and line.kind is FaultKind.TIMEOUT:
             timed_out.add(line.seat)
         elif isinstance(line, (AnswerLine, ApplyLine)) and line.seat is not None and \
                 line.source in ("bot", "default"):
+            asked[line.seat] = asked.get(line.seat, 0) + 1
             if line.source == "default" and line.seat in timed_out:
                 timed_out.discard(line.seat)
             elif line.seconds > move:
-                seen.setdefault(line.seat, []).append(line.seconds)
-    return [SeatTime(seat, len(times), max(times), min(bank, sum(t - move for t in times)))
-            for seat, times in sorted(seen.items())]
+                kind = state.decision(line.seat).kind
+                seen.setdefault(line.seat, []).append((line.seconds, asked[line.seat], kind))
+        if isinstance(line, ApplyLine):
+            state.apply(line.action)
+    out = []
+    for seat, times in sorted(seen.items()):
+        slowest = max(times, key=lambda t: t[0])
+        out.append(SeatTime(seat, len(times), *slowest,
+                            min(bank, sum(t - move for t, _, _ in times))))
+    return out
 
 
 def slow_lines(record: GameRecord) -> list[str]:
@@ -52,8 +76,9 @@ def slow_lines(record: GameRecord) -> list[str]:
     for s in over_the_move_time(record):
         said = (f"note: {spec.names[s.seat]}: {s.over} answer{'s' if s.over > 1 else ''} took "
                 f"longer than the move time of {spec.move_time:g} s (the slowest "
-                f"{s.slowest:.2f} s), spending {s.bank_spent:.1f} s of its {spec.time_bank:g} s "
-                "time bank; ")
+                f"{s.slowest:.2f} s, at request {s.slowest_request}: "
+                f"{DECISION_WORDS[s.slowest_decision]}), spending {s.bank_spent:.1f} s of its "
+                f"{spec.time_bank:g} s time bank; ")
         if s.seat in timed_out:
             said += "the timeouts above came when too little of it was left"
         else:
