@@ -525,8 +525,9 @@ def test_answers_over_the_move_time_fail_and_a_lone_one_or_one_near_it_warns() -
     late = f"{PY} tests/scripted_bots/answers_late.py --only 5"
     over = check(f"{late} --only 9 --delay 0.3", "--move-time", "0.2")
     assert over.returncode == 1, over.stdout
-    assert re.search(r"^FAIL  answers within the move time: 2 of \d+ answers took longer than "
-                     r"the move time of 0.2 s \(the slowest \d+ ms\)", over.stdout, re.M), \
+    assert re.search(r"^FAIL  answers within the move time: 2 of \d+ accepted answers took "
+                     r"longer than the move time of 0.2 s \(the slowest \d+ ms\)", over.stdout,
+                     re.M), \
         over.stdout
     lines = over.stdout.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("FAIL  answers within"))
@@ -536,9 +537,9 @@ def test_answers_over_the_move_time_fail_and_a_lone_one_or_one_near_it_warns() -
 
     lone = check(f"{late} --delay 0.3", "--move-time", "0.2")
     assert lone.returncode == 0, lone.stdout
-    assert re.search(r"^WARN  answers within the move time: 1 of \d+ answers took longer than "
-                     r"the move time of 0.2 s \(\d+ ms\): the time bank absorbed it", lone.stdout,
-                     re.M), lone.stdout
+    assert re.search(r"^WARN  answers within the move time: 1 of \d+ accepted answers took "
+                     r"longer than the move time of 0.2 s \(\d+ ms\): the time bank absorbed it",
+                     lone.stdout, re.M), lone.stdout
     assert "first answer" not in lone.stdout
     first = check(f"{PY} tests/scripted_bots/answers_late.py --only 1 --delay 0.3",
                   "--move-time", "0.2")
@@ -548,13 +549,54 @@ def test_answers_over_the_move_time_fail_and_a_lone_one_or_one_near_it_warns() -
     far = check(f"{late} --delay 0.5", "--move-time", "0.2")
     assert far.returncode == 1 and "FAIL  answers within the move time: 1 of" in far.stdout
     timed_out = check(f"{late} --delay 1.5", "--move-time", "1", "--time-bank", "0.2")
-    assert "FAIL  answers within the move time: 1 of" in timed_out.stdout, timed_out.stdout
+    assert re.search(r"^FAIL  answers within the move time: 1 request timed out \(no answer "
+                     r"within the move time and what was left of the time bank\); the \d+ "
+                     r"accepted answers came within the move time of 1 s", timed_out.stdout,
+                     re.M), timed_out.stdout
 
     near = check(f"{late} --delay 1.7", "--move-time", "2")
     assert near.returncode == 0, near.stdout
-    assert re.search(r"^WARN  answers within the move time: 1 of \d+ answers took over 80% of "
-                     r"the move time of 2 s", near.stdout, re.M), near.stdout
+    assert re.search(r"^WARN  answers within the move time: 1 of \d+ accepted answers took "
+                     r"over 80% of the move time of 2 s", near.stdout, re.M), near.stdout
     assert "21 passed, 0 failed, 1 with a warning\n" in near.stdout
+
+
+def test_slow_answers_and_timeouts_are_counted_alike_in_every_line(tmp_path: Path) -> None:
+    """A bot that sleeps 0.5 s at every fourth bid, at a move time of 0.2 s: the early ones
+    come out of the time bank, the later ones, once it is spent, time out.  Every line counts
+    them alike: the move-time check's timeouts are those "answers in time" counts, its
+    accepted answers are the requests sent but those timeouts, and the response times are of
+    those same answers."""
+    bot = tmp_path / "sleepy.py"
+    bot.write_text("import json, sys, time\n"
+                   f"sys.path.insert(0, {str(ROOT / 'tests' / 'scripted_bots')!r})\n"
+                   "from first_legal import first_legal, send\nbids = 0\n"
+                   "for line in sys.stdin:\n    m = json.loads(line)\n"
+                   "    if m['type'] == 'hello':\n"
+                   "        send({'type': 'hello', 'name': 'sleepy', 'protocol': 1})\n"
+                   "    elif m['type'] == 'request':\n"
+                   "        if m['decision'] in ('bid', 'hidden_bid'):\n"
+                   "            bids += 1\n"
+                   "            if bids % 4 == 0:\n"
+                   "                time.sleep(0.5)\n"
+                   "        send({'id': m['id'], **first_legal(m)})\n"
+                   "    elif m['type'] == 'goodbye':\n        break\n")
+    sent = tmp_path / "transcript.jsonl"
+    out = check(f"{PY} {bot}", "--move-time", "0.2", "--time-bank", "1", "--transcript",
+                str(sent))
+    slow = re.search(r"^FAIL  answers within the move time: (\d+) of (\d+) accepted answers "
+                     r"took longer than the move time of 0.2 s \(the slowest \d+ ms\), and "
+                     r"(\d+) requests timed out \(no answer within the move time and what was "
+                     r"left of the time bank\)", out.stdout, re.M)
+    assert slow, out.stdout
+    over, answers, timeouts = (int(n) for n in slow.groups())
+    requests = [line for line in map(json.loads, sent.read_text().splitlines())
+                if line.get("to_bot", {}).get("type") == "request"]
+    assert 0 < over <= answers and answers + timeouts == len(requests), out.stdout
+    assert f"FAIL  answers in time: {timeouts} answers timed out" in out.stdout, out.stdout
+    assert re.search(rf"^response time: median .* over {answers} accepted answers \(answers "
+                     r"that were faults, and timeouts, are not counted\)$", out.stdout, re.M), \
+        out.stdout
 
 
 def test_replies_to_messages_that_want_none_are_a_warning() -> None:

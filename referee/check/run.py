@@ -245,8 +245,19 @@ async def _run(
                 if failed else ""), not_run=rec.warned_id is None))
     results.append(_move_time_result(rec.asked, move_time, transcript))
     results.append(_unasked_result(transcript))
-    times = [a.seconds for a in rec.asked if a.fault is None]
+    times = [a.seconds for a in answers_of(rec.asked)]
     return results, times
+
+
+def timeouts_of(asked: list[Asked]) -> list[Asked]:
+    """The requests the bot did not answer in time."""
+    return [a for a in asked if a.fault is not None and a.fault.kind is FaultKind.TIMEOUT]
+
+
+def answers_of(asked: list[Asked]) -> list[Asked]:
+    """The bot's accepted answers: not its faults (an answer refused, or none in time).  The
+    move-time check and the response times both count these, and the timeouts apart."""
+    return [a for a in asked if a.fault is None]
 
 
 def _situation(a: Asked) -> str:
@@ -286,9 +297,11 @@ def _not_reached(name: str, asked: list[Asked], cut_short: str) -> CheckResult:
 
 def _move_time_result(asked: list[Asked], move_time: float, transcript: Path) -> CheckResult:
     """Failed when answers took longer than the move time (each overrun came out of the time
-    bank, which a tournament game would spend); a warning above `SLOW_SHARE` of it, and for a
-    lone answer over it by less than `LONE_OVERRUN` times: a stall of a loaded machine makes
-    one such answer, and identical bots graded on one machine must get the same verdict."""
+    bank, which a tournament game would spend), or requests timed out; a warning above
+    `SLOW_SHARE` of it, and for a lone answer over it by less than `LONE_OVERRUN` times: a
+    stall of a loaded machine makes one such answer, and identical bots graded on one machine
+    must get the same verdict.  The answers counted are those the response times are of, the
+    accepted ones (`answers_of`), and the timeouts are counted apart."""
     if not asked:
         return CheckResult(MOVE_TIME_CHECK, False, "the bot was never asked anything")
     if all(a.fault is not None and a.fault.kind is not FaultKind.TIMEOUT for a in asked):
@@ -296,36 +309,48 @@ def _move_time_result(asked: list[Asked], move_time: float, transcript: Path) ->
         return CheckResult(MOVE_TIME_CHECK, False, "no answer was accepted (the failures "
                            "above), so whether its answers come in time is not told",
                            not_run=True)
-    slowest = max(asked, key=lambda a: a.seconds)
-    took = f"{slowest.seconds * 1000:.0f} ms"
+    answers = answers_of(asked)
+    timeouts = timeouts_of(asked)
     limit = f"the move time of {move_time:g} s"
-    over = [a for a in asked if a.seconds > move_time]
+    timed_out = (f"{len(timeouts)} request{'s' if len(timeouts) > 1 else ''} timed out (no "
+                 "answer within the move time and what was left of the time bank)")
+    if not answers:
+        return CheckResult(MOVE_TIME_CHECK, False, f"{timed_out}; no answer was accepted",
+                           _exchange(timeouts[0], transcript))
+    slowest = max(answers, key=lambda a: a.seconds)
+    took = f"{slowest.seconds * 1000:.0f} ms"
+    over = [a for a in answers if a.seconds > move_time]
     # The first answer of all: a Java entrant's table built at its first request, blamed on
     # the machine.  Set-up before the hello has the start-up limit and spends no bank.
     first = (" It was the bot's first answer: set-up done then (loading, tables, a JIT's "
              "warm-up) is better done before its hello, which has the start-up limit and "
              "spends no time bank."
              if len(over) == 1 and slowest.request_id == 1 else "")
-    if len(over) == 1 and slowest.seconds < LONE_OVERRUN * move_time and \
-            (slowest.fault is None or slowest.fault.kind is not FaultKind.TIMEOUT):
+    if len(over) == 1 and slowest.seconds < LONE_OVERRUN * move_time and not timeouts:
         return CheckResult(MOVE_TIME_CHECK, True, (
-            f"1 of {len(asked)} answers took longer than {limit} ({took}): the time bank "
-            "absorbed it, and one such answer can be a busy moment of the machine rather than "
-            "the bot; more than one, or one over twice the move time, fails this check"
+            f"1 of {len(answers)} accepted answers took longer than {limit} ({took}): the "
+            "time bank absorbed it, and one such answer can be a busy moment of the machine "
+            "rather than the bot; more than one, or one over twice the move time, fails this "
+            "check"
             + first), _exchange(slowest, transcript), warning=True)
     if over:
         return CheckResult(MOVE_TIME_CHECK, False, (
-            f"{len(over)} of {len(asked)} answers took longer than {limit} (the slowest "
-            f"{took}); each overrun comes out of the game's time bank, and once it is spent "
+            f"{len(over)} of {len(answers)} accepted answers took longer than {limit} (the "
+            f"slowest {took})" + (f", and {timed_out}" if timeouts else "")
+            + "; each overrun comes out of the game's time bank, and once it is spent "
             "every late answer is a timeout" + first), _exchange(slowest, transcript))
-    near = [a for a in asked if a.seconds > SLOW_SHARE * move_time]
+    if timeouts:
+        return CheckResult(MOVE_TIME_CHECK, False, (
+            f"{timed_out}; the {len(answers)} accepted answers came within {limit} (the "
+            f"slowest {took})"), _exchange(timeouts[0], transcript))
+    near = [a for a in answers if a.seconds > SLOW_SHARE * move_time]
     if near:
         return CheckResult(MOVE_TIME_CHECK, True, (
-            f"{len(near)} of {len(asked)} answers took over {SLOW_SHARE:.0%} of {limit} (the "
-            f"slowest {took}): a slower machine or a busier tournament may push them over"),
-            _exchange(slowest, transcript), warning=True)
-    return CheckResult(MOVE_TIME_CHECK, True, f"the slowest of {len(asked)} answers took {took}, "
-                       f"within {SLOW_SHARE:.0%} of {limit}")
+            f"{len(near)} of {len(answers)} accepted answers took over {SLOW_SHARE:.0%} of "
+            f"{limit} (the slowest {took}): a slower machine or a busier tournament may push "
+            "them over"), _exchange(slowest, transcript), warning=True)
+    return CheckResult(MOVE_TIME_CHECK, True, f"the slowest of {len(answers)} accepted answers "
+                       f"took {took}, within {SLOW_SHARE:.0%} of {limit}")
 
 
 def _unasked_result(transcript: Path) -> CheckResult:
@@ -361,8 +386,10 @@ def _edition_result(sc: Scenario, hits: list[Asked], transcript: Path) -> CheckR
 
 
 def summary(times: list[float]) -> str:
+    """The response times of the accepted answers (`answers_of`, as `run_check` gives them):
+    those the move-time check counts."""
     if not times:
         return "no response times: no answer was accepted"
     return (f"response time: median {statistics.median(times) * 1000:.2f} ms, "
-            f"max {max(times) * 1000:.2f} ms over {len(times)} accepted answers (a fault's "
-            "answer is not counted)")
+            f"max {max(times) * 1000:.2f} ms over {len(times)} accepted answers (answers "
+            "that were faults, and timeouts, are not counted)")
