@@ -3,13 +3,15 @@ FOLDER` (through the CLI, in a copy of the folder)."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
+import subprocess
 
 import pytest
 
 from . import kits
-from .kits import KITS, checked_kit, kits_with_build, warnings_in
+from .kits import KITS, built_kit, checked_kit, kits_with_build, warnings_in
 
 
 @pytest.mark.slow
@@ -37,3 +39,41 @@ def test_a_kit_without_its_toolchain_is_skipped_naming_the_package(
     with pytest.raises(pytest.skip.Exception, match=r"^perl is not installed \(apt-get install "
                                                     r"perl\)$"):
         kits.require_toolchain("perl")
+
+
+def test_the_rust_kit_reports_a_missing_field_rather_than_reading_it_as_0(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The Rust kit, built, sent a bid request whose `legal` lacks `min` and a `round_ended`
+    event without its counts: it says on stderr which field is missing (as the Python and C++
+    kits' safety nets do), answers the bid with the referee's default (pass) rather than
+    bidding from a minimum of 0, and plays on."""
+    folder = built_kit("rust", tmp_path_factory).folder
+    view = {"seat": 0, "round": 1, "money": [100, 100, 100], "hand": [0, 1],
+            "hand_sizes": [2, 2, 2], "mystery_size": 0, "deck_size": 4,
+            "tiles": [[0, 0]], "played": [1, 0], "bought": [[], [], []], "unsold": [],
+            "auction": {"cards": [2], "type": "open", "auctioneer": 1, "high_bid": 0,
+                        "high_bidder": None, "price": None},
+            "double": None, "turn": 1}
+    cards = [{"id": i, "artist": i % 2, "type": "open"} for i in range(6)]
+    lines = [
+        {"type": "hello", "protocol": 1, "referee": "test"},
+        {"type": "new_game", "game_id": "g", "seat": 0, "players": 3, "names": ["a", "b", "c"],
+         "edition": {"name": "two", "artists": ["x", "y"], "cards": cards}, "variants": [],
+         "time": {"move": 1, "bank": 10}, "seed": 1},
+        {"type": "event", "event": {"type": "round_ended", "round": 1}},
+        {"type": "request", "id": 1, "decision": "bid", "view": view,
+         "legal": {"max": 100, "can_pass": True}, "time": {"move": 1, "bank": 10}},
+        {"type": "request", "id": 2, "decision": "bid", "view": view,
+         "legal": {"min": 1, "max": 100, "can_pass": True}, "time": {"move": 1, "bank": 10}},
+        {"type": "goodbye"},
+    ]
+    done = subprocess.run(["./bot"], cwd=folder, capture_output=True, text=True, timeout=30,
+                          input="".join(json.dumps(line) + "\n" for line in lines))
+    assert done.returncode == 0, done.stderr
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert replies[1] == {"id": 1, "action": "pass"}, done.stdout
+    assert replies[2]["id"] == 2, done.stdout  # the next request is answered as usual
+    assert 'request 1 (bid): legal: no field "min"; falling back to the default' \
+        in done.stderr, done.stderr
+    assert "cannot read an event (round_ended without its counts), ignored" in done.stderr, \
+        done.stderr

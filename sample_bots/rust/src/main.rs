@@ -101,8 +101,14 @@ fn main() {
                 Ok(())
             }
             "event" => {
-                if let (Some(game), Some(event)) = (game.as_mut(), msg.get("event")) {
-                    game.seen_event(event);
+                if let Some(game) = game.as_mut() {
+                    let seen = match msg.get("event") {
+                        Some(event) => game.seen_event(event),
+                        None => Err("no field \"event\"".to_string()),
+                    };
+                    if let Err(problem) = seen {
+                        log!("cannot read an event ({problem}), ignored");
+                    }
                 }
                 Ok(())
             }

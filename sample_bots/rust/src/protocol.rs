@@ -1,6 +1,8 @@
 //! The protocol's messages as Rust types, read from parsed JSON, and the lines the bot writes
 //! (protocol v1, ../../protocol/README.md). The strategy sees only these types. Unknown
-//! fields are ignored, so the bot keeps working when the referee adds some.
+//! fields are ignored, so the bot keeps working when the referee adds some; a field the
+//! protocol always sends that is missing is an error (`Err("no field \"min\"")`), which the
+//! input loop logs to stderr, never a silent 0.
 
 // The sample strategy reads only some of these fields, and never turns the mystery card
 // (`Reply::Reveal`); yours may.
@@ -81,7 +83,8 @@ pub struct View {
     pub turn: usize,
 }
 
-/// What the request allows; which fields mean something depends on the decision.
+/// What the request allows; which fields it has depends on the decision (protocol section 4):
+/// those it has are read (an error if one is missing), the others are empty or 0.
 #[derive(Clone, Debug, Default)]
 pub struct Legal {
     /// play, offer
@@ -148,6 +151,13 @@ fn ints(value: &Json) -> Result<Vec<i64>> {
     list(value, int)
 }
 
+fn boolean(value: &Json) -> Result<bool> {
+    match value {
+        Json::Bool(b) => Ok(*b),
+        _ => Err(format!("{} is not true or false", value.to_text())),
+    }
+}
+
 fn text(value: &Json) -> Result<String> {
     value
         .as_str()
@@ -160,11 +170,12 @@ fn or_default<T>(obj: &Json, key: &str, read: fn(&Json) -> Result<T>, default: T
     obj.get(key).map_or(Ok(default), read)
 }
 
-/// `obj[key]` read by `read`; `None` when the key is absent or null.
-fn optional<T>(obj: &Json, key: &str, read: fn(&Json) -> Result<T>) -> Result<Option<T>> {
-    match obj.get(key) {
-        None | Some(Json::Null) => Ok(None),
-        Some(value) => read(value).map(Some),
+/// `obj[key]` read by `read`; `None` when it is null (an error when the key is absent: the
+/// protocol sends null, never leaves it out).
+fn nullable<T>(obj: &Json, key: &str, read: fn(&Json) -> Result<T>) -> Result<Option<T>> {
+    match field(obj, key)? {
+        Json::Null => Ok(None),
+        value => read(value).map(Some),
     }
 }
 
@@ -189,12 +200,13 @@ pub fn read_new_game(msg: &Json) -> Result<NewGame> {
         cards[id] = Some(c);
     }
     Ok(NewGame {
-        game_id: or_default(msg, "game_id", text, String::new())?,
+        game_id: text(field(msg, "game_id")?)?,
         seat: index(field(msg, "seat")?)?,
         players: index(field(msg, "players")?)?,
         artists: list(field(edition, "artists")?, text)?,
         cards,
-        variants: or_default(msg, "variants", |v| list(v, text), Vec::new())?,
+        variants: list(field(msg, "variants")?, text)?,
+        // documented as 0 from a referee that sends none
         seed: or_default(msg, "seed", int, 0)?,
     })
 }
@@ -204,9 +216,9 @@ fn auction(a: &Json) -> Result<Auction> {
         cards: indexes(field(a, "cards")?)?,
         kind: text(field(a, "type")?)?,
         auctioneer: index(field(a, "auctioneer")?)?,
-        high_bid: or_default(a, "high_bid", int, 0)?,
-        high_bidder: optional(a, "high_bidder", index)?,
-        price: optional(a, "price", int)?,
+        high_bid: int(field(a, "high_bid")?)?,
+        high_bidder: nullable(a, "high_bidder", index)?,
+        price: nullable(a, "price", int)?,
     })
 }
 
@@ -232,33 +244,42 @@ fn view(v: &Json) -> Result<View> {
         money: list(field(v, "money")?, money)?,
         hand: indexes(field(v, "hand")?)?,
         hand_sizes: indexes(field(v, "hand_sizes")?)?,
-        mystery_size: or_default(v, "mystery_size", index, 0)?,
-        deck_size: or_default(v, "deck_size", index, 0)?,
+        mystery_size: index(field(v, "mystery_size")?)?,
+        deck_size: index(field(v, "deck_size")?)?,
         tiles: list(field(v, "tiles")?, ints)?,
         played: indexes(field(v, "played")?)?,
         bought: list(field(v, "bought")?, indexes)?,
-        unsold: or_default(v, "unsold", indexes, Vec::new())?,
-        auction: optional(v, "auction", auction)?,
-        double: optional(v, "double", double)?,
-        turn: or_default(v, "turn", index, 0)?,
+        unsold: indexes(field(v, "unsold")?)?,
+        auction: nullable(v, "auction", auction)?,
+        double: nullable(v, "double", double)?,
+        turn: index(field(v, "turn")?)?,
     })
 }
 
-fn legal(l: &Json) -> Result<Legal> {
-    Ok(Legal {
-        cards: or_default(l, "cards", indexes, Vec::new())?,
-        min: or_default(l, "min", int, 0)?,
-        max: or_default(l, "max", int, 0)?,
-        price: or_default(l, "price", int, 0)?,
-        can_pass: matches!(l.get("can_pass"), Some(Json::Bool(true))),
-    })
+/// `legal` of a `decision`: the fields that decision has (protocol section 4), each required.
+fn legal(l: &Json, decision: &str) -> Result<Legal> {
+    let mut out = Legal {
+        can_pass: boolean(field(l, "can_pass")?)?,
+        ..Legal::default()
+    };
+    match decision {
+        "play" | "offer" => out.cards = indexes(field(l, "cards")?)?,
+        "bid" | "hidden_bid" | "price" => {
+            out.min = int(field(l, "min")?)?;
+            out.max = int(field(l, "max")?)?;
+        }
+        "buy" => out.price = int(field(l, "price")?)?,
+        _ => {} // mystery: can_pass alone
+    }
+    Ok(out)
 }
 
 pub fn read_request(msg: &Json) -> Result<Request> {
+    let decision = text(field(msg, "decision")?)?;
     Ok(Request {
-        decision: text(field(msg, "decision")?)?,
         view: view(field(msg, "view")?)?,
-        legal: legal(field(msg, "legal")?)?,
+        legal: legal(field(msg, "legal")?, &decision).map_err(|e| format!("legal: {e}"))?,
+        decision,
     })
 }
 
@@ -299,5 +320,57 @@ pub fn fallback(decision: &str, legal: Option<&Json>) -> Reply {
         "hidden_bid" => Reply::Bid(0),
         "price" => Reply::Price(first("min").and_then(Json::as_i64).unwrap_or(0)),
         _ => Reply::Pass,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::parse;
+
+    const VIEW: &str = r#"{"seat":0,"round":1,"money":[100,100,100],"hand":[3,7],
+        "hand_sizes":[2,2,2],"mystery_size":0,"deck_size":30,"tiles":[[0,0,0]],"played":[0,0,0],
+        "bought":[[],[],[]],"unsold":[],"auction":null,"double":null,"turn":0}"#;
+
+    fn request(decision: &str, legal: &str) -> Json {
+        parse(&format!(
+            r#"{{"type":"request","id":1,"decision":"{decision}","legal":{legal},"view":{VIEW}}}"#
+        ))
+        .unwrap()
+    }
+
+    #[test]
+    fn reads_the_legal_fields_of_each_decision() {
+        let bid = read_request(&request("bid", r#"{"min":11,"max":100,"can_pass":true}"#));
+        let legal = bid.unwrap().legal;
+        assert_eq!((legal.min, legal.max, legal.can_pass), (11, 100, true));
+        let buy = read_request(&request("buy", r#"{"price":30,"can_pass":true}"#));
+        assert_eq!(buy.unwrap().legal.price, 30);
+        let play = read_request(&request("play", r#"{"cards":[3,7],"can_pass":false}"#));
+        assert_eq!(play.unwrap().legal.cards, vec![3, 7]);
+    }
+
+    #[test]
+    fn a_missing_field_is_an_error_naming_it_not_a_zero() {
+        for (decision, legal, missing) in [
+            ("bid", r#"{"max":100,"can_pass":true}"#, "min"),
+            ("price", r#"{"min":1,"can_pass":false}"#, "max"),
+            ("buy", r#"{"can_pass":true}"#, "price"),
+            ("play", r#"{"can_pass":false}"#, "cards"),
+            ("mystery", r#"{}"#, "can_pass"),
+        ] {
+            let problem = read_request(&request(decision, legal)).unwrap_err();
+            assert_eq!(
+                problem,
+                format!("legal: no field {missing:?}"),
+                "{decision}"
+            );
+        }
+        let without_turn = VIEW.replace(r#","turn":0"#, "");
+        let msg = parse(&format!(
+            r#"{{"decision":"mystery","legal":{{"can_pass":true}},"view":{without_turn}}}"#
+        ))
+        .unwrap();
+        assert_eq!(read_request(&msg).unwrap_err(), "no field \"turn\"");
     }
 }

@@ -49,15 +49,25 @@ impl Game {
         }
     }
 
-    /// An event of this game (protocol section 5), as sent: track what you need.
-    pub fn seen_event(&mut self, event: &Json) {
+    /// An event of this game (protocol section 5), as sent: track what you need. An event
+    /// that cannot be read (a field missing) is an error, which the input loop logs.
+    pub fn seen_event(&mut self, event: &Json) -> Result<(), String> {
         if event.get("type").and_then(Json::as_str) == Some("round_ended") {
-            if let Some(counts) = event.get("counts").and_then(Json::as_array) {
-                for (gone, count) in self.gone.iter_mut().zip(counts) {
-                    *gone += count.as_i64().unwrap_or(0).max(0) as usize;
-                }
+            let counts = event
+                .get("counts")
+                .and_then(Json::as_array)
+                .ok_or("round_ended without its counts")?;
+            for (gone, count) in self.gone.iter_mut().zip(counts) {
+                let count = count
+                    .as_i64()
+                    .and_then(|n| usize::try_from(n).ok())
+                    .ok_or_else(|| {
+                        format!("round_ended count {} is not a count", count.to_text())
+                    })?;
+                *gone += count;
             }
         }
+        Ok(())
     }
 
     fn card(&self, id: usize) -> Result<&Card, String> {
