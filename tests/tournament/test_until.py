@@ -388,7 +388,7 @@ def test_a_look_with_games_missing_stops_the_run_and_says_why(tmp_path: Path) ->
      'max_deals: goes with until = "separated", "ranked" or "top"'),
     ('until = "ranked"\ndeals = 16', ("--shard", "1/2"),
      "--shard: a run with until looks at every game of the field"),
-    ('until = "always"', (), "until: Input should be 'separated' or 'ranked'"),
+    ('until = "always"', (), "until: Input should be 'separated', 'ranked' or 'top'"),
 ], ids=["both-names", "max-deals-alone", "shard", "unknown-until"])
 def test_contradictory_settings_are_refused_in_one_line(
         tmp_path: Path, extra: str, args: tuple[str, ...], expected: str) -> None:
