@@ -31,7 +31,7 @@ PARTIAL = "{}.merging-"  # then the merging process's pid
 SQLITE_FILES = ("", "-journal", "-wal", "-shm")  # a database's file and those SQLite adds
 MAX_SHARDS = 10_000  # `--shard I/N`: N at most this (a shard beyond the games plays none)
 # The stored file's settings that change the games (`schedule.fingerprint`), and those that
-# change how many are played (`store.FOLLOWED`), each named as a message shows it.
+# change how many are played (`bound_file.FOLLOWED`), each named as a message shows it.
 GAME_SETTINGS = ("seed", "table_size", "format", "schedule", "seat_orders", "baselines",
                  "edition", "variants", "limits.move_time", "limits.time_bank",
                  "limits.max_faults")

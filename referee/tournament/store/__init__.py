@@ -2,9 +2,12 @@
 speaks SQL.
 
 - `store.py`: `Store`, opened with `Store.for_writing` (a run; one at a time) or
-  `Store.for_reading` (every other command): games, voids, the tournament file it is bound
-  to (`bind`, `tournament_config`), the field of its last run (`record_field`, `versions`,
-  `entrants`) and the games superseded when a bot changed (`supersede`).
+  `Store.for_reading` (every other command): games, voids, the field of its last run
+  (`record_field`, `versions`, `entrants`) and the games superseded when a bot changed
+  (`supersede`).
+- `bound_file.py`: what `Store` builds on: the connection, its errors in one line
+  (`failing`), and the tournament file the store is bound to (`bind`, `tournament_config`,
+  `follow`).
 - `schema.py`: the tables, and the check that a file holds them.
 - `entrants.py`: the field of the last run (`Entrant`: version, status, reason).
 - `superseded.py`: the games moved out of the leaderboard when a bot changed or a new

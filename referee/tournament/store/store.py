@@ -11,48 +11,38 @@ whose schedule has changed.  Every SQL statement of the referee is in this packa
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import time
 import zlib
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import quote
 
 import orjson
-from pydantic import ValidationError
 
 from referee.match.record import GameRecord, RecordError, read_record
 from referee.match.result import StoredResult, read_result
-from referee.validation import first_errors
 
-from ..config import TournamentConfig
+from .bound_file import BoundFile
 from .draws import Table, named_keys, played_tables, read_draws, write_draws
 from .entrants import Entrant, read_entrants, read_versions, write_field
-from .errors import DamagedRecord, DamagedStore, StoreError, StoreFailed
+from .errors import DamagedRecord, StoreError, StoreFailed
 from .files import Opening, refuse_special, unshared_wal, write_protected, writer_lock
 from .rounds import read_rounds, write_round
 from .schema import SCHEMA, WITHDRAWN, Status, refuse_foreign
 from .superseded import move_superseded, read_superseded, stale_game_ids, superseded_record
 
-# What of a tournament file a run that resumes a store records: what changes no game.  The
-# entrants too: `until` checked against the first run's field (a gauntlet of one candidate
-# then) left a stored file no longer valid, and its baselines unmarked.
-FOLLOWED = ("name", "primary_metric", "deals", "tables", "max_games", "until", "top", "rounds",
-            "bots")
 
-
-class Store:
-    """A results store, open for writing (one run at a time) or for reading."""
+class Store(BoundFile):
+    """A results store, open for writing (one run at a time) or for reading: its games,
+    voids, draws, rounds and field, on the connection and tournament file of `BoundFile`."""
 
     def __init__(self, path: Path, db: sqlite3.Connection, earlier: bool,
                  lock: int | None) -> None:
         """A store open on `db`: made by `for_writing` or `for_reading`.  `earlier`: made
         by an earlier version of the referee (read, never written)."""
-        self.path = path
-        self.db = db
+        super().__init__(path, db)
         self.earlier = earlier
         self._writer_lock = lock
 
@@ -132,65 +122,6 @@ class Store:
             db.close()
             self._release()
 
-    @contextmanager
-    def failing(self) -> Iterator[None]:
-        """SQLite's errors while the store is in use, as one StoreFailed naming the file: a
-        full disk ends a run with one line, not a traceback.  A damaged file (found only
-        when the damaged page is read) is a DamagedStore: "run again to resume" cannot help."""
-        try:
-            yield
-        except sqlite3.Error as exc:
-            raise DamagedStore.of(self.path, exc) or StoreFailed(f"{self.path}: {exc}") from None
-
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
-        """What is written inside, in one transaction (committed at its end, rolled back on
-        an error): many games saved at once are much faster so."""
-        with self.failing(), self.db:
-            self.db.execute("BEGIN")
-            yield
-
-    def meta(self, key: str) -> str | None:
-        with self.failing():
-            row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return None if row is None else str(row[0])
-
-    def bind(self, config: TournamentConfig, fingerprint: str) -> None:
-        """Claim a new store for the tournament `config`, or check that it already belongs
-        to it (the same fingerprint)."""
-        if self.meta("fingerprint") is None:
-            with self.failing(), self.db:
-                self.db.execute("BEGIN")
-                for key, value in (("name", config.name), ("fingerprint", fingerprint),
-                                   ("config", config.model_dump_json()),
-                                   ("created", str(time.time()))):
-                    self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
-        else:
-            self.check_belongs(fingerprint)
-
-    def check_belongs(self, fingerprint: str, changed: Sequence[str] = (),
-                      name: str | None = None) -> None:
-        """StoreError unless the store is new or holds games of the tournament whose
-        fingerprint is `fingerprint`; `changed`: the file's settings that differ from those
-        of the file that made the store, to name; `name`: the file's tournament's."""
-        stored = self.meta("fingerprint")
-        if stored is None or stored == fingerprint:
-            return
-        held = self.meta("name")
-        other = f", not {name!r}," if name is not None and name != held else ""
-        why = (f"this file changes {'; '.join(changed)}, which changes the games" if
-               changed else "this file, or the referee's schedule after an upgrade, changes "
-               "the games")
-        raise StoreError(f"{self.path} holds the games of tournament {held!r}{other} and "
-                         f"{why}: give another --db, or restore the file")
-
-    def take_over(self, fingerprint: str) -> None:
-        """Bind the store to `fingerprint` instead of the one it has (a store whose games the
-        new schedule keeps, `session.bind`)."""
-        with self.failing():
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('fingerprint', ?)",
-                            (fingerprint,))
-
     def draws(self) -> list[Table]:
         """The tables a sample drew, in order (`draws.py`); none in a store of a schedule
         that does not sample, or made before samples grew."""
@@ -227,79 +158,6 @@ class Store:
         """The stored games' tables, each once, in the order their first game finished."""
         with self.failing():
             return played_tables(self.db)
-
-    def fingerprint(self) -> str | None:
-        """The fingerprint of the schedule whose games the store holds; None before a run
-        binds it."""
-        return self.meta("fingerprint")
-
-    def shard(self) -> str:
-        """Which shard of its schedule the store holds ("I/N"), or "all"."""
-        return self.meta("shard") or "all"
-
-    def name(self) -> str:
-        """The tournament's name, as its latest run's file gave it (else the file's stem)."""
-        return self.meta("name") or self.path.stem
-
-    def tournament_config(self) -> TournamentConfig | None:
-        """The tournament file the store was made with (with what of its latest run's file
-        changes no game, `follow`); None before a run binds it.  A StoreError if it is not
-        a valid tournament file any more (written by a version that allowed more)."""
-        text = self.meta("config")
-        if text is None:
-            return None
-        try:
-            return TournamentConfig.model_validate_json(text)
-        except ValidationError as exc:
-            raise StoreError(f"{self.path}: its tournament file is not valid any more: "
-                             f"{first_errors(exc)}") from None
-
-    def baselines(self) -> list[str]:
-        """A gauntlet's baselines, as its file named them; none for a round robin, or where
-        the file is not valid any more."""
-        try:
-            config = self.tournament_config()
-        except StoreError:
-            return []
-        return list(config.baselines) if config is not None and \
-            config.format == "gauntlet" else []
-
-    def primary_metric(self) -> str:
-        """The metric the tournament file chose to order the board (default: mean placement
-        points).  Read from the stored file alone, so that a store whose file is no longer
-        valid as a whole (`tournament_config`) still shows its board as it was chosen."""
-        text = self.meta("config")
-        return str(json.loads(text).get("primary_metric", "placement")) if text else "placement"
-
-    def follow(self, config: TournamentConfig) -> None:
-        """Take from a run that resumes this store what of its file changes no game (not in
-        the fingerprint): the name and primary metric, which say how its results are shown,
-        and how much it plays (`FOLLOWED`), for a leaderboard to tell an unfinished store (an
-        organiser's `until` run, extended to more deals and stopped by a time budget, was
-        judged by the deals of its first file), and its entrants, with which those are
-        checked; its other settings stay those it was made with."""
-        config_text = self.meta("config")
-        if config_text is None:
-            return
-        stored = json.loads(config_text)
-        now = config.model_dump(mode="json", include=set(FOLLOWED))
-        if self.meta("name") == config.name and all(stored.get(k) == v for k, v in now.items()):
-            return
-        stored.update(now)
-        with self.failing(), self.db:
-            self.db.execute("BEGIN")
-            for key, value in (("name", config.name), ("config", json.dumps(stored))):
-                self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
-
-    def bind_shard(self, shard: str | None) -> None:
-        """Record which shard ("I/N") this store holds; refuse another shard's games."""
-        stored = self.meta("shard")
-        value = shard or "all"
-        if stored is None:
-            with self.failing():
-                self.db.execute("INSERT OR REPLACE INTO meta VALUES ('shard', ?)", (value,))
-        elif stored != value:
-            raise StoreError(f"{self.path} holds shard {stored}, not {value}; use another --db")
 
     def done(self) -> set[str]:
         with self.failing():
