@@ -470,8 +470,9 @@ def test_a_bot_whose_every_answer_fails_is_not_said_to_have_been_warned_or_timed
         tmp_path: Path) -> None:
     """A bot that prints a debug line before every reply has no answer accepted: the
     warning check says the bot was never warned (the test warning follows an accepted
-    answer), the timing check is not run rather than passed, and the closing line says no
-    answer was accepted, not that none was timed."""
+    answer), the timing check is not run rather than passed, the closing line says no
+    answer was accepted, not that none was timed, and the warning of lines that answer no
+    request says each is a real reply pushed back by the debug line before it."""
     bot = tmp_path / "chatty.py"
     bot.write_text(
         "import json, sys\n"
@@ -491,6 +492,12 @@ def test_a_bot_whose_every_answer_fails_is_not_said_to_have_been_warned_or_timed
     assert "no response times: no answer was accepted" in said, said
     assert ("SKIP  answers within the move time: no answer was accepted (the failures above), "
             "so whether its answers come in time is not told" in said), said  # not a PASS
+    # its real replies, each read after the debug line taken as its answer, are skipped
+    warned = re.search(r"^WARN  writes replies to requests only: (\d+) lines .*; (\d+) of them "
+                       r"came after a line that was not the bot's reply and was taken as that "
+                       r"request's answer \(the faults above\): a line of debug output on "
+                       r"stdout pushes the bot's real answer back", said, re.M)
+    assert warned and warned[1] == warned[2], said
 
 
 def test_outside_trio_a_second_sigterm_does_not_cut_the_clean_up_short() -> None:
@@ -609,6 +616,7 @@ def test_replies_to_messages_that_want_none_are_a_warning() -> None:
                      r"no request", result.stdout, re.M), result.stdout
     assert re.search(r'^      bot>     \{"id":\d+,"action":"pass"\}', result.stdout, re.M)
     assert "21 passed, 0 failed, 1 with a warning\n" in result.stdout
+    assert "pushes the bot's real answer back" not in result.stdout  # no line came before
 
 
 def test_a_failed_answer_shows_its_legal_choices_and_where_it_was_asked() -> None:

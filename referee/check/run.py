@@ -360,12 +360,16 @@ def _unasked_result(transcript: Path) -> CheckResult:
     unasked = unasked_lines(transcript)
     if unasked is None:
         return CheckResult(UNASKED_CHECK, True, "every line the bot wrote answered a request")
+    pushed = (f"; {unasked.pushed} of them came after a line that was not the bot's reply "
+              "and was taken as that request's answer (the faults above): a line "
+              "of debug output on stdout pushes the bot's real answer back, and it is skipped"
+              if unasked.pushed else "")
     return CheckResult(UNASKED_CHECK, True, (
         f"{unasked.count} lines the bot wrote answer no request (replies to requests already "
         "answered, or to new_game, events, warnings or game_end, which want none); the referee "
         f"skips them, but more than {STALE_AT_MOST} while a request waits are a wrong_id "
-        "fault"), [f"the first, after the referee sent {unasked.after}:", unasked.first],
-        warning=True)
+        f"fault{pushed}"), [f"the first, after the referee sent {unasked.after}:",
+                            unasked.first], warning=True)
 
 
 def _edition_result(sc: Scenario, hits: list[Asked], transcript: Path) -> CheckResult:

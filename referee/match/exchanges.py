@@ -91,6 +91,9 @@ class Unasked:
     count: int
     first: str
     after: str
+    # of `count`, the replies to a request whose answer had been taken from a line before
+    # them that was not a reply to it (debug output on stdout pushes the real answer back)
+    pushed: int = 0
 
 
 def unasked_lines(transcript: Path) -> Unasked | None:
@@ -103,6 +106,8 @@ def unasked_lines(transcript: Path) -> Unasked | None:
     waiting: int | None = None  # the request whose answer is read next
     since: list[str] = []  # what was sent since the bot's last line
     count, first, after = 0, "", ""
+    pushed = 0
+    taken: set[int] = set()  # requests answered by a line that was not their reply
     for entry in _entries(transcript):
         if "to_bot" in entry:
             msg = entry["to_bot"]
@@ -121,14 +126,19 @@ def unasked_lines(transcript: Path) -> Unasked | None:
         reply_id = msg.get("id") if isinstance(msg, dict) else None
         if waiting is not None and not (type(reply_id) is int and 0 < reply_id < waiting):
             answered.add(waiting)
+            if reply_id != waiting:
+                taken.add(waiting)
             waiting = None
         elif type(reply_id) is int and reply_id in sent and reply_id not in answered:
             answered.add(reply_id)  # the late answer to a request that timed out
         else:
             count += 1
+            if reply_id in taken:
+                taken.discard(reply_id)
+                pushed += 1
             if count == 1:
                 first, after = _bot_line(msg), _kinds(heard)
-    return Unasked(count, first, after) if count else None
+    return Unasked(count, first, after, pushed) if count else None
 
 
 def _kinds(kinds: list[str]) -> str:
