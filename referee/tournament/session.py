@@ -297,7 +297,7 @@ class _Run:
             return True
         if self.config.until is None:
             return True
-        verdict = look(self.config, self.store, self.games, stage)
+        verdict = look(self.config, self.store, self.games, stage, remember=True)
         self.say(verdict.text)
         self.verdict = verdict.text
         return verdict.stop

@@ -15,7 +15,9 @@ the yardstick rather than contenders.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
+import json
 from dataclasses import dataclass
 
 from referee.leaderboard import sequential
@@ -23,6 +25,7 @@ from referee.leaderboard.pairs import ALPHA as ALPHA  # (preview.too_few_deals s
 from referee.leaderboard.resolution import minimum_exact_deals
 from referee.leaderboard.stats import Games, order, verdicts
 from referee.leaderboard.unstarted import never_started
+from referee.match.result import StoredResult
 
 from .config import TournamentConfig
 from .schedule import Schedule
@@ -105,8 +108,12 @@ class Look:
     text: str
 
 
-def look(config: TournamentConfig, store: Store, games: Schedule, stage: Stage) -> Look:
-    """Judge the stored games of the schedule `games` up to `stage`'s look."""
+def look(config: TournamentConfig, store: Store, games: Schedule, stage: Stage,
+         remember: bool = False) -> Look:
+    """Judge the stored games of the schedule `games` up to `stage`'s look.  The outcome is
+    kept in the store when `remember` (the run's own look), and read back while the games
+    and the question are the same: a leaderboard or report of the store, which asks whether
+    the run would play on, is spared the verdicts a second time."""
     assert config.until is not None
     wanted = {g.game_id for g in games.games(range(stage.deals))}
     results = [r for r in store.results() if r.game_id in wanted]
@@ -115,8 +122,37 @@ def look(config: TournamentConfig, store: Store, games: Schedule, stage: Stage) 
         return Look(True, f"stopped at the look after {stage.deals} deals: "
                           f"{len(wanted) - len(results)} of its {len(wanted)} games could not "
                           "be played (left-out bots or void games); run again to play them")
-    played = Games.load(results, store.seeds())
     alpha = look_errors(config)[sequential.looks(config.deals).index(stage.deals)]
+    key = f"look after {stage.deals} deals"
+    mark = _mark(config, alpha, stage, results)
+    kept = store.meta(key)
+    if kept is not None:
+        data = json.loads(kept)
+        if data.get("mark") == mark:
+            return Look(bool(data["stop"]), str(data["text"]))
+    outcome = _judge(config, Games.load(results, store.seeds()), alpha, stage, head)
+    if remember:
+        store.remember(key, json.dumps({"mark": mark, "stop": outcome.stop,
+                                        "text": outcome.text}))
+    return outcome
+
+
+def _mark(config: TournamentConfig, alpha: float, stage: Stage,
+          results: list[StoredResult]) -> str:
+    """What a look's outcome depends on: the question, its error, and every game judged
+    (a game played again after its bot changed has the same id and another result)."""
+    digest = hashlib.sha256(repr((
+        config.until, config.top, config.primary_metric, config.format,
+        sorted(config.baselines), alpha, stage.next is None)).encode())
+    for r in sorted(results, key=lambda r: r.game_id):
+        digest.update(repr((r.game_id, r.names, r.money, r.ranks, r.retired,
+                            [[f.kind.value for f in seat] for seat in r.faults])).encode())
+    return digest.hexdigest()
+
+
+def _judge(config: TournamentConfig, played: Games, alpha: float, stage: Stage,
+           head: str) -> Look:
+    assert config.until is not None
     primary = config.primary_metric
     names = judged(config, order(played, primary))
     why = unsettled(played, names, config.until, primary, alpha, config.top)

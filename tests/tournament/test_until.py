@@ -205,6 +205,37 @@ def test_a_cut_that_cannot_be_is_refused(extra: dict[str, Any], expected: str) -
         config(["a", "b", "c"], seed=0, deals=16, **extra)
 
 
+def test_the_runs_look_is_read_back_only_for_the_same_question_and_games(
+        tmp_path: Path) -> None:
+    """The look that stopped a run is kept in its store and read back as it was said (a
+    leaderboard asks it again to tell a finished store); asked another question, or of
+    games that changed, the store's games are judged again."""
+    from referee.tournament.schedule import Schedule
+    from referee.tournament.until import look, stages
+
+    db = tmp_path / "kept.db"
+    summary, _ = run(STRONG, db)
+    store = open_store(db)
+    try:
+        stage = next(s for s in stages(STRONG) if summary.verdict and
+                     f"after {s.deals} deals" in summary.verdict)
+        games = Schedule(STRONG)
+        assert look(STRONG, store, games, stage).text == summary.verdict
+        ranked = STRONG.model_copy(update={"until": "ranked"})
+        assert "every place" in look(ranked, store, games, stage).text or \
+            "not separated" in look(ranked, store, games, stage).text
+        kept = f"look after {stage.deals} deals"
+        store.remember(kept, store.meta(kept).replace("is found", "IS FOUND"))  # type: ignore[union-attr]
+        assert look(STRONG, store, games, stage).text == summary.verdict.replace(
+            "is found", "IS FOUND")  # read back, not judged again
+        with store.db:  # one game's result changed, as a game played again would be
+            store.db.execute("UPDATE games SET result = replace(result, '\"money\":[', "
+                             "'\"money\":[1') WHERE rowid = (SELECT min(rowid) FROM games)")
+        assert look(STRONG, store, games, stage).text == summary.verdict  # judged again
+    finally:
+        store.close()
+
+
 def test_an_interrupted_run_resumes_to_the_same_stop(tmp_path: Path) -> None:
     """Cancelled during its second stage and run again, the run takes the same looks on the
     stored games and stops where an uninterrupted run stops, with the same games."""

@@ -60,6 +60,12 @@ class BoundFile:
             row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
+    def remember(self, key: str, value: str) -> None:
+        """Keep `value` under `key` among the store's notes of itself (what a run worked out
+        that a reader would otherwise work out again: `until.look`)."""
+        with self.failing():
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
     def bind(self, config: TournamentConfig, fingerprint: str) -> None:
         """Claim a new store for the tournament `config`, or check that it already belongs
         to it (the same fingerprint)."""
