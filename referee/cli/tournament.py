@@ -246,8 +246,11 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
             try:
                 check_store(config, edition, store)
                 held_shard = store.shard()
-                if shard_of is not None and held_shard != shard:  # as `run` refuses it
-                    raise StoreError(f"{db_path} holds shard {held_shard}, not {shard}; use "
+                label = None if shard_of is None else f"{shard_of[0]}/{shard_of[1]}"
+                # as `run` refuses it (`bind_shard`: "01/2" is shard 1/2, and a store that
+                # names no shard yet is bound to the run's)
+                if label is not None and store.meta("shard") not in (None, label):
+                    raise StoreError(f"{db_path} holds shard {held_shard}, not {label}; use "
                                      "another --db")
                 stored = store.done()
                 moved = reseated(config, edition, store)

@@ -281,3 +281,20 @@ def test_a_new_primary_metric_or_name_takes_effect_on_the_next_run(tmp_path: Pat
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT value FROM meta WHERE key = 'name'").fetchone() == (
             "renamed",)
+
+
+def test_plan_of_a_shard_written_with_a_leading_zero_counts_its_store(tmp_path: Path) -> None:
+    """`plan --shard 01/2` is shard 1/2, as `run --shard 01/2` plays it: the plan counts the
+    games that shard's store holds, where it refused the store as another shard's."""
+    config = write_config(tmp_path, bots=3, deals=1)
+    db = tmp_path / "t.shard1of2.db"
+    ran = referee("tournament", "run", str(config), "--shard", "01/2", "-q", cwd=tmp_path)
+    assert ran.returncode == 0 and db.is_file(), ran.stderr
+    planned = referee("tournament", "plan", str(config), "--shard", "01/2", cwd=tmp_path)
+    assert planned.returncode == 0, planned.stderr
+    assert planned.stdout.startswith("shard 1/2, of the schedule's 3 games: 2 games: ")
+    assert "stored already: 2 of them; 0 to play" in planned.stdout, planned.stdout
+    other = referee("tournament", "plan", str(config), "--shard", "2/2", "--db", str(db),
+                    cwd=tmp_path)
+    assert other.returncode == 2 and other.stderr == (
+        f"error: {db} holds shard 1/2, not 2/2; use another --db\n"), other.stderr
