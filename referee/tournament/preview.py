@@ -33,9 +33,9 @@ class Plan:
 
     games: int
     tables: int
-    deals: int
+    deals: int  # per table (of a shard: the most a table of it holds)
     table_size: int
-    seat_orders: int  # per table
+    seat_orders: int  # per table and deal (of a shard: the most a table of it holds)
     per_entrant: dict[str, int]  # games
     seats: dict[str, list[int]]  # per entrant, its games in seat 0, 1, ...
     workers: int
@@ -191,7 +191,7 @@ def make_plan(config: TournamentConfig, games: Schedule, workers: int,
         return adaptive_plan(config, games, workers, held, steps * config.limits.move_time,
                              changed, pace, left_out, skipped)
     names = [b.name for b in config.bots]
-    orders = games.orders
+    orders, deals = games.orders, config.deals
     if shard is None:
         per_entrant = {n: t * orders * config.deals
                        for n, t in games.tables_by_entrant().items()}
@@ -201,17 +201,23 @@ def make_plan(config: TournamentConfig, games: Schedule, workers: int,
     else:
         per: Counter[str] = Counter()
         seats = {n: [0] * k for n in names}
-        keys = set()
+        # A shard takes every N-th game: a table of it may hold a few of its seat orders and
+        # deals, which are counted as the shard has them (the most a table of it has).
+        played: Counter[tuple[str, int]] = Counter()  # games by table and deal
+        dealt: dict[str, set[int]] = {}  # deals by table
         count = 0
         for g in shard_games(games.games(), shard):
             count += 1
-            keys.add(g.game_id.split("-", 1)[0])
+            key = g.game_id.split("-", 1)[0]
+            played[key, g.deal] += 1
+            dealt.setdefault(key, set()).add(g.deal)
             for seat, name in enumerate(g.seats):
                 per[name] += 1
                 seats[name][seat] += 1
         per_entrant = {n: per[n] for n in names}
-        table_count = len(keys)
-        orders = min(orders, count)
+        table_count = len(dealt)
+        orders = max(played.values(), default=0)
+        deals = max((len(d) for d in dealt.values()), default=0)
     held = None
     if stored is not None:
         held = tally(games, range(config.deals), stored, stored_by_table(stored), (),
@@ -219,7 +225,7 @@ def make_plan(config: TournamentConfig, games: Schedule, workers: int,
     per_game = steps * config.limits.move_time
     to_play = count if config.max_games is None else min(count, config.max_games)
     return Plan(
-        games=count, tables=table_count, deals=config.deals, table_size=k,
+        games=count, tables=table_count, deals=deals, table_size=k,
         seat_orders=orders, per_entrant=per_entrant, seats=seats, workers=workers,
         bound_seconds=to_play * per_game / max(1, workers), stored=held,
         max_games=config.max_games,

@@ -298,3 +298,17 @@ def test_plan_of_a_shard_written_with_a_leading_zero_counts_its_store(tmp_path: 
                     cwd=tmp_path)
     assert other.returncode == 2 and other.stderr == (
         f"error: {db} holds shard 1/2, not 2/2; use another --db\n"), other.stderr
+
+
+def test_plan_of_a_shard_counts_the_seat_orders_its_tables_hold(tmp_path: Path) -> None:
+    """A shard takes every N-th game, so each of its tables holds a few of the table's seat
+    orders: `plan --shard` says as many as it plays, not the whole schedule's three."""
+    config = write_config(tmp_path, bots=5, deals=1)  # 10 tables, 3 rotations: 30 games
+    planned = referee("tournament", "plan", str(config), "--shard", "1/4", "--json",
+                      cwd=tmp_path)
+    plan = json.loads(planned.stdout)
+    assert (plan["games"], plan["tables"], plan["deals"], plan["seat_orders_per_table"]) == (
+        8, 8, 1, 1), plan
+    said = referee("tournament", "plan", str(config), "--shard", "1/4", cwd=tmp_path).stdout
+    assert said.startswith("shard 1/4, of the schedule's 30 games: 8 games: 8 tables of 3, "
+                           "1 deal, 1 seat order per table; "), said
