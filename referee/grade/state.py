@@ -27,9 +27,9 @@ from referee.validation import first_error
 from .feedback import StoredFindings
 from .result import StudentResult
 
-# Part of the grading key: bump when the same games would be graded differently, so that a
-# state.json of the old rules grades everyone again.  2: "beats" by the paired test.  3: points,
-# "no bot found", and feedback by problem (with records beside it).
+# Part of the grading key and the games key: bump when the same games would be graded
+# differently, so that a state.json of the old rules grades everyone again.  2: "beats" by the
+# paired test.  3: points, "no bot found", and feedback by problem (with records beside it).
 GRADE_VERSION = 3
 
 
@@ -160,7 +160,9 @@ def grading_key(config: TournamentConfig, config_path: Path) -> str:
 def _key(config: TournamentConfig, config_path: Path, games_only: bool = False) -> str:
     """`grading_key`, or with `games_only` the `games_key`."""
     h = hashlib.sha256()
-    h.update(b"games\0" if games_only else f"grades {GRADE_VERSION}\0".encode())
+    # the version in both: a new one grades everyone again in full (a state's findings, of
+    # the old version, may no longer be what the new one finds)
+    h.update(f"{'games' if games_only else 'grades'} {GRADE_VERSION}\0".encode())
     h.update(fingerprint(config, tournament_edition(config, config_path)).encode())
     left_out: dict[str, Any] = {"grading": {"similarity_threshold"},
                                 "limits": {"submission_time"}}

@@ -815,6 +815,24 @@ def test_a_change_to_the_grading_rules_alone_grades_again_from_the_stored_games(
     assert "ann: grading" in done.stderr and "ivan: grading" in done.stderr, done.stderr
 
 
+def test_a_new_version_of_the_grading_grades_everyone_again_in_full(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A referee whose grading changed (`GRADE_VERSION`: the same games graded otherwise)
+    grades each student again in full, as the state's docstring says, and does not take
+    what an older version found as stored (its statuses may be another version's)."""
+    from referee.grade import state
+
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    (subs / "heidi").mkdir(parents=True)  # no bot: nothing built or played
+    write_config(config)
+    assert "heidi: grading" in grade(subs, config, out).stderr
+    assert "heidi: unchanged, kept its grade" in grade(subs, config, out).stderr
+    monkeypatch.setattr(state, "GRADE_VERSION", state.GRADE_VERSION + 1)
+    done = grade(subs, config, out)
+    assert "heidi: grading" in done.stderr and "by the new [grading]" not in done.stderr, \
+        done.stderr
+
+
 def test_an_unknown_edition_is_one_line_before_any_build(tmp_path: Path) -> None:
     subs = tmp_path / "subs"
     (subs / "alice").mkdir(parents=True)
