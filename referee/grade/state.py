@@ -152,8 +152,8 @@ def grading_key(config: TournamentConfig, config_path: Path) -> str:
     (limits, build and start-up times and sandbox too), the edition's contents, and the files
     the baselines' commands and builds name, so that a change to any of them grades everyone
     again (a change to `[grading]` alone, from the games stored: `games_key`).  Not the time
-    budget (`Spent.stands` says whom it grades again), nor the similarity threshold, which
-    changes no grade."""
+    budget (`Spent.stands` says whom it grades again), nor the size limits (in the digest of a
+    submission over one), nor the similarity threshold, which changes no grade."""
     return _key(config, config_path)
 
 
@@ -164,8 +164,11 @@ def _key(config: TournamentConfig, config_path: Path, games_only: bool = False) 
     # the old version, may no longer be what the new one finds)
     h.update(f"{'games' if games_only else 'grades'} {GRADE_VERSION}\0".encode())
     h.update(fingerprint(config, tournament_edition(config, config_path)).encode())
+    # The size limits neither: a submission over one has them in its digest (`too_large`),
+    # so that raising one for a student grades that student again, not the class.
     left_out: dict[str, Any] = {"grading": {"similarity_threshold"},
-                                "limits": {"submission_time"}}
+                                "limits": {"submission_time", "submission_size",
+                                           "submission_files"}}
     if games_only:
         left_out["grading"] = True
     h.update(config.model_dump_json(exclude=left_out).encode())

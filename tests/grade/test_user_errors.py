@@ -833,6 +833,28 @@ def test_a_new_version_of_the_grading_grades_everyone_again_in_full(
         done.stderr
 
 
+def test_raising_the_size_limit_grades_only_the_submission_over_it_again(
+        tmp_path: Path) -> None:
+    """The run tells the teacher to raise `submission_size` to grade a submission that is
+    too large: that grades it again, and keeps every other student's grade (their games are
+    not played again for a limit they were within)."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    (subs / "heidi").mkdir(parents=True)  # no bot, and small
+    (subs / "eve").mkdir()
+    (subs / "eve" / "bot.py").write_text("print('hi')\n")
+    (subs / "eve" / "data").write_bytes(b"")
+    os.truncate(subs / "eve" / "data", 2 << 20)  # sparse: 2 MiB counted
+    write_config(config)
+    config.write_text(config.read_text().replace("[limits]", '[limits]\nsubmission_size = "1M"'))
+    first = grade(subs, config, out)
+    assert "heidi: grading" in first.stderr and "eve: too large" in first.stderr, first.stderr
+    config.write_text(config.read_text().replace('submission_size = "1M"',
+                                                 'submission_size = "3M"'))
+    done = grade(subs, config, out)
+    assert "heidi: unchanged, kept its grade" in done.stderr, done.stderr
+    assert "eve: grading" in done.stderr and "eve: too large" not in done.stderr, done.stderr
+
+
 def test_an_unknown_edition_is_one_line_before_any_build(tmp_path: Path) -> None:
     subs = tmp_path / "subs"
     (subs / "alice").mkdir(parents=True)
