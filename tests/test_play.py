@@ -242,6 +242,39 @@ def test_answers_slower_than_the_move_time_are_said_after_the_standings(
         once.stdout
 
 
+def test_timeouts_while_a_bot_is_stuck_in_an_earlier_request_name_that_request(
+        tmp_path: Path) -> None:
+    """A bot caught in an endless loop at its second request (one kind of decision) times out
+    there, then at the requests that follow, which it never reads: those faults say that it
+    has not read them and is still busy with request 2, the one to look at.  A bot that reads
+    every request and never answers is not said to be busy."""
+    bot = tmp_path / "stuck.py"
+    bot.write_text(f"import json, sys, time\nsys.path.insert(0, {str(BOTS)!r})\n"
+                   "from first_legal import first_legal, send\nn = 0\n"
+                   "for line in sys.stdin:\n    m = json.loads(line)\n"
+                   "    if m['type'] == 'hello':\n"
+                   "        send({'type': 'hello', 'name': 'stuck', 'protocol': 1})\n"
+                   "    elif m['type'] == 'request':\n        n += 1\n"
+                   "        while n == 2:\n            time.sleep(0.01)\n"
+                   "        send({'id': m['id'], **first_legal(m)})\n"
+                   "    elif m['type'] == 'goodbye':\n        break\n")
+    legal = f"{PY} {BOTS / 'first_legal.py'}"
+    limits = ("--move-time", "0.2", "--time-bank", "0.1")
+    out = in_process.referee("play", f"{PY} {bot}", f"quick={legal}", f"brisk={legal}",
+                             *limits, cwd=tmp_path, timeout=120)
+    assert out.returncode == 0, out.stderr
+    faults = [line for line in out.stdout.splitlines() if line.startswith("  stuck: timeout")]
+    busy = ("(the bot has not read this request: most likely it is still busy with request "
+            "2, which timed out; it has written nothing since)")
+    assert len(faults) == 3 and faults[0].startswith("  stuck: timeout (request 2): "), \
+        out.stdout
+    assert busy not in faults[0] and all(f.endswith(busy) for f in faults[1:]), out.stdout
+    silent = in_process.referee("play", f"{PY} {BOTS / 'never_answers.py'}", f"quick={legal}",
+                                f"brisk={legal}", *limits, cwd=tmp_path, timeout=120)
+    assert silent.stdout.count("never_answers: timeout (request ") == 3, silent.stdout
+    assert "still busy" not in silent.stdout, silent.stdout
+
+
 def test_errors_a_bot_lived_through_are_said_after_the_standings(tmp_path: Path) -> None:
     """The Python baseline with a bug in its buying, which its safety net catches and logs
     before answering the default: no fault, and `play` says how many of its stderr lines look

@@ -105,6 +105,8 @@ class SeatProtocol:
         self.stale = 0  # replies to earlier requests skipped in this decision
         self._last_stale = (0, 0.0)  # the last one's id, and seconds into this request
         self.skipped = 0  # and in all: late answers, and lines that answer no request
+        # A request that timed out with nothing read from the bot since (`timed_out`).
+        self._silent_since: int | None = None
         self._out: list[bytes] = []  # lines for the bot, sent with what goes next
         # Encoded lines for the bot (its events), sent with what goes next: the list's own
         # `extend`, as this is called for every seat at every step.
@@ -123,6 +125,7 @@ class SeatProtocol:
         """A fresh process: its first line, the hello."""
         self.games = 0
         self.replies = 0
+        self._silent_since = None
         return HELLO
 
     def receive_hello(self, line: bytes) -> str:
@@ -203,6 +206,7 @@ class SeatProtocol:
         bank whenever the request ends (not on a `Stale` line)."""
         self.answered = True
         self.replies += 1
+        self._silent_since = None
         request_id = self.request_id
         try:
             reply = codec.decode_reply(line)
@@ -256,17 +260,27 @@ class SeatProtocol:
         if over > 0:
             self.bank = max(0.0, self.bank - over)
 
-    def timed_out(self, cause: str, partial: int = 0) -> Faulted:
+    def timed_out(self, cause: str, partial: int = 0, unread: int = 0) -> Faulted:
         """No reply in the time allowed (`cause`: as the reader says it; `partial`: bytes read
-        without a newline): a timeout, which empties the bank."""
+        without a newline; `unread`: bytes the bot was sent and has not read): a timeout,
+        which empties the bank.  A bot still busy with an earlier request that timed out
+        (nothing came from it since, and it has not read this one) is told so: the decision
+        to look at is that one, not this."""
         move, bank = self.move, self.bank
         self.bank = 0.0
         reason = (f"no reply within {move + bank:.3g} s (move time {move:g} s + time bank "
                   f"{bank:.3g} s): {cause}")
+        busy_with = self._silent_since
         if self.stale:
             reason += f" ({self._stale_said()})"
+        elif busy_with is not None and unread > 0 and not partial:
+            reason += (f" (the bot has not read this request: most likely it is still busy "
+                       f"with request {busy_with}, which timed out; it has written nothing "
+                       "since)")
         elif not self.replies and not partial:  # nothing, ever
             reason += UNFLUSHED
+        if busy_with is None:
+            self._silent_since = self.request_id
         return Faulted(FaultKind.TIMEOUT, reason, move + bank, self.request_id)
 
     def _stale_said(self) -> str:
