@@ -11,6 +11,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
 )
 
 const botName = "go_baseline"
@@ -202,7 +205,8 @@ func answer(game *Game, msg Message) (reply Reply) {
 	}
 	defer func() {
 		if err := recover(); err != nil {
-			logf("request %d: %v; falling back to the default", msg.ID, err)
+			logf("request %d (%s): %v%s; falling back to the default", msg.ID, msg.Decision,
+				err, where())
 			reply = fallback(msg.Decision, legal)
 		}
 	}()
@@ -210,6 +214,37 @@ func answer(game *Game, msg Message) (reply Reply) {
 		panic("a request without a game or a view")
 	}
 	return game.Decide(msg.Decision, msg.View, legal)
+}
+
+// where is the place in this bot's code where a panic came from, called by answer's
+// deferred recover: " at strategy.go:150 in (*Game).Decide" (then ", from ..." its callers
+// in package main, three at most, up to answer), the line to look at.
+func where() string {
+	pcs := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	var places []string
+	for len(places) < 3 {
+		f, more := frames.Next()
+		name := strings.TrimPrefix(f.Function, "main.")
+		switch {
+		case strings.HasPrefix(name, "answer.func"), name == f.Function:
+			// the recover itself, and the runtime's and other packages' functions
+		case name == "answer":
+			if len(places) == 0 { // the panic was answer's own
+				places = append(places, fmt.Sprintf("%s:%d in %s", filepath.Base(f.File), f.Line, name))
+			}
+			more = false
+		default:
+			places = append(places, fmt.Sprintf("%s:%d in %s", filepath.Base(f.File), f.Line, name))
+		}
+		if !more {
+			break
+		}
+	}
+	if len(places) == 0 {
+		return ""
+	}
+	return " at " + strings.Join(places, ", from ")
 }
 
 // fallback is the first legal answer to each decision.

@@ -77,3 +77,39 @@ def test_the_rust_kit_reports_a_missing_field_rather_than_reading_it_as_0(
         in done.stderr, done.stderr
     assert "cannot read an event (round_ended without its counts), ignored" in done.stderr, \
         done.stderr
+
+
+def test_the_go_kit_logs_where_in_the_code_a_strategy_panic_came_from(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The Go kit, built, sent an `offer` request with no cards to add (its strategy indexes
+    `legal.Cards[0]` and panics): it answers the default (pass) and plays on, and its stderr
+    line names the request, its decision and the file, line and function of the panic in the
+    bot's own code, which `referee check` and `play` quote; not the runtime's."""
+    folder = built_kit("go", tmp_path_factory).folder
+    view = {"seat": 0, "round": 1, "money": [100, 100, 100], "hand": [0, 1],
+            "hand_sizes": [2, 2, 2], "mystery_size": 0, "deck_size": 4,
+            "tiles": [[0, 0]], "played": [1, 0], "bought": [[], [], []], "unsold": [],
+            "auction": None, "double": {"seat": 1, "card": 2}, "turn": 1}
+    cards = [{"id": i, "artist": i % 2, "type": "open"} for i in range(6)]
+    time = {"move": 1, "bank": 10}
+    lines = [
+        {"type": "hello", "protocol": 1, "referee": "test"},
+        {"type": "new_game", "game_id": "g", "seat": 0, "players": 3, "names": ["a", "b", "c"],
+         "edition": {"name": "two", "artists": ["x", "y"], "cards": cards}, "variants": [],
+         "time": time, "seed": 1},
+        {"type": "request", "id": 1, "decision": "offer", "view": view,
+         "legal": {"cards": [], "can_pass": True}, "time": time},
+        {"type": "request", "id": 2, "decision": "offer", "view": view,
+         "legal": {"cards": [4], "can_pass": True}, "time": time},
+        {"type": "goodbye"},
+    ]
+    done = subprocess.run(["./bot"], cwd=folder, capture_output=True, text=True, timeout=30,
+                          input="".join(json.dumps(line) + "\n" for line in lines))
+    assert done.returncode == 0, done.stderr
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert replies[1] == {"id": 1, "action": "pass"}, done.stdout
+    assert replies[2]["id"] == 2, done.stdout  # the next request is answered as usual
+    assert re.search(r"^go_baseline: request 1 \(offer\): runtime error: index out of range "
+                     r"\[0\] with length 0 at strategy\.go:\d+ in \(\*Game\)\.Decide; "
+                     r"falling back to the default$", done.stderr,
+                     re.MULTILINE), done.stderr
