@@ -65,7 +65,8 @@ struct View {
     int turn = 0;
 };
 
-// What the request allows; which fields mean something depends on the decision.
+// What the request allows; which fields it has depends on the decision (protocol section 4):
+// those it has are read (an error if one is missing), the others are empty or 0.
 struct Legal {
     std::vector<int> cards;      // play, offer
     int min = 0;                 // bid, hidden_bid, price
@@ -93,7 +94,9 @@ struct Reply {
     static Reply with_amount(const std::string& action, int amount) { return {action, std::nullopt, amount}; }
 };
 
-// Reading: each throws a json::exception when a field the bot needs is missing or mistyped.
+// Reading: each throws when a field the protocol always sends is missing (a std::runtime_error
+// naming it: `legal: no field "min"`) or mistyped (a json::exception); only `seed` may be
+// absent (0).
 NewGame read_new_game(const json& msg);
 Request read_request(const json& msg);
 

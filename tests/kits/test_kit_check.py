@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import shutil
 import subprocess
 
@@ -41,42 +42,71 @@ def test_a_kit_without_its_toolchain_is_skipped_naming_the_package(
         kits.require_toolchain("perl")
 
 
-def test_the_rust_kit_reports_a_missing_field_rather_than_reading_it_as_0(
-        tmp_path_factory: pytest.TempPathFactory) -> None:
-    """The Rust kit, built, sent a bid request whose `legal` lacks `min` and a `round_ended`
-    event without its counts: it says on stderr which field is missing (as the Python and C++
-    kits' safety nets do), answers the bid with the referee's default (pass) rather than
-    bidding from a minimum of 0, and plays on."""
-    folder = built_kit("rust", tmp_path_factory).folder
-    view = {"seat": 0, "round": 1, "money": [100, 100, 100], "hand": [0, 1],
-            "hand_sizes": [2, 2, 2], "mystery_size": 0, "deck_size": 4,
-            "tiles": [[0, 0]], "played": [1, 0], "bought": [[], [], []], "unsold": [],
-            "auction": {"cards": [2], "type": "open", "auctioneer": 1, "high_bid": 0,
-                        "high_bidder": None, "price": None},
-            "double": None, "turn": 1}
-    cards = [{"id": i, "artist": i % 2, "type": "open"} for i in range(6)]
-    lines = [
+# Each sample bot, by kit and command (None: its bot.toml's), and the fields missing in
+# `missing_field_session` that it reads, so must name on stderr: `edition` of a new_game, the
+# counts of a round_ended and the card of a card_played (when its strategy reads that event),
+# a bid's legal.min and a price's legal.max.
+MISSING_FIELD_BOTS: dict[str, tuple[str, str | None, set[str]]] = {
+    "rust": ("rust", None, {"edition", "counts", "min", "max"}),
+    "cpp": ("cpp", None, {"edition", "counts", "min", "max"}),
+}
+
+VIEW = {"seat": 0, "round": 1, "money": [100, 100, 100], "hand": [0, 1],
+        "hand_sizes": [2, 2, 2], "mystery_size": 0, "deck_size": 4, "tiles": [[0, 0]],
+        "played": [1, 0], "bought": [[], [], []], "unsold": [],
+        "auction": {"cards": [2], "type": "open", "auctioneer": 1, "high_bid": 0,
+                    "high_bidder": None, "price": None},
+        "double": None, "turn": 1}
+NEW_GAME = {"type": "new_game", "game_id": "g", "seat": 0, "players": 3, "names": ["a", "b", "c"],
+            "edition": {"name": "two", "artists": ["x", "y"],
+                        "cards": [{"id": i, "artist": i % 2, "type": "open"} for i in range(6)]},
+            "variants": [], "time": {"move": 1, "bank": 10}, "seed": 1}
+
+
+def request(id_: int, decision: str, legal: dict[str, object]) -> dict[str, object]:
+    return {"type": "request", "id": id_, "decision": decision, "view": VIEW, "legal": legal,
+            "time": {"move": 1, "bank": 10}}
+
+
+def missing_field_session() -> list[dict[str, object]]:
+    """A session whose messages each lack a field the protocol always sends, but for the last
+    request: a new_game without its edition (its game's requests get the defaults), then a
+    full one, events without their counts and card, a bid without legal.min, a price without
+    legal.max."""
+    return [
         {"type": "hello", "protocol": 1, "referee": "test"},
-        {"type": "new_game", "game_id": "g", "seat": 0, "players": 3, "names": ["a", "b", "c"],
-         "edition": {"name": "two", "artists": ["x", "y"], "cards": cards}, "variants": [],
-         "time": {"move": 1, "bank": 10}, "seed": 1},
+        {key: value for key, value in NEW_GAME.items() if key != "edition"},
+        request(0, "bid", {"min": 1, "max": 100, "can_pass": True}),
+        NEW_GAME,
         {"type": "event", "event": {"type": "round_ended", "round": 1}},
-        {"type": "request", "id": 1, "decision": "bid", "view": view,
-         "legal": {"max": 100, "can_pass": True}, "time": {"move": 1, "bank": 10}},
-        {"type": "request", "id": 2, "decision": "bid", "view": view,
-         "legal": {"min": 1, "max": 100, "can_pass": True}, "time": {"move": 1, "bank": 10}},
+        {"type": "event", "event": {"type": "card_played", "seat": 1}},
+        request(1, "bid", {"max": 100, "can_pass": True}),
+        request(2, "price", {"min": 1, "can_pass": False}),
+        request(3, "bid", {"min": 1, "max": 100, "can_pass": True}),
         {"type": "goodbye"},
     ]
-    done = subprocess.run(["./bot"], cwd=folder, capture_output=True, text=True, timeout=30,
-                          input="".join(json.dumps(line) + "\n" for line in lines))
+
+
+@pytest.mark.parametrize("bot", sorted(MISSING_FIELD_BOTS))
+def test_a_missing_field_is_logged_by_its_name_and_the_default_answered(
+        bot: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A sample bot, built, sent messages that each lack a field the protocol always sends:
+    it says on stderr which field is missing (never reading it as 0), answers a request it
+    cannot read with the referee's default (pass a bid, price at legal.min), and plays on: an
+    unreadable new_game or event is logged, not a crash."""
+    kit, command, named = MISSING_FIELD_BOTS[bot]
+    checked = built_kit(kit, tmp_path_factory)
+    done = subprocess.run(shlex.split(command or checked.spec().command), cwd=checked.folder,
+                          capture_output=True, text=True, timeout=60,
+                          input="".join(json.dumps(m) + "\n" for m in missing_field_session()))
     assert done.returncode == 0, done.stderr
     replies = [json.loads(line) for line in done.stdout.splitlines()]
-    assert replies[1] == {"id": 1, "action": "pass"}, done.stdout
-    assert replies[2]["id"] == 2, done.stdout  # the next request is answered as usual
-    assert 'request 1 (bid): legal: no field "min"; falling back to the default' \
-        in done.stderr, done.stderr
-    assert "cannot read an event (round_ended without its counts), ignored" in done.stderr, \
-        done.stderr
+    assert replies[0]["type"] == "hello", done.stdout
+    assert replies[1:4] == [{"id": 0, "action": "pass"}, {"id": 1, "action": "pass"},
+                            {"id": 2, "action": "price", "amount": 1}], done.stdout
+    assert len(replies) == 5 and replies[4]["id"] == 3, done.stdout  # answered as usual
+    for name in sorted(named):
+        assert re.search(rf"\b{name}\b", done.stderr), f"{name} not named:\n{done.stderr}"
 
 
 def test_the_go_kit_logs_where_in_the_code_a_strategy_panic_came_from(
