@@ -137,38 +137,72 @@ def main() -> None:
     out = sys.stdout
     game: Game | None = None
     for raw in sys.stdin:
-        msg = json.loads(raw)
+        try:
+            msg = json.loads(raw)
+        except ValueError:
+            log(f"not JSON, ignored: {raw[:80]!r}")
+            continue
+        if not isinstance(msg, dict):
+            continue
         kind = msg.get("type")
         if kind == "hello":
             out.write(json.dumps({"type": "hello", "name": "baseline", "protocol": 1}) + "\n")
             out.flush()
         elif kind == "new_game":
-            game = Game(msg)
-        elif kind == "event" and game is not None:
-            game.seen_event(msg["event"])
-        elif kind == "request" and game is not None:
+            game = None  # until this one is read: its requests get the default answers
             try:
+                game = Game(msg)
+            except Exception as exc:  # a field missing: logged, the game played by default
+                log(f"cannot read new_game ({problem(exc)}); answering the defaults")
+        elif kind == "event" and game is not None:
+            try:
+                game.seen_event(msg["event"])
+            except Exception as exc:  # an event it cannot read is not worth a crash
+                log(f"cannot read an event ({problem(exc)}), ignored")
+        elif kind == "request":
+            decision, legal = msg.get("decision"), msg.get("legal")
+            try:
+                if game is None:
+                    raise ValueError("no game read before this request")
                 reply = game.decide(msg["decision"], msg["view"], msg["legal"])
             except Exception as exc:  # never let a bug in the strategy forfeit the move
-                print(f"baseline: {exc!r}; falling back", file=sys.stderr)
-                reply = fallback(msg["decision"], msg["legal"])
-            reply["id"] = msg["id"]
+                log(f"request {msg.get('id')} ({decision}): {problem(exc)}; falling back")
+                reply = fallback(decision, legal)
+            reply["id"] = msg.get("id")
             out.write(json.dumps(reply) + "\n")
             out.flush()
         elif kind == "warning":
-            print(f"baseline: warning {msg['reason']}", file=sys.stderr)
+            log(f"warning {msg.get('reason')}")
         elif kind == "goodbye":
             break
 
 
-def fallback(kind: str, legal: dict) -> dict:
+def log(text: str) -> None:
+    """Logging goes to stderr, never stdout (stdout is for protocol lines only)."""
+    print(f"baseline: {text}", file=sys.stderr, flush=True)
+
+
+def fallback(kind: object, legal: object) -> dict:
+    """The referee's default answer (protocol section 8), for a decision the strategy failed
+    on, from what `legal` has."""
+    legal = legal if isinstance(legal, dict) else {}
+    cards = legal.get("cards")
     if kind == "play":
-        return {"action": "play", "card": legal["cards"][0]}
+        if isinstance(cards, list) and cards:
+            return {"action": "play", "card": cards[0]}
+        return {"action": "pass"}  # no cards to play: a fault whatever the answer
     if kind == "hidden_bid":
         return {"action": "bid", "amount": 0}
     if kind == "price":
-        return {"action": "price", "amount": legal["min"]}
+        return {"action": "price", "amount": legal.get("min", 0)}
     return {"action": "pass"}
+
+
+def problem(exc: Exception) -> str:
+    """What went wrong, naming the field when one is missing (a KeyError)."""
+    if isinstance(exc, KeyError) and exc.args:
+        return f"no field {exc.args[0]!r}"
+    return repr(exc)
 
 
 if __name__ == "__main__":

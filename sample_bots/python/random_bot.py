@@ -71,13 +71,13 @@ class RandomBot:
         """A random legal answer to a request (without its id)."""
         rng = self.rng
         decision = request.get("decision")
-        legal = request.get("legal") or {}
+        legal = request["legal"]  # its fields by decision (protocol section 4), all required
 
         if decision == "play":
             return {"action": "play", "card": rng.choice(legal["cards"])}
 
         if decision == "offer":
-            cards = legal.get("cards") or []
+            cards = legal["cards"]
             if cards and rng.random() < OFFER_CHANCE:
                 return {"action": "offer", "card": rng.choice(cards)}
             return {"action": "pass"}
@@ -89,7 +89,7 @@ class RandomBot:
             return {"action": "pass"}
 
         if decision == "hidden_bid":
-            low, high = legal.get("min", 0), legal["max"]
+            low, high = legal["min"], legal["max"]
             top = max(low, min(high, HIDDEN_CAP))
             return {"action": "bid", "amount": rng.randint(low, top)}
 
@@ -99,7 +99,7 @@ class RandomBot:
             return {"action": "price", "amount": rng.randint(low, top)}
 
         if decision == "buy":
-            if legal.get("price", 0) <= CHEAP_PRICE and rng.random() < BUY_CHANCE:
+            if legal["price"] <= CHEAP_PRICE and rng.random() < BUY_CHANCE:
                 return {"action": "buy"}
             return {"action": "pass"}
 
@@ -110,6 +110,29 @@ class RandomBot:
 
         log(f"unknown decision {decision!r}; passing")
         return {"action": "pass"}
+
+
+def fallback(kind: object, legal: object) -> dict:
+    """The referee's default answer (protocol section 8), for a request it could not read,
+    from what `legal` has."""
+    legal = legal if isinstance(legal, dict) else {}
+    cards = legal.get("cards")
+    if kind == "play":
+        if isinstance(cards, list) and cards:
+            return {"action": "play", "card": cards[0]}
+        return {"action": "pass"}  # no cards to play: a fault whatever the answer
+    if kind == "hidden_bid":
+        return {"action": "bid", "amount": 0}
+    if kind == "price":
+        return {"action": "price", "amount": legal.get("min", 0)}
+    return {"action": "pass"}
+
+
+def problem(exc: Exception) -> str:
+    """What went wrong, naming the field when one is missing (a KeyError)."""
+    if isinstance(exc, KeyError) and exc.args:
+        return f"no field {exc.args[0]!r}"
+    return repr(exc)
 
 
 def main() -> None:
@@ -135,7 +158,13 @@ def main() -> None:
             elif kind == "new_game":
                 bot.new_game(message)
             elif kind == "request":
-                send({"id": message["id"], **bot.decide(message)})
+                try:
+                    reply = bot.decide(message)
+                except Exception as exc:  # a field missing costs a move, never a fault
+                    log(f"request {message.get('id')} ({message.get('decision')}): "
+                        f"{problem(exc)}; falling back to the default answer")
+                    reply = fallback(message.get("decision"), message.get("legal"))
+                send({"id": message.get("id"), **reply})
             elif kind == "warning":
                 log(f"warning for request {message.get('id')}: {message.get('fault')}: "
                     f"{message.get('reason')} (applied {message.get('applied')})")

@@ -305,15 +305,27 @@ class Game:
         return best[1]
 
 
-def fallback(kind: str, legal: dict) -> dict:
-    """The default answer, for a decision the strategy failed on."""
+def fallback(kind: object, legal: object) -> dict:
+    """The referee's default answer (protocol section 8), for a decision the strategy failed
+    on, from what `legal` has."""
+    legal = legal if isinstance(legal, dict) else {}
+    cards = legal.get("cards")
     if kind == "play":
-        return {"action": "play", "card": legal["cards"][0]}
+        if isinstance(cards, list) and cards:
+            return {"action": "play", "card": cards[0]}
+        return {"action": "pass"}  # no cards to play: a fault whatever the answer
     if kind == "hidden_bid":
         return {"action": "bid", "amount": 0}
     if kind == "price":
-        return {"action": "price", "amount": legal["min"]}
+        return {"action": "price", "amount": legal.get("min", 0)}
     return {"action": "pass"}
+
+
+def problem(exc: Exception) -> str:
+    """What went wrong, naming the field when one is missing (a KeyError)."""
+    if isinstance(exc, KeyError) and exc.args:
+        return f"no field {exc.args[0]!r}"
+    return repr(exc)
 
 
 def main() -> None:
@@ -331,6 +343,9 @@ def main() -> None:
         try:
             msg = json.loads(raw)
         except ValueError:
+            log(f"not JSON, ignored: {raw[:80]!r}")
+            continue
+        if not isinstance(msg, dict):
             continue
         kind = msg.get("type")
         if kind == "hello":
@@ -338,18 +353,27 @@ def main() -> None:
                       + "\n")
             out.flush()
         elif kind == "new_game":
-            game = Game(msg, args.budget, max(1, args.simulations), args.seed)
+            game = None  # until this one is read: its requests get the default answers
+            try:
+                game = Game(msg, args.budget, max(1, args.simulations), args.seed)
+            except Exception as exc:  # a field missing: logged, the game played by default
+                log(f"cannot read new_game ({problem(exc)}); answering the defaults")
         elif kind == "event" and game is not None:
-            game.seen_event(msg["event"])
+            try:
+                game.seen_event(msg["event"])
+            except Exception as exc:  # an event it cannot read is not worth a crash
+                log(f"cannot read an event ({problem(exc)}), ignored")
         elif kind == "request":
+            decision, legal = msg.get("decision"), msg.get("legal")
             try:
                 assert game is not None, "a request before new_game"
                 reply = game.decide(msg["decision"], msg["view"], msg["legal"],
                                     msg.get("time", {}).get("move", 1.0))
             except Exception as exc:  # a bug in the strategy costs a move, never a fault
-                log(f"{exc!r}; falling back to the default answer")
-                reply = fallback(msg["decision"], msg["legal"])
-            reply["id"] = msg["id"]
+                log(f"request {msg.get('id')} ({decision}): {problem(exc)}; "
+                    "falling back to the default answer")
+                reply = fallback(decision, legal)
+            reply["id"] = msg.get("id")
             out.write(json.dumps(reply) + "\n")
             out.flush()
         elif kind == "warning":
