@@ -46,16 +46,39 @@ function send(message) {
 
 let game = null; // {seat, players, cards: [{artist, type}], artists: n}
 
+// A field the protocol always sends that is missing is an error naming it (`no field "min"`),
+// logged to stderr, never read as 0 or undefined.
+function required(obj, key) {
+  if (obj === null || typeof obj !== "object" || !(key in obj)) throw new Error(`no field "${key}"`);
+  return obj[key];
+}
+
+// Which fields `legal` has for each decision (protocol section 4): each is required.
+const LEGAL_FIELDS = {
+  play: ["cards", "can_pass"],
+  offer: ["cards", "can_pass"],
+  bid: ["min", "max", "can_pass"],
+  hidden_bid: ["min", "max", "can_pass"],
+  price: ["min", "max", "can_pass"],
+  buy: ["price", "can_pass"],
+  mystery: ["can_pass"],
+};
+const VIEW_FIELDS = ["seat", "round", "money", "hand", "hand_sizes", "mystery_size", "deck_size",
+  "tiles", "played", "bought", "unsold", "auction", "double", "turn"];
+
 function newGame(msg) {
-  const edition = msg.edition || {};
+  game = null; // until this one is read: its requests get the default answers
+  const edition = required(msg, "edition");
   const cards = [];
-  for (const c of edition.cards || []) cards[c.id] = { artist: c.artist, type: c.type };
+  for (const c of required(edition, "cards")) {
+    cards[required(c, "id")] = { artist: required(c, "artist"), type: required(c, "type") };
+  }
   game = {
-    id: msg.game_id,
-    seat: msg.seat,
-    players: msg.players,
+    id: required(msg, "game_id"),
+    seat: required(msg, "seat"),
+    players: required(msg, "players"),
     cards,
-    artists: (edition.artists || []).length,
+    artists: required(edition, "artists").length,
   };
   log(`new game ${msg.game_id}: seat ${msg.seat} of ${msg.players}`);
 }
@@ -148,7 +171,7 @@ function choosePlay(view, legal) {
 }
 
 function chooseOffer(view, legal) {
-  const cards = legal.cards || [];
+  const cards = legal.cards;
   const double = view.double;
   if (!cards.length || !double) return { action: "pass" };
   const a = artistOf(double.card);
@@ -175,7 +198,7 @@ function chooseBid(view, legal) {
 
 function chooseHiddenBid(view, legal) {
   const value = lotValue(view);
-  return { action: "bid", amount: clamp(value * HIDDEN_FRACTION, legal.min ?? 0, legal.max) };
+  return { action: "bid", amount: clamp(value * HIDDEN_FRACTION, legal.min, legal.max) };
 }
 
 function choosePrice(view, legal) {
@@ -185,7 +208,7 @@ function choosePrice(view, legal) {
 
 function chooseBuy(view, legal) {
   const value = lotValue(view);
-  const price = legal.price ?? Infinity;
+  const price = legal.price;
   const money = view.money ? view.money[view.seat] : null;
   if (price <= value * BUY_FRACTION && (money === null || price <= money)) return { action: "buy" };
   return { action: "pass" };
@@ -201,17 +224,26 @@ function chooseMystery(view) {
   return bought.some((card) => artistOf(card) === leader) ? { action: "reveal" } : { action: "pass" };
 }
 
+// The referee's default (protocol section 8), from what `legal` has.
 function safeDefault(decision, legal) {
-  if (decision === "play") return { action: "play", card: legal.cards[0] };
-  if (decision === "hidden_bid") return { action: "bid", amount: legal.min ?? 0 };
-  if (decision === "price") return { action: "price", amount: legal.min };
+  const cards = legal && Array.isArray(legal.cards) ? legal.cards : [];
+  if (decision === "play") return cards.length ? { action: "play", card: cards[0] } : { action: "pass" };
+  if (decision === "hidden_bid") return { action: "bid", amount: 0 };
+  if (decision === "price") return { action: "price", amount: (legal && legal.min) ?? 0 };
   return { action: "pass" };
 }
 
 function decide(msg) {
-  const view = msg.view;
-  const legal = msg.legal || {};
+  const legal = msg.legal;
   try {
+    if (game === null) throw new Error("no game read before this request");
+    const view = required(msg, "view");
+    for (const key of VIEW_FIELDS) required(view, key);
+    try {
+      for (const key of LEGAL_FIELDS[msg.decision] || []) required(legal, key);
+    } catch (err) {
+      throw new Error(`legal: ${err.message}`);
+    }
     switch (msg.decision) {
       case "play": return choosePlay(view, legal);
       case "offer": return chooseOffer(view, legal);
@@ -226,7 +258,7 @@ function decide(msg) {
     }
   } catch (err) {
     // Never forfeit a move to a bug in the strategy: fall back to the referee's default.
-    log(`strategy error (${err && err.message}); playing the default`);
+    log(`request ${msg.id} (${msg.decision}): ${err && err.message}; playing the default`);
     return safeDefault(msg.decision, legal);
   }
 }
@@ -254,7 +286,11 @@ rl.on("line", (line) => {
       send({ type: "hello", name: NAME, protocol: PROTOCOL });
       break;
     case "new_game":
-      newGame(msg);
+      try {
+        newGame(msg);
+      } catch (err) {
+        log(`cannot read new_game (${err.message}); answering the defaults`);
+      }
       break;
     case "request":
       send({ id: msg.id, ...decide(msg) });

@@ -49,6 +49,7 @@ def test_a_kit_without_its_toolchain_is_skipped_naming_the_package(
 MISSING_FIELD_BOTS: dict[str, tuple[str, str | None, set[str]]] = {
     "rust": ("rust", None, {"edition", "counts", "min", "max"}),
     "cpp": ("cpp", None, {"edition", "counts", "min", "max"}),
+    "javascript": ("javascript", None, {"edition", "min", "max"}),  # reads no event
     "python-baseline": ("python", None, {"edition", "counts", "min", "max"}),
     "python-strong": ("python", "python3 strong_bot.py", {"edition", "card", "min", "max"}),
     "python-random": ("python", "python3 random_bot.py", {"min", "max"}),  # reads no new_game
