@@ -47,6 +47,7 @@ def test_a_kit_without_its_toolchain_is_skipped_naming_the_package(
 # counts of a round_ended and the card of a card_played (when its strategy reads that event),
 # a bid's legal.min and a price's legal.max.
 MISSING_FIELD_BOTS: dict[str, tuple[str, str | None, set[str]]] = {
+    "typescript": ("typescript", None, {"edition", "counts", "min", "max"}),
     "rust": ("rust", None, {"edition", "counts", "min", "max"}),
     "cpp": ("cpp", None, {"edition", "counts", "min", "max"}),
     "javascript": ("javascript", None, {"edition", "min", "max"}),  # reads no event

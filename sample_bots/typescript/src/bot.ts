@@ -4,7 +4,7 @@
 // hello and every request on stdout (one line each), and logs to stderr.  The strategy is
 // in strategy.ts.  Build with `tsc`, run with `node out/bot.js`.
 
-import { Action, fallback, GameEvent, NewGame, Request } from "./protocol";
+import { Action, checkNewGame, checkRequest, fallback, GameEvent, NewGame, Request } from "./protocol";
 import { Game } from "./strategy";
 
 const NAME = "ts_baseline";
@@ -23,9 +23,10 @@ function send(message: object): void {
 function answer(game: Game | null, request: Request): Action {
   try {
     if (game === null) throw new Error("a request before new_game");
+    checkRequest(request);
     return game.decide(request.decision, request.view, request.legal);
   } catch (error) {
-    log(`request ${request.id}: ${String(error)}; falling back to the default`);
+    log(`request ${request.id} (${request.decision}): ${(error as Error).message}; falling back to the default`);
     return fallback(request.decision, request.legal ?? {});
   }
 }
@@ -47,10 +48,21 @@ function handle(line: string): boolean {
       send({ type: "hello", name: NAME, protocol: 1 });
       break;
     case "new_game":
-      game = new Game(msg as unknown as NewGame);
+      game = null; // until this one is read: its requests get the default answers
+      try {
+        checkNewGame(msg as unknown as NewGame);
+        game = new Game(msg as unknown as NewGame);
+      } catch (error) {
+        log(`cannot read new_game (${(error as Error).message}); answering the defaults`);
+      }
       break;
     case "event":
-      game?.seenEvent(msg.event as GameEvent);
+      try {
+        if (!("event" in msg)) throw new Error('no field "event"');
+        game?.seenEvent(msg.event as GameEvent);
+      } catch (error) {
+        log(`cannot read an event (${(error as Error).message}), ignored`);
+      }
       break;
     case "request": {
       const request = msg as unknown as Request;

@@ -81,16 +81,62 @@ export type Action =
   | { action: "bid" | "price"; amount: number }
   | { action: "buy" | "pass" | "reveal" };
 
-/** The default answer to each decision: the first legal one. */
+/** The default answer to each decision (protocol section 8), from what `legal` has. */
 export function fallback(decision: Decision, legal: Legal): Action {
   switch (decision) {
-    case "play":
-      return { action: "play", card: (legal.cards ?? [])[0] };
+    case "play": {
+      const cards = Array.isArray(legal.cards) ? legal.cards : [];
+      return cards.length > 0 ? { action: "play", card: cards[0] } : { action: "pass" };
+    }
     case "hidden_bid":
-      return { action: "bid", amount: legal.min ?? 0 };
+      return { action: "bid", amount: 0 };
     case "price":
       return { action: "price", amount: legal.min ?? 0 };
     default:
       return { action: "pass" };
+  }
+}
+
+/** A field the protocol always sends that is missing is an error naming it (`no field "min"`),
+ * which the bot logs, never read as 0 or undefined. */
+function required(obj: unknown, key: string): unknown {
+  if (obj === null || typeof obj !== "object" || !(key in obj)) {
+    throw new Error(`no field "${key}"`);
+  }
+  return (obj as Record<string, unknown>)[key];
+}
+
+/** The fields `legal` has for each decision (protocol section 4): each is required. */
+const LEGAL_FIELDS: Record<string, string[]> = {
+  play: ["cards", "can_pass"],
+  offer: ["cards", "can_pass"],
+  bid: ["min", "max", "can_pass"],
+  hidden_bid: ["min", "max", "can_pass"],
+  price: ["min", "max", "can_pass"],
+  buy: ["price", "can_pass"],
+  mystery: ["can_pass"],
+};
+const VIEW_FIELDS = ["seat", "round", "money", "hand", "hand_sizes", "mystery_size", "deck_size",
+  "tiles", "played", "bought", "unsold", "auction", "double", "turn"];
+
+/** Throws, naming the field, when the request lacks one its view or legal always has. */
+export function checkRequest(request: Request): void {
+  const view = required(request, "view");
+  for (const key of VIEW_FIELDS) required(view, key);
+  const legal = required(request, "legal");
+  try {
+    for (const key of LEGAL_FIELDS[request.decision] ?? []) required(legal, key);
+  } catch (error) {
+    throw new Error(`legal: ${(error as Error).message}`);
+  }
+}
+
+/** Throws, naming the field, when new_game lacks one the bot reads (`seed` may be absent). */
+export function checkNewGame(msg: NewGame): void {
+  for (const key of ["game_id", "seat", "players", "variants"]) required(msg, key);
+  const edition = required(msg, "edition");
+  required(edition, "artists");
+  for (const card of required(edition, "cards") as unknown[]) {
+    for (const key of ["id", "artist", "type"]) required(card, key);
   }
 }

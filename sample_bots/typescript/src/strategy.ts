@@ -41,7 +41,8 @@ export class Game {
   }
 
   seenEvent(event: GameEvent): void {
-    if (event.type === "round_ended" && Array.isArray(event.counts)) {
+    if (event.type === "round_ended") {
+      if (!Array.isArray(event.counts)) throw new Error('round_ended: no field "counts"');
       event.counts.forEach((n: number, a: number) => {
         if (a < this.artists) this.gone[a] += n;
       });
