@@ -88,12 +88,13 @@ class Plan:
         """The plan in a few lines of text; `bound`, with the bound on its time (`plan`
         says it; a run's progress gives its pace instead, from its first games)."""
         counts = sorted(set(self.per_entrant.values()))
-        each = (f"{counts[0]:,}" if len(counts) == 1 else f"{counts[0]:,} to {counts[-1]:,}")
+        each = (counted(counts[0], "game") if len(counts) == 1 else
+                f"{counts[0]:,} to {counts[-1]:,} games")
         part = ("" if self.shard is None else
-                f"shard {self.shard}, of the schedule's {self.whole or 0:,} games: ")
-        out = [f"{part}{self.games:,} games: {counted(self.tables, 'table')} of {self.table_size}, "
-               f"{counted(self.deals, 'deal')}, {counted(self.seat_orders, 'seat order')} per "
-               f"table; {each} games per entrant"]
+                f"shard {self.shard}, of the schedule's {counted(self.whole or 0, 'game')}: ")
+        out = [f"{part}{counted(self.games, 'game')}: {counted(self.tables, 'table')} of "
+               f"{self.table_size}, {counted(self.deals, 'deal')}, "
+               f"{counted(self.seat_orders, 'seat order')} per table; {each} per entrant"]
         if bound:
             out.append(f"time: at most {duration(self.bound_seconds)} on "
                        f"{counted(self.workers, 'worker')}, a bound if every decision took the "

@@ -162,6 +162,10 @@ def _judge(config: TournamentConfig, played: Games, alpha: float, stage: Stage,
                               f"stronger than every other {contenders(config)}")
         if config.until == "top":
             assert config.top is not None
+            if len(names) <= config.top:  # the others left out (a build failed, say)
+                return Look(True, f"stopped after {head}: {len(names)} "
+                                  f"{contenders(config)}s played, no more than the top "
+                                  f"{config.top}: {', '.join(names)}")
             return Look(True, f"stopped after {head}: the top {config.top} are known: "
                               + ", ".join(names[:config.top]))
         return Look(True, f"stopped after {head}: every place is settled: "
