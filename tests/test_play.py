@@ -266,7 +266,7 @@ def test_timeouts_while_a_bot_is_stuck_in_an_earlier_request_name_that_request(
     faults = [line for line in out.stdout.splitlines() if line.startswith("  stuck: timeout")]
     busy = ("(the bot has not read this request: most likely it is still busy with request "
             "2, which timed out; it has written nothing since)")
-    assert len(faults) == 3 and faults[0].startswith("  stuck: timeout (request 2): "), \
+    assert len(faults) == 3 and faults[0].startswith("  stuck: timeout (request 2: "), \
         out.stdout
     assert busy not in faults[0] and all(f.endswith(busy) for f in faults[1:]), out.stdout
     silent = in_process.referee("play", f"{PY} {BOTS / 'never_answers.py'}", f"quick={legal}",
@@ -292,9 +292,10 @@ def test_errors_a_bot_lived_through_are_said_after_the_standings(tmp_path: Path)
     notes = [line for line in out.stdout.splitlines() if line.startswith("note: ")]
     assert len(notes) == 1, out.stdout
     assert re.fullmatch(r"note: buggy: \d+ lines? of its stderr looks? like errors it "
-                        r"lived through, the first: \"baseline: KeyError\('price'\); falling "
-                        r"back\"; an answer after an error may be its kit's default, not its "
-                        r"strategy's \(--stderr-dir DIR keeps its stderr\)", notes[0]), notes[0]
+                        r"lived through, the first: \"baseline: request \d+ \(play\): no field "
+                        r"or key 'price' \(KeyError\); falling back\"; an answer after an "
+                        r"error may be its kit's default, not its strategy's \(--stderr-dir "
+                        r"DIR keeps its stderr\)", notes[0]), notes[0]
 
 
 def test_lines_that_answer_no_request_are_said_after_the_standings(tmp_path: Path) -> None:
@@ -393,23 +394,30 @@ def test_replay_of_a_record_edited_to_a_seat_the_game_has_not_names_the_mismatch
 
 def test_faults_name_their_request_and_how_to_send_it_again(tmp_path: Path) -> None:
     """Each fault in play's list names the request it answered, counted as `replay --bot
-    --request N` counts them; the line under the list, run as it is, sends the bot that game
-    again up to that request and shows the recorded fault there."""
+    --request N` counts them, and its decision; the line under the list, run as it is, sends
+    the bot that game again up to that request and shows the recorded fault there, at the
+    decision play named."""
     bad = f"{PY} {BOTS / 'illegal.py'} --kind over_money"
     good = f"{PY} {BOTS / 'first_legal.py'}"
     log = tmp_path / "game.jsonl"
     done = in_process.referee("play", bad, good, good, "--seed", "3", "--log", str(log),
                               cwd=tmp_path)
-    numbers = [int(n) for n in re.findall(r"^  illegal-over_money: illegal \(request (\d+)\): ",
-                                          done.stdout, re.M)]
+    found = re.findall(r"^  illegal-over_money: illegal \(request (\d+): ([^)]+)\): ",
+                       done.stdout, re.M)
+    numbers = [int(n) for n, _ in found]
     assert len(numbers) == 3 and numbers == sorted(set(numbers)), done.stdout
     hint = re.search(r"^To send a bot a request of this game again and see its answer: "
                      r"(referee replay .*)$", done.stdout, re.M)
     assert hint and hint[1].endswith(f"--seat illegal-over_money --request {numbers[0]}"), \
         done.stdout
     again = in_process.referee(*shlex.split(hint[1])[1:], "-q", cwd=tmp_path)
-    assert re.search(rf"^request {numbers[0]} \(id \d+, \w+\): same, a fault in the game: ",
-                     again.stdout, re.M), again.stdout
+    same = re.search(rf"^request {numbers[0]} \(id \d+, (\w+)\): same, a fault in the game: ",
+                     again.stdout, re.M)
+    assert same, again.stdout
+    from referee.game import DecisionKind
+    from referee.match.timing import DECISION_WORDS
+
+    assert found[0][1] == DECISION_WORDS[DecisionKind(same[1])]  # play names replay's decision
 
 
 def test_the_line_to_send_a_request_again_keeps_the_plays_limits(tmp_path: Path) -> None:

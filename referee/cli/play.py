@@ -255,6 +255,7 @@ def standings_table(seats: Sequence[SeatResult], record: GameRecord | None = Non
     from tabulate import tabulate
 
     from ..match.steps import fault_requests
+    from ..match.timing import DECISION_WORDS
 
     ranked = sorted(seats, key=lambda s: (s.rank, s.seat))
     headers = ["rank", "bot", "seat", "money", "faults"]
@@ -265,15 +266,17 @@ def standings_table(seats: Sequence[SeatResult], record: GameRecord | None = Non
         for row, s in zip(rows, ranked, strict=True):
             row.append("retired" if s.retired else "")
     text = tabulate(rows, headers=headers)
-    numbered = [] if record is None else fault_requests(record.lines)
+    numbered = [] if record is None else fault_requests(record)
     notes = []
     first: tuple[str, int] | None = None  # a bot and a request to replay, for the hint
     for s in seats:
         for f in s.faults:
-            at = next((i for i, (ln, _) in enumerate(numbered) if ln.seat == s.seat
+            at = next((i for i, (ln, _, _) in enumerate(numbered) if ln.seat == s.seat
                        and ln.kind is f.kind and ln.reason == f.reason), None)
-            number = None if at is None else numbered.pop(at)[1]
-            where = "" if number is None else f" (request {number})"
+            _, number, kind = (None, None, None) if at is None else numbered.pop(at)
+            where = "" if number is None else (
+                f" (request {number}" + ("" if kind is None else f": {DECISION_WORDS[kind]}")
+                + ")")
             if number is not None and first is None:
                 first = (s.name, number)
             reason = visible(f.reason, indent="      ")  # a stderr tail, as a block

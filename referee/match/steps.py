@@ -7,10 +7,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from referee.game import Event
+from referee.game import DecisionKind, Event, GameState
 from referee.protocol.messages import FaultKind
 
-from .record import AnswerLine, ApplyLine, EventLine, FaultLine, StepLine
+from .record import AnswerLine, ApplyLine, EventLine, FaultLine, GameRecord, StepLine
 
 
 @dataclass
@@ -65,14 +65,18 @@ def walk(lines: Sequence[StepLine]) -> Walk:
 UNASKED = frozenset({FaultKind.START, FaultKind.EXIT, FaultKind.STDERR})
 
 
-def fault_requests(lines: Sequence[StepLine]) -> list[tuple[FaultLine, int | None]]:
+def fault_requests(record: GameRecord
+                   ) -> list[tuple[FaultLine, int | None, DecisionKind | None]]:
     """Each fault of a record with the number of the request it answered (1 for its seat's
-    first in the game, as `referee replay --bot --request N` counts them), or None for one
-    that answered none (a start, an exit between games, stderr past its limit at the end)."""
-    walked = walk(lines)
+    first in the game, as `referee replay --bot --request N` counts them) and that request's
+    decision, or None for one that answered none (a start, an exit between games, stderr
+    past its limit at the end)."""
+    walked = walk(record.lines)
+    spec = record.spec
+    state = GameState(spec.config(), seed=spec.seed, deck=spec.deck)  # for each decision
     asked: dict[int, int] = {}  # requests sent to each seat so far
-    out: list[tuple[FaultLine, int | None]] = [
-        (ln, None) for ln in walked.start if isinstance(ln, FaultLine)]
+    out: list[tuple[FaultLine, int | None, DecisionKind | None]] = [
+        (ln, None, None) for ln in walked.start if isinstance(ln, FaultLine)]
     for step in walked.steps:
         answered = {ln.seat for ln in step.lines if isinstance(ln, AnswerLine)
                     and ln.source in ("bot", "default")}
@@ -80,7 +84,10 @@ def fault_requests(lines: Sequence[StepLine]) -> list[tuple[FaultLine, int | Non
             answered.add(step.applied.seat)
         for seat in answered:
             asked[seat] = asked.get(seat, 0) + 1
-        out += [(ln, asked[ln.seat] if ln.seat in answered and ln.kind not in UNASKED else None)
+        kinds = {seat: state.decision(seat).kind for seat in answered}
+        out += [(ln, asked[ln.seat], kinds[ln.seat])
+                if ln.seat in answered and ln.kind not in UNASKED else (ln, None, None)
                 for ln in step.lines if isinstance(ln, FaultLine)]
-    return out + [(ln, None) for ln in walked.end if isinstance(ln, FaultLine)]
+        state.apply(step.applied.action)
+    return out + [(ln, None, None) for ln in walked.end if isinstance(ln, FaultLine)]
 

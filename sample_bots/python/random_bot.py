@@ -129,9 +129,10 @@ def fallback(kind: object, legal: object) -> dict:
 
 
 def problem(exc: Exception) -> str:
-    """What went wrong, naming the field when one is missing (a KeyError)."""
+    """What went wrong; a KeyError is a field the message lacks, or a key of the strategy's
+    own dictionaries: both are named so."""
     if isinstance(exc, KeyError) and exc.args:
-        return f"no field {exc.args[0]!r}"
+        return f"no field or key {exc.args[0]!r} (KeyError)"
     return repr(exc)
 
 

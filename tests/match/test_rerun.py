@@ -181,7 +181,7 @@ def test_a_request_that_timed_out_is_given_the_time_it_had_in_the_game(tmp_path:
     done = referee("play", f"late={late}", command(bots, "first_legal.py"),
                    command(bots, "first_legal.py"), "--move-time", "0.5", "--time-bank", "0.5",
                    "--log", str(log))
-    assert "late: timeout (request 3): no reply within 1 s" in done.stdout, done.stdout
+    assert "late: timeout (request 3: a bid): no reply within 1 s" in done.stdout, done.stdout
     again = replay(str(log), "--bot", late, "--seat", "late", "--request", "3", "-q")
     assert again.returncode == 0, again.stdout
     assert "request 3 (id 3) timed out in the game: waiting up to 1 s for the bot's answer, " \
