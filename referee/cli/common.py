@@ -152,8 +152,9 @@ def stored_standings_text(db_path: Path, fmt: str = "table", with_head_to_head: 
 
     games, primary, left_out, baselines, held = read_stored(db_path)
     unfinished = unfinished_note(db_path) if fmt in PUBLISHED_WITH_NOTE else None
+    decision = until_decision(db_path) if fmt != "csv" else None
     return standings_text(games, primary, fmt, with_head_to_head, with_seats, with_pairs,
-                          left_out, wide, baselines, unfinished, held)
+                          left_out, wide, baselines, unfinished, held, decision)
 
 
 # The leaderboard formats that carry the unfinished note themselves (an organiser published
@@ -193,6 +194,23 @@ def unfinished_note(db_path: Path) -> str | None:
         return None
     try:
         return unfinished_line(store, str(db_path))
+    finally:
+        store.close()
+
+
+def until_decision(db_path: Path) -> str | None:
+    """What the run of a tournament with `until` stored at `db_path` decided: the look it
+    stopped at and why (`tally.until_decision`); None without `until`, or where the run
+    would play on, or that cannot be said."""
+    from ..tournament.store import Store, StoreError
+    from ..tournament.tally import until_decision as decided
+
+    try:
+        store = Store.for_reading(db_path)
+    except StoreError:
+        return None
+    try:
+        return decided(store)
     finally:
         store.close()
 

@@ -14,6 +14,7 @@ from .common import (
     need_store,
     stored_standings_text,
     unfinished_note,
+    until_decision,
 )
 
 
@@ -48,6 +49,9 @@ def leaderboard_cmd(db_path: Path, fmt: str, head_to_head: bool, seats: bool,
     note = None if fmt in PUBLISHED_WITH_NOTE else unfinished_note(db_path)
     if note:
         click.echo(note, err=True)
+    decision = until_decision(db_path) if fmt == "csv" else None  # the others hold it
+    if decision:
+        click.echo(decision, err=True)
 
 
 @click.command(name="report", short_help=short_help("report"))

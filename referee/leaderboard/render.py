@@ -293,7 +293,8 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
            with_pairs: bool = False, left_out: dict[str, str] | None = None,
            wide: bool = False, baselines: list[str] | None = None,
            unfinished: str | None = None,
-           left_out_games: Mapping[str, int] | None = None) -> str:
+           left_out_games: Mapping[str, int] | None = None,
+           decision: str | None = None) -> str:
     """The standings in `fmt`; JSON always holds the pairs, the tables when `with_pairs`.
     `left_out`: the entrants the last run could not play, with why, in every format; `wide`:
     the table and Markdown with every column (`standings_table`); `baselines`: a gauntlet's,
@@ -301,7 +302,9 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
     `unfinished`: the note that the store holds part of its tournament, in the formats that
     are published (Markdown, JSON: `unfinished`), the table's on stderr by the command;
     `left_out_games`: the games stored of each left out, CSV's `games` of their rows (the
-    other formats say it in the reason)."""
+    other formats say it in the reason); `decision`: what a run with `until` decided (where it
+    stopped and why: who qualified, or what stayed open), in the table, Markdown and JSON
+    (`until`), the CSV's on stderr by the command."""
     rows = board.rows
     left_out = left_out or {}
     if fmt == "json":
@@ -313,7 +316,8 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
                                "left_out": [{"name": n, "reason": why}
                                             for n, why in left_out.items()],
                                "baselines": baselines or [],
-                               "unfinished": unfinished}
+                               "unfinished": unfinished,
+                               "until": decision}
         if h2h is not None:
             doc["head_to_head"] = {a: {b: c.as_dict() for b, c in row.items()}
                                    for a, row in h2h.items()}
@@ -334,6 +338,8 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
                                                                     baselines)), tablefmt))
     if left_out:
         parts.append(left_out_lines(left_out, tablefmt))
+    if decision:
+        parts.append(_wrapped(decision, tablefmt))
     if unfinished and fmt == "markdown":
         parts.append(_wrapped(unfinished, tablefmt))
     if with_pairs:

@@ -13,7 +13,7 @@ from referee.match.player import Fault
 from referee.match.result import StoredResult
 from referee.tournament.field import shown_left_out
 from referee.tournament.store import Store
-from referee.tournament.tally import unfinished_line
+from referee.tournament.tally import unfinished_line, until_decision
 
 HISTORY_POINTS = 200  # fits of the ratings chart, for a field of up to 100 entrants
 HISTORY_FITS = 20_000  # points times entrants for a larger field (each fit grows with it)
@@ -72,8 +72,9 @@ def load(store: Store) -> Tournament:
         names=[r.name for r in board.rows],
         left_out=shown_left_out(store),
         superseded=store.superseded(),
-        note=" ".join(n for n in (_unfinished(store), never_started_line(board.never_started)
-                                  + "." if board.never_started else None, board.note) if n)
+        note=" ".join(n for n in (_unfinished(store), _decided(store),
+                                  never_started_line(board.never_started) + "."
+                                  if board.never_started else None, board.note) if n)
         or None,
         baselines=store.baselines(),
     )
@@ -118,3 +119,10 @@ def _unfinished(store: Store) -> str | None:
     line = unfinished_line(store, store.path.name)
     return None if line is None else "the store " + line.removeprefix("note: ") + "."
 
+
+
+def _decided(store: Store) -> str | None:
+    """What a run with `until` decided, as a sentence of the first page: who qualified (or
+    that the cut stayed open), and why the run stopped."""
+    line = until_decision(store)
+    return None if line is None else line[0].upper() + line[1:] + "."

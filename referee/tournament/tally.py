@@ -133,6 +133,39 @@ def _until_unfinished(store: Store, config: TournamentConfig, games: Schedule,
     return None
 
 
+def until_decision(store: Store) -> str | None:
+    """What a run with `until` decided on the games stored, as one line for the leaderboard
+    and the report: the look at which the run stopped (the question settled, or every deal
+    played and it still open) and why, as the run said it, with the error that look was
+    judged at (the board's places are at the whole 5%, so its ranges may be narrower).  None
+    without `until`, for a shard, for a store a run would play on (`unfinished` says so), or
+    where it cannot be said."""
+    from .until import look, look_errors, question, stages
+
+    try:
+        config = store.tournament_config()
+        if (config is None or config.until is None or config.schedule == "adaptive"
+                or store.shard() != "all" or unfinished(store) is not None):
+            return None
+        games = Schedule(config, store.draws())
+        seated = store.seatings()
+        left_out = store.entrants(LEFT_OUT)
+        names = {b.name for b in config.bots}
+        ours = {g for g, seats in seated.items() if names.issuperset(seats)}
+        by_table = stored_by_table(ours)
+        for stage, error in zip(stages(config), look_errors(config), strict=True):
+            count = tally(games, stage.range, ours, by_table, left_out)
+            if count.stored == 0 or count.stored < count.games - count.skipped:
+                return None  # not played this far: no look was taken here
+            outcome = look(config, store, games, stage)
+            if outcome.stop:
+                return (f"until {question(config)}: {outcome.text} (this look's error: "
+                        f"{error:.2%} of the 5%)")
+    except (StoreError, ValueError):
+        return None
+    return None
+
+
 def unfinished_line(store: Store, shown: str) -> str | None:
     """The note that the store (`shown` as the user gave it) holds only part of its
     tournament (`unfinished`), or one shard of it, so that its places may change; None when it

@@ -81,17 +81,22 @@ def look_errors(config: TournamentConfig) -> list[float]:
     return sequential.spending(config.deals, config.until, len(field), one_table)
 
 
+def question(config: TournamentConfig) -> str:
+    """The question a run with `until` plays until it is settled, as a clause."""
+    return (f"the leader is found stronger than every other {contenders(config)}"
+            if config.until == "separated" else
+            f"the top {config.top} {contenders(config)}s are known"
+            if config.until == "top" else
+            f"every {contenders(config)}'s place is settled")
+
+
 def plan(config: TournamentConfig, games: Schedule) -> str:
     """What a run with `until` will do, in one line."""
     ends = sequential.looks(config.deals)
     errors = look_errors(config)
     at = ", ".join(f"{n} ({e:.2%})" if e else f"{n} (none: too few deals to stop)"
                    for n, e in zip(ends, errors, strict=True))
-    goal = (f"the leader is found stronger than every other {contenders(config)}"
-            if config.until == "separated" else
-            f"the top {config.top} {contenders(config)}s are known"
-            if config.until == "top" else
-            f"every {contenders(config)}'s place is settled")
+    goal = question(config)
     first = sequential.looks(10 ** 6)[0]  # the first look, whatever the deals
     once = (f"; one look, after the last deal, so it cannot stop the run early: the first look "
             f"comes after {first} deals, so give more than {first}" if len(ends) == 1 else "")

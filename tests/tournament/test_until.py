@@ -4,6 +4,8 @@ keeps the games stored and stops where an uninterrupted run does."""
 
 from __future__ import annotations
 
+import html
+import json
 import random
 import re
 import sqlite3
@@ -191,6 +193,41 @@ def test_until_top_stops_once_the_cut_is_known_though_places_below_it_are_not(
     found = re.fullmatch(r"stopped after (\d+) deals \(\d+ games\): the top 2 are known: "
                          r"shrewd, random-1", summary.verdict)
     assert found and int(found[1]) < 32, summary.verdict
+
+
+def test_the_leaderboard_and_report_of_a_qualifier_say_who_qualified_and_why_it_stopped(
+        tmp_path: Path) -> None:
+    """After a qualifier's run (`until = "top"`), `referee leaderboard` and `referee report`
+    say what it decided, as the run said it: where it stopped and the top 2 it found (the
+    table and Markdown under the board, JSON as `until`, CSV on stderr, the report's first
+    page), so that an organiser who publishes the board later knows who qualified.  A store
+    without `until` says nothing of the kind (`until`: null)."""
+    cfg = config(["shrewd", "random-1", "passive-a", "passive-b"], seed=0, deals=32,
+                 until="top", top=2)
+    db = tmp_path / "top.db"
+    summary, _ = run(cfg, db)
+    assert summary.verdict is not None and summary.verdict.startswith("stopped after ")
+    decided = f"until the top 2 entrants are known: {summary.verdict} (this look's error: "
+    table = in_process.referee("leaderboard", str(db), cwd=tmp_path)
+    assert table.returncode == 0, table.stderr
+    assert decided in " ".join(table.stdout.split()), table.stdout
+    markdown = in_process.referee("leaderboard", str(db), "--format", "markdown", cwd=tmp_path)
+    assert decided in markdown.stdout, markdown.stdout
+    doc = json.loads(in_process.referee("leaderboard", str(db), "--format", "json",
+                                        cwd=tmp_path).stdout)
+    assert doc["until"].startswith(decided), doc["until"]
+    assert "the top 2 are known: shrewd, random-1 (this look's error: " in doc["until"]
+    csv = in_process.referee("leaderboard", str(db), "--format", "csv", cwd=tmp_path)
+    assert decided in csv.stderr and "until" not in csv.stdout, csv.stderr
+    site = in_process.referee("report", str(db), "--out", "site", cwd=tmp_path)
+    assert site.returncode == 0, site.stderr
+    page = html.unescape((tmp_path / "site" / "index.html").read_text())
+    assert "Until the top 2 entrants are known: stopped after " in page
+    plain = tmp_path / "plain.db"
+    run(config(["shrewd", "random-1", "passive-a"], seed=0, deals=2), plain)
+    doc = json.loads(in_process.referee("leaderboard", str(plain), "--format", "json",
+                                        cwd=tmp_path).stdout)
+    assert doc["until"] is None
 
 
 @pytest.mark.parametrize(("extra", "expected"), [
