@@ -170,12 +170,15 @@ def unfinished_line(store: Store, shown: str) -> str | None:
     """The note that the store (`shown` as the user gave it) holds only part of its
     tournament (`unfinished`), or one shard of it, so that its places may change; None when it
     holds all a run would play, or that cannot be said.  Said under a leaderboard, in its
-    Markdown and JSON too, and on the report's first page."""
+    Markdown and JSON too, and on the report's first page.  With `until`, the games counted
+    are those up to the run's next look, not all it holds (a store grown by a late entrant
+    holds later deals of the others too), and the note says so."""
     try:
         found = unfinished(store)
         name = store.name()
         shard = store.shard()
-    except StoreError:
+        config = store.tournament_config()
+    except (StoreError, ValueError):
         return None
     if shard != "all":
         return (f"note: {shown} holds shard {shard} of tournament {visible(name)!r}, "
@@ -183,6 +186,8 @@ def unfinished_line(store: Store, shown: str) -> str | None:
     if found is None:
         return None
     stored, scheduled = found
+    upto = " up to its next look" if config is not None and config.until else ""
     return (f"note: {shown} holds {stored:,} of the {scheduled:,} games of tournament "
-            f"{visible(name)!r}: a run of its file plays the rest, and the places may change")
+            f"{visible(name)!r}{upto}: a run of its file plays the rest, and the places may "
+            "change")
 

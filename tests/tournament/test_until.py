@@ -332,8 +332,10 @@ def test_a_time_budget_after_a_look_says_so_and_the_store_is_unfinished(tmp_path
     """Sixteen deals stored, then max_deals = 32 with a time budget of 3 s: the look after
     16 deals says to play on, the budget runs out in the next stage, and the run says
     it stopped there (an organiser's run said nothing, its look the last line); the store is
-    then said to hold part of the games up to the next look (`unfinished`), and after the
-    first run, whose last look played every deal, it is not."""
+    then said to hold part of the games up to the next look (`unfinished`), and the
+    leaderboard's note says they are those up to its next look (not every game the store
+    holds: one grown by a late entrant holds later deals of the others too); after the first
+    run, whose last look played every deal, it is not."""
     from referee.tournament.tally import unfinished
 
     db = tmp_path / "grow.db"
@@ -360,6 +362,10 @@ def test_a_time_budget_after_a_look_says_so_and_the_store_is_unfinished(tmp_path
         assert unfinished(store) == (16 * ORDERS + summary.played, 32 * ORDERS)
     finally:
         store.close()
+    note = in_process.referee("leaderboard", str(db), cwd=tmp_path).stderr
+    assert note.strip() == (f"note: {db} holds {16 * ORDERS + summary.played} of the "
+                            f"{32 * ORDERS} games of tournament 'until' up to its next look: a "
+                            "run of its file plays the rest, and the places may change"), note
 
 
 # ------------------------------------------------------------------ the command line
