@@ -73,8 +73,8 @@ def test_a_bot_that_answers_wrongly_without_five_artists_fails_saying_the_editio
     result = check(f"{PY} tests/scripted_bots/five_artists_only.py --then pass")
     assert result.returncode == 1
     assert f"FAIL  {SIX}" in result.stdout
-    assert "answers failed; first: illegal: the auctioneer must play a card" in result.stdout
-    assert "scenario six-artists, round 1, request id" in result.stdout
+    assert "answers failed; first: illegal: a hidden bid is asked" in result.stdout
+    assert "scenario six-artists (the bot at seat 4), round 1, request id" in result.stdout
     assert "20 passed, 1 failed" in result.stdout, result.stdout
 
 
@@ -99,7 +99,7 @@ def test_the_games_name_the_bot_as_its_hello_does(tmp_path: Path) -> None:
         assert f"hello from {hello!r}" in result.stdout
         new_game = next(line["to_bot"] for line in map(json.loads, transcript.open())
                         if line.get("to_bot", {}).get("type") == "new_game")
-        assert new_game["names"][0] == named
+        assert new_game["names"][new_game["seat"]] == named
 
 
 def test_illegal_bids_fail_with_reasons_and_the_exchange() -> None:
@@ -120,6 +120,37 @@ def test_illegal_bids_fail_with_reasons_and_the_exchange() -> None:
     fails = [line for line in out.splitlines() if line.startswith("FAIL  ") and
              "is more than seat 0's money" in line]
     assert len(fails) > 2 and all(line.endswith("above)") for line in fails[1:]), out
+
+
+def test_a_bot_that_takes_seat_0s_money_for_its_own_fails_where_it_sits_elsewhere(
+        tmp_path: Path) -> None:
+    """The check seats the bot elsewhere than seat 0 in some scenarios, as a tournament does:
+    a bot that reads its money as `view.money[0]` (all its answers legal at seat 0) bids more
+    than it has there, and the failed check's exchange says at which seat the bot sat, the
+    seat its fault names.  The auctioneer scenarios keep it at seat 0, where it passes.  Under
+    hidden money, the money it is shown is its own seat's only."""
+    transcript = tmp_path / "check.jsonl"
+    result = check(f"{PY} tests/scripted_bots/seat0_money.py", "--transcript", str(transcript))
+    assert result.returncode == 1, result.stdout
+    lines = result.stdout.splitlines()
+    at = next(i for i, line in enumerate(lines)
+              if line.startswith("FAIL  bids in another's open auction: "))
+    fault = re.search(r"is more than seat (\d)'s money", lines[at])
+    assert fault and fault[1] != "0", lines[at]
+    assert re.fullmatch(rf"      scenario [\w-]+ \(the bot at seat {fault[1]}\), round \d, "
+                        r"request id \d+ \(bid in another seat's open auction\):",
+                        lines[at + 1]), lines[at + 1]
+    assert f'"view":{{"seat":{fault[1]},' in lines[at + 2]
+    assert "PASS  plays a card as auctioneer: " in result.stdout
+    assert "PASS  keeps playing after a warning: " in result.stdout  # auctioneer-open, seat 0
+    sent = [line["to_bot"] for line in map(json.loads, transcript.open()) if "to_bot" in line]
+    seats = {m["game_id"]: m["seat"] for m in sent if m.get("type") == "new_game"}
+    assert seats == {f"check-{sc.name}": sc.seat for sc in SCENARIOS}
+    assert {sc.seat for sc in SCENARIOS if sc.deck_type is not None} == {0}
+    hidden = [m["view"] for m in sent if m.get("type") == "request" and m["view"]["money"][0]
+              is None]
+    assert hidden and all(view["seat"] == 3 and [m is not None for m in view["money"]]
+                          == [False, False, False, True, False] for view in hidden)
 
 
 def test_card_not_held_fails_the_play_check() -> None:
@@ -538,7 +569,8 @@ def test_answers_over_the_move_time_fail_and_a_lone_one_or_one_near_it_warns() -
         over.stdout
     lines = over.stdout.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("FAIL  answers within"))
-    assert re.match(r"      scenario auctioneer-open, round 1, request id (5|9) ", lines[at + 1])
+    assert re.match(r"      scenario auctioneer-open \(the bot at seat 0\), round 1, request id "
+                    r"(5|9) ", lines[at + 1])
     assert lines[at + 2].startswith('      referee> {"type":"request","id":')
     assert "20 passed, 1 failed\n" in over.stdout
 
@@ -630,8 +662,9 @@ def test_a_failed_answer_shows_its_legal_choices_and_where_it_was_asked() -> Non
     lines = out.splitlines()
     at = lines.index(next(line for line in lines
                           if line.startswith("FAIL  bids as auctioneer in a once-around")))
-    assert re.fullmatch(r"      scenario auctioneer-once-around, round 1, request id \d+ \(bid "
-                        r"in its own once-around auction\):", lines[at + 1]), lines[at + 1]
+    assert re.fullmatch(r"      scenario auctioneer-once-around \(the bot at seat 0\), round 1, "
+                        r"request id \d+ \(bid in its own once-around auction\):",
+                        lines[at + 1]), lines[at + 1]
     assert '"decision":"bid","legal":{"min":' in lines[at + 2]
 
 

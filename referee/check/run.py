@@ -1,5 +1,5 @@
-"""`referee check`'s run: the scripted games with the bot at seat 0, each decision recorded
-as it is asked and answered, and each check's verdict from what was asked."""
+"""`referee check`'s run: the scripted games with the bot at each scenario's seat, each
+decision recorded as it is asked and answered, and each check's verdict from what was asked."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ from .situations import (
     Asked,
     CheckResult,
     Scenario,
-    deck_with_seat0_holding,
+    deck_with_seat_holding,
     has_double_chance,
     in_edition,
 )
@@ -51,6 +51,7 @@ class Recorder:
         self.bot = bot
         self.name = bot.name
         self.scenario = ""
+        self.seat = 0  # the bot's, in the scenario
         self.edition = CMON  # the scenario's
         self.asked: list[Asked] = []
         self.inject_warning_at: int | None = None
@@ -80,7 +81,8 @@ class Recorder:
                       bool(view.get("double") and view["double"]["seat"] == decision.seat),
                       view.get("round", 0),
                       decision.kind is DecisionKind.PLAY and has_double_chance(self.edition,
-                                                                            view["hand"]))
+                                                                            view["hand"]),
+                      self.seat)
         self.asked.append(asked)
         if (self.inject_warning_at is not None and answer.fault is None
                 and len(self.asked) >= self.inject_warning_at and self.warned_id is None):
@@ -162,19 +164,24 @@ async def _run(
                     counted=False))
                 break
             progress(number, sc.name)
-            rec.scenario, rec.edition = sc.name, sc.edition
+            rec.scenario, rec.edition, rec.seat = sc.name, sc.edition, sc.seat
             rec.inject_warning_at = 3 if number == 0 else None
-            names = [bot.name] + [f"opponent{i}" for i in range(1, sc.players)]
-            deck = (deck_with_seat0_holding(sc.deck_type, sc.players, sc.seed)
+            # the opponents numbered from 1 in seat order, the bot's seat skipped
+            opponent = {seat: seat + (seat < sc.seat) for seat in range(sc.players)
+                        if seat != sc.seat}
+            names = [f"opponent{opponent[seat]}" if seat in opponent else bot.name
+                     for seat in range(sc.players)]
+            deck = (deck_with_seat_holding(sc.deck_type, sc.players, sc.seed, sc.seat)
                     if sc.deck_type is not None else None)
             game = GameSpec.make(f"check-{sc.name}", sc.seed, names, sc.edition, sc.variants,
                                  move_time=move_time, time_bank=time_bank, max_faults=1000)
             if deck is not None:
                 game = game.model_copy(update={"deck": deck})
-            others = [random_player(n, sc.seed * 10 + i) for i, n in enumerate(names[1:])]
-            record = await play_game(game, [rec, *others])
+            players = [random_player(names[seat], sc.seed * 10 + opponent[seat] - 1)
+                       if seat in opponent else rec for seat in range(sc.players)]
+            record = await play_game(game, players)
             played += 1
-            for fault in record.result.faults[0]:
+            for fault in record.result.faults[sc.seat]:
                 if fault.kind is FaultKind.EXIT:
                     exits.append(fault.reason)
                 if fault.kind is FaultKind.START:
@@ -261,13 +268,15 @@ def answers_of(asked: list[Asked]) -> list[Asked]:
 
 
 def _situation(a: Asked) -> str:
-    """Where an answer was asked, for the line above its exchange: the scenario, the round,
-    the request, and the decision in words."""
+    """Where an answer was asked, for the line above its exchange: the scenario and the bot's
+    seat there (a bot that takes seat 0's money for its own fails at another), the round, the
+    request, and the decision in words."""
     what = a.kind.value
     if a.auction_type is not None:
         whose = "its own" if a.auctioneer else "another seat's"
         what += f" in {whose} {a.auction_type} auction"
-    return f"scenario {a.scenario}, round {a.round}, request id {a.request_id} ({what}):"
+    return (f"scenario {a.scenario} (the bot at seat {a.seat}), round {a.round}, request id "
+            f"{a.request_id} ({what}):")
 
 
 def _exchange(a: Asked, transcript: Path) -> list[str]:

@@ -37,6 +37,7 @@ class Asked:
     # A play with a double and a second card of its artist in hand: the bot could have
     # played the double and been asked for the second card (see `OPTIONAL`).
     double_chance: bool = False
+    seat: int = 0  # the bot's seat in its scenario
 
 
 @dataclass
@@ -70,8 +71,10 @@ def has_double_chance(edition: Edition, hand: Sequence[int]) -> bool:
                if edition.card_type[c] is not AuctionType.DOUBLE)
 
 
-def deck_with_seat0_holding(kind: AuctionType, players: int, seed: int) -> list[int]:
-    """A cmon deck whose round-1 deal gives seat 0 only cards of one auction type."""
+def deck_with_seat_holding(kind: AuctionType, players: int, seed: int,
+                           seat: int = 0) -> list[int]:
+    """A cmon deck whose round-1 deal (one card to each seat in turn, seat 0 first) gives
+    `seat` only cards of one auction type."""
     rng = random.Random(seed)
     wanted = [c for c in range(CMON.n_cards) if CMON.card_type[c] is kind]
     rest = [c for c in range(CMON.n_cards) if CMON.card_type[c] is not kind]
@@ -83,7 +86,7 @@ def deck_with_seat0_holding(kind: AuctionType, players: int, seed: int) -> list[
     rng.shuffle(pool)
     deck: list[int] = []
     for i in range(per_seat * players):
-        deck.append(mine[i // players] if i % players == 0 else pool.pop())
+        deck.append(mine[i // players] if i % players == seat else pool.pop())
     return deck + pool
 
 
@@ -108,19 +111,28 @@ class Scenario:
     name: str
     players: int
     variants: tuple[str, ...] = ()
-    deck_type: AuctionType | None = None
+    deck_type: AuctionType | None = None  # its deal gives the bot only cards of this type
     seed: int = 1
     edition: Edition = CMON
+    seat: int = 0  # the bot's; the random opponents take the others
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.seat < self.players:
+            raise ValueError(f"scenario {self.name}: no seat {self.seat} in {self.players}")
 
 
+# The bot sits at seat 0 in the auctioneer scenarios (it plays first: its deal decides the
+# first auction) and elsewhere in most others: in a tournament it sits in any seat, and a bot
+# that takes seat 0's money, hand size or tiles for its own (`money[0]` for
+# `money[view.seat]`) would pass every check at seat 0 alone.
 SCENARIOS = [
     *(Scenario(f"auctioneer-{t.label}", 4, deck_type=t, seed=10 + t) for t in AuctionType),
-    Scenario("four-players", 4, seed=3),
-    Scenario("three-players-mystery", 3, ("mystery", "split-double"), seed=4),
-    Scenario("five-players-hidden-money", 5, ("hidden-money",), seed=5),
+    Scenario("four-players", 4, seed=3, seat=2),
+    Scenario("three-players-mystery", 3, ("mystery", "split-double"), seed=4, seat=1),
+    Scenario("five-players-hidden-money", 5, ("hidden-money",), seed=5, seat=3),
     Scenario("three-players-mystery-winner", 3, ("mystery-winner",), seed=6),
-    Scenario("classic-edition", 4, ("split-double",), seed=7, edition=CLASSIC),
-    Scenario("six-artists", 5, seed=8, edition=SIX_ARTISTS),
+    Scenario("classic-edition", 4, ("split-double",), seed=7, edition=CLASSIC, seat=1),
+    Scenario("six-artists", 5, seed=8, edition=SIX_ARTISTS, seat=4),
 ]
 # The checks of the scenarios not in cmon: each passes when every answer in it was accepted.
 EDITION_CHECKS = {
