@@ -8,6 +8,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -19,17 +20,19 @@ import (
 const botName = "go_baseline"
 
 // Message is any message from the referee; each type fills the fields it has, and fields
-// this bot does not use are ignored (a robust bot reads leniently).
+// this bot does not use are ignored (a robust bot reads leniently).  The edition, view,
+// legal and event are read by readNewGame, readRequest and readEvent, which check that every
+// field the protocol always sends is there: encoding/json would read a missing one as 0.
 type Message struct {
 	Type     string          `json:"type"`
 	ID       int64           `json:"id"`
 	Seat     int             `json:"seat"`
 	Players  int             `json:"players"`
-	Seed     uint64          `json:"seed"` // new_game: for your own randomness (math/rand.NewPCG)
-	Edition  *Edition        `json:"edition"`
+	Seed     uint64          `json:"seed"` // new_game: seeds your own randomness (README)
+	Edition  json.RawMessage `json:"edition"`
 	Decision string          `json:"decision"`
-	View     *View           `json:"view"`
-	Legal    *Legal          `json:"legal"`
+	View     json.RawMessage `json:"view"`
+	Legal    json.RawMessage `json:"legal"`
 	Event    json.RawMessage `json:"event"`
 	Fault    string          `json:"fault"`
 	Reason   string          `json:"reason"`
@@ -84,7 +87,8 @@ type Double struct {
 	Card int `json:"card"`
 }
 
-// Legal says what a request allows; which fields are set depends on the decision.
+// Legal says what a request allows; which fields it has depends on the decision (protocol
+// section 4): those it has are read (an error if one is missing), the others are empty or 0.
 type Legal struct {
 	Cards   []int `json:"cards"`
 	Min     int   `json:"min"`
@@ -164,7 +168,9 @@ func main() {
 // handle acts on one line; false once the session is over (goodbye).
 func handle(line []byte, game **Game) bool {
 	var msg Message
-	if err := json.Unmarshal(line, &msg); err != nil {
+	err := json.Unmarshal(line, &msg)
+	var mistyped *json.UnmarshalTypeError
+	if err != nil && !errors.As(err, &mistyped) { // a field of the wrong type: read below
 		if len(line) > 1 { // a blank line is not worth a log line
 			logf("not a message, ignored (%v)", err)
 		}
@@ -174,46 +180,56 @@ func handle(line []byte, game **Game) bool {
 	case "hello":
 		send(Hello{Type: "hello", Name: botName, Protocol: 1})
 	case "new_game":
-		if msg.Edition != nil {
-			*game = NewGame(msg.Seat, msg.Players, msg.Edition)
+		*game = nil // until this one is read: its requests get the default answers
+		edition, err := readNewGame(line, msg, err)
+		if err != nil {
+			logf("cannot read new_game (%v); answering the defaults", err)
+		} else {
+			*game = NewGame(msg.Seat, msg.Players, edition)
 		}
 	case "event":
-		var ev Event
-		if *game != nil && json.Unmarshal(msg.Event, &ev) == nil {
-			(*game).SeenEvent(ev)
+		if *game != nil {
+			if ev, err := readEvent(msg.Event); err != nil {
+				logf("cannot read an event (%v), ignored", err)
+			} else {
+				(*game).SeenEvent(ev)
+			}
 		}
 	case "request":
-		reply := answer(*game, msg)
+		reply := answer(*game, msg, err)
 		reply.ID = msg.ID
 		send(reply)
 	case "warning":
 		logf("warning for request %d: %s: %s", msg.ID, msg.Fault, msg.Reason)
 	case "game_end":
 		logf("game over, ranks %v", msg.Ranks)
+		*game = nil
 	case "goodbye":
 		return false
 	}
 	return true
 }
 
-// answer is the strategy's reply, or the decision's default if the strategy fails: a bug in
-// the strategy then costs a move, not a fault.
-func answer(game *Game, msg Message) (reply Reply) {
-	legal := msg.Legal
-	if legal == nil {
-		legal = &Legal{}
+// answer is the strategy's reply, or the decision's default if the request cannot be read
+// (a field missing) or the strategy fails: a bug in the strategy then costs a move, not a
+// fault.  mistyped is the error of reading the message, if a field had the wrong type.
+func answer(game *Game, msg Message, mistyped error) (reply Reply) {
+	view, legal, err := readRequest(msg, mistyped)
+	if err == nil && game == nil {
+		err = errors.New("no game: its new_game was missing or unreadable")
+	}
+	if err != nil {
+		logf("request %d (%s): %v; falling back to the default", msg.ID, msg.Decision, err)
+		return fallback(msg.Decision, msg.Legal)
 	}
 	defer func() {
 		if err := recover(); err != nil {
 			logf("request %d (%s): %v%s; falling back to the default", msg.ID, msg.Decision,
 				err, where())
-			reply = fallback(msg.Decision, legal)
+			reply = fallback(msg.Decision, msg.Legal)
 		}
 	}()
-	if game == nil || msg.View == nil {
-		panic("a request without a game or a view")
-	}
-	return game.Decide(msg.Decision, msg.View, legal)
+	return game.Decide(msg.Decision, view, legal)
 }
 
 // where is the place in this bot's code where a panic came from, called by answer's
@@ -247,8 +263,11 @@ func where() string {
 	return " at " + strings.Join(places, ", from ")
 }
 
-// fallback is the first legal answer to each decision.
-func fallback(decision string, legal *Legal) Reply {
+// fallback is the first legal answer to each decision (the referee's default), from legal
+// as far as it can be read.
+func fallback(decision string, raw json.RawMessage) Reply {
+	var legal Legal
+	json.Unmarshal(raw, &legal) // what cannot be read stays empty or 0
 	switch decision {
 	case "play":
 		if len(legal.Cards) > 0 {
@@ -260,4 +279,139 @@ func fallback(decision string, legal *Legal) Reply {
 		return withAmount("price", legal.Min)
 	}
 	return pass()
+}
+
+// Reading.  The protocol always sends these fields (but seed, which a referee before it did
+// not send): a missing one is an error naming it (`legal: no field "min"`), never a silent 0.
+
+// need checks that raw is a JSON object with every one of keys; those ending in "?" may be
+// null, the others not.
+func need(raw json.RawMessage, keys ...string) error {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {
+		return fmt.Errorf("not an object: %.40s", raw)
+	}
+	for _, key := range keys {
+		nullable := strings.HasSuffix(key, "?")
+		key = strings.TrimSuffix(key, "?")
+		value, ok := obj[key]
+		if !ok {
+			return fmt.Errorf("no field %q", key)
+		}
+		if !nullable && string(value) == "null" {
+			return fmt.Errorf("field %q is null", key)
+		}
+	}
+	return nil
+}
+
+// needEach checks need(element, keys...) of each element of the JSON array raw.
+func needEach(raw json.RawMessage, keys ...string) error {
+	var elements []json.RawMessage
+	if err := json.Unmarshal(raw, &elements); err != nil {
+		return fmt.Errorf("not a list: %.40s", raw)
+	}
+	for _, element := range elements {
+		if err := need(element, keys...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readNewGame is new_game's edition, checked; mistyped is the error of reading the message.
+func readNewGame(line []byte, msg Message, mistyped error) (*Edition, error) {
+	if err := need(line, "game_id", "seat", "players", "edition", "variants"); err != nil {
+		return nil, err
+	}
+	if mistyped != nil {
+		return nil, mistyped
+	}
+	var edition Edition
+	var cards struct {
+		Cards json.RawMessage `json:"cards"`
+	}
+	if err := need(msg.Edition, "artists", "cards"); err != nil {
+		return nil, fmt.Errorf("edition: %v", err)
+	} else if err := json.Unmarshal(msg.Edition, &cards); err != nil {
+		return nil, fmt.Errorf("edition: %v", err)
+	} else if err := needEach(cards.Cards, "id", "artist", "type"); err != nil {
+		return nil, fmt.Errorf("edition's cards: %v", err)
+	} else if err := json.Unmarshal(msg.Edition, &edition); err != nil {
+		return nil, fmt.Errorf("edition: %v", err)
+	}
+	for _, c := range edition.Cards {
+		if c.Artist < 0 || c.Artist >= len(edition.Artists) {
+			return nil, fmt.Errorf("edition: card %d has no artist %d", c.ID, c.Artist)
+		}
+	}
+	return &edition, nil
+}
+
+// readRequest is a request's view and legal, checked; mistyped is the error of reading the
+// message.
+func readRequest(msg Message, mistyped error) (*View, *Legal, error) {
+	if mistyped != nil {
+		return nil, nil, mistyped
+	} else if msg.View == nil {
+		return nil, nil, errors.New(`no field "view"`)
+	} else if msg.Legal == nil {
+		return nil, nil, errors.New(`no field "legal"`)
+	}
+	if err := need(msg.View, "seat", "round", "money", "hand", "hand_sizes", "mystery_size",
+		"deck_size", "tiles", "played", "bought", "unsold", "auction?", "double?",
+		"turn"); err != nil {
+		return nil, nil, fmt.Errorf("view: %v", err)
+	}
+	var view View
+	if err := json.Unmarshal(msg.View, &view); err != nil {
+		return nil, nil, fmt.Errorf("view: %v", err)
+	}
+	var parts struct {
+		Auction json.RawMessage `json:"auction"`
+		Double  json.RawMessage `json:"double"`
+	}
+	json.Unmarshal(msg.View, &parts) // read above
+	if view.Auction != nil {
+		if err := need(parts.Auction, "cards", "type", "auctioneer", "high_bid",
+			"high_bidder?", "price?"); err != nil {
+			return nil, nil, fmt.Errorf("view.auction: %v", err)
+		}
+	}
+	if view.Double != nil {
+		if err := need(parts.Double, "seat", "card"); err != nil {
+			return nil, nil, fmt.Errorf("view.double: %v", err)
+		}
+	}
+	keys := map[string][]string{ // the fields legal has for each decision
+		"play": {"cards"}, "offer": {"cards"}, "bid": {"min", "max"},
+		"hidden_bid": {"min", "max"}, "price": {"min", "max"}, "buy": {"price"},
+	}[msg.Decision]
+	var legal Legal
+	if err := need(msg.Legal, append(keys, "can_pass")...); err != nil {
+		return nil, nil, fmt.Errorf("legal: %v", err)
+	} else if err := json.Unmarshal(msg.Legal, &legal); err != nil {
+		return nil, nil, fmt.Errorf("legal: %v", err)
+	}
+	return &view, &legal, nil
+}
+
+// readEvent is an event, checked: round_ended must have its counts.
+func readEvent(raw json.RawMessage) (Event, error) {
+	var ev Event
+	if raw == nil {
+		return ev, errors.New(`no field "event"`)
+	}
+	if err := need(raw, "type"); err != nil {
+		return ev, err
+	}
+	if err := json.Unmarshal(raw, &ev); err != nil {
+		return ev, err
+	}
+	if ev.Type == "round_ended" {
+		if err := need(raw, "counts"); err != nil {
+			return ev, fmt.Errorf("round_ended: %v", err)
+		}
+	}
+	return ev, nil
 }
