@@ -30,8 +30,9 @@ import java.util.Map;
 public final class Bot {
     static final String NAME = "sample_java";
 
-    /** Artist index of each card id, from new_game's edition (-1 when unknown). */
-    private int[] cardArtist = new int[0];
+    /** Artist index of each card id, from new_game's edition (-1 when unknown); null while
+     *  there is no game (before new_game, or when it could not be read). */
+    private int[] cardArtist = null;
     /** Whether each card id is a double. */
     private boolean[] isDouble = new boolean[0];
 
@@ -60,7 +61,16 @@ public final class Bot {
             String type = Json.str(msg.get("type"));
             switch (type) {
                 case "hello" -> send(out, Json.obj("type", "hello", "name", NAME, "protocol", 1));
-                case "new_game" -> newGame(msg);
+                case "new_game" -> {
+                    cardArtist = null; // until this one is read: its requests get the defaults
+                    try {
+                        checkNewGame(msg);
+                        newGame(msg);
+                    } catch (MissingField e) {
+                        System.err.println(NAME + ": cannot read new_game (" + e.getMessage()
+                                + "); answering the defaults");
+                    }
+                }
                 case "request" -> {
                     if (!(msg.get("id") instanceof Long id)) {
                         System.err.println(NAME + ": request without an id, ignored");
@@ -68,20 +78,29 @@ public final class Bot {
                     }
                     Map<String, Object> reply = new LinkedHashMap<>();
                     reply.put("id", id);
+                    String decision = Json.str(msg.get("decision"));
+                    String asked = NAME + ": request " + id + " (" + decision + "): ";
                     try {
+                        checkRequest(msg);
+                        if (cardArtist == null)
+                            throw new MissingField("no game: its new_game was missing or unreadable");
                         reply.putAll(decide(msg));
+                    } catch (MissingField e) { // the request cannot be read: the default
+                        System.err.println(asked + e.getMessage() + "; falling back to the default");
+                        reply.putAll(firstLegal(decision, Json.object(msg.get("legal"))));
                     } catch (RuntimeException e) { // a bug of ours: still answer, legally
-                        System.err.println(NAME + ": decide failed (" + e + "), first legal");
-                        e.printStackTrace(); // to stderr: where in your code it failed
-                        reply.putAll(firstLegal(Json.str(msg.get("decision")),
-                                                Json.object(msg.get("legal"))));
+                        System.err.println(asked + e + where(e) + "; falling back to the default");
+                        e.printStackTrace(); // to stderr: how your code got there
+                        reply.putAll(firstLegal(decision, Json.object(msg.get("legal"))));
                     }
                     send(out, reply);
                 }
                 case "warning" -> System.err.println(NAME + ": warning for request " + msg.get("id")
                         + ": " + msg.get("fault") + ": " + msg.get("reason"));
-                case "game_end" -> System.err.println(NAME + ": game over, ranks "
-                        + Json.write(msg.get("ranks")));
+                case "game_end" -> {
+                    System.err.println(NAME + ": game over, ranks " + Json.write(msg.get("ranks")));
+                    cardArtist = null;
+                }
                 case "goodbye" -> {
                     return;
                 }
@@ -94,6 +113,98 @@ public final class Bot {
         out.write(Json.write(message));
         out.write('\n');
         out.flush(); // an unflushed reply never arrives
+    }
+
+    /** " at Bot.java:123 in Bot.decide": the first place in this bot's own code (not the
+     *  JDK's) that the exception passed through, the line to look at. */
+    static String where(Throwable e) {
+        for (StackTraceElement frame : e.getStackTrace()) {
+            if (frame.getClassName().equals(Bot.class.getName())
+                    || frame.getClassName().startsWith(Bot.class.getName() + "$"))
+                return " at " + frame.getFileName() + ":" + frame.getLineNumber() + " in "
+                        + frame.getClassName() + "." + frame.getMethodName();
+        }
+        return "";
+    }
+
+    // ------------------------------------------------------------------ reading
+
+    /** A field the protocol always sends is missing (or null, or of the wrong type): named,
+     *  never read as 0.  Only new_game's seed may be absent. */
+    static final class MissingField extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        MissingField(String message) {
+            super(message);
+        }
+    }
+
+    /** obj[key], which must be there and not null (unless nullable) and, if type is not null,
+     *  of that type. */
+    static Object need(Object obj, String key, Class<?> type, boolean nullable) {
+        if (!(obj instanceof Map<?, ?> map)) throw new MissingField("no field \"" + key + "\" in a non-object");
+        if (!map.containsKey(key)) throw new MissingField("no field \"" + key + "\"");
+        Object value = map.get(key);
+        if (value == null && !nullable) throw new MissingField("field \"" + key + "\" is null");
+        if (value != null && type != null && !type.isInstance(value))
+            throw new MissingField("field \"" + key + "\" is not a " + type.getSimpleName());
+        return value;
+    }
+
+    static Object need(Object obj, String key, Class<?> type) {
+        return need(obj, key, type, false);
+    }
+
+    /** Throws MissingField, naming it, when new_game lacks a field the bot reads. */
+    static void checkNewGame(Map<String, Object> msg) {
+        for (String key : List.of("game_id", "seat", "players", "variants")) need(msg, key, null);
+        Object edition = need(msg, "edition", Map.class);
+        need(edition, "artists", List.class);
+        for (Object card : (List<?>) need(edition, "cards", List.class)) {
+            need(card, "id", Long.class);
+            need(card, "artist", Long.class);
+            need(card, "type", String.class);
+        }
+    }
+
+    static final List<String> VIEW_FIELDS = List.of("seat", "round", "money", "hand",
+            "hand_sizes", "mystery_size", "deck_size", "tiles", "played", "bought", "unsold",
+            "turn");
+
+    /** Throws MissingField, naming it, when the request lacks a field its view or its legal
+     *  (the fields of its decision, protocol section 4) always has. */
+    static void checkRequest(Map<String, Object> msg) {
+        Object view = need(msg, "view", Map.class);
+        for (String key : VIEW_FIELDS) need(view, key, null);
+        Object auction = need(view, "auction", Map.class, true);
+        if (auction != null) {
+            need(auction, "cards", List.class);
+            need(auction, "type", String.class);
+            need(auction, "auctioneer", Long.class);
+            need(auction, "high_bid", Long.class);
+            need(auction, "high_bidder", Long.class, true);
+            need(auction, "price", Long.class, true);
+        }
+        Object dbl = need(view, "double", Map.class, true);
+        if (dbl != null) {
+            need(dbl, "seat", Long.class);
+            need(dbl, "card", Long.class);
+        }
+        Object legal = need(msg, "legal", Map.class);
+        try {
+            need(legal, "can_pass", Boolean.class);
+            switch (Json.str(msg.get("decision"))) {
+                case "play", "offer" -> need(legal, "cards", List.class);
+                case "bid", "hidden_bid", "price" -> {
+                    need(legal, "min", Long.class);
+                    need(legal, "max", Long.class);
+                }
+                case "buy" -> need(legal, "price", Long.class);
+                default -> { } // mystery: can_pass alone
+            }
+        } catch (MissingField e) {
+            throw new MissingField("legal: " + e.getMessage());
+        }
     }
 
     void newGame(Map<String, Object> msg) {

@@ -51,6 +51,7 @@ MISSING_FIELD_BOTS: dict[str, tuple[str, str | None, set[str]]] = {
     "rust": ("rust", None, {"edition", "counts", "min", "max"}),
     "cpp": ("cpp", None, {"edition", "counts", "min", "max"}),
     "go": ("go", None, {"edition", "counts", "min", "max"}),
+    "java": ("java", None, {"edition", "min", "max"}),  # reads no event
     "javascript": ("javascript", None, {"edition", "min", "max"}),  # reads no event
     "python-baseline": ("python", None, {"edition", "counts", "min", "max"}),
     "python-strong": ("python", "python3 strong_bot.py", {"edition", "card", "min", "max"}),
