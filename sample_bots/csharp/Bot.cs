@@ -4,7 +4,8 @@
 // hello and every request on stdout (one line each, flushed at once), and logs to stderr.
 // The strategy is in Strategy.cs; the JSON reader and writer in Json.cs.
 //
-// Build: mcs -out:bot.exe Bot.cs Protocol.cs Strategy.cs Json.cs    Run: mono bot.exe
+// Build: mcs -debug -out:bot.exe Bot.cs Protocol.cs Strategy.cs Json.cs
+// Run: mono --debug bot.exe  (-debug and --debug: file and line in stack traces)
 
 using System;
 using System.IO;
@@ -73,10 +74,25 @@ public static class Bot
                 Send("{\"type\":\"hello\",\"name\":" + Json.Quote(Name) + ",\"protocol\":1}");
                 break;
             case "new_game":
-                game = new Game(msg);
+                game = null; // until this one is read: its requests get the default answers
+                try
+                {
+                    game = new Game(msg);
+                }
+                catch (BadMessage e)
+                {
+                    Log("cannot read new_game (" + e.Message + "); answering the defaults");
+                }
                 break;
             case "event":
-                if (game != null) game.SeenEvent(Json.Get(msg, "event"));
+                try
+                {
+                    if (game != null) game.SeenEvent(Json.Need(msg, "event"));
+                }
+                catch (BadMessage e)
+                {
+                    Log("cannot read an event (" + e.Message + "), ignored");
+                }
                 break;
             case "request":
                 long id = Json.Long(msg, "id");
@@ -87,6 +103,7 @@ public static class Bot
                 break;
             case "game_end":
                 Log("game over, ranks [" + string.Join(",", Json.Ints(Json.Get(msg, "ranks"))) + "]");
+                game = null;
                 break;
             case "goodbye":
                 return false;
@@ -94,22 +111,53 @@ public static class Bot
         return true;
     }
 
-    /// <summary>The strategy's answer, or the decision's default if the strategy fails: a bug
-    /// in the strategy then costs a move, not a fault.</summary>
+    /// <summary>The strategy's answer, or the decision's default if the request cannot be
+    /// read (a field missing) or the strategy fails: a bug in the strategy then costs a move,
+    /// not a fault.</summary>
     static Reply Answer(object msg)
     {
         string decision = Json.Str(msg, "decision", "");
-        Legal legal = Legal.From(Json.Get(msg, "legal"));
+        string asked = "request " + Json.Long(msg, "id") + " (" + decision + "): ";
+        View view;
+        Legal legal;
         try
         {
-            if (game == null) throw new InvalidOperationException("a request before new_game");
-            return game.Decide(decision, View.From(Json.Get(msg, "view")), legal);
+            view = View.From(Json.Need(msg, "view"));
+            legal = Legal.From(Json.Need(msg, "legal"), decision);
+            if (game == null) throw new BadMessage("no game: its new_game was missing or unreadable");
+        }
+        catch (BadMessage e)
+        {
+            Log(asked + e.Message + "; falling back to the default");
+            return Reply.Fallback(decision, Legal.Lenient(Json.Get(msg, "legal")));
+        }
+        try
+        {
+            return game.Decide(decision, view, legal);
         }
         catch (Exception e)
         {
-            // the whole exception, its stack trace too: where in your code it failed
-            Log("request " + Json.Long(msg, "id") + ": " + e + "; falling back to the default");
+            // one line, with the place in this bot's code it came from, then the stack trace
+            Log(asked + e.GetType().Name + ": " + e.Message + Where(e) + "; falling back to the default");
+            Console.Error.WriteLine(e.StackTrace);
             return Reply.Fallback(decision, legal);
         }
+    }
+
+    /// <summary>" at Strategy.cs:150 in Game.Decide": the first frame of the exception's stack
+    /// trace in this bot's own code (not the runtime's), the line to look at; the file and
+    /// line only when the bot was built with -debug and runs under mono --debug.</summary>
+    static string Where(Exception e)
+    {
+        foreach (var frame in new System.Diagnostics.StackTrace(e, true).GetFrames() ?? new System.Diagnostics.StackFrame[0])
+        {
+            var method = frame.GetMethod();
+            if (method == null || method.DeclaringType == null || method.DeclaringType.Assembly != typeof(Bot).Assembly) continue;
+            string file = frame.GetFileName();
+            string place = file != null && frame.GetFileLineNumber() > 0
+                ? Path.GetFileName(file) + ":" + frame.GetFileLineNumber() + " in " : "";
+            return " at " + place + method.DeclaringType.Name + "." + method.Name;
+        }
+        return "";
     }
 }

@@ -2,12 +2,20 @@
 //
 // Json.Parse gives a tree of Dictionary<string, object> (objects), List<object> (arrays),
 // string, long (integers), double (other numbers), bool and null.  The helpers below read
-// fields from that tree leniently: a missing field gives the default you pass.
+// fields from that tree leniently: a missing field gives the default you pass; the Need ones
+// strictly, for the fields the protocol always sends (View.From, Legal.From, new Game).
 
 using System;
 using System.Collections.Generic;
 using System.Globalization;
 using System.Text;
+
+/// <summary>A message the bot cannot read: a field the protocol always sends is missing (or
+/// null, or mistyped), named, never read as 0.  Only new_game's seed may be absent.</summary>
+public sealed class BadMessage : Exception
+{
+    public BadMessage(string message) : base(message) { }
+}
 
 public static class Json
 {
@@ -168,6 +176,47 @@ public static class Json
     public static List<object> List(object obj, string key)
     {
         return Get(obj, key) as List<object> ?? new List<object>();
+    }
+
+    // Strict readers, for the fields the protocol always sends: a missing one (or null, or of
+    // the wrong type) is a BadMessage naming it, never read as 0.
+
+    /// <summary>obj[key], which must be there and, unless nullable, not null.</summary>
+    public static object Need(object obj, string key, bool nullable = false)
+    {
+        var dict = obj as Dictionary<string, object>;
+        object value;
+        if (dict == null || !dict.TryGetValue(key, out value)) throw new BadMessage("no field \"" + key + "\"");
+        if (value == null && !nullable) throw new BadMessage("field \"" + key + "\" is null");
+        return value;
+    }
+
+    public static int NeedInt(object obj, string key)
+    {
+        object value = Need(obj, key);
+        if (!(value is long)) throw new BadMessage("field \"" + key + "\" is not an integer");
+        return (int)(long)value;
+    }
+
+    public static List<object> NeedList(object obj, string key)
+    {
+        var list = Need(obj, key) as List<object>;
+        if (list == null) throw new BadMessage("field \"" + key + "\" is not a list");
+        return list;
+    }
+
+    public static string NeedStr(object obj, string key)
+    {
+        var text = Need(obj, key) as string;
+        if (text == null) throw new BadMessage("field \"" + key + "\" is not a string");
+        return text;
+    }
+
+    public static bool NeedBool(object obj, string key)
+    {
+        object value = Need(obj, key);
+        if (!(value is bool)) throw new BadMessage("field \"" + key + "\" is not true or false");
+        return (bool)value;
     }
 
     // ------------------------------------------------------------ writing

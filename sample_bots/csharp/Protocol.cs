@@ -14,23 +14,25 @@ public sealed class View
     public Auction Auction; // null when no auction runs
     public DoubleCard Double; // null when no double waits for a second card
 
+    /// <summary>The view, every field required (a BadMessage naming a missing one).</summary>
     public static View From(object v)
     {
+        Json.NeedList(v, "money"); // the strategy does not read it; yours may
         return new View
         {
-            Seat = Json.Int(v, "seat"),
-            Round = Json.Int(v, "round"),
-            MysterySize = Json.Int(v, "mystery_size"),
-            DeckSize = Json.Int(v, "deck_size"),
-            Turn = Json.Int(v, "turn"),
-            Hand = Json.Ints(Json.Get(v, "hand")),
-            HandSizes = Json.Ints(Json.Get(v, "hand_sizes")),
-            Played = Json.Ints(Json.Get(v, "played")),
-            Unsold = Json.Ints(Json.Get(v, "unsold")),
-            Tiles = Rows(Json.List(v, "tiles")),
-            Bought = Rows(Json.List(v, "bought")),
-            Auction = Auction.From(Json.Get(v, "auction")),
-            Double = DoubleCard.From(Json.Get(v, "double")),
+            Seat = Json.NeedInt(v, "seat"),
+            Round = Json.NeedInt(v, "round"),
+            MysterySize = Json.NeedInt(v, "mystery_size"),
+            DeckSize = Json.NeedInt(v, "deck_size"),
+            Turn = Json.NeedInt(v, "turn"),
+            Hand = Json.Ints(Json.NeedList(v, "hand")),
+            HandSizes = Json.Ints(Json.NeedList(v, "hand_sizes")),
+            Played = Json.Ints(Json.NeedList(v, "played")),
+            Unsold = Json.Ints(Json.NeedList(v, "unsold")),
+            Tiles = Rows(Json.NeedList(v, "tiles")),
+            Bought = Rows(Json.NeedList(v, "bought")),
+            Auction = Auction.From(Json.Need(v, "auction", nullable: true)),
+            Double = DoubleCard.From(Json.Need(v, "double", nullable: true)),
         };
     }
 
@@ -52,12 +54,14 @@ public sealed class Auction
     public static Auction From(object a)
     {
         if (a == null) return null;
+        Json.Need(a, "high_bidder", nullable: true);
+        Json.Need(a, "price", nullable: true);
         return new Auction
         {
-            Cards = Json.Ints(Json.Get(a, "cards")),
-            Type = Json.Str(a, "type", ""),
-            Auctioneer = Json.Int(a, "auctioneer"),
-            HighBid = Json.Int(a, "high_bid"),
+            Cards = Json.Ints(Json.NeedList(a, "cards")),
+            Type = Json.NeedStr(a, "type"),
+            Auctioneer = Json.NeedInt(a, "auctioneer"),
+            HighBid = Json.NeedInt(a, "high_bid"),
         };
     }
 }
@@ -70,18 +74,50 @@ public sealed class DoubleCard
     public static DoubleCard From(object d)
     {
         if (d == null) return null;
-        return new DoubleCard { Seat = Json.Int(d, "seat"), Card = Json.Int(d, "card") };
+        return new DoubleCard { Seat = Json.NeedInt(d, "seat"), Card = Json.NeedInt(d, "card") };
     }
 }
 
-/// <summary>What a request allows; which fields are set depends on the decision.</summary>
+/// <summary>What a request allows; which fields it has depends on the decision (protocol
+/// section 4): those it has are read (a BadMessage if one is missing), the others are empty
+/// or 0.</summary>
 public sealed class Legal
 {
-    public int[] Cards;
+    public int[] Cards = new int[0];
     public int Min, Max, Price;
     public bool CanPass;
 
-    public static Legal From(object l)
+    public static Legal From(object l, string decision)
+    {
+        try
+        {
+            var legal = new Legal { CanPass = Json.NeedBool(l, "can_pass") };
+            switch (decision)
+            {
+                case "play":
+                case "offer":
+                    legal.Cards = Json.Ints(Json.NeedList(l, "cards"));
+                    break;
+                case "bid":
+                case "hidden_bid":
+                case "price":
+                    legal.Min = Json.NeedInt(l, "min");
+                    legal.Max = Json.NeedInt(l, "max");
+                    break;
+                case "buy":
+                    legal.Price = Json.NeedInt(l, "price");
+                    break;
+            } // mystery: can_pass alone
+            return legal;
+        }
+        catch (BadMessage e)
+        {
+            throw new BadMessage("legal: " + e.Message);
+        }
+    }
+
+    /// <summary>legal as far as it can be read, for the default answer.</summary>
+    public static Legal Lenient(object l)
     {
         return new Legal
         {
@@ -115,7 +151,8 @@ public struct Reply
         return line + "}";
     }
 
-    /// <summary>The default answer to each decision: the first legal one.</summary>
+    /// <summary>The default answer to each decision: the first legal one (legal read
+    /// leniently, by Legal.Lenient).</summary>
     public static Reply Fallback(string decision, Legal legal)
     {
         switch (decision)

@@ -22,19 +22,24 @@ public sealed class Game
     readonly int[] perArtist; // cards of each artist in the edition
     readonly int[] gone; // cards of each artist played in earlier rounds
 
+    /// <summary>A game from its new_game message; a BadMessage, naming the field, when it
+    /// lacks one the protocol always sends (only seed may be absent).</summary>
     public Game(object newGame)
     {
-        seat = Json.Int(newGame, "seat");
-        players = Json.Int(newGame, "players");
-        object edition = Json.Get(newGame, "edition");
-        artists = Json.List(edition, "artists").Count;
+        Json.NeedStr(newGame, "game_id");
+        Json.NeedList(newGame, "variants");
+        seat = Json.NeedInt(newGame, "seat");
+        players = Json.NeedInt(newGame, "players");
+        object edition = Json.Need(newGame, "edition");
+        artists = Json.NeedList(edition, "artists").Count;
         perArtist = new int[artists];
         gone = new int[artists];
-        foreach (object card in Json.List(edition, "cards"))
+        foreach (object card in Json.NeedList(edition, "cards"))
         {
-            int id = Json.Int(card, "id"), artist = Json.Int(card, "artist");
+            int id = Json.NeedInt(card, "id"), artist = Json.NeedInt(card, "artist");
+            if (artist < 0 || artist >= artists) throw new BadMessage("card " + id + " has no artist " + artist);
             artistOf[id] = artist;
-            typeOf[id] = Json.Str(card, "type", "");
+            typeOf[id] = Json.NeedStr(card, "type");
             perArtist[artist]++;
         }
     }
@@ -42,8 +47,8 @@ public sealed class Game
     /// <summary>Keeps count of the cards of earlier rounds (round_ended's counts).</summary>
     public void SeenEvent(object ev)
     {
-        if (Json.Str(ev, "type") != "round_ended") return;
-        int[] counts = Json.Ints(Json.Get(ev, "counts"));
+        if (Json.NeedStr(ev, "type") != "round_ended") return;
+        int[] counts = Json.Ints(Json.NeedList(ev, "counts"));
         for (int a = 0; a < counts.Length && a < artists; a++) gone[a] += counts[a];
     }
 

@@ -50,6 +50,7 @@ MISSING_FIELD_BOTS: dict[str, tuple[str, str | None, set[str]]] = {
     "typescript": ("typescript", None, {"edition", "counts", "min", "max"}),
     "rust": ("rust", None, {"edition", "counts", "min", "max"}),
     "cpp": ("cpp", None, {"edition", "counts", "min", "max"}),
+    "csharp": ("csharp", None, {"edition", "counts", "min", "max"}),
     "go": ("go", None, {"edition", "counts", "min", "max"}),
     "java": ("java", None, {"edition", "min", "max"}),  # reads no event
     "javascript": ("javascript", None, {"edition", "min", "max"}),  # reads no event
