@@ -41,12 +41,55 @@ sub send_msg {
 
 # ---- game knowledge ------------------------------------------------------------------
 
-my %game;    # seat, card_artist => [artist by card id], card_type => [type by card id]
+my %game;    # seat, card_artist => [artist by card id], card_type => [type by card id];
+             # empty while there is no game (before new_game, or when it could not be read)
+
+# $obj->{$key}, a field the protocol always sends: dies naming it when it is missing (or
+# null, unless $nullable), never read as 0 or undef.
+sub need {
+    my ($obj, $key, $nullable) = @_;
+    die qq(no field "$key"\n) if ref $obj ne 'HASH' || !exists $obj->{$key};
+    die qq(field "$key" is null\n) if !$nullable && !defined $obj->{$key};
+    return $obj->{$key};
+}
+
+# Which fields `legal` has for each decision (protocol section 4): each is required.
+my %LEGAL_FIELDS = (
+    play => [qw(cards can_pass)], offer => [qw(cards can_pass)],
+    bid => [qw(min max can_pass)], hidden_bid => [qw(min max can_pass)],
+    price => [qw(min max can_pass)], buy => [qw(price can_pass)], mystery => [qw(can_pass)],
+);
+my @VIEW_FIELDS = qw(seat round money hand hand_sizes mystery_size deck_size tiles played bought
+                     unsold turn);
+
+# Dies, naming the field, when the request lacks one its view or legal always has.
+sub check_request {
+    my ($msg) = @_;
+    my $view = need($msg, 'view');
+    need($view, $_) for @VIEW_FIELDS;
+    if (my $auction = need($view, 'auction', 1)) {
+        need($auction, $_) for qw(cards type auctioneer high_bid);
+        need($auction, $_, 1) for qw(high_bidder price);
+    }
+    if (my $double = need($view, 'double', 1)) {
+        need($double, $_) for qw(seat card);
+    }
+    my $legal = need($msg, 'legal');
+    eval { need($legal, $_) for @{ $LEGAL_FIELDS{ $msg->{decision} // '' } || [] }; 1 }
+        or die "legal: $@";
+}
 
 sub new_game {
     my ($msg) = @_;
+    %game = ();    # until this one is read: its requests get the default answers
+    need($msg, $_) for qw(game_id seat players variants);    # seed may be absent
+    my $edition = need($msg, 'edition');
+    my $artists = need($edition, 'artists');
     my (@artist, @type);
-    for my $card (@{ $msg->{edition}{cards} || [] }) {
+    for my $card (@{ need($edition, 'cards') }) {
+        need($card, $_) for qw(id artist type);
+        die "card $card->{id} has no artist $card->{artist}\n"
+            if $card->{artist} < 0 || $card->{artist} >= @$artists;
         $artist[ $card->{id} ] = $card->{artist};
         $type[ $card->{id} ]   = $card->{type};
     }
@@ -143,7 +186,7 @@ sub fallback {
     my $legal = $msg->{legal} || {};
     return { action => 'play', card => 0 + $legal->{cards}[0] } if $decision eq 'play';
     return { action => 'bid', amount => 0 + ($legal->{min} // 0) } if $decision eq 'hidden_bid';
-    return { action => 'price', amount => 0 + $legal->{min} } if $decision eq 'price';
+    return { action => 'price', amount => 0 + ($legal->{min} // 0) } if $decision eq 'price';
     return { action => 'pass' };
 }
 
@@ -167,14 +210,24 @@ while (my $line = <STDIN>) {
         send_msg({ type => 'hello', name => $name, protocol => $PROTOCOL });
     }
     elsif ($type eq 'new_game') {
-        new_game($msg);
+        if (!eval { new_game($msg); 1 }) {
+            chomp(my $problem = $@);
+            logmsg("cannot read new_game ($problem); answering the defaults");
+        }
     }
     elsif ($type eq 'request') {
-        my $reply = eval { decide($msg) };
-        if (!$reply) {
-            logmsg("strategy error ($@); playing the default");
-            $reply = fallback($msg);
+        my $asked = 'request ' . ($msg->{id} // '?') . ' (' . ($msg->{decision} // '?') . ')';
+        my $reply;
+        if (!eval { check_request($msg); %game or die "no game: its new_game was missing or unreadable\n"; 1 }) {
+            chomp(my $problem = $@);    # a field missing: no place in the code to show
+            logmsg("$asked: $problem; falling back to the default");
         }
+        elsif (!($reply = eval { decide($msg) })) {
+            chomp(my $problem = $@);    # Perl's message ends "at bot.pl line N."
+            $problem =~ s/\.$//;
+            logmsg("$asked: $problem; falling back to the default");
+        }
+        $reply ||= fallback($msg);
         send_msg({ id => 0 + $msg->{id}, %$reply });
     }
     elsif ($type eq 'warning') {
@@ -182,6 +235,7 @@ while (my $line = <STDIN>) {
     }
     elsif ($type eq 'game_end') {
         logmsg("game $msg->{game_id} over: money @{ $msg->{money} }, ranks @{ $msg->{ranks} }");
+        %game = ();
     }
     elsif ($type eq 'goodbye') {
         last;

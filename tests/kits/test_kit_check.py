@@ -53,6 +53,7 @@ MISSING_FIELD_BOTS: dict[str, tuple[str, str | None, set[str]]] = {
     "csharp": ("csharp", None, {"edition", "counts", "min", "max"}),
     "go": ("go", None, {"edition", "counts", "min", "max"}),
     "java": ("java", None, {"edition", "min", "max"}),  # reads no event
+    "perl": ("perl", None, {"edition", "min", "max"}),  # reads no event
     "javascript": ("javascript", None, {"edition", "min", "max"}),  # reads no event
     "python-baseline": ("python", None, {"edition", "counts", "min", "max"}),
     "python-strong": ("python", "python3 strong_bot.py", {"edition", "card", "min", "max"}),
