@@ -9,8 +9,9 @@
  * has plus the tile it may get this round, guessed from how many of its cards are on the
  * table and in our hand.  It bids up to part of that worth, prices and buys by it, plays
  * the artists it holds most of, and never plays a card that would be the fifth of its artist.
- * Whatever it computes is checked against `legal`; if anything is missing it falls back to
- * the first legal answer.
+ * Whatever it computes is checked against `legal`.  A field the protocol always sends that
+ * is missing (a bid's legal.min, the view's turn, new_game's edition) is never read as 0:
+ * the bot logs it by its name and answers the first legal answer (the referee's default).
  */
 
 #define _POSIX_C_SOURCE 200809L /* getline, ssize_t */
@@ -30,6 +31,7 @@
 /* The edition's cards (from new_game): artist index and auction type, by card id. */
 enum { T_OPEN, T_ONCE_AROUND, T_HIDDEN, T_FIXED_PRICE, T_DOUBLE, T_UNKNOWN };
 
+static int in_game; /* whether the last new_game could be read (then its requests are played) */
 static int n_cards;
 static int *card_artist; /* -1 when unknown */
 static int *card_type;
@@ -82,6 +84,93 @@ static const char *get_str(const cJSON *obj, const char *key, const char *dflt)
     return s != NULL ? s : dflt;
 }
 
+/* ------------------------------------------------------------------ checking messages */
+
+/* Why the last message checked cannot be read: the field that is missing, by its name. */
+static char problem[200];
+
+/* Whether obj[key] is there (and, unless nullable, not null); else `problem` names it. */
+static int need(const cJSON *obj, const char *key, int nullable, const char *where)
+{
+    const cJSON *item = cJSON_IsObject(obj) ? get(obj, key) : NULL;
+    if (item == NULL)
+        snprintf(problem, sizeof problem, "%sno field \"%s\"", where, key);
+    else if (!nullable && cJSON_IsNull(item))
+        snprintf(problem, sizeof problem, "%sfield \"%s\" is null", where, key);
+    else
+        return 1;
+    return 0;
+}
+
+/* need() of each key (a NULL-ended list), none of them nullable. */
+static int need_all(const cJSON *obj, const char *const *keys, const char *where)
+{
+    for (; *keys != NULL; keys++)
+        if (!need(obj, *keys, 0, where)) return 0;
+    return 1;
+}
+
+/* Whether obj[key] is a number; else `problem` says so. */
+static int need_number(const cJSON *obj, const char *key, const char *where)
+{
+    if (!need(obj, key, 0, where)) return 0;
+    if (cJSON_IsNumber(get(obj, key))) return 1;
+    snprintf(problem, sizeof problem, "%sfield \"%s\" is not a number", where, key);
+    return 0;
+}
+
+/* Whether the request has every field its view and its legal (the fields of its decision,
+ * protocol section 4) always have; else `problem` names the one missing. */
+static int check_request(const cJSON *msg, const char *decision)
+{
+    static const char *const view_keys[] = {"seat", "round", "money", "hand", "hand_sizes",
+        "mystery_size", "deck_size", "tiles", "played", "bought", "unsold", "turn", NULL};
+    static const char *const auction_keys[] = {"cards", "type", "auctioneer", "high_bid", NULL};
+    static const char *const double_keys[] = {"seat", "card", NULL};
+    const cJSON *view = get(msg, "view"), *legal = get(msg, "legal"), *part;
+
+    if (!need(msg, "view", 0, "") || !need_all(view, view_keys, "view: ")) return 0;
+    if (!need(view, "auction", 1, "view: ") || !need(view, "double", 1, "view: ")) return 0;
+    part = get(view, "auction");
+    if (!cJSON_IsNull(part) && (!need_all(part, auction_keys, "view.auction: ") ||
+                                !need(part, "high_bidder", 1, "view.auction: ") ||
+                                !need(part, "price", 1, "view.auction: ")))
+        return 0;
+    part = get(view, "double");
+    if (!cJSON_IsNull(part) && !need_all(part, double_keys, "view.double: ")) return 0;
+    if (!need(msg, "legal", 0, "") || !need(legal, "can_pass", 0, "legal: ")) return 0;
+    if (strcmp(decision, "play") == 0 || strcmp(decision, "offer") == 0)
+        return need(legal, "cards", 0, "legal: ");
+    if (strcmp(decision, "bid") == 0 || strcmp(decision, "hidden_bid") == 0 ||
+        strcmp(decision, "price") == 0)
+        return need_number(legal, "min", "legal: ") && need_number(legal, "max", "legal: ");
+    if (strcmp(decision, "buy") == 0) return need_number(legal, "price", "legal: ");
+    return 1; /* mystery: can_pass alone */
+}
+
+/* Whether new_game has every field the bot reads (only seed may be absent); else `problem`
+ * names the one missing. */
+static int check_new_game(const cJSON *msg)
+{
+    static const char *const keys[] = {"game_id", "seat", "players", "edition", "variants", NULL};
+    static const char *const edition_keys[] = {"artists", "cards", NULL};
+    static const char *const card_keys[] = {"id", "artist", "type", NULL};
+    const cJSON *edition = get(msg, "edition"), *card;
+    int artists;
+
+    if (!need_all(msg, keys, "") || !need_all(edition, edition_keys, "edition: ")) return 0;
+    artists = cJSON_GetArraySize(get(edition, "artists"));
+    cJSON_ArrayForEach(card, get(edition, "cards")) {
+        if (!need_all(card, card_keys, "edition's card: ")) return 0;
+        if (get_long(card, "artist", -1) < 0 || get_long(card, "artist", -1) >= artists) {
+            snprintf(problem, sizeof problem, "edition: card %ld has no artist %ld",
+                     get_long(card, "id", -1), get_long(card, "artist", -1));
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static int artist_of(long card)
 {
     if (card < 0 || card >= n_cards) return -1;
@@ -102,6 +191,12 @@ static void on_new_game(const cJSON *msg)
     const cJSON *card;
     int size = cJSON_GetArraySize(cards);
 
+    in_game = 0; /* until this one is read: its requests get the default answers */
+    if (!check_new_game(msg)) {
+        fprintf(stderr, BOT_NAME ": cannot read new_game (%s); answering the defaults\n", problem);
+        return;
+    }
+    in_game = 1;
     n_artists = cJSON_IsArray(artists) ? cJSON_GetArraySize(artists) : 0;
     n_cards = 0;
     card_artist = xrealloc(card_artist, (size_t)size * sizeof *card_artist);
@@ -369,13 +464,26 @@ static void send(cJSON *message)
 static void on_request(const cJSON *msg)
 {
     const cJSON *id = get(msg, "id");
+    const char *decision = get_str(msg, "decision", "?");
     cJSON *reply, *out, *field;
+    int readable;
 
     if (!cJSON_IsNumber(id)) {
         fprintf(stderr, BOT_NAME ": request without an id, ignored\n");
         return;
     }
-    reply = decide(msg);
+    readable = check_request(msg, decision);
+    if (readable && !in_game) {
+        snprintf(problem, sizeof problem, "no game: its new_game was missing or unreadable");
+        readable = 0;
+    }
+    if (!readable) {
+        fprintf(stderr, BOT_NAME ": request %.0f (%s): %s; falling back to the default\n",
+                id->valuedouble, decision, problem);
+        reply = first_legal(decision, get(msg, "legal"));
+    } else {
+        reply = decide(msg);
+    }
     if (reply == NULL) {
         fprintf(stderr, BOT_NAME ": request %.0f: unknown decision, passing\n", id->valuedouble);
         reply = action("pass");
@@ -433,6 +541,7 @@ int main(void)
             char *result = cJSON_PrintUnformatted(get(msg, "ranks"));
             fprintf(stderr, BOT_NAME ": game over, ranks %s\n", result ? result : "?");
             cJSON_free(result);
+            in_game = 0;
         } else if (strcmp(type, "goodbye") == 0) {
             cJSON_Delete(msg);
             break;

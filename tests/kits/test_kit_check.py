@@ -49,6 +49,7 @@ def test_a_kit_without_its_toolchain_is_skipped_naming_the_package(
 MISSING_FIELD_BOTS: dict[str, tuple[str, str | None, set[str]]] = {
     "typescript": ("typescript", None, {"edition", "counts", "min", "max"}),
     "rust": ("rust", None, {"edition", "counts", "min", "max"}),
+    "c": ("c", None, {"edition", "min", "max"}),  # reads no event
     "cpp": ("cpp", None, {"edition", "counts", "min", "max"}),
     "csharp": ("csharp", None, {"edition", "counts", "min", "max"}),
     "go": ("go", None, {"edition", "counts", "min", "max"}),
