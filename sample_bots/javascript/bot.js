@@ -233,17 +233,36 @@ function safeDefault(decision, legal) {
   return { action: "pass" };
 }
 
+// " at bot.js:212 in choosePrice": the first frame of the error's stack in this file (not in
+// Node's own code), the line to look at; "" when there is none.
+function where(err) {
+  for (const line of String((err && err.stack) || "").split("\n")) {
+    const frame = /^\s*at (?:(.*?) \()?(.*?):(\d+):\d+\)?$/.exec(line);
+    if (frame && frame[2] === __filename) {
+      return ` at ${require("path").basename(frame[2])}:${frame[3]}${frame[1] ? ` in ${frame[1]}` : ""}`;
+    }
+  }
+  return "";
+}
+
 function decide(msg) {
   const legal = msg.legal;
+  let view;
   try {
     if (game === null) throw new Error("no game read before this request");
-    const view = required(msg, "view");
+    view = required(msg, "view");
     for (const key of VIEW_FIELDS) required(view, key);
     try {
       for (const key of LEGAL_FIELDS[msg.decision] || []) required(legal, key);
     } catch (err) {
       throw new Error(`legal: ${err.message}`);
     }
+  } catch (err) {
+    // A field missing: the referee's default, never a guess from undefined.
+    log(`request ${msg.id} (${msg.decision}): ${err.message}; playing the default`);
+    return safeDefault(msg.decision, legal);
+  }
+  try {
     switch (msg.decision) {
       case "play": return choosePlay(view, legal);
       case "offer": return chooseOffer(view, legal);
@@ -257,8 +276,9 @@ function decide(msg) {
         return { action: "pass" };
     }
   } catch (err) {
-    // Never forfeit a move to a bug in the strategy: fall back to the referee's default.
-    log(`request ${msg.id} (${msg.decision}): ${err && err.message}; playing the default`);
+    // Never forfeit a move to a bug in the strategy: fall back to the referee's default,
+    // saying where in this file it came from.
+    log(`request ${msg.id} (${msg.decision}): ${String(err)}${where(err)}; playing the default`);
     return safeDefault(msg.decision, legal);
   }
 }
