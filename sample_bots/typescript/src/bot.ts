@@ -2,7 +2,8 @@
 //
 // This file speaks the protocol: it reads one JSON message per line from stdin, answers
 // hello and every request on stdout (one line each), and logs to stderr.  The strategy is
-// in strategy.ts.  Build with `tsc`, run with `node out/bot.js`.
+// in strategy.ts.  Build with `tsc`, run with `node --enable-source-maps out/bot.js` (then a
+// stack trace gives the lines of the .ts files).
 
 import { Action, checkNewGame, checkRequest, fallback, GameEvent, NewGame, Request } from "./protocol";
 import { Game } from "./strategy";
@@ -18,17 +19,39 @@ function send(message: object): void {
   process.stdout.write(JSON.stringify(message) + "\n");
 }
 
-/** The strategy's answer, or the decision's default if the strategy fails: a bug in the
- * strategy then costs a move, not a fault. */
+/** The strategy's answer, or the decision's default if the request cannot be read (a field
+ * missing) or the strategy fails: a bug in the strategy then costs a move, not a fault. */
 function answer(game: Game | null, request: Request): Action {
+  const asked = `request ${request.id} (${request.decision})`;
   try {
-    if (game === null) throw new Error("a request before new_game");
+    if (game === null) throw new Error("no game: its new_game was missing or unreadable");
     checkRequest(request);
-    return game.decide(request.decision, request.view, request.legal);
   } catch (error) {
-    log(`request ${request.id} (${request.decision}): ${(error as Error).message}; falling back to the default`);
+    log(`${asked}: ${(error as Error).message}; falling back to the default`);
     return fallback(request.decision, request.legal ?? {});
   }
+  try {
+    return game.decide(request.decision, request.view, request.legal);
+  } catch (error) {
+    log(`${asked}: ${String(error)}${where(error)}; falling back to the default`);
+    return fallback(request.decision, request.legal ?? {});
+  }
+}
+
+/** " at strategy.ts:33 in Game.decide": the first frame of the error's stack in this bot's
+ * own files (not Node's), the line to look at; the .ts file's line when Node runs with
+ * --enable-source-maps (bot.toml's command), else the compiled .js file's.  "" if none. */
+function where(error: unknown): string {
+  const kit = __dirname.replace(/[\\/]out$/, "");
+  const stack = error instanceof Error && error.stack ? error.stack : "";
+  for (const line of stack.split("\n")) {
+    const frame = /^\s*at (?:(.*?) \()?(.*?):(\d+):\d+\)?$/.exec(line);
+    if (frame && frame[2].startsWith(kit) && !frame[2].includes("node_modules")) {
+      const file = frame[2].split(/[\\/]/).pop();
+      return ` at ${file}:${frame[3]}${frame[1] ? ` in ${frame[1]}` : ""}`;
+    }
+  }
+  return "";
 }
 
 let game: Game | null = null;

@@ -14,6 +14,9 @@ interface WriteStream {
   on(event: "error", listener: (error: Error) => void): void;
 }
 
+/** The folder of the running script (out/, once built). */
+declare const __dirname: string;
+
 declare const process: {
   stdin: ReadStream;
   stdout: WriteStream;
