@@ -297,7 +297,8 @@ def test_a_bug_its_kit_catches_passes_every_check_and_is_noted(tmp_path: Path) -
                               timeout=120)
     assert done.returncode == 0, done.stdout
     assert re.search(r"\nnote: \d+ lines of its stderr look like errors it lived through, the "
-                     r"first: \"baseline: KeyError\('card'\); falling back\"; an answer after "
+                     r"first: \"baseline: request \d+ \(play\): no field or key 'card' "
+                     r"\(KeyError\); falling back\"; an answer after "
                      r"an error may be its kit's default, not its strategy's \(its stderr is "
                      rf"in {re.escape(str(kept))}\)\n21 passed, 0 failed\n", done.stdout), \
         done.stdout
