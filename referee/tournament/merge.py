@@ -106,7 +106,11 @@ def merge(out: Path, shards: list[Path]) -> int:
         labels = [s.shard() for s in stores]
         counts = {label.split("/")[-1] for label in labels}
         if "all" in labels or len(counts) != 1:
-            raise StoreError(f"not the shards of one run: {', '.join(labels)}")
+            held = ", ".join(
+                f"{s.path} holds {'every game' if label == 'all' else 'shard ' + label}"
+                for s, label in zip(stores, labels, strict=True))
+            raise StoreError(f"not the shards of one run: {held}; merge joins the stores of "
+                             "`run --shard I/N` for one N, each I once")
         total = int(counts.pop())
         for label in set(labels):
             if labels.count(label) > 1:

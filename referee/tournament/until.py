@@ -100,7 +100,7 @@ def plan(config: TournamentConfig, games: Schedule) -> str:
     first = sequential.looks(10 ** 6)[0]  # the first look, whatever the deals
     once = (f"; one look, after the last deal, so it cannot stop the run early: the first look "
             f"comes after {first} deals, so give more than {first}" if len(ends) == 1 else "")
-    return (f"until {goal}: looks after {at} deals (at most {len(games)} games), the error "
+    return (f"until {goal}: looks after {at} deals (at most {len(games):,} games), the error "
             f"each may spend in brackets, {sum(errors):.0%} in all; the progress counts the "
             f"games up to the next look{once}")
 
@@ -176,7 +176,9 @@ def _judge(config: TournamentConfig, played: Games, alpha: float, stage: Stage,
         return Look(True, f"stopped after {head}: every place is settled: "
                           + " > ".join(names))
     if stage.next is None:
-        return Look(True, f"played all {head}: {why}")
+        more = ("; more deals (raise deals: the next run plays on) or a play-off of those "
+                "across the cut would settle it" if config.until == "top" else "")
+        return Look(True, f"played all {head}: {why}{more}")
     return Look(False, f"look after {head}: {why}; playing on to {stage.next} deals")
 
 

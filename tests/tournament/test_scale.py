@@ -176,7 +176,8 @@ def test_three_shards_merge_into_one_run(tmp_path: Path) -> None:
     """Three shards hold the games of one run; a plan or a leaderboard of one shard says it
     is not the whole, and `plan --shard` counts that shard's games (refusing another's
     store); merged, they are that run's games and board, with no such note; a missing,
-    doubled or unfinished shard is refused, and a shard of another file is named."""
+    doubled or unfinished shard, or a whole run's store among them, is refused, each store
+    named, and a shard of another file is named."""
     config = write_config(tmp_path, bots=4, deals=2)
     whole = tmp_path / "whole.db"
     assert in_process.referee("tournament", "run", str(config), "--db", str(whole), "-q",
@@ -210,6 +211,11 @@ def test_three_shards_merge_into_one_run(tmp_path: Path) -> None:
     gap = in_process.referee("tournament", "merge", shards[0], shards[1], "--out",
                              str(tmp_path / "g.db"), cwd=tmp_path)
     assert gap.returncode == 2 and "gap: shard(s) 3/3 missing" in gap.stderr
+    with_whole = in_process.referee("tournament", "merge", shards[0], str(whole), "--out",
+                                    str(tmp_path / "w.db"), cwd=tmp_path)
+    assert with_whole.returncode == 2 and (f"not the shards of one run: {shards[0]} holds "
+                                           f"shard 1/3, {whole} holds every game") \
+        in with_whole.stderr, with_whole.stderr
     twice = in_process.referee("tournament", "merge", shards[0], shards[0], shards[1], "--out",
                                str(tmp_path / "t.db"), cwd=tmp_path)
     assert twice.returncode == 2 and "given twice" in twice.stderr
