@@ -83,7 +83,7 @@ class Findings:
 @dataclass
 class StoredFindings:
     """`Findings` as state.json keeps them, so that a change to the grading rules alone gives
-    the same feedback from them and the games stored, with no bot run (`run.regraded`)."""
+    the same feedback from them and the games stored, with no bot run (`regrade.regraded`)."""
 
     problems: list[Problem]
     skipped: list[str]

@@ -17,12 +17,11 @@ while its files and the budget stay the same (`state.Spent`).
 
 from __future__ import annotations
 
-import re
 import shutil
 import time
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
-from dataclasses import asdict, replace
+from dataclasses import asdict
 from pathlib import Path
 
 import trio
@@ -38,7 +37,7 @@ from referee.text import listed, visible
 from referee.tournament.config import TournamentConfig
 
 from .config import grading_warnings
-from .feedback import Findings, StoredFindings, feedback
+from .feedback import Findings
 from .gauntlet import (
     GauntletResult,
     build_baselines,
@@ -52,14 +51,13 @@ from .in_games import StudentGames, add_games
 from .notes import build_problem, copy_failed_problem
 from .out_lock import grading_folder_lock
 from .problems import Shown, add_caught, add_check
-from .reproduce import Scrub, check_command
+from .regrade import bot_name, finish, regraded, scrub_for
+from .reproduce import check_command
 from .result import (
     StudentResult,
     compare,
-    grade_for,
     status_from_check,
     status_of_problem,
-    total_points,
 )
 from .similarity import compare_class
 from .similarity_report import write_similarity_report
@@ -76,11 +74,6 @@ from .submissions import (
 from .withdrawn import set_aside_withdrawn
 
 
-def bot_name(student: str, baselines: list[str]) -> str:
-    name = re.sub(r"[^A-Za-z0-9_.+-]", "_", student)[:60] or "student"
-    return name + "-student" if name in baselines else name
-
-
 async def build(sub: Submission, workdir: Path, seconds: float,
                 sandbox: SandboxMode = "none") -> tuple[bool, str]:
     """Run the build command in the submission's copy: time-limited, and in the sandbox (with
@@ -95,12 +88,6 @@ async def build(sub: Submission, workdir: Path, seconds: float,
 
 
 BUILD_SHOWN = 30  # lines of a build's output in its feedback
-
-
-def scrub_for(sub: Submission, out: Path) -> Scrub:
-    """What takes the teacher's folders out of `sub`'s feedback, grading into `out`."""
-    return Scrub([out / "work" / sub.student, sub.path],
-                 {"<grading folder>": out, "<submissions folder>": sub.path.parent})
 
 
 class Grading:
@@ -242,28 +229,6 @@ async def graded(sub: Submission, config: TournamentConfig, config_path: Path, o
                           budget if deadline.cancelled_caught else None)
 
 
-def regraded(previous: StudentResult, stored: StoredFindings | None, sub: Submission,
-             config: TournamentConfig, out: Path) -> StudentResult | None:
-    """`sub` graded again by `config`'s grading rules from what its last grading found
-    (`stored`) and the games stored in OUT/games, where only `[grading]` changed: its
-    verdicts against each baseline (the confidence may have changed), points, grade and
-    feedback, no bot built or played.  None when that cannot be done (no findings kept, or
-    its games' store gone): then it is graded in full."""
-    if stored is None:
-        return None
-    outcome = replace(previous, versus=dict(previous.versus))
-    if stored.played:
-        db = out / "games" / f"{sub.student}.db"
-        name = bot_name(sub.student, config.baselines)
-        played = games_in(db, name, config) if db.is_file() else None
-        row = None if played is None else next((r for r in played.rows if r.name == name), None)
-        if played is None or row is None or row.games != outcome.games:  # not the same games
-            return None
-        outcome.versus = compare(played.games, name, config.baselines,
-                                 config.grading.confidence)
-    return finish(outcome, config, Findings.of(stored), sub, scrub_for(sub, out))
-
-
 def absent_program(command: str, folder: Path) -> str | None:
     """Why the program of a submission's command cannot run here (`launch.missing_program`,
     its script left to the check): the grading machine lacks a language's tools (its
@@ -296,16 +261,6 @@ def take_games(outcome: StudentResult, played: GauntletResult, name: str,
     outcome.baselines = {r.name: r.placement.mean for r in rows if r.name != name}
     outcome.versus = compare(played.games, name, config.baselines, config.grading.confidence)
     return True
-
-
-def finish(outcome: StudentResult, config: TournamentConfig, found: Findings, sub: Submission,
-           scrub: Scrub) -> StudentResult:
-    """Points, then the grade (a rule may ask for points), then the feedback, with the
-    teacher's folders taken out of it."""
-    outcome.points = total_points(outcome, config.grading.points)
-    outcome.grade, outcome.rule = grade_for(outcome, config)
-    outcome.feedback = scrub.text(feedback(outcome, sub, config, found))
-    return outcome
 
 
 class FolderError(ValueError):

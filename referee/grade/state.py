@@ -69,7 +69,7 @@ class State(BaseModel):
 class Known:
     """What state.json says of earlier runs: each student's outcome and time spent, and
     whether they were given under the same grading rules (`same_rules`) or only on the same
-    games (then `findings` can grade them again without a game: `run.regraded`)."""
+    games (then `findings` can grade them again without a game: `regrade.regraded`)."""
 
     outcomes: dict[str, StudentResult]
     spent: dict[str, Spent]
