@@ -22,12 +22,10 @@ from referee.match.result import GameResult
 
 from .config import TournamentConfig
 from .entrants import bot_spec
-from .unstarted import IN_A_ROW, TIMED_OUT, StartWatch
-
-STDERR_TAIL = "; its stderr ends:"  # where a start fault's one line ends
+from .unstarted import IN_A_ROW, STDERR_TAIL, TIMED_OUT, StartWatch
 
 
-def never_started(results: Iterable[GameResult]) -> dict[str, tuple[int, str]]:
+def dead_at_start(results: Iterable[GameResult]) -> dict[str, tuple[int, str]]:
     """The entrants that started in none of their games among `results` (`IN_A_ROW` or
     more, each failing other than by timing out), with how many and the last one's reason."""
     watch = StartWatch()
@@ -44,7 +42,7 @@ async def still_unstarted(config: TournamentConfig, config_path: Path,
     """Those of `playing` whose stored `results` show they never started and that fail to
     start again now, each with why (said, as a left-out bot is)."""
     left_out: dict[str, str] = {}
-    candidates = never_started(results)
+    candidates = dead_at_start(results)
     for name in playing:
         if name not in candidates:
             continue

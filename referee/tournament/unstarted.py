@@ -16,6 +16,7 @@ from referee.protocol.messages import FaultKind
 
 IN_A_ROW = 2  # failed starts in a row after which an adaptive run seats an entrant no more
 TIMED_OUT = "no hello within"  # how a start fault that timed out begins
+STDERR_TAIL = "; its stderr ends:"  # where a start fault's one line ends
 
 
 class StartWatch:
@@ -44,7 +45,7 @@ class StartWatch:
             self.games[seat.name] = self.games.get(seat.name, 0) + 1
             if start is not None and not start.reason.startswith(TIMED_OUT) and (
                     first or seat.name in self.never):
-                self.never[seat.name] = start.reason.split("; its stderr ends:", 1)[0]
+                self.never[seat.name] = start.reason.split(STDERR_TAIL, 1)[0]
             else:
                 self.never.pop(seat.name, None)
             if start is None or start.reason.startswith(TIMED_OUT):
@@ -53,7 +54,7 @@ class StartWatch:
             count = self.failed.get(seat.name, 0) + 1
             self.failed[seat.name] = count
             if count == IN_A_ROW:
-                why = start.reason.split("; its stderr ends:", 1)[0]  # the one line
+                why = start.reason.split(STDERR_TAIL, 1)[0]  # the one line
                 yield seat.name, (f"it did not start in {count} games in a row (the last: "
                                   f"{why}); the later rounds of this run do not seat it, and "
                                   "the next run tries it again")
