@@ -13,36 +13,39 @@ as ever (what it lacked was fixed outside its folder); a start that timed out is
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from referee.bots.errors import ResourcesExhausted
 from referee.match.bot_player import BotPlayer
-from referee.match.result import GameResult
 
 from .config import TournamentConfig
 from .entrants import bot_spec
+from .store import Store
 from .unstarted import IN_A_ROW, STDERR_TAIL, TIMED_OUT, StartWatch
 
 
-def dead_at_start(results: Iterable[GameResult]) -> dict[str, tuple[int, str]]:
-    """The entrants that started in none of their games among `results` (`IN_A_ROW` or
-    more, each failing other than by timing out), with how many and the last one's reason."""
+def dead_at_start(starts: Iterable[tuple[Sequence[str], Sequence[str | None]]]
+                  ) -> dict[str, tuple[int, str]]:
+    """The entrants that started in none of their games among `starts` (each game's bots by
+    seat and why each one's start failed, None if it started: `Store.start_faults`;
+    `IN_A_ROW` games or more, each failing other than by timing out), with how many and the
+    last one's reason."""
     watch = StartWatch()
-    for result in results:
-        for _ in watch.seen(result):  # (the count in a row: not needed here)
-            pass
+    for names, reasons in starts:
+        for name, reason in zip(names, reasons, strict=True):
+            watch.count(name, reason)
     return {name: (watch.games[name], why) for name, why in sorted(watch.never.items())
             if watch.games[name] >= IN_A_ROW}
 
 
-async def still_unstarted(config: TournamentConfig, config_path: Path,
-                          results: Iterable[GameResult], playing: Iterable[str],
-                          say: Callable[[str], None]) -> dict[str, str]:
-    """Those of `playing` whose stored `results` show they never started and that fail to
+async def still_unstarted(config: TournamentConfig, config_path: Path, store: Store,
+                          playing: Iterable[str], say: Callable[[str], None]
+                          ) -> dict[str, str]:
+    """Those of `playing` whose games in `store` show they never started and that fail to
     start again now, each with why (said, as a left-out bot is)."""
     left_out: dict[str, str] = {}
-    candidates = dead_at_start(results)
+    candidates = dead_at_start(store.start_faults())
     for name in playing:
         if name not in candidates:
             continue

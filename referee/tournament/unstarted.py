@@ -40,21 +40,24 @@ class StartWatch:
     def seen(self, result: GameResult) -> Iterator[tuple[str, str]]:
         """The entrants this game's result shows cannot start, each with why (once each)."""
         for seat in result.seats():
-            start = next((f for f in seat.faults if f.kind is FaultKind.START), None)
-            first = seat.name not in self.games
-            self.games[seat.name] = self.games.get(seat.name, 0) + 1
-            if start is not None and not start.reason.startswith(TIMED_OUT) and (
-                    first or seat.name in self.never):
-                self.never[seat.name] = start.reason.split(STDERR_TAIL, 1)[0]
-            else:
-                self.never.pop(seat.name, None)
-            if start is None or start.reason.startswith(TIMED_OUT):
-                self.failed[seat.name] = 0
-                continue
-            count = self.failed.get(seat.name, 0) + 1
-            self.failed[seat.name] = count
+            start = next((f.reason for f in seat.faults if f.kind is FaultKind.START), None)
+            count = self.count(seat.name, start)
             if count == IN_A_ROW:
-                why = start.reason.split(STDERR_TAIL, 1)[0]  # the one line
+                assert start is not None
+                why = start.split(STDERR_TAIL, 1)[0]  # the one line
                 yield seat.name, (f"it did not start in {count} games in a row (the last: "
                                   f"{why}); the later rounds of this run do not seat it, and "
                                   "the next run tries it again")
+
+    def count(self, name: str, start: str | None) -> int:
+        """Count a game of `name`, whose start failed for the reason `start` (None: it
+        started): its failed starts in a row now (one that timed out is none)."""
+        why = None if start is None or start.startswith(TIMED_OUT) else \
+            start.split(STDERR_TAIL, 1)[0]  # the one line
+        if why is not None and (name not in self.games or name in self.never):
+            self.never[name] = why
+        else:
+            self.never.pop(name, None)
+        self.games[name] = self.games.get(name, 0) + 1
+        self.failed[name] = 0 if why is None else self.failed.get(name, 0) + 1
+        return self.failed[name]

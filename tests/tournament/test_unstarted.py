@@ -7,6 +7,13 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
+from referee.match.player import Fault
+from referee.match.result import StoredResult
+from referee.protocol.messages import FaultKind
+from referee.tournament.start_probe import dead_at_start
+from referee.tournament.store import PLAYING, Entrant, open_store
+from referee.tournament.unstarted import IN_A_ROW, StartWatch
+
 from .. import in_process
 from ..processes import BOT_PYTHON
 
@@ -119,3 +126,43 @@ def test_a_fixed_schedules_run_says_which_bot_never_started(tmp_path: Path) -> N
             "its output before its hello; exit status 3 (a module") in said, said
     assert "): each was played without it; once its files change, its games are played again" \
         in said, said
+
+
+def test_the_start_probe_reads_only_the_games_that_hold_a_start_fault(tmp_path: Path) -> None:
+    """`Store.start_faults` (the start probe's source, read without parsing the results of
+    games in which every bot started) gives the probe what the results give it: each seat's
+    first start fault, over the games that count (not those of a withdrawn entrant), in game
+    id order; a start that timed out, or one bot that started once, is not dead."""
+    def fault(why: str) -> tuple[Fault, ...]:
+        return (Fault(FaultKind.START, why),)
+
+    crash = "closed its output before its hello; exit status 3; its stderr ends:\nboom"
+    slow = "no hello within 5 s"
+    games = [  # by seat: dead, slow, late, ann (or w, who has withdrawn)
+        ("g1", [fault(crash), fault(slow), fault(crash), ()]),
+        ("g2", [fault("exit status 1; its stderr ends:\nx"), fault(slow), (), ()]),
+        ("g3", [fault("another reason"), fault(slow), (), ()]),  # w's: not counted
+        ("g4", [(Fault(FaultKind.CRASH, "crashed"),), (), (), ()]),  # started, then crashed
+    ]
+    store = open_store(tmp_path / "t.db")
+    try:
+        for game_id, faults in games:
+            names = ["dead", "slow", "late", "w" if game_id == "g3" else "ann"]
+            result = StoredResult(game_id=game_id, names=tuple(names), money=(0, 0, 0, 0),
+                                  ranks=(1, 2, 3, 4), retired=(), faults=tuple(faults))
+            store.save(game_id, names, 1, result, b"", 0.1, 1, ["v1"] * 4)
+        store.record_field([Entrant("w", "v1", PLAYING)], ["w"], {})
+        starts = list(store.start_faults())
+        assert starts == [
+            (r.names, tuple(next((f.reason for f in s.faults if f.kind is FaultKind.START),
+                                 None) for s in r.seats())) for r in store.results()]
+        assert [names for names, _ in starts] == [("dead", "slow", "late", "ann")] * 3
+        watch = StartWatch()  # the run's watch over the results, as the probe read them once
+        for result in store.results():
+            list(watch.seen(result))
+        assert dead_at_start(starts) == {
+            name: (watch.games[name], why) for name, why in watch.never.items()
+            if watch.games[name] >= IN_A_ROW} == {}  # dead started in g4
+        assert dead_at_start(starts[:2]) == {"dead": (2, "exit status 1")}
+    finally:
+        store.close()

@@ -23,6 +23,7 @@ import orjson
 
 from referee.match.record import GameRecord, RecordError, read_record
 from referee.match.result import StoredResult, read_result
+from referee.protocol.messages import FaultKind
 
 from .bound_file import BoundFile
 from .draws import Table, named_keys, played_tables, read_draws, write_draws
@@ -244,6 +245,32 @@ class Store(BoundFile):
                 if not withdrawn.intersection(checked.names):
                     yield checked
 
+    def start_faults(self) -> Iterator[tuple[tuple[str, ...], tuple[str | None, ...]]]:
+        """For every stored game that counts (those of `results`, in game id order), its bots
+        by seat and why each seat's start failed (its first start fault's reason; None: it
+        started).  A result is read only when it holds the word "start" (a fault's kind, a
+        name): most games hold no start fault, and reading every result takes seconds in a
+        large store."""
+        withdrawn = set(self.entrants(WITHDRAWN))
+        named = self.named_tables()
+        with self.failing():
+            for game_id, seats, result in self.db.execute(
+                "SELECT game_id, seats, CASE WHEN instr(result, '\"start\"') > 0 THEN result END "
+                "FROM games ORDER BY game_id"
+            ):
+                if named is not None and game_id.split("-", 1)[0] not in named:
+                    continue
+                if result is None:
+                    names = self._names(game_id, seats)
+                    if not withdrawn.intersection(names):
+                        yield names, (None,) * len(names)
+                    continue
+                checked = self._checked(game_id, seats, result)
+                if not withdrawn.intersection(checked.names):
+                    yield checked.names, tuple(
+                        next((f.reason for f in faults if f.kind is FaultKind.START), None)
+                        for faults in checked.faults)
+
     def entrants(self, status: Status) -> dict[str, str]:
         """The entrants of the last run with this status (PLAYING, LEFT_OUT, WITHDRAWN),
         each with its reason; none in a store of an earlier version."""
@@ -297,6 +324,16 @@ class Store(BoundFile):
         with self.failing():
             return {gid: int(seed) for gid, seed in
                     self.db.execute("SELECT game_id, seed FROM games")}
+
+    def _names(self, game_id: str, seats_json: str) -> tuple[str, ...]:
+        try:
+            seats = orjson.loads(seats_json)
+            if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+                raise ValueError("its seats are not a list of names")
+        except ValueError as exc:  # orjson's error too
+            raise StoreFailed(f"{self.path}: the stored seats of game {game_id} are damaged: "
+                              f"{exc}") from None
+        return tuple(seats)
 
     def _checked(self, game_id: str, seats_json: str, result_json: str) -> StoredResult:
         try:
