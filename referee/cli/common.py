@@ -166,17 +166,17 @@ def read_stored(db_path: Path) -> tuple[Games, str, dict[str, str], list[str],
                                         dict[str, int]]:
     """What a leaderboard of the store at `db_path` shows (read-only): its games, its
     tournament file's primary metric, the entrants its last run left out or withdrew, a
-    gauntlet's baselines, and the games stored of each entrant left out or withdrawn; a
-    StoreError if it cannot be read."""
+    gauntlet's baselines, and the games stored of each withdrawn entrant (out of the board, as
+    its reason says); a StoreError if it cannot be read."""
     from ..leaderboard import Games
     from ..tournament.field import shown_left_out, stored_games
-    from ..tournament.store import Store
+    from ..tournament.store import WITHDRAWN, Store
 
     store = Store.for_reading(db_path)
     try:
         left_out = shown_left_out(store)
         return (Games.from_store(store), store.primary_metric(), left_out,
-                store.baselines(), stored_games(store, left_out))
+                store.baselines(), stored_games(store, store.entrants(WITHDRAWN)))
     finally:
         store.close()
 

@@ -14,11 +14,11 @@ def standings_text(games: Games, primary: str = "placement", fmt: str = "table",
           with_head_to_head: bool = False, with_seats: bool = False, with_pairs: bool = False,
           left_out: Mapping[str, str] | None = None, wide: bool = False,
           baselines: Sequence[str] = (), unfinished: str | None = None,
-          left_out_games: Mapping[str, int] | None = None,
+          withdrawn_games: Mapping[str, int] | None = None,
           decision: str | None = None) -> str:
     """The standings of `games` by the `primary` metric in `fmt` (JSON always with the
     pairs; the tables with them when `with_pairs`), the entrants `left_out` by the last
-    run, with why (and, in CSV, their `left_out_games` stored), a gauntlet's `baselines`
+    run, with why (and, in CSV, the `withdrawn_games` stored), a gauntlet's `baselines`
     named, the note that the store is `unfinished` (Markdown and JSON), and what a run with
     `until` decided (`decision`: the table, Markdown and JSON)."""
     result = standings(games, primary)
@@ -29,7 +29,7 @@ def standings_text(games: Games, primary: str = "placement", fmt: str = "table",
         h2h = {a: {b: pairs[a][b] for b in order if b != a} for a in order}
     return render(result, fmt, h2h, by_seat(games) if with_seats else None, primary, with_pairs,
                   dict(left_out or {}), wide, list(baselines), unfinished,
-                  dict(left_out_games or {}), decision)
+                  dict(withdrawn_games or {}), decision)
 
 
 __all__ = ["Games", "Standings", "Uncertainty", "by_seat", "head_to_head", "standings",

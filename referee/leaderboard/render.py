@@ -179,14 +179,16 @@ def _wrapped(note: str, fmt: str) -> str:
 
 def standings_csv(rows: list[StandingRow], left_out: dict[str, str] | None = None,
                   baselines: Sequence[str] = (), never_started: Sequence[str] = (),
-                  left_out_games: Mapping[str, int] | None = None) -> str:
+                  withdrawn_games: Mapping[str, int] | None = None) -> str:
     """One row per entrant; whether it is a gauntlet's baseline and whether it started in none
     of its games (placed last by rule), which the other formats mark too; the last column
     says why an entrant was left out.  A left-out or withdrawn entrant not on the board has
-    a row of its own, its figures empty but its games: those stored (`left_out_games`), out of
-    the board, as its reason says (a withdrawn entrant's row said 0 where 280 were kept)."""
+    a row of its own, its figures empty but its games: a withdrawn one's stored games
+    (`withdrawn_games`), out of the board, as its reason says (its row said 0 where 280 were
+    kept); one left out, those the board counts: none (any it has stored are of tables
+    outside the sample or with a withdrawn entrant, which the board leaves out too)."""
     left_out = left_out or {}
-    held = left_out_games or {}
+    held = withdrawn_games or {}
     out = io.StringIO()
     w = csv.writer(out)
     w.writerow(["rank", "name", "games", "separated", "place_best", "place_worst", "win_share",
@@ -293,7 +295,7 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
            with_pairs: bool = False, left_out: dict[str, str] | None = None,
            wide: bool = False, baselines: list[str] | None = None,
            unfinished: str | None = None,
-           left_out_games: Mapping[str, int] | None = None,
+           withdrawn_games: Mapping[str, int] | None = None,
            decision: str | None = None) -> str:
     """The standings in `fmt`; JSON always holds the pairs, the tables when `with_pairs`.
     `left_out`: the entrants the last run could not play, with why, in every format; `wide`:
@@ -301,10 +303,10 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
     named under the table (and in JSON), as they are ranked with its candidates;
     `unfinished`: the note that the store holds part of its tournament, in the formats that
     are published (Markdown, JSON: `unfinished`), the table's on stderr by the command;
-    `left_out_games`: the games stored of each left out, CSV's `games` of their rows (the
-    other formats say it in the reason); `decision`: what a run with `until` decided (where it
-    stopped and why: who qualified, or what stayed open), in the table, Markdown and JSON
-    (`until`), the CSV's on stderr by the command."""
+    `withdrawn_games`: the games stored of each withdrawn entrant, CSV's `games` of their
+    rows (the other formats say it in the reason); `decision`: what a run with `until`
+    decided (where it stopped and why: who qualified, or what stayed open), in the table,
+    Markdown and JSON (`until`), the CSV's on stderr by the command."""
     rows = board.rows
     left_out = left_out or {}
     if fmt == "json":
@@ -326,7 +328,7 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
         return json.dumps(doc, indent=2)
     if fmt == "csv":  # one table: the CLI refuses the extras with it
         return standings_csv(rows, left_out, baselines or (), board.never_started,
-                             left_out_games)
+                             withdrawn_games)
     tablefmt = "github" if fmt == "markdown" else "simple"
     parts = [standings_table(rows, tablefmt, primary, wide, board.pairs)]
     if board.never_started:

@@ -469,3 +469,33 @@ def test_a_sampled_field_shows_the_strength_that_orders_it_within_120_columns() 
     complete = standings(by_hand(one_clear_leader()))
     assert "strength" not in render(complete, "table")
     assert "strength" in render(complete, "csv").splitlines()[0]
+
+
+def test_a_left_out_entrants_csv_games_are_those_the_board_counts(tmp_path: Path) -> None:
+    """An entrant left out (its build failed) whose stored games all sat with an entrant
+    withdrawn since is not on the board: its CSV row's games are the board's, 0, not its 2
+    stored games kept off it; the withdrawn entrant's row has its stored games, which its
+    reason names."""
+    import csv
+    import io
+
+    from referee.cli.common import stored_standings_text
+    from referee.tournament.store import LEFT_OUT, PLAYING, Entrant
+
+    db = tmp_path / "s.db"
+    store = open_store(db)
+    store.bind(a_tournament(), "f")
+    result = {"money": [1, 2, 3], "ranks": [3, 2, 1], "retired": [], "faults": [[], [], []]}
+    for i, seats in enumerate([["a", "b", "c"], ["a", "b", "c"], ["cal", "dan", "a"],
+                               ["cal", "dan", "b"]]):
+        store.save(f"g{i}", seats, i, stored(f"g{i}", seats, result), b"", 0.0, 1,
+                   ["v1"] * len(seats))
+    store.record_field([Entrant("cal", "v1", LEFT_OUT, "its build failed"),
+                        Entrant("dan", "v1", PLAYING)], ["dan"], {})
+    store.close()
+    rows = {r["name"]: r for r in csv.DictReader(io.StringIO(stored_standings_text(db, "csv")))}
+    assert rows["cal"]["rank"] == "" and rows["cal"]["left_out"] == "its build failed"
+    assert rows["cal"]["games"] == "0", rows["cal"]
+    assert rows["dan"]["games"] == "2" and "its 2 stored games are out of these standings" \
+        in rows["dan"]["left_out"], rows["dan"]
+    assert rows["a"]["games"] == "2"
