@@ -128,14 +128,6 @@ def fallback(kind: object, legal: object) -> dict:
     return {"action": "pass"}
 
 
-def problem(exc: Exception) -> str:
-    """What went wrong; a KeyError is a field the message lacks, or a key of the strategy's
-    own dictionaries: both are named so."""
-    if isinstance(exc, KeyError) and exc.args:
-        return f"no field or key {exc.args[0]!r} (KeyError)"
-    return repr(exc)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description="A random legal Modern Art bot.")
     parser.add_argument("--seed", type=int, default=None,
@@ -163,7 +155,7 @@ def main() -> None:
                     reply = bot.decide(message)
                 except Exception as exc:  # a field missing costs a move, never a fault
                     log(f"request {message.get('id')} ({message.get('decision')}): "
-                        f"{problem(exc)}; falling back to the default answer")
+                        f"{exc!r}; falling back to the default answer")
                     reply = fallback(message.get("decision"), message.get("legal"))
                 send({"id": message.get("id"), **reply})
             elif kind == "warning":

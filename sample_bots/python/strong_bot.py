@@ -306,27 +306,13 @@ class Game:
 
 
 def fallback(kind: object, legal: object) -> dict:
-    """The referee's default answer (protocol section 8), for a decision the strategy failed
-    on, from what `legal` has."""
-    legal = legal if isinstance(legal, dict) else {}
-    cards = legal.get("cards")
-    if kind == "play":
-        if isinstance(cards, list) and cards:
-            return {"action": "play", "card": cards[0]}
-        return {"action": "pass"}  # no cards to play: a fault whatever the answer
-    if kind == "hidden_bid":
-        return {"action": "bid", "amount": 0}
-    if kind == "price":
-        return {"action": "price", "amount": legal.get("min", 0)}
-    return {"action": "pass"}
-
-
-def problem(exc: Exception) -> str:
-    """What went wrong; a KeyError is a field the message lacks, or a key of the strategy's
-    own dictionaries: both are named so."""
-    if isinstance(exc, KeyError) and exc.args:
-        return f"no field or key {exc.args[0]!r} (KeyError)"
-    return repr(exc)
+    """The referee's default answer (protocol section 8) to a decision the strategy failed
+    on: the first card to play, no hidden bid, the lowest price, else a pass."""
+    allowed = legal if isinstance(legal, dict) else {}
+    if kind == "play" and allowed.get("cards"):
+        return {"action": "play", "card": allowed["cards"][0]}
+    amount = {"hidden_bid": ("bid", 0), "price": ("price", allowed.get("min", 0))}.get(str(kind))
+    return {"action": amount[0], "amount": amount[1]} if amount else {"action": "pass"}
 
 
 def main() -> None:
@@ -358,12 +344,12 @@ def main() -> None:
             try:
                 game = Game(msg, args.budget, max(1, args.simulations), args.seed)
             except Exception as exc:  # a field missing: logged, the game played by default
-                log(f"cannot read new_game ({problem(exc)}); answering the defaults")
+                log(f"cannot read new_game ({exc!r}); answering the defaults")
         elif kind == "event" and game is not None:
             try:
                 game.seen_event(msg["event"])
             except Exception as exc:  # an event it cannot read is not worth a crash
-                log(f"cannot read an event ({problem(exc)}), ignored")
+                log(f"cannot read an event ({exc!r}), ignored")
         elif kind == "request":
             decision, legal = msg.get("decision"), msg.get("legal")
             try:
@@ -371,7 +357,7 @@ def main() -> None:
                 reply = game.decide(msg["decision"], msg["view"], msg["legal"],
                                     msg.get("time", {}).get("move", 1.0))
             except Exception as exc:  # a bug in the strategy costs a move, never a fault
-                log(f"request {msg.get('id')} ({decision}): {problem(exc)}; "
+                log(f"request {msg.get('id')} ({decision}): {exc!r}; "
                     "falling back to the default answer")
                 reply = fallback(decision, legal)
             reply["id"] = msg.get("id")

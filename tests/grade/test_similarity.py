@@ -60,9 +60,10 @@ def disguised(source: str, renamed: dict[str, str]) -> str:
         kind, text = tok.type, tok.string
         if kind == tokenize.NAME:
             text = renamed.get(text, text)
-        elif kind == tokenize.STRING and text.startswith("f"):  # names in its {}
-            text = re.sub(r"\{[^}]*\}", lambda braces: re.sub(
-                r"\b\w+\b", lambda m: renamed.get(m.group(), m.group()), braces.group()), text)
+        elif kind == tokenize.STRING and text.startswith("f"):  # names in its {}, not
+            text = re.sub(r"\{[^}]*\}", lambda braces: re.sub(  # the strings among them
+                r"(?<!['\"])\b\w+\b(?!['\"])", lambda m: renamed.get(m.group(), m.group()),
+                braces.group()), text)
         elif kind == tokenize.COMMENT:
             text = "# my own note"
         elif kind == tokenize.STRING and text.startswith('"""'):
