@@ -299,7 +299,7 @@ def test_a_store_written_before_gives_the_same_leaderboard_and_replay_page(
         # Ratings to a millionth of an Elo point: the fit's last digits are the solver's.
         assert rounded(json.loads(stored_standings_text(old_store, "json"))) == rounded({
             **json.loads((DATA / "leaderboard.json").read_text()), "left_out": [],
-            "baselines": [], "never_started": [], "unfinished": None})
+            "baselines": [], "never_started": [], "unfinished": None, "until": None})
         # All its games are stored: no note that a run would play more (its ids are another
         # schedule's, which a run refuses).
         assert unfinished_note(old_store) is None
