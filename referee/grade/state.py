@@ -30,7 +30,8 @@ from .result import StudentResult
 # Part of the grading key and the games key: bump when the same games would be graded
 # differently, so that a state.json of the old rules grades everyone again.  2: "beats" by the
 # paired test.  3: points, "no bot found", and feedback by problem (with records beside it).
-GRADE_VERSION = 3
+# 4: "too large", archives handed in, and the findings kept to regrade from stored games.
+GRADE_VERSION = 4
 
 
 @dataclass
@@ -135,6 +136,9 @@ def read_state(path: Path, keys: tuple[str, str], say: Callable[[str], None]) ->
             f"moved it to {kept.name}, grading every submission again")
         return Known({}, {}, {})
     if state.config != keys[0] and (not state.games or state.games != keys[1]):
+        say(f"note: {path.name} holds grades of other games (the grading config's games, its "
+            "baselines, or this referee's way of grading changed since): every submission is "
+            "graded again")
         return Known({}, {}, {})
     findings = {s: f for s, data in state.findings.items()
                 if (f := stored_findings(data)) is not None}

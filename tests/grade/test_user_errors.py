@@ -818,8 +818,9 @@ def test_a_change_to_the_grading_rules_alone_grades_again_from_the_stored_games(
 def test_a_new_version_of_the_grading_grades_everyone_again_in_full(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A referee whose grading changed (`GRADE_VERSION`: the same games graded otherwise)
-    grades each student again in full, as the state's docstring says, and does not take
-    what an older version found as stored (its statuses may be another version's)."""
+    grades each student again in full, as the state's docstring says, saying why, and does
+    not take what an older version found as stored (its statuses may be another
+    version's)."""
     from referee.grade import state
 
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
@@ -831,6 +832,9 @@ def test_a_new_version_of_the_grading_grades_everyone_again_in_full(
     done = grade(subs, config, out)
     assert "heidi: grading" in done.stderr and "by the new [grading]" not in done.stderr, \
         done.stderr
+    assert ("note: state.json holds grades of other games (the grading config's games, its "
+            "baselines, or this referee's way of grading changed since): every submission is "
+            "graded again") in done.stderr, done.stderr
 
 
 def test_raising_the_size_limit_grades_only_the_submission_over_it_again(
