@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+from contextlib import suppress
 from dataclasses import dataclass
 
 from referee.leaderboard import sequential
@@ -25,7 +26,6 @@ from referee.leaderboard.pairs import ALPHA as ALPHA  # (preview.too_few_deals s
 from referee.leaderboard.resolution import minimum_exact_deals
 from referee.leaderboard.stats import Games, order, verdicts
 from referee.leaderboard.unstarted import never_started
-from referee.match.result import StoredResult
 
 from .config import TournamentConfig
 from .schedule import Schedule
@@ -121,38 +121,28 @@ def look(config: TournamentConfig, store: Store, games: Schedule, stage: Stage,
     the run would play on, is spared the verdicts a second time."""
     assert config.until is not None
     wanted = {g.game_id for g in games.games(range(stage.deals))}
-    results = [r for r in store.results() if r.game_id in wanted]
-    head = f"{stage.deals} deals ({len(results)} games)"
-    if len(results) < len(wanted):
+    count, digest = store.results_digest(wanted)
+    head = f"{stage.deals} deals ({count} games)"
+    if count < len(wanted):
         return Look(True, f"stopped at the look after {stage.deals} deals: "
-                          f"{len(wanted) - len(results)} of its {len(wanted)} games could not "
+                          f"{len(wanted) - count} of its {len(wanted)} games could not "
                           "be played (left-out bots or void games); run again to play them")
     alpha = look_errors(config)[sequential.looks(config.deals).index(stage.deals)]
     key = f"look after {stage.deals} deals"
-    mark = _mark(config, alpha, stage, results)
+    mark = hashlib.sha256(repr((
+        config.until, config.top, config.primary_metric, config.format,
+        sorted(config.baselines), alpha, stage.next is None, digest)).encode()).hexdigest()
     kept = store.meta(key)
-    if kept is not None:
-        data = json.loads(kept)
-        if data.get("mark") == mark:
+    with suppress(ValueError, KeyError, TypeError):  # a kept outcome not as written: judged
+        data = json.loads(kept) if kept is not None else None
+        if isinstance(data, dict) and data.get("mark") == mark:
             return Look(bool(data["stop"]), str(data["text"]))
+    results = [r for r in store.results() if r.game_id in wanted]
     outcome = _judge(config, Games.load(results, store.seeds()), alpha, stage, head)
     if remember:
         store.remember(key, json.dumps({"mark": mark, "stop": outcome.stop,
                                         "text": outcome.text}))
     return outcome
-
-
-def _mark(config: TournamentConfig, alpha: float, stage: Stage,
-          results: list[StoredResult]) -> str:
-    """What a look's outcome depends on: the question, its error, and every game judged
-    (a game played again after its bot changed has the same id and another result)."""
-    digest = hashlib.sha256(repr((
-        config.until, config.top, config.primary_metric, config.format,
-        sorted(config.baselines), alpha, stage.next is None)).encode())
-    for r in sorted(results, key=lambda r: r.game_id):
-        digest.update(repr((r.game_id, r.names, r.money, r.ranks, r.retired,
-                            [[f.kind.value for f in seat] for seat in r.faults])).encode())
-    return digest.hexdigest()
 
 
 def _judge(config: TournamentConfig, played: Games, alpha: float, stage: Stage,
