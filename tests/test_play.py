@@ -246,8 +246,8 @@ def test_timeouts_while_a_bot_is_stuck_in_an_earlier_request_name_that_request(
         tmp_path: Path) -> None:
     """A bot caught in an endless loop at its second request (one kind of decision) times out
     there, then at the requests that follow, which it never reads: those faults say that it
-    has not read them and is still busy with request 2, the one to look at.  A bot that reads
-    every request and never answers is not said to be busy."""
+    has not read them and is still busy with the request of id 2, the one to look at.  A bot
+    that reads every request and never answers is not said to be busy."""
     bot = tmp_path / "stuck.py"
     bot.write_text(f"import json, sys, time\nsys.path.insert(0, {str(BOTS)!r})\n"
                    "from first_legal import first_legal, send\nn = 0\n"
@@ -264,8 +264,8 @@ def test_timeouts_while_a_bot_is_stuck_in_an_earlier_request_name_that_request(
                              *limits, cwd=tmp_path, timeout=120)
     assert out.returncode == 0, out.stderr
     faults = [line for line in out.stdout.splitlines() if line.startswith("  stuck: timeout")]
-    busy = ("(the bot has not read this request: most likely it is still busy with request "
-            "2, which timed out; it has written nothing since)")
+    busy = ("(the bot has not read this request: most likely it is still busy with the "
+            "request of id 2, which timed out; it has written nothing since)")
     assert len(faults) == 3 and faults[0].startswith("  stuck: timeout (request 2: "), \
         out.stdout
     assert busy not in faults[0] and all(f.endswith(busy) for f in faults[1:]), out.stdout

@@ -275,8 +275,8 @@ class SeatProtocol:
             reason += f" ({self._stale_said()})"
         elif busy_with is not None and unread > 0 and not partial:
             reason += (f" (the bot has not read this request: most likely it is still busy "
-                       f"with request {busy_with}, which timed out; it has written nothing "
-                       "since)")
+                       f"with the request of id {busy_with}, which timed out; it has written "
+                       "nothing since)")
         elif not self.replies and not partial:  # nothing, ever
             reason += UNFLUSHED
         if busy_with is None:
