@@ -170,8 +170,16 @@ def add_check(problems: Problems, results: list[CheckResult], command: str) -> N
         if not p.reproduce:
             p.reproduce.append(Shown("Run the check again, in your bot's folder:", command))
     if without:
-        p = problems.add("check", f"{len(without)} check(s) failed with no faulty answer")
+        # Named with the first one's reason: "fix first" quotes it, and a count alone
+        # ("1 check(s) failed") told a student nothing to fix.
+        first = f"{without[0].name}: {without[0].reason}"
+        p = problems.add("check", first if len(without) == 1 else (
+            f"{len(without)} checks failed with no faulty answer of their own; the first, "
+            + first))
         p.checks = [r.name for r in without]
-        p.shown.append(Shown("Which, and why (they may pass once the problems above are "
-                             "fixed):", "\n".join(f"{r.name}: {r.reason}" for r in without)))
+        if len(without) > 1:  # one is told whole by its reason
+            p.shown.append(Shown("Which, and why (they may pass once the problems above are "
+                                 "fixed):", "\n".join(f"{r.name}: {r.reason}" for r in without)))
+        elif len(problems) > 1:
+            p.notes.append("It may pass once the problems above are fixed.")
         p.reproduce.append(Shown("Run the check again, in your bot's folder:", command))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from markdown_it import MarkdownIt
 
-from referee.check import CheckResult
+from referee.check import MOVE_TIME_CHECK, CheckResult
 from referee.grade.feedback import Findings, feedback
 from referee.grade.markdown import code, fenced
 from referee.grade.problems import Problems, add_check
@@ -19,7 +19,7 @@ from referee.text import visible
 from referee.tournament.config import load_tournament
 
 from .rendering import headings, rendered, summary_items
-from .test_grade import write_config
+from .test_grade import SAMPLES, grade, write_config
 
 
 def test_a_fence_is_longer_than_any_run_of_backticks_inside() -> None:
@@ -172,3 +172,40 @@ def test_commands_for_students_run_without_bubblewrap_and_say_the_sandbox(
                                "python3 bot.py", seed=3)
     assert "--sandbox" not in play and "--move-time 0.3" in play
     assert SANDBOX_NOTE in notes and "add --sandbox bwrap" in SANDBOX_NOTE
+
+
+def late_in_the_check_only() -> str:
+    """The random sample bot, made to answer its first two requests in 0.45 s (over the
+    move time of 0.3 s, under twice it, within the time bank), in the first process started
+    in its folder only (the check's first game): no fault, one failed check."""
+    code = (SAMPLES / "python" / "random_bot.py").read_text()
+    request = "            elif kind == \"request\":\n"
+    assert request in code
+    return code.replace(request, request + (
+        "                import time\n"
+        "                from pathlib import Path\n"
+        "                slowed = Path('slowed')\n"
+        "                if len(slowed.read_text() if slowed.exists() else '') < 2:\n"
+        "                    slowed.write_text((slowed.read_text() if slowed.exists() "
+        "else '') + 'x')\n"
+        "                    time.sleep(0.45)\n"))
+
+
+def test_fix_first_names_the_check_that_failed_with_no_faulty_answer(tmp_path: Path) -> None:
+    """A bot whose only failed check is answering within the move time (two answers late in
+    the check, no fault) is told, on its "fix first" line, which check failed and why (the
+    answers over the move time and the slowest), not "1 check(s) failed with no faulty
+    answer", which named nothing to fix; its problem tells the reason once."""
+    subs = tmp_path / "subs"
+    (subs / "alice").mkdir(parents=True)
+    (subs / "alice" / "bot.py").write_text(late_in_the_check_only())
+    write_config(tmp_path / "class.toml", seat_orders="rotations")
+    done = grade(subs, tmp_path / "class.toml", tmp_path / "out")
+    assert done.returncode == 0, done.stderr
+    text = (tmp_path / "out" / "feedback" / "alice.md").read_text()
+    fix_first = next(ln for ln in text.splitlines() if ln.startswith("- fix first"))
+    assert f"`{MOVE_TIME_CHECK}: " in fix_first and "accepted answers took longer than " \
+        "the move time of 0.3 s" in fix_first, text
+    assert "check(s)" not in text and "with no faulty answer`" not in text, text
+    problems = text.split("## Problems")[1].split("## Conformance check")[0]
+    assert problems.count("accepted answers took longer than") == 1, problems
