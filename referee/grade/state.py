@@ -136,9 +136,11 @@ def read_state(path: Path, keys: tuple[str, str], say: Callable[[str], None]) ->
             f"moved it to {kept.name}, grading every submission again")
         return Known({}, {}, {})
     if state.config != keys[0] and (not state.games or state.games != keys[1]):
-        say(f"note: {path.name} holds grades of other games (the grading config's games, its "
-            "baselines, or this referee's way of grading changed since): every submission is "
-            "graded again")
+        if state.outcomes:  # else a teacher who changed the move time saw the whole class
+            # graded again, for as long as that takes, with no word of why
+            say("note: the grading config changed since the last run in more than [grading] "
+                "and submission_time (or the referee's grading did): every submission is "
+                "graded again, games and all")
         return Known({}, {}, {})
     findings = {s: f for s, data in state.findings.items()
                 if (f := stored_findings(data)) is not None}

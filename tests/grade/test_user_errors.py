@@ -815,6 +815,26 @@ def test_a_change_to_the_grading_rules_alone_grades_again_from_the_stored_games(
     assert "ann: grading" in done.stderr and "ivan: grading" in done.stderr, done.stderr
 
 
+def test_a_config_change_that_grades_everyone_again_says_so(tmp_path: Path) -> None:
+    """A teacher who changes the move time sees, in one line, that every submission is
+    graded again because the config changed (it was graded again in silence, for as long as
+    a class takes); a run under the same config, or a first run, says nothing of it."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    (subs / "heidi").mkdir(parents=True)  # no bot: nothing built or played
+    write_config(config)
+    said = "every submission is graded again, games and all"
+    first = grade(subs, config, out)
+    assert first.returncode == 0 and said not in first.stderr, first.stderr
+    again = grade(subs, config, out)
+    assert "heidi: unchanged" in again.stderr and said not in again.stderr, again.stderr
+    config.write_text(config.read_text().replace("move_time = 0.3", "move_time = 0.35"))
+    done = grade(subs, config, out)
+    assert done.returncode == 0 and "heidi: grading" in done.stderr, done.stderr
+    assert ("note: the grading config changed since the last run in more than [grading] and "
+            f"submission_time (or the referee's grading did): {said}\n") in done.stderr, \
+        done.stderr
+
+
 def test_a_new_version_of_the_grading_grades_everyone_again_in_full(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A referee whose grading changed (`GRADE_VERSION`: the same games graded otherwise)
@@ -832,9 +852,9 @@ def test_a_new_version_of_the_grading_grades_everyone_again_in_full(
     done = grade(subs, config, out)
     assert "heidi: grading" in done.stderr and "by the new [grading]" not in done.stderr, \
         done.stderr
-    assert ("note: state.json holds grades of other games (the grading config's games, its "
-            "baselines, or this referee's way of grading changed since): every submission is "
-            "graded again") in done.stderr, done.stderr
+    assert ("note: the grading config changed since the last run in more than [grading] and "
+            "submission_time (or the referee's grading did): every submission is graded again, "
+            "games and all") in done.stderr, done.stderr
 
 
 def test_raising_the_size_limit_grades_only_the_submission_over_it_again(
