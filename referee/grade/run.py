@@ -410,6 +410,10 @@ async def _grade_into(root: Path, submissions: list[Submission], config: Tournam
                 # best effort: the next copy is made afresh anyway
                 await trio.to_thread.run_sync(remove_copy, out / "work" / sub.student)
         write_feedback(out, known[sub.student])
+        # as each is done, as grade-one says it: a class waited on its slowest student (a
+        # quarter of an hour) with "grading" said of everyone and no word of who was done
+        done = known[sub.student]
+        say(f"{sub.student}: {done.status}, grade {done.grade}, {done.points:g} points")
 
     await side_by_side(todo, grade_one, workers)
     # Once the class is graded, with grades.csv: a run cut short leaves them as they were.

@@ -815,6 +815,25 @@ def test_a_change_to_the_grading_rules_alone_grades_again_from_the_stored_games(
     assert "ann: grading" in done.stderr and "ivan: grading" in done.stderr, done.stderr
 
 
+def test_each_student_graded_is_said_as_it_is_done(tmp_path: Path) -> None:
+    """As each student's grading ends, the run says its status, grade and points in one line
+    (as `grade-one` does), after its "grading" line: a teacher waiting on a slow student
+    sees who is done, not only "grading" said of everyone until the table at the end."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    (subs / "heidi").mkdir(parents=True)  # no bot: nothing built or played
+    (subs / "ann").mkdir()
+    (subs / "ann" / "bot.py").write_text((SAMPLES / "python" / "random_bot.py").read_text())
+    write_config(config)
+    done = grade(subs, config, out)
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    assert "heidi: no bot found, grade F, 0 points" in lines, done.stderr
+    ann = rows(out)["ann"]
+    said = f"ann: {ann['status']}, grade {ann['grade']}, {float(ann['points']):g} points"
+    assert said in lines, done.stderr
+    assert lines.index(said) > lines.index("ann: grading"), done.stderr
+
+
 def test_a_config_change_that_grades_everyone_again_says_so(tmp_path: Path) -> None:
     """A teacher who changes the move time sees, in one line, that every submission is
     graded again because the config changed (it was graded again in silence, for as long as
