@@ -71,7 +71,7 @@ def tests_of(outcome: StudentResult, config: TournamentConfig,
     out: list[Test] = []
     if outcome.status in UNGRADABLE:
         out.append(Test("submission: a bot is found and builds", 0.0, 0.0,
-                        outcome.status + ": " + first_problem(outcome), False))
+                        ungradable_reason(outcome), False))
     if check:
         out += [Test(f"check: {r.name}", points.check * r.passed * r.counted,
                      points.check * r.counted,
@@ -106,6 +106,18 @@ def tests_of(outcome: StudentResult, config: TournamentConfig,
     out.append(Test(f"grade: {outcome.grade}", 0.0, 0.0, f"by the rule: {outcome.rule}",
                     outcome.rule not in ("broken", "otherwise")))
     return out
+
+
+def ungradable_reason(outcome: StudentResult) -> str:
+    """Why a submission could not be graded, in one line beginning with its status; the
+    problem's own words where they begin so ("no bot found: add a bot.toml ..."), rather than
+    the status, the problem's title and the same status again."""
+    why = first_problem(outcome)
+    _, said, rest = why.partition(": ")
+    inner = rest.strip("`") if said else ""
+    if inner.startswith(f"{outcome.status}: "):
+        return inner
+    return f"{outcome.status}: {why}"
 
 
 def first_problem(outcome: StudentResult) -> str:
@@ -150,7 +162,7 @@ def prairielearn(outcome: StudentResult, config: TournamentConfig,
     the tests in points, the feedback as the output; not gradable, with the reason, for a
     submission with no bot or a failed build."""
     if outcome.status in UNGRADABLE:
-        reason = f"{outcome.status}: {first_problem(outcome)}"
+        reason = ungradable_reason(outcome)
         return {"gradable": False, "message": cut(reason), "format_errors": [cut(reason)],
                 "output": cut(outcome.feedback)}
     most = max_points(config)
