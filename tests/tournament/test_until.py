@@ -101,17 +101,59 @@ def deal(game_id: str) -> int:
     return int(game_id.split("-d")[1].split("-")[0])
 
 
+def copy_store(played: Path, to: Path) -> Path:
+    """A copy of a played store (SQLite's backup: whole, whatever its journal holds), for a
+    test that writes to it or plays on in it."""
+    source, copy = sqlite3.connect(played), sqlite3.connect(to)
+    try:
+        source.backup(copy)
+    finally:
+        source.close()
+        copy.close()
+    return to
+
+
+class Played:
+    """A run played once for the tests of this file that read it (each test that writes to
+    its store or plays on in it takes a `copy_store`): its store, summary, what it said and
+    the progress totals it counted."""
+
+    def __init__(self, cfg: TournamentConfig, db: Path) -> None:
+        self.db = db
+        self.totals: set[int] = set()
+        self.summary, self.said = run(cfg, db, lambda p: self.totals.add(p.total))
+
+
 STRONG = config(["shrewd", "random-1", "random-2"], seed=0, deals=64, until="separated")
+TOP = config(["shrewd", "random-1", "passive-a", "passive-b"], seed=0, deals=32, until="top",
+             top=2)
+COPIES = config(["copy-a", "copy-b", "copy-c"], seed=1, deals=16, until="separated")
 
 
-def test_a_clearly_stronger_player_stops_the_run_at_a_look(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def strong(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    """STRONG, played once."""
+    return Played(STRONG, tmp_path_factory.mktemp("strong") / "strong.db")
+
+
+@pytest.fixture(scope="module")
+def top(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    """TOP (a qualifier's cut), played once."""
+    return Played(TOP, tmp_path_factory.mktemp("top") / "top.db")
+
+
+@pytest.fixture(scope="module")
+def copies(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    """COPIES (three copies of one player, all 16 deals), played once."""
+    return Played(COPIES, tmp_path_factory.mktemp("copies") / "same.db")
+
+
+def test_a_clearly_stronger_player_stops_the_run_at_a_look(strong: Played) -> None:
     """A player far stronger than two random ones: the run stops at a look well before its 64
     deals and names the leader found stronger than each other; the store holds exactly the
     games of the deals up to that look, the progress counted to each look in turn, and the
     leaderboard agrees."""
-    db = tmp_path / "strong.db"
-    totals: set[int] = set()
-    summary, said = run(STRONG, db, lambda p: totals.add(p.total))
+    db, totals, summary, said = strong.db, strong.totals, strong.summary, strong.said
     assert summary.verdict is not None
     found = re.fullmatch(r"stopped after (\d+) deals \((\d+) games\): the leader, shrewd, is "
                          r"found stronger than every other entrant", summary.verdict)
@@ -149,13 +191,11 @@ def test_a_gauntlet_is_settled_by_its_candidates_not_by_a_strong_baseline(
                         r"found stronger than random-[ab]", summary.verdict), summary.verdict
 
 
-def test_identical_players_play_every_deal_and_the_run_says_so(tmp_path: Path) -> None:
+def test_identical_players_play_every_deal_and_the_run_says_so(copies: Played) -> None:
     """Three copies of one random player: no look separates them, so the run plays all 16
     deals, saying at the first look that it plays on, and at the end whom the leader is not
     found stronger than."""
-    db = tmp_path / "same.db"
-    cfg = config(["copy-a", "copy-b", "copy-c"], seed=1, deals=16, until="separated")
-    summary, said = run(cfg, db)
+    db, summary, said = copies.db, copies.summary, copies.said
     assert summary.verdict is not None
     assert re.fullmatch(r"played all 16 deals \(96 games\): the leader, copy-(.), is not "
                         r"found stronger than copy-(?!\1).(, copy-.)?", summary.verdict), \
@@ -180,14 +220,12 @@ def test_until_ranked_stops_once_every_place_is_settled(tmp_path: Path) -> None:
 
 
 def test_until_top_stops_once_the_cut_is_known_though_places_below_it_are_not(
-        tmp_path: Path) -> None:
+        top: Played) -> None:
     """A qualifier's cut, `until = "top"` with `top = 2`: a strong and a random player above
     two identical passive ones.  The run stops at a look once the two above the cut are known
     and names them, though the two below it can never be told apart (a run until "ranked"
     would play every deal); the plan's line names the cut."""
-    cfg = config(["shrewd", "random-1", "passive-a", "passive-b"], seed=0, deals=32,
-                 until="top", top=2)
-    summary, said = run(cfg, tmp_path / "top.db")
+    summary, said = top.summary, top.said
     assert said[0].startswith("until the top 2 entrants are known: looks after 8"), said[0]
     assert summary.verdict is not None
     found = re.fullmatch(r"stopped after (\d+) deals \(\d+ games\): the top 2 are known: "
@@ -196,16 +234,13 @@ def test_until_top_stops_once_the_cut_is_known_though_places_below_it_are_not(
 
 
 def test_the_leaderboard_and_report_of_a_qualifier_say_who_qualified_and_why_it_stopped(
-        tmp_path: Path) -> None:
+        tmp_path: Path, top: Played) -> None:
     """After a qualifier's run (`until = "top"`), `referee leaderboard` and `referee report`
     say what it decided, as the run said it: where it stopped and the top 2 it found (the
     table and Markdown under the board, JSON as `until`, CSV on stderr, the report's first
     page), so that an organiser who publishes the board later knows who qualified.  A store
     without `until` says nothing of the kind (`until`: null)."""
-    cfg = config(["shrewd", "random-1", "passive-a", "passive-b"], seed=0, deals=32,
-                 until="top", top=2)
-    db = tmp_path / "top.db"
-    summary, _ = run(cfg, db)
+    db, summary = copy_store(top.db, tmp_path / "top.db"), top.summary
     assert summary.verdict is not None and summary.verdict.startswith("stopped after ")
     decided = f"until the top 2 entrants are known: {summary.verdict} (this look's error: "
     table = in_process.referee("leaderboard", str(db), cwd=tmp_path)
@@ -257,15 +292,14 @@ def test_a_cut_that_cannot_be_is_refused(extra: dict[str, Any], expected: str) -
 
 
 def test_the_runs_look_is_read_back_only_for_the_same_question_and_games(
-        tmp_path: Path) -> None:
+        tmp_path: Path, strong: Played) -> None:
     """The look that stopped a run is kept in its store and read back as it was said (a
     leaderboard asks it again to tell a finished store); asked another question, or of
     games that changed, the store's games are judged again."""
     from referee.tournament.schedule import Schedule
     from referee.tournament.until import look, stages
 
-    db = tmp_path / "kept.db"
-    summary, _ = run(STRONG, db)
+    db, summary = copy_store(strong.db, tmp_path / "kept.db"), strong.summary
     store = open_store(db)
     try:
         stage = next(s for s in stages(STRONG) if summary.verdict and
@@ -287,10 +321,10 @@ def test_the_runs_look_is_read_back_only_for_the_same_question_and_games(
         store.close()
 
 
-def test_an_interrupted_run_resumes_to_the_same_stop(tmp_path: Path) -> None:
+def test_an_interrupted_run_resumes_to_the_same_stop(tmp_path: Path, strong: Played) -> None:
     """Cancelled during its second stage and run again, the run takes the same looks on the
     stored games and stops where an uninterrupted run stops, with the same games."""
-    whole, _ = run(STRONG, tmp_path / "whole.db")
+    whole = strong.summary
     part = tmp_path / "part.db"
     store = open_store(part)
 
@@ -312,18 +346,17 @@ def test_an_interrupted_run_resumes_to_the_same_stop(tmp_path: Path) -> None:
     resumed, said = run(STRONG, part)
     assert resumed.verdict == whole.verdict
     assert (resumed.already, resumed.played) == (kept, whole.total - kept)
-    assert stored(part) == stored(tmp_path / "whole.db")
+    assert stored(part) == stored(strong.db)
     assert said[1].startswith("look after 8 deals (48 games): ")  # taken again, the same
 
 
-def test_a_store_is_extended_when_max_deals_grows(tmp_path: Path) -> None:
+def test_a_store_is_extended_when_max_deals_grows(tmp_path: Path, copies: Played) -> None:
     """A run that played all its 16 deals, run again with max_deals = 32 on the same store:
     the store is not refused (the games keep their ids and seeds), its games are kept and only
     the new deals played; a run without until over the same 32 deals has nothing left."""
-    db = tmp_path / "grow.db"
+    db = copy_store(copies.db, tmp_path / "grow.db")
     names = ["copy-a", "copy-b", "copy-c"]
-    first, _ = run(config(names, seed=1, deals=16, until="separated"), db)
-    assert first.total == 16 * ORDERS
+    assert copies.summary.total == 16 * ORDERS
     more, _ = run(config(names, seed=1, max_deals=32, until="separated"), db)
     assert (more.already, more.played) == (16 * ORDERS, 16 * ORDERS)
     assert more.verdict is not None and more.verdict.startswith("played all 32 deals (192 games)")
@@ -342,7 +375,8 @@ class Slow(PolicyPlayer):
         return await super().decide(decision, view, alone)
 
 
-def test_a_time_budget_after_a_look_says_so_and_the_store_is_unfinished(tmp_path: Path) -> None:
+def test_a_time_budget_after_a_look_says_so_and_the_store_is_unfinished(
+        tmp_path: Path, copies: Played) -> None:
     """Sixteen deals stored, then max_deals = 32 with a time budget of 3 s: the look after
     16 deals says to play on, the budget runs out in the next stage, and the run says
     it stopped there (an organiser's run said nothing, its look the last line); the store is
@@ -352,9 +386,8 @@ def test_a_time_budget_after_a_look_says_so_and_the_store_is_unfinished(tmp_path
     run, whose last look played every deal, it is not."""
     from referee.tournament.tally import unfinished
 
-    db = tmp_path / "grow.db"
+    db = copy_store(copies.db, tmp_path / "grow.db")
     names = ["copy-a", "copy-b", "copy-c"]
-    run(config(names, seed=1, deals=16, until="separated"), db)
     store = open_store(db, read_only=True)
     assert unfinished(store) is None
     store.close()
