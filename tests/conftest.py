@@ -74,6 +74,41 @@ def pytest_configure(config: pytest.Config) -> None:
         _compile_the_referee()
 
 
+@pytest.hookimpl(trylast=True)  # after xdist's own, which starts the workers
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Under `-n`, every worker imports every test module, and pytest rewrites each module's
+    asserts as it imports it: some 2.5 s of CPU a worker, spent again by each.  pytest keeps a
+    rewritten module in `__pycache__` and reads it from there even where it may not write it
+    (PYTHONDONTWRITEBYTECODE); but there, or on a fresh checkout where the workers import
+    the modules all at once, every worker rewrites them all.  So the process that starts the
+    workers rewrites them first, once, while the workers start up (pytest reads a rewritten
+    module only if it is complete and of the source as it is, and rewrites it otherwise)."""
+    config = session.config
+    if hasattr(config, "workerinput") or config.getoption("dist", "no") == "no":
+        return
+    try:  # pytest's own, not its API: where it differs, the workers rewrite as before
+        from _pytest.assertion.rewrite import (
+            PYC_TAIL,
+            _read_pyc,
+            _rewrite_test,
+            _write_pyc,
+            assertstate_key,
+            get_cache_dir,
+        )
+        state = config.stash.get(assertstate_key, None)
+        if state is None:  # --assert=plain
+            return
+        for source in sorted(Path(__file__).parent.rglob("test_*.py")):
+            cache = get_cache_dir(source)
+            pyc = cache / (source.name[:-3] + PYC_TAIL)
+            if _read_pyc(source, pyc) is None:
+                cache.mkdir(exist_ok=True)
+                stat, code = _rewrite_test(source, config)
+                _write_pyc(state, code, stat, pyc)
+    except (ImportError, OSError, SyntaxError):
+        pass
+
+
 @pytest.hookimpl(trylast=True)  # after pytest's own ordering (by fixture scope)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """The tests marked `slow` (some 5-30 s each) first in every worker's share: a long test
