@@ -330,7 +330,7 @@ def test_the_status_words_of_a_bot_over_the_move_time_say_so(tmp_path: Path) -> 
     # time bank of 0.6 s takes its 0.4 s overrun, in the check and in each game.
     (subs / "lena" / "bot.toml").write_text('command = "python3 bot.py --only 5 --delay 0.7"\n')
     write_config(config, seat_orders="rotations")
-    done = grade(subs, config, out)
+    done = grade_here(subs, config, out)
     assert done.returncode == 0, done.stderr
     text = (out / "feedback" / "lena.md").read_text()
     assert f"\nFAIL  {MOVE_TIME_CHECK}: " in text, text

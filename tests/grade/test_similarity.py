@@ -34,7 +34,7 @@ from referee.tournament.config import load_tournament
 from referee.tournament.grading_table import Grading
 
 from ..processes import BOT_PYTHON
-from .test_grade import ROOT, SAMPLES, grade, grade_here
+from .test_grade import ROOT, SAMPLES, grade_here
 
 RANDOM = "sample_bots/python/random_bot.py"
 BASELINE = "sample_bots/python/baseline_bot.py"
@@ -136,7 +136,7 @@ def test_a_disguised_copy_of_the_random_sample_is_flagged_for_the_teacher(
     ]:
         (subs / student).mkdir(parents=True)
         (subs / student / name).write_text(content)
-    done = grade(subs, config_for(tmp_path), out, workers=2)
+    done = grade_here(subs, config_for(tmp_path), out, workers=2)
     assert done.returncode == 0, done.stderr
     rows = {r["student"]: r for r in csv.DictReader((out / "grades.csv").open())}
     assert rows["mallory"]["status"] == "ok"
