@@ -292,13 +292,15 @@ def test_a_bug_its_kit_catches_passes_every_check_and_is_noted(tmp_path: Path) -
                            '        if kind == "play":\n            raise KeyError("card")\n', 1)
     assert buggy != source
     (tmp_path / "buggy.py").write_text(buggy)
+    raised = buggy.splitlines().index('            raise KeyError("card")') + 1  # its line
     kept = tmp_path / "bot.stderr.log"
     done = in_process.referee("check", f"{PY} buggy.py", "--stderr", str(kept), cwd=tmp_path,
                               timeout=120)
     assert done.returncode == 0, done.stdout
     assert re.search(r"\nnote: \d+ lines of its stderr look like errors it lived through, the "
                      r"first: \"baseline: request \d+ \(play\): no field or key 'card' "
-                     r"\(KeyError\); falling back\"; an answer after "
+                     rf"\(KeyError\) at buggy\.py:{raised} in decide; falling back\"; an "
+                     r"answer after "
                      r"an error may be its kit's default, not its strategy's \(its stderr is "
                      rf"in {re.escape(str(kept))}\)\n21 passed, 0 failed\n", done.stdout), \
         done.stdout

@@ -285,6 +285,7 @@ def test_errors_a_bot_lived_through_are_said_after_the_standings(tmp_path: Path)
                            '        if kind == "play":\n', 1)
     assert buggy != source
     (tmp_path / "buggy.py").write_text(buggy)
+    raised = buggy.splitlines().index('            raise KeyError("price")') + 1  # its line
     legal = f"{PY} {BOTS / 'first_legal.py'}"
     out = in_process.referee("play", f"buggy={PY} buggy.py", f"quick={legal}",
                              f"brisk={legal}", "--seed", "4", cwd=tmp_path, timeout=120)
@@ -293,7 +294,8 @@ def test_errors_a_bot_lived_through_are_said_after_the_standings(tmp_path: Path)
     assert len(notes) == 1, out.stdout
     assert re.fullmatch(r"note: buggy: \d+ lines? of its stderr looks? like errors it "
                         r"lived through, the first: \"baseline: request \d+ \(play\): no field "
-                        r"or key 'price' \(KeyError\); falling back\"; an answer after an "
+                        rf"or key 'price' \(KeyError\) at buggy\.py:{raised} in decide; "
+                        r"falling back\"; an answer after an "
                         r"error may be its kit's default, not its strategy's \(--stderr-dir "
                         r"DIR keeps its stderr\)", notes[0]), notes[0]
 

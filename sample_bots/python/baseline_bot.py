@@ -12,7 +12,9 @@ pay it most.  Run: python3 baseline_bot.py
 from __future__ import annotations
 
 import json
+import os
 import sys
+import traceback
 
 TILES = (30, 20, 10)
 MARGIN = 0.8  # bid at most this share of a painting's estimated value
@@ -199,11 +201,15 @@ def fallback(kind: object, legal: object) -> dict:
 
 
 def problem(exc: Exception) -> str:
-    """What went wrong; a KeyError is a field the message lacks, or a key of the strategy's
-    own dictionaries: both are named so."""
-    if isinstance(exc, KeyError) and exc.args:
-        return f"no field or key {exc.args[0]!r} (KeyError)"
-    return repr(exc)
+    """What went wrong, and where in this file (the last line of it the error passed): a
+    KeyError is a field the message lacks, or a key of the strategy's own dictionaries, and
+    both are named so."""
+    what = (f"no field or key {exc.args[0]!r} (KeyError)"
+            if isinstance(exc, KeyError) and exc.args else repr(exc))
+    ours = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == __file__]
+    where = ours[-1] if ours else None
+    return what + (f" at {os.path.basename(where.filename)}:{where.lineno} in {where.name}"
+                   if where else "")
 
 
 if __name__ == "__main__":

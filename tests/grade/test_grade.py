@@ -356,8 +356,10 @@ def test_a_bug_the_kit_catches_is_a_problem_in_the_feedback(tmp_path: Path) -> N
     assert done.returncode == 0, done.stderr
     feedback = (out / "feedback" / "frank.md").read_text()
     assert "status: **ok**" in feedback
-    assert "fix first: problem 1 below, it logs errors it lived through: `baseline: request " \
-           "1 (play): no field or key 'ratio' (KeyError); falling back`" in feedback, feedback
+    raised = buggy.splitlines().index('            raise KeyError("ratio")') + 1  # its line
+    assert ("fix first: problem 1 below, it logs errors it lived through: `baseline: request "
+            f"1 (play): no field or key 'ratio' (KeyError) at bot.py:{raised} in decide; falling "
+            "back`") in feedback, feedback
     assert "### 1. It logs errors it lived through" in feedback
     assert "referee check --move-time 0.3 --time-bank 0.6 --startup-time 5 'python3 bot.py' " \
            "--stderr stderr.log" in feedback, feedback
