@@ -10,7 +10,7 @@ from referee.check import CHECK_COUNT, CheckResult, summary
 from referee.tournament.config import TournamentConfig
 
 from .markdown import code, fenced
-from .problems import Problem, Shown
+from .problems import Problem, Shown, one_line
 from .result import StudentResult
 from .submissions import Submission
 
@@ -41,12 +41,20 @@ def build_note(build: str, output: str) -> str:
 
 def check_note(results: list[CheckResult], times: list[float], failed: dict[str, int]) -> str:
     """Each check passed or failed (with the number of the problem that failed it), in a
-    block: their reasons quote the bot (its hello name)."""
+    block: their reasons quote the bot (its hello name), each in one line. A reason whose
+    first line announces a quote ("its stderr ends:") points to its problem, above, where
+    the quote is told once, or else keeps the quote's last line (`one_line`), rather than
+    end on the announcement."""
     lines = []
     for r in results:
-        reason = (r.reason.strip().splitlines() or [""])[0]
-        if not r.passed and r.name in failed:
-            reason += f"  (problem {failed[r.name]})"
+        first = (r.reason.strip().splitlines() or [""])[0].rstrip()
+        quotes = first.endswith(":") and one_line(r.reason) != first
+        number = failed.get(r.name) if not r.passed else None
+        if number is not None:
+            reason = (f"{first} see problem {number} above" if quotes
+                      else f"{first}  (problem {number})")
+        else:
+            reason = one_line(r.reason)
         lines.append(f"{r.mark}  {r.name}: {reason}")
     passed = sum(r.passed for r in results)
     unrun = CHECK_COUNT - len(results)  # the check stops at a bot that cannot start

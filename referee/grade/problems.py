@@ -65,12 +65,18 @@ class Problem:
 
     @property
     def what(self) -> str:
-        """The reason in one line: its first, and where that ends by announcing what follows
-        ("its stderr ends:"), the last line that follows too (the error itself)."""
-        lines = [ln.strip() for ln in self.reason.strip().splitlines() if ln.strip()] or [""]
-        if lines[0].endswith(":") and len(lines) > 1:
-            return f"{lines[0]} ... {lines[-1]}"
-        return lines[0]
+        """The reason in one line (`one_line`)."""
+        return one_line(self.reason)
+
+
+def one_line(reason: str) -> str:
+    """A reason in one line: its first, and where that ends by announcing what follows
+    ("its stderr ends:"), the last line that follows too (the error itself), so that the
+    line does not end on the announcement with what it announces cut off."""
+    lines = [ln.strip() for ln in reason.strip().splitlines() if ln.strip()] or [""]
+    if lines[0].endswith(":") and len(lines) > 1:
+        return f"{lines[0]} ... {lines[-1]}"
+    return lines[0]
 
 
 def fault_key(kind: str, reason: str) -> tuple[str, str]:

@@ -4,6 +4,7 @@ close.  Each distinct problem is told once, with its count."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from markdown_it import MarkdownIt
@@ -19,7 +20,7 @@ from referee.text import visible
 from referee.tournament.config import load_tournament
 
 from .rendering import headings, rendered, summary_items
-from .test_grade import SAMPLES, grade, write_config
+from .test_grade import ROOT, SAMPLES, grade, grade_here, write_config
 
 
 def test_a_fence_is_longer_than_any_run_of_backticks_inside() -> None:
@@ -209,3 +210,25 @@ def test_fix_first_names_the_check_that_failed_with_no_faulty_answer(tmp_path: P
     assert "check(s)" not in text and "with no faulty answer`" not in text, text
     problems = text.split("## Problems")[1].split("## Conformance check")[0]
     assert problems.count("accepted answers took longer than") == 1, problems
+
+
+def test_the_check_list_points_to_the_problem_that_quotes_a_crash(tmp_path: Path) -> None:
+    """A bot that crashes in the check (a Python traceback on its stderr): each check it
+    failed is one line of the list, which ends where the reason announces its stderr by
+    pointing to the problem above that quotes it (`its stderr ends: see problem 1 above`),
+    rather than cutting the quote off right before the error (`its stderr ends:  (problem
+    1)`); the error itself is told once, in its problem."""
+    subs = tmp_path / "subs"
+    (subs / "erin").mkdir(parents=True)
+    shutil.copy(ROOT / "tests" / "scripted_bots" / "crash_mid_game.py", subs / "erin" / "bot.py")
+    write_config(tmp_path / "class.toml", seat_orders="rotations")
+    done = grade_here(subs, tmp_path / "class.toml", tmp_path / "out")
+    assert done.returncode == 0, done.stderr
+    text = (tmp_path / "out" / "feedback" / "erin.md").read_text()
+    listed = text.split("## Conformance check")[1]
+    failed = [ln for ln in listed.splitlines() if ln.startswith("FAIL")]
+    assert failed and all("problem 1" in ln for ln in failed), listed
+    assert all(ln.endswith("exit status 1; its stderr ends: see problem 1 above")
+               for ln in failed if "stderr" in ln), listed
+    assert "ends:  (problem" not in text, listed
+    assert text.split("## Problems")[1].count("ZeroDivisionError: division by zero") == 1, text
