@@ -180,7 +180,10 @@ def summary(outcome: StudentResult, sub: Submission, config: TournamentConfig,
 def counts(p: Problem, outcome: StudentResult) -> str:
     said = []
     if p.checks:
-        answers = f" ({p.answers} answer{'s' * (p.answers != 1)})" if p.answers else ""
+        # The answers it spoiled, of those the checks asked for: "(919 answers)" alone did
+        # not say which answers they were.
+        whose = "its" if len(p.checks) == 1 else "their"
+        answers = f" ({p.answers} of {whose} answers failed)" if p.answers else ""
         said.append(f"it failed {len(p.checks)} of {outcome.checks} checks{answers}: "
                     + ", ".join(p.checks))
     if p.games:

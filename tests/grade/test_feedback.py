@@ -4,6 +4,7 @@ close.  Each distinct problem is told once, with its count."""
 
 from __future__ import annotations
 
+import re
 import shutil
 from pathlib import Path
 
@@ -83,8 +84,8 @@ def test_a_feedback_file_renders_with_its_blocks_closed(tmp_path: Path) -> None:
     assert "- points: **1** (1 of 4 checks passed, 1 each = 1)" in text
     # told once in its problem, not once per check (and named in "fix first")
     assert text.split("## Problems")[1].count("ZeroDivisionError") == 1
-    assert "It failed 2 of 4 checks (2 answers): plays a card as auctioneer, bids in " \
-        "another's open auction." in text
+    assert "It failed 2 of 4 checks (2 of their answers failed): plays a card as " \
+        "auctioneer, bids in another's open auction." in text
     fences = [t for t in tokens if t.type == "fence"]
     assert fences[0].content == HOSTILE_STDERR + "\n"  # the whole stderr, in one block
     assert any(t.content.startswith("referee check") for t in fences)
@@ -114,7 +115,8 @@ def test_a_check_that_was_not_run_is_not_said_to_have_failed(tmp_path: Path) -> 
     sub = Submission("erin", tmp_path / "erin", "python3 bot.py", None, None, "digest")
     text = " ".join(visible(feedback(outcome, sub, config, found), indent="").split())
     problems = text.split("## Problems")[1].split("## Conformance check")[0]
-    assert "It failed 1 of 4 checks (1 answer): writes replies to requests only." in problems
+    assert "It failed 1 of 4 checks (1 of its answers failed): writes replies to requests " \
+        "only." in problems
     assert f"It failed 1 of 4 checks: {double}." in problems, problems
     assert "keeps playing after a warning" not in problems, problems
 
@@ -232,3 +234,21 @@ def test_the_check_list_points_to_the_problem_that_quotes_a_crash(tmp_path: Path
                for ln in failed if "stderr" in ln), listed
     assert "ends:  (problem" not in text, listed
     assert text.split("## Problems")[1].count("ZeroDivisionError: division by zero") == 1, text
+
+
+def test_a_problems_count_of_answers_says_they_failed(tmp_path: Path) -> None:
+    """A bot that crashes in the check: its problem says how many checks it failed and how
+    many of their answers failed (`It failed 10 of 21 checks (15 of their answers failed)`),
+    not a bare count of answers (`(15 answers)`) that did not say which answers they were."""
+    subs = tmp_path / "subs"
+    (subs / "erin").mkdir(parents=True)
+    shutil.copy(ROOT / "tests" / "scripted_bots" / "crash_mid_game.py", subs / "erin" / "bot.py")
+    write_config(tmp_path / "class.toml", seat_orders="rotations")
+    done = grade_here(subs, tmp_path / "class.toml", tmp_path / "out")
+    assert done.returncode == 0, done.stderr
+    text = (tmp_path / "out" / "feedback" / "erin.md").read_text()
+    said = re.search(r"It failed (\d+) of (\d+) checks \((\d+) of their answers failed\): ",
+                     text)
+    assert said is not None, text
+    assert int(said[3]) >= int(said[1]) > 1, text  # at least one answer a failed check
+    assert not re.search(r"checks \(\d+ answers?\)", text), text
