@@ -55,8 +55,9 @@ def percent(share: float) -> str:
 
 
 def pair_line(pair: Pair, bots: dict[str, Fingerprinted]) -> str:
-    """Two students' line: which looks derived from which (the one with more code of its
-    own), and how much of each one's code not from the kit the other holds."""
+    """Two students' line, naming both on each side of what it says: that one is the same as
+    the other, or which looks derived from which (the one with more code of its own), and
+    how much of each one's code not from the kit the other holds."""
     first, second = plain_or_code(pair.first), plain_or_code(pair.second)
     how = relation(bots[pair.first], bots[pair.second])
     derived, source = first, second
@@ -64,7 +65,8 @@ def pair_line(pair: Pair, bots: dict[str, Fingerprinted]) -> str:
         back = relation(bots[pair.second], bots[pair.first])
         if back.new > how.new:  # the second added to the first, not the reverse
             derived, source, how = second, first, back
-    said = (f"the same as {second} apart from names, comments and layout" if how.same else
+    said = (f"{first} is the same as {second} apart from names, comments and layout"
+            if how.same else
             f"alike in order but for {percent(how.new)} of {derived}'s code, not in "
             f"{source}'s (its values count)")
     return (f"- **{first}** and **{second}**: {said}; of their code not from the kit "

@@ -485,8 +485,8 @@ def test_original_code_shared_with_names_changed_is_listed_first(tmp_path: Path)
     report = similarity_report(found, THRESHOLD)
     pairs = flagged(report)
     assert len(pairs) == 1 and pairs[0].startswith(
-        "- **peggy** and **trent**: the same as trent apart from names, comments and layout; "
-        "of their code not from the kit ("), pairs
+        "- **peggy** and **trent**: peggy is the same as trent apart from names, comments and "
+        "layout; of their code not from the kit ("), pairs
     assert pairs[0].endswith("trent holds 100% of peggy's, peggy 100% of trent's"), pairs
     assert report.index("## Students alike beyond the kit") < report.index(
         "## Started from the kit")
@@ -577,3 +577,23 @@ def test_a_withdrawn_student_named_in_no_pair_leaves_no_copy_whatever_their_name
                         said.append)
     assert len(said) == 2 and not any("similarity.md" in line for line in said), said
     assert not list((out / "withdrawn").glob("*.similarity.md"))
+
+
+def test_a_pair_that_is_the_same_names_both_students(tmp_path: Path) -> None:
+    """Graded, a student's bot of her own and another's copy of it with a name changed are
+    one pair in similarity.md, whose line names both students on each side of what it says
+    (`**carol** and **grace**: carol is the same as grace apart from names, ...`), not the
+    second alone (`the same as grace`, which left carol out)."""
+    subs, out = tmp_path / "subs", tmp_path / "out"
+    own = (ROOT / "tests" / "scripted_bots" / "crash_mid_game.py").read_text()
+    for student, code in [("carol", own),
+                          ("grace", own.replace("ANSWERED_BEFORE_CRASH", "HOW_MANY"))]:
+        (subs / student).mkdir(parents=True)
+        (subs / student / "bot.py").write_text(code)
+    done = grade_here(subs, config_for(tmp_path), out, workers=2)
+    assert done.returncode == 0, done.stderr
+    pairs = flagged((out / "similarity.md").read_text())
+    assert len(pairs) == 1 and pairs[0].startswith(
+        "- **carol** and **grace**: carol is the same as grace apart from names, comments and "
+        "layout; of their code not from the kit ("), pairs
+    assert pairs[0].endswith("grace holds 100% of carol's, carol 100% of grace's"), pairs
