@@ -16,7 +16,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.bots.manifest import BotFolderError, read_bot_folder
+from referee.bots.manifest import CONVENTIONS, MANIFEST, BotFolderError, read_bot_folder
 from referee.bots.version import NOT_HASHED, folder_digest, inside_not_hashed
 from referee.tournament.limits_table import SizeLimits
 
@@ -163,12 +163,29 @@ class Submission:
 
 def find_bot(folder: Path) -> tuple[str | None, str | None, str | None]:
     """(command, build, problem) for one submission folder: a wrong `bot.toml` is this
-    student's problem, not the class's."""
+    student's problem, not the class's.  An empty folder is told it is empty and what to
+    hand in, rather than to add a `bot.toml` (as if its bot's files were there)."""
     try:
         found = read_bot_folder(folder)
     except BotFolderError as exc:
-        return None, None, str(exc)
+        return None, None, EMPTY_FOLDER if is_empty(folder) else str(exc)
     return found.command, found.build, None
+
+
+_NAMES = [name for name, _, _ in CONVENTIONS]
+EMPTY_FOLDER = ("no bot found: your folder is empty (no files): hand in your bot's source "
+                f"files, and a {MANIFEST} (command, build) unless one of them is "
+                + ", ".join(_NAMES[:-1]) + f" or {_NAMES[-1]}")
+
+
+def is_empty(folder: Path) -> bool:
+    """Whether `folder` holds nothing at all (not even a hidden file); one that cannot be
+    looked into is not said to be empty."""
+    try:
+        with os.scandir(folder) as entries:
+            return next(entries, None) is None
+    except OSError:
+        return False
 
 
 def discover(root: Path, limits: SizeLimits = SizeLimits()) -> list[Submission]:  # noqa: B008

@@ -232,7 +232,7 @@ def test_prairielearn_grader(course: Path, graded: dict[str, dict[str, str]],
         assert results["gradable"] is False and "score" not in results
         assert str(results["message"]).startswith(row["status"])
         assert "below" not in str(results["message"])  # one line: no problem list under it
-        if submission == "empty":  # said once: "no bot found: add a bot.toml ..."
+        if submission == "empty":  # said once: "no bot found: your folder is empty ..."
             assert str(results["message"]).count("no bot found") == 1, results["message"]
 
 

@@ -1039,6 +1039,29 @@ def test_a_zips_mac_folder_is_no_student_and_a_bot_one_level_down_is_pointed_at(
         "the folder ann_bot/ holds bot.py: move its files up, out of ann_bot/"), found
 
 
+def test_an_empty_folder_is_told_it_is_empty_and_what_to_hand_in(tmp_path: Path) -> None:
+    """A student's folder with nothing in it is "no bot found", and its feedback says the
+    folder is empty (no files) and what to hand in (the bot's source files, and a bot.toml
+    unless one of them is a file of the conventions), not to "add a bot.toml" as if the
+    bot's files were there; a folder of notes only is still told to add one."""
+    subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
+    (subs / "judy").mkdir(parents=True)
+    (subs / "heidi").mkdir()
+    (subs / "heidi" / "notes.txt").write_text("I did not finish")
+    write_config(config)
+    done = grade(subs, config, out)
+    assert done.returncode == 0, done.stderr
+    assert {s: r["status"] for s, r in rows(out).items()} == {
+        "heidi": "no bot found", "judy": "no bot found"}
+    judy = (out / "feedback" / "judy.md").read_text()
+    assert "`no bot found: your folder is empty (no files): hand in your bot's source files, " \
+        "and a bot.toml (command, build) unless one of them is Makefile, bot.py, main.py, " \
+        "bot.js, main.js, bot.pl or Bot.java`" in judy, judy
+    assert "add a bot.toml" not in judy, judy
+    heidi = (out / "feedback" / "heidi.md").read_text()
+    assert "no bot found: add a bot.toml" in heidi and "empty" not in heidi, heidi
+
+
 def test_a_student_who_handed_in_an_archive_has_a_row_that_says_to_unpack_it(
         tmp_path: Path) -> None:
     """A student who handed in `cid.zip` in place of a folder is in grades.csv (no bot
