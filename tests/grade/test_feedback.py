@@ -238,8 +238,8 @@ def test_the_check_list_points_to_the_problem_that_quotes_a_crash(tmp_path: Path
 
 def test_a_problems_count_of_answers_says_they_failed(tmp_path: Path) -> None:
     """A bot that crashes in the check: its problem says how many checks it failed and how
-    many of their answers failed (`It failed 10 of 21 checks (15 of their answers failed)`),
-    not a bare count of answers (`(15 answers)`) that did not say which answers they were."""
+    many of their answers failed (`It failed 10 of 21 checks (15 of their answers
+    failed)`)."""
     subs = tmp_path / "subs"
     (subs / "erin").mkdir(parents=True)
     shutil.copy(ROOT / "tests" / "scripted_bots" / "crash_mid_game.py", subs / "erin" / "bot.py")

@@ -582,8 +582,7 @@ def test_a_withdrawn_student_named_in_no_pair_leaves_no_copy_whatever_their_name
 def test_a_pair_that_is_the_same_names_both_students(tmp_path: Path) -> None:
     """Graded, a student's bot of her own and another's copy of it with a name changed are
     one pair in similarity.md, whose line names both students on each side of what it says
-    (`**carol** and **grace**: carol is the same as grace apart from names, ...`), not the
-    second alone (`the same as grace`, which left carol out)."""
+    (`**carol** and **grace**: carol is the same as grace apart from names, ...`)."""
     subs, out = tmp_path / "subs", tmp_path / "out"
     own = (ROOT / "tests" / "scripted_bots" / "crash_mid_game.py").read_text()
     for student, code in [("carol", own),
