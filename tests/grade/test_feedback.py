@@ -8,6 +8,7 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
 from markdown_it import MarkdownIt
 
 from referee.check import MOVE_TIME_CHECK, CheckResult
@@ -214,19 +215,26 @@ def test_fix_first_names_the_check_that_failed_with_no_faulty_answer(tmp_path: P
     assert problems.count("accepted answers took longer than") == 1, problems
 
 
-def test_the_check_list_points_to_the_problem_that_quotes_a_crash(tmp_path: Path) -> None:
-    """A bot that crashes in the check (a Python traceback on its stderr): each check it
-    failed is one line of the list, which ends where the reason announces its stderr by
-    pointing to the problem above that quotes it (`its stderr ends: see problem 1 above`),
-    rather than cutting the quote off right before the error (`its stderr ends:  (problem
-    1)`); the error itself is told once, in its problem."""
+@pytest.fixture(scope="module")
+def crashed_feedback(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The feedback of a student whose bot crashes in the check (a Python traceback on its
+    stderr), graded once for the tests that read it."""
+    tmp_path = tmp_path_factory.mktemp("crashed")
     subs = tmp_path / "subs"
     (subs / "erin").mkdir(parents=True)
     shutil.copy(ROOT / "tests" / "scripted_bots" / "crash_mid_game.py", subs / "erin" / "bot.py")
     write_config(tmp_path / "class.toml", seat_orders="rotations")
     done = grade_here(subs, tmp_path / "class.toml", tmp_path / "out")
     assert done.returncode == 0, done.stderr
-    text = (tmp_path / "out" / "feedback" / "erin.md").read_text()
+    return (tmp_path / "out" / "feedback" / "erin.md").read_text()
+
+
+def test_the_check_list_points_to_the_problem_that_quotes_a_crash(crashed_feedback: str) -> None:
+    """A bot that crashes in the check: each check it failed is one line of the list, which
+    ends where the reason announces its stderr by pointing to the problem above that quotes
+    it (`its stderr ends: see problem 1 above`); the error itself is told once, in its
+    problem."""
+    text = crashed_feedback
     listed = text.split("## Conformance check")[1]
     failed = [ln for ln in listed.splitlines() if ln.startswith("FAIL")]
     assert failed and all("problem 1" in ln for ln in failed), listed
@@ -236,17 +244,11 @@ def test_the_check_list_points_to_the_problem_that_quotes_a_crash(tmp_path: Path
     assert text.split("## Problems")[1].count("ZeroDivisionError: division by zero") == 1, text
 
 
-def test_a_problems_count_of_answers_says_they_failed(tmp_path: Path) -> None:
+def test_a_problems_count_of_answers_says_they_failed(crashed_feedback: str) -> None:
     """A bot that crashes in the check: its problem says how many checks it failed and how
     many of their answers failed (`It failed 10 of 21 checks (15 of their answers
     failed)`)."""
-    subs = tmp_path / "subs"
-    (subs / "erin").mkdir(parents=True)
-    shutil.copy(ROOT / "tests" / "scripted_bots" / "crash_mid_game.py", subs / "erin" / "bot.py")
-    write_config(tmp_path / "class.toml", seat_orders="rotations")
-    done = grade_here(subs, tmp_path / "class.toml", tmp_path / "out")
-    assert done.returncode == 0, done.stderr
-    text = (tmp_path / "out" / "feedback" / "erin.md").read_text()
+    text = crashed_feedback
     said = re.search(r"It failed (\d+) of (\d+) checks \((\d+) of their answers failed\): ",
                      text)
     assert said is not None, text
