@@ -72,36 +72,59 @@ def tally(schedule: Schedule, deals: range, done: Collection[str],
     return Tally(games, stored, skipped)
 
 
-def unfinished(store: Store) -> tuple[int, int] | None:
-    """(stored, to store) where a run of the store's tournament file would play more of it
-    (a fixed schedule within `max_games`, an adaptive one's rounds chosen so far, without the
-    games of left-out bots), for a leaderboard to say its places may change; None where it
-    would not, or where it cannot be said: a shard, no file recorded, or a store of games this
-    referee's schedule does not make (an earlier referee's, which a run refuses).  With
-    `until`, the games up to the look a run would make next (`_until_unfinished`).
-    An adaptive store's budget is judged by its `max_games` alone (its rounds and tables say
-    no more than the rounds chosen do).  The file is the latest run's, as far as what it
-    plays goes (`Store.follow`)."""
-    try:
-        config = store.tournament_config()
-        if config is None or store.shard() != "all":
-            return None
-        adaptive = config.schedule == "adaptive"
-        games = Schedule(config, store.draws(), store.rounds() if adaptive else ())
-        seated = store.seatings()
-        left_out = store.entrants(LEFT_OUT)
-    except (StoreError, ValueError):
+@dataclass(frozen=True)
+class Stored:
+    """A store's tournament as its latest run's file plays it, and which of its games count:
+    what `unfinished` and `until_decision` read."""
+
+    config: TournamentConfig
+    games: Schedule
+    ours: set[str]  # the stored games of the file's entrants (not of the withdrawn)
+    by_table: dict[str, Counter[int]]
+    left_out: dict[str, str]
+
+
+def _stored(store: Store) -> Stored | None:
+    """The store's `Stored`; None where it cannot be said: a shard, no file recorded, or a
+    store of games this referee's schedule does not make (an earlier referee's, which a run
+    refuses).  StoreError or ValueError where the store cannot be read."""
+    config = store.tournament_config()
+    if config is None or store.shard() != "all":
         return None
+    adaptive = config.schedule == "adaptive"
+    games = Schedule(config, store.draws(), store.rounds() if adaptive else ())
+    seated = store.seatings()
+    left_out = store.entrants(LEFT_OUT)
     names = {b.name for b in config.bots}
     ours = {g for g, seats in seated.items() if names.issuperset(seats)}  # not the withdrawn
     if not all(GAME_ID.fullmatch(g) for g in ours):
         return None
-    by_table = stored_by_table(ours)
-    count = tally(games, range(config.deals), ours, by_table, left_out)
-    if count.stored < len(ours):  # games of another schedule
+    return Stored(config, games, ours, stored_by_table(ours), left_out)
+
+
+def unfinished(store: Store) -> tuple[int, int] | None:
+    """(stored, to store) where a run of the store's tournament file would play more of it
+    (a fixed schedule within `max_games`, an adaptive one's rounds chosen so far, without the
+    games of left-out bots), for a leaderboard to say its places may change; None where it
+    would not, or where it cannot be said (`_stored`).  With `until`, the games up to the
+    look a run would make next (`_until_unfinished`).  An adaptive store's budget is judged
+    by its `max_games` alone (its rounds and tables say no more than the rounds chosen do).
+    The file is the latest run's, as far as what it plays goes (`Store.follow`)."""
+    try:
+        field = _stored(store)
+    except (StoreError, ValueError):
+        return None
+    return None if field is None else _unfinished(store, field)
+
+
+def _unfinished(store: Store, field: Stored) -> tuple[int, int] | None:
+    config, games = field.config, field.games
+    count = tally(games, range(config.deals), field.ours, field.by_table, field.left_out)
+    if count.stored < len(field.ours):  # games of another schedule
         return None
     if config.until is not None:
-        return _until_unfinished(store, config, games, ours, by_table, left_out)
+        return _until_unfinished(store, config, games, field.ours, field.by_table,
+                                 field.left_out)
     scheduled = count.games - count.skipped  # adaptive: the rounds chosen so far
     if config.max_games is not None:
         scheduled = min(scheduled, config.max_games)
@@ -143,21 +166,17 @@ def until_decision(store: Store) -> str | None:
     from .until import look, look_errors, question, stages
 
     try:
-        config = store.tournament_config()
-        if (config is None or config.until is None or config.schedule == "adaptive"
-                or store.shard() != "all" or unfinished(store) is not None):
+        field = _stored(store)
+        if field is None or field.config.until is None or \
+                field.config.schedule == "adaptive" or _unfinished(store, field) is not None:
             return None
-        games = Schedule(config, store.draws())
-        seated = store.seatings()
-        left_out = store.entrants(LEFT_OUT)
-        names = {b.name for b in config.bots}
-        ours = {g for g, seats in seated.items() if names.issuperset(seats)}
-        by_table = stored_by_table(ours)
+        config = field.config
         for stage, error in zip(stages(config), look_errors(config), strict=True):
-            count = tally(games, stage.range, ours, by_table, left_out)
+            count = tally(field.games, stage.range, field.ours, field.by_table,
+                          field.left_out)
             if count.stored == 0 or count.stored < count.games - count.skipped:
                 return None  # not played this far: no look was taken here
-            outcome = look(config, store, games, stage)
+            outcome = look(config, store, field.games, stage)
             if outcome.stop:
                 return (f"until {question(config)}: {outcome.text} (this look's error: "
                         f"{error:.2%} of the 5%)")
