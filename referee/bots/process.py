@@ -30,6 +30,10 @@ from .polling import Polling, default_spin, hold_ms, loop_wakeup_fd, this_machin
 from .stderr_log import StderrLog
 from .stop import shutdown
 
+# How a bot that went away is said: its output came to an end, or its input took no more.
+CLOSED_OUTPUT = "closed its output"
+STOPPED_READING = "stopped reading its input"
+
 
 @dataclass(frozen=True)
 class ProcessLimits:
@@ -200,7 +204,7 @@ class BotProcess:
         except BlockingIOError:
             sent = 0
         except OSError as exc:  # EPIPE: the bot closed its input or died
-            raise BotGone("stopped reading its input") from exc
+            raise BotGone(STOPPED_READING) from exc
         if self.tee is not None and sent:
             self.tee("to_bot", data[:sent])
         return sent
@@ -218,7 +222,7 @@ class BotProcess:
             try:
                 await self._stdin.send_all(data[sent:])
             except (trio.BrokenResourceError, trio.ClosedResourceError) as exc:
-                raise BotGone("stopped reading its input") from exc
+                raise BotGone(STOPPED_READING) from exc
             if self.tee is not None:  # what reached the bot, as `write_now` logs it
                 self.tee("to_bot", data[sent:])
             return
@@ -309,7 +313,7 @@ class BotProcess:
                     self._skipping = True
                     raise LineTooLong(f"a line longer than {max_line} bytes")
             if self.closed_stdout:
-                raise BotGone("closed its output")
+                raise BotGone(CLOSED_OUTPUT)
             data = self._try_read()
             if data is None and not polled:
                 polled = True
@@ -318,7 +322,7 @@ class BotProcess:
                 return None
             if not data:
                 self.closed_stdout = True
-                raise BotGone("closed its output")
+                raise BotGone(CLOSED_OUTPUT)
             if not buf and not self._skipping:
                 end = data.find(b"\n")
                 if end == len(data) - 1 and end <= max_line:

@@ -16,7 +16,7 @@ import trio
 
 from .errors import BotGone, ReplyTimeout
 from .limits import BotLimits
-from .process import BotProcess
+from .process import CLOSED_OUTPUT, BotProcess
 
 # Seconds between looks at a bot while it thinks; its processes in /proc (~40 us) are looked
 # at every PROCS_EVERY.
@@ -126,4 +126,4 @@ class Watchdog:
                 raise LimitExceeded(reason)
             if self._looked and bot.output_only_held_by_sandbox():
                 bot.closed_stdout = True
-                raise BotGone("closed its output")
+                raise BotGone(CLOSED_OUTPUT)

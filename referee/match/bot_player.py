@@ -28,7 +28,7 @@ from referee.bots.errors import BotGone, LineTooLong, ReplyTimeout, StartError
 from referee.bots.launch import BotSpec, launch
 from referee.bots.limits import DEFAULT_STARTUP_TIME
 from referee.bots.polling import TURN_EVERY, LoopTurns, loop_turns
-from referee.bots.process import BotProcess, ProcessLimits
+from referee.bots.process import CLOSED_OUTPUT, STOPPED_READING, BotProcess, ProcessLimits
 from referee.bots.watchdog import LimitExceeded, Watchdog
 from referee.game import Action, Decision, Event
 from referee.protocol import codec
@@ -141,6 +141,10 @@ class BotPlayer:
             reason = f"{exc} before its hello"
         except (BotGone, LineTooLong) as exc:
             reason = await self._crash_reason(f"{exc} before its hello")
+            if str(exc) == STOPPED_READING and bot.process.returncode is not None:
+                # It ended on its own before its hello: both its pipes are closed, and which
+                # the referee met first is a race; said one way, as a read would find it.
+                reason = CLOSED_OUTPUT + reason[len(STOPPED_READING):]
         except codec.ProtocolError as exc:
             reason = exc.reason
         else:
