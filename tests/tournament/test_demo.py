@@ -24,12 +24,14 @@ def test_demo_tournament_runs_and_prints_its_leaderboard(tmp_path: Path) -> None
                           str(ROOT / "tournaments" / "demo.toml"), "--db", str(db)],
                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
-    assert "240 games played" in out.stderr
+    c_builds = Path("/usr/include/cjson/cJSON.h").exists()
+    if c_builds:
+        assert "240 games played" in out.stderr
+    else:
+        assert "left out c: its build failed" in out.stderr
     board = in_process.referee("leaderboard", str(db), "--format", "json", cwd=tmp_path)
     rows = json.loads(board.stdout)["entrants"]
-    expected = {"baseline", "random", "javascript", "perl"}
-    if Path("/usr/include/cjson/cJSON.h").exists():
-        expected.add("c")
+    expected = {"baseline", "random", "javascript", "perl"} | ({"c"} if c_builds else set())
     assert {r["name"] for r in rows} == expected
     for r in rows:
         assert sum(r["faults"].values()) == 0, r
