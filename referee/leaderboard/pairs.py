@@ -39,6 +39,12 @@ EXACT_DEALS = 16  # up to this many deals the sign-flip test enumerates every pa
 Pairing = Literal["table", "deal", "none", "model"]
 
 
+def exact_floor(deals: int) -> float:
+    """The smallest one-sided p-value the exact sign-flip test can give over `deals` deals,
+    the observed signs being one pattern of 2**deals: below it nothing is ever rejected."""
+    return 0.5 ** deals
+
+
 @dataclass(frozen=True)
 class Test:
     """One comparison: the difference a - b of a metric with its interval and p-values."""

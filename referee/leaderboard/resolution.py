@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import statistics
 
-from .pairs import EXACT_DEALS, Pair
+from .pairs import EXACT_DEALS, Pair, exact_floor
 
 DIFFERENCE = {"placement": 0.1, "win_share": 0.05, "money": 20.0, "rating": 0.1}
 UNITS = {"placement": "placement points", "win_share": "win share", "money": "money",
@@ -28,9 +28,12 @@ ONE_DEAL = ("Every 95% interval is resampled over the deals, and there is one: i
 
 def minimum_exact_deals(entrants: int, alpha: float) -> int:
     """The fewest deals on which the exact test can separate a pair among `entrants`:
-    2 / 2**C at most alpha / pairs."""
+    2 / 2**C (`exact_floor`, two-sided) at most alpha / pairs."""
     pairs = max(1, entrants * (entrants - 1) // 2)
-    return math.ceil(1 + math.log2(pairs / alpha) - 1e-12)
+    deals = 1
+    while 2 * exact_floor(deals) > alpha / pairs:
+        deals += 1
+    return deals
 
 
 def note(pairs: list[Pair], entrants: int, games: int, deals_per_table: float, primary: str,
@@ -46,7 +49,7 @@ def note(pairs: list[Pair], entrants: int, games: int, deals_per_table: float, p
     exact = [p.test.deals for p in pairs if p.test.exact]
     head = "no pair is separated"
     need = 0  # deals of a table without which no pair can be separated
-    if exact and max(exact) <= EXACT_DEALS and 2 / 2 ** max(exact) > alpha / m:
+    if exact and max(exact) <= EXACT_DEALS and 2 * exact_floor(max(exact)) > alpha / m:
         need = minimum_exact_deals(entrants, alpha)
         deals = f"{max(exact)} deal" + ("" if max(exact) == 1 else "s")
         head = (f"no pair can be separated: with {deals} the exact test's smallest "

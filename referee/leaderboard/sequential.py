@@ -32,9 +32,11 @@ What a look tests:
 
 from __future__ import annotations
 
+import itertools
+from dataclasses import dataclass
 from typing import Literal
 
-from .pairs import ALPHA, EXACT_DEALS
+from .pairs import ALPHA, EXACT_DEALS, exact_floor
 from .stats import Games, order, verdicts
 from .unstarted import never_started
 
@@ -66,28 +68,83 @@ def tests_per_look(until: Until, entrants: int) -> int:
     return max(1, entrants * (entrants - 1))  # two-sided over every pair: twice the pairs
 
 
+@dataclass(frozen=True)
+class Reach:
+    """What one look of a complete design (one table, a gauntlet) can do on the exact test:
+    its `deals`, the `error` it is offered (its share of the spending, with any share passed
+    on to it) and the one-sided `tests` that share that error."""
+
+    deals: int
+    error: float
+    tests: int
+
+    @property
+    def smallest(self) -> float:
+        """The exact test's smallest one-sided p-value over these deals: 1 / 2**deals."""
+        return exact_floor(self.deals)
+
+    @property
+    def level(self) -> float:
+        """The level each one-sided test gets of the look's error."""
+        return self.error / self.tests
+
+    @property
+    def possible(self) -> bool:
+        """Whether the look could reject anything: past EXACT_DEALS the t test can."""
+        return self.deals > EXACT_DEALS or self.smallest <= self.level
+
+
+def reaches(max_deals: int, until: Until, entrants: int, alpha: float = ALPHA) -> list[Reach]:
+    """The looks of `looks(max_deals)` as the exact test sees them, each offered the growth
+    of the spending since the look before and the share of any look before it that could
+    reject nothing (so, every look before the last that could reject nothing passes its
+    share on)."""
+    out: list[Reach] = []
+    carried = 0.0
+    before = 0
+    tests = tests_per_look(until, entrants)
+    for n in looks(max_deals):
+        share = spent(n / max_deals, alpha) - spent(before / max_deals, alpha) + carried
+        before = n
+        out.append(Reach(n, share, tests))
+        carried = 0.0 if out[-1].possible else share
+    return out
+
+
 def spending(max_deals: int, until: Until, entrants: int, exact: bool,
              alpha: float = ALPHA) -> list[float]:
     """The error of each look of `looks(max_deals)`.  `exact`: the field is one table (or a
     gauntlet) of at most EXACT_DEALS deals at that look, where the exact test's smallest
     one-sided p-value is 1 / 2**deals; a look at which that is above the look's error per test
-    gets 0 and passes its share on."""
-    out: list[float] = []
-    carried = 0.0
-    before = 0
-    ends = looks(max_deals)
-    for i, n in enumerate(ends):
-        share = spent(n / max_deals, alpha) - spent(before / max_deals, alpha) + carried
-        before = n
-        hopeless = exact and n <= EXACT_DEALS and 0.5 ** n > share / tests_per_look(
-            until, entrants)
-        if hopeless and i < len(ends) - 1:
-            out.append(0.0)
-            carried = share
-        else:
-            out.append(share)
-            carried = 0.0
-    return out
+    gets 0 and passes its share on (`reaches`); the last keeps its share whatever."""
+    if not exact:
+        return [spent(n / max_deals, alpha) - spent(b / max_deals, alpha)
+                for b, n in itertools.pairwise([0, *looks(max_deals)])]
+    found = reaches(max_deals, until, entrants, alpha)
+    return [r.error if r.possible or i == len(found) - 1 else 0.0
+            for i, r in enumerate(found)]
+
+
+def first_possible(max_deals: int, until: Until, entrants: int, exact: bool,
+                   alpha: float = ALPHA) -> int | None:
+    """The deals of the first look that could settle anything (None: none could): in a
+    complete design on the exact test, the first at which a test can reach its level; any
+    look with an error otherwise."""
+    if not exact:
+        return looks(max_deals)[0]
+    return next((r.deals for r in reaches(max_deals, until, entrants, alpha) if r.possible),
+                None)
+
+
+def deals_to_settle(until: Until, entrants: int, early: bool, alpha: float = ALPHA) -> int:
+    """The fewest most deals with which a complete design's run could settle anything at a
+    look (`early`: at a look before the last, and so stop early)."""
+    most = 1
+    while True:
+        first = first_possible(most, until, entrants, True, alpha)
+        if first is not None and (not early or first < most):
+            return most
+        most += 1
 
 
 def settled(games: Games, until: Until, primary: str, alpha: float,

@@ -123,22 +123,32 @@ class Plan:
         return out
 
 
-def too_few_deals(config: TournamentConfig) -> str | None:
-    """Why no pair can be separated, where the file's deals are too few: in a gauntlet or a
-    round robin of one table every deal holds every entrant, so pairs are compared deal by
-    deal, and the exact test then needs `until.exact_deals_needed`."""
-    if config.format != "gauntlet" and (config.schedule == "adaptive"
-                                        or len(config.bots) != config.table_size):
-        return None
+def too_few_deals(config: TournamentConfig, games: Schedule) -> str | None:
+    """Why no pair can be separated at the file's deals, whatever the games, or None.  In a
+    complete design (a gauntlet, or one table) every deal holds every entrant, so pairs are
+    compared deal by deal, and the exact test can reach the level of Holm's first step only on
+    `until.exact_deals_needed` deals (as a run's looks are judged).  Elsewhere
+    (several tables, sampled or not) the block model judges, and it cannot bound a pair with
+    an entrant seen in one deal of one table (that deal fits it exactly: no residual shows its
+    noise), so fewer than two entrants at more than that separate nothing."""
     from .until import ALPHA, exact_deals_needed  # the leaderboard's (numpy): only here
 
-    need = exact_deals_needed(len(config.bots))
-    if config.deals >= need:
+    entrants = len(config.bots)
+    if config.format == "gauntlet" or entrants == config.table_size:
+        need = exact_deals_needed(entrants, config.deals)
+        if need is None:
+            return None
+        return (f"with {counted(config.deals, 'deal')} the leaderboard can separate no pair: "
+                "every deal is at every table, so entrants are compared deal by deal (the "
+                f"exact test), and {entrants} entrants need at least {need} deals (familywise "
+                f"error {ALPHA:g}); give deals = {need} or more")
+    seen = sum(t * config.deals >= 2 for t in games.tables_by_entrant().values())
+    if seen >= 2:
         return None
     return (f"with {counted(config.deals, 'deal')} the leaderboard can separate no pair: "
-            "every deal is at every table, so entrants are compared deal by deal (the exact "
-            f"test), and {len(config.bots)} entrants need at least {need} deals (familywise "
-            f"error {ALPHA:g}); give deals = {need} or more")
+            f"{'every entrant' if not seen else 'all but one entrant'} plays one deal of one "
+            "table, which fits its strength exactly and leaves no residual to show its noise "
+            "(the block model's tests are over deals); give deals = 2 or more")
 
 
 # Why a plan warns of rotations over an odd number of deals (schedule.py's docstring;
@@ -231,7 +241,7 @@ def make_plan(config: TournamentConfig, games: Schedule, workers: int,
         bound_seconds=to_play * per_game / max(1, workers), stored=held,
         max_games=config.max_games,
         drawn=None if games.sample is None else len(games.sample.drawn), changed=changed,
-        unpaired=unpaired_rotations(config), pace=pace, few_deals=too_few_deals(config),
+        unpaired=unpaired_rotations(config), pace=pace, few_deals=too_few_deals(config, games),
         shard=None if shard is None else f"{shard[0]}/{shard[1]}",
         whole=None if shard is None else len(games))
 

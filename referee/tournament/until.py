@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from referee.leaderboard import sequential
 from referee.leaderboard.pairs import ALPHA as ALPHA  # (preview.too_few_deals says it)
+from referee.leaderboard.pairs import EXACT_DEALS
 from referee.leaderboard.resolution import minimum_exact_deals
 from referee.leaderboard.stats import Games, order, verdicts
 from referee.leaderboard.unstarted import never_started
@@ -54,11 +55,14 @@ def stages(config: TournamentConfig) -> list[Stage]:
             for i, (start, end) in enumerate(zip(starts, ends, strict=True))]
 
 
-def exact_deals_needed(entrants: int) -> int:
-    """The fewest deals on which the leaderboard's exact test over deals can separate a pair
-    of `entrants` (familywise error ALPHA): what a gauntlet, or one table, needs
-    (`preview.too_few_deals`)."""
-    return minimum_exact_deals(entrants, ALPHA)
+def exact_deals_needed(entrants: int, deals: int) -> int | None:
+    """None when the leaderboard's exact test over `deals` deals can separate a pair of
+    `entrants` (familywise error ALPHA: a one-look `sequential.Reach` of Holm's first step),
+    else the fewest deals on which it can: what a gauntlet, or one table, needs
+    (`preview.too_few_deals`).  Past EXACT_DEALS Student's t can, whatever the field."""
+    if sequential.Reach(deals, ALPHA, sequential.tests_per_look("ranked", entrants)).possible:
+        return None
+    return min(minimum_exact_deals(entrants, ALPHA), EXACT_DEALS + 1)
 
 
 def judged(config: TournamentConfig, names: list[str]) -> list[str]:
@@ -73,12 +77,19 @@ def contenders(config: TournamentConfig) -> str:
     return "candidate" if config.format == "gauntlet" else "entrant"
 
 
+def design(config: TournamentConfig) -> tuple[int, bool]:
+    """What a look's error is spread over: the entrants it judges, and whether the field is
+    complete (a gauntlet, or one table: every deal holds every entrant, compared by the exact
+    test up to EXACT_DEALS deals)."""
+    one_table = config.format == "gauntlet" or len(config.bots) <= config.table_size
+    return len(judged(config, [b.name for b in config.bots])), one_table
+
+
 def look_errors(config: TournamentConfig) -> list[float]:
     """The error each look spends (`sequential.spending`), fixed by the file alone."""
     assert config.until is not None
-    one_table = config.format == "gauntlet" or len(config.bots) <= config.table_size
-    field = judged(config, [b.name for b in config.bots])
-    return sequential.spending(config.deals, config.until, len(field), one_table)
+    field, exact = design(config)
+    return sequential.spending(config.deals, config.until, field, exact)
 
 
 def question(config: TournamentConfig) -> str:
@@ -97,12 +108,56 @@ def plan(config: TournamentConfig, games: Schedule) -> str:
     at = ", ".join(f"{n} ({e:.2%})" if e else f"{n} (none: too few deals to stop)"
                    for n, e in zip(ends, errors, strict=True))
     goal = question(config)
-    first = sequential.looks(10 ** 6)[0]  # the first look, whatever the deals
-    once = (f"; one look, after the last deal, so it cannot stop the run early: the first look "
-            f"comes after {first} deals, so give more than {first}" if len(ends) == 1 else "")
     return (f"until {goal}: looks after {at} deals (at most {len(games):,} games), the error "
             f"each may spend in brackets, {sum(errors):.0%} in all; the progress counts the "
-            f"games up to the next look{once}")
+            f"games up to the next look{reach(config)}")
+
+
+def reach(config: TournamentConfig) -> str:
+    """The clause of `plan` that says where the looks could first settle anything, when not
+    at the first look: the exact test cannot reach a look's level on too few deals
+    (`sequential.reaches`, as the run's looks are given their errors), so a run with too few
+    deals cannot stop early, or settle anything at all; with how many deals would."""
+    assert config.until is not None
+    field, exact = design(config)
+    ends = sequential.looks(config.deals)
+    first = sequential.first_possible(config.deals, config.until, field, exact)
+    looks = sequential.reaches(config.deals, config.until, field) if exact else []
+    if first is None:
+        settle = sequential.deals_to_settle(config.until, field, early=False)
+        before = ", nor at any look before" if len(looks) > 1 else ""
+        return (f"; the run can settle nothing: {short(config, looks[-1])}{before}; "
+                f"deals = {settle} or more would let it")
+    if first == config.deals:
+        early = sequential.deals_to_settle(config.until, field, early=True)
+        why = (f"one look, after the last deal, so it cannot stop the run early: the first "
+               f"look comes after {sequential.looks(10 ** 6)[0]} deals" if len(ends) == 1 else
+               f"the run cannot stop early: the first look that could settle anything is "
+               f"the last, after {first} deals ({short(config, looks[0])})")
+        return f"; {why}; deals = {early} or more let it stop early"
+    if first != ends[0]:
+        return (f"; the first look that could settle anything is after {first} deals: "
+                f"{short(config, looks[0])}")
+    return ""
+
+
+def short(config: TournamentConfig, look: sequential.Reach) -> str:
+    """Why the exact test can reject nothing at `look`: its smallest p-value against the
+    level each test gets of the look's error."""
+    assert config.until is not None
+    field, _ = design(config)
+    level = (f"Holm's first level there, {percent(look.error)} over {look.tests} one-sided tests "
+             f"({field * (field - 1) // 2} pairs, both ways)" if config.until != "separated"
+             else f"the level of each of the leader's tests there, {percent(look.error)} over "
+                  f"{look.tests} {contenders(config)}s")
+    return (f"at {look.deals} deals the exact sign-flip test's smallest p-value, "
+            f"1/2^{look.deals} = {percent(look.smallest)}, is above {level} = "
+            f"{percent(look.level)}")
+
+
+def percent(x: float) -> str:
+    """A small share in three significant figures: "0.391%", "0.0379%"."""
+    return f"{x * 100:.3g}%"
 
 
 @dataclass(frozen=True)

@@ -685,7 +685,8 @@ def test_plan_refuses_what_run_would_refuse_naming_the_changed_setting(tmp_path:
 
 def test_plan_names_the_looks_of_a_run_that_stops_when_settled(tmp_path: Path) -> None:
     """`until`: `plan` names the looks and the error each may spend, as `run` does; with too
-    few deals for a look before the last, it says that `until` cannot stop the run early."""
+    few deals for a look before the last, it says that `until` cannot stop the run early, and
+    with too few for the exact test to reach its level at all, that it can settle nothing."""
     config = write_config(tmp_path, 'until = "separated"\ndeals = 16')
     text = in_process.referee("tournament", "plan", str(config), cwd=tmp_path)
     assert text.returncode == 0, text.stderr
@@ -694,10 +695,43 @@ def test_plan_names_the_looks_of_a_run_that_stops_when_settled(tmp_path: Path) -
     as_json = in_process.referee("tournament", "plan", str(config), "--json", cwd=tmp_path)
     assert json.loads(as_json.stdout)["until"].startswith("until the leader")
     assert "one look" not in text.stdout
-    config = write_config(tmp_path, 'until = "separated"\ndeals = 4')
+    config = write_config(tmp_path, 'until = "separated"\ndeals = 6')
     few = in_process.referee("tournament", "plan", str(config), cwd=tmp_path).stdout
     assert ("; one look, after the last deal, so it cannot stop the run early: the first look "
-            "comes after 8 deals, so give more than 8") in few, few
+            "comes after 8 deals; deals = 9 or more let it stop early") in few, few
+    config = write_config(tmp_path, 'until = "separated"\ndeals = 4')
+    fewer = in_process.referee("tournament", "plan", str(config), cwd=tmp_path).stdout
+    assert "; the run can settle nothing: at 4 deals" in fewer and \
+        "; deals = 6 or more would let it" in fewer, fewer
+
+
+def test_plan_says_where_a_qualifiers_looks_could_first_settle_anything(
+        tmp_path: Path) -> None:
+    """A gauntlet qualifier of 5 candidates until the top 2 are known: at a look, the exact
+    test over 8 deals cannot reach Holm's first level for its 10 pairs, so `plan` names the
+    first look that could settle anything and why; with 16 deals that is the last, so the run
+    cannot stop early, and with 4 it can settle nothing: each says how many deals would."""
+    def qualifier(deals: int) -> str:
+        path = write_config(tmp_path, f'format = "gauntlet"\ndeals = {deals}\n'
+                                      'baselines = ["b0", "b1"]\nuntil = "top"\ntop = 2')
+        path.write_text(path.read_text() + "".join(
+            f'[[bots]]\nname = "b{i}"\ncommand = "{BOT_PYTHON} {FIRST_LEGAL}"\n'
+            for i in range(3, 7)))
+        out = in_process.referee("tournament", "plan", str(path), cwd=tmp_path)
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+
+    why = ("at 8 deals the exact sign-flip test's smallest p-value, 1/2^8 = 0.391%, is above "
+           "Holm's first level there, {} over 20 one-sided tests (10 pairs, both ways) = {}")
+    assert ("; the first look that could settle anything is after 16 deals: "
+            + why.format("0.312%", "0.0156%")) in qualifier(32)
+    assert ("; the run cannot stop early: the first look that could settle anything is the "
+            f"last, after 16 deals ({why.format('1.25%', '0.0625%')}); deals = 17 or more let "
+            "it stop early") in qualifier(16)
+    assert ("; the run can settle nothing: at 4 deals the exact sign-flip test's smallest "
+            "p-value, 1/2^4 = 6.25%, is above Holm's first level there, 5% over 20 one-sided "
+            "tests (10 pairs, both ways) = 0.25%; deals = 9 or more would let it"
+            ) in qualifier(4)
 
 
 def test_an_entrant_that_sets_a_variable_as_a_shell_would_is_told_to_write_env(
@@ -789,6 +823,33 @@ def test_plan_warns_of_a_gauntlet_with_too_few_deals_to_separate_anything(
         f'[[bots]]\nname = "r{i}"\ncommand = "{BOT_PYTHON} {FIRST_LEGAL}"\n' for i in range(3)))
     text = in_process.referee("tournament", "plan", str(field), cwd=tmp_path).stdout
     assert "20 tables of 3" in text and "can separate no pair" not in text, text
+
+
+def test_plan_warns_of_a_sample_of_one_deal_that_seats_every_entrant_once(
+        tmp_path: Path) -> None:
+    """A sampled final of 6 entrants at 2 tables of 3 over one deal: each plays one deal of
+    one table, which the block model fits exactly, so no pair can be separated, and `plan`
+    says so (and --json); two deals, or a field whose entrants sit at several tables, get no
+    such warning."""
+    def sample(deals: int, tables: int) -> Path:
+        path = write_config(tmp_path, f"deals = {deals}\ntables = {tables}")
+        path.write_text(path.read_text() + "".join(
+            f'[[bots]]\nname = "r{i}"\ncommand = "{BOT_PYTHON} {FIRST_LEGAL}"\n'
+            for i in range(3)))
+        return path
+
+    says = ("warning: with 1 deal the leaderboard can separate no pair: every entrant plays one "
+            "deal of one table, which fits its strength exactly and leaves no residual to show "
+            "its noise (the block model's tests are over deals); give deals = 2 or more")
+    text = in_process.referee("tournament", "plan", str(sample(1, 2)), cwd=tmp_path).stdout
+    assert "2 tables of 3" in text and says in text, text
+    as_json = in_process.referee("tournament", "plan", str(sample(1, 2)), "--json",
+                                 cwd=tmp_path)
+    assert json.loads(as_json.stdout)["deals_warning"] == says.removeprefix("warning: ")
+    for deals, tables in ((2, 2), (1, 4)):
+        text = in_process.referee("tournament", "plan", str(sample(deals, tables)),
+                                  cwd=tmp_path).stdout
+        assert "can separate no pair" not in text, text
 
 
 @pytest.mark.parametrize(("change", "says"), [
