@@ -43,6 +43,7 @@ class Plan:
     stored: int | None = None  # of these games, those the store holds (None: no store)
     max_games: int | None = None  # the file's: the store holds at most this many
     drawn: int | None = None  # a sample's tables drawn now, after the store's (else None)
+    drawn_before: int = 0  # a sample's tables the store drew before, counted or passed over
     changed: tuple[str, ...] = ()  # entrants changed since the store's last run
     unpaired: bool = False  # seat_orders = "rotations" with an odd number of deals
     pace: float | None = None  # seconds a stored game took, on average (None: none stored)
@@ -56,7 +57,8 @@ class Plan:
                 "games_per_entrant": self.per_entrant, "seats": self.seats,
                 "workers": self.workers, "time_bound_seconds": round(self.bound_seconds),
                 "stored": self.stored, "max_games": self.max_games,
-                "tables_drawn_now": self.drawn, "changed": list(self.changed),
+                "tables_drawn_now": self.drawn, "tables_drawn_before": self.drawn_before,
+                "changed": list(self.changed),
                 "warning": self.warning(),
                 "seat_orders_warning": ROTATIONS if self.unpaired else None,
                 "deals_warning": self.few_deals,
@@ -84,6 +86,22 @@ class Plan:
                 "tables in which every pair still meets about equally often, and "
                 '`seat_orders = "balanced"` plays fewer seat orders per table')
 
+    def _grown(self) -> str | None:
+        """What a sample keeps of the tables the store drew before, and what it draws now
+        (None: no sample, or the store's tables as they were).  A table with an entrant no
+        longer in the file (withdrawn) is passed over: counted in what the store drew, not in
+        the sample; with none drawn now, a lowered `tables` counts the first of them."""
+        if self.drawn is None or not self.drawn_before:
+            return None
+        before, kept = self.drawn_before, self.tables - self.drawn
+        if not self.drawn:
+            return (f"the sample is the first {kept:,} of the {before:,} tables the store drew "
+                    "before: none drawn now" if kept < before else None)
+        passed = (f" ({before - kept:,} of them passed over: they seat an entrant no longer "
+                  "in the file)" if kept < before else "")
+        return (f"the sample grows from the {before:,} tables the store drew before{passed}: "
+                f"{self.drawn:,} drawn now")
+
     def lines(self, bound: bool = True) -> list[str]:
         """The plan in a few lines of text; `bound`, with the bound on its time (`plan`
         says it; a run's progress gives its pace instead, from its first games)."""
@@ -102,9 +120,9 @@ class Plan:
             if self.pace is not None and self.to_play:
                 out.append(f"time at the pace of the games stored ({self.pace:.2f} s a game): "
                            f"about {duration(self.paced_seconds)}")
-        if self.drawn is not None and self.drawn < self.tables:
-            out.append(f"the sample grows from the {self.tables - self.drawn:,} tables the "
-                       f"store drew before: {self.drawn:,} drawn now")
+        grown = self._grown()
+        if grown is not None:
+            out.append(grown)
         if self.max_games is not None and self.max_games < self.games:
             out.append(f"max_games = {self.max_games:,}: the first {self.max_games:,} of them, "
                        "round by round (every entrant within about one table of every other)")
@@ -240,7 +258,8 @@ def make_plan(config: TournamentConfig, games: Schedule, workers: int,
         seat_orders=orders, per_entrant=per_entrant, seats=seats, workers=workers,
         bound_seconds=to_play * per_game / max(1, workers), stored=held,
         max_games=config.max_games,
-        drawn=None if games.sample is None else len(games.sample.drawn), changed=changed,
+        drawn=None if games.sample is None else len(games.sample.drawn),
+        drawn_before=0 if games.sample is None else games.sample.before, changed=changed,
         unpaired=unpaired_rotations(config), pace=pace, few_deals=too_few_deals(config, games),
         shard=None if shard is None else f"{shard[0]}/{shard[1]}",
         whole=None if shard is None else len(games))

@@ -46,10 +46,12 @@ _ATTEMPTS = 1000  # greedy tries per table: this over the field's size, 1 to 16 
 @dataclass(frozen=True)
 class Sample:
     """The tables a file names, in the order they are played, and those of them drawn
-    now (after the store's), to be kept in the store."""
+    now (after the store's), to be kept in the store; `before`: the tables the store drew
+    before, a withdrawn entrant's among them (passed over, so not in `tables`)."""
 
     tables: list[Table]
     drawn: list[Table]
+    before: int = 0
 
 
 def grow(names: Sequence[str], k: int, count: int, seed: int,
@@ -79,7 +81,7 @@ def grow(names: Sequence[str], k: int, count: int, seed: int,
         tables.append(new)
         drawn.append(new)
         position += 1
-    return Sample(tables, drawn)
+    return Sample(tables, drawn, len(stored))
 
 
 def sample_tables(n: int, k: int, count: int, rng: random.Random) -> list[tuple[int, ...]]:

@@ -12,6 +12,7 @@ import pytest
 
 from referee.game import BUILTIN_EDITIONS
 from referee.tournament.config import TournamentConfig
+from referee.tournament.preview import make_plan
 from referee.tournament.schedule import (
     BALANCED_ORDERS,
     Schedule,
@@ -231,6 +232,25 @@ def test_a_withdrawn_entrants_tables_stop_counting() -> None:
     assert named[:len(kept)] == kept and len(named) >= 40
     assert all("bot3" not in t for t in named)
     assert max(counts_by_prefix(named, field)[39:]) <= 1
+
+
+def test_the_plan_of_a_sample_after_a_withdrawal_counts_every_table_the_store_drew() -> None:
+    """After a withdrawal, `plan` says the sample grows from all the tables the store drew
+    before (40), not only those still counted, and how many of them are passed over; a lower
+    `tables` with nothing drawn says which of them count."""
+    before = tables(make(12, tables=40))
+    config = make(12, tables=40).model_copy(
+        update={"bots": [b for b in make(12).bots if b.name != "bot3"]})
+    after = Schedule(config, before)
+    passed = sum("bot3" in t for t in before)
+    said = make_plan(config, after, workers=1).lines()
+    assert (f"the sample grows from the 40 tables the store drew before ({passed} of them "
+            "passed over: they seat an entrant no longer in the file): "
+            f"{len(after.drawn())} drawn now") in said, said
+    fewer = make(12, tables=20)
+    said = make_plan(fewer, Schedule(fewer, before), workers=1).lines()
+    assert "the sample is the first 20 of the 40 tables the store drew before: none drawn " \
+        "now" in said, said
 
 
 def test_a_full_round_robin_is_played_round_by_round() -> None:
