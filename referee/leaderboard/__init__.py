@@ -21,7 +21,7 @@ def standings_text(games: Games, primary: str = "placement", fmt: str = "table",
     run, with why (and, in CSV, the `withdrawn_games` stored), a gauntlet's `baselines`
     named, the note that the store is `unfinished` (Markdown and JSON), and what a run with
     `until` decided (`decision`: the table, Markdown and JSON)."""
-    result = standings(games, primary)
+    result = standings(games, primary, baselines=baselines)
     h2h = None
     if with_head_to_head:  # in standings order, as the report shows it
         pairs = head_to_head(games)

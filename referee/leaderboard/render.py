@@ -43,9 +43,20 @@ def _md(text: str) -> str:
     return "".join("\\" + c if c in "\\`*_[]<>|#+-.!" else c for c in visible(text))
 
 
-def place_text(place: Place) -> str:
-    """"1" when the place is known, else the range "1-3"."""
+BASELINE_PLACE = "baseline"  # a gauntlet's baseline holds no place: its row says this
+
+
+def place_text(place: Place | None) -> str:
+    """"1" when the place is known, else the range "1-3"; a gauntlet's baseline, which holds
+    none, "baseline"."""
+    if place is None:
+        return BASELINE_PLACE
     return str(place.best) if place.best == place.worst else f"{place.best}-{place.worst}"
+
+
+def rank_text(rank: int | None) -> str:
+    """The row's rank among the placed entrants; blank for a gauntlet's baseline."""
+    return "" if rank is None else str(rank)
 
 
 def rating_text(rating: Rating) -> str:
@@ -61,7 +72,8 @@ STRENGTH_NOTE = ("strength: the {metric} adjusted for the opponents each bot met
                  "(docs/statistics.md); being a difference added "
                  "to the mean, it can fall outside the metric's range")
 BASELINES_NOTE = ("baselines (at every candidate's table, the yardstick of this gauntlet, "
-                  "ranked with its candidates): {names}")
+                  "shown for their figures and not placed: the places rank the candidates "
+                  "alone, by the pairs of candidates): {names}")
 # The digits the primary metric is shown with, and so its strength (a win share: 0.333 is
 # shown as 33.3%).
 DIGITS = {"placement": 3, "money": 1, "win_share": 3}
@@ -119,7 +131,8 @@ def standings_table(rows: list[StandingRow], fmt: str = "simple", primary: str =
     headers = ["#", "place", "bot", "games"]
     for r in rows:
         f = r.faults
-        row: list[Any] = [r.rank, place_text(r.place), name(r.name), r.games]
+        row: list[Any] = ["" if r.rank is None else r.rank, place_text(r.place), name(r.name),
+                          r.games]
         if wide:
             row += [f"{r.win_share.mean:.1%}", _ci(r.placement, 3), _ci(r.money, 1),
                     rating_text(r.rating), f.timeouts, f.illegal_or_malformed, f.crashes,
@@ -199,14 +212,16 @@ def standings_csv(rows: list[StandingRow], left_out: dict[str, str] | None = Non
                 "response_ms_median", "response_ms_p99", "strength", "baseline",
                 "never_started", "left_out"])
     for r in rows:
-        w.writerow([r.rank, visible(r.name), r.games, r.separated, r.place.best, r.place.worst,
+        w.writerow([rank_text(r.rank), visible(r.name), r.games, r.separated,
+                    *(("", "") if r.place is None else (r.place.best, r.place.worst)),
                     *(f"{x:.4f}" for m in (r.win_share, r.placement, r.money)
                       for x in (m.mean, m.low, m.high)),
                     *(f"{x:.1f}" for x in (r.rating.elo, r.rating.low, r.rating.high)),
                     r.faults.timeouts, r.faults.illegal_or_malformed, r.faults.crashes,
                     r.faults.stderr_over_limit, r.faults.exits_between_games,
                     r.faults.retirements, r.response_ms.median, r.response_ms.p99,
-                    _fixed(r.strength, 4), r.name in baselines, r.name in never_started,
+                    _fixed(r.strength, 4), r.baseline or r.name in baselines,
+                    r.name in never_started,
                     visible(left_out.get(r.name, ""))])
     ranked = {r.name for r in rows}
     for name, why in left_out.items():
@@ -300,7 +315,7 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
     """The standings in `fmt`; JSON always holds the pairs, the tables when `with_pairs`.
     `left_out`: the entrants the last run could not play, with why, in every format; `wide`:
     the table and Markdown with every column (`standings_table`); `baselines`: a gauntlet's,
-    named under the table (and in JSON), as they are ranked with its candidates;
+    named under the table (and in JSON), shown without a place (the `standings` of the candidates);
     `unfinished`: the note that the store holds part of its tournament, in the formats that
     are published (Markdown, JSON: `unfinished`), the table's on stderr by the command;
     `withdrawn_games`: the games stored of each withdrawn entrant, CSV's `games` of their

@@ -86,9 +86,10 @@ class StandingRow:
     faults: FaultCounts
     response_ms: ResponseTimes
     strength: float  # the primary metric adjusted for the opponents met (the block model)
-    rank: int
-    place: Place
+    rank: int | None  # among the entrants placed; None: a gauntlet's baseline
+    place: Place | None  # None: a gauntlet's baseline, the yardstick and not placed
     separated: bool  # first, or separated from the first by the paired tests
+    baseline: bool = False  # a gauntlet's: its figures shown, without a place
 
     def metric(self, name: str) -> Interval | Rating:
         """The estimate of metric `name` (one of `METRICS`)."""

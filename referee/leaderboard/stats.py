@@ -10,7 +10,7 @@ ahead of whom, and so each entrant's range of places, comes from the paired test
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -234,9 +234,12 @@ class Standings:
 
 
 def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP_SAMPLES,
-              alpha: float = paired.ALPHA) -> Standings:
+              alpha: float = paired.ALPHA, baselines: Collection[str] = ()) -> Standings:
     """One row per entrant, best first by `primary` (ties by name), and the pairs in
-    standings order (`pairs.compare`), familywise error `alpha`."""
+    standings order (`pairs.compare`), familywise error `alpha`.  A gauntlet's `baselines`
+    keep their rows and figures but hold no place: the places, the pairs and `separated`
+    are the candidates' alone, by Holm over the candidates' pairs, as a run's `until` judges
+    them (`tournament.until.judged`): a baseline is the yardstick, not a contender."""
     if primary not in METRICS:
         raise ValueError(f"unknown metric {primary!r}; known: {', '.join(METRICS)}")
     if not games.game_ids:
@@ -262,12 +265,14 @@ def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP
     never = never_started(games.names, games.present, games.faults)
     ranked = sorted(range(len(games.names)),
                     key=lambda e: (games.names[e] in never, -score(e), games.names[e]))
-    order = [games.names[e] for e in ranked]
-    pairs, ranges = verdicts(games, order, primary, alpha)
+    order = [n for n in (games.names[e] for e in ranked) if n not in baselines]
+    pairs, ranges = verdicts(games, order, primary, alpha) if order else ([], {})
     leader_above = {p.b for p in pairs if p.a == order[0] and p.separated and p.test.diff > 0}
+    placed = {name: rank for rank, name in enumerate(order, 1)}
     rows = []
-    for rank, e in enumerate(ranked, 1):
+    for e in ranked:
         name = games.names[e]
+        rank = placed.get(name)
         lo, hi = np.percentile(elo_boot[:, e], [2.5, 97.5])
         f = games.faults[e]
         rows.append(StandingRow(
@@ -280,11 +285,13 @@ def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP
             response_ms=ResponseTimes(_quantile(games.response[e], 0.5),
                                       _quantile(games.response[e], 0.99)),
             strength=float(elo[e]) if primary == "rating" else float(strength[e]),
-            rank=rank, place=Place(*ranges[name]),
-            separated=rank == 1 or name in leader_above or (name in never and rank > 1)))
+            rank=rank, place=Place(*ranges[name]) if rank is not None else None,
+            separated=rank is not None and (rank == 1 or name in leader_above
+                                            or (name in never and rank > 1)),
+            baseline=rank is None))
     tables = {tuple(sorted(s)) for s in games.seats}  # a gauntlet deals each deal to all
     dealt = {(tuple(sorted(s)), d) for s, d in zip(games.seats, games.deal.tolist(), strict=True)}
-    note = resolution.note(pairs, len(rows), len(games.game_ids),
+    note = resolution.note(pairs, len(order), len(games.game_ids),
                            len(dealt) / max(1, len(tables)), primary, alpha)
     if games.deals == 1:
         note = (f"{note} " if note else "") + resolution.ONE_DEAL

@@ -38,9 +38,10 @@ def _results_section(data: Tournament, links: Links, row: StandingRow, played: l
     name = row.name
     ms = row.response_ms
     figures = [
-        ("rank", f"{row.rank} of {len(data.rows)}"),
+        ("rank", f"{row.rank} of {len(data.placed)}" if row.rank is not None else
+         "none: a baseline of this gauntlet, its yardstick, is not placed"),
         ("place", place_text(row.place)
-         + ("" if row.place.best == row.place.worst else
+         + ("" if row.place is None or row.place.best == row.place.worst else
             " (the places it could hold, given which pairs are separated)")),
         ("games", str(row.games)),
         ("win share", ci_html(row.win_share, 3, pct=True)),

@@ -50,6 +50,12 @@ class Tournament:
     baselines: list[str] = field(default_factory=list)  # a gauntlet's
 
     @property
+    def placed(self) -> list[str]:
+        """The entrants with a place, in order: all but a gauntlet's baselines, which the
+        pairs leave out too."""
+        return [r.name for r in self.rows if r.rank is not None]
+
+    @property
     def faulty(self) -> list[str]:
         """Ids of the games in which any seat had a fault."""
         return [r.game_id for r in self.results if any(r.faults)]
@@ -59,7 +65,8 @@ def load(store: Store) -> Tournament:
     results = list(store.results())
     games = Games.load(results, store.seeds())
     primary = store.primary_metric()
-    board = standings(games, primary)
+    baselines = store.baselines()
+    board = standings(games, primary, baselines=baselines)
     data = Tournament(
         name=store.name(),
         primary=primary,
@@ -76,7 +83,7 @@ def load(store: Store) -> Tournament:
                                   never_started_line(board.never_started) + "."
                                   if board.never_started else None, board.note) if n)
         or None,
-        baselines=store.baselines(),
+        baselines=baselines,
     )
     per_bot: dict[str, list[BotGame]] = {n: [] for n in data.names}
     for result in results:

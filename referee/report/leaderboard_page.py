@@ -5,7 +5,7 @@ accumulated."""
 from __future__ import annotations
 
 from referee.leaderboard.methods import place_note
-from referee.leaderboard.render import BASELINES_NOTE, place_text
+from referee.leaderboard.render import BASELINES_NOTE, place_text, rank_text
 from referee.leaderboard.rows import Interval, StandingRow
 
 from . import svg
@@ -103,9 +103,9 @@ def standings_section(data: Tournament, links: Links, colors: dict[str, str]) ->
     head_css += ["", "more", "more"]
     body = []
     for r in rows:
-        cells = [cell(str(r.rank)),
+        cells = [cell(rank_text(r.rank), r.rank if r.rank is not None else 0),
                  cell(f'<span class="place">{place_text(r.place)}</span>',
-                      r.place.best + r.place.worst / 10_000),
+                      0 if r.place is None else r.place.best + r.place.worst / 10_000),
                  cell(f'<i class="sw" style="background:{colors[r.name]}"></i>'
                       f'{links.bot(r.name, "")}', r.name),
                  cell(str(r.games))]

@@ -19,7 +19,7 @@ PAIRS_PAGE_MAX = 20_000  # rows of the page of every pair; beyond, the nearest p
 def neighbour_pairs(data: Tournament) -> list[Pair]:
     """The pairs of entrants at most NEIGHBOURS places apart in the standings: the verdicts
     that decide the places, a few per entrant whatever the size of the field."""
-    rank = {n: i for i, n in enumerate(data.names)}
+    rank = {n: i for i, n in enumerate(data.placed)}
     return [p for p in data.pairs if abs(rank[p.a] - rank[p.b]) <= NEIGHBOURS]
 
 
@@ -27,7 +27,7 @@ def pairs_table(data: Tournament, links: Links, pairs: list[Pair], root: str) ->
     """Pairs with their paired difference, interval, LOS and verdict, sortable and
     searchable (a bot's name finds its pairs)."""
     digits = 1 if data.primary == "money" else 3
-    rank = {n: i + 1 for i, n in enumerate(data.names)}
+    rank = {n: i + 1 for i, n in enumerate(data.placed)}
     rows = []
     for p in pairs:
         t = p.test
@@ -68,7 +68,7 @@ def pairs_page(data: Tournament, links: Links) -> str:
     listed = data.pairs
     more = ""
     if len(data.pairs) > PAIRS_PAGE_MAX:
-        rank = {n: i for i, n in enumerate(data.names)}
+        rank = {n: i for i, n in enumerate(data.placed)}
         apart = sorted({abs(rank[p.a] - rank[p.b]) for p in data.pairs})
         count = dict.fromkeys(apart, 0)
         for p in data.pairs:

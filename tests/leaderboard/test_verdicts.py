@@ -283,3 +283,51 @@ def test_in_a_complete_design_strength_orders_as_the_mean_on_a_wider_scale() -> 
     overall = float((values * present).sum() / present.sum())
     found = strengths(games) - overall
     assert np.allclose(found, (means - overall) * 4 * 5 / (3 * 6)), (found, means)
+
+
+def test_a_gauntlet_places_its_candidates_and_shows_its_baselines_without_a_place() -> None:
+    """Baselines x (always first) and y, three candidates at tables of their own, 10 deals:
+    c0 always beats y, c1 and c2 never do.  The best candidate reads place 1, not 3 behind
+    two baselines: the candidates hold places 1 and 2-3 by the pairs of candidates alone (3
+    pairs), and the baselines keep their rows and figures, marked "baseline" with no place
+    (no rank, no place in CSV; null in JSON)."""
+    import csv
+    import io
+    import json
+
+    from referee.leaderboard.rows import Place
+
+    results = []
+    for deal in range(10):
+        for c in ("c0", "c1", "c2"):
+            for k in range(3):
+                table = ["x", "y", c]
+                seats = table[k:] + table[:k]
+                order = ["x", c, "y"] if c == "c0" else ["x", "y", c]
+                ranks = [order.index(s) + 1 for s in seats]
+                results.append((f"{c}-d{deal}-o{k}", seats, {
+                    "money": [40 - 10 * r for r in ranks], "ranks": ranks, "retired": [],
+                    "faults": [[]] * 3}))
+    seeds = {gid: int(gid.split("-")[1][1:]) for gid, _, _ in results}
+    board = standings(Games.load(all_stored(results), seeds), samples=50,
+                      baselines=["x", "y"])
+    rows = {r.name: r for r in board.rows}
+    assert [r.name for r in board.rows] == ["x", "c0", "y", "c1", "c2"]
+    assert (rows["c0"].rank, rows["c0"].place) == (1, Place(1, 1))
+    assert {rows[c].place for c in ("c1", "c2")} == {Place(2, 3)}
+    assert all(rows[b].place is None and rows[b].rank is None and rows[b].baseline
+               for b in ("x", "y"))
+    assert len(board.pairs) == 3 and not {"x", "y"} & {n for p in board.pairs for n in (p.a, p.b)}
+    table = render(board, "table", baselines=["x", "y"])
+    shown = [line.split()[:3] for line in table.splitlines()[2:7]]
+    assert shown[:3] == [["baseline", "x", "90"], ["1", "1", "c0"], ["baseline", "y", "90"]], \
+        table
+    assert "| baseline | y" in render(board, "markdown", baselines=["x", "y"])
+    csv_rows = {r["name"]: r for r in csv.DictReader(io.StringIO(
+        render(board, "csv", baselines=["x", "y"])))}
+    assert (csv_rows["y"]["rank"], csv_rows["y"]["place_best"], csv_rows["y"]["baseline"]) \
+        == ("", "", "True")
+    assert csv_rows["c0"]["place_best"] == "1"
+    entrants = {e["name"]: e for e in json.loads(render(board, "json"))["entrants"]}
+    assert entrants["x"]["place"] is None and entrants["x"]["baseline"] is True
+    assert entrants["c0"]["place"] == {"best": 1, "worst": 1}

@@ -351,17 +351,18 @@ def test_a_leaderboard_of_a_store_a_run_has_not_finished_says_so(tmp_path: Path)
 
 
 def test_a_gauntlets_leaderboard_names_its_baselines(tmp_path: Path) -> None:
-    """A gauntlet's baselines are ranked with its candidates: the table says under it which
-    they are, the JSON lists them, and so does the report's leaderboard page; a round
-    robin's says nothing of baselines."""
+    """A gauntlet's baselines are its yardstick, not placed: the table says under it which
+    they are and that the places rank the candidates alone, the JSON lists them, and so does
+    the report's leaderboard page; a round robin's says nothing of baselines."""
     names = ["ann", "ben", "cal", "dan"]
     for n in names:
         entrant(tmp_path, n)
     file = write_file(tmp_path, names, 'format = "gauntlet"\nbaselines = ["ben", "ann"]')
     run(file)
     db = tmp_path / "field.db"
-    says = ("baselines (at every candidate's table, the yardstick of this gauntlet, ranked "
-            "with its candidates): ben, ann")  # as the file names them
+    says = ("baselines (at every candidate's table, the yardstick of this gauntlet, shown "
+            "for their figures and not placed: the places rank the candidates alone, by the "
+            "pairs of candidates): ben, ann")  # as the file names them
     assert says in " ".join(board(db, "table").split()), board(db, "table")
     assert json.loads(board(db))["baselines"] == ["ben", "ann"]
     out = in_process.referee("report", str(db), "--out", "site", cwd=tmp_path)
