@@ -234,6 +234,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     lost = ""  # what withdrawing them takes out of the leaderboard
     moved: list[str] = []  # games of earlier rotations that a run seats anew
     held_shard = "all"  # the share of the schedule the store holds
+    probed: dict[str, int] = {}  # dead at start in their stored games: a run tries them
     if db_path.exists():
         # Only with a store: the entrants' versions and the session (trio, the match runner,
         # the leaderboard) would cost a plan of a new file a third of its start-up.
@@ -268,6 +269,10 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
                 withdrawn = [n for n in store.versions() if n not in named]  # as a run finds
                 back = coming_back(store, named)
                 lost = withdrawal_cost(store, withdrawn) if withdrawn else ""
+                if config.schedule == "adaptive":  # as `run` reads them (`start_probe.py`)
+                    from ..tournament.start_probe import to_probe
+
+                    probed = to_probe(store, [n for n in versions if n not in changed])
             finally:
                 store.close()
         except StoreError as exc:
@@ -291,7 +296,8 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     if as_json:
         click.echo(json.dumps({**plan.as_dict(), **({"until": looks} if looks else {}),
                                "left_out": left_out, "store_holds": held,
-                               "withdrawn": withdrawn, "reseated": len(moved)}, indent=2))
+                               "withdrawn": withdrawn, "reseated": len(moved),
+                               "tried_at_start": probed}, indent=2))
         return
     click.echo("\n".join([*plan.lines(), *([looks] if looks else [])]))
     if shard_of is None and held_shard != "all":
@@ -323,6 +329,11 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
         click.echo(f"warning: run would leave out {visible(name)}: {visible(why)}"
                    + (f" (up to {skipped:,} of its games would be skipped: those not stored)"
                       if skipped else ""))
+    if probed:
+        from ..tournament.start_probe import probe_note
+
+        for name, count in probed.items():
+            click.echo(visible(probe_note(name, count)))
     from ..tournament.field import renamed
 
     for line in renamed(left_out, withdrawn):

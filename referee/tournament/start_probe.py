@@ -39,17 +39,28 @@ def dead_at_start(starts: Iterable[tuple[Sequence[str], Sequence[str | None]]]
             if watch.games[name] >= IN_A_ROW}
 
 
+def probe_note(name: str, games: int) -> str:
+    """What `plan` says of an entrant that a run will try before its first round: its stored
+    games show it never started (`dead_at_start`)."""
+    return (f"note: {name} started in none of its {games} stored games: a run tries it once "
+            "and leaves it out if it still does not start")
+
+
+def to_probe(store: Store, playing: Iterable[str]) -> dict[str, int]:
+    """Those of `playing` (the entrants a run would seat, as its version now) that a run tries
+    once before its first round, with their stored games: what `still_unstarted` reads,
+    without starting any."""
+    dead = dead_at_start(store.start_faults())
+    return {name: dead[name][0] for name in playing if name in dead}
+
+
 async def still_unstarted(config: TournamentConfig, config_path: Path, store: Store,
                           playing: Iterable[str], say: Callable[[str], None]
                           ) -> dict[str, str]:
     """Those of `playing` whose games in `store` show they never started and that fail to
     start again now, each with why (said, as a left-out bot is)."""
     left_out: dict[str, str] = {}
-    candidates = dead_at_start(store.start_faults())
-    for name in playing:
-        if name not in candidates:
-            continue
-        games, _ = candidates[name]
+    for name, games in to_probe(store, playing).items():
         player = BotPlayer(bot_spec(config, config_path, name),
                            startup_time=config.limits.startup_time)
         try:

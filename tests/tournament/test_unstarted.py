@@ -48,8 +48,9 @@ def test_an_adaptive_run_seats_a_bot_that_keeps_failing_to_start_in_no_later_rou
     """The crasher's table in the first round plays its three games (the round was chosen);
     after its second failed start the run says it is left out, and the next three rounds seat
     it nowhere; the leaderboard's left-out line says why, and a file without it is said to
-    withdraw it.  The next run tries it once before its first round and, as it still fails,
-    seats it nowhere either, saying so in one line."""
+    withdraw it; `plan` of the next file says the next run will try it once.  The next run
+    tries it once before its first round and, as it still fails, seats it nowhere either,
+    saying so in one line."""
     config, db = write_config(tmp_path, rounds=4), tmp_path / "t.db"
     done = in_process.referee("tournament", "run", str(config), "--workers", "1",
                               cwd=tmp_path)
@@ -69,6 +70,10 @@ def test_an_adaptive_run_seats_a_bot_that_keeps_failing_to_start_in_no_later_rou
     planned = in_process.referee("tournament", "plan", str(without), "--db", str(db),
                                  cwd=tmp_path)
     assert "warning: a run withdraws crasher" in planned.stdout, planned.stdout
+    planned = in_process.referee("tournament", "plan", str(write_config(tmp_path, rounds=5)),
+                                 cwd=tmp_path)  # says the try to come, starting no bot
+    assert ("note: crasher started in none of its 3 stored games: a run tries it once and "
+            "leaves it out if it still does not start") in planned.stdout, planned.stdout
     again = in_process.referee("tournament", "run", str(write_config(tmp_path, rounds=5)),
                                "--workers", "1", cwd=tmp_path)
     assert again.returncode == 0, again.stderr
