@@ -150,11 +150,11 @@ def stored_standings_text(db_path: Path, fmt: str = "table", with_head_to_head: 
     if it cannot be read."""
     from ..leaderboard import standings_text
 
-    games, primary, left_out, baselines, held = read_stored(db_path)
+    games, primary, left_out, baselines, held, (joined, runs) = read_stored(db_path)
     unfinished = unfinished_note(db_path) if fmt in PUBLISHED_WITH_NOTE else None
     decision = until_decision(db_path) if fmt != "csv" else None
     return standings_text(games, primary, fmt, with_head_to_head, with_seats, with_pairs,
-                          left_out, wide, baselines, unfinished, held, decision)
+                          left_out, wide, baselines, unfinished, held, decision, joined, runs)
 
 
 # The leaderboard formats that carry the unfinished note themselves (an organiser published
@@ -163,11 +163,12 @@ PUBLISHED_WITH_NOTE = ("markdown", "json")
 
 
 def read_stored(db_path: Path) -> tuple[Games, str, dict[str, str], list[str],
-                                        dict[str, int]]:
+                                        dict[str, int], tuple[dict[str, int], int]]:
     """What a leaderboard of the store at `db_path` shows (read-only): its games, its
     tournament file's primary metric, the entrants its last run left out or withdrew, a
-    gauntlet's baselines, and the games stored of each withdrawn entrant (out of the board, as
-    its reason says); a StoreError if it cannot be read."""
+    gauntlet's baselines, the games stored of each withdrawn entrant (out of the board, as
+    its reason says), and the run in which each entrant first played, of the store's runs
+    (`Store.joined`); a StoreError if it cannot be read."""
     from ..leaderboard import Games
     from ..tournament.field import shown_left_out, stored_games
     from ..tournament.store import WITHDRAWN, Store
@@ -176,7 +177,8 @@ def read_stored(db_path: Path) -> tuple[Games, str, dict[str, str], list[str],
     try:
         left_out = shown_left_out(store)
         return (Games.from_store(store), store.primary_metric(), left_out,
-                store.baselines(), stored_games(store, store.entrants(WITHDRAWN)))
+                store.baselines(), stored_games(store, store.entrants(WITHDRAWN)),
+                store.joined())
     finally:
         store.close()
 

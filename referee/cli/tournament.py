@@ -158,7 +158,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     except KeyboardInterrupt:
         fail(f"interrupted; finished games are kept in {db_path}; run again to resume")
     try:  # read as the leaderboard reads them, with --quiet too (not shown: not worked out)
-        games, primary, left_out, baselines, _ = read_stored(db_path)
+        games, primary, left_out, baselines, _, (joined, runs) = read_stored(db_path)
     except StoreError as exc:
         fail(f"the games are stored, but the leaderboard cannot be read: {exc}")
     for line in summary.never_started:  # said with --quiet too: its games count for nothing
@@ -175,7 +175,8 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
                 f"results in {db_path}")
     from ..leaderboard import standings_text
 
-    click.echo(standings_text(games, primary, "table", left_out=left_out, baselines=baselines))
+    click.echo(standings_text(games, primary, "table", left_out=left_out, baselines=baselines,
+                              joined=joined, runs=runs))
 
 
 @tournament.command(name="plan")

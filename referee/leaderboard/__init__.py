@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from .late import joined_late
 from .render import render
 from .stats import Games, Standings, by_seat, head_to_head, standings
 from .uncertainty import Uncertainty, uncertainty
@@ -15,12 +16,14 @@ def standings_text(games: Games, primary: str = "placement", fmt: str = "table",
           left_out: Mapping[str, str] | None = None, wide: bool = False,
           baselines: Sequence[str] = (), unfinished: str | None = None,
           withdrawn_games: Mapping[str, int] | None = None,
-          decision: str | None = None) -> str:
+          decision: str | None = None, joined: Mapping[str, int] | None = None,
+          runs: int = 0) -> str:
     """The standings of `games` by the `primary` metric in `fmt` (JSON always with the
     pairs; the tables with them when `with_pairs`), the entrants `left_out` by the last
     run, with why (and, in CSV, the `withdrawn_games` stored), a gauntlet's `baselines`
     named, the note that the store is `unfinished` (Markdown and JSON), and what a run with
-    `until` decided (`decision`: the table, Markdown and JSON)."""
+    `until` decided (`decision`: the table, Markdown and JSON), and the entrants that joined
+    late (`joined`: the run in which each first played, of `runs`; `late.py`)."""
     result = standings(games, primary, baselines=baselines)
     h2h = None
     if with_head_to_head:  # in standings order, as the report shows it
@@ -29,7 +32,8 @@ def standings_text(games: Games, primary: str = "placement", fmt: str = "table",
         h2h = {a: {b: pairs[a][b] for b in order if b != a} for a in order}
     return render(result, fmt, h2h, by_seat(games) if with_seats else None, primary, with_pairs,
                   dict(left_out or {}), wide, list(baselines), unfinished,
-                  dict(withdrawn_games or {}), decision)
+                  dict(withdrawn_games or {}), decision,
+                  joined_late(result.rows, joined or {}, runs))
 
 
 __all__ = ["Games", "Standings", "Uncertainty", "by_seat", "head_to_head", "standings",

@@ -17,6 +17,7 @@ from tabulate import tabulate
 
 from referee.text import visible
 
+from .late import Late, late_line
 from .methods import place_note, separated_note
 from .pairs import ALPHA, Pair
 from .rows import HeadToHead, Interval, Place, Rating, SeatRow, StandingRow
@@ -192,16 +193,20 @@ def _wrapped(note: str, fmt: str) -> str:
 
 def standings_csv(rows: list[StandingRow], left_out: dict[str, str] | None = None,
                   baselines: Sequence[str] = (), never_started: Sequence[str] = (),
-                  withdrawn_games: Mapping[str, int] | None = None) -> str:
+                  withdrawn_games: Mapping[str, int] | None = None,
+                  late_runs: Mapping[str, int] | None = None) -> str:
     """One row per entrant; whether it is a gauntlet's baseline and whether it started in none
     of its games (placed last by rule), which the other formats mark too; the last column
     says why an entrant was left out.  A left-out or withdrawn entrant not on the board has
     a row of its own, its figures empty but its games: a withdrawn one's stored games
     (`withdrawn_games`), out of the board, as its reason says (its row said 0 where 280 were
     kept); one left out, those the board counts: none (any it has stored are of tables
-    outside the sample or with a withdrawn entrant, which the board leaves out too)."""
+    outside the sample or with a withdrawn entrant, which the board leaves out too).
+    `late_runs`: the run in which each entrant that joined late first played (`late.py`),
+    its `joined_late` column (empty for the others)."""
     left_out = left_out or {}
     held = withdrawn_games or {}
+    late_runs = late_runs or {}
     out = io.StringIO()
     w = csv.writer(out)
     w.writerow(["rank", "name", "games", "separated", "place_best", "place_worst", "win_share",
@@ -209,8 +214,8 @@ def standings_csv(rows: list[StandingRow], left_out: dict[str, str] | None = Non
                 "placement_high", "money", "money_low", "money_high", "rating_elo",
                 "rating_low", "rating_high", "timeouts", "illegal_or_malformed", "crashes",
                 "stderr_over_limit", "exits_between_games", "retirements",
-                "response_ms_median", "response_ms_p99", "strength", "baseline",
-                "never_started", "left_out"])
+                "response_ms_median", "response_ms_p99", "strength", "joined_late",
+                "baseline", "never_started", "left_out"])
     for r in rows:
         w.writerow([rank_text(r.rank), visible(r.name), r.games, r.separated,
                     *(("", "") if r.place is None else (r.place.best, r.place.worst)),
@@ -220,13 +225,14 @@ def standings_csv(rows: list[StandingRow], left_out: dict[str, str] | None = Non
                     r.faults.timeouts, r.faults.illegal_or_malformed, r.faults.crashes,
                     r.faults.stderr_over_limit, r.faults.exits_between_games,
                     r.faults.retirements, r.response_ms.median, r.response_ms.p99,
-                    _fixed(r.strength, 4), r.baseline or r.name in baselines,
+                    _fixed(r.strength, 4), late_runs.get(r.name, ""),
+                    r.baseline or r.name in baselines,
                     r.name in never_started,
                     visible(left_out.get(r.name, ""))])
     ranked = {r.name for r in rows}
     for name, why in left_out.items():
         if name not in ranked:
-            w.writerow(["", visible(name), held.get(name, 0), *[""] * 24, name in baselines,
+            w.writerow(["", visible(name), held.get(name, 0), *[""] * 25, name in baselines,
                         "", visible(why)])
     return out.getvalue()
 
@@ -311,7 +317,7 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
            wide: bool = False, baselines: list[str] | None = None,
            unfinished: str | None = None,
            withdrawn_games: Mapping[str, int] | None = None,
-           decision: str | None = None) -> str:
+           decision: str | None = None, late: Sequence[Late] = ()) -> str:
     """The standings in `fmt`; JSON always holds the pairs, the tables when `with_pairs`.
     `left_out`: the entrants the last run could not play, with why, in every format; `wide`:
     the table and Markdown with every column (`standings_table`); `baselines`: a gauntlet's,
@@ -321,7 +327,8 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
     `withdrawn_games`: the games stored of each withdrawn entrant, CSV's `games` of their
     rows (the other formats say it in the reason); `decision`: what a run with `until`
     decided (where it stopped and why: who qualified, or what stayed open), in the table,
-    Markdown and JSON (`until`), the CSV's on stderr by the command."""
+    Markdown and JSON (`until`), the CSV's on stderr by the command; `late`: the entrants
+    that joined late (`late.py`), a line under the tables, `joined_late` in JSON and CSV."""
     rows = board.rows
     left_out = left_out or {}
     if fmt == "json":
@@ -334,7 +341,8 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
                                             for n, why in left_out.items()],
                                "baselines": baselines or [],
                                "unfinished": unfinished,
-                               "until": decision}
+                               "until": decision,
+                               "joined_late": [x.as_dict() for x in late]}
         if h2h is not None:
             doc["head_to_head"] = {a: {b: c.as_dict() for b, c in row.items()}
                                    for a, row in h2h.items()}
@@ -343,11 +351,13 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
         return json.dumps(doc, indent=2)
     if fmt == "csv":  # one table: the CLI refuses the extras with it
         return standings_csv(rows, left_out, baselines or (), board.never_started,
-                             withdrawn_games)
+                             withdrawn_games, {x.name: x.run for x in late})
     tablefmt = "github" if fmt == "markdown" else "simple"
     parts = [standings_table(rows, tablefmt, primary, wide, board.pairs)]
     if board.never_started:
         parts.append(_wrapped(never_started_line(board.never_started), tablefmt))
+    if late:
+        parts.append(_wrapped(late_line(late, _md if fmt == "markdown" else visible), tablefmt))
     if board.note:
         parts.append(_wrapped(board.note, tablefmt))
     if baselines:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from referee.leaderboard.late import joined_late, late_line
 from referee.leaderboard.pairs import Pair
 from referee.leaderboard.render import never_started_line
 from referee.leaderboard.rows import HeadToHead, SeatRow, StandingRow
@@ -81,7 +82,8 @@ def load(store: Store) -> Tournament:
         superseded=store.superseded(),
         note=" ".join(n for n in (_unfinished(store), _decided(store),
                                   never_started_line(board.never_started) + "."
-                                  if board.never_started else None, board.note) if n)
+                                  if board.never_started else None, _late(store, board.rows),
+                                  board.note) if n)
         or None,
         baselines=baselines,
     )
@@ -126,6 +128,15 @@ def _unfinished(store: Store) -> str | None:
     line = unfinished_line(store, store.path.name)
     return None if line is None else "the store " + line.removeprefix("note: ") + "."
 
+
+
+def _late(store: Store, rows: list[StandingRow]) -> str | None:
+    """The entrants that joined late, as a sentence of the first page (`late.py`)."""
+    late = joined_late(rows, *store.joined())
+    if not late:
+        return None
+    line = late_line(late, str)
+    return line[0].upper() + line[1:] + "."
 
 
 def _decided(store: Store) -> str | None:

@@ -154,5 +154,6 @@ def update_field(store: Store, names: Sequence[str], versions: Mapping[str, str]
     field = [Entrant(name, versions.get(name, before.get(name)),
                      LEFT_OUT if name in left_out else PLAYING, left_out.get(name, ""))
              for name in names]
-    superseded = store.record_field(field, gone, {n: versions[n] for n in changed})
+    superseded = store.record_field(field, gone, {n: versions[n] for n in changed},
+                                    new_run=True)
     return FieldChange(changed, superseded, new, gone, lost, back)

@@ -376,6 +376,39 @@ def test_a_gauntlets_leaderboard_names_its_baselines(tmp_path: Path) -> None:
     assert json.loads(board(tmp_path / "rr" / "field.db"))["baselines"] == []
 
 
+def test_a_candidate_that_joins_late_with_fewer_games_is_marked_on_the_board(
+        tmp_path: Path) -> None:
+    """A gauntlet whose first run plays cal and dan together marks nobody as late; eve,
+    added in a second run stopped by max_games after 1 of her 3 games, is marked in every
+    format: a line under the table, `joined_late` in JSON (run 2 of 2, 1 of the 3 games
+    most candidates have) and CSV, and the report's first page.  A store made before runs
+    were counted (no `joined` table) is read as before, marking nobody."""
+    names = ["ann", "ben", "cal", "dan"]
+    for n in [*names, "eve"]:
+        entrant(tmp_path, n)
+    extra = 'format = "gauntlet"\nbaselines = ["ann", "ben"]'
+    run(write_file(tmp_path, names, extra))
+    db = tmp_path / "field.db"
+    assert json.loads(board(db))["joined_late"] == []
+    assert "joined late" not in board(db, "table")
+    run(write_file(tmp_path, [*names, "eve"], extra + "\nmax_games = 7"))
+    assert json.loads(board(db))["joined_late"] == [
+        {"name": "eve", "run": 2, "runs": 2, "games": 1, "usual_games": 3}]
+    says = ("joined late, with fewer games than most (their intervals wider, their places "
+            "less settled): eve (run 2 of 2, 1 of the 3 games most entrants have)")
+    assert says in " ".join(board(db, "table").split())
+    assert says in " ".join(board(db, "markdown").split())
+    rows = {r["name"]: r for r in csv.DictReader(io.StringIO(board(db, "csv")))}
+    assert (rows["eve"]["joined_late"], rows["cal"]["joined_late"]) == ("2", "")
+    out = in_process.referee("report", str(db), "--out", "site", cwd=tmp_path)
+    assert out.returncode == 0, out.stderr
+    index = " ".join(html.unescape((tmp_path / "site" / "index.html").read_text()).split())
+    assert "J" + says[1:] in index
+    with sqlite3.connect(db) as con:
+        con.execute("DROP TABLE joined")
+    assert json.loads(board(db))["joined_late"] == []
+
+
 def test_a_mistyped_entrant_is_said_to_look_like_the_one_that_withdrew(tmp_path: Path) -> None:
     """After a run, the file names `dann` (no such folder) where it named `dan`: plan and run
     warn that dann has no folder and dan, in the store, is no longer in the file, likely one

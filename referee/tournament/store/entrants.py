@@ -1,6 +1,11 @@
 """The field of a tournament's last run, one row an entrant: its version (None: never built
 here), whether it played, was left out (and why) or has withdrawn (in the store, no longer in
-the file).  `plan` and a run compare it with the bots as they are now."""
+the file).  `plan` and a run compare it with the bots as they are now.
+
+The store also counts its runs (meta `runs`) and keeps the run in which each entrant first
+played (`joined`), so that a board can say which entrants joined a contest late.  A store
+made before they were kept counts from its next run: the entrants it holds then joined in its
+first run counted, and so none of them is taken for late."""
 
 from __future__ import annotations
 
@@ -40,3 +45,23 @@ def write_field(db: sqlite3.Connection, entrants: Sequence[Entrant],
                    [(e.name, e.version, e.status, e.reason) for e in entrants])
     db.executemany("UPDATE entrants SET status = ?, reason = '' WHERE name = ?",
                    [(WITHDRAWN, name) for name in withdrawn])
+
+
+def read_joined(db: sqlite3.Connection) -> tuple[dict[str, int], int]:
+    """The run in which each entrant first played, and the runs counted; none in a store made
+    before they were kept (its tables are not added by a reader)."""
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    if "joined" not in tables:
+        return {}, 0
+    runs = db.execute("SELECT value FROM meta WHERE key = 'runs'").fetchone()
+    return dict(db.execute("SELECT name, run FROM joined")), int(runs[0]) if runs else 0
+
+
+def count_run(db: sqlite3.Connection, playing: Sequence[str]) -> int:
+    """Count a new run, and record it as the run in which each of `playing` joined unless it
+    joined before, inside the caller's transaction; the run's number."""
+    row = db.execute("SELECT value FROM meta WHERE key = 'runs'").fetchone()
+    run = (int(row[0]) if row else 0) + 1
+    db.execute("INSERT OR REPLACE INTO meta VALUES ('runs', ?)", (str(run),))
+    db.executemany("INSERT OR IGNORE INTO joined VALUES (?, ?)", [(n, run) for n in playing])
+    return run

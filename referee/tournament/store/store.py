@@ -28,11 +28,11 @@ from referee.protocol.messages import FaultKind
 
 from .bound_file import BoundFile
 from .draws import Table, named_keys, played_tables, read_draws, write_draws
-from .entrants import Entrant, read_entrants, read_versions, write_field
+from .entrants import Entrant, count_run, read_entrants, read_joined, read_versions, write_field
 from .errors import DamagedRecord, StoreError, StoreFailed
 from .files import Opening, refuse_special, unshared_wal, write_protected, writer_lock
 from .rounds import read_rounds, write_round
-from .schema import SCHEMA, WITHDRAWN, Status, refuse_foreign
+from .schema import PLAYING, SCHEMA, WITHDRAWN, Status, refuse_foreign
 from .superseded import move_superseded, read_superseded, stale_game_ids, superseded_record
 
 
@@ -310,16 +310,27 @@ class Store(BoundFile):
             return read_versions(self.db)
 
     def record_field(self, entrants: Sequence[Entrant], withdrawn: Sequence[str],
-                     changed: Mapping[str, str]) -> int:
+                     changed: Mapping[str, str], new_run: bool = False) -> int:
         """Record a run's field in one transaction: supersede the games of the `changed`
         entrants (each with its current version, `stale_games`), write each of `entrants`,
-        and mark the `withdrawn` (in the store, no longer in the file); how many games were
-        superseded."""
+        and mark the `withdrawn` (in the store, no longer in the file); with `new_run` (a
+        run's first record of its field), count the run and the entrants playing that join
+        with it (`joined`); how many games were superseded."""
         with self.transaction():
             stale = stale_game_ids(self.db, changed)
             move_superseded(self.db, stale, "changed: " + ", ".join(sorted(changed)))
             write_field(self.db, entrants, withdrawn)
+            if new_run:
+                count_run(self.db, [e.name for e in entrants if e.status == PLAYING])
         return len(stale)
+
+    def joined(self) -> tuple[dict[str, int], int]:
+        """The run in which each entrant first played, and the store's runs (none counted in
+        a store made before they were)."""
+        if self.earlier:
+            return {}, 0
+        with self.failing():
+            return read_joined(self.db)
 
     def stale_games(self, current: Mapping[str, str]) -> list[str]:
         """The stored games in which an entrant of `current` played another version than

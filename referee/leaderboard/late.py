@@ -1,0 +1,63 @@
+"""Entrants that joined a contest late: a contest whose entrants arrive over weeks grows its
+store run by run, and an entrant that joined in a later run has fewer games than those there
+from the start (its intervals wider, its place less settled), which a board read as final
+did not say.
+
+The store keeps the run in which each entrant first played (`Store.joined`).  An entrant is
+marked when it joined after the first run of those on the board *and* has fewer games than
+most entrants have: the median of the games of the placed entrants that joined in that first
+run (a gauntlet's baselines, at every table, are not its measure).  So a run in which everyone
+started together marks nobody, nor does a late entrant whose games have caught up (a gauntlet's
+late candidate, once its gauntlet is played, has the same deals as every other).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+
+from .rows import StandingRow
+
+
+@dataclass(frozen=True)
+class Late:
+    """An entrant that joined late: the run it first played in, of the store's runs, and its
+    games beside those most entrants have."""
+
+    name: str
+    run: int
+    runs: int
+    games: int
+    usual_games: int
+
+    def as_dict(self) -> dict[str, object]:
+        return asdict(self)
+
+    def text(self, show: Callable[[str], str]) -> str:
+        """As the line under a board says it, the name as `show` writes it."""
+        return (f"{show(self.name)} (run {self.run} of {self.runs}, {self.games:,} of the "
+                f"{self.usual_games:,} games most entrants have)")
+
+
+def joined_late(rows: Sequence[StandingRow], joined: Mapping[str, int], runs: int
+                ) -> list[Late]:
+    """Of the board's `rows`, in its order, those that joined after the first run of the
+    entrants on it with fewer games than most (`joined`: each entrant's first run, of
+    `runs`)."""
+    first = min((joined[r.name] for r in rows if r.name in joined), default=None)
+    if first is None:
+        return []
+    usual = [r.games for r in rows if joined.get(r.name) == first and not r.baseline]
+    if not usual:
+        return []
+    most = int(statistics.median_low(usual))
+    return [Late(r.name, joined[r.name], max(runs, joined[r.name]), r.games, most)
+            for r in rows if joined.get(r.name, first) > first and r.games < most]
+
+
+def late_line(late: Sequence[Late], show: Callable[[str], str]) -> str:
+    """The line under a board that names the entrants that joined late (each name as `show`
+    writes it)."""
+    return ("joined late, with fewer games than most (their intervals wider, their places "
+            "less settled): " + "; ".join(x.text(show) for x in late))
