@@ -10,7 +10,7 @@ speaks SQL.
   `follow`).
 - `schema.py`: the tables, and the check that a file holds them.
 - `entrants.py`: the field of the last run (`Entrant`: version, status, reason), the runs
-  counted and the run in which each entrant first played (`joined`).
+  counted and the run in which each entrant first played (`joined`, in meta).
 - `superseded.py`: the games moved out of the leaderboard when a bot changed or a new
   schedule seats them otherwise.
 - `draws.py`, `rounds.py`: the tables a sample drew, the rounds an adaptive schedule chose.

@@ -3,12 +3,13 @@ here), whether it played, was left out (and why) or has withdrawn (in the store,
 the file).  `plan` and a run compare it with the bots as they are now.
 
 The store also counts its runs (meta `runs`) and keeps the run in which each entrant first
-played (`joined`), so that a board can say which entrants joined a contest late.  A store
+played (meta `joined`), so that a board can say which entrants joined a contest late.  A store
 made before they were kept counts from its next run: the entrants it holds then joined in its
 first run counted, and so none of them is taken for late."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -48,20 +49,28 @@ def write_field(db: sqlite3.Connection, entrants: Sequence[Entrant],
 
 
 def read_joined(db: sqlite3.Connection) -> tuple[dict[str, int], int]:
-    """The run in which each entrant first played, and the runs counted; none in a store made
-    before they were kept (its tables are not added by a reader)."""
-    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-    if "joined" not in tables:
+    """The run in which each entrant first played, and the runs counted (meta `joined`, a
+    JSON object, and `runs`); none in a store made before they were kept."""
+    rows = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('joined', 'runs')"))
+    try:
+        joined = json.loads(rows.get("joined", "{}"))
+        runs = int(rows.get("runs", 0))
+    except ValueError:  # edited by hand: nothing said, rather than a wrong mark
         return {}, 0
-    runs = db.execute("SELECT value FROM meta WHERE key = 'runs'").fetchone()
-    return dict(db.execute("SELECT name, run FROM joined")), int(runs[0]) if runs else 0
+    if not isinstance(joined, dict):
+        return {}, 0
+    return {str(n): int(r) for n, r in joined.items() if isinstance(r, int)}, runs
 
 
 def count_run(db: sqlite3.Connection, playing: Sequence[str]) -> int:
     """Count a new run, and record it as the run in which each of `playing` joined unless it
-    joined before, inside the caller's transaction; the run's number."""
-    row = db.execute("SELECT value FROM meta WHERE key = 'runs'").fetchone()
-    run = (int(row[0]) if row else 0) + 1
-    db.execute("INSERT OR REPLACE INTO meta VALUES ('runs', ?)", (str(run),))
-    db.executemany("INSERT OR IGNORE INTO joined VALUES (?, ?)", [(n, run) for n in playing])
+    joined before, inside the caller's transaction; the run's number.  Kept in `meta`, whose
+    rows an earlier store has already: no table added (a store on a nearly full disk grew a
+    page a table)."""
+    joined, runs = read_joined(db)
+    run = runs + 1
+    for name in playing:
+        joined.setdefault(name, run)
+    db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                   [("runs", str(run)), ("joined", json.dumps(joined, sort_keys=True))])
     return run

@@ -30,10 +30,6 @@ CREATE TABLE IF NOT EXISTS entrants (
     status TEXT NOT NULL,       -- 'playing', 'left out' or 'withdrawn' (tournament/field.py)
     reason TEXT NOT NULL        -- why it is left out, or ''
 );
-CREATE TABLE IF NOT EXISTS joined (  -- the run in which each entrant first played (entrants.py)
-    name TEXT PRIMARY KEY,
-    run INTEGER NOT NULL        -- 1, 2, ...: the store's runs, counted in meta 'runs'
-);
 CREATE TABLE IF NOT EXISTS superseded (  -- games whose bots changed since, kept for the record
     game_id TEXT NOT NULL, seats TEXT NOT NULL, seed INTEGER NOT NULL, result TEXT NOT NULL,
     record BLOB NOT NULL, seconds REAL NOT NULL, attempts INTEGER NOT NULL,
