@@ -222,11 +222,27 @@ def test_ctrl_c_ends_the_check_in_one_line_and_stops_the_bot(tmp_path: Path) -> 
 def test_a_crash_shows_no_reply_not_the_next_process_hello() -> None:
     """The bot crashes at a request: its exchange ends in "(no reply)", never in the hello of
     the process started for the next game as if it were the answer."""
-    result = check(f"{PY} tests/scripted_bots/crash_mid_game.py")
+    result = checked(f"{PY} tests/scripted_bots/crash_mid_game.py")
     assert result.returncode == 1
     assert "ZeroDivisionError" in result.stdout
     assert "bot>     (no reply)" in result.stdout
     assert 'bot>     {"type":"hello"' not in result.stdout
+
+
+def test_a_crash_on_an_event_is_said_to_be_perhaps_on_the_events_before_the_request() -> None:
+    """A bot that crashes reading a sale event is found gone at the next request, whose check
+    it fails (the referee cannot know which line the bot ended on): the failed line names the
+    events the bot was sent since its last answer, the sale among them, and says it may have
+    crashed on one of them rather than on the request."""
+    result = check(f"{PY} tests/scripted_bots/crash_mid_game.py --on-event auction_won")
+    fails = [line for line in result.stdout.splitlines() if line.startswith("FAIL  ")]
+    assert fails and all(
+        re.search(r"(first: crash|the bot crashed): closed its output; exit status 1; since "
+                  r"its last answer it "
+                  r"was sent \d+ events: [^;]*\bauction_won\b[^;]*; then this request, and it "
+                  r"ended: it may have crashed on one of them, not on the request", line)
+        for line in fails if "crash" in line), result.stdout
+    assert "KeyError: 'no such field'" in result.stdout
 
 
 def test_a_bots_escape_sequences_are_shown_not_obeyed() -> None:
@@ -261,8 +277,9 @@ def test_a_check_cut_short_passes_nothing_it_did_not_see() -> None:
             "one process plays them all") in slow.stdout, slow.stdout
     assert "SKIP  offers or declines a second card for its own double: not reached" in \
         slow.stdout
-    crashing = check(f"{PY} tests/scripted_bots/crash_mid_game.py")
-    assert "FAIL  keeps playing after a warning: 3 answers after the warning, 1 of them " \
+    crashing = checked(f"{PY} tests/scripted_bots/crash_mid_game.py")
+    # requests, not answers: the one it crashed at got none
+    assert "FAIL  keeps playing after a warning: 3 requests after the warning, 1 of them " \
            "failed; first: crash: closed its output; exit status 1" in crashing.stdout
     assert ("SKIP  plays several games in one process: the bot process was started 11 "
             "time(s) for 11 games; it was started afresh after crashing in its games (below)"
@@ -334,7 +351,7 @@ def test_one_crash_in_many_checks_quotes_its_stderr_once() -> None:
     """A bot that crashes the same way in game after game fails many checks; the first quotes
     the end of its stderr (the traceback), and the others say it ends as in that one, so the
     output is not the same traceback nine times over."""
-    done = check(f"{PY} tests/scripted_bots/crash_mid_game.py")
+    done = checked(f"{PY} tests/scripted_bots/crash_mid_game.py")
     assert done.returncode == 1
     fails = [line for line in done.stdout.splitlines() if line.startswith("FAIL  ")]
     assert len(fails) > 3, done.stdout

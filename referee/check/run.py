@@ -24,6 +24,7 @@ from referee.match.spec import GameSpec
 from referee.protocol.messages import FaultKind
 from referee.protocol.seat import STALE_AT_MOST
 
+from .ended import reason
 from .situations import (
     CHECKS,
     EDITION_CHECKS,
@@ -229,7 +230,7 @@ async def _run(
             f = shown.fault
             assert f is not None
             results.append(CheckResult(name, False, f"{len(bad)} of {len(hits)} answers failed; "
-                                       f"first: {f.kind}: {f.reason}",
+                                       f"first: {f.kind}: {reason(shown, transcript)}",
                                        _exchange(shown, transcript),
                                        {a.fault.kind for a in bad if a.fault is not None}))
         else:
@@ -240,16 +241,18 @@ async def _run(
                                            transcript))
     after = [a for a in rec.asked if rec.warned_id is not None and a.request_id > rec.warned_id
              and a.scenario == SCENARIOS[0].name]
-    failed = [a.fault for a in after if a.fault is not None]
+    failed = [a for a in after if a.fault is not None]
     if rec.warned_id is None:  # it follows an accepted answer
         said = "never warned: the test warning follows an accepted answer, and none came"
-    else:
-        said = (f"{len(after)} answers after the warning" if after else
-                "no answer after the warning")
+    else:  # requests, not answers: a timeout or a crash is no answer
+        said = (f"{len(after)} requests after the warning" if after else
+                "no request after the warning")
+    first = failed[0].fault if failed else None
     results.append(CheckResult(
         "keeps playing after a warning", bool(after) and not failed,
-        said + (f", {len(failed)} of them failed; first: {failed[0].kind}: {failed[0].reason}"
-                if failed else ""), not_run=rec.warned_id is None))
+        said + (f", {len(failed)} of them failed; first: {first.kind}: "
+                f"{reason(failed[0], transcript)}" if first else ""),
+        not_run=rec.warned_id is None))
     results.append(_move_time_result(rec.asked, move_time, transcript))
     results.append(_unasked_result(transcript))
     times = [a.seconds for a in answers_of(rec.asked)]
@@ -392,8 +395,9 @@ def _edition_result(sc: Scenario, hits: list[Asked], transcript: Path) -> CheckR
         return CheckResult(name, True, f"{len(hits)} answers accepted {where}")
     first = bad[0].fault
     assert first is not None
-    what = (f"the bot crashed: {first.reason}" if first.kind is FaultKind.CRASH else
-            f"{len(bad)} of {len(hits)} answers failed; first: {first.kind}: {first.reason}")
+    told = reason(bad[0], transcript)
+    what = (f"the bot crashed: {told}" if first.kind is FaultKind.CRASH else
+            f"{len(bad)} of {len(hits)} answers failed; first: {first.kind}: {told}")
     return CheckResult(name, False, f"{where}, {what}", _exchange(bad[0], transcript),
                        {a.fault.kind for a in bad if a.fault is not None})
 

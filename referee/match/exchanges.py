@@ -84,6 +84,45 @@ def exchanged(transcript: Path, request_id: int, game_id: str | None = None) -> 
 
 
 @dataclass(frozen=True)
+class Before:
+    """What the referee sent a bot after its last line and before a request: the messages'
+    kinds in order, the events' own types in order, and whether that last line was its
+    hello."""
+
+    kinds: list[str]
+    events: list[str]
+    since_hello: bool
+
+
+def sent_before(transcript: Path, request_id: int, game_id: str) -> Before | None:
+    """What the bot was sent between its last line and the request with this id in game
+    `game_id` (read after the fact: `referee check` tells a bot that ended at a request that
+    it may have ended on one of these); None when the request is not in the transcript (it
+    never reached the bot)."""
+    kinds: list[str] = []
+    events: list[str] = []
+    since_hello = False
+    in_game = False
+    for entry in _entries(transcript):
+        msg = entry.get("to_bot")
+        if not isinstance(msg, dict):
+            if "from_bot" in entry:
+                said = entry["from_bot"]
+                kinds, events = [], []
+                since_hello = isinstance(said, dict) and said.get("type") == "hello"
+            continue
+        kind = str(msg.get("type"))
+        if kind == "new_game":
+            in_game = msg.get("game_id") == game_id
+        elif in_game and kind == "request" and msg.get("id") == request_id:
+            return Before(kinds, events, since_hello)
+        kinds.append(kind)
+        if kind == "event" and isinstance(msg.get("event"), dict):
+            events.append(str(msg["event"].get("type")))
+    return None
+
+
+@dataclass(frozen=True)
 class Unasked:
     """Lines a bot wrote that answer no request, the first of them, and what the referee had
     sent it since its line before that one."""

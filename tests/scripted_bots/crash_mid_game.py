@@ -15,6 +15,11 @@ which the backtrace would push out of the stderr's last lines.
 
 With --in-game N it instead answers every request of its first N - 1 games and crashes at the
 first request of game N, having read that game's first lines.
+
+With --on-event TYPE it instead answers every request and crashes reading the first event of
+that type (a KeyError: a field the event lacks), as a bot with a bug in its bookkeeping does.
+Expected: the crash is found at the next request; `referee check` says the bot may have
+crashed on one of the events it was sent before it.
 """
 
 import json
@@ -48,10 +53,17 @@ def first_legal(request):
 def main():
     close_input = "--close-input" in sys.argv[1:]
     in_game = int(sys.argv[sys.argv.index("--in-game") + 1]) if "--in-game" in sys.argv else 0
+    on_event = sys.argv[sys.argv.index("--on-event") + 1] if "--on-event" in sys.argv else None
     answered = games = 0
     for line in sys.stdin.buffer:
         message = json.loads(line)
         kind = message.get("type")
+        if on_event is not None:
+            if kind == "event" and message["event"]["type"] == on_event:
+                message["event"]["no such field"]  # the bad thing: a KeyError
+            elif kind == "request":
+                send({"id": message["id"], **first_legal(message)})
+                continue
         if kind == "hello":
             send({"type": "hello", "name": "crash_mid_game", "protocol": 1})
         elif kind == "new_game":
