@@ -128,6 +128,19 @@ def fallback(kind: object, legal: object) -> dict:
     return {"action": "pass"}
 
 
+def raised_at(exc: BaseException) -> str:
+    """Where in this file `exc` was raised ("random_bot.py:80 in decide"): the innermost of
+    its traceback's frames that run this file's code, which is the line to look at."""
+    spot = "somewhere outside " + os.path.basename(__file__)
+    frame = exc.__traceback__
+    while frame is not None:
+        code = frame.tb_frame.f_code
+        if code.co_filename == __file__:
+            spot = f"{os.path.basename(__file__)}:{frame.tb_lineno} in {code.co_name}"
+        frame = frame.tb_next
+    return spot
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="A random legal Modern Art bot.")
     parser.add_argument("--seed", type=int, default=None,
@@ -155,7 +168,7 @@ def main() -> None:
                     reply = bot.decide(message)
                 except Exception as exc:  # a field missing costs a move, never a fault
                     log(f"request {message.get('id')} ({message.get('decision')}): "
-                        f"{exc!r}; falling back to the default answer")
+                        f"{exc!r} at {raised_at(exc)}; falling back to the default answer")
                     reply = fallback(message.get("decision"), message.get("legal"))
                 send({"id": message.get("id"), **reply})
             elif kind == "warning":

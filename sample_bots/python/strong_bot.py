@@ -29,6 +29,8 @@ import json
 import random
 import sys
 import time
+import traceback
+from pathlib import Path
 
 PROTOCOL = 1
 TILES = (30, 20, 10)
@@ -315,6 +317,19 @@ def fallback(kind: object, legal: object) -> dict:
     return {"action": amount[0], "amount": amount[1]} if amount else {"action": "pass"}
 
 
+def fell_back(request: dict, error: Exception) -> str:
+    """The log's line for a request the strategy failed on: the request, the error, and the
+    deepest line of this bot that the error passed through, where to start looking
+    ("request 7 (bid): KeyError('min') in decide, strong_bot.py line 214; ...")."""
+    where = ""
+    for step in reversed(traceback.TracebackException.from_exception(error).stack):
+        if step.filename == __file__:
+            where = f" in {step.name}, {Path(__file__).name} line {step.lineno}"
+            break
+    return (f"request {request.get('id')} ({request.get('decision')}): {error!r}{where}; "
+            "falling back to the default answer")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description="A Modern Art bot that simulates rounds.")
     parser.add_argument("--budget", type=float, default=BUDGET,
@@ -357,8 +372,7 @@ def main() -> None:
                 reply = game.decide(msg["decision"], msg["view"], msg["legal"],
                                     msg.get("time", {}).get("move", 1.0))
             except Exception as exc:  # a bug in the strategy costs a move, never a fault
-                log(f"request {msg.get('id')} ({decision}): {exc!r}; "
-                    "falling back to the default answer")
+                log(fell_back(msg, exc))
                 reply = fallback(decision, legal)
             reply["id"] = msg.get("id")
             out.write(json.dumps(reply) + "\n")

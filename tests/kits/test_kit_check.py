@@ -103,7 +103,8 @@ def test_a_missing_field_is_logged_by_its_name_and_the_default_answered(
     """A sample bot, built, sent messages that each lack a field the protocol always sends:
     it says on stderr which field is missing (never reading it as 0), answers a request it
     cannot read with the referee's default (pass a bid, price at legal.min), and plays on: an
-    unreadable new_game or event is logged, not a crash."""
+    unreadable new_game or event is logged, not a crash.  A Python sample also names the line
+    of its own file the error was raised at, the one that reads the field."""
     kit, command, named = MISSING_FIELD_BOTS[bot]
     checked = built_kit(kit, tmp_path_factory)
     done = subprocess.run(shlex.split(command or checked.spec().command), cwd=checked.folder,
@@ -121,6 +122,12 @@ def test_a_missing_field_is_logged_by_its_name_and_the_default_answered(
     assert len(replies) == 5 and replies[4]["id"] == 3, done.stdout  # answered as usual
     for name in sorted(named):
         assert re.search(rf"\b{name}\b", done.stderr), f"{name} not named:\n{done.stderr}"
+    if kit == "python":  # each sample, in its own words, names the line of its code at fault
+        file = shlex.split(command or checked.spec().command)[-1]
+        at = re.search(rf"request 1 \(bid\): .*\b{re.escape(file)}(?::| line )(\d+)",
+                       done.stderr)
+        assert at, done.stderr
+        assert '"min"' in (checked.folder / file).read_text().splitlines()[int(at[1]) - 1]
 
 
 def test_the_go_kit_logs_where_in_the_code_a_strategy_panic_came_from(
