@@ -121,12 +121,16 @@ class Scenario:
             raise ValueError(f"scenario {self.name}: no seat {self.seat} in {self.players}")
 
 
-# The bot sits at seat 0 in the auctioneer scenarios (it plays first: its deal decides the
-# first auction) and elsewhere in most others: in a tournament it sits in any seat, and a bot
-# that takes seat 0's money, hand size or tiles for its own (`money[0]` for
-# `money[view.seat]`) would pass every check at seat 0 alone.
+# The bot sits elsewhere than seat 0 in most scenarios: in a tournament it sits in any seat,
+# and a bot that takes seat 0's money, hand size or tiles for its own (`money[0]` for
+# `money[view.seat]`) would pass every check at seat 0 alone.  In the auctioneer scenarios its
+# deal holds only cards of the scenario's auction type, so the first card it plays, after the
+# seats before it, runs that auction (with these seeds, in round 1).
+AUCTIONEER_SEATS = {AuctionType.OPEN: 1, AuctionType.ONCE_AROUND: 3, AuctionType.HIDDEN: 2,
+                    AuctionType.FIXED_PRICE: 1, AuctionType.DOUBLE: 3}
 SCENARIOS = [
-    *(Scenario(f"auctioneer-{t.label}", 4, deck_type=t, seed=10 + t) for t in AuctionType),
+    *(Scenario(f"auctioneer-{t.label}", 4, deck_type=t, seed=10 + t, seat=AUCTIONEER_SEATS[t])
+      for t in AuctionType),
     Scenario("four-players", 4, seed=3, seat=2),
     Scenario("three-players-mystery", 3, ("mystery", "split-double"), seed=4, seat=1),
     Scenario("five-players-hidden-money", 5, ("hidden-money",), seed=5, seat=3),
