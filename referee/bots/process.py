@@ -131,6 +131,15 @@ class BotProcess:
     def pid(self) -> int:
         return self.process.pid
 
+    def own_pid(self) -> int | None:
+        """The bot's own process id, the one a debugger attaches to: the referee's child, or
+        in the sandbox bwrap's (`proc_tree.sandboxed_bot`), None while bwrap has not started
+        it, or once it ended."""
+        if not self.sandboxed:
+            return self.pid
+        own = proc_tree.sandboxed_bot(self.pid)
+        return None if own is None else own.pid
+
     def processes(self) -> list[proc_tree.ProcStat]:
         """Its process tree, root first, and any other process in its cgroup: one that left
         the tree (a double-forked daemon, reparented to init) is still in there."""

@@ -225,9 +225,15 @@ class _RerunPrinter:
         self.show_requests = show_requests
         self.pid = 0
 
-    def started(self, pid: int) -> None:
-        self.pid = pid
-        click.echo(f"bot started: pid {pid}")
+    def started(self, pid: int | None, sandbox: int | None) -> None:
+        under = f" (under bwrap, pid {sandbox})" if sandbox is not None else ""
+        if pid is None:  # a debugger can attach to bwrap alone
+            self.pid = sandbox or 0
+            click.echo(f"bot started under bwrap, pid {sandbox}; the bot's own process was "
+                       "not found under it")
+        else:
+            self.pid = pid
+            click.echo(f"bot started: pid {pid}{under}")
 
     def hello(self, name: str, processes: list[str]) -> None:
         if not self.quiet:

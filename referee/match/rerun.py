@@ -63,7 +63,8 @@ class RerunResult:
 class RerunDisplay(Protocol):
     """Shows a rerun as it goes (the command line prints; tests may collect)."""
 
-    def started(self, pid: int) -> None: ...
+    def started(self, pid: int | None, sandbox: int | None) -> None:
+        """The bot's own pid (None: not found); in the sandbox, bwrap's, its ancestor."""
 
     def hello(self, name: str, processes: list[str]) -> None: ...
 
@@ -122,6 +123,20 @@ async def rerun(part: SeatPart, spec: BotSpec, display: RerunDisplay, *,
         await bot.aclose(GOODBYE)
 
 
+# Seconds to wait for bwrap to start the bot's own process, the one to attach a debugger to.
+OWN_PROCESS_WAIT = 2.0
+
+
+async def _own_pid(bot: BotProcess) -> int | None:
+    """The bot's own pid (`BotProcess.own_pid`), waited for while bwrap starts it; None if it
+    ended first, or did not come in OWN_PROCESS_WAIT seconds."""
+    give_up = trio.current_time() + OWN_PROCESS_WAIT
+    while (pid := bot.own_pid()) is None and bot.process.returncode is None \
+            and trio.current_time() < give_up:
+        await trio.sleep(0.001)
+    return pid
+
+
 def _deadline(timeout: float | None) -> float:
     return math.inf if timeout is None else trio.current_time() + timeout
 
@@ -139,7 +154,7 @@ def time_in_game(request: SentRequest) -> float | None:
 async def _send(bot: BotProcess, part: SeatPart, requests: Sequence[SentRequest], to_end: bool,
                 spec: BotSpec, display: RerunDisplay, pause_before: int | None,
                 timeout: float | None, timeouts_as_in_game: bool) -> RerunResult:
-    display.started(bot.pid)
+    display.started(await _own_pid(bot), bot.pid if bot.sandboxed else None)
     stderr = _StderrSince(bot.stderr)
     protocol = SeatProtocol()  # judges the bot's lines as the referee does
     if pause_before == 0:

@@ -19,6 +19,7 @@ from referee.match.record import read_record
 from referee.match.seat_part import part_from_record, part_from_transcript
 
 from .. import in_process, terminal
+from ..bots.conftest import bwrap_problem
 from ..processes import (
     BOT_PYTHON,
     ROOT,
@@ -399,6 +400,34 @@ def test_pause_waits_before_request_n_with_the_bot_running(played: Played,
     assert proc.returncode == 0, rest + errors
     assert [r["id"] for r in requests_in(keep.read_bytes().splitlines())] == [1, 2, 3]
     assert leftover_processes(f"{played.bots}/recorder.py") == []
+
+
+def test_pause_in_the_sandbox_names_the_bots_own_pid_not_bwraps(played: Played) -> None:
+    """--sandbox bwrap --pause: the pid printed, and given to gdb at the pause, is the bot's
+    own process (bwrap's child), the one a debugger attaches to; bwrap's is said beside it."""
+    problem = bwrap_problem()
+    if problem is not None:
+        pytest.skip(problem)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "referee", "replay", str(played.log), "--bot",
+         command(played.bots, "first_legal.py"), "--seat", "0", "--request", "1", "--pause",
+         "--sandbox", "bwrap"],
+        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    shown = []
+    while not shown or "paused before request 1" not in shown[-1]:
+        line = proc.stdout.readline()
+        assert line, "".join(shown)
+        shown.append(line)
+    started = re.search(r"bot started: pid (\d+) \(under bwrap, pid (\d+)\)", "".join(shown))
+    assert started is not None, "".join(shown)
+    pid, sandbox = int(started[1]), int(started[2])
+    assert f"gdb -p {pid}," in shown[-1]
+    assert b"first_legal.py" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    assert Path(f"/proc/{sandbox}/comm").read_text().strip() == "bwrap"
+    rest, errors = proc.communicate("\n", timeout=60)
+    assert proc.returncode == 0, rest + errors
 
 
 def test_a_bot_that_crashes_is_output_not_a_traceback(played: Played) -> None:
