@@ -358,7 +358,7 @@ def test_a_bug_the_kit_catches_is_a_problem_in_the_feedback(tmp_path: Path) -> N
     assert "status: **ok**" in feedback
     raised = buggy.splitlines().index('            raise KeyError("ratio")') + 1  # its line
     assert ("fix first: problem 1 below, it logs errors it lived through: `baseline: request "
-            f"1 (play): no field or key 'ratio' (KeyError) at bot.py:{raised} in decide; falling "
+            f"2 (play): no field or key 'ratio' (KeyError) at bot.py:{raised} in decide; falling "
             "back`") in feedback, feedback
     assert "### 1. It logs errors it lived through" in feedback
     assert "referee check --move-time 0.3 --time-bank 0.6 --startup-time 5 'python3 bot.py' " \
