@@ -1,6 +1,7 @@
 """A game record's lines as the steps of its game: the one walk over a record that `replay.py`
 (which re-plays each step through the engine) and `seat_part.py` (which rebuilds what a seat
-was sent at each step) share, so that both read a record the same way."""
+was sent at each step) share, so that both read a record the same way; and the numbering of
+each seat's requests along it, which `referee play`'s faults and slow answers both cite."""
 
 from __future__ import annotations
 
@@ -65,29 +66,57 @@ def walk(lines: Sequence[StepLine]) -> Walk:
 UNASKED = frozenset({FaultKind.START, FaultKind.EXIT, FaultKind.STDERR})
 
 
+@dataclass(frozen=True, slots=True)
+class Request:
+    """A request a seat answered in a step (its bot's reply, or the default given for it):
+    its number among the seat's requests in the game (1 for its first, as `referee replay
+    --bot --request N` counts them) and the decision it asked for."""
+
+    number: int
+    decision: DecisionKind
+
+
+# The sources of a line that answered a request: a bot's reply, or the default for it.
+ASKED = ("bot", "default")
+
+
+def requests(record: GameRecord) -> tuple[Walk, list[dict[int, Request]]]:
+    """A record's steps and, for each, the seats it asked (at most one request a seat: a
+    hidden auction's bids are each a seat's `answer` line, any other step its `apply` line's
+    seat), each with its request; replayed through the engine for the decisions.  The one
+    numbering of requests that `fault_requests` and `timing.over_the_move_time` share."""
+    walked = walk(record.lines)
+    spec = record.spec
+    state = GameState(spec.config(), seed=spec.seed, deck=spec.deck)  # for each decision
+    count: dict[int, int] = {}  # requests sent to each seat so far
+    out: list[dict[int, Request]] = []
+    for step in walked.steps:
+        answered = [ln.seat for ln in step.lines
+                    if isinstance(ln, AnswerLine) and ln.source in ASKED]
+        if step.applied.seat is not None and step.applied.source in ASKED:
+            answered.append(step.applied.seat)
+        asked = {}
+        for seat in answered:
+            count[seat] = count.get(seat, 0) + 1
+            asked[seat] = Request(count[seat], state.decision(seat).kind)
+        out.append(asked)
+        state.apply(step.applied.action)
+    return walked, out
+
+
 def fault_requests(record: GameRecord
                    ) -> list[tuple[FaultLine, int | None, DecisionKind | None]]:
     """Each fault of a record with the number of the request it answered (1 for its seat's
     first in the game, as `referee replay --bot --request N` counts them) and that request's
     decision, or None for one that answered none (a start, an exit between games, stderr
     past its limit at the end)."""
-    walked = walk(record.lines)
-    spec = record.spec
-    state = GameState(spec.config(), seed=spec.seed, deck=spec.deck)  # for each decision
-    asked: dict[int, int] = {}  # requests sent to each seat so far
+    walked, asked = requests(record)
     out: list[tuple[FaultLine, int | None, DecisionKind | None]] = [
         (ln, None, None) for ln in walked.start if isinstance(ln, FaultLine)]
-    for step in walked.steps:
-        answered = {ln.seat for ln in step.lines if isinstance(ln, AnswerLine)
-                    and ln.source in ("bot", "default")}
-        if step.applied.seat is not None and step.applied.source in ("bot", "default"):
-            answered.add(step.applied.seat)
-        for seat in answered:
-            asked[seat] = asked.get(seat, 0) + 1
-        kinds = {seat: state.decision(seat).kind for seat in answered}
-        out += [(ln, asked[ln.seat], kinds[ln.seat])
-                if ln.seat in answered and ln.kind not in UNASKED else (ln, None, None)
-                for ln in step.lines if isinstance(ln, FaultLine)]
-        state.apply(step.applied.action)
+    for step, seats in zip(walked.steps, asked, strict=True):
+        for ln in step.lines:
+            if isinstance(ln, FaultLine):
+                request = seats.get(ln.seat) if ln.kind not in UNASKED else None
+                out.append((ln, None, None) if request is None
+                           else (ln, request.number, request.decision))
     return out + [(ln, None, None) for ln in walked.end if isinstance(ln, FaultLine)]
-

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.game import DecisionKind, GameState
+from referee.game import DecisionKind
 from referee.protocol.messages import FaultKind
 
 from .record import AnswerLine, ApplyLine, FaultLine, GameRecord
+from .steps import ASKED, Request, requests
 
 # A decision in words, for a line that names one.
 DECISION_WORDS = {
@@ -39,25 +40,26 @@ def over_the_move_time(record: GameRecord) -> list[SeatTime]:
     """Each seat with an answer slower than the move time (a hidden auction's bids are each a
     seat's own `answer` line; an answer refused, recorded as the default, took its time from
     the bank all the same; a timeout, which is no answer, is not one), seat by seat."""
-    spec = record.spec
-    move, bank = spec.move_time, spec.time_bank
-    state = GameState(spec.config(), seed=spec.seed, deck=spec.deck)  # for each decision
-    asked: dict[int, int] = {}  # requests each seat was sent so far
+    move, bank = record.spec.move_time, record.spec.time_bank
+    walked, asked = requests(record)
+    no_one: dict[int, Request] = {}
+    in_order = [(ln, no_one) for ln in walked.start] + [
+        (ln, seats) for step, seats in zip(walked.steps, asked, strict=True)
+        for ln in [*step.lines, step.applied]] + [(ln, no_one) for ln in walked.end]
     seen: dict[int, list[tuple[float, int, DecisionKind]]] = {}
     timed_out: set[int] = set()  # seats whose next default is a timeout's
-    for line in record.lines:
+    for line, seats in in_order:
         if isinstance(line, FaultLine) and line.kind is FaultKind.TIMEOUT:
             timed_out.add(line.seat)
-        elif isinstance(line, (AnswerLine, ApplyLine)) and line.seat is not None and \
-                line.source in ("bot", "default"):
-            asked[line.seat] = asked.get(line.seat, 0) + 1
-            if line.source == "default" and line.seat in timed_out:
-                timed_out.discard(line.seat)
+        elif isinstance(line, (AnswerLine, ApplyLine)) and line.seat in seats and \
+                line.source in ASKED:
+            seat = line.seat
+            if line.source == "default" and seat in timed_out:
+                timed_out.discard(seat)
             elif line.seconds > move:
-                kind = state.decision(line.seat).kind
-                seen.setdefault(line.seat, []).append((line.seconds, asked[line.seat], kind))
-        if isinstance(line, ApplyLine):
-            state.apply(line.action)
+                request = seats[seat]
+                seen.setdefault(seat, []).append(
+                    (line.seconds, request.number, request.decision))
     out = []
     for seat, times in sorted(seen.items()):
         slowest = max(times, key=lambda t: t[0])
