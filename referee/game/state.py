@@ -4,6 +4,10 @@ The state always knows whose decision is pending (`pending_seats`) and what is l
 (`decision`).  `apply` checks an action completely before changing anything, so an illegal
 action raises `IllegalAction` and leaves the state as it was.  Every change is reported as
 events, returned by `apply` (and by `take_events` for those of the first deal).
+
+Here: the state record, the queries, the checking of each action, plays and the mystery card;
+a part of the same class lives beside it for each other reason the rules change: selling a lot
+(`auctions.AuctionRules`), and dealing, counting and scoring a round (`rounds.RoundRules`).
 """
 
 from __future__ import annotations
@@ -26,18 +30,13 @@ from .actions import (
     Reveal,
 )
 from .auctions import Auction, AuctionRules
-from .config import ROUNDS, START_MONEY, TILE_VALUES, GameConfig, MysteryTrigger
+from .config import ROUNDS, START_MONEY, GameConfig, MysteryTrigger
 from .events import (
     CardPlayed,
-    CardsDealt,
     Event,
-    GameEnded,
     MysteryDeclined,
     MysteryRevealed,
-    PaintingsSold,
     Passed,
-    RoundEnded,
-    RoundStarted,
 )
 from .phases import (
     BID,
@@ -52,11 +51,12 @@ from .phases import (
     ROUND_ENDING_COUNT,
     Phase,
 )
+from .rounds import RoundRules
 
 __all__ = ["Auction", "GameState", "Phase"]
 
 
-class GameState(AuctionRules):
+class GameState(RoundRules, AuctionRules):
     """One game of Modern Art, from the first deal to the final standings."""
 
     def __init__(
@@ -267,19 +267,6 @@ class GameState(AuctionRules):
 
     # ----------------------------------------------------------------- turns and plays
 
-    def _start_turn(self) -> None:
-        """R3.1: the next seat from `turn` with a card in hand plays."""
-        n = self.n
-        for i in range(n):
-            seat = (self.turn + i) % n
-            if self.hands[seat]:
-                self.turn = seat
-                self.phase = PLAY
-                self.pending = seat
-                self.auction = None
-                return
-        self._end_round(self.turn, final=True)  # only when a round starts with no cards at all
-
     def _play(self, seat: int, card: int) -> None:
         hand = self.hands[seat]
         if type(card) is not int or card not in hand:
@@ -299,14 +286,6 @@ class GameState(AuctionRules):
             self._advance_offer()
         else:
             self._start_auction((card,), self.card_type[card], seat, None)
-
-    def _count(self, card: int) -> int:
-        artist = self.card_artist[card]
-        self.counts[artist] += 1
-        return self.counts[artist]
-
-    def _hands_empty(self) -> bool:
-        return not any(self.hands)
 
     # ----------------------------------------------------------------- mystery (R7)
 
@@ -329,93 +308,6 @@ class GameState(AuctionRules):
             self._end_round(seat)
         else:
             self._start_turn()
-
-    # ----------------------------------------------------------------- rounds (R5, R6)
-
-    def _begin_round(self, dealt: bool) -> None:
-        if dealt:
-            deals = self._deal(self.config.deal_counts()[self.round - 1])
-        else:
-            deals = [CardsDealt(s, tuple(h)) for s, h in enumerate(self.hands) if h]
-        self.turn %= self.n
-        first = self.turn
-        for i in range(self.n):
-            if self.hands[(self.turn + i) % self.n]:
-                first = (self.turn + i) % self.n
-                break
-        self.events.append(
-            RoundStarted(
-                self.round, first, tuple(len(h) for h in self.hands), len(self.mystery_hand)
-            )
-        )
-        self.events.extend(deals)
-        self._start_turn()
-
-    def _deal(self, count: int) -> list[CardsDealt]:
-        """R2.2: deal `count` cards to each hand, one at a time, seat 0 first, mystery last."""
-        new: list[list[int]] = [[] for _ in range(self.n)]
-        mystery = self.config.mystery is not None
-        deck = self.deck
-        for _ in range(count):
-            for seat in range(self.n):
-                if deck:
-                    new[seat].append(deck.pop())
-            if mystery and deck:
-                card = deck.pop()
-                self.mystery_hand.append(card)
-                self.mystery_dealt.append(card)
-        deals = []
-        for seat, cards in enumerate(new):
-            if cards:
-                self.hands[seat] = sorted(self.hands[seat] + cards)
-                deals.append(CardsDealt(seat, tuple(cards)))
-        return deals
-
-    def _end_round(self, ender: int, final: bool = False) -> None:
-        """R5.2-R5.5: rank the artists, place tiles, sell the paintings, deal the next round."""
-        counts = self.counts
-        ranking = sorted((a for a in range(len(counts)) if counts[a]), key=lambda a: -counts[a])
-        ranking = ranking[:3]  # sorted() is stable, so ties keep board order: left wins
-        row = self.tiles[self.round - 1]
-        for place, artist in enumerate(ranking):
-            row[artist] = TILE_VALUES[place]
-        values = [
-            sum(self.tiles[r][a] for r in range(self.round)) if a in ranking else 0
-            for a in range(len(counts))
-        ]
-        self.events.append(
-            RoundEnded(self.round, ender, tuple(counts), tuple(ranking), tuple(row),
-                       tuple(values), tuple(self.unsold))
-        )
-        for seat, cards in enumerate(self.bought):
-            if cards:
-                amount = sum(values[self.card_artist[c]] for c in cards)
-                self.money[seat] += amount
-                self.bank_out += amount
-                self.events.append(PaintingsSold(seat, tuple(cards), amount))
-                self.discard.extend(cards)
-                self.bought[seat] = []
-        self.discard.extend(self.unsold)
-        self.unsold = []
-        self.counts = [0] * len(counts)
-        self.auction = None
-        self.double = None
-        if final or self.round == ROUNDS or self._hands_empty():  # R6.1, R5.6
-            self._end_game()
-            return
-        self.round += 1
-        self.turn = (ender + 1) % self.n  # R5.5
-        self._begin_round(dealt=True)
-
-    def _end_game(self) -> None:
-        money = self.money
-        best = max(money)
-        ranks = tuple(1 + sum(1 for m in money if m > mine) for mine in money)
-        self.final_ranks = ranks
-        self.phase = OVER
-        self.events.append(
-            GameEnded(tuple(money), ranks, tuple(s for s in range(self.n) if money[s] == best))
-        )
 
     # ----------------------------------------------------------------- bookkeeping for checks
 
