@@ -85,10 +85,9 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
     # Imported once the config is checked: the one line of a mistake need not wait for them.
     from tabulate import tabulate
 
-    from ..grade import grade_all
     from ..grade.gauntlet import BaselineFailed
     from ..grade.out_lock import GradingFolderBusy
-    from ..grade.run import FolderError
+    from ..grade.run import FolderError, grade_all
     from ..grade.submissions import WorkFolderFull
     from ..interrupts import run_trio
     from ..match.game import RefereeError

@@ -78,8 +78,6 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     plays only its new tables."""
 
     from ..game import EditionError
-    from ..interrupts import run_trio
-    from ..match.game import OutOfResources
     from ..tournament.budget import BudgetError, parse_duration
     from ..tournament.config import (
         TournamentError,
@@ -88,16 +86,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
         with_max_bot_processes,
         with_option,
     )
-    from ..tournament.entrants import NoFolders
-    from ..tournament.executors import Executor
-    from ..tournament.executors.dask import DaskExecutor, SchedulerError
-    from ..tournament.executors.local import LocalExecutor
-    from ..tournament.field import FrozenField
     from ..tournament.isolation import check_isolation, run_files
-    from ..tournament.progress import ProgressDisplay
-    from ..tournament.schedule import Schedule
-    from ..tournament.session import NothingPlayed, run_into
-    from ..tournament.store import StoreError, StoreFailed
 
     try:
         seconds = None if time_budget is None else parse_duration(time_budget)
@@ -119,6 +108,20 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
         check_sandbox_available(config.sandbox)
     except (TournamentError, EditionError, SandboxError) as exc:
         fail(str(exc))
+    # Imported once the config is checked (numpy with the schedule, trio, the store, the
+    # leaderboard): the one line of a mistake in the file need not wait for them.
+    from ..interrupts import run_trio
+    from ..match.game import OutOfResources
+    from ..tournament.entrants import NoFolders
+    from ..tournament.executors import Executor
+    from ..tournament.executors.dask import DaskExecutor, SchedulerError
+    from ..tournament.executors.local import LocalExecutor
+    from ..tournament.field import FrozenField
+    from ..tournament.progress import ProgressDisplay
+    from ..tournament.schedule import Schedule
+    from ..tournament.session import NothingPlayed, run_into
+    from ..tournament.store import StoreError, StoreFailed
+
     # Before any store.  Only a gauntlet can have no games (of its baselines alone): a round
     # robin has table_size bots or more (checked on load), and a sampled one is slow to draw.
     if config.format == "gauntlet" and not Schedule(config).table_count:

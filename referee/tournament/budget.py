@@ -15,8 +15,10 @@ import re
 import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from .schedule import ScheduledGame
+if TYPE_CHECKING:  # the schedule imports numpy: not for parsing a --time-budget
+    from .schedule import ScheduledGame
 
 UNITS = {"s": 1, "m": 60, "h": 3600}
 _DURATION = re.compile(r"(\d+(?:\.\d*)?|\.\d+)\s*([smh])")
