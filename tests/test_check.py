@@ -243,7 +243,7 @@ def test_a_crash_on_an_event_is_said_to_be_perhaps_on_the_events_before_the_requ
         re.search(r"(first: crash|the bot crashed): closed its output; exit status 1; since "
                   r"its last answer it "
                   r"was sent \d+ events: [^;]*\bauction_won\b[^;]*; then this request, and it "
-                  r"ended: it may have crashed on one of them, not on the request", line)
+                  r"ended: it may have crashed on one of them or on the request", line)
         for line in fails if "crash" in line), result.stdout
     assert "KeyError: 'no such field'" in result.stdout
 

@@ -41,7 +41,7 @@ def reason(a: Asked, transcript: Path) -> str:
 def sent_since(before: Before) -> str:
     """What the bot was sent before the request it ended at, and that it may have ended on
     one of them: "since its last answer it was sent 4 events: pass 2 times, auction_won,
-    payment; then this request, and it ended: it may have crashed on one of them, not on the
+    payment; then this request, and it ended: it may have crashed on one of them or on the
     request"."""
     others = Counter(k for k in before.kinds if k != "event")
     parts = [f"a {kind}" if n == 1 else f"{n} {kind}s" for kind, n in others.items()]
@@ -54,4 +54,4 @@ def sent_since(before: Before) -> str:
     them = "it" if len(before.kinds) == 1 else "one of them"
     last = "its hello" if before.since_hello else "its last answer"
     return (f"since {last} it was sent {what}; then this request, and it ended: it may have "
-            f"crashed on {them}, not on the request")
+            f"crashed on {them} or on the request")
