@@ -576,47 +576,53 @@ except KeyboardInterrupt:
     assert done.stdout == "cleaned up\ninterrupted\n", done.stderr
 
 
-def test_answers_over_the_move_time_fail_and_a_lone_one_or_one_near_it_warns() -> None:
-    """Two answers of 0.3 s at a move time of 0.2 s (the time bank takes the overruns, so no
-    fault): the check fails, naming the slowest answer, its time and its exchange.  One such
-    answer, as a loaded machine's stall makes, is a warning and passes; one over twice the
-    move time, or one the time bank could not absorb (a timeout), fails; a lone slow first
-    answer is said to be the first, whose set-up belongs before the hello.  One of 1.7 s at a
-    move time of 2 s, over 80% of it: a warning."""
-    late = f"{PY} tests/scripted_bots/answers_late.py --only 5"
-    over = check(f"{late} --only 9 --delay 0.3", "--move-time", "0.2")
+def test_answers_late_routinely_fail_and_a_few_or_one_near_the_move_time_warn() -> None:
+    """Late answers at a move time of 0.2 s, each taken from the time bank (no fault): seven,
+    one in about a hundred, fail the check, naming the slowest answer, its time and its
+    exchange; two of 0.66 s at a move time of 0.3 s (over twice it), as a loaded machine's
+    stalls made for a bot that answers in a third of it, are a warning and pass, as up to 1 in
+    200 answers are, each late by less than the move time or 1 s; one of 1.5 s (late by more
+    than 1 s), or one the time bank could not absorb (a timeout), fails; a slow first answer
+    is said to be the first, whose set-up belongs before the hello.  One of 1.7 s at a move
+    time of 2 s, over 80% of it: a warning.  Each verdict holds with one more late answer
+    from a stall of the machine running the test."""
+    late = f"{PY} tests/scripted_bots/answers_late.py"
+    often = "".join(f" --only {n}" for n in range(5, 700, 100))  # one in each of 7 games
+    over = check(f"{late}{often} --delay 0.3", "--move-time", "0.2")
     assert over.returncode == 1, over.stdout
-    assert re.search(r"^FAIL  answers within the move time: 2 of \d+ accepted answers took "
-                     r"longer than the move time of 0.2 s \(the slowest \d+ ms\)", over.stdout,
-                     re.M), \
-        over.stdout
+    failed = re.search(r"^FAIL  answers within the move time: (\d+) of \d+ accepted answers "
+                       r"took longer than the move time of 0.2 s \(the slowest \d+ ms\); .* "
+                       r"\(a busy machine's stalls are forgiven: up to \d late answers, 1 in 200 "
+                       r"and at least one, each within 1.2 s\)", over.stdout, re.M)
+    assert failed is not None and int(failed[1]) >= 7, over.stdout
     lines = over.stdout.splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("FAIL  answers within"))
-    assert re.match(rf"      scenario auctioneer-open \(the bot at seat {SCENARIOS[0].seat}\), "
-                    r"round 1, request id (5|9) ", lines[at + 1]), lines[at + 1]
+    assert re.match(r"      scenario [\w-]+ \(the bot at seat \d\), round \d, request id "
+                    r"\d+ ", lines[at + 1]), lines[at + 1]
     assert lines[at + 2].startswith('      referee> {"type":"request","id":')
     assert "20 passed, 1 failed\n" in over.stdout
 
-    lone = check(f"{late} --delay 0.3", "--move-time", "0.2")
-    assert lone.returncode == 0, lone.stdout
-    assert re.search(r"^WARN  answers within the move time: 1 of \d+ accepted answers took "
-                     r"longer than the move time of 0.2 s \(\d+ ms\): the time bank absorbed it",
-                     lone.stdout, re.M), lone.stdout
-    assert "first answer" not in lone.stdout
-    first = check(f"{PY} tests/scripted_bots/answers_late.py --only 1 --delay 0.3",
-                  "--move-time", "0.2")
-    assert re.search(r"^WARN  answers within the move time: 1 of .* It was the bot's first "
-                     r"answer: set-up done then .* is better done before its hello",
+    stalls = check(f"{late} --only 5 --only 9 --delay 0.66", "--move-time", "0.3")
+    assert stalls.returncode == 0, stalls.stdout
+    assert re.search(r"^WARN  answers within the move time: [23] of \d+ accepted answers took "
+                     r"longer than the move time of 0.3 s \(the slowest \d+ ms\): the time "
+                     r"bank absorbed them, and up to \d late answers, 1 in 200 and at least one, "
+                     r"each within 1.3 s, can be a busy machine's stalls", stalls.stdout,
+                     re.M), stalls.stdout
+    assert "first answer" not in stalls.stdout
+    first = check(f"{late} --only 1 --delay 0.3", "--move-time", "0.2")
+    assert re.search(r"^WARN  answers within the move time: [12] of .* The bot's first "
+                     r"answer was late: set-up done then .* is better done before its hello",
                      first.stdout, re.M), first.stdout
-    far = check(f"{late} --delay 0.5", "--move-time", "0.2")
-    assert far.returncode == 1 and "FAIL  answers within the move time: 1 of" in far.stdout
-    timed_out = check(f"{late} --delay 1.5", "--move-time", "1", "--time-bank", "0.2")
+    far = check(f"{late} --only 5 --delay 1.5", "--move-time", "0.2")
+    assert far.returncode == 1 and re.search(
+        r"^FAIL  answers within the move time: [12] of", far.stdout, re.M), far.stdout
+    timed_out = check(f"{late} --only 5 --delay 1.5", "--move-time", "1", "--time-bank", "0.2")
     assert re.search(r"^FAIL  answers within the move time: 1 request timed out \(no answer "
-                     r"within the move time and what was left of the time bank\); the \d+ "
-                     r"accepted answers came within the move time of 1 s", timed_out.stdout,
-                     re.M), timed_out.stdout
+                     r"within the move time and what was left of the time bank\)",
+                     timed_out.stdout, re.M), timed_out.stdout
 
-    near = check(f"{late} --delay 1.7", "--move-time", "2")
+    near = check(f"{late} --only 5 --delay 1.7", "--move-time", "2")
     assert near.returncode == 0, near.stdout
     assert re.search(r"^WARN  answers within the move time: 1 of \d+ accepted answers took "
                      r"over 80% of the move time of 2 s", near.stdout, re.M), near.stdout

@@ -5,8 +5,9 @@ with --only N (repeatable), before its reply to request N only (its Nth request,
 
 Expected with the default limits (1 s a move, 10 s bank): each overrun is taken from the bank;
 once it is spent, `timeout` faults, and the late replies that follow are ignored.  `referee
-check` fails a bot with two replies over the move time, or one over twice it, and warns above
-80% of it.
+check` fails a bot with more replies over the move time than 1 in 200 (at least one), or one
+late by more than the move time or 1 s, whichever is longer, and warns of fewer, and above 80%
+of it.
 """
 
 import argparse
