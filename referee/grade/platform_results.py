@@ -29,6 +29,9 @@ PLATFORMS: tuple[Platform, ...] = ("gradescope", "prairielearn")
 UNGRADABLE = ("no bot found", "too large", "build failed")
 # PrairieLearn reads at most 1 MB of results; the feedback is cut well before that.
 MOST_TEXT = 200_000
+# What a submission that played no game has for its mean placement points and win share, on
+# either platform: a leaderboard's 0.0 looked like a real score of always last.
+NO_GAMES = "no games"
 
 
 @dataclass
@@ -89,14 +92,14 @@ def tests_of(outcome: StudentResult, config: TournamentConfig,
     if points.placement:
         out.append(Test("games: mean placement points", round((mean or 0.0) * points.placement,
                                                               2), points.placement,
-                        f"{outcome.games} games; mean placement points "
-                        + ("none" if mean is None else f"{mean:.3f}")
-                        + " (1 = always first, 0 = always last)", mean is not None))
+                        f"{NO_GAMES}: no mean placement points" if mean is None else
+                        f"{outcome.games} games; mean placement points {mean:.3f} "
+                        "(1 = always first, 0 = always last)", mean is not None))
     if points.win_share:
         share = outcome.win_share
         out.append(Test("games: win share", round((share or 0.0) * points.win_share, 2),
-                        points.win_share, f"{outcome.games} games; win share "
-                        + ("none" if share is None else f"{share:.3f}"), share is not None))
+                        points.win_share, f"{NO_GAMES}: no win share" if share is None else
+                        f"{outcome.games} games; win share {share:.3f}", share is not None))
     for name in config.baselines:
         v = outcome.versus.get(name)
         text = ("not played" if v is None
@@ -139,7 +142,9 @@ def gradescope(outcome: StudentResult, config: TournamentConfig,
                check: list[CheckResult] | None) -> dict[str, Any]:
     """Gradescope's results.json: the score in points, every test visible to the student (its
     output as plain text: it quotes the bot), the feedback as Markdown (which fences what the
-    bot wrote), and the leaderboard's columns (placement, points, grade)."""
+    bot wrote), and the leaderboard's columns (placement, points, grade).  A submission that
+    played no game has "no games" for its placement (a column's value may be a string), not
+    0.0, which ranks as a real score of always last; every submission keeps the same columns."""
     tests = [{"name": t.name, "score": t.points, "max_score": t.max_points,
               "status": "passed" if t.passed else "failed", "output": cut(t.output),
               "output_format": "text",  # a bot's own words, never read as Markdown
@@ -150,7 +155,8 @@ def gradescope(outcome: StudentResult, config: TournamentConfig,
         "output": cut(outcome.feedback), "output_format": "md",
         "visibility": "visible", "stdout_visibility": "hidden",
         "tests": tests,
-        "leaderboard": [{"name": "placement", "value": placement or 0.0},
+        "leaderboard": [{"name": "placement",
+                         "value": NO_GAMES if placement is None else placement},
                         {"name": "points", "value": outcome.points},
                         {"name": "grade", "value": outcome.grade}],
     }
@@ -169,8 +175,9 @@ def prairielearn(outcome: StudentResult, config: TournamentConfig,
     score = min(1.0, outcome.points / most) if most else 0.0
     return {
         "gradable": True, "score": round(score, 4),
-        "message": f"grade {outcome.grade} ({outcome.status}); {outcome.points:g} of "
-                   f"{most:g} points",
+        "message": f"grade {outcome.grade} ({outcome.status}"
+                   + (f", {NO_GAMES}" if outcome.placement is None else "")
+                   + f"); {outcome.points:g} of {most:g} points",
         "output": cut(outcome.feedback),
         "tests": [{"name": t.name, "points": t.points, "max_points": t.max_points,
                    "message": "passed" if t.passed else "not passed",

@@ -147,9 +147,10 @@ def test_gradescope_run_autograder(course: Path, graded: dict[str, dict[str, str
     """run_autograder, run as Gradescope runs it, writes results/results.json in Gradescope's
     format: the score is the points `referee grade` gives the same submission (0 for one with
     no bot or a failed build, with the reason in a visible test), a test per check and per
-    baseline, the feedback as Markdown output, and the grade on the leaderboard.  The checks'
-    tests are worth every check's points, those that could not run too, and no test shows a
-    folder of the grader's machine."""
+    baseline, the feedback as Markdown output, and the grade on the leaderboard, whose
+    placement is "no games" for a submission that played none.  The checks' tests are worth
+    every check's points, those that could not run too, and no test shows a folder of the
+    grader's machine."""
     with zipfile.ZipFile(gradescope_zip) as archive:
         names = archive.namelist()
         assert {"setup.sh", "run_autograder", "config/grading.toml",
@@ -169,7 +170,11 @@ def test_gradescope_run_autograder(course: Path, graded: dict[str, dict[str, str
     assert grade_test["name"] == f"grade: {row['grade']}"
     assert all(t["visibility"] == "visible" for t in tests.values())
     assert all(t["output_format"] == "text" for t in tests.values())  # quotes of the bot
-    assert {"placement", "points", "grade"} == {c["name"] for c in results["leaderboard"]}  # type: ignore[attr-defined]
+    board = {c["name"]: c["value"] for c in results["leaderboard"]}  # type: ignore[attr-defined]
+    assert set(board) == {"placement", "points", "grade"}
+    # No game played: a placement that says so, not 0.0, a real score of always last.
+    assert board["placement"] == ("no games" if row["games"] == "0" else
+                                  pytest.approx(float(row["placement"]), abs=1e-4))
     assert f"- grade: **{row['grade']}**" in str(results["output"])
     if submission in ("empty", "unbuildable"):
         assert results["score"] == 0
@@ -204,8 +209,9 @@ def test_prairielearn_grader(course: Path, graded: dict[str, dict[str, str]],
     """The PrairieLearn grader's run.sh, run in a /grade laid out as PrairieLearn lays it,
     writes results/results.json in PrairieLearn's format: the score the points of `referee
     grade` over the most there are (0 to 1); a submission with no bot, or a failed build, is
-    not gradable, with the reason as its message (a line of its own).  info.json's timeout
-    covers the config's time budget."""
+    not gradable, with the reason as its message (a line of its own); a gradable one that
+    played no game says so in its message.  info.json's timeout covers the config's time
+    budget."""
     out = prairielearn
     options = json.loads((out / "info.json").read_text())["externalGradingOptions"]
     assert options["timeout"] > 300 and options["serverFilesCourse"] == ["modern-art-grader/"]
@@ -228,6 +234,7 @@ def test_prairielearn_grader(course: Path, graded: dict[str, dict[str, str]],
         assert results["gradable"] is True
         assert results["score"] == pytest.approx(float(row["points"]) / most, abs=1e-3)
         assert f"grade {row['grade']}" in str(results["message"])
+        assert ("no games" in str(results["message"])) == (row["games"] == "0")
     else:
         assert results["gradable"] is False and "score" not in results
         assert str(results["message"]).startswith(row["status"])
