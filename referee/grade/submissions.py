@@ -234,11 +234,10 @@ def archive_submission(path: Path, student: str) -> Submission:
                                 .encode()).hexdigest()
     except OSError:
         digest = ""
-    return Submission(student, path, None, None,
-                      f"no bot found: you handed in {path.name}, an archive, not a folder of "
-                      "files, and grading does not unpack archives: hand in the files "
-                      "themselves (a bot.toml, or bot.py or another file of the conventions, "
-                      "at the top)", digest)
+    problem = (f"no bot found: you handed in {path.name}, an archive, not a folder of "
+               "files, and grading does not unpack archives: hand in the files themselves (a "
+               "bot.toml, or bot.py or another file of the conventions, at the top)")
+    return Submission(student, path, None, None, problem, with_problem(digest, problem))
 
 
 def loose_files(root: Path) -> list[str]:
@@ -255,12 +254,25 @@ def submission_at(folder: Path, limits: SizeLimits = SizeLimits(),  # noqa: B008
     student = student or folder.name
     problem, digest, over = too_large(folder, limits)
     if problem is not None:
-        return Submission(student, folder, None, None, problem, digest, over)
+        return Submission(student, folder, None, None, problem, with_problem(digest, problem),
+                          over)
     try:
         command, build, problem = find_bot(folder)
     except OSError as exc:  # a folder that cannot be looked into: that student's problem
         command, build, problem = None, None, f"cannot read {folder.name}/: {exc.strerror}"
-    return Submission(student, folder, command, build, problem, folder_digest(folder))
+    return Submission(student, folder, command, build, problem,
+                      with_problem(folder_digest(folder), problem))
+
+
+def with_problem(digest: str, problem: str | None) -> str:
+    """The digest of a submission with no bot to run, the words of its problem in it: a run
+    again keeps a grade while the digest stays the same, and those words can change where the
+    files' digest does not (an empty folder given an empty folder, or a `.git`, is no longer
+    empty; a referee that words it anew), so that a kept feedback told what no longer held.
+    Grading such a submission again runs nothing."""
+    if problem is None:
+        return digest
+    return hashlib.sha256(f"{digest}\0problem\0{problem}".encode()).hexdigest()
 
 
 def unusable(path: Path, root: Path) -> str | None:

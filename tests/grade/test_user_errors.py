@@ -1043,7 +1043,8 @@ def test_an_empty_folder_is_told_it_is_empty_and_what_to_hand_in(tmp_path: Path)
     """A student's folder with nothing in it is "no bot found", and its feedback says the
     folder is empty (no files) and what to hand in (the bot's source files, and a bot.toml
     unless one of them is a file of the conventions), not to "add a bot.toml" as if the
-    bot's files were there; a folder of notes only is still told to add one."""
+    bot's files were there; a folder of notes only is still told to add one.  Graded again
+    once an empty folder is put in it, the empty one's feedback is told to add one too."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     (subs / "judy").mkdir(parents=True)
     (subs / "heidi").mkdir()
@@ -1060,6 +1061,16 @@ def test_an_empty_folder_is_told_it_is_empty_and_what_to_hand_in(tmp_path: Path)
     assert "add a bot.toml" not in judy, judy
     heidi = (out / "feedback" / "heidi.md").read_text()
     assert "no bot found: add a bot.toml" in heidi and "empty" not in heidi, heidi
+
+    # An empty folder put in judy's (its files' digest the same): graded again, run again,
+    # it is told what is now so, not the message kept from the last run.
+    (subs / "judy" / "src").mkdir()
+    again = grade(subs, config, out)
+    assert again.returncode == 0, again.stderr
+    assert "judy: no bot found, grade F" in again.stderr, again.stderr
+    assert "heidi: unchanged, kept its grade F" in again.stderr, again.stderr
+    judy = (out / "feedback" / "judy.md").read_text()
+    assert "no bot found: add a bot.toml" in judy and "empty" not in judy, judy
 
 
 def test_a_student_who_handed_in_an_archive_has_a_row_that_says_to_unpack_it(
