@@ -37,8 +37,11 @@ STATUS_WORDS = {
     "failed the check": "it failed some checks; it still played its games, which show what "
                         "that cost",
     "crashed": "it crashed in the check, or in every game it played",
-    "timed out": "it was too slow: in the check, so it played no games, or past its time "
-                 "budget, so only what it finished is graded",
+    "timed out": "it was too slow in the check (answers past the move time and its time "
+                 "bank, or no hello within the start-up time), so it played no games",
+    "out of grading time": "its grading ran past the time it gives each submission "
+                           "(`submission_time`) before it finished, so only what it finished "
+                           "is graded",
 }
 # "ok" when the check's move time failed, which alone does not fail the status
 # (`result.status_from_check`): the words must not say it passed every check.

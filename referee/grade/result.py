@@ -24,8 +24,12 @@ from referee.protocol.messages import FaultKind
 from referee.tournament.config import TournamentConfig
 from referee.tournament.grading_table import GradeRule, Points
 
+# "timed out": too slow in the check (its answers past the move time and bank, or no hello
+# within the start-up time); OUT_OF_TIME: its grading ran past `[limits] submission_time`, a
+# budget of the grading's, not a limit of the game's.
+OUT_OF_TIME = "out of grading time"
 STATUSES = ("ok", "no bot found", "too large", "build failed", "failed the check", "crashed",
-            "timed out")
+            "timed out", OUT_OF_TIME)
 VERDICTS = ("beats", "level", "below")
 
 

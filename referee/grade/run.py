@@ -11,7 +11,8 @@ no longer handed in is named, and its feedback moved out of OUT/feedback (`set_a
 
 Submissions are graded side by side, up to the worker count, each within its time budget
 (`[limits] submission_time`) for its build, check and games together: past it, its bots are
-stopped and it is "timed out", with what it finished graded.  A resumed run keeps such a grade
+stopped and it is "out of grading time" (not "timed out", a bot too slow in the check), with
+what it finished graded.  A resumed run keeps such a grade
 while its files and the budget stay the same (`state.Spent`).
 """
 
@@ -54,6 +55,7 @@ from .problems import Shown, add_caught, add_check
 from .regrade import bot_name, finish, regraded, scrub_for
 from .reproduce import check_command
 from .result import (
+    OUT_OF_TIME,
     StudentResult,
     compare,
     status_from_check,
@@ -176,8 +178,8 @@ class Grading:
                 self.records, self.sub.student, self.scrub, self.records_given))
 
     def ran_out(self) -> None:
-        """Its time budget ran out at `step`: "timed out", the games it finished graded, and
-        a problem that says where it was stopped."""
+        """Its time budget ran out at `step`: "out of grading time", the games it finished
+        graded, and a problem that says where it was stopped."""
         budget = self.config.limits.submission_time
         where = {"copy": "while its files were copied", "build": "during its build",
                  "check": "during the check (so no check counts)"}
@@ -187,7 +189,7 @@ class Grading:
             self.take(games_in(self.db, self.name, self.config))
             where["games"] = (f"during its games, with {self.outcome.games} of {total} "
                               "finished" + " (those are graded)" * bool(self.outcome.games))
-        self.outcome.status = "timed out"
+        self.outcome.status = OUT_OF_TIME
         p = self.found.problems.add(
             "budget", f"stopped at its time budget of {budget:g} s, {where[self.step]}")
         asked = "each game asks it for dozens"
@@ -198,7 +200,9 @@ class Grading:
                      f"{budget / decisions * 1000:.0f} ms a decision on average, less "
                      "what the other bots take")
         p.notes.append("The budget (`submission_time` in the grading config's `[limits]`) "
-                       "bounds the build, the check and the games together. A bot that takes "
+                       "bounds the build, the check and the games together; it is the "
+                       "grading's, not the game's move time, and a bot graded holds one of "
+                       "the grading's workers for up to all of it. A bot that takes "
                        f"most of its move time on every decision runs out: {asked}."
                        + (" The check above, run in your bot's folder, prints its reply "
                           "times (the median and the longest)." if self.sub.command is not None
@@ -222,7 +226,9 @@ async def graded(sub: Submission, config: TournamentConfig, config_path: Path, o
     with trio.move_on_after(budget) as deadline:
         await grading.run(workers, say)
     if deadline.cancelled_caught:
-        say(f"{sub.student}: out of time after {budget:g} s; grading what it finished")
+        # Why the class took long: a slow student holds a worker for all of its budget.
+        say(f"{sub.student}: {OUT_OF_TIME} after {budget:g} s (submission_time), all of which "
+            "it held a grading worker; grading what it finished")
         grading.ran_out()
     grading.outcome = finish(grading.outcome, config, grading.found, sub, grading.scrub)
     return grading, Spent(round(time.monotonic() - started, 3),

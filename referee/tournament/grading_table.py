@@ -39,7 +39,7 @@ class Grading(BaseModel):
 
     rules: list[GradeRule] = []
     otherwise: str = "F"  # working, but meets no rule
-    broken: str = "F"  # did not build, crashed, timed out, or failed the check
+    broken: str = "F"  # did not build, crashed, too slow, or failed the check
     points: Points = Points()
     # Each comparison with a baseline is a one-sided test at 1 - confidence; above 0.5, so
     # that a bot is never separated both above and below one baseline.

@@ -1,5 +1,6 @@
 """`[limits] submission_time`: one submission's build, check and games get so long together;
-a slower one is "timed out" with what it finished graded, and the others are graded as usual."""
+a slower one is "out of grading time" (not "timed out", a bot too slow in the check) with what
+it finished graded, and the others are graded as usual."""
 
 from __future__ import annotations
 
@@ -104,11 +105,12 @@ def processes_of(tmp: Path) -> list[str]:
 @pytest.mark.slow
 def test_a_submission_past_its_budget_is_timed_out_and_the_others_graded(
         tmp_path: Path) -> None:
-    """A bot slow in the check and one slow in its games are "timed out" within their budget
-    and a few seconds, the second with the games it finished graded; the quick bots, graded
-    beside them, get their usual status, games and grade; no bot of the class is left
-    running; a second run keeps every grade, the timed-out ones too.  A timed-out bot's
-    feedback says how long a decision the budget allows on average."""
+    """A bot slow in the check and one slow in its games are "out of grading time" within
+    their budget and a few seconds, the second with the games it finished graded, and the
+    teacher is told each held a grading worker all along; the quick bots, graded beside
+    them, get their usual status, games and grade; no bot of the class is left running; a
+    second run keeps every grade, theirs too.  Their feedback says how long a decision the
+    budget allows on average, and that the budget is the grading's, not the move time."""
     subs, config = make_class(tmp_path)
     out = tmp_path / "out"
     done = grade(subs, config, out)
@@ -116,7 +118,10 @@ def test_a_submission_past_its_budget_is_timed_out_and_the_others_graded(
     assert processes_of(tmp_path) == []
     rows = {r["student"]: r for r in csv.DictReader((out / "grades.csv").open())}
     assert {s: r["status"] for s, r in rows.items()} == {
-        "ann": "ok", "ben": "ok", "sloth": "timed out", "snail": "timed out"}
+        "ann": "ok", "ben": "ok", "sloth": "out of grading time", "snail": "out of grading time"}
+    for student in ("sloth", "snail"):
+        assert (f"{student}: out of grading time after {BUDGET} s (submission_time), all of "
+                "which it held a grading worker; grading what it finished") in done.stderr
     for student in ("ann", "ben"):
         assert (rows[student]["games"], rows[student]["grade"]) == ("4", "C")
         assert rows[student]["checks_passed"] == str(CHECK_COUNT)
@@ -128,7 +133,10 @@ def test_a_submission_past_its_budget_is_timed_out_and_the_others_graded(
     assert spent["ann"]["ran_out_of"] is None and spent["ann"]["seconds"] < BUDGET
 
     sloth = (out / "feedback" / "sloth.md").read_text()
-    assert "- status: **timed out**" in sloth
+    assert "- status: **out of grading time** (its grading ran past the time it gives each " \
+        "submission (`submission_time`)" in sloth
+    assert ("it is the grading's, not the game's move time, and a bot graded holds one of the "
+            "grading's workers for up to all of it" in " ".join(sloth.split())), sloth
     assert f"stopped at its time budget of {BUDGET} s, during the check" in sloth
     # 11 check games and 4 graded ones, a quarter of a table of four's 255 steps each
     assert ("grading asks it about 956 decisions (the check's and 4 games'), so this budget "
