@@ -22,7 +22,7 @@ import shutil
 import time
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import trio
@@ -376,11 +376,22 @@ async def _grade_into(root: Path, submissions: list[Submission], config: Tournam
     regrades = 0
     for sub in submissions:
         previous = known.pop(sub.student, None)  # back once graded under these rules
+        took = spent.get(sub.student, Spent(0.0))
         if previous is None or previous.digest != sub.digest:
             todo.append(sub)
-        elif not spent.get(sub.student, Spent(0.0)).stands(budget):
+        elif not took.stands(budget):
             say(f"{sub.student}: unchanged, graded again under the new time budget")
             todo.append(sub)
+        elif previous.status == "timed out" and took.ran_out_of is not None and (
+                again := regraded(replace(previous, status=OUT_OF_TIME),
+                                  findings.get(sub.student), sub, config, out)):
+            # An older referee's word for its budget, kept in state.json: told anew.
+            say(f"{sub.student}: unchanged, graded {again.grade} from its games and check as "
+                f"stored, its status now \"{OUT_OF_TIME}\" (was \"timed out\"): nothing run "
+                "again")
+            known[sub.student] = again
+            regrades += 1
+            write_feedback(out, again)
         elif state.same_rules:
             say(f"{sub.student}: unchanged, kept its grade {previous.grade}")
             known[sub.student] = previous

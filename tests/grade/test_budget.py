@@ -109,8 +109,9 @@ def test_a_submission_past_its_budget_is_timed_out_and_the_others_graded(
     their budget and a few seconds, the second with the games it finished graded, and the
     teacher is told each held a grading worker all along; the quick bots, graded beside
     them, get their usual status, games and grade; no bot of the class is left running; a
-    second run keeps every grade, theirs too.  Their feedback says how long a decision the
-    budget allows on average, and that the budget is the grading's, not the move time."""
+    second run keeps every grade, theirs too (one an older referee called "timed out" is told
+    anew from what it stored).  Their feedback says how long a decision the budget allows on
+    average, and that the budget is the grading's, not the move time."""
     subs, config = make_class(tmp_path)
     out = tmp_path / "out"
     done = grade(subs, config, out)
@@ -158,6 +159,18 @@ def test_a_submission_past_its_budget_is_timed_out_and_the_others_graded(
     again = grade(subs, config, out)
     assert again.returncode == 0, again.stderr
     assert again.stderr.count("unchanged, kept its grade") == 4, again.stderr
+
+    # A state.json of an older referee, which said "timed out" for the budget too: the
+    # status and feedback are told anew from what it stored, nothing run again.
+    state = json.loads((out / "state.json").read_text())
+    state["outcomes"]["snail"]["status"] = "timed out"
+    (out / "state.json").write_text(json.dumps(state))
+    told = grade(subs, config, out)
+    assert told.returncode == 0, told.stderr
+    assert ('snail: unchanged, graded F from its games and check as stored, its status now '
+            '"out of grading time" (was "timed out"): nothing run again') in told.stderr
+    assert told.stderr.count("unchanged, kept its grade") == 3, told.stderr
+    assert "- status: **out of grading time**" in (out / "feedback" / "snail.md").read_text()
 
 
 def test_a_grade_stands_while_the_budget_would_give_it_again() -> None:
