@@ -124,12 +124,12 @@ def reach(config: TournamentConfig) -> str:
     first = sequential.first_possible(config.deals, config.until, field, exact)
     looks = sequential.reaches(config.deals, config.until, field) if exact else []
     if first is None:
-        settle = sequential.deals_to_settle(config.until, field, early=False)
+        settle = sequential.deals_to_settle(config.until, field, False, exact)
         before = ", nor at any look before" if len(looks) > 1 else ""
         return (f"; the run can settle nothing: {short(config, looks[-1])}{before}; "
                 f"deals = {settle} or more would let it")
     if first == config.deals:
-        early = sequential.deals_to_settle(config.until, field, early=True)
+        early = sequential.deals_to_settle(config.until, field, True, exact)
         why = (f"one look, after the last deal, so it cannot stop the run early: the first "
                f"look comes after {sequential.looks(10 ** 6)[0]} deals" if len(ends) == 1 else
                f"the run cannot stop early: the first look that could settle anything is "

@@ -705,6 +705,36 @@ def test_plan_names_the_looks_of_a_run_that_stops_when_settled(tmp_path: Path) -
         "; deals = 6 or more would let it" in fewer, fewer
 
 
+def test_plan_names_deals_from_which_on_every_run_can_stop_early(tmp_path: Path) -> None:
+    """The deals `plan` says would let a run stop early let every run with as many or more
+    do so: one table of three until ranked cannot stop early with 15 deals (its first look
+    gets too little error for the exact test), and plan says 17 or more, not 9 (15 is more
+    than 9); and a field of several tables, judged by the block model, can stop early from
+    9 deals on (its first look after 8), not from the 17 a single table would need."""
+    from referee.leaderboard.sequential import Until, deals_to_settle, first_possible
+
+    def plan(deals: int, extra: str, bots: int) -> str:
+        path = write_config(tmp_path, f"deals = {deals}\n{extra}")
+        path.write_text(path.read_text() + "".join(
+            f'[[bots]]\nname = "r{i}"\ncommand = "{BOT_PYTHON} {FIRST_LEGAL}"\n'
+            for i in range(bots - 3)))
+        out = in_process.referee("tournament", "plan", str(path), cwd=tmp_path)
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+
+    one_table = plan(15, 'until = "ranked"', 3)
+    assert ("the run cannot stop early: the first look that could settle anything is the "
+            "last, after 15 deals") in one_table and \
+        "; deals = 17 or more let it stop early" in one_table, one_table
+    tables = plan(6, 'until = "ranked"', 5)
+    assert "; deals = 9 or more let it stop early" in tables, tables
+    fields: list[tuple[Until, int]] = [("separated", 4), ("ranked", 3), ("ranked", 40)]
+    for until, entrants in fields:  # from the deals said on, every run's first look can
+        early = deals_to_settle(until, entrants, early=True)
+        assert all((first_possible(most, until, entrants, True) or most) < most
+                   for most in range(early, 200)), (until, entrants, early)
+
+
 def test_plan_says_where_a_qualifiers_looks_could_first_settle_anything(
         tmp_path: Path) -> None:
     """A gauntlet qualifier of 5 candidates until the top 2 are known: at a look, the exact
