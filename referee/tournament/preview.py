@@ -145,21 +145,22 @@ def too_few_deals(config: TournamentConfig, games: Schedule) -> str | None:
     """Why no pair can be separated at the file's deals, whatever the games, or None.  In a
     complete design (a gauntlet, or one table) every deal holds every entrant, so pairs are
     compared deal by deal, and the exact test can reach the level of Holm's first step only on
-    `until.exact_deals_needed` deals (as a run's looks are judged).  Elsewhere
-    (several tables, sampled or not) the block model judges, and it cannot bound a pair with
-    an entrant seen in one deal of one table (that deal fits it exactly: no residual shows its
-    noise), so fewer than two entrants at more than that separate nothing."""
-    from .until import ALPHA, exact_deals_needed  # the leaderboard's (numpy): only here
+    `until.exact_deals_needed` deals (as a run's looks are judged), over the pairs the board
+    places: a gauntlet's candidates' alone (`until.design`; one candidate has no pair).
+    Elsewhere (several tables, sampled or not) the block model judges, and it cannot bound a
+    pair with an entrant seen in one deal of one table (that deal fits it exactly: no residual
+    shows its noise), so fewer than two entrants at more than that separate nothing."""
+    from .until import ALPHA, contenders, design, exact_deals_needed  # numpy: only here
 
-    entrants = len(config.bots)
-    if config.format == "gauntlet" or entrants == config.table_size:
-        need = exact_deals_needed(entrants, config.deals)
+    placed, complete = design(config)
+    if complete:
+        need = exact_deals_needed(placed, config.deals) if placed >= 2 else None
         if need is None:
             return None
         return (f"with {counted(config.deals, 'deal')} the leaderboard can separate no pair: "
                 "every deal is at every table, so entrants are compared deal by deal (the "
-                f"exact test), and {entrants} entrants need at least {need} deals (familywise "
-                f"error {ALPHA:g}); give deals = {need} or more")
+                f"exact test), and {placed} {contenders(config)}s need at least {need} deals "
+                f"(familywise error {ALPHA:g}); give deals = {need} or more")
     seen = sum(t * config.deals >= 2 for t in games.tables_by_entrant().values())
     if seen >= 2:
         return None

@@ -827,10 +827,11 @@ def test_plan_warns_of_rotations_over_an_odd_number_of_deals(tmp_path: Path) -> 
 
 def test_plan_warns_of_a_gauntlet_with_too_few_deals_to_separate_anything(
         tmp_path: Path) -> None:
-    """A gauntlet of 3 baselines and 12 candidates over 6 deals: every deal is at every
-    table, so pairs are compared deal by deal, and 15 entrants need 13 deals before any pair
-    can be separated: `plan` warns and names them (and --json); 13 deals, or a round robin of
-    many tables over one deal (judged by the block model), get no such warning."""
+    """A gauntlet of 2 baselines and 13 candidates over 6 deals: every deal is at every
+    table, so pairs are compared deal by deal, and the board's pairs, the 13 candidates'
+    (baselines are not placed), need 12 deals before any can be separated (15 entrants would
+    need 13): `plan` warns and names them (and --json); 12 deals, or a round robin of many
+    tables over one deal (judged by the block model), get no such warning."""
     def gauntlet(deals: int) -> Path:
         path = write_config(tmp_path, f'format = "gauntlet"\ndeals = {deals}\n'
                                       'baselines = ["b0", "b1"]')
@@ -840,13 +841,13 @@ def test_plan_warns_of_a_gauntlet_with_too_few_deals_to_separate_anything(
         return path
 
     says = ("warning: with 6 deals the leaderboard can separate no pair: every deal is at "
-            "every table, so entrants are compared deal by deal (the exact test), and 15 "
-            "entrants need at least 13 deals (familywise error 0.05); give deals = 13 or more")
+            "every table, so entrants are compared deal by deal (the exact test), and 13 "
+            "candidates need at least 12 deals (familywise error 0.05); give deals = 12 or more")
     text = in_process.referee("tournament", "plan", str(gauntlet(6)), cwd=tmp_path).stdout
     assert says in text, text
     as_json = in_process.referee("tournament", "plan", str(gauntlet(6)), "--json", cwd=tmp_path)
     assert json.loads(as_json.stdout)["deals_warning"] == says.removeprefix("warning: ")
-    text = in_process.referee("tournament", "plan", str(gauntlet(13)), cwd=tmp_path).stdout
+    text = in_process.referee("tournament", "plan", str(gauntlet(12)), cwd=tmp_path).stdout
     assert "can separate no pair" not in text, text
     field = write_config(tmp_path)
     field.write_text(field.read_text() + "".join(
