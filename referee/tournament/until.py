@@ -150,9 +150,9 @@ def short(config: TournamentConfig, look: sequential.Reach) -> str:
              f"({field * (field - 1) // 2} pairs, both ways)" if config.until != "separated"
              else f"the level of each of the leader's tests there, {percent(look.error)} over "
                   f"{look.tests} {contenders(config)}s")
-    return (f"at {look.deals} deals the exact sign-flip test's smallest p-value, "
-            f"1/2^{look.deals} = {percent(look.smallest)}, is above {level} = "
-            f"{percent(look.level)}")
+    deals = f"{look.deals} deal" + "s" * (look.deals != 1)
+    return (f"at {deals} the exact sign-flip test's smallest p-value, 1/2^{look.deals} = "
+            f"{percent(look.smallest)}, is above {level} = {percent(look.level)}")
 
 
 def percent(x: float) -> str:
