@@ -37,9 +37,10 @@ def minimum_exact_deals(entrants: int, alpha: float) -> int:
 
 
 def note(pairs: list[Pair], entrants: int, games: int, deals_per_table: float, primary: str,
-         alpha: float) -> str | None:
+         alpha: float, placed: str = "entrants") -> str | None:
     """None when some pair is separated; else the line that says why none is.  `games`: those
-    played; `deals_per_table`: the deals each table played, on average."""
+    played; `deals_per_table`: the deals each table played, on average; `placed`: what the
+    `entrants` placed are called (a gauntlet's "candidates")."""
     if not pairs or any(p.separated for p in pairs):
         return None
     from scipy.special import ndtri  # what scipy.stats.norm.isf computes, without
@@ -53,7 +54,7 @@ def note(pairs: list[Pair], entrants: int, games: int, deals_per_table: float, p
         need = minimum_exact_deals(entrants, alpha)
         deals = f"{max(exact)} deal" + ("" if max(exact) == 1 else "s")
         head = (f"no pair can be separated: with {deals} the exact test's smallest "
-                f"p-value is above {alpha:g}/{m}; {entrants} entrants need at least {need} "
+                f"p-value is above {alpha:g}/{m}; {entrants} {placed} need at least {need} "
                 "deals of a table")
     errors = [p.test.se for p in pairs if math.isfinite(p.test.se) and p.test.se > 0]
     if not errors:

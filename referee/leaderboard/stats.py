@@ -292,7 +292,8 @@ def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP
     tables = {tuple(sorted(s)) for s in games.seats}  # a gauntlet deals each deal to all
     dealt = {(tuple(sorted(s)), d) for s, d in zip(games.seats, games.deal.tolist(), strict=True)}
     note = resolution.note(pairs, len(order), len(games.game_ids),
-                           len(dealt) / max(1, len(tables)), primary, alpha)
+                           len(dealt) / max(1, len(tables)), primary, alpha,
+                           "candidates" if len(order) < len(games.names) else "entrants")
     if games.deals == 1:
         note = (f"{note} " if note else "") + resolution.ONE_DEAL
     return Standings(rows, pairs, note, tuple(n for n in order if n in never))

@@ -80,10 +80,10 @@ def load(store: Store) -> Tournament:
         names=[r.name for r in board.rows],
         left_out=shown_left_out(store),
         superseded=store.superseded(),
-        note=" ".join(n for n in (_unfinished(store), _decided(store),
-                                  never_started_line(board.never_started) + "."
-                                  if board.never_started else None, _late(store, board.rows),
-                                  board.note) if n)
+        note=" ".join(n[0].upper() + n[1:] for n in (
+            _unfinished(store), _decided(store),
+            never_started_line(board.never_started) + "." if board.never_started else None,
+            _late(store, board.rows), board.note) if n)  # sentences, each from its capital
         or None,
         baselines=baselines,
     )
