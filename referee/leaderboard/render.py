@@ -9,7 +9,7 @@ import csv
 import io
 import json
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 import tabulate as tabulate_module
@@ -295,12 +295,27 @@ def head_to_head_table(h2h: HeadToHead, fmt: str = "simple") -> str:
             + tabulate(body, headers=["", *shown], tablefmt=fmt))
 
 
-def never_started_line(names: Sequence[str]) -> str:
-    """Why the entrants that started in none of their games hold the last places."""
-    one = len(names) == 1
-    return (f"started in none of {'its' if one else 'their'} games: "
-            f"{', '.join(visible(n) for n in names)}; placed below every bot that started, by "
-            "rule (docs/rules.md D9)" + ("" if one else ", and among themselves by the tests"))
+def never_started_line(names: Sequence[str], baselines: Collection[str] = ()) -> str:
+    """Why the entrants that started in none of their games hold the last places; a
+    gauntlet's baseline among them holds none, and is said apart: the candidates met an
+    empty seat where their yardstick should have been."""
+    placed = [n for n in names if n not in baselines]
+    yard = [n for n in names if n in baselines]
+    parts = []
+    if placed:
+        one = len(placed) == 1
+        parts.append(f"started in none of {'its' if one else 'their'} games: "
+                     f"{', '.join(visible(n) for n in placed)}; placed below every bot that "
+                     "started, by rule (docs/rules.md D9)"
+                     + ("" if one else ", and among themselves by the tests"))
+    if yard:
+        one = len(yard) == 1
+        parts.append(f"the baseline{'' if one else 's'} {', '.join(visible(n) for n in yard)} "
+                     f"started in none of {'its' if one else 'their'} games: "
+                     f"{'its seat was' if one else 'their seats were'} retired at the start "
+                     "of every game, so the candidates were measured without "
+                     f"{'it' if one else 'them'}")
+    return "; ".join(parts)
 
 
 def seats_table(rows: list[SeatRow], fmt: str = "simple") -> str:
@@ -355,7 +370,8 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
     tablefmt = "github" if fmt == "markdown" else "simple"
     parts = [standings_table(rows, tablefmt, primary, wide, board.pairs)]
     if board.never_started:
-        parts.append(_wrapped(never_started_line(board.never_started), tablefmt))
+        parts.append(_wrapped(never_started_line(board.never_started, baselines or ()),
+                              tablefmt))
     if late:
         parts.append(_wrapped(late_line(late, _md if fmt == "markdown" else visible), tablefmt))
     if board.note:

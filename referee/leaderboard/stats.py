@@ -296,7 +296,9 @@ def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP
                            "candidates" if len(order) < len(games.names) else "entrants")
     if games.deals == 1:
         note = (f"{note} " if note else "") + resolution.ONE_DEAL
-    return Standings(rows, pairs, note, tuple(n for n in order if n in never))
+    unstarted = [n for n in order if n in never]  # by their places, then any baseline's
+    unstarted += [n for n in games.names if n in never and n in baselines]
+    return Standings(rows, pairs, note, tuple(unstarted))
 
 
 def strengths(games: Games, primary: str = "placement", theta: np.ndarray | None = None

@@ -82,7 +82,8 @@ def load(store: Store) -> Tournament:
         superseded=store.superseded(),
         note=" ".join(n[0].upper() + n[1:] for n in (
             _unfinished(store), _decided(store),
-            never_started_line(board.never_started) + "." if board.never_started else None,
+            never_started_line(board.never_started, baselines) + "."
+            if board.never_started else None,
             _late(store, board.rows), board.note) if n)  # sentences, each from its capital
         or None,
         baselines=baselines,

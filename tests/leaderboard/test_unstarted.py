@@ -96,6 +96,23 @@ def test_when_no_bot_started_none_is_said_to_be_placed_below_those_that_did() ->
     assert {r.name: (r.place.best, r.place.worst) for r in board.rows} == tested
 
 
+def test_a_gauntlet_baseline_that_never_started_is_named_with_what_it_cost() -> None:
+    """A gauntlet's baseline holds no place, but one that started in none of its games is
+    still named under the board, apart from any candidate placed last by rule: the candidates
+    were measured without it; JSON's never_started and CSV's column name it too."""
+    games = field_with(["crash", "down"])
+    board = standings(games, baselines={"down"})
+    assert board.never_started == ("crash", "down")
+    text = " ".join(render(board, "table", baselines=["down"]).split())
+    assert ("started in none of its games: crash; placed below every bot that started, by rule "
+            "(docs/rules.md D9); the baseline down started in none of its games: its seat was "
+            "retired at the start of every game, so the candidates were measured without it"
+            ) in text, text
+    rows = {r["name"]: r for r in csv.DictReader(io.StringIO(render(board, "csv",
+                                                                     baselines=["down"])))}
+    assert rows["down"]["never_started"] == "True" and rows["down"]["rank"] == ""
+
+
 def test_a_run_with_until_does_not_wait_to_separate_a_bot_that_never_started() -> None:
     """A run's looks read the places the leaderboard shows: a bot that never started is below
     the leader and below its neighbour by rule, so `until = "separated"` does not name it among
