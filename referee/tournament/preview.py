@@ -292,6 +292,7 @@ class AdaptivePlan:
     # the games the budget leaves for rounds not chosen yet, and the bound that sets it
     left: tuple[int, str] | None = None
     skipped: int = 0  # games of the rounds chosen, not stored, that need a left-out entrant
+    max_games: int | None = None  # the file's: a run stops once the store holds as many
 
     @property
     def begun(self) -> int:
@@ -332,10 +333,15 @@ class AdaptivePlan:
         out = [f"adaptive: rounds of {counted(self.round_tables, 'table')} of "
                f"{self.table_size}, {counted(self.deals, 'deal')}, "
                f"{counted(self.seat_orders, 'seat order')} per table; {HOW}"]
-        if games is not None and self.games_chosen > games:  # a budget lowered since
+        if games is not None and self.games_chosen > games:
+            # a budget lowered since, or max_games reached inside the last round: a run plays
+            # the rounds chosen, but never past max_games (`budget.py`)
             out.append(f"budget: {self.budget}: {games:,} games, fewer than the rounds already "
-                       f"chosen hold ({self.games_chosen:,}): a run plays those out, and no "
-                       "more rounds")
+                       f"chosen hold ({self.games_chosen:,}): " + (
+                           "a run plays those out, and no more rounds"
+                           if self.max_games is None or self.max_games >= self.games_chosen
+                           else f"a run plays them until the store holds {self.max_games:,}, "
+                           "and no more rounds"))
         elif games is not None:
             out.append(f"budget: {self.budget}: at most {games:,} games, about "
                        f"{games * self.table_size / max(1, entrants):,.0f} per entrant "
@@ -444,5 +450,6 @@ def adaptive_plan(config: TournamentConfig, games: Schedule, workers: int,
         bound_seconds=None if most is None else most * per_game_seconds / max(1, workers),
         stored=stored, changed=changed,
         unpaired=unpaired_rotations(config), pace=pace, left_out=tuple(left_out),
-        left=budget_left(config, games, left_out, skipped), skipped=skipped)
+        left=budget_left(config, games, left_out, skipped), skipped=skipped,
+        max_games=config.max_games)
 

@@ -258,3 +258,21 @@ def test_the_progress_counts_to_what_the_budget_leaves_after_the_field_grew(
     shown = re.findall(r"^(\d+)/(\d+) games", out.stderr, re.M)
     assert shown and {total for _, total in shown} == {"24"}, out.stderr
     assert shown[-1] == ("24", "24") and count(tmp_path / "field.db") == 24, out.stderr
+
+
+def test_a_max_games_reached_inside_a_round_is_planned_as_the_run_stops(
+        tmp_path: Path) -> None:
+    """max_games = 4 stops the run 4 games into its first round of 6: `plan` then says a run
+    plays the rounds chosen only until the store holds 4 (not that it plays them out), and
+    that the budget is spent, as a run that plays nothing more shows."""
+    file = adaptive_file(tmp_path, "max_games = 4")
+    out = in_process.referee("tournament", "run", str(file), "-q", "--workers", "1",
+                             cwd=tmp_path)
+    assert out.returncode == 0 and len(stored(tmp_path / "field.db")) == 4, out.stderr
+    planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path).stdout
+    assert (f"budget: max_games = 4: 4 games, fewer than the rounds already chosen hold "
+            f"({PER_ROUND}): a run plays them until the store holds 4, and no more rounds\n"
+            in planned), planned
+    assert "the budget is spent: raise it to play on (the 2 games left" in planned, planned
+    again = in_process.referee("tournament", "run", str(file), "--workers", "1", cwd=tmp_path)
+    assert "0 games played, 4 were already stored" in again.stderr, again.stderr
