@@ -80,12 +80,10 @@ def load(store: Store) -> Tournament:
         names=[r.name for r in board.rows],
         left_out=shown_left_out(store),
         superseded=store.superseded(),
-        note=" ".join(n[0].upper() + n[1:] for n in (
+        note=" ".join(_sentence(n) for n in (
             _unfinished(store), _decided(store),
-            never_started_line(board.never_started, baselines) + "."
-            if board.never_started else None,
-            _late(store, board.rows), board.note) if n)  # sentences, each from its capital
-        or None,
+            never_started_line(board.never_started, baselines) if board.never_started else None,
+            _late(store, board.rows), board.note) if n) or None,
         baselines=baselines,
     )
     per_bot: dict[str, list[BotGame]] = {n: [] for n in data.names}
@@ -123,12 +121,18 @@ def select_games(data: Tournament, sample: int, all_games: bool) -> list[str]:
     return [gid for gid in ids if gid in chosen]
 
 
+def _sentence(line: str) -> str:
+    """A leaderboard's line as a sentence of the first page's note, which runs several
+    together: capitalised and ended, so that none begins in lower case after a full stop."""
+    line = line[0].upper() + line[1:]
+    return line if line.endswith(".") else line + "."
+
+
 def _unfinished(store: Store) -> str | None:
     """That the store holds part of its tournament, as a sentence of the first page: an
     organiser's site of a half-played stage read as final."""
     line = unfinished_line(store, store.path.name)
-    return None if line is None else "the store " + line.removeprefix("note: ") + "."
-
+    return None if line is None else "the store " + line.removeprefix("note: ")
 
 
 def _late(store: Store, rows: list[StandingRow]) -> str | None:
@@ -136,12 +140,10 @@ def _late(store: Store, rows: list[StandingRow]) -> str | None:
     late = joined_late(rows, *store.joined())
     if not late:
         return None
-    line = late_line(late, str)
-    return line[0].upper() + line[1:] + "."
+    return late_line(late, str)
 
 
 def _decided(store: Store) -> str | None:
     """What a run with `until` decided, as a sentence of the first page: who qualified (or
     that the cut stayed open), and why the run stopped."""
-    line = until_decision(store)
-    return None if line is None else line[0].upper() + line[1:] + "."
+    return until_decision(store)

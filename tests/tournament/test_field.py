@@ -9,6 +9,7 @@ import csv
 import html
 import io
 import json
+import re
 import shutil
 import sqlite3
 from pathlib import Path
@@ -342,6 +343,8 @@ def test_a_leaderboard_of_a_store_a_run_has_not_finished_says_so(tmp_path: Path)
     assert json.loads(board(db))["unfinished"] == says.strip()
     index = " ".join((tmp_path / "site" / "index.html").read_text().split())
     assert "The store field.db holds 9 of the 12 games of tournament &#x27;field&#x27;" in index
+    note = next(n for n in re.findall(r'<p class="note">(.*?)</p>', index) if "The store" in n)
+    assert "may change. No pair" in note and not re.search(r"\. [a-z]", note), note
     assert "3 games played, 9 were already stored" in run(file)
     for command in (["leaderboard", str(db)], ["report", str(db), "--out", "site"]):
         out = in_process.referee(*command, cwd=tmp_path)
