@@ -260,6 +260,12 @@ class _Run:
             self.say(self.verdict)
         return True
 
+    def _withdrawn_games(self) -> int:
+        """The stored games at a table of an entrant the file no longer names."""
+        gone = set(self.change.withdrawn)
+        return sum(1 for seats in self.store.seatings().values()
+                   if gone.intersection(seats)) if gone else 0
+
     async def play_rounds(self, executor: Executor) -> None:
         """An adaptive schedule: the rounds the store kept (their games not stored yet),
         then each next round chosen from the stored games, kept and played, until a budget
@@ -314,13 +320,19 @@ class _Run:
                 f"{self.progress.played:,} games{fair}; run again to play on")
 
     def summary(self) -> RunSummary:
-        beyond = len(self.done) - self.covered.stored
-        if beyond:  # more deals played before, or tables of entrants no longer in the file
+        # An adaptive run stopped inside the rounds it kept (a time budget) has begun only
+        # some of them; the games stored before it are those of every round chosen.
+        already = (self._tally(range(self.config.deals)).stored
+                   if self.games.kind == "adaptive" else self.covered.stored)
+        beyond = len(self.done) - already
+        if beyond and beyond != self._withdrawn_games():
+            # more deals played before, or tables a smaller sample no longer names (the
+            # withdrawn entrants' games alone were said as the run began, with whose they are)
             self.say(f"note: the store also holds {beyond:,} games beyond this run's schedule "
                      f"(deals after the {self.deals} it covered, tables of withdrawn "
                      "entrants, or tables a smaller sample no longer names); the leaderboard "
                      "counts every stored game of the field's tables")
-        return RunSummary(total=self.covered.games, already=self.covered.stored,
+        return RunSummary(total=self.covered.games, already=already,
                           played=self.progress.played, skipped=self.covered.skipped,
                           left_out={**self.left_out, **self.unstarted}, voids=self.voids,
                           verdict=self.verdict, field=self.change,

@@ -276,3 +276,22 @@ def test_a_max_games_reached_inside_a_round_is_planned_as_the_run_stops(
     assert "the budget is spent: raise it to play on (the 2 games left" in planned, planned
     again = in_process.referee("tournament", "run", str(file), "--workers", "1", cwd=tmp_path)
     assert "0 games played, 4 were already stored" in again.stderr, again.stderr
+
+
+def test_a_run_stopped_in_an_early_round_counts_every_round_stored_before_it(
+        tmp_path: Path) -> None:
+    """Two rounds stored, less two games of the first; the budget then lets a run play one,
+    so that it stops inside the first round: its last line counts the 10 games stored before
+    it (not the first round's alone), and it says nothing of games beyond its schedule, as
+    there are none."""
+    file = adaptive_file(tmp_path, "max_games = 12")
+    assert in_process.referee("tournament", "run", str(file), "-q", "--workers", "1",
+                              cwd=tmp_path).returncode == 0
+    db = tmp_path / "field.db"
+    with sqlite3.connect(db) as con:
+        ids = [r[0] for r in con.execute("SELECT game_id FROM games ORDER BY finished")]
+        con.executemany("DELETE FROM games WHERE game_id = ?", [(ids[0],), (ids[1],)])
+    file.write_text(file.read_text().replace("max_games = 12", "max_games = 11"))
+    out = in_process.referee("tournament", "run", str(file), "--workers", "1", cwd=tmp_path)
+    assert "1 games played, 10 were already stored" in out.stderr, out.stderr
+    assert "beyond this run's schedule" not in out.stderr, out.stderr

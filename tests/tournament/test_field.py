@@ -161,6 +161,7 @@ def test_a_newcomer_plays_only_its_new_tables_and_a_withdrawn_bot_leaves_the_boa
             "games are kept, out of the leaderboard, and so out of 4 other entrants' records "
             f"too (games each loses: ann {lost}, ben {lost}, cal {lost} and 1 more); they "
             "count again if the file names it again, unchanged") in said, said
+    assert "beyond this run's schedule" not in said, said  # dan's games, said once
     assert stored(db) == grown  # nothing deleted
     shown = json.loads(board(db))
     rows = shown["entrants"]
