@@ -72,6 +72,10 @@ class BotEntry(BaseModel):
                 set(data) <= set(cls.model_fields):
             raise ValueError("give its command (what runs the bot) or its dir (a folder "
                              "holding the bot)")
+        if isinstance(data, dict) and "command" in data and "name" not in data:
+            # only an entry of a dir alone is named by its folder (`folder_entries.py`)
+            raise ValueError("name: give one: an entry with its own command is not named "
+                             "by its folder or bot.toml, as an entry of a dir alone is")
         return data
 
     @field_validator("address_space")

@@ -888,6 +888,8 @@ def test_plan_warns_of_a_sample_of_one_deal_that_seats_every_entrant_once(
                                          "'deals'?)"),
     (('name = "b1"\ncommand', 'name = "b1"\ncomand'), "bots #2 (b1) comand: Extra inputs are "
                                                        "not permitted (did you mean 'command'?)"),
+    (('name = "b1"\n', ''), "bots #2: name: give one: an entry with its own command is not "
+                            "named by its folder or bot.toml, as an entry of a dir alone is"),
     (("seed = 3", "seed = 3\n[limit]\nmove_time = 1"), "did you mean 'limits'?"),
     (('name = "b1"', 'name = "b 1"'), "bots #2 (b 1) name: 'b 1': a name may hold only letters, "
                                       "digits and _ . + -"),
@@ -905,8 +907,9 @@ def test_a_mistyped_key_is_named_with_the_key_it_was_meant_to_be(
         tmp_path: Path, change: tuple[str, str], says: str) -> None:
     """A key of the file, of a bot or of a table misspelt is one line naming it and the key
     meant; a bot's name that cannot name files says which characters it may hold; an entry
-    with neither command nor dir, baselines in a round robin and `until` in a gauntlet of one
-    candidate say what they need."""
+    with neither command nor dir, one with a command and no name (which no folder names),
+    baselines in a round robin and `until` in a gauntlet of one candidate say what they
+    need."""
     config = write_config(tmp_path)
     assert change[0] in config.read_text()
     config.write_text(config.read_text().replace(*change, 1))
