@@ -15,7 +15,11 @@ import os
 import shlex
 from pathlib import Path
 
-NOT_HASHED = frozenset({".git", "__pycache__", ".venv"})
+# Folders that hold no code of the bot, or only caches a build or a tool rewrites whatever
+# changed (Go's build cache and module path, which the Go kit keeps in its folder: a rebuild
+# of an unchanged bot rewrote them, and its games were played again as a changed entrant's).
+NOT_HASHED = frozenset({".git", "__pycache__", ".venv", ".gocache", ".gopath", ".mypy_cache",
+                        ".pytest_cache", ".ruff_cache"})
 
 
 def inside_not_hashed(real: str, root: str) -> str | None:

@@ -83,7 +83,8 @@ def test_a_changed_bot_has_exactly_its_games_played_again(tmp_path: Path) -> Non
     so first, and counts them as to play, as `run` does): the others keep their stored games;
     the old ones stay in the store as superseded (and `replay --db` still shows one), out of
     the leaderboard, which now shows the new bot's results. `--frozen` refuses to do it, in one
-    line, and changes nothing."""
+    line, and changes nothing.  A build cache in the folder (Go's, which the Go kit keeps
+    there and each build rewrites) is not a change."""
     names = ["ann", "ben", "cal", "dan"]
     for n in names:
         entrant(tmp_path, n)
@@ -123,6 +124,9 @@ def test_a_changed_bot_has_exactly_its_games_played_again(tmp_path: Path) -> Non
     out = in_process.referee("replay", "--db", str(db), old_dan, "--superseded", "-q",
                              cwd=tmp_path)
     assert out.returncode == 0 and "superseded" in out.stderr, out.stderr
+    for cache in (".gocache", ".gopath", ".mypy_cache"):  # rewritten by a build or a tool
+        (tmp_path / "dan" / cache).mkdir()
+        (tmp_path / "dan" / cache / "trim.txt").write_text("a build's time stamp")
     assert "0 games played, 12 were already stored" in run(file)
 
 
