@@ -10,12 +10,10 @@ from typing import Any
 import pytest
 import trio
 
-from referee.bots.launch import BotSpec
 from referee.leaderboard import Games, by_seat, head_to_head, standings
 from referee.leaderboard.render import rating_text
 from referee.leaderboard.rows import Place
 from referee.leaderboard.stats import placement_points
-from referee.match.bot_player import BotPlayer
 from referee.match.player import Player
 from referee.match.policy_player import PolicyPlayer, random_player
 from referee.tournament.config import TournamentConfig
@@ -24,7 +22,7 @@ from referee.tournament.session import run_tournament
 from referee.tournament.store import open_store
 
 from .. import terminal
-from ..processes import BOT_PYTHON
+from ..in_process_bot import BaselineInProcess
 from .support import a_tournament, all_stored, stored
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -101,12 +99,12 @@ def test_two_copies_of_one_bot_are_not_separated(tmp_path: Path) -> None:
 def test_the_baseline_is_separated_from_random_bots(tmp_path: Path) -> None:
     """Strong baseline against four random bots, 200 games: the baseline holds place 1,
     separated from each random bot by the paired test, with a rating interval above all of
-    theirs; the random bots, one policy, are not separated from each other (places 2-5)."""
-    command = f"{BOT_PYTHON} {ROOT / 'sample_bots/python/baseline_bot.py'}"
+    theirs; the random bots, one policy, are not separated from each other (places 2-5).
+    (The baseline's own code, in-process: the games its process plays, move for move.)"""
 
     def make(name: str, worker: int) -> Player:
         if name == "baseline":
-            return BotPlayer(BotSpec(name, command))
+            return BaselineInProcess(name)
         return random_player(name, zlib.crc32(name.encode()) % 1000)
 
     names = ["baseline", "random-1", "random-2", "random-3", "random-4"]
@@ -129,12 +127,12 @@ def test_a_sampled_field_separates_baselines_from_random_bots(tmp_path: Path) ->
     """Six copies of the baseline and six random bots, 12 sampled tables of four in the 12
     balanced seat orders (144 games, each entrant at 4 tables, a pair at 0 to 2 of them):
     every baseline is separated above every random bot, and no two random bots are
-    separated, by the block model over all 12 blocks."""
-    command = f"{BOT_PYTHON} {ROOT / 'sample_bots/python/baseline_bot.py'}"
+    separated, by the block model over all 12 blocks.  (The baseline's own code, in-process:
+    the games its processes play, move for move.)"""
 
     def make(name: str, worker: int) -> Player:
         if name.startswith("baseline"):
-            return BotPlayer(BotSpec(name, command))
+            return BaselineInProcess(name)
         return random_player(name, zlib.crc32(name.encode()) % 1000)
 
     baselines = [f"baseline-{i}" for i in range(6)]
