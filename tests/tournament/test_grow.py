@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import sqlite3
 from collections import Counter
 from pathlib import Path
@@ -19,13 +20,16 @@ from referee.tournament.config import load_tournament
 from referee.tournament.schedule import fingerprint
 
 from .. import in_process
-from .test_field import RANDOM, board, entrant, run, stored, write_file
+from .test_field import RANDOM, ROOT, board, entrant, run, stored, write_file
 from .test_user_errors import refused
 
 GAMES_PER_TABLE = 3  # tables of three, one deal, in rotations
 # At a stop, the stored games are a prefix of the play order: whole tables, each entrant
 # within one table of every other, then part of the table in flight (one worker).
 WITHIN = 2 * GAMES_PER_TABLE - 1
+# Short games (the tiny edition), where what is asserted is which games are played, not how.
+TINY = ROOT / "protocol" / "examples" / "tiny.toml"
+SHORT = 'edition = "tiny.toml"'
 
 
 def names(n: int) -> list[str]:
@@ -81,12 +85,13 @@ def test_a_sample_grows_by_tables_and_entrants_and_plays_only_the_new_games(
     its own, which bring it level with the field; each time `plan` says beforehand how many
     games `run` plays, and each entrant's games."""
     db = tmp_path / "field.db"
-    file = field(tmp_path, 8, "tables = 6")
+    shutil.copy(TINY, tmp_path / "tiny.toml")
+    file = field(tmp_path, 8, f"tables = 6\n{SHORT}")
     run(file)
     first = stored(db)
     assert len(first) == 6 * GAMES_PER_TABLE
 
-    file = write_file(tmp_path, names(8), "tables = 9")
+    file = write_file(tmp_path, names(8), f"tables = 9\n{SHORT}")
     text = plan_text(file)
     assert to_play(text) == 3 * GAMES_PER_TABLE
     assert played(run(file)) == 3 * GAMES_PER_TABLE
@@ -94,7 +99,7 @@ def test_a_sample_grows_by_tables_and_entrants_and_plays_only_the_new_games(
     assert {g: grown[g] for g in first} == first and len(grown) == 9 * GAMES_PER_TABLE
     assert sum(board_games(db).values()) == 9 * GAMES_PER_TABLE * 3
 
-    file = write_file(tmp_path, names(8), "tables = 4")
+    file = write_file(tmp_path, names(8), f"tables = 4\n{SHORT}")
     text = plan_text(file)
     assert to_play(text) == 0
     assert played(run(file)) == 0
@@ -104,7 +109,7 @@ def test_a_sample_grows_by_tables_and_entrants_and_plays_only_the_new_games(
     assert max(counted.values()) - min(counted.values()) <= GAMES_PER_TABLE
 
     entrant(tmp_path, "late", RANDOM)
-    file = write_file(tmp_path, [*names(8), "late"], "tables = 9")
+    file = write_file(tmp_path, [*names(8), "late"], f"tables = 9\n{SHORT}")
     expected, text = plan(file)
     new = to_play(text)
     said = run(file)
@@ -124,7 +129,7 @@ def test_max_games_stops_every_entrant_within_one_table_and_plays_on_when_raised
     plays 10 more, and `plan` counts them beforehand."""
     db = tmp_path / "field.db"
     file = field(tmp_path, 9, "tables = 12\nmax_games = 10")
-    said = run(file, "--workers", "1")
+    said = run(file)
     assert "stopped at max_games = 10" in said
     counts = per_entrant(db)
     assert sum(counts.values()) == 10 * 3 and len(counts) == 9
@@ -133,7 +138,7 @@ def test_max_games_stops_every_entrant_within_one_table_and_plays_on_when_raised
     file = write_file(tmp_path, names(9), "tables = 12\nmax_games = 20")
     text = plan_text(file)
     assert to_play(text) == 10
-    assert played(run(file, "--workers", "1")) == 10
+    assert played(run(file)) == 10
     counts = per_entrant(db)
     assert sum(counts.values()) == 20 * 3
     assert max(counts.values()) - min(counts.values()) <= WITHIN
