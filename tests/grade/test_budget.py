@@ -18,6 +18,7 @@ from referee.check import CHECK_COUNT
 from referee.grade.state import Spent
 from referee.tournament.store import open_store
 
+from .. import in_process
 from ..processes import BOT_PYTHON
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -88,6 +89,13 @@ def grade(subs: Path, config: Path, out: Path) -> subprocess.CompletedProcess[st
                           capture_output=True, text=True, timeout=600)
 
 
+def grade_again(subs: Path, config: Path, out: Path) -> subprocess.CompletedProcess[str]:
+    """`grade` in the test process (`in_process`), for a run that plays nothing: what it
+    says and writes is the claim, not its process."""
+    return in_process.referee("grade", str(subs), "--config", str(config), "--out", str(out),
+                              "--workers", "4", cwd=out.parent, timeout=600)
+
+
 def processes_of(tmp: Path) -> list[str]:
     """The command lines of running processes that name `tmp` or run in a folder under it."""
     found = []
@@ -156,7 +164,7 @@ def test_a_submission_past_its_budget_is_timed_out_and_the_others_graded(
     assert rows["snail"]["checks_passed"] == str(CHECK_COUNT)
     assert "`submission_time` in the grading config's `[limits]`" in snail
 
-    again = grade(subs, config, out)
+    again = grade_again(subs, config, out)
     assert again.returncode == 0, again.stderr
     assert again.stderr.count("unchanged, kept its grade") == 4, again.stderr
 
@@ -165,7 +173,7 @@ def test_a_submission_past_its_budget_is_timed_out_and_the_others_graded(
     state = json.loads((out / "state.json").read_text())
     state["outcomes"]["snail"]["status"] = "timed out"
     (out / "state.json").write_text(json.dumps(state))
-    told = grade(subs, config, out)
+    told = grade_again(subs, config, out)
     assert told.returncode == 0, told.stderr
     assert ('snail: unchanged, graded F from its games and check as stored, its status now '
             '"out of grading time" (was "timed out"): nothing run again') in told.stderr
