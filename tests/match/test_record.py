@@ -294,12 +294,15 @@ def test_a_store_written_before_gives_the_same_leaderboard_and_replay_page(
     store = open_store(old_store, read_only=True)
     try:
         # The same standings; the JSON has since gained `left_out`, `baselines`,
-        # `never_started` and `unfinished` (none in an earlier store), and leaderboard.json
-        # the block model's `strength`, its `note` and exact intervals.
+        # `never_started`, `unfinished`, `until` and `joined_late` (none in an earlier store)
+        # and each entrant's `baseline` (no), and leaderboard.json the block model's
+        # `strength`, its `note` and exact intervals.
         # Ratings to a millionth of an Elo point: the fit's last digits are the solver's.
+        expected = json.loads((DATA / "leaderboard.json").read_text())
+        expected["entrants"] = [{**e, "baseline": False} for e in expected["entrants"]]
         assert rounded(json.loads(stored_standings_text(old_store, "json"))) == rounded({
-            **json.loads((DATA / "leaderboard.json").read_text()), "left_out": [],
-            "baselines": [], "never_started": [], "unfinished": None, "until": None})
+            **expected, "left_out": [], "baselines": [], "never_started": [],
+            "unfinished": None, "until": None, "joined_late": []})
         # All its games are stored: no note that a run would play more (its ids are another
         # schedule's, which a run refuses).
         assert unfinished_note(old_store) is None
