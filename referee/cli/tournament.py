@@ -204,7 +204,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     from ..tournament.isolation import check_isolation, run_files
     from ..tournament.preview import make_plan
     from ..tournament.schedule import Schedule
-    from ..tournament.store import Store, StoreError
+    from ..tournament.store import WITHDRAWN, Store, StoreError
 
     try:
         config = load_tournament(config_path)
@@ -234,6 +234,8 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     pace = None
     held: str | None = None  # the name of the tournament the store holds, if another
     withdrawn: list[str] = []  # the store's entrants that the file no longer names
+    still: list[str] = []  # and those of them an earlier run withdrew
+    still_cost = ""
     back: tuple[str, ...] = ()  # and those withdrawn before that it names again
     lost = ""  # what withdrawing them takes out of the leaderboard
     moved: list[str] = []  # games of earlier rotations that a run seats anew
@@ -270,7 +272,11 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
                 if store.count() and store.name() != config.name:
                     held = store.name()
                 named = {b.name for b in config.bots}
-                withdrawn = [n for n in store.versions() if n not in named]  # as a run finds
+                gone = [n for n in store.versions() if n not in named]  # as a run finds
+                earlier = set(store.entrants(WITHDRAWN))  # withdrawn by a run before
+                withdrawn = [n for n in gone if n not in earlier]
+                still = [n for n in gone if n in earlier]
+                still_cost = withdrawal_cost(store, still) if still else ""
                 back = coming_back(store, named)
                 lost = withdrawal_cost(store, withdrawn) if withdrawn else ""
                 if config.schedule == "adaptive":  # as `run` reads them (`start_probe.py`)
@@ -320,6 +326,9 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     if withdrawn:
         click.echo(f"warning: a run withdraws {listed([visible(n) for n in withdrawn], total=True)}"
                    f": in the store, not in the file{visible(lost)}")
+    if still:
+        click.echo(f"note: withdrawn by an earlier run: "
+                   f"{listed([visible(n) for n in still], total=True)}{visible(still_cost)}")
     if back:
         from ..tournament.field import returned
 

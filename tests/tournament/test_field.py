@@ -172,6 +172,10 @@ def test_a_newcomer_plays_only_its_new_tables_and_a_withdrawn_bot_leaves_the_boa
     assert "dan" not in {r["name"] for r in rows}
     assert {"name": "dan", "reason": withdrawn_shown(6 * GAMES_PER_TABLE)} in shown["left_out"]
     assert {r["name"]: r["games"] for r in rows}["ann"] == 3 * GAMES_PER_TABLE
+    again = in_process.referee("tournament", "plan", str(file), cwd=tmp_path).stdout
+    assert "withdraws" not in again, again  # withdrawn once, not by each run
+    assert (f"note: withdrawn by an earlier run: dan; its {6 * GAMES_PER_TABLE} stored games "
+            "are kept, out of the leaderboard; they count again") in again, again
     back = write_file(tmp_path, [*names, "eve"])
     planned = in_process.referee("tournament", "plan", str(back), cwd=tmp_path).stdout
     assert ("note: a run brings back dan: withdrawn before, unchanged: its stored games count "
