@@ -221,8 +221,9 @@ def _judge(config: TournamentConfig, played: Games, alpha: float, stage: Stage,
         return Look(True, f"stopped after {head}: every place is settled: "
                           + " > ".join(names))
     if stage.next is None:
-        more = ("; more deals (raise deals: the next run plays on) or a play-off of those "
-                "across the cut would settle it" if config.until == "top" else "")
+        more = ("; if they differ, more deals (raise deals: the next run plays on) or a "
+                "play-off of those across the cut would settle it (of equals, nothing would)"
+                if config.until == "top" else "")
         return Look(True, f"played all {head}: {why}{more}")
     return Look(False, f"look after {head}: {why}; playing on to {stage.next} deals")
 

@@ -267,16 +267,17 @@ def test_the_leaderboard_and_report_of_a_qualifier_say_who_qualified_and_why_it_
 
 def test_a_cut_among_equals_plays_every_deal_and_says_how_to_settle_it(tmp_path: Path) -> None:
     """Four copies of one player with a cut after 2: no look can tell who is above it, so
-    the run plays every deal and says who is across the cut, and that more deals or a
-    play-off among them would settle it."""
+    the run plays every deal and says who is across the cut, and that, if they differ, more
+    deals or a play-off among them would settle it (of equals, nothing would)."""
     cfg = config(["copy-a", "copy-b", "copy-c", "copy-d"], seed=1, deals=8, until="top",
                  top=2)
     summary, _ = run(cfg, tmp_path / "equals.db")
     assert summary.verdict is not None
     assert re.fullmatch(r"played all 8 deals \(\d+ games\): the cut after place 2 is not "
-                        r"settled: (copy-. \d-\d, ){3}copy-. \d-\d; more deals \(raise deals: "
-                        r"the next run plays on\) or a play-off of those across the cut would "
-                        r"settle it", summary.verdict), summary.verdict
+                        r"settled: (copy-. \d-\d, ){3}copy-. \d-\d; if they differ, more deals "
+                        r"\(raise deals: the next run plays on\) or a play-off of those across "
+                        r"the cut would settle it \(of equals, nothing would\)", summary.verdict), \
+        summary.verdict
 
 
 @pytest.mark.parametrize(("extra", "expected"), [
