@@ -57,6 +57,9 @@ def note(pairs: list[Pair], entrants: int, games: int, deals_per_table: float, p
                 f"p-value is above {alpha:g}/{m}; {entrants} {placed} need at least {need} "
                 "deals of a table")
     errors = [p.test.se for p in pairs if math.isfinite(p.test.se) and p.test.se > 0]
+    if not errors and all(p.test.diff == 0 and p.test.se == 0 for p in pairs):
+        return (f"{head}: every pair's results are level in every deal (copies of one bot, "
+                "most likely), and no number of games would separate them.")
     if not errors:
         return head + "."
     z = float(-ndtri(alpha / m / 2) - ndtri(1 - POWER))  # the normal's upper quantiles

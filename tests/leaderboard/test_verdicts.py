@@ -331,3 +331,27 @@ def test_a_gauntlet_places_its_candidates_and_shows_its_baselines_without_a_plac
     entrants = {e["name"]: e for e in json.loads(render(board, "json"))["entrants"]}
     assert entrants["x"]["place"] is None and entrants["x"]["baseline"] is True
     assert entrants["c0"]["place"] == {"best": 1, "worst": 1}
+
+
+def test_copies_level_in_every_deal_are_said_to_be_beyond_any_number_of_games() -> None:
+    """Candidates c1 and c2 of a gauntlet with the same results in every deal (copies of
+    one deterministic bot, dealt the same cards): no pair is separated, and the note says why
+    (level in every deal) rather than nothing, and no number of games that would do it."""
+    results = []
+    for deal in range(10):
+        for c in ("c1", "c2"):
+            for k in range(3):
+                table = ["x", "y", c]
+                seats = table[k:] + table[:k]
+                order = ["x", c, "y"] if deal % 2 else ["x", "y", c]
+                ranks = [order.index(s) + 1 for s in seats]
+                results.append((f"{c}-d{deal}-o{k}", seats, {
+                    "money": [40 - 10 * r for r in ranks], "ranks": ranks, "retired": [],
+                    "faults": [[]] * 3}))
+    seeds = {gid: int(gid.split("-")[1][1:]) for gid, _, _ in results}
+    board = standings(Games.load(all_stored(results), seeds), samples=50,
+                      baselines=["x", "y"])
+    assert board.note is not None and board.note.startswith("no pair is separated: every "
+                                                            "pair's results are level in "
+                                                            "every deal"), board.note
+    assert "would separate them" in board.note and "would need about" not in board.note
