@@ -1,7 +1,7 @@
 """The tournament file (`tournaments/*.toml`): one file describes a whole contest.
 
 Validated by pydantic; every error names the key as the file's writer counts
-(`bots #3 (alice) command: Field required`).
+(`bots #3 (alice): give its command (what runs the bot) or its dir ...`).
 """
 
 from __future__ import annotations

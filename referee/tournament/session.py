@@ -309,7 +309,8 @@ class _Run:
         return verdict.stop
 
     def _stopped(self) -> str:
-        fair = (", the rounds played in turn" if self.games.kind == "adaptive" else
+        fair = (", every entrant within about one round of every other"
+                if self.games.kind == "adaptive" else
                 ", every entrant within about one table of every other")
         if self.budget.why == "games":
             held = self.covered.stored + self.progress.played
