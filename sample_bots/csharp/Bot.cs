@@ -81,7 +81,7 @@ public static class Bot
                 }
                 catch (BadMessage e)
                 {
-                    Log("cannot read new_game (" + e.Message + "); answering the defaults");
+                    Log("cannot read new_game (" + e.Message + Where(e) + "); answering the defaults");
                 }
                 break;
             case "event":
@@ -91,7 +91,7 @@ public static class Bot
                 }
                 catch (BadMessage e)
                 {
-                    Log("cannot read an event (" + e.Message + "), ignored");
+                    Log("cannot read an event (" + e.Message + Where(e) + "), ignored");
                 }
                 break;
             case "request":
@@ -124,12 +124,16 @@ public static class Bot
         {
             view = View.From(Json.Need(msg, "view"));
             legal = Legal.From(Json.Need(msg, "legal"), decision);
-            if (game == null) throw new BadMessage("no game: its new_game was missing or unreadable");
         }
         catch (BadMessage e)
         {
-            Log(asked + e.Message + "; falling back to the default");
+            Log(asked + e.Message + Where(e) + "; falling back to the default");
             return Reply.Fallback(decision, Legal.Lenient(Json.Get(msg, "legal")));
+        }
+        if (game == null)
+        {
+            Log(asked + "no game: its new_game was missing or unreadable; falling back to the default");
+            return Reply.Fallback(decision, legal);
         }
         try
         {
@@ -145,18 +149,24 @@ public static class Bot
     }
 
     /// <summary>" at Strategy.cs:150 in Game.Decide": the first frame of the exception's stack
-    /// trace in this bot's own code (not the runtime's), the line to look at; the file and
-    /// line only when the bot was built with -debug and runs under mono --debug.</summary>
+    /// trace (its innermost: a BadMessage placed as "view: ..." keeps the one it was read at)
+    /// in this bot's own code, not the runtime's nor the JSON reader's (a missing field is
+    /// looked for where it was asked for: " at Protocol.cs:116 in Legal.From"), the line to look
+    /// at; the file and line only when the bot was built with -debug and runs under mono
+    /// --debug.</summary>
     static string Where(Exception e)
     {
+        while (e.InnerException != null) e = e.InnerException;
         foreach (var frame in new System.Diagnostics.StackTrace(e, true).GetFrames() ?? new System.Diagnostics.StackFrame[0])
         {
             var method = frame.GetMethod();
-            if (method == null || method.DeclaringType == null || method.DeclaringType.Assembly != typeof(Bot).Assembly) continue;
+            if (method == null || method.DeclaringType == null || method.DeclaringType.Assembly != typeof(Bot).Assembly
+                || method.DeclaringType == typeof(Json)) continue;
             string file = frame.GetFileName();
             string place = file != null && frame.GetFileLineNumber() > 0
                 ? Path.GetFileName(file) + ":" + frame.GetFileLineNumber() + " in " : "";
-            return " at " + place + method.DeclaringType.Name + "." + method.Name;
+            string name = method.IsConstructor ? "new " + method.DeclaringType.Name : method.DeclaringType.Name + "." + method.Name;
+            return " at " + place + name;
         }
         return "";
     }

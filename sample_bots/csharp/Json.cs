@@ -15,6 +15,8 @@ using System.Text;
 public sealed class BadMessage : Exception
 {
     public BadMessage(string message) : base(message) { }
+    /// <summary>The same fault, placed ("legal: ..."): `inner` keeps where it was read.</summary>
+    public BadMessage(string message, BadMessage inner) : base(message, inner) { }
 }
 
 public static class Json

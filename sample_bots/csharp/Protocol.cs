@@ -14,8 +14,21 @@ public sealed class View
     public Auction Auction; // null when no auction runs
     public DoubleCard Double; // null when no double waits for a second card
 
-    /// <summary>The view, every field required (a BadMessage naming a missing one).</summary>
+    /// <summary>The view, every field required (a BadMessage "view: ..." naming a missing
+    /// one).</summary>
     public static View From(object v)
+    {
+        try
+        {
+            return Read(v);
+        }
+        catch (BadMessage e)
+        {
+            throw new BadMessage("view: " + e.Message, e);
+        }
+    }
+
+    static View Read(object v)
     {
         Json.NeedList(v, "money"); // the strategy does not read it; yours may
         return new View
@@ -112,7 +125,7 @@ public sealed class Legal
         }
         catch (BadMessage e)
         {
-            throw new BadMessage("legal: " + e.Message);
+            throw new BadMessage("legal: " + e.Message, e);
         }
     }
 

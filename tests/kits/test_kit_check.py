@@ -103,8 +103,8 @@ def test_a_missing_field_is_logged_by_its_name_and_the_default_answered(
     """A sample bot, built, sent messages that each lack a field the protocol always sends:
     it says on stderr which field is missing (never reading it as 0), answers a request it
     cannot read with the referee's default (pass a bid, price at legal.min), and plays on: an
-    unreadable new_game or event is logged, not a crash.  A Python sample also names the line
-    of its own file the error was raised at, the one that reads the field."""
+    unreadable new_game or event is logged, not a crash.  A Python sample and the C# kit also
+    name the line of their own code that reads the field (not the JSON reader's)."""
     kit, command, named = MISSING_FIELD_BOTS[bot]
     checked = built_kit(kit, tmp_path_factory)
     done = subprocess.run(shlex.split(command or checked.spec().command), cwd=checked.folder,
@@ -128,6 +128,11 @@ def test_a_missing_field_is_logged_by_its_name_and_the_default_answered(
                        done.stderr)
         assert at, done.stderr
         assert '"min"' in (checked.folder / file).read_text().splitlines()[int(at[1]) - 1]
+    if kit == "csharp":
+        at = re.search(r"request 1 \(bid\): legal: no field \"min\" at (\w+\.cs):(\d+) in ",
+                       done.stderr)
+        assert at, done.stderr
+        assert '"min"' in (checked.folder / at[1]).read_text().splitlines()[int(at[2]) - 1]
 
 
 def test_the_go_kit_logs_where_in_the_code_a_strategy_panic_came_from(
