@@ -32,6 +32,9 @@ PROJECT_FILES = ("Cargo.toml", "go.mod", "Makefile", "makefile", "GNUmakefile",
 SKIPPED = {"target", "node_modules", "out", "build", "bin", "obj", "dist", "vendor",
            "__pycache__", "zig-cache", "_build", "venv", "env", "site-packages"}
 ENVIRONMENTS = {"venv", "env", "virtualenv"}  # a Python environment's programs are not built
+# Where an absolute path names the system's files, not an entrant's build.
+SYSTEM = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib32/", "/lib64/", "/opt/", "/nix/", "/snap/",
+          "/etc/", "/proc/")
 MOST_FILES = 5000  # looked at in a project at most: a huge folder is not a bot's
 UP = 3  # folders above the program's own looked at for its project's root
 SLACK = 1.0  # seconds: a source written in the same second as the build
@@ -113,8 +116,12 @@ def _the_entrants(word: str, cwd: Path, program: bool) -> bool:
     `program`, one with a slash: else it is found on PATH), not through a hidden folder
     (`.venv/bin/python`) or an environment's (`venv/bin/python`, copied), and not a link (a
     virtual environment's interpreter).  An interpreter on PATH, or given by its absolute
-    path, is not theirs."""
-    if os.path.isabs(word) or (program and "/" not in word):
+    path, is not theirs; a file its runtime runs may be given by an absolute path outside the
+    system's folders (`mono /home/me/bot/bot.exe`)."""
+    if os.path.isabs(word):
+        if program or word.startswith(SYSTEM):
+            return False
+    elif program and "/" not in word:
         return False
     parts = Path(word).parts
     if any((p.startswith(".") and p not in (".", "..")) or p in ENVIRONMENTS for p in parts):

@@ -132,6 +132,20 @@ def test_an_interpreter_is_not_taken_for_the_entrants_build(tmp_path: Path) -> N
     assert stale_program(BotSpec("bot", ".venv/python bot.py", cwd=root)) is None
 
 
+def test_a_built_file_its_runtime_runs_by_an_absolute_path_is_noted(tmp_path: Path) -> None:
+    """`mono /home/me/bot/bot.exe`: the assembly given by its absolute path, compiled before
+    its .cs source last changed, is noted as the relative path is (a C# entrant's edit played
+    as the old bot, unnoted)."""
+    root = tmp_path / "cs"
+    root.mkdir()
+    (root / "bot.exe").write_bytes(b"MZ\x90\x00")
+    (root / "Strategy.cs").write_text("class Strategy {}\n")
+    os.utime(root / "bot.exe", (0, 0))
+    note = stale_program(BotSpec("bot", f"mono {root / 'bot.exe'}", cwd=tmp_path))
+    assert note is not None and f"{root / 'bot.exe'} was built before cs/Strategy.cs" in note, \
+        note
+
+
 def test_a_copied_environment_and_type_declarations_are_not_the_bots_sources(
         tmp_path: Path) -> None:
     """A virtual environment made with --copies (a real interpreter in venv/bin) beside a C
