@@ -61,13 +61,20 @@ class ErrorLines:
         self.count += other.count
 
 
-def caught_note(errors: ErrorLines, where: str, name: str | None = None) -> str | None:
+def caught_note(errors: ErrorLines, where: str, name: str | None = None,
+                answers: int | None = None) -> str | None:
     """A note that the bot (`name`, if given) wrote lines that look like errors it lived
-    through, saying `where` its stderr can be read; None if it wrote none."""
+    through, saying `where` its stderr can be read; None if it wrote none.  With the
+    `answers` accepted, one error line for every other answer or more is said to make most
+    answers likely the default: a C# entrant whose every answer fell back was told only that
+    some may have."""
     count = errors.count
     if not count:
         return None
     lines = "1 line of its stderr looks" if count == 1 else f"{count} lines of its stderr look"
+    often = answers is not None and answers > 0 and 2 * count >= answers
+    after = (f"as many as half its {answers:,} accepted answers or more: most of its answers "
+             "were likely its kit's default, not its strategy's" if often else
+             "an answer after an error may be its kit's default, not its strategy's")
     return (f"note: {name + ': ' if name else ''}{lines} like errors it lived through, the "
-            f"first: {errors.first!r}; an answer after an error may be its kit's default, not "
-            f"its strategy's ({where})")
+            f"first: {errors.first!r}; {after} ({where})")

@@ -117,7 +117,8 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
     crashed = any(r.kinds & {FaultKind.CRASH, FaultKind.START} for r in results)
     if kept and not crashed:  # a bug its kit caught: what its stderr holds (a crash quotes it)
         caught = caught_note(kept[0].errors, f"its stderr is in {stderr_path}"
-                             if stderr_path is not None else "--stderr FILE keeps its stderr")
+                             if stderr_path is not None else "--stderr FILE keeps its stderr",
+                             answers=len(times))
         if caught is not None:
             click.echo(visible(caught))
     if kept and kept[0].lingered:
