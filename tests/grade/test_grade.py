@@ -17,6 +17,7 @@ from referee.check import CHECK_COUNT, MOVE_TIME_CHECK
 
 from .. import in_process, terminal
 from ..processes import BOT_PYTHON
+from .baselines_in_process import baselines_in_process
 from .rendering import headings, rendered, summary_items
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,14 +110,19 @@ def grade(subs: Path, config: Path, out: Path, prefix: list[str] | None = None,
 
 
 def grade_here(subs: Path, config: Path, out: Path,
-               workers: int | None = None) -> subprocess.CompletedProcess[str]:
+               workers: int = 1) -> subprocess.CompletedProcess[str]:
     """`grade` inside the test process (`in_process`), for the tests that read what grading
-    says and writes, not what its process does: half a second of start-up less each."""
+    says and writes, not what its process does: half a second of start-up less each.  Its
+    games on one worker unless told (a student's games on two start its bots twice), and the
+    random baselines' own code in the test process (`baselines_in_process`): each student's
+    bot is still a process, and its games are move for move those of the baselines'
+    processes."""
     cwd = out.parent
-    more = [] if workers is None else ["--workers", str(workers)]
-    return in_process.referee("grade", os.path.relpath(subs, cwd), "--config",
-                              os.path.relpath(config, cwd), "--out", os.path.relpath(out, cwd),
-                              *more, cwd=cwd, timeout=600)
+    with baselines_in_process():
+        return in_process.referee("grade", os.path.relpath(subs, cwd), "--config",
+                                  os.path.relpath(config, cwd), "--out",
+                                  os.path.relpath(out, cwd), "--workers", str(workers), cwd=cwd,
+                                  timeout=600)
 
 
 @pytest.mark.slow
@@ -308,8 +314,10 @@ def test_a_platforms_feedback_shows_a_games_lines_but_names_no_record(tmp_path: 
     ivan.mkdir()
     (ivan / "bot.py").write_text(crashes_in_some_games())
     write_config(config, seat_orders="rotations")
-    done = in_process.referee("grade-one", "ivan", "--config", "class.toml", "--results",
-                              "results.json", "--format", "gradescope", "-q", cwd=tmp_path)
+    with baselines_in_process():
+        done = in_process.referee("grade-one", "ivan", "--config", "class.toml", "--results",
+                                  "results.json", "--format", "gradescope", "--workers", "1",
+                                  "-q", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     output = json.loads((tmp_path / "results.json").read_text())["output"]
     assert "It came up in 2 of 4 games (2 times)." in output, output

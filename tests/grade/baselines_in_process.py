@@ -1,0 +1,101 @@
+"""Grading runs inside the test process whose baselines play in it too, for the tests whose
+claims are about the student (its folder, its copy, its build, check and games, what grading
+says and keeps), not about the baselines' processes: three baseline processes answer three
+quarters of a gauntlet's decisions, each through a pipe and a JSON round trip.
+
+A baseline whose command runs the sample random bot (`test_grade.write_config`'s) is that
+bot's own code, fed the protocol's lines as encoded for a process (`SeatProtocol`), so that
+its games are the process's, move for move, and the student's results the same; any other
+baseline (a test's own, a broken one), and every student, still runs as its process, built
+and started as grading starts it."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee.game import Decision
+from referee.grade import gauntlet
+from referee.match.player import Answer, Player
+from referee.protocol.seat import Replied
+from referee.tournament.config import TournamentConfig
+from referee.tournament.entrants import bot_factory
+from referee.tournament.executors.local import LocalExecutor
+
+from ..in_process_bot import BaselineInProcess, sample
+
+RANDOM_BOT = Path(__file__).resolve().parents[2] / "sample_bots" / "python" / "random_bot.py"
+
+
+class RandomInProcess(BaselineInProcess):
+    """The sample random bot (`random_bot.py --seed SEED`), one `RandomBot` for all its
+    games as in its process, fed each line that process would read."""
+
+    def __init__(self, name: str, seed: int) -> None:
+        super().__init__(name)
+        self.game = sample(RANDOM_BOT).RandomBot(seed)
+
+    async def decide(self, decision: Decision, view: dict[str, Any],
+                     alone: bool = True) -> Answer:
+        reply: dict[str, Any] = {}
+        for line in self.seat.request(decision, view).splitlines():
+            message = json.loads(line)
+            if message["type"] == "new_game":
+                self.game.new_game(message)
+            elif message["type"] == "request":
+                reply = {"id": message["id"], **self.game.decide(message)}
+        received = self.seat.receive(json.dumps(reply).encode(), 0.0)
+        assert type(received) is Replied, received
+        action, seconds, request_id = received
+        return Answer(action, None, seconds, request_id)
+
+
+def random_seed(command: str) -> int | None:
+    """N where `command` runs the sample random bot as `random_bot.py --seed N`, else None."""
+    words = shlex.split(command)
+    if len(words) < 3 or words[-2] != "--seed" or not words[-1].isdigit() or \
+            Path(words[-3]).resolve() != RANDOM_BOT:
+        return None
+    return int(words[-1])
+
+
+class BaselinesInProcess(LocalExecutor):
+    """The gauntlet's executor, its random baselines in-process (`RandomInProcess`) and its
+    other players its bot processes.  It still runs bots (`runs_bots`): the session builds
+    and checks the student's command as it does for the processes."""
+
+    def __init__(self, workers: int = 1) -> None:
+        super().__init__(workers)
+        self.processes = None  # one event loop: the in-process players cannot be sent away
+
+    @property
+    def runs_bots(self) -> bool:
+        return True
+
+    async def start(self, config: TournamentConfig, config_path: Path) -> None:
+        processes = bot_factory(config, config_path, self.stderr_dir,
+                                polling=self.workers <= 1)
+        seeds = {b.name: seed for b in config.bots
+                 if b.name in config.baselines and (seed := random_seed(b.command)) is not None}
+
+        def make(name: str, worker: int) -> Player:
+            return RandomInProcess(name, seeds[name]) if name in seeds else processes(name,
+                                                                                      worker)
+
+        self.make_player = make
+        await super().start(config, config_path)
+
+
+@contextmanager
+def baselines_in_process() -> Iterator[None]:
+    """Within it, grading's gauntlets (`referee.grade.gauntlet`) are played by
+    `BaselinesInProcess`."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(gauntlet, "LocalExecutor", BaselinesInProcess)
+        yield
