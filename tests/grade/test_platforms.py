@@ -29,8 +29,10 @@ from ..processes import BOT_PYTHON, processes_with, wait_until
 from .test_grade import BOTS, ROOT, SAMPLES
 
 SCHEMAS = Path(__file__).with_name("schemas")
-ENV = {**os.environ, "PYTHONPATH": str(ROOT), "REFEREE_PYTHON": sys.executable,
-       "REFEREE_WORKERS": "2"}
+# The platform's scripts run with their own default of one worker (REFEREE_WORKERS unset): a
+# submission's games on two would start its bots twice.
+ENV = {**{k: v for k, v in os.environ.items() if k != "REFEREE_WORKERS"},
+       "PYTHONPATH": str(ROOT), "REFEREE_PYTHON": sys.executable}
 
 CONFIG = """
 name = "course"
