@@ -31,12 +31,14 @@ def check(command: str, *options: str) -> subprocess.CompletedProcess[str]:
 
 
 @functools.cache
-def checked(command: str) -> subprocess.CompletedProcess[str]:
+def checked(command: str, *options: str) -> subprocess.CompletedProcess[str]:
     """`check` of a bot whose run several tests look at, run once."""
-    return check(command)
+    return check(command, *options)
 
 
 OVER_MONEY = f"{PY} tests/scripted_bots/illegal.py --kind over_money"
+NEVER_ANSWERS = (f"{PY} tests/scripted_bots/never_answers.py", "--move-time", "0.05",
+                 "--time-bank", "0.05")
 
 
 @pytest.mark.parametrize("bot", ["sample_bots/python/baseline_bot.py",
@@ -272,10 +274,7 @@ def test_a_check_cut_short_passes_nothing_it_did_not_see() -> None:
     playing after a warning" says why; a bot started afresh after crashing in each game is
     not told whether one process plays them all, and one whose processes each played a game
     before crashing in the next is."""
-    slow = subprocess.run([sys.executable, "-m", "referee", "check",
-                           f"{PY} tests/scripted_bots/never_answers.py",
-                           "--move-time", "0.05", "--time-bank", "0.05"], capture_output=True,
-                          text=True, cwd=ROOT, timeout=120)
+    slow = checked(*NEVER_ANSWERS)
     assert ("SKIP  plays several games in one process: the bot process was started 1 time(s) "
             "for 1 games; the check stopped after 1 of 11; one game tells nothing of whether "
             "one process plays them all") in slow.stdout, slow.stdout
@@ -408,8 +407,7 @@ def test_a_bot_that_never_answers_is_asked_no_more_after_three_timeouts() -> Non
     them: after three timeouts the check stops asking, and says so where a situation then
     never came up: such checks are not run (SKIP), not failed, so that the failure that
     stopped the check stands out; the exit status is 1 all the same."""
-    result = check(f"{PY} tests/scripted_bots/never_answers.py", "--move-time", "0.05",
-                   "--time-bank", "0.05")
+    result = checked(*NEVER_ANSWERS)
     assert "FAIL  answers in time: 3 answers timed out" in result.stdout, result.stdout
     assert ("SKIP  bids in another's open auction: this situation never came up: the bot was "
             "not asked it (the check stopped asking after 3 answers timed out)") in result.stdout
