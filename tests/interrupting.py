@@ -69,11 +69,12 @@ def prepare(folder: Path, shards: bool = True) -> dict[str, list[str]]:
     bot = folder / f"{MARKER}.py"
     shutil.copy(ROOT / "sample_bots" / "python" / "random_bot.py", bot)
     py = sys.executable
-    tour = folder / "t.toml"
-    tour.write_text('name = "stop"\nseed = 3\ntable_size = 3\nseat_orders = "rotations"\n'
-                    "deals = 3\n" + "".join(f'[[bots]]\nname = "b{i}"\n'
-                                            f'command = "{py} {bot} --seed {i}"\n'
-                                            for i in range(4)))
+    tour, small = folder / "t.toml", folder / "shards.toml"
+    for path, deals in ((tour, 3), (small, 1)):
+        path.write_text('name = "stop"\nseed = 3\ntable_size = 3\nseat_orders = "rotations"\n'
+                        f"deals = {deals}\n" + "".join(f'[[bots]]\nname = "b{i}"\n'
+                                                       f'command = "{py} {bot} --seed {i}"\n'
+                                                       for i in range(4)))
     subs = folder / "subs"
     (subs / "amy").mkdir(parents=True, exist_ok=True)
     shutil.copy(bot, subs / "amy" / "bot.py")
@@ -85,8 +86,10 @@ def prepare(folder: Path, shards: bool = True) -> dict[str, list[str]]:
                          for i in (1, 2)))
     for i in (1, 2):
         shard = folder / f"s{i}.db"
-        if shards and not shard.exists():  # the merge's input: no process is the point
-            done = in_process.referee("tournament", "run", str(tour), "--shard", f"{i}/2",
+        # The merge's input, a third of `run`'s games (its work is much the same for any
+        # number): no process is the point.
+        if shards and not shard.exists():
+            done = in_process.referee("tournament", "run", str(small), "--shard", f"{i}/2",
                                       "--db", str(shard), "-q", cwd=folder, timeout=600)
             assert done.returncode == 0, done.stderr
     return {
