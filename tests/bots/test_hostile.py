@@ -20,7 +20,8 @@ from referee.bots.limits import BotLimits, MiB
 from referee.bots.pids_cgroup import PREFIX, _pid_namespace, base_folder
 from referee.match.record import AnswerLine, ApplyLine
 
-from ..processes import command, referee
+from .. import in_process
+from ..processes import command
 from .support import assert_contained, play
 
 EXIT_WITH = r"(?s)^closed its output; exit status 1 "
@@ -46,11 +47,12 @@ def test_memory_hog_meets_the_address_space_limit(bot_dir: Path, mode: str) -> N
 
 def test_cpu_spent_between_replies_meets_the_cpu_budget_per_game(bot_dir: Path,
                                                                  mode: str) -> None:
-    """50 ms of CPU before each reply is within every move time, but not within 0.5 s a game."""
-    [game] = play(bot_dir, "spin_cpu.py --per-request 0.05", mode,
-                  BotLimits(cpu_per_game=0.5))
+    """25 ms of CPU before each reply is within every move time, but not within 0.25 s a
+    game."""
+    [game] = play(bot_dir, "spin_cpu.py --per-request 0.025", mode,
+                  BotLimits(cpu_per_game=0.25))
     assert_contained(game, "crash", r"^used 0\.\d s of CPU time in this game \(all its "
-                                    r"processes\), over the limit of 0.5 s per game; the bot "
+                                    r"processes\), over the limit of 0.25 s per game; the bot "
                                     r"was stopped$")
 
 
@@ -184,13 +186,13 @@ def test_limits_off_run_the_bot_plain(bot_dir: Path) -> None:
 
 def test_cpu_budget_is_per_game_not_per_process(bot_dir: Path) -> None:
     """The process is kept across games; its CPU budget starts again with each game.  The
-    bot spends 10 ms of CPU a request, some 0.4 s a game, against a budget of 1 s a game:
+    bot spends 5 ms of CPU a request, some 0.2 s a game, against a budget of 0.5 s a game:
     four games in one process, no fault."""
-    games = play(bot_dir, "spin_cpu.py --per-request 0.01", "none",
-                 BotLimits(cpu_per_game=1.0), games=4)
+    games = play(bot_dir, "spin_cpu.py --per-request 0.005", "none",
+                 BotLimits(cpu_per_game=0.5), games=4)
     requests = sum(1 for g in games for line in g.lines
                    if isinstance(line, ApplyLine) and line.seat == 0)
-    assert requests * 0.01 > 1.0  # more than one game's budget in all
+    assert requests * 0.005 > 0.5  # more than one game's budget in all
     for game in games:
         assert game.result.faults == ((), (), (), ())
 
@@ -214,8 +216,9 @@ def test_files_the_referee_keeps_keep_their_mode_and_owner(bot_dir: Path, mode: 
     logs, transcripts = tmp_path / "stderr", tmp_path / "transcripts"
     bots = [f"{n}={command(bot_dir, b)}" for n, b in
             [("bad", "chmod_fds.py"), ("good1", "first_legal.py"), ("good2", "first_legal.py")]]
-    done = referee("play", *bots, "--sandbox", mode, "--stderr-dir", str(logs),
-                   "--transcript-dir", str(transcripts), "--move-time", "0.5", cwd=bot_dir)
+    done = in_process.referee("play", *bots, "--sandbox", mode, "--stderr-dir", str(logs),
+                              "--transcript-dir", str(transcripts), "--move-time", "0.5",
+                              cwd=bot_dir, timeout=60)
     assert done.returncode == 0, done.stderr
     kept = sorted([*logs.iterdir(), *transcripts.iterdir()])
     assert {p.name for p in kept} >= {"bad.stderr.log", "bad.transcript.jsonl"}
