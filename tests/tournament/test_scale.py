@@ -15,6 +15,7 @@ import threading
 import time
 import tomllib
 from collections import Counter
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -34,6 +35,7 @@ from referee.tournament.store import open_store
 
 from .. import in_process
 from ..processes import BOT_PYTHON
+from .held_players import held_player, write_atomically
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_LEGAL = ROOT / "tests" / "scripted_bots" / "first_legal.py"
@@ -79,8 +81,10 @@ def test_dask_local_cluster_matches_the_local_executor(tmp_path: Path) -> None:
         with contextlib.suppress(OSError):  # taken already: as good
             other.bind(("127.0.0.1", 8787))
             other.listen()
+        # One worker: a second costs a process's start-up, and its sharing of the batches
+        # is the killed-worker test's (below).
         out = referee("tournament", "run", str(config), "--db", str(dask), "--executor",
-                      "dask", "--workers", "2", cwd=tmp_path)
+                      "dask", "--workers", "1", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert "8787" not in out.stderr and "Warning" not in out.stderr, out.stderr
     assert ids(dask) == ids(local) and len(ids(local)) == 4 * 3 * 2
@@ -94,26 +98,48 @@ def test_a_killed_dask_worker_loses_nothing_and_says_what_it_plays_again(
     plays again on another worker and why; only games not stored yet (a batch is released
     once stored, so a lost worker costs only what had not reached the store); those played
     again are stored with the results they have when played here."""
-    config_path = write_config(tmp_path, bots=5, deals=2)  # 60 games: 15 batches of 4
+    config_path = write_config(tmp_path, bots=4, deals=2)  # 24 games: 6 batches of 4
     config = load_tournament(config_path)
-    scheduled = sorted(g.game_id for g in schedule(config))
+    games = schedule(config)
+    scheduled = sorted(g.game_id for g in games)
+    # The players are in-process (the worker's process is the point, not the bots'): the
+    # first 3 batches play freely; the others wait at the gate until the test names the
+    # worker to kill, whose batch then holds until it is killed.
+    gate = tmp_path / "gate"
+    gate.mkdir()
+    players = partial(held_player, gate, frozenset(g.game_id for g in games[:12]))
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                            dashboard_address=None,
                            scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
     client = Client(cluster)
     killed: list[int] = []
+    finished_by_killed: list[int] = []  # the batches the killed worker had finished
     some_stored, finished = threading.Event(), threading.Event()
 
     def kill_one() -> None:
-        # Once a few batches are stored, the worker that played most of them: its finished
-        # batches would be played again if the run still held them.
-        while not some_stored.wait(0.05):
-            if finished.is_set():
-                return
-        ended = Counter(t["worker"] for t in client.get_task_stream() if t["status"] == "OK")
-        pid = client.run(os.getpid)[ended.most_common(1)[0][0]]
-        os.kill(pid, signal.SIGKILL)
-        killed.append(pid)
+        # Once the free batches are stored, the worker that played most of them: its
+        # finished batches would be played again if the run still held them.
+        try:
+            while not some_stored.wait(0.05):
+                if finished.is_set():
+                    return
+            ended = Counter(t["worker"] for t in client.get_task_stream()
+                            if t["status"] == "OK")
+            worker, batches = ended.most_common(1)[0]
+            pid = client.run(os.getpid)[worker]
+            write_atomically(gate / "armed", str(pid))
+            deadline = time.monotonic() + 120
+            while not (gate / "held").exists() or (gate / "held").read_text() != str(pid):
+                if time.monotonic() > deadline:
+                    return
+                time.sleep(0.005)  # until that worker holds a batch: a state, not a moment
+            os.kill(pid, signal.SIGKILL)
+            finished_by_killed.append(batches)
+            killed.append(pid)
+        finally:  # the gate opened, whatever happened here: the run ends, never hangs
+            if not (gate / "armed").exists():
+                write_atomically(gate / "armed", "none")
+            (gate / "killed").touch()
 
     store = open_store(tmp_path / "dask.db")
     said: list[tuple[str, set[str]]] = []  # each line, with the games stored as it was said
@@ -122,7 +148,7 @@ def test_a_killed_dask_worker_loses_nothing_and_says_what_it_plays_again(
     try:
         with get_task_stream(client=client) as tasks:  # every batch played to its end
             summary = trio.run(run_tournament, config, config_path, store,
-                               DaskExecutor(client=client, batch_size=4),
+                               DaskExecutor(client=client, batch_size=4, make_player=players),
                                lambda line: said.append((line, store.done())),
                                lambda p: p.done >= 12 and some_stored.set())
     finally:
@@ -132,6 +158,8 @@ def test_a_killed_dask_worker_loses_nothing_and_says_what_it_plays_again(
         client.close()
         cluster.close()
     assert killed, "no worker was killed"
+    # The killed worker had finished batches, all stored (the free ones) and none named.
+    assert finished_by_killed[0] >= 1, finished_by_killed
     again = [(line, stored) for line, stored in said if "playing them again" in line]
     assert len(again) == 1, said
     line, stored = again[0]
@@ -139,21 +167,21 @@ def test_a_killed_dask_worker_loses_nothing_and_says_what_it_plays_again(
                     r"again on another worker: t\S+", line), line
     named = set(line.rpartition(": ")[2].split(", "))
     assert named <= set(scheduled) and not named & stored, line
+    assert not named & {g.game_id for g in games[:12]}, line
     # A batch played again holds games the line names (none stored): one the lost worker had
     # finished but whose games had not reached the store yet is lost with it, as it should be.
     played = Counter(t["key"] for t in tasks.data if t["status"] == "OK")
     again_played = sum(n - 1 for n in played.values())
     assert played and again_played <= len(named), (played, line)
-    assert summary.played == 10 * 3 * 2
+    assert summary.played == 4 * 3 * 2
     assert ids(tmp_path / "dask.db") == scheduled  # nothing lost; the key forbids twice
     replayed: list[Outcome] = []
 
     async def play_here() -> None:
-        executor = LocalExecutor(1)
+        executor = LocalExecutor(1, make_player=players)
         await executor.start(config, config_path)
         try:
-            await executor.play([g for g in schedule(config) if g.game_id in named],
-                                replayed.append)
+            await executor.play([g for g in games if g.game_id in named], replayed.append)
         finally:
             await executor.aclose()
 
