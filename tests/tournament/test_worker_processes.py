@@ -39,6 +39,7 @@ from referee.tournament.schedule import schedule
 from referee.tournament.session import run_tournament
 from referee.tournament.store import open_store
 
+from .. import in_process
 from ..processes import ROOT, command, copy_bots, wait_until
 from ..processes import children as _children
 from .stand_in_workers import FinishesAsTheStopComes, VoidsAfterTheStop, boot
@@ -226,12 +227,15 @@ def test_a_worker_process_killed_ends_the_run_in_one_line_and_it_resumes(
     """A worker process killed (by the machine, or a user) is not a bot's fault: the run stops
     with one line naming the worker, the game (or that it was between games) and the signal,
     no traceback; the games stored are kept, and the same command plays the rest."""
-    path = tournament(tmp_path, "first_legal.py")
+    hold = tmp_path / "hold"  # the bots wait from their 40th answer on (some games stored)
+    hold.touch()  # while it exists: the run cannot end before the kill, whatever the machine
+    shutil.copy(ROOT / "protocol" / "examples" / "tiny.toml", tmp_path / "tiny.toml")
+    path = tournament(tmp_path, f"held.py --while {hold} --after 40",
+                      extra='edition = "tiny.toml"\n[limits]\nmove_time = 300.0')
     db = tmp_path / "t.db"
-    run = [sys.executable, "-m", "referee", "tournament", "run", str(path), "--db", str(db),
-           "-q", "--workers", "2"]
-    proc = subprocess.Popen(run, cwd=tmp_path, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, text=True)
+    run = ["tournament", "run", str(path), "--db", str(db), "-q", "--workers", "2"]
+    proc = subprocess.Popen([sys.executable, "-m", "referee", *run], cwd=tmp_path,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     workers: list[int] = []
 
     def stored_and_playing() -> bool:
@@ -239,9 +243,13 @@ def test_a_worker_process_killed_ends_the_run_in_one_line_and_it_resumes(
                       if _has(Path(f"/proc/{pid}/cmdline"), "executors.worker_process")]
         return bool(workers) and stored(db) >= 2
 
-    wait_until(stored_and_playing, "games stored by worker processes", process=proc)
-    os.kill(workers[0], signal.SIGKILL)
-    _, said = proc.communicate(timeout=120)
+    try:
+        wait_until(stored_and_playing, "games stored by worker processes", process=proc)
+        os.kill(workers[0], signal.SIGKILL)
+        _, said = proc.communicate(timeout=120)
+    finally:
+        hold.unlink()
+        proc.kill()
     assert proc.returncode == 2, said
     # The kill may come between a worker's games: its last one stored (which the test saw),
     # the next not yet sent, whose send then finds the process gone.
@@ -249,7 +257,7 @@ def test_a_worker_process_killed_ends_the_run_in_one_line_and_it_resumes(
                         r"t\S+) \(killed by SIGKILL\); the games stored are kept: run again to "
                         r"resume\n", said), said
     assert 2 <= stored(db) < GAMES
-    again = subprocess.run(run, cwd=tmp_path, capture_output=True, text=True)
+    again = in_process.referee(*run, cwd=tmp_path)  # the same command, in this process
     assert again.returncode == 0, again.stderr
     assert stored(db) == GAMES
 
