@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -64,7 +65,9 @@ def stored_games(db: Path) -> int:
 @pytest.mark.slow
 def test_killed_and_resumed_run_equals_an_uninterrupted_one(tmp_path: Path) -> None:
     """SIGKILL at random moments, resume each time: no game lost, none twice, same board."""
-    config = write_config(tmp_path, deals=1)  # 30 games: four kills, each at a random game
+    # 30 short games (the tiny edition): four kills, each at a random game
+    shutil.copy(ROOT / "protocol" / "examples" / "tiny.toml", tmp_path / "tiny.toml")
+    config = write_config(tmp_path, deals=1, extra='edition = "tiny.toml"')
     whole = tmp_path / "whole.db"
     done = referee("tournament", "run", str(config), "--db", str(whole), "-q", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
@@ -229,10 +232,12 @@ def test_ctrl_c_ends_a_run_in_one_line_and_it_resumes(tmp_path: Path, signum: in
     """SIGINT (Ctrl-C) or SIGTERM (a job's time limit) once some games are stored: the one
     line docs/security.md promises, exit 2, no traceback (no trio exception group around the
     KeyboardInterrupt; no bot left running after SIGTERM); running again plays the rest."""
-    hold = tmp_path / "hold"  # b0 waits from its 150th answer on (14 games stored) while it is
+    hold = tmp_path / "hold"  # b0 waits from its 60th answer on (12 games stored) while it is
     hold.touch()
-    config = write_config(tmp_path, deals=1, extra="[limits]\nmove_time = 300.0")  # 30 games
-    held = f"{BOT_PYTHON} {HELD} --while {hold} --after 150"
+    shutil.copy(ROOT / "protocol" / "examples" / "tiny.toml", tmp_path / "tiny.toml")
+    config = write_config(tmp_path, deals=1, extra='edition = "tiny.toml"\n[limits]\n'
+                          "move_time = 300.0")  # 30 short games
+    held = f"{BOT_PYTHON} {HELD} --while {hold} --after 60"
     config.write_text(config.read_text().replace(f"{BOT_PYTHON} {FIRST_LEGAL}", held, 1))
     db = tmp_path / "t.db"
     proc = subprocess.Popen([sys.executable, "-m", "referee", "tournament", "run", str(config),
