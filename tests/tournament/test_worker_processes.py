@@ -53,9 +53,14 @@ FEW = 6
 def tournament(folder: Path, script: str, seats: int = 3, games: int = GAMES,
                extra: str = "") -> Path:
     """`seats` entrants at one table, `games` games (every seat order, as many deals as that
-    takes); `extra`: more lines of the file."""
+    takes); `extra`: more lines of the file.  Three entrants play the tiny edition (short
+    games: these tests are about the worker processes, not the games), unless `extra` names
+    another."""
     bots = copy_bots(folder / "bots")
     path = folder / "t.toml"
+    if seats == 3 and "edition" not in extra:
+        shutil.copy(ROOT / "protocol" / "examples" / "tiny.toml", folder / "tiny.toml")
+        extra = f'edition = "tiny.toml"\n{extra}'
     entries = "".join(f'[[bots]]\nname = "b{i}"\ncommand = "{command(bots, script)}"\n'
                       for i in range(seats))
     path.write_text(f'name = "t"\nseed = 3\ntable_size = {seats}\n'
@@ -229,9 +234,8 @@ def test_a_worker_process_killed_ends_the_run_in_one_line_and_it_resumes(
     no traceback; the games stored are kept, and the same command plays the rest."""
     hold = tmp_path / "hold"  # the bots wait from their 40th answer on (some games stored)
     hold.touch()  # while it exists: the run cannot end before the kill, whatever the machine
-    shutil.copy(ROOT / "protocol" / "examples" / "tiny.toml", tmp_path / "tiny.toml")
     path = tournament(tmp_path, f"held.py --while {hold} --after 40",
-                      extra='edition = "tiny.toml"\n[limits]\nmove_time = 300.0')
+                      extra="[limits]\nmove_time = 300.0")
     db = tmp_path / "t.db"
     run = ["tournament", "run", str(path), "--db", str(db), "-q", "--workers", "2"]
     proc = subprocess.Popen([sys.executable, "-m", "referee", *run], cwd=tmp_path,
@@ -498,8 +502,7 @@ def test_a_store_failing_as_the_run_stops_is_the_error_the_run_ends_with(
 def test_the_edition_file_is_read_once_when_the_run_starts(tmp_path: Path) -> None:
     """A run in worker processes plays the edition it read as it started, even if the file
     is then removed: every game is played and stored."""
-    shutil.copy(ROOT / "protocol" / "examples" / "tiny.toml", tmp_path / "tiny.toml")
-    path = tournament(tmp_path, "first_legal.py", games=2 * FEW, extra='edition = "tiny.toml"')
+    path = tournament(tmp_path, "first_legal.py", games=2 * FEW)  # the tiny edition
     config = load_tournament(path)
     finished: list[Outcome] = []
 
