@@ -71,6 +71,8 @@ class Design:
     unit: str  # what a size counts: deals, rounds, tables
     games: Callable[[int], int]  # games per entrant at a size
     draw: Callable[[block_pool.Draws, int, int], Field]  # (draws, size, sim) -> the games
+    placed: int | None = None  # the entrants placed, the first of `kinds`: a gauntlet's
+    # candidates, whose pairs alone its board judges (its baselines hold no place)
 
 
 def mix_label(kinds: str) -> str:
@@ -106,7 +108,8 @@ def sampled(kinds: str, sizes: tuple[int, ...]) -> Design:
 
 def gauntlet(candidates: int, sizes: tuple[int, ...]) -> Design:
     return Design(f"gauntlet {candidates} vs B+R, tables of 3", "R" * candidates + "BR", sizes,
-                  "deals", lambda n: 6 * n, lambda d, n, s: d.gauntlet(n, candidates))
+                  "deals", lambda n: 6 * n, lambda d, n, s: d.gauntlet(n, candidates),
+                  candidates)
 
 
 def false_designs(quick: bool) -> list[Design]:
@@ -143,7 +146,7 @@ def runs_of(d: Design, size: int, sims: int) -> int:
 
 
 def shrink(d: Design) -> Design:
-    return Design(d.label, d.kinds, d.sizes[:1], d.unit, d.games, d.draw)
+    return Design(d.label, d.kinds, d.sizes[:1], d.unit, d.games, d.draw, d.placed)
 
 
 @dataclass(frozen=True)
@@ -160,9 +163,13 @@ class Verdict:
 Found = dict[tuple[int, int], list[tuple[Verdict, Verdict]]]  # (design, size): its runs
 
 
-def judge(kinds: str, field: Field, paired_only: bool) -> Verdict:
-    names = [f"{k}{i}" for i, k in enumerate(kinds)]
+def judge(kinds: str, field: Field, paired_only: bool, placed: int | None = None) -> Verdict:
+    """The verdicts of one simulated tournament, of its first `placed` entrants (all if
+    None): a gauntlet's board places its candidates by their pairs alone."""
     deal, values, present = field
+    if placed is not None:
+        kinds, values, present = kinds[:placed], values[:, :placed], present[:, :placed]
+    names = [f"{k}{i}" for i, k in enumerate(kinds)]
     pairs = compare(names, deal, values, present, ALPHA, paired_only)
     ranges = places(names, pairs)
     strength = [STRENGTH[k] for k in kinds]
@@ -203,8 +210,8 @@ def simulate(job: tuple[str, int, int, int, int]) -> tuple[Verdict, Verdict]:
     design = DESIGNS[part](False)[index]
     draws = block_pool.Draws(_POOL, np.random.default_rng([seed, index, size, sim]))
     field = design.draw(draws, size, sim)
-    new = judge(design.kinds, field, False)
-    return new, judge(design.kinds, field, True)
+    new = judge(design.kinds, field, False, design.placed)
+    return new, judge(design.kinds, field, True, design.placed)
 
 
 def until_run(job: tuple[str, int, int, int]) -> tuple[int | None, bool, bool, bool]:
