@@ -65,16 +65,17 @@ def caught_note(errors: ErrorLines, where: str, name: str | None = None,
                 answers: int | None = None) -> str | None:
     """A note that the bot (`name`, if given) wrote lines that look like errors it lived
     through, saying `where` its stderr can be read; None if it wrote none.  With the
-    `answers` accepted, one error line for every other answer or more is said to make most
-    answers likely the default: a C# entrant whose every answer fell back was told only that
-    some may have."""
+    `answers` accepted, more error lines than half as many as the answers are said to make
+    most answers possibly the default (a C# entrant whose every answer fell back was told only
+    that some may have): possibly, as a bot may write more than one such line an error (a
+    Python traceback's first and last, then its own fallback line)."""
     count = errors.count
     if not count:
         return None
     lines = "1 line of its stderr looks" if count == 1 else f"{count} lines of its stderr look"
-    often = answers is not None and answers > 0 and 2 * count >= answers
-    after = (f"as many as half its {answers:,} accepted answers or more: most of its answers "
-             "were likely its kit's default, not its strategy's" if often else
+    often = answers is not None and answers > 0 and 2 * count > answers
+    after = (f"more than half as many as its {answers:,} accepted answers: most of its "
+             "answers may have been its kit's default, not its strategy's" if often else
              "an answer after an error may be its kit's default, not its strategy's")
     return (f"note: {name + ': ' if name else ''}{lines} like errors it lived through, the "
             f"first: {errors.first!r}; {after} ({where})")

@@ -25,3 +25,20 @@ def test_error_lines_are_counted_once_each_across_the_pipes_pieces() -> None:
                     "first: 'Traceback (most recent call last):'; an answer after an error may "
                     "be its kit's default, not its strategy's (--stderr FILE keeps its stderr)")
     assert caught_note(ErrorLines(), "x") is None
+
+
+def test_check_says_most_answers_may_have_been_the_default_only_past_half_of_them() -> None:
+    """`check` passes its accepted answers: with more error lines than half as many as them,
+    the note says most answers may have been the kit's default; with half as many (two lines
+    an error, as a Python traceback writes, on one answer in four), it says only that an
+    answer after an error may be, as with fewer."""
+    errors = ErrorLines()
+    errors.feed(b"bot: request 1: KeyError: 'x'; falling back\n" * 5)
+    many = caught_note(errors, "w", answers=9)
+    assert many is not None and many.endswith(
+        "; more than half as many as its 9 accepted answers: most of its answers may have "
+        "been its kit's default, not its strategy's (w)"), many
+    for answers in (10, 11):
+        some = caught_note(errors, "w", answers=answers)
+        assert some is not None and some.endswith(
+            "; an answer after an error may be its kit's default, not its strategy's (w)"), some
