@@ -230,7 +230,9 @@ class Standings:
     rows: list[StandingRow]
     pairs: list[paired.Pair]
     note: str | None = None  # why no pair is separated, when none is (`resolution.py`)
-    never_started: tuple[str, ...] = ()  # placed below the rest by rule (`unstarted.py`)
+    # placed below the rest by rule (`unstarted.py`), then a gauntlet's baselines that
+    # started in none of their games (no place: named, as the candidates lacked them)
+    never_started: tuple[str, ...] = ()
 
 
 def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP_SAMPLES,
