@@ -16,9 +16,11 @@ import shlex
 from pathlib import Path
 
 # Folders that hold no code of the bot, or only caches a build or a tool rewrites whatever
-# changed (Go's build cache and module path, which the Go kit keeps in its folder: a rebuild
-# of an unchanged bot rewrote them, and its games were played again as a changed entrant's).
-NOT_HASHED = frozenset({".git", "__pycache__", ".venv", ".gocache", ".gopath", ".mypy_cache",
+# changed (Go's build cache, which the Go kit keeps in its folder: a rebuild of an unchanged
+# bot rewrote it, and its games were played again as a changed entrant's).  Not the Go kit's
+# module path (.gopath): no build writes it, and it exists only to hold the modules a bot
+# needs, downloaded once, which its build (GOPROXY=off) cannot fetch in a copy.
+NOT_HASHED = frozenset({".git", "__pycache__", ".venv", ".gocache", ".mypy_cache",
                         ".pytest_cache", ".ruff_cache"})
 
 

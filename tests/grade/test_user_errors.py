@@ -130,6 +130,27 @@ def test_links_inside_a_submission_stay_links_in_its_copy(tmp_path: Path) -> Non
     assert (copy / "notes").read_text() == "kept through the link"
 
 
+def test_a_go_submissions_modules_are_copied_and_its_build_cache_is_not(tmp_path: Path) -> None:
+    """A Go entrant's modules, downloaded once into the kit's `.gopath` (its build, with
+    GOPROXY=off, cannot fetch them in the copy), are copied with it and count in its digest;
+    the kit's build cache (`.gocache`, which every build rewrites) is neither."""
+    eve = tmp_path / "subs" / "eve"
+    module = eve / ".gopath" / "pkg" / "mod" / "example.com" / "dep@v1.0.0"
+    module.mkdir(parents=True)
+    (module / "dep.go").write_text("package dep\n")
+    (eve / ".gocache").mkdir()
+    (eve / ".gocache" / "trim.txt").write_text("1\n")
+    shutil.copy(SAMPLES / "python" / "random_bot.py", eve / "bot.py")
+    [before] = discover(tmp_path / "subs")
+    copy, skipped = fresh_copy(before, tmp_path / "work")
+    assert skipped == [] and (copy / module.relative_to(eve) / "dep.go").is_file()
+    assert not (copy / ".gocache").exists()
+    (eve / ".gocache" / "trim.txt").write_text("2\n")
+    assert discover(tmp_path / "subs")[0].digest == before.digest
+    (module / "dep.go").write_text("package dep // v2\n")
+    assert discover(tmp_path / "subs")[0].digest != before.digest
+
+
 def test_an_unreadable_file_makes_only_that_submission_broken(tmp_path: Path) -> None:
     """A file that cannot be read (in the digest, or in the copy) does not stop the whole
     run: that submission is broken, its feedback says which file, and the next one is graded.
