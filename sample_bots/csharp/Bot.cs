@@ -151,7 +151,7 @@ public static class Bot
     /// <summary>" at Strategy.cs:150 in Game.Decide": the first frame of the exception's stack
     /// trace (its innermost: a BadMessage placed as "view: ..." keeps the one it was read at)
     /// in this bot's own code, not the runtime's nor the JSON reader's (a missing field is
-    /// looked for where it was asked for: " at Protocol.cs:116 in Legal.From"), the line to look
+    /// looked for where it was asked for: " at Protocol.cs:117 in Legal.From"), the line to look
     /// at; the file and line only when the bot was built with -debug and runs under mono
     /// --debug.</summary>
     static string Where(Exception e)
