@@ -306,7 +306,8 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     if as_json:
         click.echo(json.dumps({**plan.as_dict(), **({"until": looks} if looks else {}),
                                "left_out": left_out, "store_holds": held,
-                               "withdrawn": withdrawn, "reseated": len(moved),
+                               "withdrawn": withdrawn, "withdrawn_before": still,
+                               "reseated": len(moved),
                                "tried_at_start": probed}, indent=2))
         return
     click.echo("\n".join([*plan.lines(), *([looks] if looks else [])]))

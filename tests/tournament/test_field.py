@@ -176,6 +176,9 @@ def test_a_newcomer_plays_only_its_new_tables_and_a_withdrawn_bot_leaves_the_boa
     assert "withdraws" not in again, again  # withdrawn once, not by each run
     assert (f"note: withdrawn by an earlier run: dan; its {6 * GAMES_PER_TABLE} stored games "
             "are kept, out of the leaderboard; they count again") in again, again
+    listed = json.loads(in_process.referee("tournament", "plan", str(file), "--json",
+                                           cwd=tmp_path).stdout)
+    assert (listed["withdrawn"], listed["withdrawn_before"]) == ([], ["dan"])
     back = write_file(tmp_path, [*names, "eve"])
     planned = in_process.referee("tournament", "plan", str(back), cwd=tmp_path).stdout
     assert ("note: a run brings back dan: withdrawn before, unchanged: its stored games count "
