@@ -59,5 +59,15 @@ def parse_toml(text: str) -> dict[str, Any]:
 
 
 def read_toml(path: Path, limit: int = MAX_BYTES) -> dict[str, Any]:
-    """The TOML file at `path`, read safely (`read_text`, `parse_toml`)."""
-    return parse_toml(read_text(path, limit))
+    """The TOML file at `path`, read safely (`read_text`, `parse_toml`).  One that is not
+    TOML and is not named so (`tournament run bot.py`) is said to be most likely the wrong
+    file, which TOML's own complaint ("Expected '='") does not tell a newcomer."""
+    text = read_text(path, limit)
+    try:
+        return parse_toml(text)
+    except TomlFileError as exc:
+        if path.suffix.lower() == ".toml":
+            raise
+        named = f"a {path.suffix} file" if path.suffix else "a file whose name has no .toml"
+        raise TomlFileError(f"{exc}; a TOML file is wanted here, and this is {named}: the "
+                            "wrong file?") from None

@@ -655,8 +655,9 @@ def test_a_damaged_game_in_a_store_is_named_not_a_traceback(tmp_path: Path) -> N
 
 def test_a_tournament_file_that_cannot_be_read_as_toml_is_one_line(tmp_path: Path) -> None:
     """A tournament file nested 600 levels deep (a RecursionError traceback before), one that
-    is not UTF-8, one over the size bound and a named pipe (a hang before): `run` (and `plan`)
-    says what is wrong with it in one line, and makes no store."""
+    is not UTF-8, one over the size bound, a named pipe (a hang before), and a bot's script
+    given for the file (said to be most likely the wrong file): `run` (and `plan`) says what
+    is wrong with it in one line, and makes no store."""
     cases: list[tuple[str, str]] = []
     deep = tmp_path / "deep.toml"
     deep.write_text(write_config(tmp_path).read_text() + "x = " + "[" * 600 + "\n")
@@ -670,6 +671,11 @@ def test_a_tournament_file_that_cannot_be_read_as_toml_is_one_line(tmp_path: Pat
     fifo = tmp_path / "fifo.toml"
     os.mkfifo(fifo)
     cases.append((str(fifo), "is not a regular file"))
+    script = tmp_path / "bot.py"
+    script.write_text("import sys\nfor line in sys.stdin:\n    pass\n")
+    cases.append((str(script), "is not valid TOML: Expected '=' after a key in a key/value "
+                               "pair (at line 1, column 8); a TOML file is wanted here, and "
+                               "this is a .py file: the wrong file?"))
     refused(referee("tournament", "run", str(deep), "--db", str(tmp_path / "x.db"),
                     cwd=tmp_path, timeout=60),  # a process: Python's stack as a user's is
             f"error: {deep} is not valid TOML: nested too deeply")
