@@ -53,19 +53,23 @@ class BaselineInProcess:
                      alone: bool = True) -> Answer:
         reply: dict[str, Any] = {}
         for line in self.seat.request(decision, view).splitlines():
-            message = json.loads(line)
-            if message["type"] == "new_game":
-                self.game = sample().Game(message)
-            elif message["type"] == "event":
-                self.game.seen_event(message["event"])
-            elif message["type"] == "request":
-                reply = self.game.decide(message["decision"], message["view"],
-                                         message["legal"])
-                reply["id"] = message["id"]
+            reply = self.take(json.loads(line)) or reply
         received = self.seat.receive(json.dumps(reply).encode(), 0.0)
         assert type(received) is Replied, received
         action, seconds, request_id = received
         return Answer(action, None, seconds, request_id)
+
+    def take(self, message: dict[str, Any]) -> dict[str, Any] | None:
+        """One line the bot reads, as its main loop takes it: its reply to a request."""
+        if message["type"] == "new_game":
+            self.game = sample().Game(message)
+        elif message["type"] == "event":
+            self.game.seen_event(message["event"])
+        elif message["type"] == "request":
+            reply: dict[str, Any] = self.game.decide(message["decision"], message["view"],
+                                                     message["legal"])
+            return {**reply, "id": message["id"]}
+        return None
 
     def warn(self, answer: Answer, fault: Fault, applied: Action) -> None:
         pass

@@ -11,7 +11,6 @@ and started as grading starts it."""
 
 from __future__ import annotations
 
-import json
 import shlex
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,10 +19,8 @@ from typing import Any
 
 import pytest
 
-from referee.game import Decision
 from referee.grade import gauntlet
-from referee.match.player import Answer, Player
-from referee.protocol.seat import Replied
+from referee.match.player import Player
 from referee.tournament.config import TournamentConfig
 from referee.tournament.entrants import bot_factory
 from referee.tournament.executors.local import LocalExecutor
@@ -41,19 +38,12 @@ class RandomInProcess(BaselineInProcess):
         super().__init__(name)
         self.game = sample(RANDOM_BOT).RandomBot(seed)
 
-    async def decide(self, decision: Decision, view: dict[str, Any],
-                     alone: bool = True) -> Answer:
-        reply: dict[str, Any] = {}
-        for line in self.seat.request(decision, view).splitlines():
-            message = json.loads(line)
-            if message["type"] == "new_game":
-                self.game.new_game(message)
-            elif message["type"] == "request":
-                reply = {"id": message["id"], **self.game.decide(message)}
-        received = self.seat.receive(json.dumps(reply).encode(), 0.0)
-        assert type(received) is Replied, received
-        action, seconds, request_id = received
-        return Answer(action, None, seconds, request_id)
+    def take(self, message: dict[str, Any]) -> dict[str, Any] | None:
+        if message["type"] == "new_game":
+            self.game.new_game(message)
+        elif message["type"] == "request":
+            return {"id": message["id"], **self.game.decide(message)}
+        return None
 
 
 def random_seed(command: str) -> int | None:
