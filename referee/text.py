@@ -61,3 +61,8 @@ def listed(names: list[str], most: int = 3, total: bool = False) -> str:
     if len(names) <= most:
         return shown
     return f"{shown} and {len(names) - most} more" + (f" ({len(names)})" if total else "")
+
+
+def counted(n: int, noun: str) -> str:
+    """"1 table", "2 tables"."""
+    return f"{n:,} {noun}" + ("" if n == 1 else "s")

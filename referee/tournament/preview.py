@@ -14,9 +14,10 @@ from collections import Counter
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from referee.text import listed
+from referee.text import counted, listed
 
 from .config import TournamentConfig
+from .design_warnings import ROTATIONS, too_few_deals, unpaired_rotations
 from .merge import shard_games
 from .rounds import HOW, budget_games, budget_left, budget_text, round_size
 from .schedule import Schedule
@@ -139,55 +140,6 @@ class Plan:
         if self.few_deals is not None:
             out.append(f"warning: {self.few_deals}")
         return out
-
-
-def too_few_deals(config: TournamentConfig, games: Schedule) -> str | None:
-    """Why no pair can be separated at the file's deals, whatever the games, or None.  In a
-    complete design (a gauntlet, or one table) every deal holds every entrant, so pairs are
-    compared deal by deal, and the exact test can reach the level of Holm's first step only on
-    `until.exact_deals_needed` deals (as a run's looks are judged), over the pairs the board
-    places: a gauntlet's candidates' alone (`until.design`; one candidate has no pair).
-    Elsewhere (several tables, sampled or not) the block model judges, and it cannot bound a
-    pair with an entrant seen in one deal of one table (that deal fits it exactly: no residual
-    shows its noise), so fewer than two entrants at more than that separate nothing."""
-    from .until import ALPHA, contenders, design, exact_deals_needed  # numpy: only here
-
-    placed, complete = design(config)
-    if complete:
-        need = exact_deals_needed(placed, config.deals) if placed >= 2 else None
-        if need is None:
-            return None
-        return (f"with {counted(config.deals, 'deal')} the leaderboard can separate no pair: "
-                "every deal is at every table, so entrants are compared deal by deal (the "
-                f"exact test), and {placed} {contenders(config)}s need at least {need} deals "
-                f"(familywise error {ALPHA:g}); give deals = {need} or more")
-    seen = sum(t * config.deals >= 2 for t in games.tables_by_entrant().values())
-    if seen >= 2:
-        return None
-    return (f"with {counted(config.deals, 'deal')} the leaderboard can separate no pair: "
-            f"{'every entrant' if not seen else 'all but one entrant'} plays one deal of one "
-            "table, which fits its strength exactly and leaves no residual to show its noise "
-            "(the block model's tests are over deals); give deals = 2 or more")
-
-
-# Why a plan warns of rotations over an odd number of deals (schedule.py's docstring;
-# docs/tournaments.md, "rotations"; benchmarks/README.md).
-ROTATIONS = ('seat_orders = "rotations" with an odd number of deals: a deal seats each table '
-             "in one cyclic order, which favours some bots over others, and only the next deal "
-             "reverses it, so two copies of one bot can come out apart; give an even number of "
-             'deals, or seat_orders = "balanced"')
-
-
-def unpaired_rotations(config: TournamentConfig) -> bool:
-    """Whether the file plays rotations over an odd number of deals (`ROTATIONS`) in a
-    fixed schedule (an adaptive one draws each table's cyclic order, `schedule.spin`)."""
-    return config.seat_orders == "rotations" and config.deals % 2 == 1 and \
-        config.schedule != "adaptive"
-
-
-def counted(n: int, noun: str) -> str:
-    """"1 table", "2 tables"."""
-    return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
 def duration(seconds: float) -> str:

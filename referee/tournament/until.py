@@ -22,7 +22,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 
 from referee.leaderboard import sequential
-from referee.leaderboard.pairs import ALPHA as ALPHA  # (preview.too_few_deals says it)
+from referee.leaderboard.pairs import ALPHA as ALPHA  # (design_warnings.too_few_deals says it)
 from referee.leaderboard.pairs import EXACT_DEALS
 from referee.leaderboard.resolution import minimum_exact_deals
 from referee.leaderboard.stats import Games, order, verdicts
@@ -59,7 +59,7 @@ def exact_deals_needed(entrants: int, deals: int) -> int | None:
     """None when the leaderboard's exact test over `deals` deals can separate a pair of
     `entrants` (familywise error ALPHA: a one-look `sequential.Reach` of Holm's first step),
     else the fewest deals on which it can: what a gauntlet, or one table, needs
-    (`preview.too_few_deals`).  Past EXACT_DEALS Student's t can, whatever the field."""
+    (`design_warnings.too_few_deals`).  Past EXACT_DEALS Student's t can, whatever the field."""
     if sequential.Reach(deals, ALPHA, sequential.tests_per_look("ranked", entrants)).possible:
         return None
     return min(minimum_exact_deals(entrants, ALPHA), EXACT_DEALS + 1)
