@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -16,7 +17,7 @@ from referee.leaderboard import Games, standings
 from referee.leaderboard import pairs as paired
 from referee.leaderboard.pairs import Pair, compare, holm, paired_test, places
 from referee.leaderboard.render import render
-from referee.leaderboard.stats import ratings
+from referee.leaderboard.stats import Standings, ratings
 
 from .support import all_stored
 
@@ -285,6 +286,27 @@ def test_in_a_complete_design_strength_orders_as_the_mean_on_a_wider_scale() -> 
     assert np.allclose(found, (means - overall) * 4 * 5 / (3 * 6)), (found, means)
 
 
+def gauntlet_board(candidates: tuple[str, ...], beats_y: Callable[[int, str], bool]
+                   ) -> Standings:
+    """The board of a gauntlet of baselines x (always first) and y and the `candidates` at
+    tables of their own, 10 deals of 3 rotations: a candidate finishes second, above y, in
+    the deals where `beats_y(deal, candidate)`, else last."""
+    results = []
+    for deal in range(10):
+        for c in candidates:
+            for k in range(3):
+                table = ["x", "y", c]
+                seats = table[k:] + table[:k]
+                order = ["x", c, "y"] if beats_y(deal, c) else ["x", "y", c]
+                ranks = [order.index(s) + 1 for s in seats]
+                results.append((f"{c}-d{deal}-o{k}", seats, {
+                    "money": [40 - 10 * r for r in ranks], "ranks": ranks, "retired": [],
+                    "faults": [[]] * 3}))
+    seeds = {gid: int(gid.split("-")[1][1:]) for gid, _, _ in results}
+    return standings(Games.load(all_stored(results), seeds), samples=50,
+                     baselines=["x", "y"])
+
+
 def test_a_gauntlet_places_its_candidates_and_shows_its_baselines_without_a_place() -> None:
     """Baselines x (always first) and y, three candidates at tables of their own, 10 deals:
     c0 always beats y, c1 and c2 never do.  The best candidate reads place 1, not 3 behind
@@ -297,20 +319,7 @@ def test_a_gauntlet_places_its_candidates_and_shows_its_baselines_without_a_plac
 
     from referee.leaderboard.rows import Place
 
-    results = []
-    for deal in range(10):
-        for c in ("c0", "c1", "c2"):
-            for k in range(3):
-                table = ["x", "y", c]
-                seats = table[k:] + table[:k]
-                order = ["x", c, "y"] if c == "c0" else ["x", "y", c]
-                ranks = [order.index(s) + 1 for s in seats]
-                results.append((f"{c}-d{deal}-o{k}", seats, {
-                    "money": [40 - 10 * r for r in ranks], "ranks": ranks, "retired": [],
-                    "faults": [[]] * 3}))
-    seeds = {gid: int(gid.split("-")[1][1:]) for gid, _, _ in results}
-    board = standings(Games.load(all_stored(results), seeds), samples=50,
-                      baselines=["x", "y"])
+    board = gauntlet_board(("c0", "c1", "c2"), lambda deal, c: c == "c0")
     rows = {r.name: r for r in board.rows}
     assert [r.name for r in board.rows] == ["x", "c0", "y", "c1", "c2"]
     assert (rows["c0"].rank, rows["c0"].place) == (1, Place(1, 1))
@@ -337,20 +346,7 @@ def test_copies_level_in_every_deal_are_said_to_be_beyond_any_number_of_games() 
     """Candidates c1 and c2 of a gauntlet with the same results in every deal (copies of
     one deterministic bot, dealt the same cards): no pair is separated, and the note says why
     (level in every deal) rather than nothing, and no number of games that would do it."""
-    results = []
-    for deal in range(10):
-        for c in ("c1", "c2"):
-            for k in range(3):
-                table = ["x", "y", c]
-                seats = table[k:] + table[:k]
-                order = ["x", c, "y"] if deal % 2 else ["x", "y", c]
-                ranks = [order.index(s) + 1 for s in seats]
-                results.append((f"{c}-d{deal}-o{k}", seats, {
-                    "money": [40 - 10 * r for r in ranks], "ranks": ranks, "retired": [],
-                    "faults": [[]] * 3}))
-    seeds = {gid: int(gid.split("-")[1][1:]) for gid, _, _ in results}
-    board = standings(Games.load(all_stored(results), seeds), samples=50,
-                      baselines=["x", "y"])
+    board = gauntlet_board(("c1", "c2"), lambda deal, c: deal % 2 == 1)
     assert board.note is not None and board.note.startswith("no pair is separated: every "
                                                             "pair's results are level in "
                                                             "every deal"), board.note
