@@ -373,22 +373,30 @@ def test_a_stored_tournament_game_replays(tmp_path: Path) -> None:
 # ---------------------------------------------------------------- debugging, mistakes
 
 
+def paused(played: Played, bot: str, request: int, *args: str
+           ) -> tuple[subprocess.Popen[str], list[str]]:
+    """`replay --pause` of `bot` at seat 0 up to `request`, started, and the lines it wrote up
+    to the one that says it is paused there."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "referee", "replay", str(played.log), "--bot", bot, "--seat",
+         "0", "--request", str(request), "--pause", *args],
+        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True)
+    assert proc.stdin is not None and proc.stdout is not None
+    shown: list[str] = []
+    while not shown or f"paused before request {request}" not in shown[-1]:
+        line = proc.stdout.readline()
+        assert line, "".join(shown)
+        shown.append(line)
+    return proc, shown
+
+
 def test_pause_waits_before_request_n_with_the_bot_running(played: Played,
                                                            tmp_path: Path) -> None:
     """--request 3 --pause: the bot's pid is printed at once; the command waits for Enter
     with the bot alive, having read up to request 2; then sends request 3 and stops."""
     keep = tmp_path / "received"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "referee", "replay", str(played.log), "--bot",
-         played.recorder(keep), "--seat", "0", "--request", "3", "--pause"],
-        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True)
-    assert proc.stdin is not None and proc.stdout is not None
-    shown = []
-    while not shown or "paused before request 3" not in shown[-1]:
-        line = proc.stdout.readline()
-        assert line, "".join(shown)
-        shown.append(line)
+    proc, shown = paused(played, played.recorder(keep), 3)
     started = re.search(r"bot started: pid (\d+)", "".join(shown))
     assert started is not None
     pid = int(started.group(1))
@@ -408,18 +416,8 @@ def test_pause_in_the_sandbox_names_the_bots_own_pid_not_bwraps(played: Played) 
     problem = bwrap_problem()
     if problem is not None:
         pytest.skip(problem)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "referee", "replay", str(played.log), "--bot",
-         command(played.bots, "first_legal.py"), "--seat", "0", "--request", "1", "--pause",
-         "--sandbox", "bwrap"],
-        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-        text=True)
-    assert proc.stdin is not None and proc.stdout is not None
-    shown = []
-    while not shown or "paused before request 1" not in shown[-1]:
-        line = proc.stdout.readline()
-        assert line, "".join(shown)
-        shown.append(line)
+    proc, shown = paused(played, command(played.bots, "first_legal.py"), 1, "--sandbox",
+                         "bwrap")
     started = re.search(r"bot started: pid (\d+) \(under bwrap, pid (\d+)\)", "".join(shown))
     assert started is not None, "".join(shown)
     pid, sandbox = int(started[1]), int(started[2])
