@@ -766,6 +766,17 @@ def test_plan_names_deals_from_which_on_every_run_can_stop_early(tmp_path: Path)
                    for most in range(early, 200)), (until, entrants, early)
 
 
+def gauntlet_file(tmp_path: Path, deals: int, bots: int, extra: str = "") -> Path:
+    """`write_config`'s file as a gauntlet of `deals` deals: baselines b0 and b1, and
+    candidates b2 up to b{bots - 1} (first-legal bots)."""
+    path = write_config(tmp_path, f'format = "gauntlet"\ndeals = {deals}\n'
+                                  f'baselines = ["b0", "b1"]\n{extra}')
+    path.write_text(path.read_text() + "".join(
+        f'[[bots]]\nname = "b{i}"\ncommand = "{BOT_PYTHON} {FIRST_LEGAL}"\n'
+        for i in range(3, bots)))
+    return path
+
+
 def test_plan_says_where_a_qualifiers_looks_could_first_settle_anything(
         tmp_path: Path) -> None:
     """A gauntlet qualifier of 5 candidates until the top 2 are known: at a look, the exact
@@ -773,11 +784,7 @@ def test_plan_says_where_a_qualifiers_looks_could_first_settle_anything(
     first look that could settle anything and why; with 16 deals that is the last, so the run
     cannot stop early, and with 4 it can settle nothing: each says how many deals would."""
     def qualifier(deals: int) -> str:
-        path = write_config(tmp_path, f'format = "gauntlet"\ndeals = {deals}\n'
-                                      'baselines = ["b0", "b1"]\nuntil = "top"\ntop = 2')
-        path.write_text(path.read_text() + "".join(
-            f'[[bots]]\nname = "b{i}"\ncommand = "{BOT_PYTHON} {FIRST_LEGAL}"\n'
-            for i in range(3, 7)))
+        path = gauntlet_file(tmp_path, deals, 7, 'until = "top"\ntop = 2')
         out = in_process.referee("tournament", "plan", str(path), cwd=tmp_path)
         assert out.returncode == 0, out.stderr
         return out.stdout
@@ -864,12 +871,7 @@ def test_plan_warns_of_a_gauntlet_with_too_few_deals_to_separate_anything(
     need 13): `plan` warns and names them (and --json); 12 deals, or a round robin of many
     tables over one deal (judged by the block model), get no such warning."""
     def gauntlet(deals: int) -> Path:
-        path = write_config(tmp_path, f'format = "gauntlet"\ndeals = {deals}\n'
-                                      'baselines = ["b0", "b1"]')
-        path.write_text(path.read_text() + "".join(
-            f'[[bots]]\nname = "b{i}"\ncommand = "{BOT_PYTHON} {FIRST_LEGAL}"\n'
-            for i in range(3, 15)))
-        return path
+        return gauntlet_file(tmp_path, deals, 15)
 
     says = ("warning: with 6 deals the leaderboard can separate no pair: every deal is at "
             "every table, so entrants are compared deal by deal (the exact test), and 13 "
