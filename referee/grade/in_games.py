@@ -41,8 +41,10 @@ class StudentGames:
 
 def add_games(problems: Problems, games: StudentGames) -> None:
     """Add each fault of the student in its games to `problems`, and show the first game of
-    each problem (the first RECORDS problems in order)."""
-    store = Store.for_writing(games.db)
+    each problem (the first RECORDS problems in order).  Read without the writer's lock, as
+    `gauntlet.games_in` reads: a bot process forked for another student's games, not yet
+    exec'd, can still hold the lock of the run that just closed the store."""
+    store = Store.for_reading(games.db)
     try:
         seeds = store.seeds()
         first: dict[int, tuple[Problem, StoredResult]] = {}
