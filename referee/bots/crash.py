@@ -21,6 +21,7 @@ _NO_FORK = re.compile(r"Resource temporarily unavailable|unable to create native
 _NETWORK = re.compile(r"ConnectionRefused|Network is unreachable|Connection refused|"
                       r"Temporary failure in name resolution|Name or service not known|"
                       r"ECONNREFUSED|ENETUNREACH|EAI_AGAIN")
+STDERR_ENDS = "; its stderr ends:"  # where a crash's reason quotes the bot's stderr
 # Seconds to wait for bwrap's exit once the bot's own process has ended: its pid 1 has to
 # run first, which on a loaded machine can take a while.
 ENDED_WAIT = 10.0
@@ -52,7 +53,7 @@ async def crash_reason(bot: BotProcess, what: str, spec: BotSpec, *,
     if hint:
         text += f" ({hint})"
     if tail:
-        text += "; its stderr ends:\n" + tail
+        text += f"{STDERR_ENDS}\n{tail}"
     return text
 
 

@@ -251,9 +251,11 @@ def standings_table(seats: Sequence[SeatResult], record: GameRecord | None = Non
     """What `referee play` prints: the seats by rank, then each fault's reason, with the
     request it answered where the `record` is given, and how to send that request to the bot
     again (a Python entrant could not tell which request a fault was to replay it), under
-    the play's `limits` (`replay_limits`)."""
+    the play's `limits` (`replay_limits`); a crash found at a request says what the bot was
+    sent before it, on which it may have crashed instead (`match.ended.told`)."""
     from tabulate import tabulate
 
+    from ..match.ended import told as told_reason
     from ..match.steps import fault_requests
     from ..match.timing import DECISION_WORDS
 
@@ -279,7 +281,9 @@ def standings_table(seats: Sequence[SeatResult], record: GameRecord | None = Non
                 + ")")
             if number is not None and first is None:
                 first = (s.name, number)
-            reason = visible(f.reason, indent="      ")  # a stderr tail, as a block
+            # a crash found at a request, with the events it may have crashed on instead
+            told = f.reason if record is None else told_reason(record, s.seat, number, f)
+            reason = visible(told, indent="      ")  # a stderr tail, as a block
             notes.append(f"  {visible(s.name)}: {f.kind}{where}: {reason}")
     if notes:
         text += "\n\nFaults:\n" + "\n".join(notes)
