@@ -1,8 +1,9 @@
 """A bot's build command, run once before it plays: a tournament's entrants, a student's bot.
 
-The build runs in the bot's folder, for at most its time limit, its output captured, and in
-the bot's sandbox when there is one (with the folder writable and no network).  Whatever
-stops it, the whole process group it started goes with it.
+The build runs in the bot's folder, for at most its time limit, its output captured (standard
+output and error in one pipe, in the order written, as a terminal shows them), and in the
+bot's sandbox when there is one (with the folder writable and no network).  Whatever stops
+it, the whole process group it started goes with it.
 """
 
 from __future__ import annotations
@@ -40,15 +41,24 @@ FIRST_ERROR = re.compile(r"\berror(?:\[\w+\]| [A-Z]+\d+)?:|: undefined\b|"
                          r"^make(?:\[\d+\])?: \*\*\*|^\[ERROR\]", re.IGNORECASE)
 
 
+def first_error(lines: Sequence[str]) -> int | None:
+    """The index of a build's first error line (`FIRST_ERROR`), or None."""
+    return next((i for i, line in enumerate(lines) if FIRST_ERROR.search(line)), None)
+
+
 @dataclass(frozen=True)
 class BuildResult:
     """How a build ended: `failure` says why it did not run to its end, in words that follow
-    "the build " ("did not finish within 60 s"); else its exit status and output."""
+    "the build " ("did not finish within 60 s"); else its exit status and output.
+
+    The output is one stream, standard error merged into standard output, in the order
+    written: two streams joined in either order put some compiler's lines out of it.  mcs
+    writes its error to stderr, then its summary ("Compilation failed: 1 error(s)") to
+    stdout; make echoes its command to stdout, then the compiler's errors go to stderr."""
 
     failure: str | None = None
     returncode: int = 0
-    stdout: bytes = b""
-    stderr: bytes = b""
+    printed: bytes = b""  # standard output and error, as written
 
     @property
     def ok(self) -> bool:
@@ -69,16 +79,16 @@ class BuildResult:
 
     @property
     def output(self) -> str:
-        """What it printed, its standard output then its standard error, as text."""
-        return (self.stdout + self.stderr).decode("utf-8", "replace").strip("\n")
+        """What it printed, as text."""
+        return self.printed.decode("utf-8", "replace").strip("\n")
 
     def tail(self, lines: int, errors: bool = False) -> str:
-        """The last `lines` lines of its output; with `errors`, of its standard error alone
-        when it wrote any there (a one-line summary keeps the error, not the progress)."""
-        text = self.output
-        if errors and self.stderr.strip():
-            text = self.stderr.decode("utf-8", "replace").strip("\n")
-        return "\n".join(text.splitlines()[-lines:])
+        """The last `lines` lines of its output; with `errors`, of those from the compiler's
+        first error on when it has one (a one-line summary keeps the error, not the progress
+        before it)."""
+        text = self.output.splitlines()
+        first = first_error(text) if errors else None
+        return "\n".join(text[first or 0:][-lines:])
 
     def excerpt(self, lines: int) -> str:
         """About `lines` lines of its output: all of it if it is no longer; else from the
@@ -88,7 +98,7 @@ class BuildResult:
         text = self.output.splitlines()
         if len(text) <= lines:
             return "\n".join(text)
-        first = next((i for i, line in enumerate(text) if FIRST_ERROR.search(line)), None)
+        first = first_error(text)
         if first is None or first > len(text) - lines:  # within the last lines - 1 shown
             return "\n".join([f"... ({len(text) - lines + 1} lines)", *text[-(lines - 1):]])
         head = text[first:first + lines - 4]
@@ -114,7 +124,7 @@ async def build_bot(command: str, folder: Path, seconds: float, sandbox: Sandbox
         return BuildResult(failure=f"did not finish within {seconds:g} s")
     except OSError as exc:
         return BuildResult(failure=f"cannot start: {_why_not(command, exc)}")
-    return BuildResult(returncode=done.returncode, stdout=done.stdout, stderr=done.stderr)
+    return BuildResult(returncode=done.returncode, printed=done.stdout)
 
 
 def _why_not(command: str, exc: OSError) -> str:
@@ -134,7 +144,8 @@ def _kill_group(pid: int) -> None:
 
 async def run_build(argv: list[str], cwd: Path,
                     seconds: float) -> subprocess.CompletedProcess[bytes]:
-    """Run a build command in a session of its own, its output captured, for at most
+    """Run a build command in a session of its own, its output captured (standard error
+    into the same pipe as standard output, `stdout`, in the order written), for at most
     `seconds` (then trio.TooSlowError).  However it ends, its whole process group is killed:
     trio alone stops only its first process, and only while that runs, which left a
     sandbox's inner processes (bwrap's own child) or the build's own children running."""
@@ -148,7 +159,7 @@ async def run_build(argv: list[str], cwd: Path,
 
     async def build(task_status: trio.TaskStatus[trio.Process]) -> None:
         done.append(await trio.run_process(
-            argv, cwd=cwd, check=False, capture_stdout=True, capture_stderr=True,
+            argv, cwd=cwd, check=False, capture_stdout=True, stderr=subprocess.STDOUT,
             start_new_session=True, deliver_cancel=kill_group, task_status=task_status))
 
     process = None

@@ -4,6 +4,7 @@ what to do about it, in the one verdict `play`, `check`, tournaments and grading
 from __future__ import annotations
 
 import shutil
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ import trio
 from referee.bots.build import build_bot
 
 KIT = Path(__file__).resolve().parents[2] / "sample_bots" / "typescript"
+CSHARP = KIT.parent / "csharp"
 
 
 @pytest.mark.skipif(shutil.which("tsc") is None, reason="no TypeScript compiler")
@@ -29,6 +31,24 @@ def test_console_log_in_the_typescript_kit_says_to_use_its_log(tmp_path: Path) -
         "stderr"), done.problem
 
 
+@pytest.mark.skipif(shutil.which("mcs") is None, reason="no Mono C# compiler")
+def test_a_csharp_syntax_error_is_shown_before_mcs_summary(tmp_path: Path) -> None:
+    """The C# kit with a `;` taken out: mcs writes the error (to stderr) then its summary
+    (to stdout); the build's output shows the error line first, the summary after it, and
+    the tournament's short tail starts at the error too."""
+    bot = tmp_path / "bot"
+    shutil.copytree(CSHARP, bot, ignore=shutil.ignore_patterns("*.exe", "*.mdb", "*.pdb"))
+    source = bot / "Strategy.cs"
+    source.write_text(source.read_text().replace(";", "", 1))
+    build = tomllib.loads((bot / "bot.toml").read_text())["build"]
+    done = trio.run(build_bot, build, bot, 120.0)
+    assert done.problem == "failed (exit status 1)"
+    lines = done.excerpt(15).splitlines()
+    assert lines[0].startswith("Strategy.cs(") and " error CS" in lines[0], lines
+    assert lines[-1].startswith("Compilation failed: 1 error(s)"), lines
+    assert done.tail(5, errors=True).splitlines() == lines
+
+
 def test_a_long_failed_build_is_shown_from_its_first_error_with_its_cuts_said() -> None:
     """31 lines of javac whose first error is its first line: shown from that line (the file
     and line number), the middle cut with how much, and the last two; 40 lines of progress
@@ -38,13 +58,13 @@ def test_a_long_failed_build_is_shown_from_its_first_error_with_its_cuts_said() 
     javac = ["Bot.java:106: error: cannot find symbol",
              "        int i = undefinedThing + d;", "                ^",
              *(f"  detail {i}" for i in range(26)), "1 error", "error: compilation failed"]
-    shown = BuildResult(returncode=1, stderr="\n".join(javac).encode()).excerpt(15).splitlines()
+    shown = BuildResult(returncode=1, printed="\n".join(javac).encode()).excerpt(15).splitlines()
     assert shown == [*javac[:11], "... (18 lines)", *javac[-2:]]
     cargo = [*(f"   Compiling dep{i}" for i in range(40)), "error[E0425]: cannot find value",
              " --> src/main.rs:3:5"]
-    shown = BuildResult(returncode=101, stdout="\n".join(cargo).encode()).excerpt(15)
+    shown = BuildResult(returncode=101, printed="\n".join(cargo).encode()).excerpt(15)
     assert shown.splitlines() == ["... (28 lines)", *cargo[-14:]]
-    short = BuildResult(returncode=1, stdout=b"a\nb").excerpt(15)
+    short = BuildResult(returncode=1, printed=b"a\nb").excerpt(15)
     assert short == "a\nb"
 
 
@@ -55,7 +75,7 @@ def test_a_first_error_just_above_the_last_lines_is_shown() -> None:
 
     out = [*(f"   Compiling dep{i}" for i in range(5)), "bot.c:3:5: error: expected ';'",
            *(f"  note {i}" for i in range(14))]
-    shown = BuildResult(returncode=1, stderr="\n".join(out).encode()).excerpt(15)
+    shown = BuildResult(returncode=1, printed="\n".join(out).encode()).excerpt(15)
     assert "bot.c:3:5: error: expected ';'" in shown.splitlines(), shown
     assert len(shown.splitlines()) <= 15
 
@@ -71,12 +91,11 @@ def test_a_warning_in_error_rs_or_a_no_error_flag_is_not_taken_for_the_first_err
     cargo = ["   Compiling bot v0.1.0", *warnings, "error[E0425]: cannot find value `y`",
              " --> src/main.rs:3:5", *(f"   | detail {i}" for i in range(20)),
              "error: could not compile `bot`"]
-    shown = BuildResult(returncode=101, stderr="\n".join(cargo).encode()).excerpt(15)
+    shown = BuildResult(returncode=101, printed="\n".join(cargo).encode()).excerpt(15)
     assert shown.splitlines()[:2] == ["... (37 lines)", "error[E0425]: cannot find value `y`"]
     make = ["gcc -O2 -Wall -Wno-error=unused-result -o bot bot.c",
             *(f"bot.c:{i}:1: warning: unused {i}" for i in range(30)),
             "bot.c:40:5: error: expected ';'", *(f"  note {i}" for i in range(10)),
             "make: *** [Makefile:2: bot] Error 1"]
-    shown = BuildResult(returncode=2, stdout=make[0].encode(),
-                        stderr="\n".join(make[1:]).encode()).excerpt(15)
+    shown = BuildResult(returncode=2, printed="\n".join(make).encode()).excerpt(15)
     assert "bot.c:40:5: error: expected ';'" in shown.splitlines(), shown
