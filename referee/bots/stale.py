@@ -6,6 +6,7 @@ build that wrote another file)."""
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -35,6 +36,9 @@ ENVIRONMENTS = {"venv", "env", "virtualenv"}  # a Python environment's programs 
 # Where an absolute path names the system's files, not an entrant's build.
 SYSTEM = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib32/", "/lib64/", "/opt/", "/nix/", "/snap/",
           "/etc/", "/proc/")
+# A word naming a file for a program to run: a script's or a compiled file's name (`bot.py`,
+# `out/bot.js`); a program given by its absolute path and followed by one is a runtime.
+RUN_FILE = re.compile(r"\.[A-Za-z]\w*$")
 MOST_FILES = 5000  # looked at in a project at most: a huge folder is not a bot's
 UP = 3  # folders above the program's own looked at for its project's root
 SLACK = 1.0  # seconds: a source written in the same second as the build
@@ -62,7 +66,7 @@ def stale_program(spec: BotSpec) -> str | None:
         newest = _newest_source(root, suffixes)
         if newest is None or newest[1] <= built + SLACK:
             return None
-        source = os.path.relpath(newest[0], cwd)
+        source = _shown(newest[0], cwd)
         if spec.build is not None:
             return (f"note: {word} is older than {source} ({_age(newest[1] - built)}) after "
                     f"its build (`{spec.build}`): if that is one of its sources, the build did "
@@ -79,14 +83,15 @@ def _programs(words: list[str], cwd: Path) -> Iterator[tuple[str, Path, Path]]:
     project folder their sources are looked for in: the program, or the file its runtime
     runs, and for `java -cp DIR Main` the main class's file (a Java entrant's edited Bot.java
     ran as the Bot.class compiled before, unnoted)."""
+    runtime = _runs_a_file(words, cwd)
     for i, word in enumerate(words[:3]):
-        if _the_entrants(word, cwd, program=i == 0):
+        if _the_entrants(word, cwd, program=i == 0, runtime=runtime):
             program = Path(os.path.normpath(cwd / word))
             yield word, program, _project_root(program.parent, cwd)
     main = _java_main(words)
     if main is not None:
         folder, name = main
-        if _the_entrants(folder, cwd, program=False) and (cwd / folder).is_dir():
+        if _the_entrants(folder, cwd, program=False, runtime=True) and (cwd / folder).is_dir():
             word = os.path.normpath(os.path.join(folder, name.replace(".", "/") + ".class"))
             classes = Path(os.path.normpath(cwd / folder))
             root = _project_root(classes, cwd)
@@ -111,15 +116,24 @@ def _java_main(words: list[str]) -> tuple[str, str] | None:
     return None
 
 
-def _the_entrants(word: str, cwd: Path, program: bool) -> bool:
-    """Whether a word of the command names a file an entrant builds: a relative path (for the
-    `program`, one with a slash: else it is found on PATH), not through a hidden folder
-    (`.venv/bin/python`) or an environment's (`venv/bin/python`, copied), and not a link (a
-    virtual environment's interpreter).  An interpreter on PATH, or given by its absolute
-    path, is not theirs; a file its runtime runs may be given by an absolute path outside the
-    system's folders (`mono /home/me/bot/bot.exe`)."""
+def _runs_a_file(words: list[str], cwd: Path) -> bool:
+    """Whether a word after the command's program names a file for it to run (`bot.py`,
+    `out/bot.js`, `-jar bot.jar`): then the program is a runtime, not the entrant's."""
+    return any(not w.startswith("-") and (RUN_FILE.search(w) or (cwd / w).is_file())
+               for w in words[1:])
+
+
+def _the_entrants(word: str, cwd: Path, program: bool, runtime: bool) -> bool:
+    """Whether a word of the command names a file an entrant builds: a path outside the
+    system's folders (for the `program`, a relative one with a slash, else it is found on
+    PATH; or an absolute one, unless it is a `runtime` given a file to run), not through a
+    hidden folder (`.venv/bin/python`) or an environment's (`venv/bin/python`, copied), and
+    not a link (a virtual environment's interpreter).  So an interpreter on PATH or given by
+    its absolute path is not theirs, while their native program may be given by its absolute
+    path (`/home/me/rs/target/release/bot`), as a file its runtime runs may (`mono
+    /home/me/bot/bot.exe`)."""
     if os.path.isabs(word):
-        if program or word.startswith(SYSTEM):
+        if word.startswith(SYSTEM) or (program and runtime):
             return False
     elif program and "/" not in word:
         return False
@@ -203,5 +217,12 @@ def _rebuild(root: Path, cwd: Path) -> str:
         build = None
     if build is None:
         return "rebuild it first"
-    shown = os.path.relpath(root, cwd)
-    return f"rebuild it first, or give the folder {shown}: it is built with `{build}` first"
+    return (f"rebuild it first, or give the folder {_shown(root, cwd)}: it is built with "
+            f"`{build}` first")
+
+
+def _shown(path: Path, cwd: Path) -> str:
+    """`path` relative to `cwd` when it is in it, else as it is (absolute): a program given
+    by its absolute path elsewhere is not told of `../../home/me/rs/src/main.rs`."""
+    shown = os.path.relpath(path, cwd)
+    return str(path) if shown == ".." or shown.startswith("../") else shown

@@ -146,6 +146,24 @@ def test_a_built_file_its_runtime_runs_by_an_absolute_path_is_noted(tmp_path: Pa
         note
 
 
+def test_a_native_program_given_by_its_absolute_path_is_noted(tmp_path: Path) -> None:
+    """`/home/me/rs/target/release/bot`: a native program given by its absolute path, built
+    before its source last changed, is noted as `./target/bot` is, its source named by its
+    absolute path when the command runs elsewhere; given a script to run, or in the system's
+    folders, an absolutely named program is a runtime, not the entrant's: no note."""
+    root = _project(tmp_path, built_ago=2 * HOUR, source_ago=HOUR)
+    program = root / "target" / "bot"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    note = stale_program(BotSpec("bot", f"{program} --quiet", cwd=elsewhere))
+    assert note is not None and note.startswith(
+        f"note: {program} was built before {root / 'src' / 'main.rs'} last changed (60 min "
+        "later)"), note
+    assert stale_program(BotSpec("bot", f"{program} bot.py", cwd=elsewhere)) is None
+    system = shutil.which("true") or "/bin/true"
+    assert stale_program(BotSpec("bot", os.path.realpath(system), cwd=elsewhere)) is None
+
+
 def test_a_copied_environment_and_type_declarations_are_not_the_bots_sources(
         tmp_path: Path) -> None:
     """A virtual environment made with --copies (a real interpreter in venv/bin) beside a C
