@@ -32,11 +32,55 @@ def too_few_deals(config: TournamentConfig, games: Schedule) -> str | None:
                 f"(familywise error {ALPHA:g}); give deals = {need} or more")
     seen = sum(t * config.deals >= 2 for t in games.tables_by_entrant().values())
     if seen >= 2:
-        return None
+        return split_field(config, games)
     return (f"with {counted(config.deals, 'deal')} the leaderboard can separate no pair: "
             f"{'every entrant' if not seen else 'all but one entrant'} plays one deal of one "
             "table, which fits its strength exactly and leaves no residual to show its noise "
             "(the block model's tests are over deals); give deals = 2 or more")
+
+
+def split_field(config: TournamentConfig, games: Schedule) -> str | None:
+    """Why a sample whose tables fall into groups that share no entrant (a final that seats
+    each entrant at one table) can name no winner, whatever its deals, or None.  The block
+    model compares two entrants only through a chain of tables linking them: across groups
+    there is none, so no pair across is ever separated and no entrant is placed 1 by test.
+    Names the fewest tables of the same sample (whose first tables are these: `sampling.py`)
+    that link every entrant, up to twice the file's."""
+    if games.sample is None or config.schedule == "adaptive":
+        return None  # a full round robin is linked; adaptive rounds are drawn later
+    tables = list(games.tables())
+    if _groups(tables) < 2:
+        return None
+    from .sampling import grow
+
+    linked = None
+    longer = grow(games.names, config.table_size, 2 * len(tables), config.seed,
+                  games.sample.tables).tables
+    for count in range(len(tables) + 1, len(longer) + 1):
+        if _groups(longer[:count]) == 1:
+            linked = count
+            break
+    give = (f"give tables = {linked} or more" if linked is not None else
+            "give more tables")
+    return (f"with {counted(len(tables), 'table')} the leaderboard can name no winner: "
+            f"its tables split the entrants into {_groups(tables)} groups that share no "
+            "table, and the block model compares no pair across groups, however many deals "
+            f"are played; {give}, so that every entrant is linked to every other")
+
+
+def _groups(tables: list[tuple[str, ...]]) -> int:
+    """How many groups of entrants `tables` link (two entrants at one table are linked)."""
+    parent: dict[str, str] = {}
+
+    def root(name: str) -> str:
+        while parent.setdefault(name, name) != name:
+            name = parent[name] = parent[parent[name]]
+        return name
+
+    for table in tables:
+        for name in table[1:]:
+            parent[root(name)] = root(table[0])
+    return len({root(name) for name in parent})
 
 
 # Why a plan warns of rotations over an odd number of deals (schedule.py's docstring;

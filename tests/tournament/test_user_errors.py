@@ -894,7 +894,9 @@ def test_plan_warns_of_a_sample_of_one_deal_that_seats_every_entrant_once(
     """A sampled final of 6 entrants at 2 tables of 3 over one deal: each plays one deal of
     one table, which the block model fits exactly, so no pair can be separated, and `plan`
     says so (and --json); two deals, or a field whose entrants sit at several tables, get no
-    such warning."""
+    such warning.  Over two deals the two tables still share nobody, so the board can name
+    no winner (no pair across them is compared), and `plan` says that instead, naming the
+    tables that would link the field."""
     def sample(deals: int, tables: int) -> Path:
         path = write_config(tmp_path, f"deals = {deals}\ntables = {tables}")
         path.write_text(path.read_text() + "".join(
@@ -914,6 +916,12 @@ def test_plan_warns_of_a_sample_of_one_deal_that_seats_every_entrant_once(
         text = in_process.referee("tournament", "plan", str(sample(deals, tables)),
                                   cwd=tmp_path).stdout
         assert "can separate no pair" not in text, text
+        assert ("can name no winner" in text) == (tables == 2), text
+    text = in_process.referee("tournament", "plan", str(sample(2, 2)), cwd=tmp_path).stdout
+    assert ("warning: with 2 tables the leaderboard can name no winner: its tables split the "
+            "entrants into 2 groups that share no table, and the block model compares no pair "
+            "across groups, however many deals are played; give tables = 3 or more, so that "
+            "every entrant is linked to every other") in text, text
 
 
 @pytest.mark.parametrize(("change", "says"), [
