@@ -1,7 +1,7 @@
 """Verdicts under simulation: false separations and place ranges that miss, the power to find a
 real gap, and `until`'s early stops, by the block model against today's paired tests.
 
-Run: python benchmarks/verdict.py [--part false|false40|false200|power|until] [--sims 200]
+Run: python benchmarks/verdict.py [--part false|false40|false200|split|power|until] [--sims 200]
          [--quick] [--large]
 
 The games come from a pool of played blocks (`block_pool.py`: the sample bots in-process, one
@@ -13,7 +13,7 @@ table on its own deck, and enters each block as one game holding its means; tabl
 by `referee.tournament.sampling.sample_tables` as the schedule samples them (one of 8
 schedules per size, in turn).  Each tournament is judged by `referee.leaderboard.pairs.compare`
 as the leaderboard does ("new": the block model wherever the design is not complete) and with
-`paired_only=True` ("today's": the paired tests over shared deals in every design, as before the
+`method="paired"` ("today's": the paired tests over shared deals in every design, as before the
 block model); in a complete design (one table, a gauntlet) the two are the same method.
 
 1. False verdicts (`--part false`; `false40`: 40 entrants; `false200`: 200, where the
@@ -22,6 +22,8 @@ block model); in a complete design (one table, a gauntlet) the two are the same 
    some pair of equally strong entrants is separated, or some pair the wrong way round, and in
    which some entrant's place range misses its true places (all of its group's: identical
    entrants may take any order among themselves), each k/n with its binomial standard error.
+   `split`: the same for tables that never meet (a sampled final of one table an entrant)
+   and a gauntlet stopped in mid-deal, judged pair by pair on their own deals.
 2. Power (`--part power`): the share of tournaments in which the bidder is placed 1-1 (found
    stronger than every other entrant), or every baseline bot is separated from every random bot.
 3. `until = "separated"` (`--part until`): one table of four, deals as blocks; the looks and
@@ -52,7 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import block_pool
 
 from referee.leaderboard import satterthwaite, sequential
-from referee.leaderboard.pairs import ALPHA, compare, places
+from referee.leaderboard.pairs import ALPHA, Method, compare, places
 from referee.leaderboard.stats import Games, order
 from referee.tournament.sampling import sample_tables
 
@@ -112,6 +114,34 @@ def gauntlet(candidates: int, sizes: tuple[int, ...]) -> Design:
                   candidates)
 
 
+def never_meet(kinds: str, sizes: tuple[int, ...]) -> Design:
+    """Tables of four that never meet, each played `size` deals on decks of its own: a
+    sampled final that seats each entrant at one table."""
+    tables = [tuple(range(t, t + 4)) for t in range(0, len(kinds), 4)]
+    return Design(f"{len(tables)} tables never meeting ({mix_label(kinds)})", kinds, sizes,
+                  "deals", lambda n: 12 * n,
+                  lambda d, n, s: d.field(kinds, [t for t in tables for _ in range(n)]))
+
+
+def stopped_gauntlet(candidates: int, sizes: tuple[int, ...]) -> Design:
+    """A gauntlet stopped in its last deal after half its candidates' tables (a time
+    budget's stop): the other half a deal short."""
+    def draw(d: block_pool.Draws, n: int, s: int) -> Field:
+        deal, values, present = d.gauntlet(n, candidates)
+        keep = (deal < n - 1) | (np.arange(len(deal)) % candidates < candidates // 2)
+        return deal[keep], values[keep], present[keep]
+    return Design(f"gauntlet {candidates}, stopped mid-deal", "R" * candidates + "BR", sizes,
+                  "deals", lambda n: 6 * n, draw, candidates)
+
+
+def split_designs(quick: bool) -> list[Design]:
+    """Part 1 for the designs judged on each pair's own deals outside a complete design:
+    tables that never meet, and a gauntlet stopped in mid-deal."""
+    out = [never_meet("R" * 8, (2, 4, 12)), never_meet("BBRR" * 2, (2, 12)),
+           stopped_gauntlet(6, (4, 8, 12))]
+    return [shrink(d) for d in out] if quick else out
+
+
 def false_designs(quick: bool) -> list[Design]:
     """Part 1: identical random bots (every pair equal), then fields of known strengths.  The
     sampled sizes give each pair about 1, 2 and 4 shared tables (tables * 6 / pairs)."""
@@ -163,14 +193,14 @@ class Verdict:
 Found = dict[tuple[int, int], list[tuple[Verdict, Verdict]]]  # (design, size): its runs
 
 
-def judge(kinds: str, field: Field, paired_only: bool, placed: int | None = None) -> Verdict:
+def judge(kinds: str, field: Field, method: Method, placed: int | None = None) -> Verdict:
     """The verdicts of one simulated tournament, of its first `placed` entrants (all if
     None): a gauntlet's board places its candidates by their pairs alone."""
     deal, values, present = field
     if placed is not None:
         kinds, values, present = kinds[:placed], values[:, :placed], present[:, :placed]
     names = [f"{k}{i}" for i, k in enumerate(kinds)]
-    pairs = compare(names, deal, values, present, ALPHA, paired_only)
+    pairs = compare(names, deal, values, present, ALPHA, method)
     ranges = places(names, pairs)
     strength = [STRENGTH[k] for k in kinds]
     false = apart_pairs = random_pairs = 0
@@ -193,8 +223,12 @@ def judge(kinds: str, field: Field, paired_only: bool, placed: int | None = None
                    random_pairs == 0)
 
 
+# What the leaderboard is compared with, by part: the paired tests over shared deals in every
+# design (before the block model), or for `split` the block model (before its pairs were
+# judged on their own deals).
+OTHER: dict[str, Method] = {"split": "model"}
 DESIGNS = {"false": false_designs, "false40": false40_designs, "false200": false200_designs,
-           "power": power_designs}
+           "split": split_designs, "power": power_designs}
 _POOL: dict[str, np.ndarray] = {}
 
 
@@ -205,13 +239,14 @@ def _init(path: str, large: bool) -> None:
 
 
 def simulate(job: tuple[str, int, int, int, int]) -> tuple[Verdict, Verdict]:
-    """One tournament of design `index` of `part` at `size`: (new, today's)."""
+    """One tournament of design `index` of `part` at `size`: (new, the other method's:
+    `OTHER`)."""
     part, index, size, sim, seed = job
     design = DESIGNS[part](False)[index]
     draws = block_pool.Draws(_POOL, np.random.default_rng([seed, index, size, sim]))
     field = design.draw(draws, size, sim)
-    new = judge(design.kinds, field, False, design.placed)
-    return new, judge(design.kinds, field, True, design.placed)
+    new = judge(design.kinds, field, "auto", design.placed)
+    return new, judge(design.kinds, field, OTHER.get(part, "paired"), design.placed)
 
 
 def until_run(job: tuple[str, int, int, int]) -> tuple[int | None, bool, bool, bool]:
@@ -247,12 +282,13 @@ def rate(k: int, n: int) -> str:
     return f"{k:3d}/{n} = {100 * p:5.1f}% ± {100 * math.sqrt(p * (1 - p) / n):3.1f}%"
 
 
-def print_false(designs: list[Design], found: Found, head: bool = True) -> None:
+def print_false(designs: list[Design], found: Found, head: bool = True,
+                other: str = "today") -> None:
     if head:
         print("1. False verdicts: some pair of equals separated (or the wrong way round), and "
               "some place range missing its true places")
     print(f"{'design':32s} {'size':>11s} {'games/e':>7s}  {'false: new':>22s}  "
-          f"{'false: today':>22s}  {'miss: new':>22s}  {'miss: today':>22s}")
+          f"{'false: ' + other:>22s}  {'miss: new':>22s}  {'miss: ' + other:>22s}")
     for i, d in enumerate(designs):
         for size in d.sizes:
             runs = found[i, size]
@@ -351,7 +387,8 @@ def main() -> None:
                 found.setdefault((i, size), []).append(r)
             print()
             if part != "power":
-                print_false(designs, found, part == "false" or "false" not in parts)
+                print_false(designs, found, part == "false" or "false" not in parts,
+                            "model" if OTHER.get(part) == "model" else "today")
             else:
                 print_power(designs, found, bidder_edge(pool))
         if "until" in parts:

@@ -10,16 +10,21 @@ table, or for two candidates of a gauntlet, each at its own), and the test of "a
 equally strong" is the sign-flip randomization test over deals, exact up to EXACT_DEALS deals
 (every pattern enumerated), else the Student t of the deal-level t statistic.  The interval is
 the same test inverted (`_exact_interval`), or the same t interval, so it excludes 0 exactly
-where the test rejects.  Everywhere else a pair is compared by the block model of `blocks.py`
-(Student t on its CR2 standard error and Bell-McCaffrey degrees of freedom), which uses every
-game, including those of pairs that never met.
+where the test rejects.  So are two designs that are complete pair by pair: a gauntlet's
+candidates whatever deals each has played (one stopped in mid-deal), and tables that never
+meet (each pair at one table on its deals; no pair across).  Everywhere else a pair is
+compared by the block model of `blocks.py` (Student t on its CR2 standard error and
+Bell-McCaffrey degrees of freedom), which uses every game, including those of pairs that never
+met.
 
 `separated` controls the familywise error over all pairs of a leaderboard with Holm's step-down
 correction of the two-sided p-values (valid under any dependence between the pairs); each
 pair's interval is at level ALPHA / pairs (simultaneous, Bonferroni), so a pair that is not
 separated never has an interval that excludes 0.  `benchmarks/verdict.py` measures the rate at
-which equal entrants are separated.  `paired_only` gives the tests used before the block model
-in every design, the Welch t on deal means for two entrants that share no deal included.
+which equal entrants are separated.  `compare`'s `method` "paired" gives the tests used before
+the block model in every design, the Welch t on deal means for two entrants that share no deal
+included, and "model" the block model in every design but a complete one, as before each pair
+was judged on its own deals where tables never meet (both for `benchmarks/verdict.py`).
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from . import allpairs, blocks
 ALPHA = 0.05  # familywise error of `separated`, and 1 - the interval's coverage
 EXACT_DEALS = 16  # up to this many deals the sign-flip test enumerates every pattern
 Pairing = Literal["table", "deal", "none", "model"]
+Method = Literal["auto", "paired", "model"]  # `compare`'s; the last two for benchmarks
 
 
 def exact_floor(deals: int) -> float:
@@ -193,29 +199,68 @@ def holm(p_values: list[float]) -> list[float]:
 
 
 def paired_design(design: blocks.Design) -> bool:
-    """Where the paired tests over deals hold: a complete design, in which every deal holds
-    every entrant (one table, or a gauntlet), so each pair is compared on every deal and the
-    block model's estimate is the paired mean difference.  There they are exact up to
-    EXACT_DEALS deals.  Everywhere else the block model's t tests do."""
-    return design.complete()
+    """Where the paired tests over deals hold for every pair compared: a complete design, in
+    which every deal holds every entrant (one table, or a gauntlet), so each pair is compared
+    on every deal and the block model's estimate is the paired mean difference; or a
+    gauntlet's candidates whatever deals each has played (`alone`); or tables that never meet
+    (`table_groups`).  There they are exact up to EXACT_DEALS deals.  Everywhere else the
+    block model's t tests do."""
+    return design.complete() or alone(design) or table_groups(design) is not None
+
+
+def alone(design: blocks.Design) -> bool:
+    """Every table holds one of the entrants compared: a gauntlet's candidates, its baselines
+    left out, so two candidates meet the same opponents in every deal both played, and are
+    compared on those deals (a run stopped in mid-deal leaves some candidates a deal short,
+    which the block model, finding no two entrants at a table, could compare nobody on)."""
+    return bool(len(design.block_size)) and bool((design.block_size == 1).all())
+
+
+def table_groups(design: blocks.Design) -> np.ndarray | None:
+    """Each entrant's group where the design's tables never meet: every table seats one of
+    a few groups whole, deal after deal (a sampled final that seats each entrant at one
+    table), else None.  Inside a group a pair is compared on its table's deals, as on one
+    table; across groups no game links them and nothing is compared.  The block model would
+    judge such a pair on its table's deals alone, with Student t on about one degree of
+    freedom per two deals, which a discrete result breaks: two deals whose differences tie
+    exactly give a standard error of 0 (identical bots separated in a third of simulated
+    8-entrant finals of 2 deals)."""
+    if design.complete() or not len(design.block_size):
+        return None
+    from scipy import sparse
+    from scipy.sparse.csgraph import connected_components
+
+    tables = sparse.csr_matrix((np.ones(len(design.row_block)),
+                                (design.row_entrant, design.row_block)),
+                               shape=(design.entrants, len(design.block_size)))
+    _, group = connected_components(tables @ tables.T, directed=False)
+    size = np.bincount(group, minlength=design.entrants)
+    whole = design.block_size[design.row_block] == size[group[design.row_entrant]]
+    return np.asarray(group) if bool(whole.all()) and size.max() > 1 else None
 
 
 def compare(names: list[str], deal: np.ndarray, values: np.ndarray, present: np.ndarray,
-            alpha: float = ALPHA, paired_only: bool = False) -> list[Pair]:
+            alpha: float = ALPHA, method: Method = "auto") -> list[Pair]:
     """Every pair of `names` (in that order: a before b) on a G x E metric `values`, with games
     in deals `deal` (G ints) and `present` (G x E, 1.0 where the entrant played).  Each
     pair's interval has simultaneous coverage 1 - alpha over all the pairs (Bonferroni), so a
-    pair whose interval excludes 0 is one that Holm separates.  `paired_only`: the paired tests
-    in every design, as before the block model (for `benchmarks/verdict.py`)."""
+    pair whose interval excludes 0 is one that Holm separates.  `method` (for
+    `benchmarks/verdict.py`): "paired", the paired tests in every design, as before the
+    block model; "model", the block model wherever the design is not complete."""
     m = len(names) * (len(names) - 1) // 2
     each = alpha / max(m, 1)
     design = blocks.Design.of(deal, present, values)
     found: list[tuple[str, str, Pairing, Test]] = []
-    if paired_only or paired_design(design):
-        n_deals = design.clusters
+    groups = table_groups(design) if method == "auto" else None
+    if method == "paired" or design.complete() or groups is not None or (
+            method == "auto" and alone(design)):
+        n_deals = int(deal.max()) + 1 if len(deal) else 0
         index = {n: i for i, n in enumerate(names)}
         for a, b in itertools.combinations(names, 2):
             i, j = index[a], index[b]
+            if groups is not None and groups[i] != groups[j]:  # no game links them
+                found.append((a, b, "model", _apart(deal, present[:, i], present[:, j])))
+                continue
             pairing, test = _compare_one(deal, n_deals, values[:, i], values[:, j],
                                          present[:, i], present[:, j], each)
             found.append((a, b, pairing, test))
@@ -243,6 +288,14 @@ def _model_tests(names: list[str], deal: np.ndarray, present: np.ndarray,
             if bounded else Test(deals, games, diff, None, None, 1.0, 1.0, 1.0, 0.5, False)
         found.append((names[i], names[j], "model", test))
     return found
+
+
+def _apart(deal: np.ndarray, pa: np.ndarray, pb: np.ndarray) -> Test:
+    """Two entrants that no game links: not compared (unbounded, p 1), with the deals and
+    games in which either played."""
+    either = (pa > 0) | (pb > 0)
+    return Test(len(np.unique(deal[either])), int(either.sum()), 0.0, None, None, 1.0, 1.0,
+                1.0, 0.5, False)
 
 
 def versus(deal: np.ndarray, a: tuple[np.ndarray, np.ndarray],

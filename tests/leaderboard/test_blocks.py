@@ -107,3 +107,39 @@ def test_an_entrant_seen_in_one_deal_only_is_separated_from_no_one() -> None:
         if "d" in (pair.a, pair.b):
             assert pair.paired == "model" and not pair.separated
             assert (pair.test.low, pair.test.high) == (None, None)
+
+
+def split_final(deals: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Two tables of four that never meet, each dealt `deals` decks of its own, 12 games a
+    deal; in every game entrant i of a table finishes (i mod 4)-th: the same every deal."""
+    deal, present, values = [], [], []
+    for t, table in enumerate(([0, 1, 2, 3], [4, 5, 6, 7])):
+        for c in range(deals):
+            for _ in range(12):
+                p = np.zeros(8)
+                p[table] = 1
+                v = np.zeros(8)
+                v[table] = [3, 2, 1, 0]
+                deal.append(t * deals + c)
+                present.append(p)
+                values.append(v)
+    return np.array(deal), np.array(present), np.array(values)
+
+
+def test_tables_that_never_meet_are_judged_each_on_its_own_deals() -> None:
+    """A final that seats each entrant at one table: pairs at one table are compared on that
+    table's deals by the exact paired test (2 deals separate nothing, however alike their
+    differences: the block model's standard error of 0 there separated every pair), 12 deals
+    of the same finishes do; pairs at different tables are never compared."""
+    names = [f"e{i}" for i in range(8)]
+    for deals, separated in ((2, False), (12, True)):
+        deal, present, values = split_final(deals)
+        pairs = compare(names, deal, values, present)
+        for pair in pairs:
+            same = int(pair.a[1:]) // 4 == int(pair.b[1:]) // 4
+            if same:
+                assert pair.paired == "table" and pair.test.exact
+                assert pair.separated is separated, (deals, pair)
+            else:
+                assert not pair.separated and (pair.test.low, pair.test.high) == (None, None)
+                assert pair.test.deals == 2 * deals

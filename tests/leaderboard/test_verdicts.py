@@ -286,14 +286,17 @@ def test_in_a_complete_design_strength_orders_as_the_mean_on_a_wider_scale() -> 
     assert np.allclose(found, (means - overall) * 4 * 5 / (3 * 6)), (found, means)
 
 
-def gauntlet_board(candidates: tuple[str, ...], beats_y: Callable[[int, str], bool]
-                   ) -> Standings:
+def gauntlet_board(candidates: tuple[str, ...], beats_y: Callable[[int, str], bool],
+                   stopped: tuple[str, ...] = ()) -> Standings:
     """The board of a gauntlet of baselines x (always first) and y and the `candidates` at
     tables of their own, 10 deals of 3 rotations: a candidate finishes second, above y, in
-    the deals where `beats_y(deal, candidate)`, else last."""
+    the deals where `beats_y(deal, candidate)`, else last.  The `stopped` candidates lack
+    the last deal, as a run stopped in mid-deal leaves them."""
     results = []
     for deal in range(10):
         for c in candidates:
+            if deal == 9 and c in stopped:
+                continue
             for k in range(3):
                 table = ["x", "y", c]
                 seats = table[k:] + table[:k]
@@ -340,6 +343,20 @@ def test_a_gauntlet_places_its_candidates_and_shows_its_baselines_without_a_plac
     entrants = {e["name"]: e for e in json.loads(render(board, "json"))["entrants"]}
     assert entrants["x"]["place"] is None and entrants["x"]["baseline"] is True
     assert entrants["c0"]["place"] == {"best": 1, "worst": 1}
+
+
+def test_a_gauntlet_stopped_in_mid_deal_still_places_its_candidates() -> None:
+    """A gauntlet stopped in its last deal after c0's games (by a time budget, say): c0,
+    which beat y in every deal, still reads place 1 above c1 and c2, each pair compared on
+    the deals both played (9 for c0 and c1), not every place 1-3 with no difference."""
+    from referee.leaderboard.rows import Place
+
+    board = gauntlet_board(("c0", "c1", "c2"), lambda deal, c: c == "c0",
+                           stopped=("c1", "c2"))
+    rows = {r.name: r for r in board.rows}
+    assert rows["c0"].place == Place(1, 1) and rows["c1"].place == Place(2, 3)
+    c0_c1 = next(p for p in board.pairs if {p.a, p.b} == {"c0", "c1"})
+    assert (c0_c1.paired, c0_c1.test.deals, c0_c1.separated) == ("deal", 9, True)
 
 
 def test_copies_level_in_every_deal_are_said_to_be_beyond_any_number_of_games() -> None:
