@@ -14,7 +14,7 @@ from referee.protocol.messages import FaultKind
 from .record import AnswerLine, ApplyLine, EventLine, FaultLine, GameRecord, StepLine
 
 
-@dataclass
+@dataclass(slots=True)
 class Step:
     """One `apply` line, the lines before it since the previous step (faults, hidden bids'
     answers, retirements) and the events recorded after it."""
@@ -50,7 +50,7 @@ def walk(lines: Sequence[StepLine]) -> Walk:
             evented = True
             events.append(line.event)
         elif isinstance(line, ApplyLine):
-            step = Step(pending, line)
+            step = Step(pending, line, [])
             out.steps.append(step)
             events, pending = step.events, []
         elif not evented and not out.steps:
@@ -66,42 +66,52 @@ def walk(lines: Sequence[StepLine]) -> Walk:
 UNASKED = frozenset({FaultKind.START, FaultKind.EXIT, FaultKind.STDERR})
 
 
-@dataclass(frozen=True, slots=True)
-class Request:
-    """A request a seat answered in a step (its bot's reply, or the default given for it):
-    its number among the seat's requests in the game (1 for its first, as `referee replay
-    --bot --request N` counts them) and the decision it asked for."""
-
-    number: int
-    decision: DecisionKind
-
-
 # The sources of a line that answered a request: a bot's reply, or the default for it.
 ASKED = ("bot", "default")
 
 
-def requests(record: GameRecord) -> tuple[Walk, list[dict[int, Request]]]:
-    """A record's steps and, for each, the seats it asked (at most one request a seat: a
-    hidden auction's bids are each a seat's `answer` line, any other step its `apply` line's
-    seat), each with its request; replayed through the engine for the decisions.  The one
-    numbering of requests that `fault_requests` and `timing.over_the_move_time` share."""
-    walked = walk(record.lines)
-    spec = record.spec
-    state = GameState(spec.config(), seed=spec.seed, deck=spec.deck)  # for each decision
-    count: dict[int, int] = {}  # requests sent to each seat so far
-    out: list[dict[int, Request]] = []
-    for step in walked.steps:
-        answered = [ln.seat for ln in step.lines
-                    if isinstance(ln, AnswerLine) and ln.source in ASKED]
-        if step.applied.seat is not None and step.applied.source in ASKED:
-            answered.append(step.applied.seat)
-        asked = {}
-        for seat in answered:
-            count[seat] = count.get(seat, 0) + 1
-            asked[seat] = Request(count[seat], state.decision(seat).kind)
-        out.append(asked)
-        state.apply(step.applied.action)
-    return walked, out
+class Requests:
+    """A record's steps (`walked`) and, for each, the seats it asked (`asked`: at most one
+    request a seat, a hidden auction's bids each a seat's `answer` line, any other step its
+    `apply` line's seat), each with its request's number among the seat's requests in the
+    game (1 for its first, as `referee replay --bot --request N` counts them); and the
+    decision of any of them (`decision`).  The one numbering of requests that
+    `fault_requests` and `timing.over_the_move_time` share.
+
+    A decision is the engine's, so the record is replayed for it, but only as far as the
+    step a decision is asked at: a reader wants few (a fault's, a slow answer's), and a game
+    with none is not replayed at all (the replay was most of the cost of `play`'s notes)."""
+
+    def __init__(self, record: GameRecord) -> None:
+        self.walked = walk(record.lines)
+        self.asked: list[dict[int, int]] = []
+        count: dict[int, int] = {}  # requests sent to each seat so far
+        for step in self.walked.steps:
+            asked = {}
+            for ln in step.lines:
+                if isinstance(ln, AnswerLine) and ln.source in ASKED:
+                    asked[ln.seat] = count[ln.seat] = count.get(ln.seat, 0) + 1
+            seat = step.applied.seat
+            if seat is not None and step.applied.source in ASKED:
+                asked[seat] = count[seat] = count.get(seat, 0) + 1
+            self.asked.append(asked)
+        self._spec = record.spec
+        self._state: GameState | None = None  # made at the first decision asked for
+        self._replayed = 0  # the steps applied to it
+
+    def decision(self, step: int, seat: int) -> DecisionKind:
+        """The decision `seat` was asked at step `step` (an index of `walked.steps`); the
+        steps asked of one `Requests` may not go back."""
+        if self._state is None:
+            spec = self._spec
+            self._state = GameState(spec.config(), seed=spec.seed, deck=spec.deck)
+        if step < self._replayed:
+            raise ValueError(f"step {step} is behind the replay, at step {self._replayed}")
+        steps = self.walked.steps
+        for i in range(self._replayed, step):
+            self._state.apply(steps[i].applied.action)
+        self._replayed = step
+        return self._state.decision(seat).kind
 
 
 def fault_requests(record: GameRecord
@@ -110,13 +120,14 @@ def fault_requests(record: GameRecord
     first in the game, as `referee replay --bot --request N` counts them) and that request's
     decision, or None for one that answered none (a start, an exit between games, stderr
     past its limit at the end)."""
-    walked, asked = requests(record)
+    numbered = Requests(record)
+    walked = numbered.walked
     out: list[tuple[FaultLine, int | None, DecisionKind | None]] = [
         (ln, None, None) for ln in walked.start if isinstance(ln, FaultLine)]
-    for step, seats in zip(walked.steps, asked, strict=True):
+    for i, (step, seats) in enumerate(zip(walked.steps, numbered.asked, strict=True)):
         for ln in step.lines:
             if isinstance(ln, FaultLine):
-                request = seats.get(ln.seat) if ln.kind not in UNASKED else None
-                out.append((ln, None, None) if request is None
-                           else (ln, request.number, request.decision))
+                number = seats.get(ln.seat) if ln.kind not in UNASKED else None
+                out.append((ln, None, None) if number is None
+                           else (ln, number, numbered.decision(i, ln.seat)))
     return out + [(ln, None, None) for ln in walked.end if isinstance(ln, FaultLine)]

@@ -11,7 +11,7 @@ from referee.game import DecisionKind
 from referee.protocol.messages import FaultKind
 
 from .record import AnswerLine, ApplyLine, FaultLine, GameRecord
-from .steps import ASKED, Request, requests
+from .steps import ASKED, Requests
 
 # A decision in words, for a line that names one.
 DECISION_WORDS = {
@@ -41,25 +41,27 @@ def over_the_move_time(record: GameRecord) -> list[SeatTime]:
     seat's own `answer` line; an answer refused, recorded as the default, took its time from
     the bank all the same; a timeout, which is no answer, is not one), seat by seat."""
     move, bank = record.spec.move_time, record.spec.time_bank
-    walked, asked = requests(record)
-    no_one: dict[int, Request] = {}
-    in_order = [(ln, no_one) for ln in walked.start] + [
-        (ln, seats) for step, seats in zip(walked.steps, asked, strict=True)
-        for ln in [*step.lines, step.applied]] + [(ln, no_one) for ln in walked.end]
+    numbered = Requests(record)
+    walked = numbered.walked
     seen: dict[int, list[tuple[float, int, DecisionKind]]] = {}
     timed_out: set[int] = set()  # seats whose next default is a timeout's
-    for line, seats in in_order:
-        if isinstance(line, FaultLine) and line.kind is FaultKind.TIMEOUT:
-            timed_out.add(line.seat)
-        elif isinstance(line, (AnswerLine, ApplyLine)) and line.seat in seats and \
-                line.source in ASKED:
-            seat = line.seat
-            if line.source == "default" and seat in timed_out:
-                timed_out.discard(seat)
-            elif line.seconds > move:
-                request = seats[seat]
-                seen.setdefault(seat, []).append(
-                    (line.seconds, request.number, request.decision))
+    # The lines before the first step answer no request, but a timeout among them would make
+    # its seat's next default a timeout's; those after the last step come too late to matter.
+    timed_out.update(ln.seat for ln in walked.start
+                     if isinstance(ln, FaultLine) and ln.kind is FaultKind.TIMEOUT)
+    for i, (step, seats) in enumerate(zip(walked.steps, numbered.asked, strict=True)):
+        for line in (*step.lines, step.applied) if step.lines else (step.applied,):
+            if isinstance(line, FaultLine):
+                if line.kind is FaultKind.TIMEOUT:
+                    timed_out.add(line.seat)
+            elif isinstance(line, (AnswerLine, ApplyLine)) and line.seat in seats and \
+                    line.source in ASKED:
+                seat = line.seat
+                if line.source == "default" and seat in timed_out:
+                    timed_out.discard(seat)
+                elif line.seconds > move:
+                    seen.setdefault(seat, []).append(
+                        (line.seconds, seats[seat], numbered.decision(i, seat)))
     out = []
     for seat, times in sorted(seen.items()):
         slowest = max(times, key=lambda t: t[0])
