@@ -30,8 +30,8 @@ MAY_IMPORT: dict[str, set[str]] = {
 TOP = {"cli", "__main__"}  # the command line may import every layer
 # Import nothing of referee, and any layer may use them: the package's own `__init__` (its
 # version), text made safe to show, a pydantic error as one line, Ctrl-C and signals alike,
-# a user's TOML file read safely.
-UTILITIES = {"", "text", "validation", "interrupts", "toml_files"}
+# a user's TOML file read safely, a file written whole.
+UTILITIES = {"", "text", "validation", "interrupts", "toml_files", "files"}
 # The imports that go against the table, each with its reason.
 EXCEPTIONS: dict[tuple[str, str], str] = {
     ("referee.tournament.until", "leaderboard"):

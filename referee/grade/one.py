@@ -16,13 +16,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from referee.check import CheckResult
+from referee.files import write_whole
 from referee.tournament.config import TournamentConfig
 
 from .gauntlet import build_baselines
 from .platform_results import Platform, results, stopped
 from .result import StudentResult
 from .run import graded, write_feedback
-from .state import write_whole
 from .submissions import remove_copy, submission_at
 
 

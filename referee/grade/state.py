@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shlex
 from collections.abc import Callable, Mapping
 from contextlib import suppress
@@ -19,6 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
+from referee.files import write_whole
 from referee.tournament.config import TournamentConfig, tournament_edition
 from referee.tournament.entrants import bot_dir
 from referee.tournament.schedule import fingerprint
@@ -90,19 +90,6 @@ def stored_findings(data: dict[str, Any]) -> StoredFindings | None:
         return None
 
 
-def write_whole(path: Path, text: str) -> None:
-    """Replace `path` with `text` or leave it as it was: written in place, a state cut short
-    by a full disk was found damaged next time, and everyone was graded again."""
-    part = path.with_name(path.name + ".part")
-    try:
-        part.write_text(text)
-        os.replace(part, path)
-    except OSError as exc:  # a failed write names no file: this one
-        raise OSError(exc.errno, exc.strerror, str(path)) from None
-    finally:
-        part.unlink(missing_ok=True)
-
-
 def write_state(path: Path, keys: tuple[str, str], outcomes: Mapping[str, StudentResult],
                 spent: Mapping[str, Spent],
                 findings: Mapping[str, StoredFindings] | None = None) -> None:
@@ -113,6 +100,8 @@ def write_state(path: Path, keys: tuple[str, str], outcomes: Mapping[str, Studen
              "spent": {s: asdict(t) for s, t in spent.items()},
              "findings": {s: FINDINGS.dump_python(f, mode="json")
                           for s, f in (findings or {}).items() if s in outcomes}}
+    # Whole: written in place, a state cut short by a full disk was found damaged next time,
+    # and everyone was graded again.
     write_whole(path, json.dumps(state, indent=1))
 
 

@@ -17,17 +17,11 @@ from pathlib import Path
 
 import trio
 
+from referee.files import write_whole
 from referee.match.player import Fault, GameInfo
 from referee.match.policy_player import PolicyPlayer, random_player
 
 POLL = 0.005  # seconds between looks at the gate while a game waits at it
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """`text` in `path`, never seen half written (a rename)."""
-    part = path.with_name(f"{path.name}.{os.getpid()}.part")
-    part.write_text(text)
-    os.replace(part, path)
 
 
 class HeldPlayer(PolicyPlayer):
@@ -45,7 +39,7 @@ class HeldPlayer(PolicyPlayer):
             while not armed.exists():
                 await trio.sleep(POLL)
             if armed.read_text() == str(os.getpid()):
-                write_atomically(self.gate / "held", str(os.getpid()))
+                write_whole(self.gate / "held", str(os.getpid()))
                 while not (self.gate / "killed").exists():
                     await trio.sleep(POLL)
         return await super().begin_game(info)

@@ -25,6 +25,7 @@ pytest.importorskip("distributed")
 
 from distributed import Client, LocalCluster, get_task_stream
 
+from referee.files import write_whole
 from referee.tournament.config import load_tournament
 from referee.tournament.executors import Finished, Outcome
 from referee.tournament.executors.dask import DaskExecutor
@@ -35,7 +36,7 @@ from referee.tournament.store import open_store
 
 from .. import in_process
 from ..processes import BOT_PYTHON
-from .held_players import held_player, write_atomically
+from .held_players import held_player
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_LEGAL = ROOT / "tests" / "scripted_bots" / "first_legal.py"
@@ -127,7 +128,7 @@ def test_a_killed_dask_worker_loses_nothing_and_says_what_it_plays_again(
                             if t["status"] == "OK")
             worker, batches = ended.most_common(1)[0]
             pid = client.run(os.getpid)[worker]
-            write_atomically(gate / "armed", str(pid))
+            write_whole(gate / "armed", str(pid))
             deadline = time.monotonic() + 120
             while not (gate / "held").exists() or (gate / "held").read_text() != str(pid):
                 if time.monotonic() > deadline:
@@ -138,7 +139,7 @@ def test_a_killed_dask_worker_loses_nothing_and_says_what_it_plays_again(
             killed.append(pid)
         finally:  # the gate opened, whatever happened here: the run ends, never hangs
             if not (gate / "armed").exists():
-                write_atomically(gate / "armed", "none")
+                write_whole(gate / "armed", "none")
             (gate / "killed").touch()
 
     store = open_store(tmp_path / "dask.db")
