@@ -440,7 +440,7 @@ async def _grade_into(root: Path, submissions: list[Submission], config: Tournam
     outcomes = [known[sub.student] for sub in submissions]
     # Every submission as handed in, each run (unchanged ones too): the teacher's flag of
     # likely copies, in similarity.md and grades.csv only, never in feedback or a grade.
-    similar = compare_class(submissions, config, config_path)
+    similar = compare_class(submissions, config, config_path, out=out)
     write_similarity_report(out / "similarity.md", similar,
                             config.grading.similarity_threshold)
     write_grades(out / "grades.csv", outcomes, config.baselines, similar.closest)

@@ -19,12 +19,13 @@ import os
 import shlex
 import stat
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
-from functools import cache, lru_cache
+from functools import cache, lru_cache, partial
 from pathlib import Path
 
+import pygments
 from pygments.lexer import Lexer
 from pygments.lexers import find_lexer_class, get_all_lexers
 from pygments.token import Comment, Literal, Name, String, Text, _TokenType, is_token_subtype
@@ -33,6 +34,7 @@ from referee.bots.manifest import BotFolderError, read_bot_folder
 from referee.tournament.config import TournamentConfig
 from referee.tournament.entrants import bot_dir
 
+from .fingerprint_store import FileIds, FingerprintStore
 from .submissions import NOT_COPIED, Submission
 
 K = 12  # tokens in a hashed run: shorter runs are common to any two programs in a language
@@ -54,6 +56,13 @@ NOT_READ = NOT_COPIED | {"node_modules", "target", "build", "out", "bin", "obj",
 # Makefile, ...): the bot's code is compared, not its README or bot.toml.
 NOT_CODE = {"special", "markup", "data", "configs", "make", "html", "textfmts", "textedit"}
 SAMPLE_BOTS = Path(__file__).resolve().parents[2] / "sample_bots"
+# What a file's ids (`_file_ids`) depend on besides its name and text, under which OUT's
+# fingerprints.json keeps them (`FingerprintStore`): bump the first number with any change to
+# how a file is read as tokens (`placeholder`, `token_ids`, `literal_ids`, `lexer_for`).  A
+# run's hash is Python's hash of a tuple of ints, the same in every process of one Python.
+METHOD = (f"1 K={K} WINDOW={WINDOW} not code={','.join(sorted(NOT_CODE))} "
+          f"pygments {pygments.__version__} tuple hash {hash((1, 2, 3))}")
+FINGERPRINTS = "fingerprints.json"  # the store's name in OUT
 Token = tuple[_TokenType, str]  # a token of pygments' and its text
 
 
@@ -310,15 +319,19 @@ def read_folder(folder: Path) -> list[SourceFile]:
     return read_files(candidates[:MAX_ENTRIES])
 
 
-def fingerprinted(name: str, reference: bool, files: list[SourceFile]) -> Fingerprinted:
+def fingerprinted(name: str, reference: bool, files: list[SourceFile],
+                  store: FingerprintStore | None = None) -> Fingerprinted:
     """A bot's fingerprints (those of each of its code files; others are skipped) and its
-    tokens with their values, each file lexed once (lexing is most of the time it takes); of a
-    reference, also the hash of its every run (what is left out of two students' comparison)."""
+    tokens with their values, each file lexed once (lexing is most of the time it takes), or
+    taken from the `store` of an earlier run; of a reference, also the hash of its every run
+    (what is left out of two students' comparison)."""
     found: set[int] = set()
     literal: list[int] = []
     runs: set[int] = set()
+    compute: Callable[[SourceFile], FileIds | None] = _reference_ids if reference else _file_ids
     for file in files:
-        ids = _reference_ids(file) if reference else _file_ids(file)
+        ids = compute(file) if store is None else store.ids(
+            os.path.basename(file.path), file.text, partial(compute, file))
         if ids is not None:
             found |= ids[0]
             literal += ids[1]
@@ -328,7 +341,7 @@ def fingerprinted(name: str, reference: bool, files: list[SourceFile]) -> Finger
                          tuple(literal), frozenset(runs))
 
 
-def _file_ids(file: SourceFile) -> tuple[frozenset[int], tuple[int, ...], frozenset[int]] | None:
+def _file_ids(file: SourceFile) -> FileIds | None:
     """One code file's fingerprints, literal token ids and run hashes (None: not code)."""
     tokens = tokens_of(file)
     if tokens is None:
@@ -403,7 +416,8 @@ def shown_path(path: Path, config_path: Path) -> str | None:
 
 
 def reference_bots(config: TournamentConfig, config_path: Path,
-                   samples: Path | None = SAMPLE_BOTS) -> list[Fingerprinted]:
+                   samples: Path | None = SAMPLE_BOTS,
+                   store: FingerprintStore | None = None) -> list[Fingerprinted]:
     """The baselines (the code files their commands and builds name, else their `dir`) and each
     sample bot (a folder built as one bot; in one without a build, each file is a bot, as
     sample_bots/python holds the baseline and the random bot).  Each set of files once."""
@@ -435,13 +449,19 @@ def reference_bots(config: TournamentConfig, config_path: Path,
         files = (read_folder(paths[0]) if paths[0].is_dir()
                  else read_files([(p, p.name) for p in paths]))
         if files:
-            references.append(fingerprinted(name, True, files))
+            references.append(fingerprinted(name, True, files, store))
     return references
 
 
 def compare_class(submissions: Sequence[Submission], config: TournamentConfig,
-                  config_path: Path, samples: Path | None = SAMPLE_BOTS) -> Similarity:
+                  config_path: Path, samples: Path | None = SAMPLE_BOTS,
+                  out: Path | None = None) -> Similarity:
     """Every submission (its own folder, as handed in) against the others and the references
-    (`reference_bots`)."""
-    students = [fingerprinted(s.student, False, read_folder(s.path)) for s in submissions]
-    return compare(students, reference_bots(config, config_path, samples))
+    (`reference_bots`); with `out`, each file lexed by an earlier run into it taken from its
+    FINGERPRINTS, which then keeps the files compared."""
+    store = FingerprintStore(None if out is None else out / FINGERPRINTS, METHOD)
+    students = [fingerprinted(s.student, False, read_folder(s.path), store)
+                for s in submissions]
+    similar = compare(students, reference_bots(config, config_path, samples, store))
+    store.save()
+    return similar

@@ -17,7 +17,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from referee.grade import similarity
 from referee.grade.similarity import (
+    FINGERPRINTS,
     MIN_SHARED,
     Similarity,
     SourceFile,
@@ -439,6 +441,36 @@ def class_of(tmp_path: Path, bots: dict[str, str]) -> Similarity:
         (subs / student / "bot.py").write_text(code)
     config = config_for(tmp_path)
     return compare_class(discover(subs), load_tournament(config), config)
+
+
+def test_a_class_compared_again_unchanged_lexes_nothing_and_finds_the_same(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A grading run keeps what it computed of each file it compared (OUT/fingerprints.json):
+    run again with nothing changed, it finds the same pairs and shares without lexing the kit
+    or the submissions again (some 0.7 s of CPU a run); a store it cannot read is computed
+    afresh, and a file changed since is lexed again."""
+    subs, out = tmp_path / "subs", tmp_path / "out"
+    for student, code in {"bob": BOB, "carol": CAROL}.items():
+        (subs / student).mkdir(parents=True)
+        (subs / student / "bot.py").write_text(code)
+    out.mkdir()
+    config = config_for(tmp_path)
+
+    def compared() -> Similarity:  # the baselines' random_bot.py as the kit: lexed fast
+        return compare_class(discover(subs), load_tournament(config), config, None, out=out)
+
+    first = compared()
+    assert first.kit and first.closest
+    lexed: list[str] = []
+    monkeypatch.setattr(similarity, "tokens_of", lambda file: lexed.append(file.path))
+    assert compared() == first and lexed == []
+    (out / FINGERPRINTS).write_text("{not json")
+    monkeypatch.undo()
+    assert compared() == first
+    monkeypatch.setattr(similarity, "tokens_of", lambda file: lexed.append(file.path))
+    (subs / "carol" / "bot.py").write_text(CAROL + "\n# tuned again\n")
+    compared()
+    assert lexed == ["bot.py"]
 
 
 def test_students_who_tuned_the_same_sample_are_grouped_under_it_not_paired(
