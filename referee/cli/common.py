@@ -314,9 +314,11 @@ def confine(specs: list[BotSpec], sandbox: str, address_space: str) -> list[BotS
     build_folders(confined)
     from ..bots.stale import stale_program
 
+    noted = set()  # a bot given for several seats is noted once
     for spec in confined:
         note = stale_program(spec)
-        if note is not None:
+        if note is not None and note not in noted:
+            noted.add(note)
             click.echo(visible(note), err=True)
     return confined
 

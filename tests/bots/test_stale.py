@@ -146,6 +146,21 @@ def test_a_built_file_its_runtime_runs_by_an_absolute_path_is_noted(tmp_path: Pa
         note
 
 
+def test_a_program_named_by_its_absolute_path_is_noted_once_with_whole_paths(
+        tmp_path: Path) -> None:
+    """`referee play ~/bot/target/bot ~/bot/target/bot ...` (the shell makes the path whole),
+    built before its source last changed: one note for both seats, naming the source and the
+    folder as whole paths too, not as `../` from where play runs."""
+    root = _project(tmp_path, built_ago=2 * HOUR, source_ago=HOUR)
+    (tmp_path / "elsewhere").mkdir()
+    program = str(root / "target" / "bot")
+    result = referee("play", program, program, "python3 -c pass", "--seed", "1",
+                     cwd=tmp_path / "elsewhere")
+    assert result.stderr.count("was built before") == 1, result.stderr
+    assert f"note: {program} was built before {root / 'src' / 'main.rs'} last changed " \
+        "(60 min later)" in result.stderr, result.stderr
+
+
 def test_a_native_program_given_by_its_absolute_path_is_noted(tmp_path: Path) -> None:
     """`/home/me/rs/target/release/bot`: a native program given by its absolute path, built
     before its source last changed, is noted as `./target/bot` is, its source named by its
