@@ -72,10 +72,11 @@ def caught_note(errors: ErrorLines, where: str, name: str | None = None,
     count = errors.count
     if not count:
         return None
-    lines = "1 line of its stderr looks" if count == 1 else f"{count} lines of its stderr look"
+    lines = ("1 line of its stderr looks like an error" if count == 1 else
+             f"{count} lines of its stderr look like errors")
     often = answers is not None and answers > 0 and 2 * count > answers
     after = (f"more than half as many as its {answers:,} accepted answers: most of its "
              "answers may have been its kit's default, not its strategy's" if often else
              "an answer after an error may be its kit's default, not its strategy's")
-    return (f"note: {name + ': ' if name else ''}{lines} like errors it lived through, the "
+    return (f"note: {name + ': ' if name else ''}{lines} it lived through, the "
             f"first: {errors.first!r}; {after} ({where})")

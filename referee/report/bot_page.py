@@ -122,12 +122,13 @@ def _stderr_section(name: str, stderr_dir: Path | None, excerpts: list[Excerpt],
     errors = sum(x.errors for x in excerpts)
     if errors:
         first = next(x.first_error for x in excerpts if x.errors)
-        lines = f'{errors:,} line{"s" if errors > 1 else ""} of its stderr look'
+        lines = (f"{errors:,} lines of its stderr look like errors" if errors > 1 else
+                 "1 line of its stderr looks like an error")
         blocks.append(
-            f'<p class="note">{lines} like errors it lived through, the first: '
+            f'<p class="note">{lines} it lived through, the first: '
             f"<code>{e(first)}</code>. They are no faults: a kit that catches an exception "
             "plays a default answer, not its strategy's.</p>" if not crashed else
-            f'<p class="note">{lines} like errors, the first: <code>{e(first)}</code>. '
+            f'<p class="note">{lines}, the first: <code>{e(first)}</code>. '
             f"Those of its {crashed:,} crash{'es' if crashed > 1 else ''} (or failed starts) "
             "are among its faults; the others, if any, are errors it lived through, no "
             "faults: a kit that catches an exception plays a default answer, not its "

@@ -27,6 +27,17 @@ def test_error_lines_are_counted_once_each_across_the_pipes_pieces() -> None:
     assert caught_note(ErrorLines(), "x") is None
 
 
+def test_one_error_line_is_said_in_the_singular() -> None:
+    """A Rust bot whose strategy failed once: '1 line of its stderr looks like an error',
+    not '... looks like errors'."""
+    errors = ErrorLines()
+    errors.feed(b"bot: request 46 (buy): money hidden; falling back to the default\n")
+    note = caught_note(errors, "w", "rbot")
+    assert note is not None and note.startswith(
+        "note: rbot: 1 line of its stderr looks like an error it lived through, the first: "
+        "'bot: request 46 (buy)"), note
+
+
 def test_check_says_most_answers_may_have_been_the_default_only_past_half_of_them() -> None:
     """`check` passes its accepted answers: with more error lines than half as many as them,
     the note says most answers may have been the kit's default; with half as many (two lines
