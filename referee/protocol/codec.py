@@ -169,8 +169,14 @@ def decode_hello(line: bytes) -> BotHello:
                 f", where it must be {PROTOCOL_VERSION}, the version this referee speaks"
         others = [e for e in exc.errors() if tuple(e["loc"]) != ("protocol",)]
         if version is not None and others:  # the rest too: one fix at a time costs a run each
-            first = others[0]
-            why += f"; {'.'.join(map(str, first['loc']))}: {first['msg']}"[:300]
+            extra = next((e for e in others if e["type"] == "extra_forbidden"
+                          and len(e["loc"]) == 1), None)
+            if extra is not None:  # `bot` for `name`: said as the keys a hello has
+                why += f"; unknown key {str(extra['loc'][0])[:40]!r} ({_HELLO_KEYS})"
+            rest = [e for e in others if e is not extra]
+            if rest:
+                why += f"; {'.'.join(map(str, rest[0]['loc']))}: {rest[0]['msg']}"
+            why = why[:300]
         raise ProtocolError(FaultKind.MALFORMED, f"bad hello: {why}; {shown(line)}") from None
 
 

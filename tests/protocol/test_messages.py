@@ -295,6 +295,10 @@ def test_a_hello_must_say_protocol_1(line: bytes) -> None:
     with pytest.raises(codec.ProtocolError, match="the version this referee speaks; name: Field "
                        "required"):  # what else is wrong, said at once
         codec.decode_hello(b'{"type":"hello","protocol":2}')
+    with pytest.raises(codec.ProtocolError, match="the version this referee speaks; unknown key "
+                       r"'bot' \(a hello's keys are type, name and protocol\); name: Field "
+                       "required; the line began"):  # a key of its own, said as a key
+        codec.decode_hello(b'{"type":"hello","bot":"a"}')
 
 
 @pytest.mark.parametrize(("line", "hint"), [
