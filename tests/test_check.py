@@ -131,7 +131,8 @@ def test_a_bot_that_takes_seat_0s_money_for_its_own_fails_where_it_sits_elsewher
     than it has there, and the failed check's exchange says at which seat the bot sat, the
     seat its fault names.  The auctioneer scenarios seat it elsewhere too, so that it fails
     bidding on its own lot there, in the scenario made for that check.  Under hidden money,
-    the money it is shown is its own seat's only."""
+    the money it is shown is its own seat's only.  A mystery decision comes at the last seat
+    of its table too (a bot whose left neighbour is `seat + 1` without wrapping crashes)."""
     transcript = tmp_path / "check.jsonl"
     result = check(f"{PY} tests/scripted_bots/seat0_money.py", "--transcript", str(transcript))
     assert result.returncode == 1, result.stdout
@@ -156,6 +157,10 @@ def test_a_bot_that_takes_seat_0s_money_for_its_own_fails_where_it_sits_elsewher
               is None]
     assert hidden and all(view["seat"] == 3 and [m is not None for m in view["money"]]
                           == [False, False, False, True, False] for view in hidden)
+    # a mystery decision at the table's last seat, where a bot that takes `seat + 1` for its
+    # left neighbour (`bought[seat + 1]`) reads past the end and crashes
+    assert any(m["decision"] == "mystery" and m["view"]["seat"] == len(m["view"]["money"]) - 1
+               for m in sent if m.get("type") == "request")
 
 
 def test_card_not_held_fails_the_play_check() -> None:

@@ -132,7 +132,7 @@ SCENARIOS = [
     *(Scenario(f"auctioneer-{t.label}", 4, deck_type=t, seed=10 + t, seat=AUCTIONEER_SEATS[t])
       for t in AuctionType),
     Scenario("four-players", 4, seed=3, seat=2),
-    Scenario("three-players-mystery", 3, ("mystery", "split-double"), seed=4, seat=1),
+    Scenario("three-players-mystery", 3, ("mystery", "split-double"), seed=4, seat=2),
     Scenario("five-players-hidden-money", 5, ("hidden-money",), seed=5, seat=3),
     Scenario("three-players-mystery-winner", 3, ("mystery-winner",), seed=6),
     Scenario("classic-edition", 4, ("split-double",), seed=7, edition=CLASSIC, seat=1),
