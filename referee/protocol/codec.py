@@ -287,9 +287,33 @@ def decode_reply(line: bytes) -> Reply:
     try:
         m = ActionReply.model_validate_json(line)
     except ValidationError as exc:
-        why = _unknown_key(line, exc) or _describe(exc)
+        why = _unknown_key(line, exc) or _not_an_integer(exc) or _describe(exc)
         raise ProtocolError(FaultKind.MALFORMED, f"bad reply: {why}") from None
     return Reply(m.id, m.action, m.card, m.amount)
+
+
+def _not_an_integer(exc: ValidationError) -> str | None:
+    """An `id`, `card` or `amount` that is not a JSON integer, said with what it was and how
+    to write it (a TypeScript bot's `value * 0.65` is 30.19995, which pydantic calls only
+    "Input should be a valid integer"); None if no number is of the wrong type."""
+    err = next((e for e in exc.errors() if e["type"] == "int_type" and len(e["loc"]) == 1
+                and e["loc"][0] in ("id", "card", "amount")), None)
+    if err is None:
+        return None
+    value = err["input"]
+    if isinstance(value, bool):
+        how = "a number, not true or false"
+    elif isinstance(value, str):
+        how = "a number, not a string"
+    elif isinstance(value, float) and value.is_integer():
+        how = f"write {int(value)}: a number written with a fraction or an exponent is not one"
+    elif isinstance(value, float) and math.isfinite(value):
+        how = "round it to a whole number: Math.trunc in JavaScript, int() in Python"
+    else:
+        how = "a whole number"
+    shown_value = json.dumps(value)[:40] if not isinstance(value, float) or \
+        math.isfinite(value) else "a number beyond a float's range"
+    return f"{err['loc'][0]}: {shown_value} is not an integer ({how})"
 
 
 # The number each action takes, by the key that holds it.

@@ -107,7 +107,7 @@ CASES = [
     Case("illegal.py --kind negative", (("illegal", r"amount -5 must be at least"),) * 3,
          fair=True),
     Case("illegal.py --kind fractional",
-         (("malformed", r"amount: Input should be a valid integer"),) * 3, fair=True),
+         (("malformed", r"amount: 2.5 is not an integer \(round it"),) * 3, fair=True),
     Case("illegal.py --kind huge",
          (("malformed", r"amount: Input should be less than or equal to"),) * 3, fair=True),
     Case("illegal.py --kind card_not_held", (("illegal", r"is not in seat 0's hand"),) * 3,

@@ -250,7 +250,11 @@ def test_deep_nesting_is_malformed_not_a_crash() -> None:
 @pytest.mark.parametrize(
     ("line", "reason"),
     [
-        (b'{"id":1,"action":"bid","amount":2.5}', "amount: Input should be a valid integer"),
+        (b'{"id":1,"action":"bid","amount":2.5}', r"amount: 2.5 is not an integer \(round it "
+                                                  "to a whole number: Math.trunc in JavaScript"),
+        (b'{"id":1,"action":"bid","amount":15.0}', r"amount: 15.0 is not an integer \(write 15:"),
+        (b'{"id":1,"action":"play","card":"3"}', r'card: "3" is not an integer \(a number, not '
+                                                 r"a string\)"),
         (b'{"id":1,"action":"bid","amount":' + b"1" + b"0" * 100 + b"}", "less than or equal"),
         (b'{"id":1,"action":"bid","amount":5,"why":"x"}', "unknown key 'why' \\(a reply's keys "
                                                         "are id, action, card and amount; "),
@@ -264,7 +268,9 @@ def test_deep_nesting_is_malformed_not_a_crash() -> None:
 )
 def test_malformed_replies_say_what_is_wrong(line: bytes, reason: str) -> None:
     """A malformed reply's fault says what is wrong with it: a key the protocol does not have
-    is named, with the key its action takes (`value` for `amount`), and any other problem."""
+    is named, with the key its action takes (`value` for `amount`), and any other problem; a
+    number that is not an integer is shown, with how to write it (a TypeScript bot's
+    `value * 0.65`)."""
     with pytest.raises(codec.ProtocolError, match=reason):
         codec.decode_reply(line)
 
