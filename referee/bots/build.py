@@ -30,8 +30,8 @@ from .sandbox import SandboxError, SandboxMode, wrap_command
 BUILD_HINTS = (
     ("Cannot find name 'console'",
      "console is not declared, as console.log would write to stdout, where only protocol "
-     "messages go: log with the kit's log(), which writes to stderr (do not add \"dom\" to "
-     "the compiler's lib)"),
+     "messages go: log with the kit's log() (`import { log } from \"./log\";`), which "
+     "writes to stderr (do not add \"dom\" to the compiler's lib)"),
 )
 
 # A compiler's first error line: gcc, clang, javac, rustc, go, tsc, csc, make, cargo, Maven.

@@ -18,17 +18,18 @@ CSHARP = KIT.parent / "csharp"
 
 @pytest.mark.skipif(shutil.which("tsc") is None, reason="no TypeScript compiler")
 def test_console_log_in_the_typescript_kit_says_to_use_its_log(tmp_path: Path) -> None:
-    """The TypeScript kit with a console.log added: tsc fails on the undeclared console, and
-    the verdict says to log with the kit's log() (stderr), not to add "dom" as tsc advises."""
+    """The TypeScript kit with a console.log added to its strategy: tsc fails on the
+    undeclared console, and the verdict says to log with the kit's log() (stderr), and how to
+    import it, not to add "dom" as tsc advises."""
     bot = tmp_path / "bot"
     shutil.copytree(KIT, bot, ignore=shutil.ignore_patterns("out"))
-    source = bot / "src" / "bot.ts"
+    source = bot / "src" / "strategy.ts"
     source.write_text(source.read_text() + '\nconsole.log("debug");\n')
     done = trio.run(build_bot, "tsc", bot, 120.0)
     assert done.problem is not None and done.problem.startswith(
         "failed (exit status 2): console is not declared, as console.log would write to "
-        "stdout, where only protocol messages go: log with the kit's log(), which writes to "
-        "stderr"), done.problem
+        "stdout, where only protocol messages go: log with the kit's log() (`import { log } "
+        'from "./log";`), which writes to stderr'), done.problem
 
 
 @pytest.mark.skipif(shutil.which("mcs") is None, reason="no Mono C# compiler")

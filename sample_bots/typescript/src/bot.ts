@@ -6,13 +6,8 @@
 // stack trace gives the lines of the .ts files).
 
 import { Action, checkNewGame, checkRequest, fallback, GameEvent, NewGame, Request } from "./protocol";
+import { log, NAME } from "./log";
 import { Game } from "./strategy";
-
-const NAME = "ts_baseline";
-
-function log(text: string): void {
-  process.stderr.write(`${NAME}: ${text}\n`);
-}
 
 /** One protocol line.  Writes to a pipe are synchronous on Linux: nothing waits in a buffer. */
 function send(message: object): void {
