@@ -41,7 +41,7 @@ from . import allpairs, blocks
 
 ALPHA = 0.05  # familywise error of `separated`, and 1 - the interval's coverage
 EXACT_DEALS = 16  # up to this many deals the sign-flip test enumerates every pattern
-Pairing = Literal["table", "deal", "none", "model"]
+Pairing = Literal["table", "deal", "none", "model", "apart"]
 Method = Literal["auto", "paired", "model"]  # `compare`'s; the last two for benchmarks
 
 
@@ -259,7 +259,7 @@ def compare(names: list[str], deal: np.ndarray, values: np.ndarray, present: np.
         for a, b in itertools.combinations(names, 2):
             i, j = index[a], index[b]
             if groups is not None and groups[i] != groups[j]:  # no game links them
-                found.append((a, b, "model", _apart(deal, present[:, i], present[:, j])))
+                found.append((a, b, "apart", _apart(deal, present[:, i], present[:, j])))
                 continue
             pairing, test = _compare_one(deal, n_deals, values[:, i], values[:, j],
                                          present[:, i], present[:, j], each)

@@ -36,6 +36,11 @@ def minimum_exact_deals(entrants: int, alpha: float) -> int:
     return deals
 
 
+# Said of a board whose tables never meet (`pairs.table_groups`), after why nothing is
+# separated: more deals separate pairs at one table, never pairs across.
+APART = " Entrants at tables that never meet are not compared, however many deals are played."
+
+
 def note(pairs: list[Pair], entrants: int, games: int, deals_per_table: float, primary: str,
          alpha: float, placed: str = "entrants") -> str | None:
     """None when some pair is separated; else the line that says why none is.  `games`: those
@@ -43,6 +48,12 @@ def note(pairs: list[Pair], entrants: int, games: int, deals_per_table: float, p
     `entrants` placed are called (a gauntlet's "candidates")."""
     if not pairs or any(p.separated for p in pairs):
         return None
+    line = _why_none(pairs, entrants, games, deals_per_table, primary, alpha, placed)
+    return line + APART if any(p.paired == "apart" for p in pairs) else line
+
+
+def _why_none(pairs: list[Pair], entrants: int, games: int, deals_per_table: float,
+              primary: str, alpha: float, placed: str) -> str:
     from scipy.special import ndtri  # what scipy.stats.norm.isf computes, without
     # importing scipy.stats (half a second of a leaderboard's start)
 

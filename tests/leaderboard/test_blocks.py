@@ -141,5 +141,6 @@ def test_tables_that_never_meet_are_judged_each_on_its_own_deals() -> None:
                 assert pair.paired == "table" and pair.test.exact
                 assert pair.separated is separated, (deals, pair)
             else:
-                assert not pair.separated and (pair.test.low, pair.test.high) == (None, None)
+                assert pair.paired == "apart" and not pair.separated
+                assert (pair.test.low, pair.test.high) == (None, None)
                 assert pair.test.deals == 2 * deals
