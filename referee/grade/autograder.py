@@ -121,6 +121,12 @@ def fresh_folder(folder: Path) -> None:
     folder.mkdir(parents=True)
 
 
+# The Debian and Ubuntu packages every starter kit in sample_bots/ needs to build and run (its
+# README's `apt-get install` line), for the commented line of setup.sh and the Dockerfile: a
+# teacher who uncomments it can grade a bot started from any kit (the C kit's cJSON too).
+KIT_PACKAGES = ("build-essential libcjson-dev nlohmann-json3-dev golang-go rustc "
+                "default-jdk-headless nodejs node-typescript mono-mcs perl")
+
 SETUP_SH = """#!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder's image: a Python of 3.11
 # or later, and the referee installed from its wheel (its dependencies from the registry).
@@ -134,8 +140,10 @@ fi
 $PY -m venv /autograder/referee-venv
 /autograder/referee-venv/bin/pip install --upgrade pip
 /autograder/referee-venv/bin/pip install /autograder/source/wheels/*.whl
-# The languages your students may write their bots in, beyond Python, e.g.:
-# apt-get install -y nodejs default-jdk-headless build-essential
+# The languages your students may write their bots in, beyond Python: this line installs
+# what every starter kit in sample_bots/ needs (the C kit's cJSON, the C++ kit's JSON library
+# included); keep the ones your class uses.
+# apt-get install -y {kit_packages}
 """
 
 RUN_AUTOGRADER = """#!/usr/bin/env bash
@@ -175,8 +183,10 @@ DOCKERFILE = """# The image PrairieLearn grades in: a Python and the referee (fr
 FROM {image}
 COPY wheels /tmp/wheels
 RUN pip install --no-cache-dir /tmp/wheels/*.whl && rm -rf /tmp/wheels
-# The languages your students may write their bots in, beyond Python, e.g.:
-# RUN apt-get update && apt-get install -y nodejs default-jdk-headless build-essential
+# The languages your students may write their bots in, beyond Python: this line installs
+# what every starter kit in sample_bots/ needs (the C kit's cJSON, the C++ kit's JSON library
+# included); keep the ones your class uses.
+# RUN apt-get update && apt-get install -y {kit_packages}
 """
 
 
@@ -196,7 +206,7 @@ def gradescope(config: TournamentConfig, config_path: Path, out: Path) -> Writte
     grading = copy_needed(needed(config, config_path), folder / "grading")
     build_wheel(folder / "wheels")
     config_rel = grading.relative_to(folder).as_posix()
-    write_script(folder / "setup.sh", SETUP_SH)
+    write_script(folder / "setup.sh", SETUP_SH.format(kit_packages=KIT_PACKAGES))
     write_script(folder / "run_autograder", RUN_AUTOGRADER.format(config=quoted(config_rel)))
     zipped = out / "autograder.zip"
     zipped.unlink(missing_ok=True)
@@ -233,7 +243,7 @@ def prairielearn(config: TournamentConfig, config_path: Path, out: Path,
     build_wheel(wheels)
     config_rel = grading.relative_to(folder).as_posix()
     write_script(folder / "run.sh", RUN_SH.format(config=quoted(config_rel)))
-    (out / "Dockerfile").write_text(DOCKERFILE.format(image=IMAGE))
+    (out / "Dockerfile").write_text(DOCKERFILE.format(image=IMAGE, kit_packages=KIT_PACKAGES))
     options = {"gradingMethod": "External", "externalGradingOptions": {
         "enabled": True, "image": image, "serverFilesCourse": [f"{GRADER_FOLDER}/"],
         "entrypoint": f"/grade/serverFilesCourse/{GRADER_FOLDER}/run.sh",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -268,6 +269,24 @@ def test_the_wheel_installs_and_runs(gradescope_zip: Path, tmp_path: Path) -> No
         cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(target)}, capture_output=True,
         text=True, timeout=60)
     assert known.stdout.split() == ["False", str(len(sample_hashes(SAMPLES)))], known.stderr
+
+
+def test_the_commented_install_line_builds_every_starter_kit(gradescope_zip: Path,
+                                                             prairielearn: Path) -> None:
+    """setup.sh's and the Dockerfile's commented `apt-get install` line, which a teacher
+    uncomments for students' other languages, names every package a starter kit's README says
+    to install (the C kit's cJSON too: build-essential alone left its bots "build failed")."""
+    with zipfile.ZipFile(gradescope_zip) as archive:
+        setup = archive.read("setup.sh").decode()
+    dockerfile = (prairielearn / "Dockerfile").read_text()
+    essential = {"gcc", "g++", "make"}  # build-essential's
+    for text in (setup, dockerfile):
+        (line,) = [x for x in text.splitlines() if x.startswith("#") and "apt-get install" in x]
+        named = set(line.split("install -y", 1)[1].split())
+        assert "build-essential" in named
+        for readme in sorted(SAMPLES.glob("*/README.md")):
+            for wanted in re.findall(r"apt-get install -y ([^\n`]+)", readme.read_text()):
+                assert set(wanted.split()) - essential <= named, (readme, line)
 
 
 def test_autograder_refuses_what_a_platform_cannot_run(course: Path, tmp_path: Path) -> None:
