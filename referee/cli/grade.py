@@ -30,7 +30,11 @@ def grading_config(config_path: Path, sandbox: str | None,
     sandbox, with `sandbox` instead if given, and that the sandbox hides what grading
     writes, `written`) before anything is built: a mistake is one line."""
     if not config_path.is_file():
-        fail(f"no grading config at {config_path} (give one with --config)")
+        # A relative path is read from the current folder, which a teacher grading from the
+        # class's folder may not think of: the default is this repository's classroom file.
+        where = "" if config_path.is_absolute() else f" in {Path.cwd()}"
+        fail(f"no grading config at {config_path}{where} (give one with --config, such as "
+             "the referee repository's tournaments/classroom.toml)")
     # Imported here, not at the top: the one line of a mistake need not wait for them.
     from ..game import EditionError
     from ..grade.config import GradingConfigError, check_grading_config, not_a_gauntlet
@@ -114,7 +118,10 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
     if not quiet:
         rows = [[visible(o.student), o.status, o.grade, f"{o.points:g}", o.games,
                  "" if o.placement is None else f"{o.placement['mean']:.3f}"] for o in outcomes]
+        # Each placement with its three decimals, as grades.csv's: tabulate would read
+        # "0.850" as a number and print 0.85 (and "0.000" as 0) in a column of 0.831s.
         click.echo(tabulate(rows, headers=["student", "status", "grade", "points", "games",
-                                           "placement"]))
+                                           "placement"],
+                            floatfmt=("", "", "", "g", "", ".3f")))
         click.echo(f"\n{out_dir / 'grades.csv'}, feedback in {out_dir / 'feedback'}")
 

@@ -183,6 +183,10 @@ def test_grading_a_class(tmp_path: Path) -> None:
     again = grade_here(subs, config, out)
     assert again.returncode == 0
     assert again.stderr.count("unchanged") == 11
+    # The table's placements with grades.csv's three decimals (tabulate once printed 0.85).
+    table = {line.split()[0]: line.split() for line in again.stdout.splitlines()[2:] if line}
+    for student in ("alice", "bob", "carol", "grace", "ivan"):
+        assert table[student][-1] == f"{float(rows[student]['placement']):.3f}", again.stdout
     (subs / "bob" / "bot.js").write_text((subs / "bob" / "bot.js").read_text() + "\n// v2\n")
     third = grade_here(subs, config, out)
     assert third.stderr.count("unchanged") == 10 and "bob: grading" in third.stderr

@@ -21,6 +21,7 @@ from referee.grade.submissions import WorkFolderFull, discover, fresh_copy
 from referee.tournament.config import load_tournament
 from referee.tournament.limits_table import SizeLimits
 
+from .. import in_process
 from ..disk import files_limited_to, without_reading_all
 from ..processes import BOT_PYTHON, wait_until
 from . import test_grade
@@ -593,6 +594,18 @@ def test_until_in_a_grading_config_is_refused(tmp_path: Path) -> None:
     done = grade(subs, config, out)
     one_error_line(done, "class.toml: until: a grade is given on every deal of the file")
     assert not out.exists()
+
+
+def test_the_default_config_missing_from_the_current_folder_says_where_it_looked(
+        tmp_path: Path) -> None:
+    """A teacher grading from the class's folder, not the repository's root, without
+    --config: the one error line names the folder the default was looked for in and the
+    file to give instead."""
+    (tmp_path / "subs" / "heidi").mkdir(parents=True)
+    done = in_process.referee("grade", "subs", "--out", "out", cwd=tmp_path)
+    one_error_line(done, f"no grading config at tournaments/classroom.toml in {tmp_path} ",
+                   "--config, such as the referee repository's tournaments/classroom.toml")
+    assert not (tmp_path / "out").exists()
 
 
 def test_a_folder_without_submissions_is_an_error(tmp_path: Path) -> None:
