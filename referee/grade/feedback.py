@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from referee.check import MOVE_TIME_CHECK, CheckResult
+from referee.protocol.codec import BAD_HELLO
 from referee.tournament.config import TournamentConfig
 
 from .markdown import code, fenced, plain_or_code
@@ -36,7 +37,8 @@ STATUS_WORDS = {
                     "cannot run here, so nothing was played",
     "failed the check": "it failed some checks; it still played its games, which show what "
                         "that cost",
-    "crashed": "it crashed in the check, or in every game it played",
+    "crashed": "it crashed, could not start or said no valid hello in the check, or crashed "
+               "in every game it played",
     "timed out": "it was too slow in the check (answers past the move time and its time "
                  "bank, or no hello within the start-up time), so it played no games",
     "out of grading time": "its grading ran past the time it gives each submission "
@@ -157,6 +159,10 @@ def games_line(outcome: StudentResult, played: bool, problems: list[Problem]) ->
         why = f"it could not be started for them ({code(kinds['play'].what)})"
     elif "budget" in kinds:
         why = "its grading ran out of its time budget before them"
+    elif outcome.status == "crashed" and "start" in kinds and \
+            kinds["start"].what.startswith(BAD_HELLO):  # it ran, but said no valid hello
+        why = "it said no valid hello in the check, and a bot that cannot begin a game there " \
+              "cannot play its games"
     else:
         why = NO_GAMES.get(outcome.status, "its grading stopped before them")
     return [f"- games: **no game was played** because {why}"]

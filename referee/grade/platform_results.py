@@ -81,10 +81,11 @@ def tests_of(outcome: StudentResult, config: TournamentConfig,
                      f"not run: {r.reason}" if r.not_run else r.reason, r.passed)
                 for r in check]
         counted = sum(r.counted for r in check)
-        if counted < CHECK_COUNT:  # it stops at a bot that cannot start
+        if counted < CHECK_COUNT:  # it stops at a bot that cannot start or says no hello
             unrun = CHECK_COUNT - counted
             out.append(Test(f"check: the other {unrun} checks", 0.0, points.check * unrun,
-                            "not run: the bot could not start", False))
+                            "not run: the bot could not start, or said no valid hello",
+                            False))
     else:
         out.append(Test("check: referee check", 0.0, points.check * CHECK_COUNT,
                         "not run: " + outcome.status, False))

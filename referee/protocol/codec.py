@@ -36,6 +36,8 @@ from referee.validation import first_error
 
 from .messages import PROTOCOL_VERSION, ActionName, ActionReply, BotHello, FaultKind
 
+BAD_HELLO = "bad hello"  # how a hello the referee cannot read is told (feedback tells it apart)
+
 
 class ProtocolError(ValueError):
     """A line from a bot that is not a valid message; `kind` is the fault it counts as."""
@@ -177,7 +179,7 @@ def decode_hello(line: bytes) -> BotHello:
             if rest:
                 why += f"; {'.'.join(map(str, rest[0]['loc']))}: {rest[0]['msg']}"
             why = why[:300]
-        raise ProtocolError(FaultKind.MALFORMED, f"bad hello: {why}; {shown(line)}") from None
+        raise ProtocolError(FaultKind.MALFORMED, f"{BAD_HELLO}: {why}; {shown(line)}") from None
 
 
 def shown(line: bytes) -> str:

@@ -93,6 +93,28 @@ def test_a_feedback_file_renders_with_its_blocks_closed(tmp_path: Path) -> None:
     assert any("hello from '# <b>bold</b>'" in t.content for t in fences)  # not bold
 
 
+def test_a_bot_that_prints_debug_before_its_hello_is_not_said_to_crash(tmp_path: Path) -> None:
+    """A student's debug line on stdout before its hello stops the check at its start, so the
+    bot is `crashed` and plays no game; its feedback says so without claiming it crashed: the
+    status covers a bot that said no valid hello, and the games line says that is why."""
+    write_config(tmp_path / "class.toml")
+    config = load_tournament(tmp_path / "class.toml")
+    results = [CheckResult(
+        "starts and says hello", False, "bad hello: Invalid JSON: expected value at line 1 "
+        "column 1; the line began 'DEBUG got hello' (stdout is for protocol messages only)",
+        [], {FaultKind.START})]
+    found = Findings(check=results, times=[])
+    add_check(found.problems, results, "referee check 'python3 bot.py'")
+    outcome = StudentResult("carol", "crashed", "digest", checks=1, checks_passed=0)
+    outcome.grade, outcome.rule = grade_for(outcome, config)
+    sub = Submission("carol", tmp_path / "carol", "python3 bot.py", None, None, "digest")
+    text = visible(feedback(outcome, sub, config, found), indent="")
+    assert ("- status: **crashed** (it crashed, could not start or said no valid hello in "
+            "the check, or crashed in every game it played)") in text
+    assert ("- games: **no game was played** because it said no valid hello in the check, "
+            "and a bot that cannot begin a game there cannot play its games") in text
+
+
 def test_a_check_that_was_not_run_is_not_said_to_have_failed(tmp_path: Path) -> None:
     """Debug lines on stdout fail a check, a double never offered fails one with no faulty
     answer, and the check that needs a warning is never run (SKIP in the list, as check says
