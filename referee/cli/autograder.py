@@ -93,7 +93,7 @@ def autograder_cmd(config_path: Path, out_dir: Path, platform: str, image: str) 
     baselines, the referee as a wheel); for PrairieLearn the external grader's files for the
     course's serverFilesCourse, a Dockerfile for its image and the question's info.json
     fields.  Details: docs/grading.md."""
-    from ..grade.autograder import AutograderError, write_autograder
+    from ..grade.autograder import AutograderError, longest_budget, write_autograder
     from ..grade.wheel import WheelError
 
     config = grading_config(config_path, None, [])
@@ -108,5 +108,6 @@ def autograder_cmd(config_path: Path, out_dir: Path, platform: str, image: str) 
         click.echo(line)
     from ..grade.config import grading_warnings
 
-    for warning in grading_warnings(config):  # a config that grades every working bot alike
+    # A config that grades every working bot alike, or a budget short for slow bots.
+    for warning in grading_warnings(config, longest_budget(platform)):
         click.echo(f"warning: {config_path}: {warning}")

@@ -43,6 +43,15 @@ from .wheel import build_wheel
 MARGIN = 60.0
 GRADESCOPE_TIMEOUT = 600.0
 PRAIRIELEARN_MAX_TIMEOUT = 600.0
+GRADESCOPE_MAX_TIMEOUT = 2400.0
+
+
+def longest_budget(platform: str) -> tuple[str, float]:
+    """The platform's name and the largest `submission_time` its longest job leaves room
+    for: advice to raise the budget past it could not be followed there."""
+    if platform == "prairielearn":
+        return "PrairieLearn", PRAIRIELEARN_MAX_TIMEOUT - MARGIN
+    return "Gradescope", GRADESCOPE_MAX_TIMEOUT - MARGIN
 GRADER_FOLDER = "modern-art-grader"  # under PrairieLearn's serverFilesCourse
 IMAGE = "python:3.12-slim"  # the Dockerfile's base: a Python the referee runs on
 

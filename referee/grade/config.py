@@ -37,10 +37,12 @@ def check_grading_config(config: TournamentConfig, config_path: Path) -> None:
             "student plays the same games; remove `until` (its `deals` are played)")
 
 
-def grading_warnings(config: TournamentConfig) -> list[str]:
+def grading_warnings(config: TournamentConfig,
+                     longest: tuple[str, float] | None = None) -> list[str]:
     """What makes a grading config grade every working bot alike, though it can run: no rules
     (every working bot gets `otherwise`), or too few deals for the paired test to find any
-    difference at the config's confidence (its smallest p-value is 1/2^deals)."""
+    difference at the config's confidence (its smallest p-value is 1/2^deals).  `longest`,
+    on a course platform, is its name and the largest `submission_time` its jobs allow."""
     grading = config.grading
     out = []
     if not grading.rules:
@@ -51,7 +53,7 @@ def grading_warnings(config: TournamentConfig) -> list[str]:
         out.append(f"deals = {config.deals}: the paired test needs at least {need} deals to "
                    f"find any difference at confidence {grading.confidence:g}: no bot can be "
                    "found to beat a baseline, and every bot is level with each")
-    short = _budget_short(config)
+    short = _budget_short(config, longest)
     if short is not None:
         out.append(short)
     return out
@@ -61,7 +63,8 @@ def grading_warnings(config: TournamentConfig) -> list[str]:
 BUDGET_SHARE = 0.1
 
 
-def _budget_short(config: TournamentConfig) -> str | None:
+def _budget_short(config: TournamentConfig,
+                  longest: tuple[str, float] | None = None) -> str | None:
     """The warning when `submission_time` allows a bot far less than its move time a
     decision: a teacher's legal bot answering in 0.35 s of its 0.5 s ran out and scored as
     one that does not work, and nothing had said the two limits disagree."""
@@ -80,4 +83,7 @@ def _budget_short(config: TournamentConfig) -> str | None:
             f"games'), far under move_time = {limits.move_time:g} s: a bot that takes a "
             "tenth of its move time runs out, and is graded as one that does not work; "
             f"about {enough:,} s gives one that takes a quarter of its move time room for "
-            "its answers (its build, and the baselines' time, come on top)")
+            "its answers (its build, and the baselines' time, come on top)" + (
+                "" if longest is None or enough <= longest[1] else
+                f"; that is more than {longest[0]} allows ({longest[1]:g} s at most): play "
+                "fewer deals, or give a shorter move time, for slow bots"))

@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from referee.grade.autograder import longest_budget
 from referee.grade.config import grading_warnings
 from referee.grade.submissions import WorkFolderFull, discover, fresh_copy
 from referee.tournament.config import load_tournament
@@ -1315,3 +1316,18 @@ def test_a_budget_far_under_the_move_time_is_warned_of(tmp_path: Path) -> None:
         r"and the baselines' time, come on top\)", warned[0]), warned
     shipped = load_tournament(ROOT / "tournaments" / "classroom.toml")
     assert not [w for w in grading_warnings(shipped) if w.startswith("submission_time")]
+
+
+def test_a_budget_warning_on_a_platform_does_not_advise_more_than_it_allows() -> None:
+    """PrairieLearn's shipped file allows a bot some 57 ms a decision; the budget the warning
+    suggests (some 2,100 s) is over PrairieLearn's longest job, which `autograder` would then
+    refuse, so the warning says so and what to change instead; Gradescope's 40 minutes hold
+    it."""
+    shipped = load_tournament(ROOT / "tournaments" / "prairielearn.toml")
+    (warned,) = [w for w in grading_warnings(shipped, longest_budget("prairielearn"))
+                 if w.startswith("submission_time")]
+    assert warned.endswith("; that is more than PrairieLearn allows (540 s at most): play "
+                           "fewer deals, or give a shorter move time, for slow bots"), warned
+    (warned,) = [w for w in grading_warnings(shipped, longest_budget("gradescope"))
+                 if w.startswith("submission_time")]
+    assert warned.endswith("(its build, and the baselines' time, come on top)"), warned
