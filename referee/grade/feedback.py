@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from referee.check import MOVE_TIME_CHECK, CheckResult
-from referee.protocol.codec import BAD_HELLO
+from referee.match.bot_player import BAD_HELLO
 from referee.tournament.config import TournamentConfig
 
 from .markdown import code, fenced, plain_or_code

@@ -42,6 +42,9 @@ from .player import Answer, Fault, GameInfo, Standing
 # holds its output and answers: a reply is taken only while the bot's own process runs
 # (`BotProcess.exited`: one waitid a reply, and in the sandbox one poll of a pidfd).
 CHILD_ANSWERS = "exited (a process it started still answers for it)"
+# How a start fault's reason begins when the bot's hello could not be read: for the layers
+# above, which tell a bot that said no valid hello from one that crashed.
+BAD_HELLO = codec.BAD_HELLO
 
 
 class GoneBeforeGame(Exception):
