@@ -1,6 +1,7 @@
 """A submission's result finished from what its grading found (points, grade, feedback), and
 graded again from that and its stored games, no bot built or played, when only the grading
-config's `[grading]` rules changed since (`regraded`, for `run.grade_all`)."""
+config's `[grading]` rules changed since (`regraded`, for `run.grade_all`), or its feedback
+written again in this referee's words when nothing changed (`reworded`)."""
 
 from __future__ import annotations
 
@@ -58,3 +59,19 @@ def regraded(previous: StudentResult, stored: StoredFindings | None, sub: Submis
         outcome.versus = compare(played.games, name, config.baselines,
                                  config.grading.confidence)
     return finish(outcome, config, Findings.of(stored), sub, scrub_for(sub, out))
+
+
+def reworded(previous: StudentResult, stored: StoredFindings | None, sub: Submission,
+             config: TournamentConfig, out: Path) -> StudentResult:
+    """`previous`, kept under the same rules, with its feedback written again from what its
+    grading found (`stored`), so that a referee upgraded since tells an unchanged student
+    what it tells the others (one that said no valid hello was told it crashed), where that
+    gives the same points and grade; else, or with no findings kept, `previous` as it was."""
+    if stored is None:
+        return previous
+    again = finish(replace(previous, versus=dict(previous.versus)), config,
+                   Findings.of(stored), sub, scrub_for(sub, out))
+    if (again.points, again.grade, again.rule) != (previous.points, previous.grade,
+                                                   previous.rule):
+        return previous
+    return replace(previous, feedback=again.feedback)

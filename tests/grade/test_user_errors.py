@@ -810,8 +810,10 @@ def test_a_change_to_the_grading_rules_alone_grades_again_from_the_stored_games(
     runs no bot again (a class's hours of games were played again for a new weight): each
     unchanged student is graded by the new rules from its stored games and check, its grade,
     points and feedback as a full grading would give them (back to the first rules, the
-    first feedback, byte for byte, a crash's record still beside it).  A change to what
-    plays the games (the move time) grades everyone again, as before."""
+    first feedback, byte for byte, a crash's record still beside it).  Under the same rules
+    an unchanged student's feedback is written in this referee's words, not kept in an older
+    one's.  A change to what plays the games (the move time) grades everyone again, as
+    before."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     for student, code in (("ann", (SAMPLES / "python" / "random_bot.py").read_text()),
                           ("ivan", test_grade.crashes_in_some_games())):
@@ -847,7 +849,12 @@ def test_a_change_to_the_grading_rules_alone_grades_again_from_the_stored_games(
     assert done.returncode == 0 and ": grading\n" not in done.stderr, done.stderr
     assert {p.name: p.read_bytes() for p in (out / "feedback").glob("*.md")} == before
     assert (out / "grades.csv").read_bytes() == grades
+    state = json.loads((out / "state.json").read_text())  # as an older referee worded it
+    for student in ("ann", "ivan", "heidi"):
+        state["outcomes"][student]["feedback"] = "in an older referee's words"
+    (out / "state.json").write_text(json.dumps(state))
     assert "ann: unchanged, kept its grade C" in grade(subs, config, out).stderr
+    assert {p.name: p.read_bytes() for p in (out / "feedback").glob("*.md")} == before
     config.write_text(first.replace("move_time = 0.3", "move_time = 0.35"))
     done = grade(subs, config, out)
     assert "ann: grading" in done.stderr and "ivan: grading" in done.stderr, done.stderr
