@@ -41,9 +41,9 @@ def too_few_deals(config: TournamentConfig, games: Schedule) -> str | None:
 
 def split_field(config: TournamentConfig, games: Schedule) -> str | None:
     """Why a sample whose tables fall into groups that share no entrant (a final that seats
-    each entrant at one table) can name no winner, whatever its deals, or None.  The block
-    model compares two entrants only through a chain of tables linking them: across groups
-    there is none, so no pair across is ever separated and no entrant is placed 1 by test.
+    each entrant at one table) can name no winner, whatever its deals, or None.  Two
+    entrants are compared only through a chain of tables linking them: across groups there is
+    none (the board's pairs there are "apart"), so no entrant is placed 1 by test.
     Names the fewest tables of the same sample (whose first tables are these: `sampling.py`)
     that link every entrant, up to twice the file's."""
     if games.sample is None or config.schedule == "adaptive":
@@ -64,8 +64,8 @@ def split_field(config: TournamentConfig, games: Schedule) -> str | None:
             "give more tables")
     return (f"with {counted(len(tables), 'table')} the leaderboard can name no winner: "
             f"its tables split the entrants into {_groups(tables)} groups that share no "
-            "table, and the block model compares no pair across groups, however many deals "
-            f"are played; {give}, so that every entrant is linked to every other")
+            "table, and no game links a pair across groups: none is compared, however many "
+            f"deals are played; {give}, so that every entrant is linked to every other")
 
 
 def _groups(tables: list[tuple[str, ...]]) -> int:

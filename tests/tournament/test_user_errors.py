@@ -919,9 +919,9 @@ def test_plan_warns_of_a_sample_of_one_deal_that_seats_every_entrant_once(
         assert ("can name no winner" in text) == (tables == 2), text
     text = in_process.referee("tournament", "plan", str(sample(2, 2)), cwd=tmp_path).stdout
     assert ("warning: with 2 tables the leaderboard can name no winner: its tables split the "
-            "entrants into 2 groups that share no table, and the block model compares no pair "
-            "across groups, however many deals are played; give tables = 3 or more, so that "
-            "every entrant is linked to every other") in text, text
+            "entrants into 2 groups that share no table, and no game links a pair across "
+            "groups: none is compared, however many deals are played; give tables = 3 or more, "
+            "so that every entrant is linked to every other") in text, text
 
 
 @pytest.mark.parametrize(("change", "says"), [
