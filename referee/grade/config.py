@@ -83,7 +83,28 @@ def _budget_short(config: TournamentConfig,
             f"games'), far under move_time = {limits.move_time:g} s: a bot that takes a "
             "tenth of its move time runs out, and is graded as one that does not work; "
             f"about {enough:,} s gives one that takes a quarter of its move time room for "
-            "its answers (its build, and the baselines' time, come on top)" + (
-                "" if longest is None or enough <= longest[1] else
-                f"; that is more than {longest[0]} allows ({longest[1]:g} s at most): play "
-                "fewer deals, or give a shorter move time, for slow bots"))
+            "its answers (its build, and the baselines' time, come on top)"
+            + ("" if longest is None else _on_platform(config, games, enough, *longest)))
+
+
+def _on_platform(config: TournamentConfig, games: int, enough: int, platform: str,
+                 longest: float) -> str:
+    """The warning's end on a course platform: what its longest job allows, how many deals
+    fit a tenth of the move time a decision there (fewer find only larger differences), and
+    that the shipped platform files make this trade on purpose, so that a teacher who uses
+    them as they are reads the warning as expected, not as a mistake of theirs."""
+    from .gauntlet import decisions_asked
+
+    per_deal = games / max(1, config.deals)
+    fit = max((d for d in range(1, config.deals + 1)
+               if longest / max(1, decisions_asked(config, round(d * per_deal)))
+               >= BUDGET_SHARE * config.limits.move_time), default=0)
+    deals = (f"{fit} deals or fewer fit a tenth of the move time in {longest:g} s, and find "
+             "only larger differences" if fit else "no number of deals fits a tenth of the "
+             f"move time in {longest:g} s")
+    return ("" if enough <= longest else
+            f"; that is more than {platform} allows ({longest:g} s at most): for slow bots, "
+            f"play fewer deals ({deals}) or give a shorter move time") + (
+        "; the shipped platform files (tournaments/gradescope.toml, prairielearn.toml) get "
+        "this warning by design: they keep their deals for the grades' power (docs/grading.md, "
+        "The platforms' classroom files)")
