@@ -10,7 +10,7 @@ made visible (`referee.text`) as it is written.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -20,7 +20,7 @@ from referee.match.bot_player import BAD_HELLO
 from referee.tournament.config import TournamentConfig
 
 from .markdown import code, fenced, plain_or_code
-from .notes import build_note, check_note, games_note, skipped_note
+from .notes import HANDED_IN_BUILT, build_note, built_nothing, check_note, games_note, skipped_note
 from .problems import TITLES, Problem, Problems
 from .result import StudentResult, missing, points_earned, rule_text
 from .submissions import Submission
@@ -215,8 +215,13 @@ def problem_section(number: int, p: Problem, outcome: StudentResult) -> str:
 
 def feedback(outcome: StudentResult, sub: Submission, config: TournamentConfig,
              found: Findings) -> str:
-    """The whole feedback, in Markdown (not yet made visible)."""
+    """The whole feedback, in Markdown (not yet made visible).  A bot that did not start
+    after a build that made nothing is told, at that problem, that a built file was handed
+    in: its reason (`exit status 127`, a foreign binary's bytes) does not say so."""
     problems = found.problems.ordered()
+    if found.built and built_nothing(found.built):
+        problems = [replace(p, notes=[*p.notes, HANDED_IN_BUILT]) if p.kind == "start" else p
+                    for p in problems]
     text = summary(outcome, sub, config, problems, found.played, found.check)
     if problems:
         text.append(f"## Problems ({len(problems)})\n")

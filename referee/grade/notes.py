@@ -35,8 +35,29 @@ def build_problem(build: str, output: str) -> Problem:
     return p
 
 
+# What make says when every file it would build is there and newer than its sources: a
+# student who handed in a built `bot` (from their own machine, another system) beside the
+# sources has it run as it came, and the build's "It built." hid why it then failed to start.
+NOTHING_BUILT = ("is up to date", "Nothing to be done")
+
+HANDED_IN_BUILT = ("Your build made nothing (its output, below, says so): the file it makes "
+                   "was handed in already built, so that file ran as it came, not one built "
+                   "here from your sources. Hand in your sources without it (`make clean` "
+                   "first, or delete the built file).")
+
+
+def built_nothing(output: str) -> bool:
+    """Whether a build that worked says it had nothing to do (make's own words)."""
+    return any(words in output for words in NOTHING_BUILT)
+
+
 def build_note(build: str, output: str) -> str:
-    return f"## Build: {code(build)}\n\nIt built. Its output:\n\n{fenced(output or '(none)')}\n"
+    # Only "is up to date" names a file that was there; "Nothing to be done" may be a
+    # Makefile with nothing to do, which the problem's note (`HANDED_IN_BUILT`) tells apart
+    # by the bot's failure to start.
+    said = ("It built nothing, the file it makes having been handed in already built: that "
+            "file is what ran." if NOTHING_BUILT[0] in output else "It built.")
+    return f"## Build: {code(build)}\n\n{said} Its output:\n\n{fenced(output or '(none)')}\n"
 
 
 def check_note(results: list[CheckResult], times: list[float], failed: dict[str, int]) -> str:

@@ -331,6 +331,36 @@ def test_a_platforms_feedback_shows_a_games_lines_but_names_no_record(tmp_path: 
     assert "referee replay" not in output and ".jsonl" not in output, output
 
 
+def test_a_built_file_handed_in_is_named_when_the_bot_then_cannot_start(tmp_path: Path) -> None:
+    """A student who hands in a `bot` built elsewhere beside its sources has `make` say it is
+    up to date and run that file, which cannot start here: the feedback says, at that
+    problem and in the build's section, that the build made nothing because the built file
+    was handed in, and to hand in the sources without it."""
+    if shutil.which("make") is None:
+        pytest.skip("no make")
+    sub, config = tmp_path / "eve", tmp_path / "class.toml"
+    sub.mkdir()
+    (sub / "bot.c").write_text("int main(void) { return 0; }\n")
+    (sub / "Makefile").write_text("bot: bot.c\n\tcc -o bot bot.c\n")
+    built = sub / "bot"  # another machine's build: here it cannot start
+    built.write_text("#!/no/such/interpreter\n")
+    built.chmod(0o755)
+    os.utime(sub / "bot.c", (1_000_000_000, 1_000_000_000))  # older than the built file
+    write_config(config, seat_orders="rotations")
+    done = in_process.referee("grade-one", "eve", "--config", "class.toml", "--results",
+                              "results.json", "--format", "gradescope", "--workers", "1", "-q",
+                              cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    output = json.loads((tmp_path / "results.json").read_text())["output"]
+    assert "make: 'bot' is up to date." in output, output
+    assert ("Your build made nothing (its output, below, says so): the file it makes was "
+            "handed in already built, so that file ran as it came, not one built here from "
+            "your sources. Hand in your sources without it (`make clean` first, or delete the "
+            "built file).") in output, output
+    assert ("It built nothing, the file it makes having been handed in already built: that "
+            "file is what ran. Its output:") in output, output
+
+
 def test_the_status_words_of_a_bot_over_the_move_time_say_so(tmp_path: Path) -> None:
     """A bot whose answers in the check overran the move time (a check that alone does not
     fail the status: the time bank pays for them) is `ok`, and its feedback's status line no
