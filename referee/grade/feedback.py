@@ -177,7 +177,9 @@ def summary(outcome: StudentResult, sub: Submission, config: TournamentConfig,
     bot = "(none found)" if sub.command is None else code(sub.command)
     fix = (f"{FIRST_BELOW}{TITLES[problems[0].kind].lower()}: {code(problems[0].what)}"
            if problems else next_step(outcome, config))
-    return [f"{FEEDBACK_TITLE.decode()}{plain_or_code(sub.student)}", "",
+    title = (f"{FEEDBACK_TITLE.decode()}{plain_or_code(sub.student)}" if sub.named
+             else FEEDBACK_TITLE.decode().removesuffix(": "))
+    return [title, "",
             f"- status: **{outcome.status}** ({status_words(outcome.status, check)})",
             f"- grade: **{outcome.grade}**, {grade_reason(outcome)}",
             points_line(outcome, config),

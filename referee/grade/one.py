@@ -29,11 +29,15 @@ from .submissions import remove_copy, submission_at
 async def grade_one(folder: Path, config: TournamentConfig, config_path: Path, work: Path,
                     student: str | None, workers: int, say: Callable[[str], None]
                     ) -> tuple[StudentResult, list[CheckResult] | None]:
-    """Grade the submission in `folder` (named `student`, by default after the folder) with
-    its working files, games and feedback under `work`; its outcome and its check's results
+    """Grade the submission in `folder` (named `student`, by default after the folder, whose
+    name then stays out of its feedback's heading) with its working files, games and
+    feedback under `work`; its outcome and its check's results
     (None when the check did not run), the teacher's folders taken out of them as out of the
     feedback (a platform shows them to the student)."""
-    sub = submission_at(folder, config.limits.size_limits(), student)
+    # Named after its folder in its games, but not in its feedback's heading unless named:
+    # a platform's folder is `submission` or `student` for everyone ("# Feedback: student").
+    sub = replace(submission_at(folder, config.limits.size_limits(), student),
+                  named=student is not None)
     (work / "feedback").mkdir(parents=True, exist_ok=True)
     if sub.problem is None:
         await build_baselines(config, config_path, say)

@@ -159,6 +159,9 @@ class Submission:
     problem: str | None  # why no bot could be found, if so
     digest: str
     over_limit: str | None = None  # the size limit it is over, by how much (for the teacher)
+    # Whether its feedback's heading names it: not on a course platform without `--name`,
+    # where the folder's name is the platform's (`submission`, `student`), not the student's.
+    named: bool = True
 
 
 def find_bot(folder: Path) -> tuple[str | None, str | None, str | None]:

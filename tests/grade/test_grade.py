@@ -313,7 +313,9 @@ def test_grading_in_the_sandbox(tmp_path: Path) -> None:
 def test_a_platforms_feedback_shows_a_games_lines_but_names_no_record(tmp_path: Path) -> None:
     """On a platform (`grade-one`) the student gets the feedback text only: a crash in its
     games is shown by the record's lines around it, with no record file named and no `referee
-    replay` of one; the command that plays the game again is still given."""
+    replay` of one; the command that plays the game again is still given.  Its heading names
+    no one: the folder's name is the platform's (`submission`, `student`), not the
+    student's."""
     ivan, config = tmp_path / "ivan", tmp_path / "class.toml"
     ivan.mkdir()
     (ivan / "bot.py").write_text(crashes_in_some_games())
@@ -324,6 +326,7 @@ def test_a_platforms_feedback_shows_a_games_lines_but_names_no_record(tmp_path: 
                                   "-q", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     output = json.loads((tmp_path / "results.json").read_text())["output"]
+    assert output.startswith("# Feedback\n\n- status: "), output
     assert "It came up in 2 of 4 games (2 times)." in output, output
     assert re.search(r"The first game it came up in, lines \d+ to \d+ of its record \(your bot "
                      r"is seat \d", output), output
@@ -335,7 +338,8 @@ def test_a_built_file_handed_in_is_named_when_the_bot_then_cannot_start(tmp_path
     """A student who hands in a `bot` built elsewhere beside its sources has `make` say it is
     up to date and run that file, which cannot start here: the feedback says, at that
     problem and in the build's section, that the build made nothing because the built file
-    was handed in, and to hand in the sources without it."""
+    was handed in, and to hand in the sources without it.  Given `--name`, its heading names
+    the student by it."""
     if shutil.which("make") is None:
         pytest.skip("no make")
     sub, config = tmp_path / "eve", tmp_path / "class.toml"
@@ -347,11 +351,12 @@ def test_a_built_file_handed_in_is_named_when_the_bot_then_cannot_start(tmp_path
     built.chmod(0o755)
     os.utime(sub / "bot.c", (1_000_000_000, 1_000_000_000))  # older than the built file
     write_config(config, seat_orders="rotations")
-    done = in_process.referee("grade-one", "eve", "--config", "class.toml", "--results",
-                              "results.json", "--format", "gradescope", "--workers", "1", "-q",
-                              cwd=tmp_path)
+    done = in_process.referee("grade-one", "eve", "--name", "Eve", "--config", "class.toml",
+                              "--results", "results.json", "--format", "gradescope",
+                              "--workers", "1", "-q", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     output = json.loads((tmp_path / "results.json").read_text())["output"]
+    assert output.startswith("# Feedback: Eve\n"), output
     assert "make: 'bot' is up to date." in output, output
     assert ("Your build made nothing (its output, below, says so): the file it makes was "
             "handed in already built, so that file ran as it came, not one built here from "
