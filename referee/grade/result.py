@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from referee.check import MOVE_TIME_CHECK, CheckResult
+from referee.check import CHECK_COUNT, MOVE_TIME_CHECK, CheckResult
 from referee.leaderboard.stats import Games, versus
 from referee.match.player import FATAL_FAULTS
 from referee.protocol.messages import FaultKind
@@ -187,21 +187,31 @@ def points_earned(outcome: StudentResult, points: Points) -> list[tuple[str, flo
     parts = []
     if points.check:
         parts.append((f"{outcome.checks_passed} of {outcome.checks} checks passed, "
-                      f"{points.check:g} each" if outcome.checks else "no check counts",
+                      f"{points.check:g} each" if outcome.checks else unchecked(outcome),
                       outcome.checks_passed * points.check))
     if points.placement:
         mean = 0.0 if outcome.placement is None else outcome.placement["mean"]
-        parts.append((f"mean placement points {mean:.3f} times {points.placement:g}",
+        parts.append((f"mean placement points {mean:.3f} times {points.placement:g}"
+                      if outcome.games else "no game played for placement points",
                       mean * points.placement))
     if points.win_share:
         share = outcome.win_share or 0.0
-        parts.append((f"win share {share:.3f} times {points.win_share:g}",
+        parts.append((f"win share {share:.3f} times {points.win_share:g}"
+                      if outcome.games else "no game played for a win share",
                       share * points.win_share))
     if points.beats:
         beaten = sum(v.verdict == "beats" for v in outcome.versus.values())
         parts.append((f"{beaten} baseline(s) beaten, {points.beats:g} each",
                       beaten * points.beats))
     return parts
+
+
+def unchecked(outcome: StudentResult) -> str:
+    """The check's points of a submission whose check did not run to its end, in words a
+    student reads as such: "no check counts" left one with no bot wondering why."""
+    if outcome.status == OUT_OF_TIME:
+        return f"0 of {CHECK_COUNT} checks counted, its check cut short by the grading time"
+    return f"0 of {CHECK_COUNT} checks passed, none having run"
 
 
 def total_points(outcome: StudentResult, points: Points) -> float:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.grade.feedback import points_line
 from referee.grade.result import (
     StudentResult,
     Versus,
@@ -53,6 +54,20 @@ def test_points_rank_partial_work_above_nothing(tmp_path: Path) -> None:
     assert grade_for(partial, config) == ("E", "points >= 5 (any status)")
     assert grade_for(empty, config) == ("F", "broken")
     assert grade_for(good, config) == ("A", "beats random-1, random-2, random-3")
+
+
+def test_the_points_of_a_bot_not_checked_say_why_in_a_students_words(tmp_path: Path) -> None:
+    """A folder with no bot is told its points as 0 of the 21 checks, none having run, and no
+    game played (not "no check counts", nor a mean placement of 0.000 it never had); one
+    out of grading time in its check, that its check was cut short."""
+    config = load_tournament(config_with(tmp_path))
+    empty = StudentResult("e", "no bot found", "")
+    assert points_line(empty, config) == (
+        "- points: **0** (0 of 21 checks passed, none having run = 0; no game played for "
+        "placement points = 0; 0 baseline(s) beaten, 5 each = 0)")
+    late = StudentResult("l", "out of grading time", "")
+    assert points_line(late, config).startswith(
+        "- points: **0** (0 of 21 checks counted, its check cut short by the grading time = 0;")
 
 
 def test_without_points_a_check_passed_is_one_point(tmp_path: Path) -> None:
