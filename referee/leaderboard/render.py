@@ -246,11 +246,20 @@ def left_out_lines(left_out: dict[str, str], fmt: str) -> str:
 
 def difference_text(pair: Pair, digits: int) -> str:
     """a - b with its simultaneous 95% interval, or "unbounded" where the design cannot
-    bound it at that level."""
+    bound it at that level; "-" for a pair never compared (tables that never meet), whose
+    difference of 0 would read as a level pair that more deals could bound."""
     t = pair.test
+    if pair.paired == "apart":
+        return "-"
     if t.low is None or t.high is None:
         return f"{t.diff:+.{digits}f} (unbounded)"
     return f"{t.diff:+.{digits}f} [{t.low:+.{digits}f}, {t.high:+.{digits}f}]"
+
+
+def los_text(pair: Pair) -> str:
+    """The likelihood of superiority, or "-" for a pair never compared (its 50% is no
+    measure)."""
+    return "-" if pair.paired == "apart" else f"{pair.test.los:.1%}"
 
 
 def method_note(primary: str, pairs: Sequence[Pair]) -> str:
@@ -269,7 +278,7 @@ def pairs_table(pairs: list[Pair], primary: str, fmt: str = "simple") -> str:
     name = _md if fmt == "github" else visible
     digits = 1 if primary == "money" else 3
     body = [[name(p.a), name(p.b), p.test.games, p.test.deals, PAIRED[p.paired],
-             difference_text(p, digits), f"{p.test.los:.1%}", "yes" if p.separated else "no"]
+             difference_text(p, digits), los_text(p), "yes" if p.separated else "no"]
             for p in pairs]
     headers = ["a", "b", "games", "deals", "compared over", "a - b [95% CI]", "LOS",
                "separated"]

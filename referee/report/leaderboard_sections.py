@@ -4,7 +4,7 @@ standings (every pair on pairs.html), the head-to-head grid and the seat bias.""
 from __future__ import annotations
 
 from referee.leaderboard.pairs import Pair
-from referee.leaderboard.render import PAIRED, method_note
+from referee.leaderboard.render import PAIRED, los_text, method_note
 
 from . import svg
 from .data import Tournament
@@ -31,14 +31,15 @@ def pairs_table(data: Tournament, links: Links, pairs: list[Pair], root: str) ->
     rows = []
     for p in pairs:
         t = p.test
-        diff = (f"{t.diff:+.{digits}f} <small>unbounded</small>" if t.low is None or
+        diff = ("-" if p.paired == "apart" else  # never compared: no difference to show
+                f"{t.diff:+.{digits}f} <small>unbounded</small>" if t.low is None or
                 t.high is None else f"{t.diff:+.{digits}f} <small>[{t.low:.{digits}f}, "
                 f"{t.high:.{digits}f}]</small>")
         mark = ' class="separated"' if p.separated else ""
         rows.append(f"<tr{mark}>" + cell(str(rank[p.a])) + cell(links.bot(p.a, root), p.a)
                     + cell(str(rank[p.b])) + cell(links.bot(p.b, root), p.b)
                     + f"<td>{t.games}</td><td>{t.deals}</td><td>{PAIRED[p.paired]}</td>"
-                    + cell(diff, t.diff) + f"<td>{t.los:.1%}</td>"
+                    + cell(diff, t.diff) + f"<td>{los_text(p)}</td>"
                     f"<td>{'yes' if p.separated else 'no'}</td></tr>")
     return sortable("pairs", "pairs", ["#", "a", "#", "b", "games", "deals",
                                        "compared over", "a &minus; b [95% CI]", "LOS",

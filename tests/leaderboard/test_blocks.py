@@ -144,3 +144,19 @@ def test_tables_that_never_meet_are_judged_each_on_its_own_deals() -> None:
                 assert pair.paired == "apart" and not pair.separated
                 assert (pair.test.low, pair.test.high) == (None, None)
                 assert pair.test.deals == 2 * deals
+
+
+def test_a_pair_never_compared_shows_no_difference_nor_likelihood() -> None:
+    """In the pairs table, two entrants at tables that never meet read "not compared", with
+    "-" for the difference and the LOS: not "+0.000 (unbounded)" and 50.0%, which read as a
+    level pair that more deals would bound."""
+    from referee.leaderboard.render import pairs_table
+
+    names = [f"e{i}" for i in range(8)]
+    deal, present, values = split_final(2)
+    lines = pairs_table(compare(names, deal, values, present), "placement").splitlines()
+    apart = [line.split() for line in lines if "never meet)" in line]
+    assert len(apart) == 16, lines
+    assert all(cells[-3:] == ["-", "-", "no"] for cells in apart), lines
+    same = [line for line in lines if line.startswith("e0  ") and " e1 " in line]
+    assert same and "%" in same[0] and "-  " not in same[0], lines
