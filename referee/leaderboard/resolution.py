@@ -44,8 +44,9 @@ APART = " Entrants at tables that never meet are not compared, however many deal
 def note(pairs: list[Pair], entrants: int, games: int, deals_per_table: float, primary: str,
          alpha: float, placed: str = "entrants") -> str | None:
     """None when some pair is separated; else the line that says why none is.  `games`: those
-    played; `deals_per_table`: the deals each table played, on average; `placed`: what the
-    `entrants` placed are called (a gauntlet's "candidates")."""
+    played; `deals_per_table`: the deals each table played, on average, a deal begun and not
+    finished counted in part (so that `games / deals_per_table` is a deal of every table);
+    `placed`: what the `entrants` placed are called (a gauntlet's "candidates")."""
     if not pairs or any(p.separated for p in pairs):
         return None
     line = _why_none(pairs, entrants, games, deals_per_table, primary, alpha, placed)
@@ -76,8 +77,12 @@ def _why_none(pairs: list[Pair], entrants: int, games: int, deals_per_table: flo
     z = float(-ndtri(alpha / m / 2) - ndtri(1 - POWER))  # the normal's upper quantiles
     diff = DIFFERENCE.get(primary, 0.1)
     scale = (statistics.median(errors) * z / diff) ** 2
-    if deals_per_table > 0:  # never fewer deals than the exact test needs to separate any
-        scale = max(scale, need / deals_per_table)
+    if deals_per_table <= 0:
+        return head + "."
+    # never fewer deals than the exact test needs to separate any
+    needed = max(math.ceil(deals_per_table * scale - 1e-9), need)
+    # The games are those deals' (a deal of every table: games / deals_per_table), so that
+    # the two figures agree, as a run of that many deals would play them.
     return (f"{head}; a difference of {diff:g} {UNITS.get(primary, primary)} would need about "
-            f"{math.ceil(games * scale):,} games ({math.ceil(deals_per_table * scale):,} deals "
-            "of every table) to be separated 4 times in 5.")
+            f"{round(needed * games / deals_per_table):,} games ({needed:,} deals of every "
+            "table) to be separated 4 times in 5.")

@@ -10,6 +10,7 @@ ahead of whom, and so each entrant's range of places, comes from the paired test
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -294,9 +295,13 @@ def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP
                                             or (name in never and rank > 1)),
             baseline=rank is None))
     tables = {tuple(sorted(s)) for s in games.seats}  # a gauntlet deals each deal to all
-    dealt = {(tuple(sorted(s)), d) for s, d in zip(games.seats, games.deal.tolist(), strict=True)}
+    dealt = Counter((tuple(sorted(s)), d)
+                    for s, d in zip(games.seats, games.deal.tolist(), strict=True))
+    # A whole deal of a table is its seat orders, the most any table's deal holds: a run
+    # stopped inside a deal has played part of one.
+    whole = max(dealt.values(), default=1) * max(1, len(tables))
     note = resolution.note(pairs, len(order), len(games.game_ids),
-                           len(dealt) / max(1, len(tables)), primary, alpha,
+                           len(games.game_ids) / whole, primary, alpha,
                            "candidates" if len(order) < len(games.names) else "entrants")
     if games.deals == 1:
         note = (f"{note} " if note else "") + resolution.ONE_DEAL

@@ -240,9 +240,33 @@ def test_a_gauntlets_note_counts_the_deals_of_every_candidates_table() -> None:
                       board.note)
     assert found, board.note
     games, deals = (int(x.replace(",", "")) for x in found.groups())
-    assert deals * 4 * 4 - 16 <= games <= deals * 4 * 4, board.note
+    assert games == deals * 4 * 4, board.note
     need = re.search(r"entrants need at least (\d+) deals of a table", board.note)
     assert need and deals >= int(need.group(1)), board.note  # never fewer than it says
+
+
+def test_a_run_stopped_inside_a_deal_is_told_the_games_of_whole_deals() -> None:
+    """A gauntlet stopped by a time budget inside its third deal (two candidates' tables
+    have played 1 of its 4 seat orders): the note's games are still its deals of every table
+    (a deal: 4 seat orders at each of 4 tables), not a deal short for the part-played one."""
+    results = []
+    for deal in range(3):
+        for c in range(4):
+            table = ["x", "y", "z", f"c{c}"]
+            for k in range(1 if deal == 2 and c >= 2 else 4):
+                seats = table[k:] + table[:k]
+                ranks = [1, 2, 3, 4] if (k + c + deal) % 2 else [4, 3, 2, 1]
+                results.append((f"g{deal}-c{c}-o{k}", seats, {
+                    "money": [40 - 10 * r for r in ranks], "ranks": ranks, "retired": [],
+                    "faults": [[]] * 4}))
+    seeds = {gid: int(gid[1]) for gid, _, _ in results}
+    board = standings(Games.load(all_stored(results), seeds), samples=50)
+    assert board.note is not None
+    found = re.search(r"would need about ([\d,]+) games \(([\d,]+) deals of every table\)",
+                      board.note)
+    assert found, board.note
+    games, deals = (int(x.replace(",", "")) for x in found.groups())
+    assert games == deals * 4 * 4, board.note
 
 
 def test_until_separated_tests_the_leader_at_the_error_over_the_entrants() -> None:
