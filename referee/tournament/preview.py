@@ -115,12 +115,17 @@ class Plan:
                f"{self.table_size}, {counted(self.deals, 'deal')}, "
                f"{counted(self.seat_orders, 'seat order')} per table; {each} per entrant"]
         if bound:
-            out.append(f"time: at most {duration(self.bound_seconds)} on "
+            # Once games are stored, the bound (of every game) and the pace (of those left)
+            # count different games: each says which.
+            bounded = self.games if self.max_games is None else min(self.games, self.max_games)
+            scope = f" for all {bounded:,} games" if self.stored else ""
+            out.append(f"time: at most {duration(self.bound_seconds)}{scope} on "
                        f"{counted(self.workers, 'worker')}, a bound if every decision took the "
                        "whole move time (bots answering in milliseconds take far less)")
             if self.pace is not None and self.to_play:
                 out.append(f"time at the pace of the games stored ({self.pace:.2f} s a game): "
-                           f"about {duration(self.paced_seconds)}")
+                           f"about {duration(self.paced_seconds)} for the {self.to_play:,} to "
+                           "play")
         grown = self._grown()
         if grown is not None:
             out.append(grown)

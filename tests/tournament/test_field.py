@@ -299,7 +299,8 @@ def test_plan_counts_what_run_plays_and_the_store_is_found_from_anywhere(
         tmp_path: Path) -> None:
     """`tournament plan` counts the games, tables and seats that `run` then plays; the store
     lies beside the file, so the same command run from another folder resumes it.  With
-    games stored, `plan` also gives the time left at their pace."""
+    games stored, `plan` says its time bound is of all the games, and gives the time of the
+    games left at their pace."""
     names = ["ann", "ben", "cal", "dan", "eve"]
     for n in names:
         entrant(tmp_path, n)
@@ -320,13 +321,14 @@ def test_plan_counts_what_run_plays_and_the_store_is_found_from_anywhere(
     assert "stored already: 30 of them; 0 to play" in out.stdout
     assert "10 tables of 3, 1 deal, 3 seat orders per table" in out.stdout, out.stdout
     assert "time: at most" in out.stdout and "time: at most" not in run(file)
+    assert " for all 30 games on " in out.stdout, out.stdout  # the bound's, not those left
     assert "at the pace of the games stored" not in out.stdout  # nothing left to play
     with sqlite3.connect(tmp_path / "field.db") as con:
         con.execute("UPDATE games SET seconds = 0.5")
     file.write_text(file.read_text().replace("seed = 11", "seed = 11\ndeals = 2"))
     paced = in_process.referee("tournament", "plan", str(file), "--workers", "2", cwd=tmp_path)
-    assert ("time at the pace of the games stored (0.50 s a game): about 8 s"
-            in paced.stdout), paced.stdout  # 30 games to play, 0.5 s each, 2 at a time
+    assert ("time at the pace of the games stored (0.50 s a game): about 8 s for the 30 to "
+            "play\n" in paced.stdout), paced.stdout  # 30 games to play, 0.5 s each, 2 at a time
     as_json = in_process.referee("tournament", "plan", str(file), "--json", "--workers", "2",
                                  cwd=tmp_path)
     assert json.loads(as_json.stdout)["seconds_at_stored_pace"] == 8
