@@ -260,6 +260,16 @@ class _Run:
             self.say(self.verdict)
         return True
 
+    def _unnamed_games(self) -> int:
+        """A sample's stored games at tables it no longer names (`tables` lowered), but for
+        those of entrants the file no longer names (withdrawn, said apart)."""
+        if self.games.sample is None:
+            return 0
+        named = {table_key(t) for t in self.games.tables(ordered=False)}
+        gone = set(self.change.withdrawn)
+        return sum(1 for game_id, seats in self.store.seatings().items()
+                   if game_id.rsplit("-", 2)[0] not in named and not gone.intersection(seats))
+
     def _withdrawn_games(self) -> int:
         """The stored games at a table of an entrant the file no longer names."""
         gone = set(self.change.withdrawn)
@@ -326,13 +336,18 @@ class _Run:
         already = (self._tally(range(self.config.deals)).stored
                    if self.games.kind == "adaptive" else self.covered.stored)
         beyond = len(self.done) - already
+        unnamed = self._unnamed_games() if beyond else 0
+        if unnamed:  # which the leaderboard leaves out, unlike more deals
+            self.say(f"note: the store also holds {unnamed:,} games of tables the sample no "
+                     "longer names (`tables` lowered); the leaderboard leaves them out, and "
+                     "counts them again when `tables` goes up")
+        beyond -= unnamed
         if beyond and beyond != self._withdrawn_games():
-            # more deals played before, or tables a smaller sample no longer names (the
-            # withdrawn entrants' games alone were said as the run began, with whose they are)
+            # more deals played before (the withdrawn entrants' games alone were said as the
+            # run began, with whose they are)
             self.say(f"note: the store also holds {beyond:,} games beyond this run's schedule "
-                     f"(deals after the {self.deals} it covered, tables of withdrawn "
-                     "entrants, or tables a smaller sample no longer names); the leaderboard "
-                     "counts every stored game of the field's tables")
+                     f"(deals after the {self.deals} it covered, or tables of withdrawn "
+                     "entrants); the leaderboard counts every stored game of the field's tables")
         return RunSummary(total=self.covered.games, already=already,
                           played=self.progress.played, skipped=self.covered.skipped,
                           left_out={**self.left_out, **self.unstarted}, voids=self.voids,

@@ -80,8 +80,9 @@ def board_games(db: Path) -> dict[str, int]:
 @pytest.mark.slow
 def test_a_sample_grows_by_tables_and_entrants_and_plays_only_the_new_games(
         tmp_path: Path) -> None:
-    """`tables` up plays only the new tables' games; `tables` down plays nothing and the
-    leaderboard counts the tables the file now names; a late entrant plays only tables of
+    """`tables` up plays only the new tables' games; `tables` down plays nothing, says the
+    games of the tables no longer named are left out, and the leaderboard counts the tables
+    the file now names; a late entrant plays only tables of
     its own, which bring it level with the field; each time `plan` says beforehand how many
     games `run` plays, and each entrant's games."""
     db = tmp_path / "field.db"
@@ -102,7 +103,10 @@ def test_a_sample_grows_by_tables_and_entrants_and_plays_only_the_new_games(
     file = write_file(tmp_path, names(8), f"tables = 4\n{SHORT}")
     text = plan_text(file)
     assert to_play(text) == 0
-    assert played(run(file)) == 0
+    said = run(file)
+    assert played(said) == 0
+    assert (f"note: the store also holds {5 * GAMES_PER_TABLE} games of tables the sample no "
+            "longer names (`tables` lowered); the leaderboard leaves them out" in said), said
     assert stored(db) == grown  # nothing removed: the other tables' games stay stored
     counted = board_games(db)
     assert sum(counted.values()) == 4 * GAMES_PER_TABLE * 3
