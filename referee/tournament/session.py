@@ -373,8 +373,9 @@ async def run_tournament(
     calling `on_update` after every game stored and every void attempt.  Every entrant is
     built first, and the games of those whose version changed are superseded and played
     again (with `frozen`, FrozenField instead); then, with `workers`, the plan of its games is
-    said (`preview.py`), counting those to play again.  The file's `max_games` and `time_budget`
-    (seconds from now) stop it early (`budget.py`); an adaptive run seats an entrant that
+    said (`preview.py`), counting those to play again.  The file's `max_games` and
+    `time_budget` (`--time-budget`: seconds from now) stop it early (`budget.py`); an
+    adaptive run seats an entrant that
     keeps failing to start in no later round (`unstarted.py`), and none whose stored games
     show it never started and that fails to start when tried first (`start_probe.py`).
     Raises SandboxError, before any game, when the file's sandbox cannot run here or would
