@@ -147,6 +147,9 @@ class _Run:
         stored = 0 if config.max_games is None else self._tally(range(config.deals)).stored
         self.budget = Budget.of(config.max_games, stored, deadline)
         self.seconds = time_budget
+        # The budget's seconds spent before any game: building the entrants, trying them.
+        self.before_games = 0.0 if deadline is None or time_budget is None else \
+            time.monotonic() - (deadline - time_budget)
 
     def _tally(self, deals: range) -> Tally:
         return tally(self.games, deals, self.done, self.by_table, self.left_out, self.shard)
@@ -327,8 +330,12 @@ class _Run:
             return (f"stopped at max_games = {self.config.max_games}: the store holds {held} "
                     f"games of the schedule{fair}; raise max_games to play on")
         assert self.seconds is not None
-        return (f"stopped when the time budget of {duration(self.seconds)} ran out, after "
-                f"{self.progress.played:,} games{fair}; run again to play on")
+        built = ""
+        if self.before_games >= max(1.0, self.seconds / 10):  # the builds took much of it
+            built = (f" ({duration(self.before_games)} of it building the entrants before "
+                     "the first game)")
+        return (f"stopped when the time budget of {duration(self.seconds)} ran out{built}, "
+                f"after {self.progress.played:,} games{fair}; run again to play on")
 
     def summary(self) -> RunSummary:
         # An adaptive run stopped inside the rounds it kept (a time budget) has begun only

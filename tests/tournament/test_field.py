@@ -580,3 +580,17 @@ def test_a_file_of_commands_run_away_from_their_scripts_is_refused(tmp_path: Pat
     assert "warning: run would leave out cal: its command cannot run" in planned.stdout
     assert "changed since" not in planned.stdout and "0 to play" in planned.stdout, \
         planned.stdout
+
+
+def test_a_time_budget_spent_on_builds_says_so(tmp_path: Path) -> None:
+    """A time budget that runs out while the entrants build, before any game: the stop says
+    how much of it the builds took (an organiser read `after 0 games` and nothing of why)."""
+    names = ["ann", "ben", "cal"]
+    for n in names:
+        entrant(tmp_path, n)
+    file = write_file(tmp_path, names)
+    file.write_text(file.read_text().replace(
+        'dir = "cal"', 'dir = "cal"\nbuild = \'python3 -c "import time; time.sleep(1.5)"\''))
+    said = run(file, "--time-budget", "1s")
+    assert re.search(r"stopped when the time budget of 1 s ran out \(\d+ s of it building the "
+                     r"entrants before the first game\), after 0 games", said), said
