@@ -51,6 +51,7 @@ class Plan:
     few_deals: str | None = None  # `too_few_deals`: why no pair can be separated
     shard: str | None = None  # "I/N" when these are one shard's games
     whole: int | None = None  # the games of the whole schedule, with `shard`
+    baselines: tuple[str, ...] = ()  # a gauntlet's, at every table
 
     def as_dict(self) -> dict[str, object]:
         return {"games": self.games, "tables": self.tables, "deals": self.deals,
@@ -64,7 +65,8 @@ class Plan:
                 "seat_orders_warning": ROTATIONS if self.unpaired else None,
                 "deals_warning": self.few_deals,
                 "seconds_at_stored_pace": None if self.pace is None else
-                round(self.paced_seconds), "shard": self.shard, "whole_games": self.whole}
+                round(self.paced_seconds), "shard": self.shard, "whole_games": self.whole,
+                "baselines": list(self.baselines)}
 
     @property
     def paced_seconds(self) -> float:
@@ -114,6 +116,11 @@ class Plan:
         out = [f"{part}{counted(self.games, 'game')}: {counted(self.tables, 'table')} of "
                f"{self.table_size}, {counted(self.deals, 'deal')}, "
                f"{counted(self.seat_orders, 'seat order')} per table; {each} per entrant"]
+        if self.baselines:
+            candidates = len(self.per_entrant) - len(self.baselines)
+            out.append(f"a gauntlet: {counted(candidates, 'candidate')}, each at tables of its "
+                       f"own with the baselines {', '.join(self.baselines)}; the board places "
+                       "the candidates alone")
         if bound:
             # Once games are stored, the bound (of every game) and the pace (of those left)
             # count different games: each says which.
@@ -220,7 +227,8 @@ def make_plan(config: TournamentConfig, games: Schedule, workers: int,
         drawn_before=0 if games.sample is None else games.sample.before, changed=changed,
         unpaired=unpaired_rotations(config), pace=pace, few_deals=too_few_deals(config, games),
         shard=None if shard is None else f"{shard[0]}/{shard[1]}",
-        whole=None if shard is None else len(games))
+        whole=None if shard is None else len(games),
+        baselines=tuple(config.baselines) if config.format == "gauntlet" else ())
 
 
 @dataclass(frozen=True)

@@ -869,7 +869,8 @@ def test_plan_warns_of_a_gauntlet_with_too_few_deals_to_separate_anything(
     table, so pairs are compared deal by deal, and the board's pairs, the 13 candidates'
     (baselines are not placed), need 12 deals before any can be separated (15 entrants would
     need 13): `plan` warns and names them (and --json); 12 deals, or a round robin of many
-    tables over one deal (judged by the block model), get no such warning."""
+    tables over one deal (judged by the block model), get no such warning.  The plan says it
+    is a gauntlet, and of which baselines."""
     def gauntlet(deals: int) -> Path:
         return gauntlet_file(tmp_path, deals, 15)
 
@@ -878,8 +879,11 @@ def test_plan_warns_of_a_gauntlet_with_too_few_deals_to_separate_anything(
             "candidates need at least 12 deals (familywise error 0.05); give deals = 12 or more")
     text = in_process.referee("tournament", "plan", str(gauntlet(6)), cwd=tmp_path).stdout
     assert says in text, text
+    assert ("a gauntlet: 13 candidates, each at tables of its own with the baselines b0, b1; "
+            "the board places the candidates alone") in text, text
     as_json = in_process.referee("tournament", "plan", str(gauntlet(6)), "--json", cwd=tmp_path)
     assert json.loads(as_json.stdout)["deals_warning"] == says.removeprefix("warning: ")
+    assert json.loads(as_json.stdout)["baselines"] == ["b0", "b1"]
     text = in_process.referee("tournament", "plan", str(gauntlet(12)), cwd=tmp_path).stdout
     assert "can separate no pair" not in text, text
     field = write_config(tmp_path)
