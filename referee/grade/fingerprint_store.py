@@ -5,9 +5,9 @@ again: the sample bots and baselines (some 0.6 s of CPU a run for the kit alone)
 unchanged submission.  A run now lexes only the files not in the store, and keeps the files it
 compared (those no longer compared, of a submission changed or withdrawn, are dropped).
 
-A cache, not a record: a store that cannot be read, or of another `method` (another K or
-WINDOW, another pygments, a Python that hashes a tuple otherwise), is computed afresh, and one
-that cannot be written costs the next run its time, nothing else."""
+A cache, not a record: a store that cannot be read, or of another `method` (another
+similarity.py, another pygments, a Python that hashes a tuple otherwise), is computed afresh,
+and one that cannot be written costs the next run its time, nothing else."""
 
 from __future__ import annotations
 

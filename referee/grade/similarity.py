@@ -15,6 +15,7 @@ is left out of both, so that two students who started from the same sample are n
 
 from __future__ import annotations
 
+import hashlib
 import os
 import shlex
 import stat
@@ -56,12 +57,26 @@ NOT_READ = NOT_COPIED | {"node_modules", "target", "build", "out", "bin", "obj",
 # Makefile, ...): the bot's code is compared, not its README or bot.toml.
 NOT_CODE = {"special", "markup", "data", "configs", "make", "html", "textfmts", "textedit"}
 SAMPLE_BOTS = Path(__file__).resolve().parents[2] / "sample_bots"
+
+
+def _code_digest() -> str:
+    """This module's source, digested: every rule of how a file is read as ids (`lexer_for`,
+    `placeholder`, `token_ids`, `literal_ids`, K, WINDOW, NOT_CODE) is written here, so any
+    edit to it leaves the ids stored by the referee before it behind (a version number bumped
+    by hand would, once forgotten, keep the old ids: another similarity than a fresh run's)."""
+    try:
+        return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+    except OSError:  # only bytecode installed: the referee's version stands for its source
+        from referee import __version__
+
+        return f"version {__version__}"
+
+
 # What a file's ids (`_file_ids`) depend on besides its name and text, under which OUT's
-# fingerprints.json keeps them (`FingerprintStore`): bump the first number with any change to
-# how a file is read as tokens (`placeholder`, `token_ids`, `literal_ids`, `lexer_for`).  A
-# run's hash is Python's hash of a tuple of ints, the same in every process of one Python.
-METHOD = (f"1 K={K} WINDOW={WINDOW} not code={','.join(sorted(NOT_CODE))} "
-          f"pygments {pygments.__version__} tuple hash {hash((1, 2, 3))}")
+# fingerprints.json keeps them (`FingerprintStore`): this module's code, pygments' lexers, and
+# Python's hash of a tuple of ints (a run's hash: the same in every process of one Python).
+METHOD = (f"code {_code_digest()} pygments {pygments.__version__} "
+          f"tuple hash {hash((1, 2, 3))}")
 FINGERPRINTS = "fingerprints.json"  # the store's name in OUT
 Token = tuple[_TokenType, str]  # a token of pygments' and its text
 

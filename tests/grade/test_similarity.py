@@ -5,6 +5,7 @@ students are compared on their code not from the kit (the sample bots and baseli
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import os
 import re
@@ -23,6 +24,7 @@ from referee.grade.similarity import (
     MIN_SHARED,
     Similarity,
     SourceFile,
+    Token,
     compare,
     compare_class,
     fingerprinted,
@@ -448,7 +450,8 @@ def test_a_class_compared_again_unchanged_lexes_nothing_and_finds_the_same(
     """A grading run keeps what it computed of each file it compared (OUT/fingerprints.json):
     run again with nothing changed, it finds the same pairs and shares without lexing the kit
     or the submissions again (some 0.7 s of CPU a run); a store it cannot read is computed
-    afresh, and a file changed since is lexed again."""
+    afresh, and a file changed since is lexed again, as is every file once the referee's
+    similarity.py has changed (a store of another METHOD)."""
     subs, out = tmp_path / "subs", tmp_path / "out"
     for student, code in {"bob": BOB, "carol": CAROL}.items():
         (subs / student).mkdir(parents=True)
@@ -462,15 +465,28 @@ def test_a_class_compared_again_unchanged_lexes_nothing_and_finds_the_same(
     first = compared()
     assert first.kit and first.closest
     lexed: list[str] = []
-    monkeypatch.setattr(similarity, "tokens_of", lambda file: lexed.append(file.path))
+    lex = similarity.tokens_of
+
+    def lexing(file: SourceFile) -> list[Token] | None:
+        lexed.append(file.path)
+        return lex(file)
+
+    monkeypatch.setattr(similarity, "tokens_of", lexing)
+    similarity._reference_ids.cache_clear()  # as a new process: the kit from the store alone
     assert compared() == first and lexed == []
     (out / FINGERPRINTS).write_text("{not json")
-    monkeypatch.undo()
-    assert compared() == first
-    monkeypatch.setattr(similarity, "tokens_of", lambda file: lexed.append(file.path))
+    assert compared() == first and sorted(lexed) == ["bot.py", "bot.py", "random_bot.py"]
+    lexed.clear()
     (subs / "carol" / "bot.py").write_text(CAROL + "\n# tuned again\n")
     compared()
     assert lexed == ["bot.py"]
+    lexed.clear()
+    source = hashlib.sha256(Path(similarity.__file__).read_bytes()).hexdigest()
+    assert f"code {source[:16]} " in similarity.METHOD  # an edit to it is another METHOD
+    monkeypatch.setattr(similarity, "METHOD", similarity.METHOD + " edited")
+    similarity._reference_ids.cache_clear()
+    compared()
+    assert sorted(lexed) == ["bot.py", "bot.py", "random_bot.py"]
 
 
 def test_students_who_tuned_the_same_sample_are_grouped_under_it_not_paired(
