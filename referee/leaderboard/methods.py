@@ -3,7 +3,7 @@
 The test behind `separated` changes with the design and the deals (`pairs.compare`): in a
 complete design the sign-flip test over deals, exact up to EXACT_DEALS deals and Student's t
 beyond; elsewhere the block model; Welch's t for entrants that share no deal; none between
-tables that never meet.  A board whose
+tables that share no entrant.  A board whose
 places came from one of them says which, as the same store read after a few more deals can
 change from one to the other."""
 
@@ -37,7 +37,7 @@ def tests_used(pairs: Sequence[Pair], short: bool = False) -> str:
                         "pair's deals are those in which a or b played, each table's counted "
                         "apart, as each is dealt its own deck)"))
     if any(p.paired == "apart" for p in pairs):
-        parts.append("none between tables that never meet"
+        parts.append("none between tables that share no entrant"
                      + ("" if short else " (no game links them)"))
     if any(p.paired == "none" for p in pairs):
         parts.append("Welch's t on deal means" + ("" if short else " (no deal in common)"))

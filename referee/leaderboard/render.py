@@ -27,7 +27,7 @@ from .stats import Standings
 PAIR_METRIC = {"placement": "placement points", "win_share": "win share", "money": "money",
                "rating": "placement points"}
 PAIRED = {"table": "same tables", "deal": "same deals", "none": "all games (unpaired)",
-          "model": "all blocks (model)", "apart": "not compared (tables never meet)"}
+          "model": "all blocks (model)", "apart": "not compared (tables share no entrant)"}
 
 
 def _ci(m: Interval, digits: int) -> str:

@@ -36,9 +36,11 @@ def minimum_exact_deals(entrants: int, alpha: float) -> int:
     return deals
 
 
-# Said of a board whose tables never meet (`pairs.table_groups`), after why nothing is
-# separated: more deals separate pairs at one table, never pairs across.
-APART = " Entrants at tables that never meet are not compared, however many deals are played."
+# Said of a board whose tables share no entrant (`pairs.table_groups`), after why nothing is
+# separated: more deals separate pairs at one table, never pairs across.  Not "never meet": a
+# run stopped before the tables that link its field (a budget's prefix) reads the same.
+APART = (" Entrants at tables that share no entrant are not compared: no game links them, and "
+         "more deals of those tables never will.")
 
 
 def note(pairs: list[Pair], entrants: int, games: int, deals_per_table: float, primary: str,
@@ -69,7 +71,8 @@ def _why_none(pairs: list[Pair], entrants: int, games: int, deals_per_table: flo
                 f"p-value is above {alpha:g}/{m}; {entrants} {placed} need at least {need} "
                 "deals of a table")
     errors = [p.test.se for p in pairs if math.isfinite(p.test.se) and p.test.se > 0]
-    if not errors and all(p.test.diff == 0 and p.test.se == 0 for p in pairs):
+    compared = [p for p in pairs if p.paired != "apart"]  # (the others: no test at all)
+    if not errors and compared and all(p.test.diff == 0 and p.test.se == 0 for p in compared):
         return (f"{head}: every pair's results are level in every deal (copies of one bot, "
                 "most likely), and no number of games would separate them.")
     if not errors:

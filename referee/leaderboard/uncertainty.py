@@ -62,7 +62,8 @@ def uncertainty(games: Games, primary: str = "placement", alpha: float = ALPHA) 
     ranked = sorted(range(e), key=lambda i: (games.names[i] in never, -float(score[i]),
                                              games.names[i]))
     names = [games.names[i] for i in ranked]
-    if paired_design(design) or e < 2:  # one table, a gauntlet: the standings' paired tests
+    if paired_design(design) or e < 2:  # one table, a gauntlet, tables sharing no entrant:
+        # the standings' paired tests (`pairs.paired_design`)
         _, ranges = verdicts(games, names, primary, alpha)
         best = np.array([ranges[n][0] for n in names])
         worst = np.array([ranges[n][1] for n in names])

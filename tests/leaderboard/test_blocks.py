@@ -9,6 +9,7 @@ import pytest
 
 from referee.leaderboard import blocks
 from referee.leaderboard.pairs import compare, paired_test
+from referee.leaderboard.resolution import note
 
 
 def one_table(rng: np.random.Generator, deals: int, games: int, strength: np.ndarray
@@ -146,6 +147,7 @@ def test_tables_that_never_meet_are_judged_each_on_its_own_deals() -> None:
                 assert pair.test.deals == 2 * deals
 
 
+<<<<<<< HEAD
 def test_a_pair_never_compared_shows_no_difference_nor_likelihood() -> None:
     """In the pairs table, two entrants at tables that never meet read "not compared", with
     "-" for the difference and the LOS: not "+0.000 (unbounded)" and 50.0%, which read as a
@@ -160,3 +162,20 @@ def test_a_pair_never_compared_shows_no_difference_nor_likelihood() -> None:
     assert all(cells[-3:] == ["-", "-", "no"] for cells in apart), lines
     same = [line for line in lines if line.startswith("e0  ") and " e1 " in line]
     assert same and "%" in same[0] and "-  " not in same[0], lines
+=======
+def test_copies_at_tables_that_share_no_entrant_are_said_to_be_level() -> None:
+    """A final of copies of one bot at two tables that share no entrant, each entrant taking
+    every finish alike in every deal: the note says the pairs compared are level in every
+    deal (copies, most likely), as at one table, not merely that none is separated; then
+    that the pairs across the tables are not compared, whatever more deals those play."""
+    deal, present, values = split_final(12)
+    for g in range(len(deal)):  # game g of a deal: the finishes rotated g places
+        table = np.flatnonzero(present[g])
+        values[g, table] = np.roll([3, 2, 1, 0], g % 12)
+    names = [f"e{i}" for i in range(8)]
+    found = note(compare(names, deal, values, present), 8, len(deal), 12, "placement", 0.05)
+    assert found == ("no pair is separated: every pair's results are level in every deal "
+                     "(copies of one bot, most likely), and no number of games would separate "
+                     "them. Entrants at tables that share no entrant are not compared: no "
+                     "game links them, and more deals of those tables never will."), found
+>>>>>>> 5141089 (leaderboard: pairs 'apart' are at tables that share no entrant; copies there are said level)
