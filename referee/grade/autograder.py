@@ -45,6 +45,13 @@ GRADESCOPE_TIMEOUT = 600.0
 PRAIRIELEARN_MAX_TIMEOUT = 600.0
 GRADESCOPE_MAX_TIMEOUT = 2400.0
 
+GRADER_FOLDER = "modern-art-grader"  # under PrairieLearn's serverFilesCourse
+IMAGE = "python:3.12-slim"  # the Dockerfile's base: a Python the referee runs on
+
+
+class AutograderError(ValueError):
+    """The grading config cannot be made into an autograder; the message says why."""
+
 
 def longest_budget(platform: str) -> tuple[str, float]:
     """The platform's name and the largest `submission_time` its longest job leaves room
@@ -52,12 +59,6 @@ def longest_budget(platform: str) -> tuple[str, float]:
     if platform == "prairielearn":
         return "PrairieLearn", PRAIRIELEARN_MAX_TIMEOUT - MARGIN
     return "Gradescope", GRADESCOPE_MAX_TIMEOUT - MARGIN
-GRADER_FOLDER = "modern-art-grader"  # under PrairieLearn's serverFilesCourse
-IMAGE = "python:3.12-slim"  # the Dockerfile's base: a Python the referee runs on
-
-
-class AutograderError(ValueError):
-    """The grading config cannot be made into an autograder; the message says why."""
 
 
 @dataclass
@@ -227,8 +228,8 @@ def gradescope(config: TournamentConfig, config_path: Path, out: Path) -> Writte
     if budget + MARGIN > GRADESCOPE_TIMEOUT:
         minutes = math.ceil((budget + MARGIN) / 60)
         lines.append(f"note: [limits] submission_time is {budget:g} s: set the assignment's "
-                     f"autograder timeout to at least {minutes} minutes (10 by default, 40 at "
-                     "most)")
+                     f"autograder timeout to at least {minutes} minutes (10 by default, "
+                     f"{GRADESCOPE_MAX_TIMEOUT / 60:g} at most)")
     return Written(folder, lines)
 
 
