@@ -147,9 +147,8 @@ def test_tables_that_never_meet_are_judged_each_on_its_own_deals() -> None:
                 assert pair.test.deals == 2 * deals
 
 
-<<<<<<< HEAD
 def test_a_pair_never_compared_shows_no_difference_nor_likelihood() -> None:
-    """In the pairs table, two entrants at tables that never meet read "not compared", with
+    """In the pairs table, two entrants at tables that share no entrant read "not compared", with
     "-" for the difference and the LOS: not "+0.000 (unbounded)" and 50.0%, which read as a
     level pair that more deals would bound."""
     from referee.leaderboard.render import pairs_table
@@ -157,12 +156,13 @@ def test_a_pair_never_compared_shows_no_difference_nor_likelihood() -> None:
     names = [f"e{i}" for i in range(8)]
     deal, present, values = split_final(2)
     lines = pairs_table(compare(names, deal, values, present), "placement").splitlines()
-    apart = [line.split() for line in lines if "never meet)" in line]
+    apart = [line.split() for line in lines if "share no entrant)" in line]
     assert len(apart) == 16, lines
     assert all(cells[-3:] == ["-", "-", "no"] for cells in apart), lines
     same = [line for line in lines if line.startswith("e0  ") and " e1 " in line]
     assert same and "%" in same[0] and "-  " not in same[0], lines
-=======
+
+
 def test_copies_at_tables_that_share_no_entrant_are_said_to_be_level() -> None:
     """A final of copies of one bot at two tables that share no entrant, each entrant taking
     every finish alike in every deal: the note says the pairs compared are level in every
@@ -178,4 +178,3 @@ def test_copies_at_tables_that_share_no_entrant_are_said_to_be_level() -> None:
                      "(copies of one bot, most likely), and no number of games would separate "
                      "them. Entrants at tables that share no entrant are not compared: no "
                      "game links them, and more deals of those tables never will."), found
->>>>>>> 5141089 (leaderboard: pairs 'apart' are at tables that share no entrant; copies there are said level)
