@@ -402,7 +402,7 @@ async def run_tournament(
         change = update_field(store, [b.name for b in config.bots], versions, left_out,
                               frozen)
         if games.kind == "adaptive" and executor.runs_bots:  # before it seats them again
-            dead = await still_unstarted(config, config_path, store, versions, say)
+            dead = await still_unstarted(store, versions, executor.start_fault, say)
             if dead:
                 store.record_field([Entrant(n, versions[n], LEFT_OUT, why)
                                     for n, why in dead.items()], [], {})

@@ -9,11 +9,16 @@ started is started once before the first round, alone: its hello read, then clos
 failing, it is left out of the run with why, as a bot whose build fails; started, it is seated
 as ever (what it lacked was fixed outside its folder); a start that timed out is no failure
 (a loaded machine makes those of a healthy bot).
+
+The try runs where the run's games run (`Executor.start_fault`): on a Dask cluster, as a task
+on a worker.  What a bot lacks at its start (an interpreter, a module, a shared library) is
+most often mended on the machines that play, and the organiser's machine, where builds run,
+need not have it: tried there, a bot mended on the workers was left out for nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from pathlib import Path
 
 from referee.bots.errors import ResourcesExhausted
@@ -54,24 +59,44 @@ def to_probe(store: Store, playing: Iterable[str]) -> dict[str, int]:
     return {name: dead[name][0] for name in playing if name in dead}
 
 
-async def still_unstarted(config: TournamentConfig, config_path: Path, store: Store,
-                          playing: Iterable[str], say: Callable[[str], None]
-                          ) -> dict[str, str]:
+class NotTried(Exception):
+    """The try could not be made where the games run (a Dask task that failed there, its
+    worker lost or the cluster unable to read it): no verdict on the bot, which is seated as
+    any, and the run says why."""
+
+
+async def start_fault(config: TournamentConfig, config_path: Path, name: str) -> str | None:
+    """Start entrant `name`'s bot once in this process, read its hello and close it: why it
+    failed to start, or None (it started, or the referee here ran short of its own
+    resources, which is no fault of the bot's)."""
+    player = BotPlayer(bot_spec(config, config_path, name),
+                       startup_time=config.limits.startup_time)
+    try:
+        fault = await player.start()
+    except ResourcesExhausted:
+        fault = None
+    finally:
+        await player.aclose()
+    return None if fault is None else fault.reason
+
+
+async def still_unstarted(store: Store, playing: Iterable[str],
+                          start: Callable[[str], Awaitable[str | None]],
+                          say: Callable[[str], None]) -> dict[str, str]:
     """Those of `playing` whose games in `store` show they never started and that fail to
-    start again now, each with why (said, as a left-out bot is)."""
+    start again now, each tried by `start` (where the run plays: `Executor.start_fault`),
+    with why (said, as a left-out bot is)."""
     left_out: dict[str, str] = {}
     for name, games in to_probe(store, playing).items():
-        player = BotPlayer(bot_spec(config, config_path, name),
-                           startup_time=config.limits.startup_time)
         try:
-            fault = await player.start()
-        except ResourcesExhausted:  # the referee's want, not the bot's: seat it
-            fault = None
-        finally:
-            await player.aclose()
-        if fault is None or fault.reason.startswith(TIMED_OUT):
+            reason = await start(name)
+        except NotTried as exc:
+            say(f"note: {name} could not be tried again before the first round ({exc}): the "
+                "rounds seat it as any")
             continue
-        why = fault.reason.split(STDERR_TAIL, 1)[0]
+        if reason is None or reason.startswith(TIMED_OUT):
+            continue
+        why = reason.split(STDERR_TAIL, 1)[0]
         left_out[name] = (f"it started in none of its {games} stored games, nor when tried "
                           f"again now ({why}); no round of this run seats it, and the next "
                           "run tries it again")

@@ -30,6 +30,8 @@ from referee.tournament.schedule import ScheduledGame, schedule
 from referee.tournament.session import run_tournament
 from referee.tournament.store import open_store
 
+from ..processes import BOT_PYTHON
+
 # 4 tables of three, 3 rotations each: "broken" sits in 3 tables, 9 games
 CONFIG = TournamentConfig.model_validate({
     "name": "executors", "seed": 3, "table_size": 3, "seat_orders": "rotations",
@@ -163,3 +165,28 @@ def test_a_referee_short_of_resources_for_good_stops_the_run(
     assert all("OSError: [Errno 24] Too many open files" in reason for _, _, reason in voids)
     assert len({game_id for game_id, _, _ in voids}) == 1
     assert all("broken" not in r.names for r in results)
+
+
+def test_the_dask_executor_tries_a_bots_start_on_a_worker(client: Any) -> None:
+    """An adaptive run tries a bot that never started before seating it again; on Dask the
+    try is a task on a worker, where its games would start it (what it lacked is mended on
+    the workers, not on the organiser's machine), and says why it failed there."""
+    distributed = pytest.importorskip("distributed")
+    script = Path(__file__).resolve().parents[1] / "scripted_bots" / "crash_at_start.py"
+    config = TournamentConfig.model_validate({
+        "name": "probe", "seed": 3, "table_size": 3,
+        "bots": [{"name": n, "command": f"{BOT_PYTHON} {script}"} for n in ("a", "b", "c")]})
+
+    async def try_start() -> str | None:
+        executor = DaskExecutor(client=client)
+        await executor.start(config, Path("probe.toml"))
+        try:
+            return await executor.start_fault("a")
+        finally:
+            await executor.aclose()
+
+    with distributed.get_task_stream(client) as tasks:
+        reason = trio.run(try_start)
+    assert reason is not None and reason.startswith(
+        "closed its output before its hello; exit status 3"), reason
+    assert [t["key"].startswith("start_in_worker") for t in tasks.data] == [True]

@@ -79,6 +79,12 @@ class Executor(Protocol):
         """Get ready to play `config`'s games, before anything else of the run, so that
         what cannot work (a cluster out of reach) fails first."""
 
+    async def start_fault(self, name: str) -> str | None:
+        """Start entrant `name`'s bot once where this executor plays the games (on a Dask
+        cluster, in a worker), read its hello and close it: why it failed to start, or None.
+        An adaptive run tries so an entrant whose stored games show it never started
+        (`start_probe.py`)."""
+
     async def play(self, games: Iterable[ScheduledGame], report: Report) -> None:
         """Play `games` (taken in their order, lazily: a schedule may be long), reporting each
         finished game, each void attempt, each lost batch and each game handed to another

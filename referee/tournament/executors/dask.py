@@ -6,8 +6,9 @@ organiser's machine stores each batch's games as its result arrives and then rel
 that the cluster forgets it: a worker lost later costs only the batches it had not finished,
 which Dask runs again elsewhere, and the run says which games and why (`Requeued`, from the
 scheduler's "remove-worker" events).  The store, idempotent per game id, never counts a game
-twice.  Bots must be reachable by the same command and directory on every worker (a shared
-directory, or the same image).
+twice.  An entrant that never started is tried again in a task too (`start_in_worker`), where
+its games would run.  Bots must be reachable by the same command and directory on every
+worker (a shared directory, or the same image).
 
 Dask's client blocks.  Its waits hold the run's one trio task, which has nothing else to do
 meanwhile (the games run in the workers), under `signals_interrupt`, so that SIGTERM and
@@ -31,6 +32,7 @@ from referee.match.game import OutOfResources
 from ..config import TournamentConfig
 from ..entrants import PlayerFactory, bot_factory
 from ..schedule import ScheduledGame
+from ..start_probe import NotTried, start_fault
 from . import Finished, Lost, Report, Requeued, Voided
 from .worker import Worker
 
@@ -81,6 +83,13 @@ def play_batch(config_json: str, config_path: str, games: list[ScheduledGame],
 
     trio.run(run)
     return batch
+
+
+def start_in_worker(config_json: str, config_path: str, name: str) -> str | None:
+    """A Dask task: start entrant `name`'s bot once in this worker, read its hello, close
+    it: why it failed to start, or None (`start_probe.py`)."""
+    config = TournamentConfig.model_validate_json(config_json)
+    return trio.run(start_fault, config, Path(config_path), name)
 
 
 def batches(games: Iterable[ScheduledGame], size: int) -> list[list[ScheduledGame]]:
@@ -139,22 +148,47 @@ class DaskExecutor:
             with signals_interrupt():
                 self.client = connect(Client, self.scheduler)
 
+    def _connected(self) -> Any:
+        """The client, with a LocalCluster started first if there is none (call it under
+        `signals_interrupt`: it blocks)."""
+        if self.client is None:
+            from distributed import Client, LocalCluster
+
+            # No dashboard; the scheduler's HTTP routes (health, metrics) on a free port of
+            # this machine only, not on 8787, where a second cluster would print a warning
+            # that the port is taken.
+            self.cluster = LocalCluster(
+                n_workers=self.workers, threads_per_worker=1, processes=True,
+                dashboard_address=None,
+                scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
+            self.client = Client(self.cluster)
+        return self.client
+
+    async def start_fault(self, name: str) -> str | None:
+        """Tried in a task on a worker, where the games would start it.  A task that fails
+        there (its worker lost again and again, a cluster that cannot read it) is no verdict
+        on the bot: NotTried."""
+        if not self.runs_bots:
+            return None
+        with signals_interrupt():
+            future = self._connected().submit(start_in_worker, self.config_json,
+                                              self.config_path, name, pure=False)
+            try:
+                reason: str | None = future.result()
+            except Exception as exc:
+                said = " ".join(str(exc).split())  # Dask wraps its messages
+                raise NotTried(f"its task failed on the cluster: {type(exc).__name__}: "
+                               f"{said}") from None
+            finally:
+                future.release()
+        return reason
+
     async def play(self, games: Iterable[ScheduledGame], report: Report) -> None:
         work = batches(games, self.batch_size)
         if not work:
             return
-        from distributed import Client, LocalCluster
-
         with signals_interrupt():
-            if self.client is None:
-                # No dashboard; the scheduler's HTTP routes (health, metrics) on a free port
-                # of this machine only, not on 8787, where a second cluster would print a
-                # warning that the port is taken.
-                self.cluster = LocalCluster(
-                    n_workers=self.workers, threads_per_worker=1, processes=True,
-                    dashboard_address=None,
-                    scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
-                self.client = Client(self.cluster)
+            self._connected()
             losses = WorkerLosses(self.client)
             pending: dict[str, tuple[Any, list[ScheduledGame]]] = {}
             try:

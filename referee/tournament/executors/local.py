@@ -23,6 +23,7 @@ from ..config import TournamentConfig, tournament_edition
 from ..entrants import PlayerFactory, bot_factory
 from ..rounds import budget_games
 from ..schedule import ScheduledGame
+from ..start_probe import start_fault
 from . import Report, from_one_queue
 from .processes import ProcessWorkers
 from .worker import Worker
@@ -47,6 +48,8 @@ class LocalExecutor:
         self.stderr_dir = stderr_dir
         self.restart_each_game = restart_each_game
         self.running: list[Worker] = []
+        self.config: TournamentConfig | None = None
+        self.config_path = Path()
         self.processes = (ProcessWorkers(self.workers, stderr_dir, restart_each_game)
                           if make_player is None and self.workers > 1 else None)
 
@@ -55,6 +58,7 @@ class LocalExecutor:
         return self.make_player is None
 
     async def start(self, config: TournamentConfig, config_path: Path) -> None:
+        self.config, self.config_path = config, config_path
         if config.schedule == "adaptive":
             self.run_games = budget_games(config) or 0
         if self.processes is not None:
@@ -70,6 +74,12 @@ class LocalExecutor:
         self.running = [Worker(config, config_path, number, make_player, self.restart_each_game,
                                sharing=self.workers, edition=edition)
                         for number in range(self.workers)]
+
+    async def start_fault(self, name: str) -> str | None:
+        """Tried in this process: its workers' processes run on this machine too."""
+        if not self.runs_bots or self.config is None:
+            return None  # no bot processes to start
+        return await start_fault(self.config, self.config_path, name)
 
     async def play(self, games: Iterable[ScheduledGame], report: Report) -> None:
         queue = iter(games)
