@@ -202,7 +202,7 @@ class Draws:
         for t, members in enumerate(tables):
             mix = "".join(sorted((kinds[m] for m in members), key="DBR".index))
             block = self.block(mix)[metric]
-            for kind in set(mix):
+            for kind in dict.fromkeys(mix):  # in a fixed order: a run is a function of its seed
                 who = [m for m in members if kinds[m] == kind]
                 self.rng.shuffle(who)
                 values[t, who] = block[[i for i, c in enumerate(mix) if c == kind]]

@@ -118,8 +118,14 @@ def never_meet(kinds: str, sizes: tuple[int, ...]) -> Design:
     """Tables of four that never meet, each played `size` deals on decks of its own: a
     sampled final that seats each entrant at one table."""
     tables = [tuple(range(t, t + 4)) for t in range(0, len(kinds), 4)]
-    return Design(f"{len(tables)} tables never meeting ({mix_label(kinds)})", kinds, sizes,
-                  "deals", lambda n: 12 * n,
+    return fixed_tables(f"{len(tables)} tables never meeting", kinds, tables, sizes)
+
+
+def fixed_tables(label: str, kinds: str, tables: list[tuple[int, ...]],
+                 sizes: tuple[int, ...]) -> Design:
+    """These tables, each played `size` deals on decks of its own."""
+    return Design(f"{label} ({mix_label(kinds)})", kinds, sizes, "deals",
+                  lambda n: 12 * n * max(sum(e in t for t in tables) for e in range(len(kinds))),
                   lambda d, n, s: d.field(kinds, [t for t in tables for _ in range(n)]))
 
 
@@ -135,9 +141,14 @@ def stopped_gauntlet(candidates: int, sizes: tuple[int, ...]) -> Design:
 
 
 def split_designs(quick: bool) -> list[Design]:
-    """Part 1 for the designs judged on each pair's own deals outside a complete design:
-    tables that never meet, and a gauntlet stopped in mid-deal."""
+    """Part 1 for the designs judged on each pair's own deals outside a complete design
+    (tables that never meet, and a gauntlet stopped in mid-deal), and for fields of few
+    tables where some pairs rest on one table's deals (`allpairs.MIN_DF`)."""
     out = [never_meet("R" * 8, (2, 4, 12)), never_meet("BBRR" * 2, (2, 12)),
+           fixed_tables("3 tables, one linking", "R" * 8,
+                        [(0, 1, 2, 3), (4, 5, 6, 7), (0, 1, 4, 5)], (2, 4)),
+           fixed_tables("3 tables, one apart", "R" * 10,
+                        [(0, 1, 2, 3), (4, 5, 6, 7), (6, 7, 8, 9)], (2, 4)),
            stopped_gauntlet(6, (4, 8, 12))]
     return [shrink(d) for d in out] if quick else out
 

@@ -178,3 +178,32 @@ def test_copies_at_tables_that_share_no_entrant_are_said_to_be_level() -> None:
                      "(copies of one bot, most likely), and no number of games would separate "
                      "them. Entrants at tables that share no entrant are not compared: no "
                      "game links them, and more deals of those tables never will."), found
+
+
+def test_a_pair_known_from_one_tables_two_deals_is_not_separated() -> None:
+    """A field of three tables, the first apart from the others ([0-3], [4-7], [6-9]), judged
+    by the block model: e0 finishes above e1 in every game of the first table's 2 deals, by
+    the same margin in both, which leaves their difference about one degree of freedom and a
+    standard error of 0.  It is not separated (unbounded: no test could separate a pair on two
+    deals); the same finishes over 4 deals are."""
+    def field(deals: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        rng = np.random.default_rng(5)
+        deal, present, values = [], [], []
+        for t, table in enumerate([[0, 1, 2, 3], [4, 5, 6, 7], [6, 7, 8, 9]]):
+            for c in range(deals):
+                for _ in range(12):
+                    p = np.zeros(10)
+                    p[table] = 1
+                    v = np.zeros(10)
+                    v[table] = [3, 2, 1, 0] if t == 0 else rng.permutation(4)
+                    deal.append(t * deals + c)
+                    present.append(p)
+                    values.append(v)
+        return np.array(deal), np.array(present), np.array(values)
+
+    for deals, separated in ((2, False), (4, True)):
+        deal, present, values = field(deals)
+        pairs = compare([f"e{i}" for i in range(10)], deal, values, present)
+        e0_e1 = next(p for p in pairs if {p.a, p.b} == {"e0", "e1"})
+        assert e0_e1.paired == "model" and e0_e1.separated is separated, (deals, e0_e1)
+        assert (e0_e1.test.low is None) is not separated
