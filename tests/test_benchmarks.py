@@ -218,7 +218,9 @@ def test_verdict_benchmark_prints_each_rate_with_its_error() -> None:
     assert [row[0] for row in false] == [
         "4 at one table (4R)", "6 at all 15 tables (6R)", "12 sampled (12R)",
         "gauntlet 10 vs B+R, tables of 3", "12 sampled (6B 6R)", "40 sampled (40R)",
-        "40 sampled (16B 24R)"], out
+        "40 sampled (16B 24R)", "2 tables never meeting (8R)", "2 tables never meeting (4B 4R)",
+        "3 tables, one linking (8R)", "3 tables, one apart (10R)",
+        "gauntlet 6, stopped mid-deal"], out
     for row in false:
         for i in range(4, 20, 4):
             check_rate(row[i:i + 4])
