@@ -52,6 +52,7 @@ class Plan:
     shard: str | None = None  # "I/N" when these are one shard's games
     whole: int | None = None  # the games of the whole schedule, with `shard`
     baselines: tuple[str, ...] = ()  # a gauntlet's, at every table
+    skipped: int = 0  # of these games, those not stored that need a left-out entrant
 
     def as_dict(self) -> dict[str, object]:
         return {"games": self.games, "tables": self.tables, "deals": self.deals,
@@ -66,7 +67,7 @@ class Plan:
                 "deals_warning": self.few_deals,
                 "seconds_at_stored_pace": None if self.pace is None else
                 round(self.paced_seconds), "shard": self.shard, "whole_games": self.whole,
-                "baselines": list(self.baselines)}
+                "baselines": list(self.baselines), "skipped": self.skipped}
 
     @property
     def paced_seconds(self) -> float:
@@ -75,9 +76,10 @@ class Plan:
 
     @property
     def to_play(self) -> int:
-        """The games a run would play: those not stored, within `max_games`."""
+        """The games a run would play: those not stored and not skipped, within
+        `max_games`."""
         stored = self.stored or 0
-        left = self.games - stored
+        left = self.games - stored - self.skipped
         if self.max_games is not None:
             left = max(0, min(left, self.max_games - stored))
         return left
@@ -124,8 +126,10 @@ class Plan:
         if bound:
             # Once games are stored, the bound (of every game) and the pace (of those left)
             # count different games: each says which.
-            bounded = self.games if self.max_games is None else min(self.games, self.max_games)
-            scope = f" for all {bounded:,} games" if self.stored else ""
+            playable = self.games - self.skipped
+            bounded = playable if self.max_games is None else min(playable, self.max_games)
+            scope = (f" for all {bounded:,} games" + (" not skipped" if self.skipped else "")
+                     if self.stored else "")
             out.append(f"time: at most {duration(self.bound_seconds)}{scope} on "
                        f"{counted(self.workers, 'worker')}, a bound if every decision took the "
                        "whole move time (bots answering in milliseconds take far less)")
@@ -143,7 +147,12 @@ class Plan:
             out.append(f"changed since the store's last run: {', '.join(self.changed)}: "
                        "their stored games are superseded and played again")
         if self.stored is not None:
-            out.append(f"stored already: {self.stored:,} of them; {self.to_play:,} to play")
+            out.append(f"stored already: {self.stored:,} of them; {self.to_play:,} to play"
+                       + (f", {self.skipped:,} skipped: they need a left-out entrant"
+                          if self.skipped else ""))
+        elif self.skipped:
+            out.append(f"{self.to_play:,} to play, {self.skipped:,} skipped: they need a "
+                       "left-out entrant")
         warning = self.warning()
         if warning:
             out.append(f"warning: {warning}")
@@ -174,7 +183,8 @@ def make_plan(config: TournamentConfig, games: Schedule, workers: int,
               left_out: Collection[str] = ()) -> Plan | AdaptivePlan:
     """The plan of the schedule `games` (or of its `shard`), counted by formula and from its
     tables, not game by game (a shard's games are counted one by one); `stored`: the ids of
-    the games in the store, if there is one."""
+    the games in the store, if there is one; `left_out`: the entrants a run seats at no
+    table, whose games not stored it skips."""
     k = config.table_size  # a gauntlet's too: its baselines and the candidate
     steps = STEPS_PER_GAME.get(k, STEPS_PER_GAME[5])
     if games.kind == "adaptive":
@@ -192,9 +202,15 @@ def make_plan(config: TournamentConfig, games: Schedule, workers: int,
         # Every seat order kind seats each entrant of a table in each seat equally often.
         seats = {n: [count // k] * k for n, count in per_entrant.items()}
         count, table_count = len(games), games.table_count
+        counts = tally(games, range(config.deals), stored or (), stored_by_table(stored or ()),
+                       left_out)
+        held = None if stored is None else counts.stored
+        skipped = counts.skipped
     else:
         per: Counter[str] = Counter()
         seats = {n: [0] * k for n in names}
+        out = set(left_out)
+        held_here = skipped = 0
         # A shard takes every N-th game: a table of it may hold a few of its seat orders and
         # deals, which are counted as the shard has them (the most a table of it has).
         played: Counter[tuple[str, int]] = Counter()  # games by table and deal
@@ -208,16 +224,18 @@ def make_plan(config: TournamentConfig, games: Schedule, workers: int,
             for seat, name in enumerate(g.seats):
                 per[name] += 1
                 seats[name][seat] += 1
+            if stored is not None and g.game_id in stored:
+                held_here += 1
+            elif out.intersection(g.seats):
+                skipped += 1
         per_entrant = {n: per[n] for n in names}
         table_count = len(dealt)
         orders = max(played.values(), default=0)
         deals = max((len(d) for d in dealt.values()), default=0)
-    held = None
-    if stored is not None:
-        held = tally(games, range(config.deals), stored, stored_by_table(stored), (),
-                     shard).stored
+        held = None if stored is None else held_here
     per_game = steps * config.limits.move_time
-    to_play = count if config.max_games is None else min(count, config.max_games)
+    playable = count - skipped
+    to_play = playable if config.max_games is None else min(playable, config.max_games)
     return Plan(
         games=count, tables=table_count, deals=deals, table_size=k,
         seat_orders=orders, per_entrant=per_entrant, seats=seats, workers=workers,
@@ -228,7 +246,8 @@ def make_plan(config: TournamentConfig, games: Schedule, workers: int,
         unpaired=unpaired_rotations(config), pace=pace, few_deals=too_few_deals(config, games),
         shard=None if shard is None else f"{shard[0]}/{shard[1]}",
         whole=None if shard is None else len(games),
-        baselines=tuple(config.baselines) if config.format == "gauntlet" else ())
+        baselines=tuple(config.baselines) if config.format == "gauntlet" else (),
+        skipped=skipped)
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,14 @@
 """How many of a schedule's games are stored, left to play, or skipped (a left-out bot
 sits at their table), counted table by table from the stored game ids, without making the
 games: a full round robin of 40 entrants holds 2.2 million of them, and a run says its
-progress before its first game.  A shard's share (every N-th game), and the rounds an adaptive
+progress before its first game (with nothing stored, a full round robin is counted by formula,
+its left-out bots' tables too).  A shard's share (every N-th game), and the rounds an adaptive
 schedule has chosen (a table may come back with new deals), are counted game by game.
 """
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
@@ -60,8 +62,12 @@ def tally(schedule: Schedule, deals: range, done: Collection[str],
         return Tally(games, stored, skipped)
     per_deal = schedule.orders
     out = set(left_out)
-    if not by_table and not out:  # nothing stored, nobody left out: by formula
-        return Tally(schedule.table_count * per_deal * len(deals), 0, 0)
+    if not by_table and (not out or schedule.kind == "all"):  # nothing stored: by formula
+        # a full round robin's tables seating any of the L left out of n: C(n,k) - C(n-L,k)
+        n, k = len(schedule.names), schedule.k
+        seating = math.comb(n, k) - math.comb(n - len(out.intersection(schedule.names)), k)
+        return Tally(schedule.table_count * per_deal * len(deals), 0,
+                     seating * per_deal * len(deals))
     for table in schedule.tables(ordered=False):
         key = table_key(table)
         have = sum(n for d, n in by_table[key].items() if d in deals) if key in by_table else 0

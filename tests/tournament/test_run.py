@@ -104,6 +104,9 @@ def test_killed_and_resumed_run_equals_an_uninterrupted_one(tmp_path: Path) -> N
 
 
 def test_a_bot_that_fails_to_build_is_left_out(tmp_path: Path) -> None:
+    """A bot whose build fails is left out, with why; the run counts only the games it can
+    play (the plan says how many it skips); the leaderboard holds the others; with --quiet
+    the left-out bot and its skipped games are still said."""
     config = write_config(tmp_path, bots=4)
     text = config.read_text() + ('[[bots]]\nname = "broken"\nbuild = "false"\n'
                                  f'command = "{BOT_PYTHON} {FIRST_LEGAL}"\n')
@@ -112,6 +115,10 @@ def test_a_bot_that_fails_to_build_is_left_out(tmp_path: Path) -> None:
                   cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert "left out broken: its build failed (exit status 1)" in out.stderr
+    # its 36 games are not counted as to play: the run plays 24, and counts to 24
+    assert ("stored already: 0 of them; 24 to play, 36 skipped: they need a left-out "
+            "entrant\n") in out.stderr, out.stderr
+    assert "24/24 games" in out.stderr and "/60 games" not in out.stderr, out.stderr
     names = {r["name"] for r in leaderboard(tmp_path / "x.db", tmp_path)}
     assert names == {"b0", "b1", "b2", "b3"}
     # With --quiet (a job array's shards) it is still said: its games are missing.

@@ -12,7 +12,8 @@ import pytest
 
 from referee.game import BUILTIN_EDITIONS
 from referee.tournament.config import TournamentConfig
-from referee.tournament.preview import make_plan
+from referee.tournament.merge import shard_games
+from referee.tournament.preview import Plan, make_plan
 from referee.tournament.schedule import (
     BALANCED_ORDERS,
     Schedule,
@@ -251,6 +252,31 @@ def test_the_plan_of_a_sample_after_a_withdrawal_counts_every_table_the_store_dr
     said = make_plan(fewer, Schedule(fewer, before), workers=1).lines()
     assert "the sample is the first 20 of the 40 tables the store drew before: none drawn " \
         "now" in said, said
+
+
+@pytest.mark.parametrize("keys", [{}, {"tables": 20},
+                                  {"format": "gauntlet", "baselines": ["bot0", "bot2", "bot5"]}])
+def test_the_plan_counts_the_games_of_left_out_entrants_as_skipped(keys: dict[str, Any]) -> None:
+    """With entrants left out, the plan's games to play are those a run plays: not stored,
+    and at no table with a left-out entrant; those are said as skipped.  Counted by formula
+    for a full round robin, from the tables for a sample or a gauntlet, game by game for a
+    shard: the same counts as going through the games."""
+    config = make(8, seat_orders="rotations", deals=2, **keys)
+    games = Schedule(config)
+    out = {"bot1", "bot6"}
+    every = list(games.games())
+    for done in (None, set(), {g.game_id for g in every[::5]}):
+        for shard in (None, (2, 3)):
+            mine = list(shard_games(every, shard))
+            held = sum(g.game_id in (done or ()) for g in mine)
+            skipped = sum(1 for g in mine if out & set(g.seats)
+                          and g.game_id not in (done or ()))
+            plan = make_plan(config, games, 1, done, shard, left_out=out)
+            assert isinstance(plan, Plan)
+            assert (plan.skipped, plan.to_play) == (skipped, len(mine) - held - skipped)
+            said = (f"{len(mine) - held - skipped} to play, {skipped} skipped: they need a "
+                    "left-out entrant")
+            assert any(line.endswith(said) for line in plan.lines()), plan.lines()
 
 
 def test_a_full_round_robin_is_played_round_by_round() -> None:
