@@ -350,7 +350,9 @@ class AdaptivePlan:
             out.append(f"changed since the store's last run: {', '.join(self.changed)}: "
                        "their stored games are superseded and played again first")
         begun, spent = self.begun, self.spent
-        if self.stored is not None:
+        if self.stored is not None and not self.rounds_chosen:  # a new store: no round yet
+            out.append("nothing stored yet: the first round is chosen as play begins")
+        elif self.stored is not None:
             out.append(f"stored already: {self.stored:,} of them; " + (
                 "the budget is spent: raise it to play on" + (
                     f" (the {begun:,} games left of the round begun first)" if begun else "")

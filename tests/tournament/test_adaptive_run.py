@@ -204,7 +204,8 @@ def test_the_plan_of_a_store_of_other_entrants_says_its_rounds_seat_none_of_them
 def test_a_round_is_sized_by_the_entrants_that_can_play(tmp_path: Path) -> None:
     """Six entrants at tables of three make rounds of two tables; with one left out (its
     folder gone), a round is one table of the five that can play, not two that would seat
-    one of them twice; `plan` and the run's budget count rounds so."""
+    one of them twice; `plan` and the run's budget count rounds so.  The run, into a new
+    store, says nothing is stored yet (not "0 to play before the next round")."""
     file = adaptive_file(tmp_path, "rounds = 1")
     shutil.rmtree(tmp_path / NAMES[-1])
     planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path).stdout
@@ -213,6 +214,8 @@ def test_a_round_is_sized_by_the_entrants_that_can_play(tmp_path: Path) -> None:
     out = in_process.referee("tournament", "run", str(file), "--workers", "1", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert f"left out {NAMES[-1]}: its directory" in out.stderr, out.stderr
+    assert ("chosen so far: 0 rounds, 0 tables, 0 games\nnothing stored yet: the first round "
+            "is chosen as play begins\n") in out.stderr, out.stderr
     chosen = rounds(tmp_path / "field.db")
     assert len(chosen) == 1 and NAMES[-1] not in chosen[0][2], chosen
     assert count(tmp_path / "field.db") == PER_ROUND // 2
