@@ -28,6 +28,11 @@ ENDED_WAIT = 10.0
 # A package the bot imports that its interpreter cannot find: Python, Node, Perl.
 _MODULE = re.compile(r"ModuleNotFoundError|No module named|Cannot find module|Can't locate \S+ "
                      r"in @INC")
+# A shared library the dynamic loader cannot find as the program starts (exit status 127):
+# glibc's, musl's and macOS dyld's words; the library's name is the group that matched.
+_LIBRARY = re.compile(r"error while loading shared libraries: (\S+?): cannot open shared object|"
+                      r"Error loading shared library (\S+?): No such file|"
+                      r"Library not loaded: (\S+)")
 _FILES = re.compile(r"No such file or directory|Read-only file system|ENOENT|EROFS")
 # A sanitizer (-fsanitize=address) that cannot reserve its shadow memory under `ulimit -v`.
 _SANITIZER = re.compile(r"Sanitizer failed to allocate|ReserveShadowMemoryRange failed|"
@@ -110,6 +115,13 @@ def limit_hint(ending: str, stderr_tail: str, argv: Sequence[str], limits: BotLi
                 "(raise it with address_space in the tournament file, or --address-space)")
     if _NO_FORK.search(stderr_tail) and limits.processes is not None:
         return f"probably over the limit of {limits.processes} processes"
+    library = _LIBRARY.search(stderr_tail)
+    if library:  # before the sandbox's files: the loader says "No such file or directory" too
+        name = next(g for g in library.groups() if g)
+        return (f"the shared library {name} was not found" + (
+            " in the sandbox, which shows the system folders and the bot's own" if sandboxed
+            else "") + ": it must be installed on the machine that runs the bot, or linked "
+            "into the bot statically")
     if _MODULE.search(stderr_tail):
         return ("the sandbox shows the system folders and the bot's own: a package must be "
                 "installed for the system's python3, node or perl, which a bare command runs, "

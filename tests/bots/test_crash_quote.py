@@ -64,6 +64,30 @@ def test_a_package_missing_in_the_sandbox_says_why_it_may_be_missing() -> None:
                                      "bring it in the bot's folder")
 
 
+def test_a_missing_shared_library_is_named_with_where_it_must_be() -> None:
+    """A program whose shared library is not on the machine (exit status 127, the dynamic
+    loader's line on stderr: glibc's, musl's, macOS dyld's) gets a hint naming the library
+    and saying it must be installed on the machine that runs the bot; in the sandbox, that
+    the sandbox shows the system folders (not that it shows only some files)."""
+    from referee.bots.crash import limit_hint
+    from referee.bots.limits import BotLimits
+
+    for tail, name in (("./bot: error while loading shared libraries: libfoo.so.1: cannot open "
+                        "shared object file: No such file or directory", "libfoo.so.1"),
+                       ("Error loading shared library libgmp.so.10: No such file or directory "
+                        "(needed by ./bot)", "libgmp.so.10"),
+                       ("dyld[4242]: Library not loaded: @rpath/libfoo.dylib",
+                        "@rpath/libfoo.dylib")):
+        assert limit_hint("exit status 127", tail, ["./bot"], BotLimits(), False) == (
+            f"the shared library {name} was not found: it must be installed on the machine "
+            "that runs the bot, or linked into the bot statically"), tail
+        sandboxed = limit_hint("exit status 127", tail, ["./bot"], BotLimits(), True)
+        assert sandboxed == (f"the shared library {name} was not found in the sandbox, which "
+                             "shows the system folders and the bot's own: it must be installed "
+                             "on the machine that runs the bot, or linked into the bot "
+                             "statically"), tail
+
+
 RUST = ["bot: round 1", "thread 'main' (7993) panicked at src/strategy.rs:124:59:",
         "called `Option::unwrap()` on a `None` value", "stack backtrace:",
         *(f"   {i}: frame{i}" for i in range(6)),
