@@ -43,6 +43,9 @@ def plan_child(entrants: int, tables: int | None, grown_from: int | None) -> Non
     time and max RSS (of that child alone: this process has run no other)."""
     with tempfile.TemporaryDirectory() as tmp:
         file = Path(tmp) / "plan.toml"
+        bot = Path(tmp) / "bot"  # the entrants' `./bot`: plan refuses a file none can run
+        bot.write_text("#!/bin/sh\n")
+        bot.chmod(0o755)
         if grown_from is not None:  # a store holding the tables drawn for `grown_from`
             file.write_text(config_text(entrants, grown_from))
             draw_into_store(file)
