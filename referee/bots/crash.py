@@ -77,17 +77,19 @@ SANITIZER_TRACE = 200
 def excerpt(lines: Sequence[str], count: int = QUOTED) -> str:
     """About `count` lines of a crashed bot's stderr `lines`: its last, but where the last
     error's first line (`HEADLINE`) comes before them, that line and those right after it
-    (where the error happened), "...", and the last two."""
+    (where the error happened), "...", and the last two.  Blank lines right after the error
+    are left out of those: Go's panic puts one (and a `[signal ...]` line) before its first
+    frame, whose file and line would otherwise be cut."""
     back = SANITIZER_TRACE if lines and SANITIZER_END.match(lines[-1]) else TRACE
     at = next((i for i in range(len(lines) - 1, max(-1, len(lines) - 1 - back), -1)
                if HEADLINE.match(lines[i])), None)
     if at is None or at >= len(lines) - count:
         return "\n".join(lines[-count:])
-    first = list(lines[at:at + count - 3])
-    skipped = len(lines) - at - len(first) - 2
+    first = [i for i in range(at, len(lines)) if lines[i].strip()][:count - 3]
+    skipped = len(lines) - first[-1] - 1 - 2
     if skipped <= 1:
         return "\n".join(lines[at:])
-    return "\n".join([*first, f"... ({skipped} lines)", *lines[-2:]])
+    return "\n".join([*(lines[i] for i in first), f"... ({skipped} lines)", *lines[-2:]])
 
 
 def limit_hint(ending: str, stderr_tail: str, argv: Sequence[str], limits: BotLimits,

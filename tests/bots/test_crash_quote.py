@@ -129,3 +129,21 @@ def test_an_address_sanitizer_report_is_quoted_from_its_error_line() -> None:
     assert hint is not None and hint.startswith(
         "a sanitizer's build reserves far more address space than the limit of 2 GiB for its "
         "shadow memory: check it with --address-space off"), hint
+
+
+GO = ["go_baseline: game over, ranks [2 1 3]",
+      "panic: runtime error: invalid memory address or nil pointer dereference",
+      "[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x4b209b]", "",
+      "goroutine 1 [running]:", "main.(*Game).SeenEvent(...)", "\t/tmp/gobot/strategy.go:53",
+      "main.handle({0xc000257bd0, 0x4e, 0x4e}, 0xc0000f1e98)",
+      "\t/tmp/gobot/main.go:197 +0x37b", "main.main()", "\t/tmp/gobot/main.go:157 +0x167"]
+
+
+def test_a_go_panic_is_quoted_with_its_first_frames_file_and_line() -> None:
+    """A Go nil dereference prints a `[signal ...]` line and a blank one before its stack:
+    the quote still reaches the first frame's file and line (where the entrant's bug is),
+    leaving the blank line out."""
+    assert excerpt(GO).splitlines() == [
+        GO[1], GO[2], "goroutine 1 [running]:", "main.(*Game).SeenEvent(...)",
+        "\t/tmp/gobot/strategy.go:53", "... (2 lines)", "main.main()",
+        "\t/tmp/gobot/main.go:157 +0x167"]
