@@ -23,6 +23,10 @@ _ERROR_LINE = re.compile(("(?m)" + HEADLINE.pattern + r"|Traceback \(most recent
                           ).encode())
 LONGEST = 4096  # bytes of a line looked at: the rest of a longer one is not
 QUOTED = 160  # characters of the first error line quoted
+# Of a longer one, its end: where the kits name the place in the bot's code the error came
+# from (`... at Bot.java:241 in Bot.decide; falling back to the default`), after an
+# exception's message that can be long (Java's helpful NullPointerException).
+QUOTED_END = 70
 
 
 class ErrorLines:
@@ -52,7 +56,8 @@ class ErrorLines:
             self.count += 1
             if self.count == 1:
                 line = text[start:text.find(b"\n", start)].decode("utf-8", "replace").strip()
-                self.first = line if len(line) <= QUOTED else line[:QUOTED - 3] + "..."
+                self.first = line if len(line) <= QUOTED else (
+                    line[:QUOTED - QUOTED_END - 5] + " ... " + line[-QUOTED_END:])
 
     def add(self, other: ErrorLines) -> None:
         """Count `other`'s lines too (another process of the same bot)."""

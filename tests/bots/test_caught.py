@@ -53,3 +53,17 @@ def test_check_says_most_answers_may_have_been_the_default_only_past_half_of_the
         some = caught_note(errors, "w", answers=answers)
         assert some is not None and some.endswith(
             "; an answer after an error may be its kit's default, not its strategy's (w)"), some
+
+
+def test_a_long_error_line_is_quoted_with_its_end_where_the_kit_names_the_place() -> None:
+    """Java's NullPointerException message is long; the kit's line ends with the place in
+    the bot's code: the quote keeps that end, cutting the middle of the message instead."""
+    line = ('sample_java: request 4 (bid): java.lang.NullPointerException: Cannot invoke '
+            '"java.lang.Long.longValue()" because the return value of "java.util.Map.get('
+            'Object)" is null at Bot.java:241 in Bot.decide; falling back to the default')
+    errors = ErrorLines()
+    errors.feed(line.encode() + b"\n")
+    assert len(errors.first) == 160
+    assert errors.first.startswith("sample_java: request 4 (bid): java.lang.NullPointerExce")
+    assert errors.first.endswith(' ... t)" is null at Bot.java:241 in Bot.decide; falling '
+                                 "back to the default")
