@@ -24,6 +24,9 @@ WATCH_EVERY = 0.01
 PROCS_EVERY = 0.05
 # Seconds for an exited bot's output to close before a process it left is held to keep it.
 EXIT_GRACE = 0.2
+# Seconds a bot that timed out is watched for the CPU time it uses (`Watchdog.busy`): long
+# enough for several clock ticks; a bot blocked reading or holding an unflushed reply uses none.
+BUSY_LOOK = 0.2
 
 
 class LimitExceeded(Exception):
@@ -103,6 +106,15 @@ class Watchdog:
                     f"processes), over the limit of {limits.cpu_per_game:g} s per game")
         self._cpu_now = cpu
         return None
+
+    @staticmethod
+    async def busy(bot: BotProcess, seconds: float = BUSY_LOOK) -> bool:
+        """Whether the bot's processes are using the CPU: a quarter of `seconds` or more of CPU
+        time over the next `seconds`.  Looked at only when a request timed out with nothing
+        ever come from the bot, to tell an endless loop from an unflushed reply."""
+        before = sum(p.cpu_seconds for p in bot.processes())
+        await trio.sleep(seconds)
+        return sum(p.cpu_seconds for p in bot.processes()) - before >= seconds / 4
 
     async def read_line(self, bot: BotProcess, deadline: float, *, spin: bool = True) -> bytes:
         """`bot.read_line`, looking at the bot every WATCH_EVERY seconds of waiting; raises

@@ -306,7 +306,8 @@ class BotPlayer:
                 return Answer(None, await self._limit_fault(str(exc)),
                               trio.current_time() - start, request_id)
             except ReplyTimeout as exc:
-                return _answer(seat.timed_out(str(exc), exc.partial, bot.unread()))
+                busy = seat.first_silence and not exc.partial and await watch.busy(bot)
+                return _answer(seat.timed_out(str(exc), exc.partial, bot.unread(), busy))
             except LineTooLong as exc:
                 return _answer(seat.malformed(str(exc), time.perf_counter() - began))
             except BotGone as exc:

@@ -27,7 +27,7 @@ from . import codec
 from .messages import FaultKind
 
 __all__ = [
-    "GOODBYE", "HELLO", "STALE_AT_MOST", "UNFLUSHED", "WARNED_AS_THEMSELVES", "Faulted",
+    "BUSY", "GOODBYE", "HELLO", "STALE_AT_MOST", "UNFLUSHED", "WARNED_AS_THEMSELVES", "Faulted",
     "Replied", "SeatProtocol", "Stale",
 ]
 
@@ -37,6 +37,10 @@ HELLO = codec.encode(codec.hello(f"modern-art-referee {__version__}"))
 # A timeout with nothing ever read from the bot (no hello; no reply since its hello).
 UNFLUSHED = (" (nothing came from it: check that the bot flushes its output, and that it "
              "answers each line as it comes, not once its input ends)")
+# A timeout with nothing read from the bot since its hello, while it was still using the CPU.
+BUSY = (" (nothing came from it, and it was still using the CPU when its time ran out: most "
+        "likely it is busy with this request, in a loop that does not end or a search too "
+        "long for the time allowed)")
 # Replies to earlier requests skipped in one decision before the decision is faulted: a late
 # answer is allowed for each request that timed out, and a bot is retired after a few faults,
 # so more than this is a flood, which must neither hold the decision nor the referee's CPU.
@@ -107,6 +111,7 @@ class SeatProtocol:
         self.skipped = 0  # and in all: late answers, and lines that answer no request
         # A request that timed out with nothing read from the bot since (`timed_out`).
         self._silent_since: int | None = None
+        self._busy = False  # found using the CPU at a timeout before any reply (`timed_out`)
         self._out: list[bytes] = []  # lines for the bot, sent with what goes next
         # Encoded lines for the bot (its events), sent with what goes next: the list's own
         # `extend`, as this is called for every seat at every step.
@@ -126,6 +131,7 @@ class SeatProtocol:
         self.games = 0
         self.replies = 0
         self._silent_since = None
+        self._busy = False
         return HELLO
 
     def receive_hello(self, line: bytes) -> str:
@@ -260,12 +266,21 @@ class SeatProtocol:
         if over > 0:
             self.bank = max(0.0, self.bank - over)
 
-    def timed_out(self, cause: str, partial: int = 0, unread: int = 0) -> Faulted:
+    @property
+    def first_silence(self) -> bool:
+        """Nothing has come from the bot since its hello, and none of its requests has timed
+        out yet: a timeout now is the one to look at whether it is busy (`timed_out`)."""
+        return not self.replies and self._silent_since is None
+
+    def timed_out(self, cause: str, partial: int = 0, unread: int = 0,
+                  busy: bool = False) -> Faulted:
         """No reply in the time allowed (`cause`: as the reader says it; `partial`: bytes read
-        without a newline; `unread`: bytes the bot was sent and has not read): a timeout,
-        which empties the bank.  A bot still busy with an earlier request that timed out
-        (nothing came from it since, and it has not read this one) is told so: the decision
-        to look at is that one, not this."""
+        without a newline; `unread`: bytes the bot was sent and has not read; `busy`: it was
+        found using the CPU at its first timeout, `first_silence`): a timeout, which empties
+        the bank.  A bot still busy with an earlier request that timed out (nothing came from
+        it since, and it has not read this one) is told so: the decision to look at is that
+        one, not this.  One from which nothing ever came is told to check that it flushes,
+        unless it was found busy."""
         move, bank = self.move, self.bank
         self.bank = 0.0
         reason = (f"no reply within {move + bank:.3g} s (move time {move:g} s + time bank "
@@ -278,7 +293,8 @@ class SeatProtocol:
                        f"with the request of id {busy_with}, which timed out; it has written "
                        "nothing since)")
         elif not self.replies and not partial:  # nothing, ever
-            reason += UNFLUSHED
+            self._busy = self._busy or busy
+            reason += BUSY if self._busy else UNFLUSHED
         if busy_with is None:
             self._silent_since = self.request_id
         return Faulted(FaultKind.TIMEOUT, reason, move + bank, self.request_id)

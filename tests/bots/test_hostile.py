@@ -253,3 +253,17 @@ def test_a_bot_that_exits_is_a_crash_while_its_child_answers(bot_dir: Path, mode
     played = [line for line in game.lines if type(line) in (ApplyLine, AnswerLine)
               and line.seat == 0 and line.source == "bot"]
     assert len(played) == 2, played  # its own two answers, none of the child's
+
+
+def test_a_bot_looping_at_its_first_request_is_told_it_was_busy(bot_dir: Path) -> None:
+    """A bot that spins at its first request, nothing written since its hello, is told it
+    was still using the CPU when its time ran out (an endless loop), not to check that it
+    flushes its output; the CPU budget per game then stops it."""
+    [game] = play(bot_dir, "spin_cpu.py --forever", "none", BotLimits(cpu_per_game=0.5),
+                  move_time=0.2, time_bank=0)
+    timeout, *rest = game.result.faults[0]
+    assert timeout.kind == "timeout" and timeout.reason.endswith(
+        "(nothing came from it, and it was still using the CPU when its time ran out: most "
+        "likely it is busy with this request, in a loop that does not end or a search too "
+        "long for the time allowed)"), timeout.reason
+    assert [f.kind for f in rest][-1:] == ["crash"], game.result.faults[0]
