@@ -281,7 +281,7 @@ def test_a_check_cut_short_passes_nothing_it_did_not_see() -> None:
     before crashing in the next is."""
     slow = checked(*NEVER_ANSWERS)
     assert ("SKIP  plays several games in one process: the bot process was started 1 time(s) "
-            "for 1 games; the check stopped after 1 of 11; one game tells nothing of whether "
+            "for 1 game; the check stopped after 1 of 11; one game tells nothing of whether "
             "one process plays them all") in slow.stdout, slow.stdout
     assert "SKIP  offers or declines a second card for its own double: not reached" in \
         slow.stdout

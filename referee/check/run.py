@@ -23,6 +23,7 @@ from referee.match.policy_player import random_player
 from referee.match.spec import GameSpec
 from referee.protocol.messages import FaultKind
 from referee.protocol.seat import STALE_AT_MOST
+from referee.text import counted
 
 from .ended import reason
 from .situations import (
@@ -207,7 +208,7 @@ async def _run(
     one_game = played < 2 and not exits
     results.append(CheckResult(
         "plays several games in one process", several,
-        f"the bot process was started {bot.starts} time(s) for {played} games{cut_short}"
+        f"the bot process was started {bot.starts} time(s) for {counted(played, 'game')}{cut_short}"
         + (f"; it {exits[0]}" if exits else "")
         + ("; it was started afresh after crashing in its games (below), so whether one "
            "process plays them all is not told" if after_crashes else "")
@@ -235,7 +236,7 @@ async def _run(
                                        _exchange(shown, transcript),
                                        {a.fault.kind for a in bad if a.fault is not None}))
         else:
-            results.append(CheckResult(name, True, f"{len(hits)} answers accepted"))
+            results.append(CheckResult(name, True, f"{counted(len(hits), 'answer')} accepted"))
     for sc in SCENARIOS:
         if sc.name in EDITION_CHECKS:
             results.append(_edition_result(sc, [a for a in rec.asked if a.scenario == sc.name],
@@ -404,7 +405,7 @@ def _edition_result(sc: Scenario, hits: list[Asked], transcript: Path) -> CheckR
                            "earlier fault may have stopped the check)", not_run=True)
     bad = [a for a in hits if a.fault is not None]
     if not bad:
-        return CheckResult(name, True, f"{len(hits)} answers accepted {where}")
+        return CheckResult(name, True, f"{counted(len(hits), 'answer')} accepted {where}")
     first = bad[0].fault
     assert first is not None
     told = reason(bad[0], transcript)
