@@ -199,7 +199,9 @@ def _rerun(part: SeatPart, bot: str, upto: int | None, pause: bool, timeout: flo
         were = "was a fault" if count == 1 else "were faults"
         stopped += f"; {count} of the recorded ones {were} in the game ({', '.join(faults)})"
     if not differ:
-        click.echo(f"the bot's {len(compared)} answers are the recorded ones{stopped}")
+        said = ("the bot's answer is the recorded one" if len(compared) == 1 else
+                f"the bot's {len(compared)} answers are the recorded ones")
+        click.echo(said + stopped)
         return
     first = differ[0].request
     click.echo(f"{len(differ)} of the bot's {len(compared)} answers differ from the recorded "

@@ -200,13 +200,17 @@ def test_a_request_that_timed_out_is_given_the_time_it_had_in_the_game(tmp_path:
 
 def test_a_deterministic_bot_gives_the_recorded_answers_from_a_log(played: Played) -> None:
     """The baseline (deterministic) at its seat, and first_legal at another's: every answer is
-    the recorded one, and the command exits 0."""
+    the recorded one, and the command exits 0; stopped after one request, it says so in the
+    singular."""
     for seat, bot in ((2, BASELINE), (0, played.commands["alice"])):
         out = replay(str(played.log), "--bot", bot, "--seat", str(seat))
         assert out.returncode == 0, out.stdout + out.stderr
         found = verdicts(out.stdout)
         assert found and set(found) == {"same"}, out.stdout
         assert f"the bot's {len(found)} answers are the recorded ones" in out.stdout
+    one = replay(str(played.log), "--bot", BASELINE, "--seat", "2", "--request", "1")
+    assert "\nthe bot's answer is the recorded one; stopped after request 1 of " in one.stdout, \
+        one.stdout
 
 
 def test_the_seat_may_be_given_by_its_bots_name(played: Played) -> None:
