@@ -74,12 +74,14 @@ def _groups(tables: list[tuple[str, ...]]) -> int:
 
     def root(name: str) -> str:
         while parent.setdefault(name, name) != name:
-            name = parent[name] = parent[parent[name]]
+            parent[name] = parent[parent[name]]  # halve the path (two statements: a chained
+            name = parent[name]  # assignment would set the grandparent's own parent)
         return name
 
     for table in tables:
+        first = root(table[0])
         for name in table[1:]:
-            parent[root(name)] = root(table[0])
+            parent[root(name)] = first
     return len({root(name) for name in parent})
 
 

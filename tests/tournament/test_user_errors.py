@@ -900,7 +900,7 @@ def test_plan_warns_of_a_sample_of_one_deal_that_seats_every_entrant_once(
     says so (and --json); two deals, or a field whose entrants sit at several tables, get no
     such warning.  Over two deals the two tables still share nobody, so the board can name
     no winner (no pair across them is compared), and `plan` says that instead, naming the
-    tables that would link the field."""
+    tables that would link the field; 10 entrants at 5 tables that link them are not told so."""
     def sample(deals: int, tables: int) -> Path:
         path = write_config(tmp_path, f"deals = {deals}\ntables = {tables}")
         path.write_text(path.read_text() + "".join(
@@ -926,6 +926,11 @@ def test_plan_warns_of_a_sample_of_one_deal_that_seats_every_entrant_once(
             "entrants into 2 groups that share no table, and no game links a pair across "
             "groups: none is compared, however many deals are played; give tables = 3 or more, "
             "so that every entrant is linked to every other") in text, text
+    linked = sample(2, 5)  # 10 entrants at 5 tables of 3 that link them all
+    linked.write_text(linked.read_text() + "".join(
+        f'[[bots]]\nname = "s{i}"\ncommand = "{BOT_PYTHON} {FIRST_LEGAL}"\n' for i in range(4)))
+    text = in_process.referee("tournament", "plan", str(linked), cwd=tmp_path).stdout
+    assert "5 tables of 3" in text and "can name no winner" not in text, text
 
 
 @pytest.mark.parametrize(("change", "says"), [
