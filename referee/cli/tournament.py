@@ -204,7 +204,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     from ..tournament.isolation import check_isolation, run_files
     from ..tournament.preview import make_plan
     from ..tournament.schedule import Schedule
-    from ..tournament.store import WITHDRAWN, Store, StoreError
+    from ..tournament.store import LEFT_OUT, WITHDRAWN, Store, StoreError
 
     try:
         config = load_tournament(config_path)
@@ -241,6 +241,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     moved: list[str] = []  # games of earlier rotations that a run seats anew
     held_shard = "all"  # the share of the schedule the store holds
     probed: dict[str, int] = {}  # dead at start in their stored games: a run tries them
+    out_before: dict[str, str] = {}  # left out by the last run, each with why
     if db_path.exists():
         # Only with a store: the entrants' versions and the session (trio, the match runner,
         # the leaderboard) would cost a plan of a new file a third of its start-up.
@@ -274,6 +275,8 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
                 named = {b.name for b in config.bots}
                 gone = [n for n in store.versions() if n not in named]  # as a run finds
                 earlier = set(store.entrants(WITHDRAWN))  # withdrawn by a run before
+                out_before = {n: why for n, why in store.entrants(LEFT_OUT).items()
+                              if n in named and n not in left_out}
                 withdrawn = [n for n in gone if n not in earlier]
                 still = [n for n in gone if n in earlier]
                 still_cost = withdrawal_cost(store, still) if still else ""
@@ -308,7 +311,8 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
                                "left_out": left_out, "store_holds": held,
                                "withdrawn": withdrawn, "withdrawn_before": still,
                                "reseated": len(moved),
-                               "tried_at_start": probed}, indent=2))
+                               "tried_at_start": probed,
+                               "left_out_last_run": out_before}, indent=2))
         return
     click.echo("\n".join([*plan.lines(), *([looks] if looks else [])]))
     if shard_of is None and held_shard != "all":
@@ -343,6 +347,10 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
         click.echo(f"warning: run would leave out {visible(name)}: {visible(why)}"
                    + (f" (up to {skipped:,} of its games would be skipped: those not stored)"
                       if skipped else ""))
+    for name, why in out_before.items():  # plan builds nothing: it cannot know again
+        click.echo(f"note: the last run left out {visible(name)}: {visible(why)}; plan "
+                   "builds nothing, so it counts its games as to play: a run builds it again, "
+                   "and leaves it out again if it still fails")
     if probed:
         from ..tournament.start_probe import probe_note
 

@@ -105,8 +105,9 @@ def test_killed_and_resumed_run_equals_an_uninterrupted_one(tmp_path: Path) -> N
 
 def test_a_bot_that_fails_to_build_is_left_out(tmp_path: Path) -> None:
     """A bot whose build fails is left out, with why; the run counts only the games it can
-    play (the plan says how many it skips); the leaderboard holds the others; with --quiet
-    the left-out bot and its skipped games are still said."""
+    play (the plan says how many it skips); the leaderboard holds the others; `plan`, which
+    builds nothing, says who the last run left out; with --quiet the left-out bot and its
+    skipped games are still said."""
     config = write_config(tmp_path, bots=4)
     text = config.read_text() + ('[[bots]]\nname = "broken"\nbuild = "false"\n'
                                  f'command = "{BOT_PYTHON} {FIRST_LEGAL}"\n')
@@ -121,6 +122,12 @@ def test_a_bot_that_fails_to_build_is_left_out(tmp_path: Path) -> None:
     assert "24/24 games" in out.stderr and "/60 games" not in out.stderr, out.stderr
     names = {r["name"] for r in leaderboard(tmp_path / "x.db", tmp_path)}
     assert names == {"b0", "b1", "b2", "b3"}
+    # plan builds nothing, so it says who the last run left out, and why
+    plan = referee("tournament", "plan", str(config), "--db", str(tmp_path / "x.db"),
+                   cwd=tmp_path)
+    assert ("note: the last run left out broken: its build failed (exit status 1); plan "
+            "builds nothing, so it counts its games as to play: a run builds it again, and "
+            "leaves it out again if it still fails") in plan.stdout, plan.stdout
     # With --quiet (a job array's shards) it is still said: its games are missing.
     quiet = referee("tournament", "run", str(config), "--db", str(tmp_path / "q.db"), "-q",
                     cwd=tmp_path)
