@@ -192,7 +192,7 @@ func handle(line []byte, game **Game) bool {
 			if ev, err := readEvent(msg.Event); err != nil {
 				logf("cannot read an event (%v), ignored", err)
 			} else {
-				(*game).SeenEvent(ev)
+				see(*game, ev)
 			}
 		}
 	case "request":
@@ -225,17 +225,30 @@ func answer(game *Game, msg Message, mistyped error) (reply Reply) {
 	defer func() {
 		if err := recover(); err != nil {
 			logf("request %d (%s): %v%s; falling back to the default", msg.ID, msg.Decision,
-				err, where())
+				err, where("answer"))
 			reply = fallback(msg.Decision, msg.Legal)
 		}
 	}()
 	return game.Decide(msg.Decision, view, legal)
 }
 
-// where is the place in this bot's code where a panic came from, called by answer's
-// deferred recover: " at strategy.go:150 in (*Game).Decide" (then ", from ..." its callers
-// in package main, three at most, up to answer), the line to look at.
-func where() string {
+// see hands an event to the strategy.  A panic in its tracking (a nil payee: the bank) is
+// logged with its place, in the words the other kits use, and the event is ignored: the bot
+// plays on with that event untracked, rather than crash and be retired for the game.
+func see(game *Game, ev Event) {
+	defer func() {
+		if err := recover(); err != nil {
+			logf("cannot read an event (%s: %v%s), ignored", ev.Type, err, where("see"))
+		}
+	}()
+	game.SeenEvent(ev)
+}
+
+// where is the place in this bot's code where a panic came from, called by the deferred
+// recover of recoverer (answer or see): " at strategy.go:150 in (*Game).Decide" (then
+// ", from ..." its callers in package main, three at most, up to recoverer), the line to
+// look at.
+func where(recoverer string) string {
 	pcs := make([]uintptr, 64)
 	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
 	var places []string
@@ -243,10 +256,10 @@ func where() string {
 		f, more := frames.Next()
 		name := strings.TrimPrefix(f.Function, "main.")
 		switch {
-		case strings.HasPrefix(name, "answer.func"), name == f.Function:
+		case strings.HasPrefix(name, recoverer+".func"), name == f.Function:
 			// the recover itself, and the runtime's and other packages' functions
-		case name == "answer":
-			if len(places) == 0 { // the panic was answer's own
+		case name == recoverer:
+			if len(places) == 0 { // the panic was the recoverer's own
 				places = append(places, fmt.Sprintf("%s:%d in %s", filepath.Base(f.File), f.Line, name))
 			}
 			more = false

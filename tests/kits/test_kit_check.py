@@ -11,6 +11,8 @@ import subprocess
 
 import pytest
 
+from referee.bots.caught import ErrorLines
+
 from . import kits
 from .kits import KITS, built_kit, checked_kit, kits_with_build, warnings_in
 
@@ -169,3 +171,50 @@ def test_the_go_kit_logs_where_in_the_code_a_strategy_panic_came_from(
                      r"\[0\] with length 0 at strategy\.go:\d+ in \(\*Game\)\.Decide; "
                      r"falling back to the default$", done.stderr,
                      re.MULTILINE), done.stderr
+
+
+def test_the_go_kit_lives_through_a_panic_in_its_event_tracking(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """An entrant's tracking in the Go kit's `SeenEvent` reads the `payee` of a payment to
+    the bank, null, through a nil pointer: the bot logs the event's type, the panic and its
+    file and line, in the words the referee counts as an error it lived through, and plays
+    on (the next request is answered), where it used to crash and be retired for the game."""
+    built = built_kit("go", tmp_path_factory).folder
+    folder = tmp_path_factory.mktemp("go_event") / "go"
+    shutil.copytree(built, folder)  # with its build cache: a rebuild of main only
+    strategy = folder / "strategy.go"
+    start = "func (g *Game) SeenEvent(ev Event) {\n"
+    tracking = ("\tvar payee *int // an entrant's tracking, for a payment to the bank\n"
+                "\tif ev.Type == \"payment\" {\n\t\tg.gone[0] += *payee\n\t}\n")
+    assert start in strategy.read_text()
+    strategy.write_text(strategy.read_text().replace(start, start + tracking))
+    line = strategy.read_text().splitlines().index("\t\tg.gone[0] += *payee") + 1
+    subprocess.run(["make"], cwd=folder, check=True, capture_output=True, timeout=300)
+    cards = [{"id": i, "artist": i % 2, "type": "open"} for i in range(6)]
+    time = {"move": 1, "bank": 10}
+    view = {"seat": 0, "round": 1, "money": [100, 100, 100], "hand": [0, 1],
+            "hand_sizes": [2, 2, 2], "mystery_size": 0, "deck_size": 4,
+            "tiles": [[0, 0]], "played": [0, 0], "bought": [[], [], []], "unsold": [],
+            "auction": None, "double": None, "turn": 0}
+    lines = [
+        {"type": "hello", "protocol": 1, "referee": "test"},
+        {"type": "new_game", "game_id": "g", "seat": 0, "players": 3, "names": ["a", "b", "c"],
+         "edition": {"name": "two", "artists": ["x", "y"], "cards": cards}, "variants": [],
+         "time": time, "seed": 1},
+        {"type": "event", "event": {"type": "payment", "payer": 1, "payee": None, "amount": 5}},
+        {"type": "request", "id": 1, "decision": "play", "view": view,
+         "legal": {"cards": [0, 1], "can_pass": False}, "time": time},
+        {"type": "goodbye"},
+    ]
+    done = subprocess.run(["./bot"], cwd=folder, capture_output=True, text=True, timeout=30,
+                          input="".join(json.dumps(line) + "\n" for line in lines))
+    assert done.returncode == 0, done.stderr
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert replies[1]["id"] == 1 and replies[1]["action"] == "play", done.stdout
+    said = re.search(r"^go_baseline: cannot read an event \(payment: runtime error: invalid "
+                     r"memory address or nil pointer dereference at strategy\.go:(\d+) in "
+                     r"\(\*Game\)\.SeenEvent\), ignored$", done.stderr, re.MULTILINE)
+    assert said and int(said[1]) == line, done.stderr
+    errors = ErrorLines()
+    errors.feed(done.stderr.encode())
+    assert errors.count == 1 and "SeenEvent" in errors.first, done.stderr
