@@ -110,8 +110,8 @@ class Watchdog:
     @staticmethod
     async def busy(bot: BotProcess, seconds: float = BUSY_LOOK) -> bool:
         """Whether the bot's processes are using the CPU: a quarter of `seconds` or more of CPU
-        time over the next `seconds`.  Looked at only when a request timed out with nothing
-        ever come from the bot, to tell an endless loop from an unflushed reply."""
+        time over the next `seconds`.  Looked at only when a request or the hello timed out with
+        nothing ever come from the bot, to tell an endless loop from an unflushed reply."""
         before = sum(p.cpu_seconds for p in bot.processes())
         await trio.sleep(seconds)
         return sum(p.cpu_seconds for p in bot.processes()) - before >= seconds / 4

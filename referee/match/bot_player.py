@@ -139,7 +139,8 @@ class BotPlayer:
             await bot.send(hello, deadline)
             self.seat.receive_hello(await self.watch.read_line(bot, deadline))
         except ReplyTimeout as exc:
-            reason = self.seat.no_hello(self.startup_time, exc.partial)
+            busy = not exc.partial and await self.watch.busy(bot)  # looping, or unflushed?
+            reason = self.seat.no_hello(self.startup_time, exc.partial, busy)
         except LimitExceeded as exc:
             reason = f"{exc} before its hello"
         except (BotGone, LineTooLong) as exc:

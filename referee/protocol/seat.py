@@ -27,8 +27,8 @@ from . import codec
 from .messages import FaultKind
 
 __all__ = [
-    "BUSY", "GOODBYE", "HELLO", "STALE_AT_MOST", "UNFLUSHED", "WARNED_AS_THEMSELVES", "Faulted",
-    "Replied", "SeatProtocol", "Stale",
+    "BUSY", "BUSY_AT_START", "GOODBYE", "HELLO", "STALE_AT_MOST", "UNFLUSHED",
+    "WARNED_AS_THEMSELVES", "Faulted", "Replied", "SeatProtocol", "Stale",
 ]
 
 GOODBYE = codec.encode(codec.GOODBYE)
@@ -37,10 +37,14 @@ HELLO = codec.encode(codec.hello(f"modern-art-referee {__version__}"))
 # A timeout with nothing ever read from the bot (no hello; no reply since its hello).
 UNFLUSHED = (" (nothing came from it: check that the bot flushes its output, and that it "
              "answers each line as it comes, not once its input ends)")
-# A timeout with nothing read from the bot since its hello, while it was still using the CPU.
-BUSY = (" (nothing came from it, and it was still using the CPU when its time ran out: most "
-        "likely it is busy with this request, in a loop that does not end or a search too "
-        "long for the time allowed)")
+# A timeout with nothing read from the bot since its hello (or at all, before its hello),
+# while it was still using the CPU.
+_STILL_BUSY = (" (nothing came from it, and it was still using the CPU when its time ran out: "
+               "most likely it is busy ")
+BUSY = _STILL_BUSY + ("with this request, in a loop that does not end or a search too long "
+                      "for the time allowed)")
+BUSY_AT_START = _STILL_BUSY + ("before its hello, in a loop that does not end or a start too "
+                               "slow for the limit)")
 # Replies to earlier requests skipped in one decision before the decision is faulted: a late
 # answer is allowed for each request that timed out, and a bot is retired after a few faults,
 # so more than this is a flood, which must neither hold the decision nor the referee's CPU.
@@ -140,11 +144,13 @@ class SeatProtocol:
         return self.hello_name
 
     @staticmethod
-    def no_hello(limit: float, partial: int) -> str:
+    def no_hello(limit: float, partial: int, busy: bool = False) -> str:
         """Why a start failed when no hello came within `limit` seconds; `partial`: bytes read
-        without a newline."""
+        without a newline; `busy`: with nothing read, the bot was found using the CPU (an
+        endless loop, not an unflushed hello)."""
         return f"no hello within the start-up limit of {limit:g} s" + (
-            f" ({partial} bytes without a newline)" if partial else UNFLUSHED)
+            f" ({partial} bytes without a newline)" if partial else
+            BUSY_AT_START if busy else UNFLUSHED)
 
     @property
     def between_games(self) -> bool:

@@ -15,9 +15,13 @@ import stat
 from pathlib import Path
 
 import pytest
+import trio
 
+from referee.bots.launch import BotSpec
 from referee.bots.limits import BotLimits, MiB
 from referee.bots.pids_cgroup import PREFIX, _pid_namespace, base_folder
+from referee.match.bot_player import BotPlayer
+from referee.match.player import Fault
 from referee.match.record import AnswerLine, ApplyLine
 
 from .. import in_process
@@ -267,3 +271,24 @@ def test_a_bot_looping_at_its_first_request_is_told_it_was_busy(bot_dir: Path) -
         "likely it is busy with this request, in a loop that does not end or a search too "
         "long for the time allowed)"), timeout.reason
     assert [f.kind for f in rest][-1:] == ["crash"], game.result.faults[0]
+
+
+def test_a_bot_looping_before_its_hello_is_told_it_was_busy(bot_dir: Path) -> None:
+    """A bot that spins at start, before it reads its hello, fails to start with the same
+    look as a first request: it was still using the CPU (an endless loop), not told to check
+    that it flushes its output."""
+    player = BotPlayer(BotSpec("bad", command(bot_dir, "spin_cpu.py --before-hello")),
+                       startup_time=0.2)
+
+    async def start() -> Fault | None:
+        try:
+            return await player.start()
+        finally:
+            await player.aclose()
+
+    fault = trio.run(start)
+    assert fault is not None and fault.kind == "start", fault
+    assert fault.reason == (
+        "no hello within the start-up limit of 0.2 s (nothing came from it, and it was still "
+        "using the CPU when its time ran out: most likely it is busy before its hello, in a "
+        "loop that does not end or a start too slow for the limit)"), fault.reason

@@ -78,6 +78,10 @@ def test_no_hello_says_whether_anything_came() -> None:
     assert SeatProtocol.no_hello(5, 0) == f"no hello within the start-up limit of 5 s{UNFLUSHED}"
     assert SeatProtocol.no_hello(2.5, 12) == ("no hello within the start-up limit of 2.5 s "
                                               "(12 bytes without a newline)")
+    assert SeatProtocol.no_hello(5, 0, busy=True) == (
+        "no hello within the start-up limit of 5 s (nothing came from it, and it was still "
+        "using the CPU when its time ran out: most likely it is busy before its hello, in a "
+        "loop that does not end or a start too slow for the limit)")
 
 
 # ---------------------------------------------------------------- requests and ids

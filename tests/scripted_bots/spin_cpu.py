@@ -4,6 +4,7 @@
 --per-request S: busy-loops S seconds of CPU before each (correct, first-legal) reply, within
   the move time, so only a CPU budget per game catches it.
 --forever: at its first request, spins forever instead of answering.
+--before-hello: spins forever at start, before it reads anything.
 Expected: a `crash` fault naming the CPU limit (per game: the referee's watch; per process:
 RLIMIT_CPU, SIGXCPU), and the bot stopped.
 """
@@ -41,7 +42,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--per-request", type=float, default=0.05)
     parser.add_argument("--forever", action="store_true")
+    parser.add_argument("--before-hello", action="store_true")
     args = parser.parse_args()
+    if args.before_hello:
+        spin(float("inf"))
     for line in sys.stdin.buffer:
         message = json.loads(line)
         kind = message.get("type")
