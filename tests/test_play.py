@@ -263,8 +263,9 @@ def test_timeouts_while_a_bot_is_stuck_in_an_earlier_request_name_that_request(
         tmp_path: Path) -> None:
     """A bot caught in an endless loop at its second request (one kind of decision) times out
     there, then at the requests that follow, which it never reads: those faults say that it
-    has not read them and is still busy with the request of id 2, the one to look at.  A bot
-    that reads every request and never answers is not said to be busy."""
+    has not read them and is still busy with the request of id 2, the one to look at, and
+    the line to send that request again says how to see where it is stuck.  A bot that reads
+    every request and never answers is not said to be busy."""
     bot = tmp_path / "stuck.py"
     bot.write_text(f"import json, sys, time\nsys.path.insert(0, {str(BOTS)!r})\n"
                    "from first_legal import first_legal, send\nn = 0\n"
@@ -286,6 +287,9 @@ def test_timeouts_while_a_bot_is_stuck_in_an_earlier_request_name_that_request(
     assert len(faults) == 3 and faults[0].startswith("  stuck: timeout (request 2: "), \
         out.stdout
     assert busy not in faults[0] and all(f.endswith(busy) for f in faults[1:]), out.stdout
+    assert out.stdout.endswith("--seat stuck --request 2\nIt timed out there: add --pause to "
+                               "wait for it with no time limit and see where it is stuck "
+                               "(docs/play.md, `referee replay`)\n"), out.stdout
     silent = in_process.referee("play", f"{PY} {BOTS / 'never_answers.py'}", f"quick={legal}",
                                 f"brisk={legal}", *limits, cwd=tmp_path, timeout=120)
     assert silent.stdout.count("never_answers: timeout (request ") == 3, silent.stdout
@@ -429,6 +433,7 @@ def test_faults_name_their_request_and_how_to_send_it_again(tmp_path: Path) -> N
                      r"(referee replay .*)$", done.stdout, re.M)
     assert hint and hint[1].endswith(f"--seat illegal-over_money --request {numbers[0]}"), \
         done.stdout
+    assert "It timed out there" not in done.stdout, done.stdout  # for timeouts only
     again = in_process.referee(*shlex.split(hint[1])[1:], "-q", cwd=tmp_path)
     same = re.search(rf"^request {numbers[0]} \(id \d+, (\w+)\): same, a fault in the game: ",
                      again.stdout, re.M)

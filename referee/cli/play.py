@@ -251,13 +251,15 @@ def standings_table(seats: Sequence[SeatResult], record: GameRecord | None = Non
     """What `referee play` prints: the seats by rank, then each fault's reason, with the
     request it answered where the `record` is given, and how to send that request to the bot
     again (a Python entrant could not tell which request a fault was to replay it), under
-    the play's `limits` (`replay_limits`); a crash found at a request says what the bot was
+    the play's `limits` (`replay_limits`), and for a timeout how to see where the bot is
+    stuck (an endless loop said nothing of it); a crash found at a request says what the bot was
     sent before it, on which it may have crashed instead (`match.ended.told`)."""
     from tabulate import tabulate
 
     from ..match.ended import told as told_reason
     from ..match.steps import fault_requests
     from ..match.timing import DECISION_WORDS
+    from ..protocol.messages import FaultKind
 
     ranked = sorted(seats, key=lambda s: (s.rank, s.seat))
     headers = ["rank", "bot", "seat", "money", "faults"]
@@ -271,6 +273,7 @@ def standings_table(seats: Sequence[SeatResult], record: GameRecord | None = Non
     numbered = [] if record is None else fault_requests(record)
     notes = []
     first: tuple[str, int] | None = None  # a bot and a request to replay, for the hint
+    first_kind: FaultKind | None = None
     for s in seats:
         for f in s.faults:
             at = next((i for i, (ln, _, _) in enumerate(numbered) if ln.seat == s.seat
@@ -280,7 +283,7 @@ def standings_table(seats: Sequence[SeatResult], record: GameRecord | None = Non
                 f" (request {number}" + ("" if kind is None else f": {DECISION_WORDS[kind]}")
                 + ")")
             if number is not None and first is None:
-                first = (s.name, number)
+                first, first_kind = (s.name, number), f.kind
             # a crash found at a request, with the events it may have crashed on instead
             told = f.reason if record is None else told_reason(record, s.seat, number, f)
             reason = visible(told, indent="      ")  # a stderr tail, as a block
@@ -295,4 +298,7 @@ def standings_table(seats: Sequence[SeatResult], record: GameRecord | None = Non
         text += ("\n\nTo send a bot a request of this game again and see its answer: "
                  + (visible(again) if log_path is not None else
                     f"give --log GAME.jsonl, then {visible(again)}"))
+        if first_kind is FaultKind.TIMEOUT:
+            text += ("\nIt timed out there: add --pause to wait for it with no time limit and "
+                     "see where it is stuck (docs/play.md, `referee replay`)")
     return text

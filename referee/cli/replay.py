@@ -279,7 +279,9 @@ class _RerunPrinter:
         # said even under --quiet: the wait may be long, and nothing else shows during it
         head = f"request {request.number} (id {request.request_id}) timed out in the game: "
         if seconds is None:
-            click.echo(head + "waiting for the bot's answer with no time limit (Ctrl-C stops)")
+            click.echo(head + "waiting for the bot's answer with no time limit (Ctrl-C stops)"
+                       + (f"; to see where it is stuck: {stack_commands(self.pid)}"
+                          if self.pid else ""))
         elif as_in_game:
             click.echo(head + f"waiting up to {seconds:g} s for the bot's answer, the time it "
                        "had there, as at each request that timed out (--timeout SECONDS waits "
@@ -297,6 +299,13 @@ class _RerunPrinter:
         import trio
 
         await trio.to_thread.run_sync(sys.stdin.readline, abandon_on_cancel=True)
+
+
+def stack_commands(pid: int) -> str:
+    """How to see where a bot's process `pid` is, in the common runtimes (docs/play.md,
+    `referee replay`, says more: what to install, when sudo is needed)."""
+    return (f"py-spy dump --pid {pid} (Python), jstack {pid} (Java), kill -QUIT {pid} (Go), "
+            f"gdb -p {pid} (native)")
 
 
 def _some_games(db_path: Path, most: int = 3) -> str:

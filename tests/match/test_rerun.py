@@ -173,7 +173,8 @@ def test_the_time_left_is_the_recorded_one(tmp_path: Path) -> None:
 
 def test_a_request_that_timed_out_is_given_the_time_it_had_in_the_game(tmp_path: Path) -> None:
     """A bot that takes 2 s over its request 3, where the game gave it 1 s (move time 0.5 s and
-    a bank of 0.5 s), timed out there.  Sent that request again, the bot is waited for 1 s,
+    a bank of 0.5 s), timed out there; play's line to send it again says how to see where a
+    bot is stuck in a timeout.  Sent that request again, the bot is waited for 1 s,
     as in the game, said in a line before it, and times out again: the recorded fault, the
     same.  With --timeout 5 it is waited for up to 5 s, said so, and its answer shows."""
     bots = copy_bots(tmp_path / "bots")
@@ -183,6 +184,9 @@ def test_a_request_that_timed_out_is_given_the_time_it_had_in_the_game(tmp_path:
                    command(bots, "first_legal.py"), "--move-time", "0.5", "--time-bank", "0.5",
                    "--log", str(log))
     assert "late: timeout (request 3: a bid): no reply within 1 s" in done.stdout, done.stdout
+    assert done.stdout.endswith(
+        " --seat late --request 3\nIt timed out there: add --pause to wait for it with no time "
+        "limit and see where it is stuck (docs/play.md, `referee replay`)\n"), done.stdout
     again = replay(str(log), "--bot", late, "--seat", "late", "--request", "3", "-q")
     assert again.returncode == 0, again.stdout
     assert "request 3 (id 3) timed out in the game: waiting up to 1 s for the bot's answer, " \
@@ -193,6 +197,24 @@ def test_a_request_that_timed_out_is_given_the_time_it_had_in_the_game(tmp_path:
     assert "request 3 (id 3) timed out in the game: waiting up to 5 s for the bot's answer " \
            "(--timeout)" in longer.stdout, longer.stdout
     assert re.search(r"^request 3 \(id 3, bid\): differs: bot \{", longer.stdout, re.M)
+
+
+def test_a_wait_with_no_time_limit_says_how_to_see_where_the_bot_is_stuck(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Waiting with no time limit (--pause) at a request that timed out in the game, replay
+    says how to see the stack of the bot's process, by its pid, in the common runtimes."""
+    from referee.cli.replay import _RerunPrinter
+    from referee.match.seat_part import RequestResult, SentRequest
+    from referee.protocol.messages import FaultKind
+
+    printer = _RerunPrinter(quiet=True)
+    printer.started(4321, None)
+    timed_out = RequestResult(fault=FaultKind.TIMEOUT, reason="no reply")
+    printer.waiting(SentRequest(3, 0, 7, "bid", b"", b"", timed_out), None, False)
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "request 3 (id 7) timed out in the game: waiting for the bot's answer with no time "
+        "limit (Ctrl-C stops); to see where it is stuck: py-spy dump --pid 4321 (Python), "
+        "jstack 4321 (Java), kill -QUIT 4321 (Go), gdb -p 4321 (native)")
 
 
 # ---------------------------------------------------------------- answers beside answers
