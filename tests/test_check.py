@@ -280,7 +280,7 @@ def test_a_check_cut_short_passes_nothing_it_did_not_see() -> None:
     not told whether one process plays them all, and one whose processes each played a game
     before crashing in the next is."""
     slow = checked(*NEVER_ANSWERS)
-    assert ("SKIP  plays several games in one process: the bot process was started 1 time(s) "
+    assert ("SKIP  plays several games in one process: the bot process was started once "
             "for 1 game; the check stopped after 1 of 11; one game tells nothing of whether "
             "one process plays them all") in slow.stdout, slow.stdout
     assert "SKIP  offers or declines a second card for its own double: not reached" in \
@@ -290,7 +290,7 @@ def test_a_check_cut_short_passes_nothing_it_did_not_see() -> None:
     assert "FAIL  keeps playing after a warning: 3 requests after the warning, 1 of them " \
            "failed; first: crash: closed its output; exit status 1" in crashing.stdout
     assert ("SKIP  plays several games in one process: the bot process was started 11 "
-            "time(s) for 11 games; it was started afresh after crashing in its games (below)"
+            "times for 11 games; it was started afresh after crashing in its games (below)"
             ) in crashing.stdout, crashing.stdout
     second = check(f"{PY} tests/scripted_bots/crash_mid_game.py --in-game 2")
     assert "PASS  plays several games in one process: " in second.stdout, second.stdout
@@ -430,9 +430,10 @@ def test_beginners_mistakes_get_a_hint(tmp_path: Path) -> None:
     folder given without ./, a Python script given alone (with or without ./, not
     executable: its interpreter is named), a variable set as a shell would (read as
     NAME=COMMAND), a script that is not there, a misspelt one, one in a folder not there, one
-    not built yet (its folder, which builds it, is what to give), debug output on stdout
-    before the hello, a pretty-printed hello, a byte-order mark, output that is never
-    flushed, a bot that reads all its input before it answers, and a JVM that cannot start."""
+    not built yet (its folder, which builds it, is what to give, `(.)` from inside it), debug
+    output on stdout before the hello, a pretty-printed hello, a byte-order mark, output that
+    is never flushed, a bot that reads all its input before it answers, and a JVM that cannot
+    start."""
     def run(command: str, *more: str) -> subprocess.CompletedProcess[str]:
         return in_process.referee("check", command, *more, cwd=tmp_path, timeout=120)
 
@@ -462,6 +463,10 @@ def test_beginners_mistakes_get_a_hint(tmp_path: Path) -> None:
     assert run("./c/bot").stderr == ("error: the bot ('./c/bot'): command './c/bot' not found "
                                      "(not built yet? give the folder ./c instead: it is built "
                                      "with `make` first)\n")
+    inside = in_process.referee("check", "./bot", cwd=tmp_path / "c", timeout=120)
+    assert inside.stderr == ("error: the bot ('./bot'): command './bot' not found (not built "
+                             "yet? give the folder (.) instead: it is built with `make` "
+                             "first)\n")
     hello = '{"type": "hello", "name": "b", "protocol": 1}'
     for prints, hint in (
             ('print("Bot starting up")', "write logs and debug output to stderr"),

@@ -200,6 +200,12 @@ def _interpreted(program: str) -> str | None:
     return None if interpreter is None else f"{interpreter} {program}"
 
 
+def give_folder(shown: str) -> str:
+    """"give the folder ./c", and "give the folder (.)" for the one the command runs in, where
+    a bare dot would read as the end of a sentence (`.: it is built ...`)."""
+    return f"give the folder {'(.)' if shown == '.' else shown}"
+
+
 def _why_missing(program: str, where: Path) -> str:
     """What a program path given on the command line that names nothing probably is: a
     program its folder builds (give the folder: it is built before it plays), a typo of a
@@ -212,8 +218,8 @@ def _why_missing(program: str, where: Path) -> str:
     except (BotFolderError, OSError):
         build = None
     if build is not None:
-        shown = os.path.dirname(program) or "."
-        return f"not built yet? give the folder {shown} instead: it is built with `{build}` first"
+        return (f"not built yet? {give_folder(os.path.dirname(program) or '.')} instead: it "
+                f"is built with `{build}` first")
     try:
         names = sorted(os.listdir(folder))
     except OSError:

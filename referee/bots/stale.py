@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from .errors import StartError
-from .launch import BotSpec
+from .launch import BotSpec, give_folder
 from .manifest import BotFolderError, read_bot_folder
 from .start import split_command
 
@@ -217,7 +217,7 @@ def _rebuild(root: Path, cwd: Path) -> str:
         build = None
     if build is None:
         return "rebuild it first"
-    return (f"rebuild it first, or give the folder {_shown(root, cwd)}: it is built with "
+    return (f"rebuild it first, or {give_folder(_shown(root, cwd))}: it is built with "
             f"`{build}` first")
 
 

@@ -208,7 +208,8 @@ async def _run(
     one_game = played < 2 and not exits
     results.append(CheckResult(
         "plays several games in one process", several,
-        f"the bot process was started {bot.starts} time(s) for {counted(played, 'game')}{cut_short}"
+        f"the bot process was started {'once' if bot.starts == 1 else counted(bot.starts, 'time')}"
+        f" for {counted(played, 'game')}{cut_short}"
         + (f"; it {exits[0]}" if exits else "")
         + ("; it was started afresh after crashing in its games (below), so whether one "
            "process plays them all is not told" if after_crashes else "")

@@ -193,19 +193,24 @@ def _rerun(part: SeatPart, bot: str, upto: int | None, pause: bool, timeout: flo
     compared = result.compared
     differ = [c for c in compared if not c.same]
     stopped = f"; stopped after request {upto} of {total}" if upto else ""
+    one = len(compared) == 1  # --request 1, or a seat asked once: said in the singular
     faults = sorted({str(c.request.recorded.fault) for c in compared if c.recorded_fault})
     if faults:
         count = sum(c.recorded_fault for c in compared)
-        were = "was a fault" if count == 1 else "were faults"
-        stopped += f"; {count} of the recorded ones {were} in the game ({', '.join(faults)})"
+        were = ("the recorded one was a fault" if one else
+                f"{count} of the recorded ones {'was a fault' if count == 1 else 'were faults'}")
+        stopped += f"; {were} in the game ({', '.join(faults)})"
     if not differ:
-        said = ("the bot's answer is the recorded one" if len(compared) == 1 else
+        said = ("the bot's answer is the recorded one" if one else
                 f"the bot's {len(compared)} answers are the recorded ones")
         click.echo(said + stopped)
         return
     first = differ[0].request
-    click.echo(f"{len(differ)} of the bot's {len(compared)} answers differ from the recorded "
-               f"ones, the first at request {first.number} (id {first.request_id}){stopped}")
+    at = f"request {first.number} (id {first.request_id})"
+    click.echo((f"the bot's answer differs from the recorded one, at {at}" if one else
+                f"{len(differ)} of the bot's {len(compared)} answers "
+                f"{'differs' if len(differ) == 1 else 'differ'} from the recorded ones, the "
+                f"first at {at}") + stopped)
     click.echo(RERUN_DIFFERS)
     sys.exit(1)
 

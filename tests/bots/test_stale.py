@@ -74,7 +74,7 @@ def test_compiled_typescript_is_compared_with_its_typescript(tmp_path: Path) -> 
     note = stale_program(BotSpec("bot", "node out/bot.js", cwd=tmp_path))
     assert note is not None
     assert "out/bot.js was built before src/bot.ts last changed" in note
-    assert "give the folder .: it is built with `tsc` first" in note
+    assert "give the folder (.): it is built with `tsc` first" in note
 
 
 def test_a_script_is_not_noted_and_a_build_that_left_the_program_old_is(

@@ -55,7 +55,7 @@ def crashing_check() -> list[CheckResult]:
             failed("plays a card as auctioneer", 3),
             failed("bids in another's open auction", 7),
             CheckResult("plays several games in one process", False,
-                        "the bot process was started 3 time(s) for 3 games")]
+                        "the bot process was started 3 times for 3 games")]
 
 
 def test_a_feedback_file_renders_with_its_blocks_closed(tmp_path: Path) -> None:

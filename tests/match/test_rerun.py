@@ -245,7 +245,7 @@ def test_the_seat_may_be_given_by_its_bots_name(played: Played) -> None:
 def test_a_different_bot_shows_where_it_differs_and_exits_1(played: Played) -> None:
     """first_legal in the baseline's seat: the answers that differ are shown beside the
     recorded ones, the first named, with what makes a bot's answers differ, and the command
-    exits 1."""
+    exits 1; stopped at that first one, it is said in the singular."""
     out = replay(str(played.log), "--bot", played.commands["alice"], "--seat", "2")
     assert out.returncode == 1, out.stderr
     found = verdicts(out.stdout)
@@ -260,13 +260,19 @@ def test_a_different_bot_shows_where_it_differs_and_exits_1(played: Played) -> N
     quiet = replay(str(played.log), "--bot", played.commands["alice"], "--seat", "2",
                     "-q")
     assert set(verdicts(quiet.stdout)) == {"differs"} and quiet.returncode == 1
+    one = replay(str(played.log), "--bot", played.commands["alice"], "--seat", "2",
+                 "--request", str(first), "-q")
+    assert f"\nthe bot's answer differs from the recorded one, at request {first} (id " \
+           f"{first}); stopped after request {first} of " in one.stdout, one.stdout
 
 
 def test_an_answer_recorded_as_a_fault_is_marked_where_the_bot_gives_it_again(
         played: Played) -> None:
     """The illegal bidder in its own seat gives its three illegal amounts again: each is the
     same answer, marked as a fault in the game with the recorded kind and reason (under -q
-    too), and the verdict counts them; the command exits 0, as nothing differs."""
+    too), and the verdict counts them; the command exits 0, as nothing differs.  Stopped at
+    the first, the verdict says the one recorded answer was a fault, not "1 of the recorded
+    ones"."""
     for quiet in ((), ("-q",)):
         out = replay(str(played.log), "--bot", played.commands["dave"], "--seat",
                       "1", *quiet)
@@ -280,6 +286,15 @@ def test_an_answer_recorded_as_a_fault_is_marked_where_the_bot_gives_it_again(
         assert "; 3 of the recorded ones were faults in the game (illegal)" in out.stdout
         plain = re.findall(r"^request \d+ .*: same: ", out.stdout, re.M)
         assert bool(plain) != bool(quiet), out.stdout
+    first = re.search(r"^request (\d+) \(id \d+, \w+\): same, a fault in the game: ",
+                      out.stdout, re.M)
+    assert first, out.stdout
+    one = replay(str(played.log), "--bot", played.commands["dave"], "--seat", "1",
+                 "--request", first[1], "-q")
+    assert one.stdout.splitlines()[-1].startswith(
+        f"the bot's answer is the recorded one; stopped after request {first[1]} of "), one.stdout
+    assert one.stdout.splitlines()[-1].endswith(
+        "; the recorded one was a fault in the game (illegal)"), one.stdout
 
 
 def test_show_request_and_v_print_each_request_before_its_answer(played: Played) -> None:
