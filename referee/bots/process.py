@@ -185,6 +185,16 @@ class BotProcess:
             return 0
         return int.from_bytes(got, sys.byteorder, signed=True)
 
+    def output_waiting(self) -> int:
+        """Bytes the bot wrote that no line read has taken yet: those held without a newline
+        and those still in the pipe (FIONREAD), left where they are.  Looked at after a
+        timeout, to tell a bot that answers late from one that is silent."""
+        try:
+            got = fcntl.ioctl(self._rfd, termios.FIONREAD, b"\0\0\0\0")
+        except OSError:
+            return len(self._buf)
+        return len(self._buf) + int.from_bytes(got, sys.byteorder, signed=True)
+
     @property
     def answers_quickly(self) -> bool:
         """The referee would poll for this bot's next reply: polling is on (`spin`), at least

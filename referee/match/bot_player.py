@@ -307,8 +307,12 @@ class BotPlayer:
                 return Answer(None, await self._limit_fault(str(exc)),
                               trio.current_time() - start, request_id)
             except ReplyTimeout as exc:
-                busy = seat.first_silence and not exc.partial and await watch.busy(bot)
-                return _answer(seat.timed_out(str(exc), exc.partial, bot.unread(), busy))
+                busy = late = False
+                if seat.first_silence and not exc.partial:  # once a process: BUSY_LOOK s
+                    busy = await watch.busy(bot)
+                    late = bot.output_waiting() > 0  # its reply came in the look: slow
+                return _answer(seat.timed_out(str(exc), exc.partial, bot.unread(), busy,
+                                              late))
             except LineTooLong as exc:
                 return _answer(seat.malformed(str(exc), time.perf_counter() - began))
             except BotGone as exc:

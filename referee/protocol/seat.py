@@ -27,7 +27,7 @@ from . import codec
 from .messages import FaultKind
 
 __all__ = [
-    "BUSY", "BUSY_AT_START", "GOODBYE", "HELLO", "STALE_AT_MOST", "UNFLUSHED",
+    "BUSY", "BUSY_AT_START", "GOODBYE", "HELLO", "LATE", "STALE_AT_MOST", "UNFLUSHED",
     "WARNED_AS_THEMSELVES", "Faulted", "Replied", "SeatProtocol", "Stale",
 ]
 
@@ -45,6 +45,9 @@ BUSY = _STILL_BUSY + ("with this request, in a loop that does not end or a searc
                       "for the time allowed)")
 BUSY_AT_START = _STILL_BUSY + ("before its hello, in a loop that does not end or a start too "
                                "slow for the limit)")
+# A timeout with nothing read from the bot since its hello, and its output come just after.
+LATE = (" (nothing came from it in time, and its output came just after: it flushes, but it "
+        "took longer than the time allowed)")
 # Replies to earlier requests skipped in one decision before the decision is faulted: a late
 # answer is allowed for each request that timed out, and a bot is retired after a few faults,
 # so more than this is a flood, which must neither hold the decision nor the referee's CPU.
@@ -279,14 +282,15 @@ class SeatProtocol:
         return not self.replies and self._silent_since is None
 
     def timed_out(self, cause: str, partial: int = 0, unread: int = 0,
-                  busy: bool = False) -> Faulted:
+                  busy: bool = False, late: bool = False) -> Faulted:
         """No reply in the time allowed (`cause`: as the reader says it; `partial`: bytes read
         without a newline; `unread`: bytes the bot was sent and has not read; `busy`: it was
-        found using the CPU at its first timeout, `first_silence`): a timeout, which empties
+        found using the CPU at its first timeout, `first_silence`; `late`: its output came
+        in the look that found whether it was busy): a timeout, which empties
         the bank.  A bot still busy with an earlier request that timed out (nothing came from
         it since, and it has not read this one) is told so: the decision to look at is that
         one, not this.  One from which nothing ever came is told to check that it flushes,
-        unless it was found busy."""
+        unless it was found busy, or its output came just after (it is slow, not silent)."""
         move, bank = self.move, self.bank
         self.bank = 0.0
         reason = (f"no reply within {move + bank:.3g} s (move time {move:g} s + time bank "
@@ -298,6 +302,8 @@ class SeatProtocol:
             reason += (f" (the bot has not read this request: most likely it is still busy "
                        f"with the request of id {busy_with}, which timed out; it has written "
                        "nothing since)")
+        elif not self.replies and not partial and late:  # nothing in time, then output
+            reason += LATE
         elif not self.replies and not partial:  # nothing, ever
             self._busy = self._busy or busy
             reason += BUSY if self._busy else UNFLUSHED

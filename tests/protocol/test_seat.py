@@ -15,7 +15,9 @@ from referee.game import Bid, GameConfig, GameState, Pass, Play, seat_view
 from referee.protocol import codec
 from referee.protocol.messages import FaultKind
 from referee.protocol.seat import (
+    BUSY,
     HELLO,
+    LATE,
     STALE_AT_MOST,
     UNFLUSHED,
     Faulted,
@@ -231,6 +233,35 @@ def test_a_timeout_says_what_came_and_what_was_skipped() -> None:
         "request was sent: the bot was still busy with an earlier request)")
     asked(protocol)
     assert protocol.timed_out("x").reason.endswith(": x")  # it said something once
+
+
+def test_a_silent_bots_first_timeout_says_busy_late_or_unflushed_once_a_process() -> None:
+    """The first timeout of a process that has sent nothing since its hello is the one looked
+    at (`first_silence`: once a process, so a table waits for the look once): a bot found
+    using the CPU is told it was busy, and so are its later silent timeouts; one whose output
+    came just after its time ran out is told it was late, not to check that it flushes; a
+    fresh process is looked at again."""
+    protocol = SeatProtocol()
+    protocol.started()
+    begin(protocol, move=0.5, bank=0)
+    asked(protocol)
+    assert protocol.first_silence
+    assert protocol.timed_out("x", busy=True).reason.endswith(f": x{BUSY}")
+    asked(protocol)
+    assert not protocol.first_silence
+    assert protocol.timed_out("x").reason.endswith(f": x{BUSY}")  # still it, most likely
+    protocol.started()
+    begin(protocol, "g2", move=0.5, bank=0)
+    asked(protocol)
+    assert protocol.first_silence
+    assert protocol.timed_out("x", late=True).reason.endswith(f": x{LATE}")
+    protocol.started()
+    begin(protocol, "g3", move=0.5, bank=0)
+    asked(protocol)
+    assert protocol.timed_out("x").reason.endswith(f": x{UNFLUSHED}")
+    asked(protocol)
+    protocol.receive(reply(protocol.request_id), 0.1)
+    assert not protocol.first_silence  # it answered: a timeout now is no silence
 
 
 # ---------------------------------------------------------------- the clock
