@@ -77,18 +77,20 @@ SANITIZER_TRACE = 200
 def excerpt(lines: Sequence[str], count: int = QUOTED) -> str:
     """About `count` lines of a crashed bot's stderr `lines`: its last, but where the last
     error's first line (`HEADLINE`) comes before them, that line and those right after it
-    (where the error happened), "...", and the last two.  Blank lines right after the error
-    are left out of those: Go's panic puts one (and a `[signal ...]` line) before its first
-    frame, whose file and line would otherwise be cut."""
+    (where the error happened), "...", and the last two.  Blank lines from the error on are
+    left out of those: Go's panic puts one (and a `[signal ...]` line) before its first
+    frame, whose file and line would otherwise be cut; and a run of them before the last
+    lines must not make the quote that long."""
     back = SANITIZER_TRACE if lines and SANITIZER_END.match(lines[-1]) else TRACE
     at = next((i for i in range(len(lines) - 1, max(-1, len(lines) - 1 - back), -1)
                if HEADLINE.match(lines[i])), None)
     if at is None or at >= len(lines) - count:
         return "\n".join(lines[-count:])
-    first = [i for i in range(at, len(lines)) if lines[i].strip()][:count - 3]
+    shown = [i for i in range(at, len(lines)) if lines[i].strip()]
+    first = shown[:count - 3]
     skipped = len(lines) - first[-1] - 1 - 2
-    if skipped <= 1:
-        return "\n".join(lines[at:])
+    if skipped <= 1:  # what is left fits: at most `count` lines, the blank ones left out
+        return "\n".join(lines[i] for i in shown)
     return "\n".join([*(lines[i] for i in first), f"... ({skipped} lines)", *lines[-2:]])
 
 

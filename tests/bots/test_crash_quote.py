@@ -147,3 +147,10 @@ def test_a_go_panic_is_quoted_with_its_first_frames_file_and_line() -> None:
         GO[1], GO[2], "goroutine 1 [running]:", "main.(*Game).SeenEvent(...)",
         "\t/tmp/gobot/strategy.go:53", "... (2 lines)", "main.main()",
         "\t/tmp/gobot/main.go:157 +0x167"]
+
+
+def test_blank_lines_after_an_error_do_not_lengthen_the_quote() -> None:
+    """A panic followed by a run of blank lines (a bot printing empty lines to stderr) is
+    quoted in about QUOTED lines, the blank ones left out, not with every one of them."""
+    lines = ["bot: round 1", "panic: boom", "main.go:12", *[""] * 30, "last 1", "last 2"]
+    assert excerpt(lines).splitlines() == ["panic: boom", "main.go:12", "last 1", "last 2"]
