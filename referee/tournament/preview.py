@@ -140,8 +140,9 @@ class Plan:
         grown = self._grown()
         if grown is not None:
             out.append(grown)
-        if self.max_games is not None and self.max_games < self.games:
-            out.append(f"max_games = {self.max_games:,}: the first {self.max_games:,} of them, "
+        if self.max_games is not None and self.max_games < self.games - self.skipped:
+            of = "those not skipped" if self.skipped else "them"
+            out.append(f"max_games = {self.max_games:,}: the first {self.max_games:,} of {of}, "
                        "round by round (every entrant within about one table of every other)")
         if self.changed:
             out.append(f"changed since the store's last run: {', '.join(self.changed)}: "
