@@ -4,6 +4,7 @@ FOLDER` (through the CLI, in a copy of the folder)."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import shutil
@@ -12,6 +13,7 @@ import subprocess
 import pytest
 
 from referee.bots.caught import ErrorLines
+from referee.bots.manifest import read_bot_folder
 
 from . import kits
 from .kits import KITS, built_kit, checked_kit, kits_with_build, warnings_in
@@ -218,3 +220,72 @@ def test_the_go_kit_lives_through_a_panic_in_its_event_tracking(
     errors = ErrorLines()
     errors.feed(done.stderr.encode())
     assert errors.count == 1 and "SeenEvent" in errors.first, done.stderr
+
+
+def patched_kit(kit: str, tmp_path_factory: pytest.TempPathFactory, file: str,
+                patches: dict[str, str]) -> tuple[subprocess.CompletedProcess[str], list[int]]:
+    """A copy of the built `kit` whose `file` has each line `patches` names followed by an
+    entrant's buggy code, rebuilt (Rust unoptimised: cheap) and run through a session with a
+    payment to the bank (its `payee` null), a bid and a play: what it did, and the numbers of
+    the lines marked `// bug`, in order."""
+    folder = tmp_path_factory.mktemp(f"{kit}_bug") / kit
+    shutil.copytree(built_kit(kit, tmp_path_factory).folder, folder)
+    source = folder / file
+    text = source.read_text()
+    for start, bug in patches.items():
+        assert start in text, start
+        text = text.replace(start, start + bug)
+    source.write_text(text)
+    places = [n for n, line in enumerate(text.splitlines(), 1) if line.endswith("// bug")]
+    build = "make RUSTFLAGS=" if kit == "rust" else read_bot_folder(folder).build
+    assert build is not None
+    subprocess.run(shlex.split(build), cwd=folder, check=True, capture_output=True, timeout=120)
+    session = [
+        {"type": "hello", "protocol": 1, "referee": "test"},
+        NEW_GAME,
+        {"type": "event", "event": {"type": "payment", "payer": 1, "payee": None, "amount": 5}},
+        request(1, "bid", {"min": 1, "max": 100, "can_pass": True}),
+        request(2, "play", {"cards": [0, 1], "can_pass": False}),
+        {"type": "goodbye"},
+    ]
+    done = subprocess.run(shlex.split(built_kit(kit, tmp_path_factory).spec().command),
+                          cwd=folder, capture_output=True, text=True, timeout=30,
+                          env={**os.environ, "RUST_BACKTRACE": "1"},
+                          input="".join(json.dumps(line) + "\n" for line in session))
+    return done, places
+
+
+def test_the_rust_kit_lives_through_a_panic_in_its_strategy(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """An entrant's Rust strategy unwraps a payment's `payee`, null for the bank, in
+    `seen_event`, and indexes a bid's (empty) `legal.cards` in `decide`: the bot logs each
+    panic in one line with its message and its file, line and column (the event's type; the
+    request and its decision), in the words the referee counts as an error it lived through
+    (once each: no `panicked at` nor backtrace besides, with RUST_BACKTRACE set), answers the
+    bid with the default (pass) and plays on, where a panic used to crash it."""
+    done, (event_line, bid_line) = patched_kit("rust", tmp_path_factory, "src/strategy.rs", {
+        "    pub fn seen_event(&mut self, event: &Json) -> Result<(), String> {\n":
+            '        if event.get("type").and_then(Json::as_str) == Some("payment") {\n'
+            '            let _payee = event.get("payee").and_then(Json::as_i64).unwrap(); // bug\n'
+            "        }\n",
+        "        let (view, legal) = (&request.view, &request.legal);\n":
+            '        if request.decision == "bid" {\n'
+            "            let _first = legal.cards[0]; // bug\n"
+            "        }\n"})
+    assert done.returncode == 0, done.stderr
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert replies[1] == {"id": 1, "action": "pass"}, done.stdout
+    assert replies[2]["id"] == 2 and replies[2]["action"] == "play", done.stdout
+    event = re.search(r"^sample_rust: cannot read an event \(payment: panic: called "
+                      r"`Option::unwrap\(\)` on a `None` value at src/strategy\.rs:(\d+):\d+\), "
+                      r"ignored$", done.stderr, re.MULTILINE)
+    assert event and int(event[1]) == event_line, done.stderr
+    bid = re.search(r"^sample_rust: request 1 \(bid\): panic: index out of bounds: the len is 0 "
+                    r"but the index is 0 at src/strategy\.rs:(\d+):\d+; falling back to the "
+                    r"default$", done.stderr, re.MULTILINE)
+    assert bid and int(bid[1]) == bid_line, done.stderr
+    assert "panicked" not in done.stderr and "backtrace" not in done.stderr, done.stderr
+    errors = ErrorLines()
+    errors.feed(done.stderr.encode())
+    assert errors.count == 2 and f"src/strategy.rs:{event_line}:" in errors.first, done.stderr
+

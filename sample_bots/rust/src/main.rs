@@ -4,13 +4,16 @@
 //! It reads one JSON object per line from stdin and answers every `request` with one JSON line
 //! on stdout, flushed at once. Nothing else goes to stdout: the log goes to stderr. It plays
 //! any number of games in one process and exits on `goodbye` or at end of input. The strategy
-//! is in strategy.rs; this file is only the input loop.
+//! is in strategy.rs; this file is only the input loop, and the guard that keeps a panic in
+//! the strategy from ending the bot.
 
 mod json;
 mod protocol;
 mod strategy;
 
+use std::cell::{Cell, RefCell};
 use std::io::{self, BufRead, Write};
+use std::panic::{self, AssertUnwindSafe};
 
 use json::Json;
 use strategy::Game;
@@ -33,12 +36,62 @@ fn send(out: &mut impl Write, line: &str) -> io::Result<()> {
     out.flush()
 }
 
+thread_local! {
+    /// Whether the strategy runs under `guarded` now: its panic is then caught and logged by
+    /// the bot in one line, not printed by Rust's default hook.
+    static GUARDED: Cell<bool> = const { Cell::new(false) };
+    /// The last guarded panic, as the panic hook saw it: its message and place.
+    static PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Installs a panic hook that, for a panic under `guarded`, keeps its message and the place
+/// in the code it came from for the one line the bot logs (Rust's default hook would print
+/// `thread 'main' panicked at ...` and, with RUST_BACKTRACE set, a backtrace, for every caught
+/// panic); any other panic is printed by the default hook, as ever, and ends the bot.
+fn install_panic_hook() {
+    let default_hook = panic::take_hook();
+    panic::set_hook(Box::new(move |info| {
+        if !GUARDED.with(Cell::get) {
+            return default_hook(info);
+        }
+        let payload = info.payload();
+        let message = payload
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("(not a message)")
+            .split_whitespace() // one line (an assert_eq!'s message has three)
+            .collect::<Vec<_>>()
+            .join(" ");
+        let place = info.location().map_or(String::new(), |at| {
+            format!(" at {}:{}:{}", at.file(), at.line(), at.column())
+        });
+        PANIC.with(|last| *last.borrow_mut() = Some(format!("panic: {message}{place}")));
+    }));
+}
+
+/// Runs a call into the strategy, a panic in it (an index past the end, an `unwrap()` of
+/// `None`) being an error: `panic: index out of bounds: the len is 0 but the index is 0 at
+/// src/strategy.rs:180:36`. The caller then logs it and plays on, as for an error the strategy
+/// returns; the `Game` keeps what the strategy had changed before it panicked.
+fn guarded<T>(strategy: impl FnOnce() -> T) -> Result<T, String> {
+    GUARDED.with(|guarded| guarded.set(true));
+    let result = panic::catch_unwind(AssertUnwindSafe(strategy));
+    GUARDED.with(|guarded| guarded.set(false));
+    result.map_err(|_| {
+        PANIC
+            .with(|last| last.borrow_mut().take())
+            .unwrap_or_else(|| "panic".to_string())
+    })
+}
+
 fn answer(msg: &Json, game: Option<&Game>) -> String {
     let id = msg.get("id").cloned().unwrap_or(Json::Null);
     let decision = msg.get("decision").and_then(Json::as_str).unwrap_or("");
     let reply = match game {
         None => Err("a request before any new_game".to_string()),
-        Some(game) => protocol::read_request(msg).and_then(|request| game.decide(&request)),
+        Some(game) => protocol::read_request(msg)
+            .and_then(|request| guarded(|| game.decide(&request)).and_then(|reply| reply)),
     };
     let reply = reply.unwrap_or_else(|problem| {
         // Never let a bug in the strategy forfeit the move.
@@ -52,6 +105,7 @@ fn answer(msg: &Json, game: Option<&Game>) -> String {
 }
 
 fn main() {
+    install_panic_hook();
     let stdin = io::stdin();
     let mut input = stdin.lock();
     let stdout = io::stdout();
@@ -87,14 +141,15 @@ fn main() {
         let sent = match msg.get("type").and_then(Json::as_str).unwrap_or("") {
             "hello" => send(&mut out, &protocol::hello_line(BOT_NAME)),
             "new_game" => {
-                game = match protocol::read_new_game(&msg) {
-                    Ok(new_game) => {
-                        log!("game {}, seat {}", new_game.game_id, new_game.seat);
-                        Some(Game::new(&new_game))
-                    }
+                let new_game = protocol::read_new_game(&msg).and_then(|new_game| {
+                    log!("game {}, seat {}", new_game.game_id, new_game.seat);
+                    guarded(|| Game::new(&new_game))
+                });
+                game = match new_game {
+                    Ok(game) => Some(game),
                     Err(problem) => {
                         // Requests of this game get the default answers.
-                        log!("cannot read new_game ({problem})");
+                        log!("cannot read new_game ({problem}); answering the defaults");
                         None
                     }
                 };
@@ -103,7 +158,10 @@ fn main() {
             "event" => {
                 if let Some(game) = game.as_mut() {
                     let seen = match msg.get("event") {
-                        Some(event) => game.seen_event(event),
+                        Some(event) => guarded(|| game.seen_event(event)).unwrap_or_else(|panic| {
+                            let kind = event.get("type").and_then(Json::as_str).unwrap_or("?");
+                            Err(format!("{kind}: {panic}"))
+                        }),
                         None => Err("no field \"event\"".to_string()),
                     };
                     if let Err(problem) = seen {
