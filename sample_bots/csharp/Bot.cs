@@ -79,19 +79,27 @@ public static class Bot
                 {
                     game = new Game(msg);
                 }
-                catch (BadMessage e)
+                catch (Exception e) // a field missing, or a bug in the strategy's set-up
                 {
-                    Log("cannot read new_game (" + e.Message + Where(e) + "); answering the defaults");
+                    Log("cannot read new_game (" + Problem(e) + "); answering the defaults");
+                    Trace(e);
                 }
                 break;
             case "event":
+                if (game == null) break;
+                object ev = null;
                 try
                 {
-                    if (game != null) game.SeenEvent(Json.Need(msg, "event"));
+                    ev = Json.Need(msg, "event");
+                    game.SeenEvent(ev);
                 }
-                catch (BadMessage e)
+                catch (Exception e) // a field missing, or a bug in the strategy's tracking
                 {
-                    Log("cannot read an event (" + e.Message + Where(e) + "), ignored");
+                    // The bot plays on with that event untracked, rather than crash and be
+                    // retired for the game.
+                    string type = Json.Str(ev, "type");
+                    Log("cannot read an event (" + (type != null ? type + ": " : "") + Problem(e) + "), ignored");
+                    Trace(e);
                 }
                 break;
             case "request":
@@ -127,7 +135,7 @@ public static class Bot
         }
         catch (BadMessage e)
         {
-            Log(asked + e.Message + Where(e) + "; falling back to the default");
+            Log(asked + Problem(e) + "; falling back to the default");
             return Reply.Fallback(decision, Legal.Lenient(Json.Get(msg, "legal")));
         }
         if (game == null)
@@ -141,11 +149,26 @@ public static class Bot
         }
         catch (Exception e)
         {
-            // one line, with the place in this bot's code it came from, then the stack trace
-            Log(asked + e.GetType().Name + ": " + e.Message + Where(e) + "; falling back to the default");
-            Console.Error.WriteLine(e.StackTrace);
+            Log(asked + Problem(e) + "; falling back to the default");
+            Trace(e);
             return Reply.Fallback(decision, legal);
         }
+    }
+
+    /// <summary>An exception in one line, with the place in this bot's code it came from:
+    /// "IndexOutOfRangeException: Index was outside the bounds of the array. at
+    /// Strategy.cs:159 in Game.Decide"; a BadMessage (a field missing) without its type:
+    /// "legal: no field "min" at Protocol.cs:117 in Legal.From".</summary>
+    static string Problem(Exception e)
+    {
+        return (e is BadMessage ? "" : e.GetType().Name + ": ") + e.Message + Where(e);
+    }
+
+    /// <summary>After the line of a bug (not a missing field), its stack trace, to stderr:
+    /// the way to it.</summary>
+    static void Trace(Exception e)
+    {
+        if (!(e is BadMessage)) Console.Error.WriteLine(e.StackTrace);
     }
 
     /// <summary>" at Strategy.cs:150 in Game.Decide": the first frame of the exception's stack

@@ -289,3 +289,24 @@ def test_the_rust_kit_lives_through_a_panic_in_its_strategy(
     errors.feed(done.stderr.encode())
     assert errors.count == 2 and f"src/strategy.rs:{event_line}:" in errors.first, done.stderr
 
+
+def test_the_csharp_kit_lives_through_an_exception_in_its_event_tracking(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """An entrant's C# `SeenEvent` casts a payment's `payee`, null for the bank, to a number:
+    the bot logs the event's type, the exception and its file, line and method in one line,
+    in the words the referee counts as an error it lived through, and plays on (both requests
+    answered by the strategy), where the exception used to crash it."""
+    done, (line,) = patched_kit("csharp", tmp_path_factory, "Strategy.cs", {
+        "    public void SeenEvent(object ev)\n    {\n":
+            '        if (Json.Str(ev, "type") == "payment")\n'
+            '            gone[0] += (int)(long)Json.Get(ev, "payee"); // bug\n'})
+    assert done.returncode == 0, done.stderr
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [reply["id"] for reply in replies[1:]] == [1, 2], done.stdout
+    said = re.search(r"^csharp_baseline: cannot read an event \(payment: NullReferenceException: "
+                     r".* at Strategy\.cs:(\d+) in Game\.SeenEvent\), ignored$", done.stderr,
+                     re.MULTILINE)
+    assert said and int(said[1]) == line, done.stderr
+    errors = ErrorLines()
+    errors.feed(done.stderr.encode())
+    assert errors.count == 1 and "SeenEvent" in errors.first, done.stderr
