@@ -144,8 +144,11 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     runner: Executor = (DaskExecutor(scheduler, workers) if executor == "dask" else
                         LocalExecutor(workers, stderr_dir=stderr_dir))
     try:
-        summary = run_trio(run_into, db_path, config, config_path, runner, display.say,
-                           display.update, shard_of, frozen, workers, seconds)
+        try:
+            summary = run_trio(run_into, db_path, config, config_path, runner, display.say,
+                               display.update, shard_of, frozen, workers, seconds)
+        finally:  # an error or Ctrl-C says its line under the bar, not at its end
+            display.end()
     except SchedulerError as exc:
         fail(f"--scheduler {scheduler}: {exc}")
     except StoreFailed as exc:

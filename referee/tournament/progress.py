@@ -68,11 +68,21 @@ class ProgressDisplay:
         self.quiet = quiet
         self.tty = self.stream.isatty()
         self.last = 0.0
+        self.open = False  # a bar written on a terminal, its line not ended yet
+
+    def end(self) -> None:
+        """End the bar's line, keeping it (how far a stopped run got), so that what is said
+        next (`error: interrupted; ...`) starts a line of its own, not the bar's tail."""
+        if self.open:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.open = False
 
     def say(self, message: str) -> None:
         if not self.quiet:
             if self.tty:
                 self.stream.write("\r\033[K")
+                self.open = False
             print(visible(message, indent="    "), file=self.stream, flush=True)
 
     def update(self, p: Progress) -> None:
@@ -88,6 +98,7 @@ class ProgressDisplay:
                               f"left {_clock(p.eta)}  faults {p.faults:,}")
             if finished:
                 self.stream.write("\n")
+            self.open = not finished
             self.stream.flush()
         elif finished or now - self.last >= 10:
             self.last = now

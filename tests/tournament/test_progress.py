@@ -32,3 +32,31 @@ def test_the_pace_leaves_out_the_bots_start_up(monkeypatch: pytest.MonkeyPatch) 
         run.stored(faults=0)
     display.update(run)
     assert said.getvalue().splitlines()[-1] == "10/10 games, 1.0 games/s, left 0:00:00, faults 2"
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_stopped_runs_last_line_starts_under_its_bar() -> None:
+    """On a terminal, a run stopped part way (Ctrl-C, an error) keeps its bar, how far it got,
+    and what it says next starts a line of its own, not glued to the bar's `faults 0`; a bar
+    already ended (the run finished, or a message said since) gets no empty line."""
+    screen = Terminal()
+    display = ProgressDisplay(screen)
+    display.update(Progress(total=10, done=3))
+    display.end()
+    screen.write("error: interrupted\n")
+    assert screen.getvalue().endswith("faults 0\nerror: interrupted\n"), screen.getvalue()
+    for ended in (Progress(total=3, done=3), None):
+        screen = Terminal()
+        display = ProgressDisplay(screen)
+        display.update(Progress(total=3, done=2))
+        if ended is None:
+            display.say("played 1 round")
+        else:
+            display.update(ended)
+        display.end()
+        assert screen.getvalue().endswith("faults 0\n" if ended else "played 1 round\n")
+        assert "\n\n" not in screen.getvalue()
