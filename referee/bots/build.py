@@ -100,11 +100,15 @@ class BuildResult:
             return "\n".join(text)
         first = first_error(text)
         if first is None or first > len(text) - lines:  # within the last lines - 1 shown
-            return "\n".join([f"... ({len(text) - lines + 1} lines)", *text[-(lines - 1):]])
+            return "\n".join([f"... ({_lines(len(text) - lines + 1)})", *text[-(lines - 1):]])
         head = text[first:first + lines - 4]
         skipped = len(text) - first - len(head) - 2
-        return "\n".join([*([f"... ({first} lines)"] if first else []), *head,
-                          *([f"... ({skipped} lines)"] if skipped else []), *text[-2:]])
+        return "\n".join([*([f"... ({_lines(first)})"] if first else []), *head,
+                          *([f"... ({_lines(skipped)})"] if skipped else []), *text[-2:]])
+
+
+def _lines(count: int) -> str:
+    return f"{count} line" if count == 1 else f"{count} lines"
 
 
 async def build_bot(command: str, folder: Path, seconds: float, sandbox: SandboxMode = "none",

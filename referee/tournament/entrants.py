@@ -21,6 +21,8 @@ from referee.match.player import Player
 
 from .config import BotEntry, TournamentConfig
 
+BUILD_LINES = 6  # of a failed build's output in its left-out reason: its first error, its end
+
 PlayerFactory = Callable[[str, int], Player]
 """Makes entrant `name`'s player for worker `number`."""
 
@@ -51,7 +53,8 @@ async def build_bots(config: TournamentConfig, config_path: Path,
             built = await build_bot(bot.build, cwd, config.limits.build_time, config.sandbox,
                                     read_only(config_path, bot.read_only))
             if built.problem is not None:
-                tail = built.tail(5, errors=True) if built.failure is None else ""
+                # its first error kept: gcc's warnings after it filled the last lines
+                tail = built.excerpt(BUILD_LINES) if built.failure is None else ""
                 left_out[bot.name] = f"its build {built.problem}" + (f": {tail}" if tail else "")
                 continue
         missing = missing_program(bot_spec(config, config_path, bot.name))

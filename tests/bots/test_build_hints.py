@@ -100,3 +100,25 @@ def test_a_warning_in_error_rs_or_a_no_error_flag_is_not_taken_for_the_first_err
             "make: *** [Makefile:2: bot] Error 1"]
     shown = BuildResult(returncode=2, printed="\n".join(make).encode()).excerpt(15)
     assert "bot.c:40:5: error: expected ';'" in shown.splitlines(), shown
+
+
+def test_a_tournaments_left_out_line_keeps_the_builds_first_error(tmp_path: Path) -> None:
+    """A tournament entrant whose build prints its error, then many lines of notes and
+    warnings (gcc on one typo: 61 lines ending in a warning and make's `Error 1`): the
+    left-out reason names the error line itself, not just the last warnings."""
+    from referee.tournament.config import load_tournament
+    from referee.tournament.entrants import build_bots
+
+    printed = ["cc -o bot bot.c", "bot.c:32:13: error: expected ',' or '}' before 'is'",
+               *(f"bot.c:{n}:1: warning: control reaches end" for n in range(40, 90)),
+               "make: *** [Makefile:9: bot] Error 1"]
+    (tmp_path / "out.txt").write_text("\n".join(printed) + "\n")
+    file = tmp_path / "cup.toml"
+    file.write_text('name = "cup"\ntable_size = 3\n' + "".join(
+        f'[[bots]]\nname = "b{i}"\ncommand = "true"\n' for i in range(3)) +
+        '[[bots]]\nname = "typo"\ncommand = "true"\nbuild = "sh -c \'cat out.txt; exit 2\'"\n')
+    said: list[str] = []
+    left_out = trio.run(build_bots, load_tournament(file), file, said.append)
+    assert left_out["typo"].startswith("its build failed (exit status 2): ... (1 line)\n"
+                                       "bot.c:32:13: error: expected"), left_out
+    assert left_out["typo"].endswith("make: *** [Makefile:9: bot] Error 1"), left_out

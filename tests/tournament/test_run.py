@@ -146,7 +146,8 @@ def test_a_builds_escape_sequences_are_shown_not_obeyed(tmp_path: Path) -> None:
     config.write_text(config.read_text() + (
         f'[[bots]]\nname = "hostile"\nbuild = "{BOT_PYTHON} {hostile} --build"\n'
         f'command = "{BOT_PYTHON} {hostile}"\n'))
-    shown = ("left out hostile: its build failed (exit status 1): error: "
+    shown = ("left out hostile: its build failed (exit status 1): compiling "
+             "\\x1b[2J\\x1b]0;pwned\\x07\n    ALL BOTS PASSED\n    error: "
              "\\x1b[2J\\x1b]0;pwned\\x07\n    ALL BOTS PASSED\\x9b31m\\u202edeliaf\n")
     out = terminal.referee("tournament", "run", str(config), "--db", str(tmp_path / "x.db"),
                            cwd=tmp_path)
