@@ -328,6 +328,8 @@ class AdaptivePlan:
                            else f"a run plays them until the store holds {self.max_games:,}, "
                            "and no more rounds"))
         elif games is not None:
+            if self.rounds_chosen and self.left is not None:  # rounds of another size before
+                games = min(games, self.games_chosen + self.left[0])  # (a field grown since)
             out.append(f"budget: {self.budget}: at most {games:,} games, about "
                        f"{games * self.table_size / max(1, entrants):,.0f} per entrant "
                        "(more where places are in doubt, fewer where they are settled)")

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 
 from referee.match.result import GameResult
+from referee.text import counted
 
 from . import adaptive
 from .config import TournamentConfig
@@ -72,7 +73,8 @@ def budget_text(config: TournamentConfig) -> str:
 
 def finished(config: TournamentConfig, games: Schedule) -> str:
     """The line a run says when the budget of tables or rounds is spent."""
-    return (f"played {len(games.rounds)} rounds ({games.table_count:,} tables): the budget, "
+    return (f"played {counted(len(games.rounds), 'round')} "
+            f"({counted(games.table_count, 'table')}): the budget, "
             f"{budget_text(config)}, is spent; raise it to play on")
 
 

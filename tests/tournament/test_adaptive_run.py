@@ -94,7 +94,8 @@ def test_the_plan_says_what_the_budget_leaves_and_who_has_not_played(tmp_path: P
     games the budget leaves for the rounds to come, about how long those take at the stored
     games' pace, and names the entrant at no table
     yet, which the next rounds seat first.  Rotations over one deal are not warned of, as
-    they are in a fixed schedule: each adaptive table draws its cyclic order."""
+    they are in a fixed schedule: each adaptive table draws its cyclic order.  The budget's
+    games count the rounds played at their size, and those to come at the grown field's."""
     file = adaptive_file(tmp_path, "rounds = 1")
     out = in_process.referee("tournament", "run", str(file), "-q", "--workers", "1",
                              cwd=tmp_path)
@@ -110,6 +111,11 @@ def test_the_plan_says_what_the_budget_leaves_and_who_has_not_played(tmp_path: P
     assert (f"stored already: {PER_ROUND} of them; the budget is spent: raise it to play on\n"
             in planned), planned  # late entrants make rounds larger, not more of them
     assert "at the pace of the games stored" not in planned, planned  # it would play none
+    file = write_file(tmp_path, [*NAMES, "late", "later", "latest"],
+                      f'schedule = "adaptive"\nrounds = 2\nedition = "{TINY}"')
+    planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path).stdout
+    # the round played of 2 tables, and one to come of 3: not 2 rounds of 3 tables
+    assert f"budget: rounds = 2: at most {PER_ROUND + 9} games, about 5 per entrant" in planned
     file = write_file(tmp_path, [*NAMES, "late"],
                       f'schedule = "adaptive"\nrounds = 3\nedition = "{TINY}"')
     planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path).stdout
