@@ -82,6 +82,14 @@ class BuildResult:
         """What it printed, as text."""
         return self.printed.decode("utf-8", "replace").strip("\n")
 
+    def headline(self) -> str:
+        """One line of its output that says most: the compiler's first error, else the last
+        line (what a board, a CSV cell or a plan note, one line each, keeps of a failed
+        build; the run itself prints the `excerpt`)."""
+        text = [line.strip() for line in self.output.splitlines() if line.strip()]
+        first = first_error(text)
+        return text[first] if first is not None else (text[-1] if text else "")
+
     def tail(self, lines: int, errors: bool = False) -> str:
         """The last `lines` lines of its output; with `errors`, of those from the compiler's
         first error on when it has one (a one-line summary keeps the error, not the progress

@@ -40,8 +40,11 @@ def read_only(config_path: Path, paths: list[str]) -> tuple[Path, ...]:
 
 async def build_bots(config: TournamentConfig, config_path: Path,
                      say: Callable[[str], None]) -> dict[str, str]:
-    """Run each build command once; return the bots left out, with the reason."""
+    """Run each build command once; return the bots left out, with the reason in one line
+    (a failed build's first error: the store keeps it for the board, the CSV and plan), having
+    said it with more of the build's output."""
     left_out: dict[str, str] = {}
+    said: dict[str, str] = {}  # a failed build's reason with its output's excerpt
     for bot in config.bots:
         cwd = bot_dir(config_path, bot.dir)
         unplayable = _unplayable(bot, cwd)
@@ -55,13 +58,15 @@ async def build_bots(config: TournamentConfig, config_path: Path,
             if built.problem is not None:
                 # its first error kept: gcc's warnings after it filled the last lines
                 tail = built.excerpt(BUILD_LINES) if built.failure is None else ""
-                left_out[bot.name] = f"its build {built.problem}" + (f": {tail}" if tail else "")
+                line = built.headline() if built.failure is None else ""
+                left_out[bot.name] = f"its build {built.problem}" + (f": {line}" if line else "")
+                said[bot.name] = f"its build {built.problem}" + (f": {tail}" if tail else "")
                 continue
         missing = missing_program(bot_spec(config, config_path, bot.name))
         if missing is not None:
             left_out[bot.name] = f"its command cannot run: {missing}"
     for name, why in left_out.items():
-        say(f"left out {name}: {why}")
+        say(f"left out {name}: {said.get(name, why)}")
     return left_out
 
 

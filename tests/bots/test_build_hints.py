@@ -105,7 +105,8 @@ def test_a_warning_in_error_rs_or_a_no_error_flag_is_not_taken_for_the_first_err
 def test_a_tournaments_left_out_line_keeps_the_builds_first_error(tmp_path: Path) -> None:
     """A tournament entrant whose build prints its error, then many lines of notes and
     warnings (gcc on one typo: 61 lines ending in a warning and make's `Error 1`): the
-    left-out reason names the error line itself, not just the last warnings."""
+    left-out line names the error line itself, not just the last warnings, and the reason kept
+    for the board is that line alone."""
     from referee.tournament.config import load_tournament
     from referee.tournament.entrants import build_bots
 
@@ -119,6 +120,9 @@ def test_a_tournaments_left_out_line_keeps_the_builds_first_error(tmp_path: Path
         '[[bots]]\nname = "typo"\ncommand = "true"\nbuild = "sh -c \'cat out.txt; exit 2\'"\n')
     said: list[str] = []
     left_out = trio.run(build_bots, load_tournament(file), file, said.append)
-    assert left_out["typo"].startswith("its build failed (exit status 2): ... (1 line)\n"
-                                       "bot.c:32:13: error: expected"), left_out
-    assert left_out["typo"].endswith("make: *** [Makefile:9: bot] Error 1"), left_out
+    assert said[-1].startswith("left out typo: its build failed (exit status 2): ... (1 line)\n"
+                               "bot.c:32:13: error: expected"), said
+    assert said[-1].endswith("make: *** [Makefile:9: bot] Error 1"), said
+    # what the store keeps for the board, the CSV and plan: one line, the first error
+    assert left_out["typo"] == ("its build failed (exit status 2): bot.c:32:13: error: "
+                                "expected ',' or '}' before 'is'"), left_out

@@ -139,8 +139,9 @@ def test_a_bot_that_fails_to_build_is_left_out(tmp_path: Path) -> None:
 
 def test_a_builds_escape_sequences_are_shown_not_obeyed(tmp_path: Path) -> None:
     """A build that prints sequences to clear the screen, set the window title, overwrite a
-    line with "ALL BOTS PASSED" and reverse text: the "left out" line (with --quiet too) shows
-    them as escapes, the build's output indented under it."""
+    line with "ALL BOTS PASSED" and reverse text: the "left out" line shows them as escapes,
+    the build's output indented under it; with --quiet, its one line (the first error) shows
+    them as escapes too."""
     config = write_config(tmp_path, bots=3, deals=1)
     hostile = ROOT / "tests" / "scripted_bots" / "terminal_escape.py"
     config.write_text(config.read_text() + (
@@ -156,7 +157,9 @@ def test_a_builds_escape_sequences_are_shown_not_obeyed(tmp_path: Path) -> None:
     quiet = terminal.referee("tournament", "run", str(config), "--db",
                              str(tmp_path / "q.db"), "-q", cwd=tmp_path)
     assert quiet.returncode == 0, quiet.stderr
-    terminal.assert_shown_safely(quiet.stdout + quiet.stderr, "warning: " + shown)
+    terminal.assert_shown_safely(quiet.stdout + quiet.stderr,
+                                 "warning: left out hostile: its build failed (exit status 1): "
+                                 "error: \\x1b[2J\\x1b]0;pwned\\x07\n")
 
 
 def test_a_changed_schedule_is_refused(tmp_path: Path) -> None:
