@@ -48,8 +48,10 @@ let game = null; // {seat, players, cards: [{artist, type}], artists: n}
 
 // A field the protocol always sends that is missing is an error naming it (`no field "min"`),
 // logged to stderr, never read as 0 or undefined.
+class MissingField extends Error {}
+
 function required(obj, key) {
-  if (obj === null || typeof obj !== "object" || !(key in obj)) throw new Error(`no field "${key}"`);
+  if (obj === null || typeof obj !== "object" || !(key in obj)) throw new MissingField(`no field "${key}"`);
   return obj[key];
 }
 
@@ -82,6 +84,11 @@ function newGame(msg) {
   };
   log(`new game ${msg.game_id}: seat ${msg.seat} of ${msg.players}`);
 }
+
+// An event of this game (protocol section 5), as sent. This bot tracks none (every request
+// carries a full view); track here what yours needs. An error here is logged with its place
+// and the event ignored: the bot plays on.
+function seenEvent(event) {}
 
 function artistOf(card) {
   const c = game && game.cards[card];
@@ -233,6 +240,12 @@ function safeDefault(decision, legal) {
   return { action: "pass" };
 }
 
+// An error in one line: a missing field by its name (`no field "edition"`), any other error
+// with the place in this file it came from (`TypeError: ... at bot.js:212 in choosePrice`).
+function problem(err) {
+  return err instanceof MissingField ? err.message : `${String(err)}${where(err)}`;
+}
+
 // " at bot.js:212 in choosePrice": the first frame of the error's stack in this file (not in
 // Node's own code), the line to look at; "" when there is none.
 function where(err) {
@@ -259,7 +272,7 @@ function decide(msg) {
     }
   } catch (err) {
     // A field missing: the referee's default, never a guess from undefined.
-    log(`request ${msg.id} (${msg.decision}): ${err.message}; playing the default`);
+    log(`request ${msg.id} (${msg.decision}): ${err.message}; falling back to the default`);
     return safeDefault(msg.decision, legal);
   }
   try {
@@ -278,7 +291,7 @@ function decide(msg) {
   } catch (err) {
     // Never forfeit a move to a bug in the strategy: fall back to the referee's default,
     // saying where in this file it came from.
-    log(`request ${msg.id} (${msg.decision}): ${String(err)}${where(err)}; playing the default`);
+    log(`request ${msg.id} (${msg.decision}): ${problem(err)}; falling back to the default`);
     return safeDefault(msg.decision, legal);
   }
 }
@@ -309,7 +322,17 @@ rl.on("line", (line) => {
       try {
         newGame(msg);
       } catch (err) {
-        log(`cannot read new_game (${err.message}); answering the defaults`);
+        log(`cannot read new_game (${problem(err)}); answering the defaults`);
+      }
+      break;
+    case "event":
+      if (game === null) break; // no game read: nothing to track
+      try {
+        seenEvent(required(msg, "event"));
+      } catch (err) {
+        // A bug in the tracking costs that event, not a crash that retires the bot.
+        const type = msg.event !== null && typeof msg.event === "object" ? msg.event.type : undefined;
+        log(`cannot read an event (${typeof type === "string" ? `${type}: ` : ""}${problem(err)}), ignored`);
       }
       break;
     case "request":
@@ -326,7 +349,7 @@ rl.on("line", (line) => {
       rl.close();
       break;
     default:
-      break; // events and unknown message types need no answer
+      break; // unknown message types need no answer
   }
 });
 

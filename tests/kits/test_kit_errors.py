@@ -1,0 +1,47 @@
+"""The JavaScript, Perl, Java and C++ kits live through an error in the entrant's strategy as
+the other kits do: one line on stderr naming the error and its place (where the language
+keeps one), in the words the referee counts as an error the bot lived through, then the
+decision's default or the event ignored; never a crash that retires the bot for the game."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from referee.bots.caught import ErrorLines
+
+from .test_kit_check import patched_kit
+
+
+def counted(stderr: str) -> ErrorLines:
+    errors = ErrorLines()
+    errors.feed(stderr.encode())
+    return errors
+
+
+def test_the_javascript_kit_lives_through_an_error_in_its_strategy(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """An entrant's `seenEvent` reads a payment's `payee`, null for the bank, and its
+    `chooseBid` a bid's (absent) `legal.cards`: the bot logs each TypeError in one line with
+    its line of bot.js and its function (the event's type; the request and its decision),
+    answers the bid with the default (pass) and plays on, where the event's error used to
+    crash it (the kit had no place for an entrant's event tracking)."""
+    done, (event_line, bid_line) = patched_kit("javascript", tmp_path_factory, "bot.js", {
+        "function seenEvent(event) {":
+            '\n  if (event.type === "payment") event.payee.toFixed(); // bug\n',
+        "function chooseBid(view, legal) {\n": "  const first = legal.cards[0]; // bug\n"})
+    assert done.returncode == 0, done.stderr
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert replies[1] == {"id": 1, "action": "pass"}, done.stdout
+    assert replies[2]["id"] == 2 and replies[2]["action"] == "play", done.stdout
+    event = re.search(r"^\[heuristic_js\] cannot read an event \(payment: TypeError: Cannot read "
+                      r"properties of null \(reading 'toFixed'\) at bot\.js:(\d+) in "
+                      r"seenEvent\), ignored$", done.stderr, re.MULTILINE)
+    assert event and int(event[1]) == event_line, done.stderr
+    bid = re.search(r"^\[heuristic_js\] request 1 \(bid\): TypeError: Cannot read properties of "
+                    r"undefined \(reading '0'\) at bot\.js:(\d+) in chooseBid; falling back to "
+                    r"the default$", done.stderr, re.MULTILINE)
+    assert bid and int(bid[1]) == bid_line, done.stderr
+    assert counted(done.stderr).count == 2, done.stderr
