@@ -45,3 +45,32 @@ def test_the_javascript_kit_lives_through_an_error_in_its_strategy(
                     r"the default$", done.stderr, re.MULTILINE)
     assert bid and int(bid[1]) == bid_line, done.stderr
     assert counted(done.stderr).count == 2, done.stderr
+
+
+def test_the_perl_kit_lives_through_a_die_in_its_strategy(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """An entrant's `seen_event` uses a payment's `payee`, null for the bank, as an array, and
+    `decide` a bid's (absent) `legal.cards`: the bot logs each error in one line, Perl's
+    message with its place as bot.pl:LINE and the sub (the event's type; the request and its
+    decision), answers the bid with the default (pass) and plays on, where the event's error
+    used to end it (the kit had no place for an entrant's event tracking).  The session's
+    events are written with a space after the colon, so the loop's skip of `{"type":"event"`
+    lets them through, as removing it would."""
+    done, (event_line, bid_line) = patched_kit("perl", tmp_path_factory, "bot.pl", {
+        "    my ($event) = @_;\n":
+            "    my $payee = scalar @{ $event->{payee} }; # bug\n",
+        "    if ($decision eq 'bid') {\n":
+            "        my $first = scalar @{ $legal->{cards} }; # bug\n"})
+    assert done.returncode == 0, done.stderr
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert replies[1] == {"id": 1, "action": "pass"}, done.stdout
+    assert replies[2]["id"] == 2 and replies[2]["action"] == "play", done.stdout
+    event = re.search(r"^\[modest_pl\] cannot read an event \(payment: Can't use an undefined "
+                      r"value as an ARRAY reference at bot\.pl:(\d+) in seen_event\), ignored$",
+                      done.stderr, re.MULTILINE)
+    assert event and int(event[1]) == event_line, done.stderr
+    bid = re.search(r"^\[modest_pl\] request 1 \(bid\): Can't use an undefined value as an ARRAY "
+                    r"reference at bot\.pl:(\d+) in decide; falling back to the default$",
+                    done.stderr, re.MULTILINE)
+    assert bid and int(bid[1]) == bid_line, done.stderr
+    assert counted(done.stderr).count == 2, done.stderr
