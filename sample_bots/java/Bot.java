@@ -69,6 +69,25 @@ public final class Bot {
                     } catch (MissingField e) {
                         System.err.println(NAME + ": cannot read new_game (" + e.getMessage()
                                 + "); answering the defaults");
+                    } catch (RuntimeException e) { // a bug in the set-up: that game's defaults
+                        cardArtist = null;
+                        System.err.println(NAME + ": cannot read new_game (" + e + where(e)
+                                + "); answering the defaults");
+                        e.printStackTrace();
+                    }
+                }
+                case "event" -> {
+                    if (cardArtist == null) continue; // no game read: nothing to track
+                    Object event = msg.get("event");
+                    try {
+                        seenEvent(Json.object(need(msg, "event", Map.class)));
+                    } catch (RuntimeException e) { // a bug in the tracking costs that event
+                        Object kind = event instanceof Map<?, ?> ev ? ev.get("type") : null;
+                        System.err.println(NAME + ": cannot read an event ("
+                                + (kind instanceof String ? kind + ": " : "")
+                                + (e instanceof MissingField ? e.getMessage() : e + where(e))
+                                + "), ignored");
+                        if (!(e instanceof MissingField)) e.printStackTrace();
                     }
                 }
                 case "request" -> {
@@ -104,7 +123,7 @@ public final class Bot {
                 case "goodbye" -> {
                     return;
                 }
-                default -> { } // event, or a type we do not know: every request has a full view
+                default -> { } // a type we do not know
             }
         }
     }
@@ -222,6 +241,12 @@ public final class Bot {
         }
         System.err.println(NAME + ": game " + msg.get("game_id") + ", seat " + msg.get("seat")
                 + " of " + msg.get("players"));
+    }
+
+    /** An event of this game (protocol section 5), as sent.  This bot tracks none (every
+     *  request has a full view); track here what yours needs.  An exception here is logged
+     *  with its place and the event ignored: the bot plays on. */
+    void seenEvent(Map<String, Object> event) {
     }
 
     int artistOf(long card) {

@@ -74,3 +74,24 @@ def test_the_perl_kit_lives_through_a_die_in_its_strategy(
                     done.stderr, re.MULTILINE)
     assert bid and int(bid[1]) == bid_line, done.stderr
     assert counted(done.stderr).count == 2, done.stderr
+
+
+def test_the_java_kit_lives_through_an_exception_in_its_event_tracking(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """An entrant's Java `seenEvent` unboxes a payment's `payee`, null for the bank: the bot
+    logs the event's type, the exception and its file, line and method in one line, in the
+    words the referee counts as an error it lived through, and plays on (both requests
+    answered by the strategy), where the exception used to crash it (the kit had no place for
+    an entrant's event tracking)."""
+    done, (line,) = patched_kit("java", tmp_path_factory, "Bot.java", {
+        "    void seenEvent(Map<String, Object> event) {\n":
+            '        long payee = (Long) event.get("payee"); // bug\n'})
+    assert done.returncode == 0, done.stderr
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [reply["id"] for reply in replies[1:]] == [1, 2], done.stdout
+    said = re.search(r"^sample_java: cannot read an event \(payment: java\.lang\."
+                     r"NullPointerException: .* at Bot\.java:(\d+) in Bot\.seenEvent\), ignored$",
+                     done.stderr, re.MULTILINE)
+    assert said and int(said[1]) == line, done.stderr
+    errors = counted(done.stderr)
+    assert errors.count == 1 and "seenEvent" in errors.first, done.stderr
