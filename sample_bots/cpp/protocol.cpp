@@ -11,9 +11,9 @@ namespace {
 // obj[key], which the protocol always sends: an error naming it when it is missing.
 const json& field(const json& obj, const char* key)
 {
-    if (!obj.is_object()) throw std::runtime_error(std::string("no field \"") + key + "\" in a " + obj.type_name());
+    if (!obj.is_object()) throw MissingField(std::string("no field \"") + key + "\" in a " + obj.type_name());
     const auto found = obj.find(key);
-    if (found == obj.end()) throw std::runtime_error(std::string("no field \"") + key + "\"");
+    if (found == obj.end()) throw MissingField(std::string("no field \"") + key + "\"");
     return *found;
 }
 
@@ -105,7 +105,7 @@ Request read_request(const json& msg)
     try {
         out.legal = read_legal(legal, out.decision);
     } catch (const std::exception& e) {
-        throw std::runtime_error(std::string("legal: ") + e.what());
+        throw MissingField(std::string("legal: ") + e.what());
     }
     return out;
 }

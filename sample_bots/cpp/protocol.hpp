@@ -3,6 +3,7 @@
 #pragma once
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -94,9 +95,13 @@ struct Reply {
     static Reply with_amount(const std::string& action, int amount) { return {action, std::nullopt, amount}; }
 };
 
-// Reading: each throws when a field the protocol always sends is missing (a std::runtime_error
-// naming it: `legal: no field "min"`) or mistyped (a json::exception); only `seed` may be
-// absent (0).
+// A field the protocol always sends is missing: its message names it (`legal: no field "min"`).
+struct MissingField : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Reading: each throws when a field the protocol always sends is missing (a MissingField) or
+// mistyped (a json::exception); only `seed` may be absent (0).
 NewGame read_new_game(const json& msg);
 Request read_request(const json& msg);
 

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 
 import pytest
 
 from referee.bots.caught import ErrorLines
 
-from .test_kit_check import patched_kit
+from .kits import built_kit
+from .test_kit_check import NEW_GAME, VIEW, patched_kit, request
 
 
 def counted(stderr: str) -> ErrorLines:
@@ -95,3 +97,36 @@ def test_the_java_kit_lives_through_an_exception_in_its_event_tracking(
     assert said and int(said[1]) == line, done.stderr
     errors = counted(done.stderr)
     assert errors.count == 1 and "seenEvent" in errors.first, done.stderr
+
+
+def test_the_cpp_kit_names_a_strategy_exception_and_lives_through_one_in_an_event(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The C++ kit as built, its strategy made to throw by what it is sent (no rebuild): a
+    `round_ended` whose counts are not numbers (nlohmann's type_error in `seen_event`), and a
+    play with a card in hand that the edition lacks (std::out_of_range from `.at()`).  The bot
+    logs each in one line, the event's type and the exception (the request's by its type and
+    message: C++ keeps no place), in the words the referee counts as an error it lived
+    through, answers the default (the first legal card) and plays on; the event's exception
+    used to be logged in words the referee did not count."""
+    folder = built_kit("cpp", tmp_path_factory).folder
+    session = [
+        {"type": "hello", "protocol": 1, "referee": "test"},
+        NEW_GAME,
+        {"type": "event", "event": {"type": "round_ended", "round": 1, "counts": ["x", 1]}},
+        {**request(1, "play", {"cards": [1, 0], "can_pass": False}),
+         "view": {**VIEW, "hand": [0, 1, 99], "auction": None}},
+        request(2, "bid", {"min": 1, "max": 100, "can_pass": True}),
+        {"type": "goodbye"},
+    ]
+    done = subprocess.run(["./bot"], cwd=folder, capture_output=True, text=True, timeout=30,
+                          input="".join(json.dumps(line) + "\n" for line in session))
+    assert done.returncode == 0, done.stderr
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert replies[1] == {"id": 1, "action": "play", "card": 1}, done.stdout
+    assert replies[2]["id"] == 2, done.stdout  # the next request is answered as usual
+    assert re.search(r"^sample_cpp: cannot read an event \(round_ended: \[json\.exception\."
+                     r"type_error\.\d+\] type must be number, but is string\), ignored$",
+                     done.stderr, re.MULTILINE), done.stderr
+    assert re.search(r"^sample_cpp: request 1 \(play\): std::out_of_range: .*\(which is 99\).*; "
+                     r"falling back to the default$", done.stderr, re.MULTILINE), done.stderr
+    assert counted(done.stderr).count == 2, done.stderr
