@@ -71,7 +71,7 @@ function handle(line: string): boolean {
         checkNewGame(msg as unknown as NewGame);
         game = new Game(msg as unknown as NewGame);
       } catch (error) {
-        log(`cannot read new_game (${(error as Error).message}); answering the defaults`);
+        log(`cannot read new_game (${String(error)}${where(error)}); answering the defaults`);
       }
       break;
     case "event":
@@ -79,7 +79,13 @@ function handle(line: string): boolean {
         if (!("event" in msg)) throw new Error('no field "event"');
         game?.seenEvent(msg.event as GameEvent);
       } catch (error) {
-        log(`cannot read an event (${(error as Error).message}), ignored`);
+        // A field missing is said as the strategy says it ('round_ended: no field
+        // "counts"'); a bug, as answer() says one: the error, where it was thrown.
+        const kind = (msg.event as { type?: unknown } | undefined)?.type;
+        const said = (error as Error).message ?? String(error);
+        log(typeof kind === "string" && !said.startsWith(`${kind}:`)
+          ? `cannot read an event (${kind}: ${String(error)}${where(error)}), ignored`
+          : `cannot read an event (${said}), ignored`);
       }
       break;
     case "request": {
