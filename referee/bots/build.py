@@ -85,18 +85,18 @@ class BuildResult:
     def headline(self) -> str:
         """One line of its output that says most: the compiler's first error, else the last
         line (what a board, a CSV cell or a plan note, one line each, keeps of a failed
-        build; the run itself prints the `excerpt`)."""
+        build; the run itself prints the `excerpt`).  rustc names the error's place on the
+        line after it (`--> src/strategy.rs:174:71`): that place is kept too."""
         text = [line.strip() for line in self.output.splitlines() if line.strip()]
         first = first_error(text)
-        return text[first] if first is not None else (text[-1] if text else "")
+        if first is None:
+            return text[-1] if text else ""
+        after = text[first + 1] if first + 1 < len(text) else ""
+        return text[first] + (f" ({after[4:]})" if after.startswith("--> ") else "")
 
-    def tail(self, lines: int, errors: bool = False) -> str:
-        """The last `lines` lines of its output; with `errors`, of those from the compiler's
-        first error on when it has one (a one-line summary keeps the error, not the progress
-        before it)."""
-        text = self.output.splitlines()
-        first = first_error(text) if errors else None
-        return "\n".join(text[first or 0:][-lines:])
+    def tail(self, lines: int) -> str:
+        """The last `lines` lines of its output."""
+        return "\n".join(self.output.splitlines()[-lines:])
 
     def excerpt(self, lines: int) -> str:
         """About `lines` lines of its output: all of it if it is no longer; else from the

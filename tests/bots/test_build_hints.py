@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from referee.bots.build import build_bot
+from referee.bots.build import BuildResult, build_bot
 
 KIT = Path(__file__).resolve().parents[2] / "sample_bots" / "typescript"
 CSHARP = KIT.parent / "csharp"
@@ -36,7 +36,7 @@ def test_console_log_in_the_typescript_kit_says_to_use_its_log(tmp_path: Path) -
 def test_a_csharp_syntax_error_is_shown_before_mcs_summary(tmp_path: Path) -> None:
     """The C# kit with a `;` taken out: mcs writes the error (to stderr) then its summary
     (to stdout); the build's output shows the error line first, the summary after it, and
-    the tournament's short tail starts at the error too."""
+    the tournament's one line for it is that error line."""
     bot = tmp_path / "bot"
     shutil.copytree(CSHARP, bot, ignore=shutil.ignore_patterns("*.exe", "*.mdb", "*.pdb"))
     source = bot / "Strategy.cs"
@@ -47,7 +47,7 @@ def test_a_csharp_syntax_error_is_shown_before_mcs_summary(tmp_path: Path) -> No
     lines = done.excerpt(15).splitlines()
     assert lines[0].startswith("Strategy.cs(") and " error CS" in lines[0], lines
     assert lines[-1].startswith("Compilation failed: 1 error(s)"), lines
-    assert done.tail(5, errors=True).splitlines() == lines
+    assert done.headline() == lines[0], done.output  # a tournament's one line
 
 
 def test_a_long_failed_build_is_shown_from_its_first_error_with_its_cuts_said() -> None:
@@ -126,3 +126,15 @@ def test_a_tournaments_left_out_line_keeps_the_builds_first_error(tmp_path: Path
     # what the store keeps for the board, the CSV and plan: one line, the first error
     assert left_out["typo"] == ("its build failed (exit status 2): bot.c:32:13: error: "
                                 "expected ',' or '}' before 'is'"), left_out
+
+
+def test_a_rust_builds_one_line_names_the_place_rustc_gives_after_its_error() -> None:
+    """rustc says an error's file and line on the line after it (`--> src/...`): the one line
+    a tournament keeps of the failed build (board, CSV, plan) names that place too."""
+    rustc = ["rustc --edition 2021 -O --crate-name bot -o bot src/main.rs",
+             "error[E0425]: cannot find value `undefined_thing` in this scope",
+             "   --> src/strategy.rs:174:71", "    |", "174 |  let _z = undefined_thing;",
+             "error: aborting due to 1 previous error", "make: *** [Makefile:10: bot] Error 1"]
+    done = BuildResult(returncode=2, printed="\n".join(rustc).encode())
+    assert done.headline() == ("error[E0425]: cannot find value `undefined_thing` in this scope "
+                               "(src/strategy.rs:174:71)"), done.headline()
