@@ -17,11 +17,12 @@ HEADLINE = re.compile(r"^(?:thread '.*'(?: \(\d+\))? panicked at |panic: |fatal 
                       r"Exception in thread |Unhandled exception\. |==\d+==ERROR: |"
                       r"\S+:\d+:\d+: runtime error: |(?:[A-Z]\w*)?(?:Error|Exception): )")
 # A line of an error or its fallback: an error's first line (`HEADLINE`), Python's traceback,
-# and the kits' "falling back to the default", "playing the default", "first legal", and
-# "cannot read an event" (the strategy failed on an event, which the kit then ignored).
+# and the kits' "falling back to the default", "playing the default", "first legal",
+# "cannot read an event" (the strategy failed on an event, which the kit then ignored) and
+# "answering the defaults" (it failed on a new_game: that game's requests get the defaults).
 _ERROR_LINE = re.compile(("(?m)" + HEADLINE.pattern + r"|Traceback \(most recent call last\)|"
                           r"\b(?:[Ff]all(?:ing|s)? ?back|playing the default|first legal|"
-                          r"cannot read an event)\b").encode())
+                          r"cannot read an event|answering the defaults)\b").encode())
 LONGEST = 4096  # bytes of a line looked at: the rest of a longer one is not
 QUOTED = 160  # characters of the first error line quoted
 # Of a longer one, its end: where the kits name the place in the bot's code the error came

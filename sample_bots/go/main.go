@@ -185,7 +185,7 @@ func handle(line []byte, game **Game) bool {
 		if err != nil {
 			logf("cannot read new_game (%v); answering the defaults", err)
 		} else {
-			*game = NewGame(msg.Seat, msg.Players, edition)
+			*game = start(msg, edition)
 		}
 	case "event":
 		if *game != nil {
@@ -244,8 +244,21 @@ func see(game *Game, ev Event) {
 	game.SeenEvent(ev)
 }
 
+// start makes the strategy's Game for a new game.  A panic in its set-up is logged with its
+// place, and that game's requests get the default answers (game stays nil): the bot plays
+// on, as a new_game it cannot read, rather than crash and be retired for the game.
+func start(msg Message, edition *Edition) (game *Game) {
+	defer func() {
+		if err := recover(); err != nil {
+			logf("cannot read new_game (%v%s); answering the defaults", err, where("start"))
+			game = nil
+		}
+	}()
+	return NewGame(msg.Seat, msg.Players, edition)
+}
+
 // where is the place in this bot's code where a panic came from, called by the deferred
-// recover of recoverer (answer or see): " at strategy.go:150 in (*Game).Decide" (then
+// recover of recoverer (answer, see or start): " at strategy.go:150 in (*Game).Decide" (then
 // ", from ..." its callers in package main, three at most, up to recoverer), the line to
 // look at.
 func where(recoverer string) string {

@@ -175,59 +175,13 @@ def test_the_go_kit_logs_where_in_the_code_a_strategy_panic_came_from(
                      re.MULTILINE), done.stderr
 
 
-def test_the_go_kit_lives_through_a_panic_in_its_event_tracking(
-        tmp_path_factory: pytest.TempPathFactory) -> None:
-    """An entrant's tracking in the Go kit's `SeenEvent` reads the `payee` of a payment to
-    the bank, null, through a nil pointer: the bot logs the event's type, the panic and its
-    file and line, in the words the referee counts as an error it lived through, and plays
-    on (the next request is answered), where it used to crash and be retired for the game."""
-    built = built_kit("go", tmp_path_factory).folder
-    folder = tmp_path_factory.mktemp("go_event") / "go"
-    shutil.copytree(built, folder)  # with its build cache: a rebuild of main only
-    strategy = folder / "strategy.go"
-    start = "func (g *Game) SeenEvent(ev Event) {\n"
-    tracking = ("\tvar payee *int // an entrant's tracking, for a payment to the bank\n"
-                "\tif ev.Type == \"payment\" {\n\t\tg.gone[0] += *payee\n\t}\n")
-    assert start in strategy.read_text()
-    strategy.write_text(strategy.read_text().replace(start, start + tracking))
-    line = strategy.read_text().splitlines().index("\t\tg.gone[0] += *payee") + 1
-    subprocess.run(["make"], cwd=folder, check=True, capture_output=True, timeout=300)
-    cards = [{"id": i, "artist": i % 2, "type": "open"} for i in range(6)]
-    time = {"move": 1, "bank": 10}
-    view = {"seat": 0, "round": 1, "money": [100, 100, 100], "hand": [0, 1],
-            "hand_sizes": [2, 2, 2], "mystery_size": 0, "deck_size": 4,
-            "tiles": [[0, 0]], "played": [0, 0], "bought": [[], [], []], "unsold": [],
-            "auction": None, "double": None, "turn": 0}
-    lines = [
-        {"type": "hello", "protocol": 1, "referee": "test"},
-        {"type": "new_game", "game_id": "g", "seat": 0, "players": 3, "names": ["a", "b", "c"],
-         "edition": {"name": "two", "artists": ["x", "y"], "cards": cards}, "variants": [],
-         "time": time, "seed": 1},
-        {"type": "event", "event": {"type": "payment", "payer": 1, "payee": None, "amount": 5}},
-        {"type": "request", "id": 1, "decision": "play", "view": view,
-         "legal": {"cards": [0, 1], "can_pass": False}, "time": time},
-        {"type": "goodbye"},
-    ]
-    done = subprocess.run(["./bot"], cwd=folder, capture_output=True, text=True, timeout=30,
-                          input="".join(json.dumps(line) + "\n" for line in lines))
-    assert done.returncode == 0, done.stderr
-    replies = [json.loads(line) for line in done.stdout.splitlines()]
-    assert replies[1]["id"] == 1 and replies[1]["action"] == "play", done.stdout
-    said = re.search(r"^go_baseline: cannot read an event \(payment: runtime error: invalid "
-                     r"memory address or nil pointer dereference at strategy\.go:(\d+) in "
-                     r"\(\*Game\)\.SeenEvent\), ignored$", done.stderr, re.MULTILINE)
-    assert said and int(said[1]) == line, done.stderr
-    errors = ErrorLines()
-    errors.feed(done.stderr.encode())
-    assert errors.count == 1 and "SeenEvent" in errors.first, done.stderr
-
-
 def patched_kit(kit: str, tmp_path_factory: pytest.TempPathFactory, file: str,
                 patches: dict[str, str]) -> tuple[subprocess.CompletedProcess[str], list[int]]:
     """A copy of the built `kit` whose `file` has each line `patches` names followed by an
     entrant's buggy code, rebuilt if it has a build (Rust unoptimised: cheap) and run through
-    a session with a payment to the bank (its `payee` null), a bid and a play: what it did,
-    and the numbers of the lines marked `// bug` (`# bug` in Perl), in order."""
+    a session with a payment to the bank (its `payee` null), a bid and a play, then a second
+    game (its seat 1) and a play: what it did, and the numbers of the lines marked `// bug`
+    (`# bug` in Perl), in order."""
     folder = tmp_path_factory.mktemp(f"{kit}_bug") / kit
     shutil.copytree(built_kit(kit, tmp_path_factory).folder, folder)
     source = folder / file
@@ -248,6 +202,8 @@ def patched_kit(kit: str, tmp_path_factory: pytest.TempPathFactory, file: str,
         {"type": "event", "event": {"type": "payment", "payer": 1, "payee": None, "amount": 5}},
         request(1, "bid", {"min": 1, "max": 100, "can_pass": True}),
         request(2, "play", {"cards": [0, 1], "can_pass": False}),
+        {**NEW_GAME, "game_id": "g2", "seat": 1},
+        request(3, "play", {"cards": [0, 1], "can_pass": False}),
         {"type": "goodbye"},
     ]
     done = subprocess.run(shlex.split(built_kit(kit, tmp_path_factory).spec().command),
@@ -255,6 +211,37 @@ def patched_kit(kit: str, tmp_path_factory: pytest.TempPathFactory, file: str,
                           env={**os.environ, "RUST_BACKTRACE": "1"},
                           input="".join(json.dumps(line) + "\n" for line in session))
     return done, places
+
+
+def test_the_go_kit_lives_through_a_panic_in_its_event_tracking_or_set_up(
+        tmp_path_factory: pytest.TempPathFactory) -> None:
+    """An entrant's tracking in the Go kit's `SeenEvent` reads the `payee` of a payment to
+    the bank, null, through a nil pointer, and its `NewGame` writes to a nil map in its
+    second game: the bot logs each panic with its file and line (the event's type), in the
+    words the referee counts as an error it lived through, and plays on (the requests after
+    the event answered; the second game's with the defaults), where it used to crash and be
+    retired for the game."""
+    done, (set_up_line, event_line) = patched_kit("go", tmp_path_factory, "strategy.go", {
+        "func (g *Game) SeenEvent(ev Event) {\n":
+            "\tvar payee *int // an entrant's tracking, for a payment to the bank\n"
+            "\tif ev.Type == \"payment\" {\n\t\tg.gone[0] += *payee // bug\n\t}\n",
+        "func NewGame(seat, players int, edition *Edition) *Game {\n":
+            "\tif seat == 1 {\n\t\tvar first map[int]int\n\t\tfirst[0] = 1 // bug\n\t}\n"})
+    assert done.returncode == 0, done.stderr
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [reply["id"] for reply in replies[1:]] == [1, 2, 3], done.stdout
+    assert replies[3]["action"] == "play" and replies[3]["card"] == 0, done.stdout  # default
+    said = re.search(r"^go_baseline: cannot read an event \(payment: runtime error: invalid "
+                     r"memory address or nil pointer dereference at strategy\.go:(\d+) in "
+                     r"\(\*Game\)\.SeenEvent\), ignored$", done.stderr, re.MULTILINE)
+    assert said and int(said[1]) == event_line, done.stderr
+    set_up = re.search(r"^go_baseline: cannot read new_game \(assignment to entry in nil map at "
+                       r"strategy\.go:(\d+) in NewGame\); answering the defaults$", done.stderr,
+                       re.MULTILINE)
+    assert set_up and int(set_up[1]) == set_up_line, done.stderr
+    errors = ErrorLines()
+    errors.feed(done.stderr.encode())
+    assert errors.count == 3 and "SeenEvent" in errors.first, done.stderr  # and request 3's
 
 
 def test_the_rust_kit_lives_through_a_panic_in_its_strategy(
@@ -296,15 +283,15 @@ def test_the_csharp_kit_lives_through_an_exception_in_its_event_tracking(
         tmp_path_factory: pytest.TempPathFactory) -> None:
     """An entrant's C# `SeenEvent` casts a payment's `payee`, null for the bank, to a number:
     the bot logs the event's type, the exception and its file, line and method in one line,
-    in the words the referee counts as an error it lived through, and plays on (both requests
-    answered by the strategy), where the exception used to crash it."""
+    in the words the referee counts as an error it lived through, and plays on (every request
+    answered by the strategy, in both games), where the exception used to crash it."""
     done, (line,) = patched_kit("csharp", tmp_path_factory, "Strategy.cs", {
         "    public void SeenEvent(object ev)\n    {\n":
             '        if (Json.Str(ev, "type") == "payment")\n'
             '            gone[0] += (int)(long)Json.Get(ev, "payee"); // bug\n'})
     assert done.returncode == 0, done.stderr
     replies = [json.loads(line) for line in done.stdout.splitlines()]
-    assert [reply["id"] for reply in replies[1:]] == [1, 2], done.stdout
+    assert [reply["id"] for reply in replies[1:]] == [1, 2, 3], done.stdout
     said = re.search(r"^csharp_baseline: cannot read an event \(payment: NullReferenceException: "
                      r".* at Strategy\.cs:(\d+) in Game\.SeenEvent\), ignored$", done.stderr,
                      re.MULTILINE)

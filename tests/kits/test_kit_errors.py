@@ -82,7 +82,7 @@ def test_the_java_kit_lives_through_an_exception_in_its_event_tracking(
         tmp_path_factory: pytest.TempPathFactory) -> None:
     """An entrant's Java `seenEvent` unboxes a payment's `payee`, null for the bank: the bot
     logs the event's type, the exception and its file, line and method in one line, in the
-    words the referee counts as an error it lived through, and plays on (both requests
+    words the referee counts as an error it lived through, and plays on (every request
     answered by the strategy), where the exception used to crash it (the kit had no place for
     an entrant's event tracking)."""
     done, (line,) = patched_kit("java", tmp_path_factory, "Bot.java", {
@@ -90,7 +90,7 @@ def test_the_java_kit_lives_through_an_exception_in_its_event_tracking(
             '        long payee = (Long) event.get("payee"); // bug\n'})
     assert done.returncode == 0, done.stderr
     replies = [json.loads(line) for line in done.stdout.splitlines()]
-    assert [reply["id"] for reply in replies[1:]] == [1, 2], done.stdout
+    assert [reply["id"] for reply in replies[1:]] == [1, 2, 3], done.stdout
     said = re.search(r"^sample_java: cannot read an event \(payment: java\.lang\."
                      r"NullPointerException: .* at Bot\.java:(\d+) in Bot\.seenEvent\), ignored$",
                      done.stderr, re.MULTILINE)
