@@ -430,15 +430,19 @@ def adaptive_plan(config: TournamentConfig, games: Schedule, workers: int,
     per_entrant = {n: t * games.orders * config.deals
                    for n, t in games.tables_by_entrant().items()}
     most = budget_games(config, left_out)
+    left = budget_left(config, games, left_out, skipped)
+    bounded = most  # a field grown since: the rounds chosen at their size, the rest at this
+    if most is not None and games.rounds and left is not None:
+        bounded = min(most, len(games) + left[0])
     return AdaptivePlan(
         table_size=k, round_tables=round_size(config, left_out), deals=config.deals,
         seat_orders=games.orders, budget=budget_text(config), budget_games=most,
         rounds_chosen=len(games.rounds), tables_chosen=games.table_count,
         games_chosen=len(games), per_entrant=per_entrant,
         seats={n: [c // k] * k for n, c in per_entrant.items()}, workers=workers,
-        bound_seconds=None if most is None else most * per_game_seconds / max(1, workers),
+        bound_seconds=None if bounded is None else bounded * per_game_seconds / max(1, workers),
         stored=stored, changed=changed,
         unpaired=unpaired_rotations(config), pace=pace, left_out=tuple(left_out),
-        left=budget_left(config, games, left_out, skipped), skipped=skipped,
+        left=left, skipped=skipped,
         max_games=config.max_games)
 

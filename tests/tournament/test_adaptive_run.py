@@ -5,6 +5,7 @@ the budget; a shard is refused in one line."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import sqlite3
@@ -116,6 +117,13 @@ def test_the_plan_says_what_the_budget_leaves_and_who_has_not_played(tmp_path: P
     planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path).stdout
     # the round played of 2 tables, and one to come of 3: not 2 rounds of 3 tables
     assert f"budget: rounds = 2: at most {PER_ROUND + 9} games, about 5 per entrant" in planned
+    # the time bound is of those games too: as a fresh store's bound of its budget's games
+    grown = json.loads(in_process.referee("tournament", "plan", str(file), "--json",
+                                          cwd=tmp_path).stdout)
+    fresh = json.loads(in_process.referee("tournament", "plan", str(file), "--json", "--db",
+                                          str(tmp_path / "fresh.db"), cwd=tmp_path).stdout)
+    per_game = fresh["time_bound_seconds"] / fresh["budget_games"]
+    assert abs(grown["time_bound_seconds"] - (PER_ROUND + 9) * per_game) <= 1, (grown, fresh)
     file = write_file(tmp_path, [*NAMES, "late"],
                       f'schedule = "adaptive"\nrounds = 3\nedition = "{TINY}"')
     planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path).stdout
