@@ -27,8 +27,8 @@ from . import codec
 from .messages import FaultKind
 
 __all__ = [
-    "BUSY", "BUSY_AT_START", "GOODBYE", "HELLO", "LATE", "STALE_AT_MOST", "UNFLUSHED",
-    "WARNED_AS_THEMSELVES", "Faulted", "Replied", "SeatProtocol", "Stale",
+    "BUSY", "BUSY_AT_START", "BUSY_BEFORE", "GOODBYE", "HELLO", "LATE", "STALE_AT_MOST",
+    "UNFLUSHED", "WARNED_AS_THEMSELVES", "Faulted", "Replied", "SeatProtocol", "Stale",
 ]
 
 GOODBYE = codec.encode(codec.GOODBYE)
@@ -45,6 +45,10 @@ BUSY = _STILL_BUSY + ("with this request, in a loop that does not end or a searc
                       "for the time allowed)")
 BUSY_AT_START = _STILL_BUSY + ("before its hello, in a loop that does not end or a start too "
                                "slow for the limit)")
+# The same, of a bot that has not read the request: busy with what came before it.
+BUSY_BEFORE = _STILL_BUSY + ("with what came before this request, which it has not read (its "
+                             "new game or an event), in a loop that does not end or work too "
+                             "long for the time allowed)")
 # A timeout with nothing read from the bot since its hello, and its output come just after.
 LATE = (" (nothing came from it in time, and its output came just after: it flushes, but it "
         "took longer than the time allowed)")
@@ -306,7 +310,7 @@ class SeatProtocol:
             reason += LATE
         elif not self.replies and not partial:  # nothing, ever
             self._busy = self._busy or busy
-            reason += BUSY if self._busy else UNFLUSHED
+            reason += (UNFLUSHED if not self._busy else BUSY_BEFORE if unread > 0 else BUSY)
         if busy_with is None:
             self._silent_since = self.request_id
         return Faulted(FaultKind.TIMEOUT, reason, move + bank, self.request_id)

@@ -16,6 +16,7 @@ from referee.protocol import codec
 from referee.protocol.messages import FaultKind
 from referee.protocol.seat import (
     BUSY,
+    BUSY_BEFORE,
     HELLO,
     LATE,
     STALE_AT_MOST,
@@ -238,7 +239,8 @@ def test_a_timeout_says_what_came_and_what_was_skipped() -> None:
 def test_a_silent_bots_first_timeout_says_busy_late_or_unflushed_once_a_process() -> None:
     """The first timeout of a process that has sent nothing since its hello is the one looked
     at (`first_silence`: once a process, so a table waits for the look once): a bot found
-    using the CPU is told it was busy, and so are its later silent timeouts; one whose output
+    using the CPU is told it was busy (with what came before the request, when it has not
+    read it), and so are its later silent timeouts; one whose output
     came just after its time ran out is told it was late, not to check that it flushes; a
     fresh process is looked at again."""
     protocol = SeatProtocol()
@@ -250,6 +252,10 @@ def test_a_silent_bots_first_timeout_says_busy_late_or_unflushed_once_a_process(
     asked(protocol)
     assert not protocol.first_silence
     assert protocol.timed_out("x").reason.endswith(f": x{BUSY}")  # still it, most likely
+    protocol.started()
+    begin(protocol, "g1", move=0.5, bank=0)
+    asked(protocol)  # busy with its new game: this request unread
+    assert protocol.timed_out("x", unread=120, busy=True).reason.endswith(f": x{BUSY_BEFORE}")
     protocol.started()
     begin(protocol, "g2", move=0.5, bank=0)
     asked(protocol)
