@@ -140,7 +140,8 @@ class BotPlayer:
             self.seat.receive_hello(await self.watch.read_line(bot, deadline))
         except ReplyTimeout as exc:
             busy = not exc.partial and await self.watch.busy(bot)  # looping, or unflushed?
-            reason = self.seat.no_hello(self.startup_time, exc.partial, busy)
+            late = not exc.partial and bot.output_waiting() > 0  # its hello came in the look
+            reason = self.seat.no_hello(self.startup_time, exc.partial, busy, late)
         except LimitExceeded as exc:
             reason = f"{exc} before its hello"
         except (BotGone, LineTooLong) as exc:

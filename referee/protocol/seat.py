@@ -27,8 +27,9 @@ from . import codec
 from .messages import FaultKind
 
 __all__ = [
-    "BUSY", "BUSY_AT_START", "BUSY_BEFORE", "GOODBYE", "HELLO", "LATE", "STALE_AT_MOST",
-    "UNFLUSHED", "WARNED_AS_THEMSELVES", "Faulted", "Replied", "SeatProtocol", "Stale",
+    "BUSY", "BUSY_AT_START", "BUSY_BEFORE", "GOODBYE", "HELLO", "LATE", "LATE_HELLO",
+    "STALE_AT_MOST", "UNFLUSHED", "WARNED_AS_THEMSELVES", "Faulted", "Replied", "SeatProtocol",
+    "Stale",
 ]
 
 GOODBYE = codec.encode(codec.GOODBYE)
@@ -49,6 +50,9 @@ BUSY_AT_START = _STILL_BUSY + ("before its hello, in a loop that does not end or
 BUSY_BEFORE = _STILL_BUSY + ("with what came before this request, which it has not read (its "
                              "new game or an event), in a loop that does not end or work too "
                              "long for the time allowed)")
+# A start with no hello in time, its output come just after.
+LATE_HELLO = (" (nothing came from it in time, and its output came just after: it flushes, "
+              "but its start took longer than the limit)")
 # A timeout with nothing read from the bot since its hello, and its output come just after.
 LATE = (" (nothing came from it in time, and its output came just after: it flushes, but it "
         "took longer than the time allowed)")
@@ -151,13 +155,14 @@ class SeatProtocol:
         return self.hello_name
 
     @staticmethod
-    def no_hello(limit: float, partial: int, busy: bool = False) -> str:
+    def no_hello(limit: float, partial: int, busy: bool = False, late: bool = False) -> str:
         """Why a start failed when no hello came within `limit` seconds; `partial`: bytes read
         without a newline; `busy`: with nothing read, the bot was found using the CPU (an
-        endless loop, not an unflushed hello)."""
+        endless loop, not an unflushed hello); `late`: its output came in that look (a slow
+        start, not an unflushed hello)."""
         return f"no hello within the start-up limit of {limit:g} s" + (
             f" ({partial} bytes without a newline)" if partial else
-            BUSY_AT_START if busy else UNFLUSHED)
+            LATE_HELLO if late else BUSY_AT_START if busy else UNFLUSHED)
 
     @property
     def between_games(self) -> bool:

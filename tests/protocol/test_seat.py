@@ -78,6 +78,9 @@ def test_a_bad_hello_is_malformed_and_says_why() -> None:
 
 
 def test_no_hello_says_whether_anything_came() -> None:
+    """A start with no hello says whether anything came: part of a line, nothing (check that
+    it flushes), nothing while it used the CPU (a loop), or its hello just after the limit (a
+    slow start)."""
     assert SeatProtocol.no_hello(5, 0) == f"no hello within the start-up limit of 5 s{UNFLUSHED}"
     assert SeatProtocol.no_hello(2.5, 12) == ("no hello within the start-up limit of 2.5 s "
                                               "(12 bytes without a newline)")
@@ -85,6 +88,9 @@ def test_no_hello_says_whether_anything_came() -> None:
         "no hello within the start-up limit of 5 s (nothing came from it, and it was still "
         "using the CPU when its time ran out: most likely it is busy before its hello, in a "
         "loop that does not end or a start too slow for the limit)")
+    assert SeatProtocol.no_hello(5, 0, busy=True, late=True) == (
+        "no hello within the start-up limit of 5 s (nothing came from it in time, and its "
+        "output came just after: it flushes, but its start took longer than the limit)")
 
 
 # ---------------------------------------------------------------- requests and ids
