@@ -317,17 +317,20 @@ def fallback(kind: object, legal: object) -> dict:
     return {"action": amount[0], "amount": amount[1]} if amount else {"action": "pass"}
 
 
-def fell_back(request: dict, error: Exception) -> str:
-    """The log's line for a request the strategy failed on: the request, the error, and the
-    deepest line of this bot that the error passed through, where to start looking
-    ("request 7 (bid): KeyError('min') in decide, strong_bot.py line 214; ...")."""
-    where = ""
+def placed(error: Exception) -> str:
+    """Where to start looking: the deepest line of this bot that `error` passed through, as
+    the other kits name it (" at strong_bot.py:214 in decide"), or "" if none."""
     for step in reversed(traceback.TracebackException.from_exception(error).stack):
         if step.filename == __file__:
-            where = f" in {step.name}, {Path(__file__).name} line {step.lineno}"
-            break
-    return (f"request {request.get('id')} ({request.get('decision')}): {error!r}{where}; "
-            "falling back to the default answer")
+            return f" at {Path(__file__).name}:{step.lineno} in {step.name}"
+    return ""
+
+
+def fell_back(request: dict, error: Exception) -> str:
+    """The log's line for a request the strategy failed on: the request, the error and its
+    place ("request 7 (bid): KeyError('min') at strong_bot.py:214 in decide; ...")."""
+    return (f"request {request.get('id')} ({request.get('decision')}): {error!r}"
+            f"{placed(error)}; falling back to the default answer")
 
 
 def main() -> None:
@@ -359,12 +362,14 @@ def main() -> None:
             try:
                 game = Game(msg, args.budget, max(1, args.simulations), args.seed)
             except Exception as exc:  # a field missing: logged, the game played by default
-                log(f"cannot read new_game ({exc!r}); answering the defaults")
+                log(f"cannot read new_game ({exc!r}{placed(exc)}); answering the defaults")
         elif kind == "event" and game is not None:
             try:
                 game.seen_event(msg["event"])
             except Exception as exc:  # an event it cannot read is not worth a crash
-                log(f"cannot read an event ({exc!r}), ignored")
+                seen = msg.get("event")
+                kind = f"{seen.get('type')}: " if isinstance(seen, dict) else ""
+                log(f"cannot read an event ({kind}{exc!r}{placed(exc)}), ignored")
         elif kind == "request":
             decision, legal = msg.get("decision"), msg.get("legal")
             try:
