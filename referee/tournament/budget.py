@@ -82,3 +82,24 @@ class Budget:
                 return
             self.handed += 1
             yield game
+
+
+def stop_line(why: str | None, max_games: int | None, held: int, seconds: float | None,
+              before_games: float, played: int, adaptive: bool) -> str:
+    """What a run says where a budget stopped it: `max_games` (`why` "games", the store
+    holding `held` games of the schedule) or the time budget of `seconds`, `before_games` of
+    them spent before the first game (building the entrants: said when that is much of it),
+    after `played` games; either fair to every entrant."""
+    from .preview import duration  # the schedule's numpy: a run has it already
+
+    fair = (", every entrant within about one round of every other" if adaptive else
+            ", every entrant within about one table of every other")
+    if why == "games":
+        return (f"stopped at max_games = {max_games}: the store holds {held} games of the "
+                f"schedule{fair}; raise max_games to play on")
+    assert seconds is not None
+    built = ""
+    if before_games >= max(1.0, seconds / 10):  # the builds took much of it
+        built = f" ({duration(before_games)} of it building the entrants before the first game)"
+    return (f"stopped when the time budget of {duration(seconds)} ran out{built}, after "
+            f"{played:,} games{fair}; run again to play on")

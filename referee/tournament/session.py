@@ -26,7 +26,7 @@ import trio
 from referee.bots.sandbox import check_sandbox_available
 from referee.match.result import GameResult
 
-from .budget import Budget, BudgetSpent
+from .budget import Budget, BudgetSpent, stop_line
 from .config import TournamentConfig, tournament_edition
 from .entrants import build_bots, entrant_versions, no_folders
 from .executors import Executor, Finished, Outcome, Requeued, Voided
@@ -34,14 +34,14 @@ from .executors.worker import MAX_ATTEMPTS
 from .field import FieldChange, renamed, returned, update_field
 from .isolation import check_isolation, run_files
 from .merge import shard_games, unshardable
-from .preview import duration, make_plan
+from .preview import make_plan
 from .progress import Progress
 from .rounds import budget_left, finished, next_round, next_size
 from .schedule import Schedule, ScheduledGame, fingerprint, table_key
 from .start_probe import still_unstarted
 from .store import LEFT_OUT, Entrant, Store, StoreError, StoreFailed
 from .store_checks import check_store, take_over_earlier
-from .tally import Tally, stored_by_table, tally
+from .tally import Tally, stored_by_table, tally, unnamed_games, withdrawn_games
 from .unstarted import StartWatch
 from .until import Stage, look, plan, stages
 
@@ -263,22 +263,6 @@ class _Run:
             self.say(self.verdict)
         return True
 
-    def _unnamed_games(self) -> int:
-        """A sample's stored games at tables it no longer names (`tables` lowered), but for
-        those of entrants the file no longer names (withdrawn, said apart)."""
-        if self.games.sample is None:
-            return 0
-        named = {table_key(t) for t in self.games.tables(ordered=False)}
-        gone = set(self.change.withdrawn)
-        return sum(1 for game_id, seats in self.store.seatings().items()
-                   if game_id.rsplit("-", 2)[0] not in named and not gone.intersection(seats))
-
-    def _withdrawn_games(self) -> int:
-        """The stored games at a table of an entrant the file no longer names."""
-        gone = set(self.change.withdrawn)
-        return sum(1 for seats in self.store.seatings().values()
-                   if gone.intersection(seats)) if gone else 0
-
     async def play_rounds(self, executor: Executor) -> None:
         """An adaptive schedule: the rounds the store kept (their games not stored yet),
         then each next round chosen from the stored games, kept and played, until a budget
@@ -322,20 +306,10 @@ class _Run:
         return verdict.stop
 
     def _stopped(self) -> str:
-        fair = (", every entrant within about one round of every other"
-                if self.games.kind == "adaptive" else
-                ", every entrant within about one table of every other")
-        if self.budget.why == "games":
-            held = self.covered.stored + self.progress.played
-            return (f"stopped at max_games = {self.config.max_games}: the store holds {held} "
-                    f"games of the schedule{fair}; raise max_games to play on")
-        assert self.seconds is not None
-        built = ""
-        if self.before_games >= max(1.0, self.seconds / 10):  # the builds took much of it
-            built = (f" ({duration(self.before_games)} of it building the entrants before "
-                     "the first game)")
-        return (f"stopped when the time budget of {duration(self.seconds)} ran out{built}, "
-                f"after {self.progress.played:,} games{fair}; run again to play on")
+        return stop_line(self.budget.why, self.config.max_games,
+                         self.covered.stored + self.progress.played, self.seconds,
+                         self.before_games, self.progress.played,
+                         self.games.kind == "adaptive")
 
     def summary(self) -> RunSummary:
         # An adaptive run stopped inside the rounds it kept (a time budget) has begun only
@@ -343,13 +317,13 @@ class _Run:
         already = (self._tally(range(self.config.deals)).stored
                    if self.games.kind == "adaptive" else self.covered.stored)
         beyond = len(self.done) - already
-        unnamed = self._unnamed_games() if beyond else 0
+        unnamed = unnamed_games(self.games, self.store, self.change.withdrawn) if beyond else 0
         if unnamed:  # which the leaderboard leaves out, unlike more deals
             self.say(f"note: the store also holds {unnamed:,} games of tables the sample no "
                      "longer names (`tables` lowered); the leaderboard leaves them out, and "
                      "counts them again when `tables` goes up")
         beyond -= unnamed
-        if beyond and beyond != self._withdrawn_games():
+        if beyond and beyond != withdrawn_games(self.store, self.change.withdrawn):
             # more deals played before (the withdrawn entrants' games alone were said as the
             # run began, with whose they are)
             self.say(f"note: the store also holds {beyond:,} games beyond this run's schedule "

@@ -35,6 +35,24 @@ class Tally:
         return self.games - self.stored - self.skipped
 
 
+def unnamed_games(games: Schedule, store: Store, withdrawn: Collection[str]) -> int:
+    """A sample's stored games at tables it no longer names (`tables` lowered), but for
+    those of entrants the file no longer names (`withdrawn`, said apart)."""
+    if games.sample is None:
+        return 0
+    named = {table_key(t) for t in games.tables(ordered=False)}
+    gone = set(withdrawn)
+    return sum(1 for game_id, seats in store.seatings().items()
+               if game_id.rsplit("-", 2)[0] not in named and not gone.intersection(seats))
+
+
+def withdrawn_games(store: Store, withdrawn: Collection[str]) -> int:
+    """The stored games at a table of an entrant the file no longer names (`withdrawn`)."""
+    gone = set(withdrawn)
+    return sum(1 for seats in store.seatings().values()
+               if gone.intersection(seats)) if gone else 0
+
+
 def stored_by_table(done: Iterable[str]) -> dict[str, Counter[int]]:
     """The stored games by table key, then deal, read from their ids ("tKEY-dNN-oNN")."""
     out: dict[str, Counter[int]] = {}
