@@ -37,6 +37,7 @@ from referee.match.bot_player import BotPlayer
 from referee.text import listed, visible
 from referee.tournament.config import TournamentConfig
 
+from .class_similarity import compare_class
 from .config import grading_warnings
 from .feedback import Findings
 from .gauntlet import (
@@ -61,7 +62,6 @@ from .result import (
     status_from_check,
     status_of_problem,
 )
-from .similarity import compare_class
 from .similarity_report import write_similarity_report
 from .state import Spent, games_key, grading_key, read_state, write_state
 from .submissions import (

@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.grade import similarity
+from referee.grade.class_similarity import compare_class, reference_bots
 from referee.grade.similarity import (
     FINGERPRINTS,
     MIN_SHARED,
@@ -26,10 +27,8 @@ from referee.grade.similarity import (
     SourceFile,
     Token,
     compare,
-    compare_class,
     fingerprinted,
     read_folder,
-    reference_bots,
     share,
 )
 from referee.grade.similarity_report import common_subsequence, relation, similarity_report
