@@ -4,7 +4,6 @@ FOLDER` (through the CLI, in a copy of the folder)."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shlex
 import shutil
@@ -12,11 +11,9 @@ import subprocess
 
 import pytest
 
-from referee.bots.caught import ErrorLines
-from referee.bots.manifest import read_bot_folder
-
 from . import kits
 from .kits import KITS, built_kit, checked_kit, kits_with_build, warnings_in
+from .patched import NEW_GAME, counted, logged_at, patched_kit, request
 
 
 @pytest.mark.slow
@@ -64,23 +61,6 @@ MISSING_FIELD_BOTS: dict[str, tuple[str, str | None, set[str]]] = {
     "python-strong": ("python", "python3 strong_bot.py", {"edition", "card", "min", "max"}),
     "python-random": ("python", "python3 random_bot.py", {"min", "max"}),  # reads no new_game
 }
-
-VIEW = {"seat": 0, "round": 1, "money": [100, 100, 100], "hand": [0, 1],
-        "hand_sizes": [2, 2, 2], "mystery_size": 0, "deck_size": 4, "tiles": [[0, 0]],
-        "played": [1, 0], "bought": [[], [], []], "unsold": [],
-        "auction": {"cards": [2], "type": "open", "auctioneer": 1, "high_bid": 0,
-                    "high_bidder": None, "price": None},
-        "double": None, "turn": 1}
-NEW_GAME = {"type": "new_game", "game_id": "g", "seat": 0, "players": 3, "names": ["a", "b", "c"],
-            "edition": {"name": "two", "artists": ["x", "y"],
-                        "cards": [{"id": i, "artist": i % 2, "type": "open"} for i in range(6)]},
-            "variants": [], "time": {"move": 1, "bank": 10}, "seed": 1}
-
-
-def request(id_: int, decision: str, legal: dict[str, object]) -> dict[str, object]:
-    return {"type": "request", "id": id_, "decision": decision, "view": VIEW, "legal": legal,
-            "time": {"move": 1, "bank": 10}}
-
 
 def missing_field_session() -> list[dict[str, object]]:
     """A session whose messages each lack a field the protocol always sends, but for the last
@@ -175,44 +155,6 @@ def test_the_go_kit_logs_where_in_the_code_a_strategy_panic_came_from(
                      re.MULTILINE), done.stderr
 
 
-def patched_kit(kit: str, tmp_path_factory: pytest.TempPathFactory, file: str,
-                patches: dict[str, str]) -> tuple[subprocess.CompletedProcess[str], list[int]]:
-    """A copy of the built `kit` whose `file` has each line `patches` names followed by an
-    entrant's buggy code, rebuilt if it has a build (Rust unoptimised: cheap) and run through
-    a session with a payment to the bank (its `payee` null), a bid and a play, then a second
-    game (its seat 1) and a play: what it did, and the numbers of the lines marked `// bug`
-    (`# bug` in Perl), in order."""
-    folder = tmp_path_factory.mktemp(f"{kit}_bug") / kit
-    shutil.copytree(built_kit(kit, tmp_path_factory).folder, folder)
-    source = folder / file
-    text = source.read_text()
-    for start, bug in patches.items():
-        assert start in text, start
-        text = text.replace(start, start + bug)
-    source.write_text(text)
-    places = [n for n, line in enumerate(text.splitlines(), 1)
-              if line.endswith(("// bug", "# bug"))]
-    build = "make RUSTFLAGS=" if kit == "rust" else read_bot_folder(folder).build
-    if build is not None:
-        subprocess.run(shlex.split(build), cwd=folder, check=True, capture_output=True,
-                       timeout=120)
-    session = [
-        {"type": "hello", "protocol": 1, "referee": "test"},
-        NEW_GAME,
-        {"type": "event", "event": {"type": "payment", "payer": 1, "payee": None, "amount": 5}},
-        request(1, "bid", {"min": 1, "max": 100, "can_pass": True}),
-        request(2, "play", {"cards": [0, 1], "can_pass": False}),
-        {**NEW_GAME, "game_id": "g2", "seat": 1},
-        request(3, "play", {"cards": [0, 1], "can_pass": False}),
-        {"type": "goodbye"},
-    ]
-    done = subprocess.run(shlex.split(built_kit(kit, tmp_path_factory).spec().command),
-                          cwd=folder, capture_output=True, text=True, timeout=30,
-                          env={**os.environ, "RUST_BACKTRACE": "1"},
-                          input="".join(json.dumps(line) + "\n" for line in session))
-    return done, places
-
-
 def test_the_go_kit_lives_through_a_panic_in_its_event_tracking_or_set_up(
         tmp_path_factory: pytest.TempPathFactory) -> None:
     """An entrant's tracking in the Go kit's `SeenEvent` reads the `payee` of a payment to
@@ -231,16 +173,16 @@ def test_the_go_kit_lives_through_a_panic_in_its_event_tracking_or_set_up(
     replies = [json.loads(line) for line in done.stdout.splitlines()]
     assert [reply["id"] for reply in replies[1:]] == [1, 2, 3], done.stdout
     assert replies[3]["action"] == "play" and replies[3]["card"] == 0, done.stdout  # default
-    said = re.search(r"^go_baseline: cannot read an event \(payment: runtime error: invalid "
-                     r"memory address or nil pointer dereference at strategy\.go:(\d+) in "
-                     r"\(\*Game\)\.SeenEvent\), ignored$", done.stderr, re.MULTILINE)
-    assert said and int(said[1]) == event_line, done.stderr
-    set_up = re.search(r"^go_baseline: cannot read new_game \(assignment to entry in nil map at "
-                       r"strategy\.go:(\d+) in NewGame\); answering the defaults$", done.stderr,
-                       re.MULTILINE)
-    assert set_up and int(set_up[1]) == set_up_line, done.stderr
-    errors = ErrorLines()
-    errors.feed(done.stderr.encode())
+    where = logged_at(done.stderr,
+                      r"^go_baseline: cannot read an event \(payment: runtime error: invalid "
+                      r"memory address or nil pointer dereference at strategy\.go:(\d+) in "
+                      r"\(\*Game\)\.SeenEvent\), ignored$")
+    assert where == event_line, done.stderr
+    where = logged_at(done.stderr,
+                      r"^go_baseline: cannot read new_game \(assignment to entry in nil map at "
+                      r"strategy\.go:(\d+) in NewGame\); answering the defaults$")
+    assert where == set_up_line, done.stderr
+    errors = counted(done.stderr)
     assert errors.count == 3 and "SeenEvent" in errors.first, done.stderr  # and request 3's
 
 
@@ -265,17 +207,18 @@ def test_the_rust_kit_lives_through_a_panic_in_its_strategy(
     replies = [json.loads(line) for line in done.stdout.splitlines()]
     assert replies[1] == {"id": 1, "action": "pass"}, done.stdout
     assert replies[2]["id"] == 2 and replies[2]["action"] == "play", done.stdout
-    event = re.search(r"^sample_rust: cannot read an event \(payment: panic: called "
+    where = logged_at(done.stderr,
+                      r"^sample_rust: cannot read an event \(payment: panic: called "
                       r"`Option::unwrap\(\)` on a `None` value at src/strategy\.rs:(\d+):\d+\), "
-                      r"ignored$", done.stderr, re.MULTILINE)
-    assert event and int(event[1]) == event_line, done.stderr
-    bid = re.search(r"^sample_rust: request 1 \(bid\): panic: index out of bounds: the len is 0 "
-                    r"but the index is 0 at src/strategy\.rs:(\d+):\d+; falling back to the "
-                    r"default$", done.stderr, re.MULTILINE)
-    assert bid and int(bid[1]) == bid_line, done.stderr
+                      r"ignored$")
+    assert where == event_line, done.stderr
+    where = logged_at(done.stderr,
+                      r"^sample_rust: request 1 \(bid\): panic: index out of bounds: the len is 0 "
+                      r"but the index is 0 at src/strategy\.rs:(\d+):\d+; falling back to the "
+                      r"default$")
+    assert where == bid_line, done.stderr
     assert "panicked" not in done.stderr and "backtrace" not in done.stderr, done.stderr
-    errors = ErrorLines()
-    errors.feed(done.stderr.encode())
+    errors = counted(done.stderr)
     assert errors.count == 2 and f"src/strategy.rs:{event_line}:" in errors.first, done.stderr
 
 
@@ -292,10 +235,9 @@ def test_the_csharp_kit_lives_through_an_exception_in_its_event_tracking(
     assert done.returncode == 0, done.stderr
     replies = [json.loads(line) for line in done.stdout.splitlines()]
     assert [reply["id"] for reply in replies[1:]] == [1, 2, 3], done.stdout
-    said = re.search(r"^csharp_baseline: cannot read an event \(payment: NullReferenceException: "
-                     r".* at Strategy\.cs:(\d+) in Game\.SeenEvent\), ignored$", done.stderr,
-                     re.MULTILINE)
-    assert said and int(said[1]) == line, done.stderr
-    errors = ErrorLines()
-    errors.feed(done.stderr.encode())
+    where = logged_at(done.stderr,
+                      r"^csharp_baseline: cannot read an event \(payment: NullReferenceException: "
+                      r".* at Strategy\.cs:(\d+) in Game\.SeenEvent\), ignored$")
+    assert where == line, done.stderr
+    errors = counted(done.stderr)
     assert errors.count == 1 and "SeenEvent" in errors.first, done.stderr

@@ -11,16 +11,8 @@ import subprocess
 
 import pytest
 
-from referee.bots.caught import ErrorLines
-
 from .kits import built_kit
-from .test_kit_check import NEW_GAME, VIEW, patched_kit, request
-
-
-def counted(stderr: str) -> ErrorLines:
-    errors = ErrorLines()
-    errors.feed(stderr.encode())
-    return errors
+from .patched import NEW_GAME, VIEW, counted, logged_at, patched_kit, request
 
 
 def test_the_javascript_kit_lives_through_an_error_in_its_strategy(
@@ -38,14 +30,16 @@ def test_the_javascript_kit_lives_through_an_error_in_its_strategy(
     replies = [json.loads(line) for line in done.stdout.splitlines()]
     assert replies[1] == {"id": 1, "action": "pass"}, done.stdout
     assert replies[2]["id"] == 2 and replies[2]["action"] == "play", done.stdout
-    event = re.search(r"^\[heuristic_js\] cannot read an event \(payment: TypeError: Cannot read "
-                      r"properties of null \(reading 'toFixed'\) at bot\.js:(\d+) in "
-                      r"seenEvent\), ignored$", done.stderr, re.MULTILINE)
-    assert event and int(event[1]) == event_line, done.stderr
-    bid = re.search(r"^\[heuristic_js\] request 1 \(bid\): TypeError: Cannot read properties of "
-                    r"undefined \(reading '0'\) at bot\.js:(\d+) in chooseBid; falling back to "
-                    r"the default$", done.stderr, re.MULTILINE)
-    assert bid and int(bid[1]) == bid_line, done.stderr
+    where = logged_at(done.stderr,
+                      r"^\[heuristic_js\] cannot read an event \(payment: TypeError: Cannot read "
+                      r"properties of null \(reading 'toFixed'\) at bot\.js:(\d+) in seenEvent\), "
+                      r"ignored$")
+    assert where == event_line, done.stderr
+    where = logged_at(done.stderr,
+                      r"^\[heuristic_js\] request 1 \(bid\): TypeError: Cannot read properties of "
+                      r"undefined \(reading '0'\) at bot\.js:(\d+) in chooseBid; falling back to "
+                      r"the default$")
+    assert where == bid_line, done.stderr
     assert counted(done.stderr).count == 2, done.stderr
 
 
@@ -67,14 +61,14 @@ def test_the_perl_kit_lives_through_a_die_in_its_strategy(
     replies = [json.loads(line) for line in done.stdout.splitlines()]
     assert replies[1] == {"id": 1, "action": "pass"}, done.stdout
     assert replies[2]["id"] == 2 and replies[2]["action"] == "play", done.stdout
-    event = re.search(r"^\[modest_pl\] cannot read an event \(payment: Can't use an undefined "
-                      r"value as an ARRAY reference at bot\.pl:(\d+) in seen_event\), ignored$",
-                      done.stderr, re.MULTILINE)
-    assert event and int(event[1]) == event_line, done.stderr
-    bid = re.search(r"^\[modest_pl\] request 1 \(bid\): Can't use an undefined value as an ARRAY "
-                    r"reference at bot\.pl:(\d+) in decide; falling back to the default$",
-                    done.stderr, re.MULTILINE)
-    assert bid and int(bid[1]) == bid_line, done.stderr
+    where = logged_at(done.stderr,
+                      r"^\[modest_pl\] cannot read an event \(payment: Can't use an undefined "
+                      r"value as an ARRAY reference at bot\.pl:(\d+) in seen_event\), ignored$")
+    assert where == event_line, done.stderr
+    where = logged_at(done.stderr,
+                      r"^\[modest_pl\] request 1 \(bid\): Can't use an undefined value as an "
+                      r"ARRAY reference at bot\.pl:(\d+) in decide; falling back to the default$")
+    assert where == bid_line, done.stderr
     assert counted(done.stderr).count == 2, done.stderr
 
 
@@ -91,10 +85,11 @@ def test_the_java_kit_lives_through_an_exception_in_its_event_tracking(
     assert done.returncode == 0, done.stderr
     replies = [json.loads(line) for line in done.stdout.splitlines()]
     assert [reply["id"] for reply in replies[1:]] == [1, 2, 3], done.stdout
-    said = re.search(r"^sample_java: cannot read an event \(payment: java\.lang\."
-                     r"NullPointerException: .* at Bot\.java:(\d+) in Bot\.seenEvent\), ignored$",
-                     done.stderr, re.MULTILINE)
-    assert said and int(said[1]) == line, done.stderr
+    where = logged_at(done.stderr,
+                      r"^sample_java: cannot read an event \(payment: "
+                      r"java\.lang\.NullPointerException: .* at Bot\.java:(\d+) in "
+                      r"Bot\.seenEvent\), ignored$")
+    assert where == line, done.stderr
     errors = counted(done.stderr)
     assert errors.count == 1 and "seenEvent" in errors.first, done.stderr
 
