@@ -218,23 +218,30 @@ def test_a_board_that_cannot_separate_anything_says_so_under_the_table() -> None
     assert board.note in paragraphs, text
 
 
-def test_a_gauntlets_note_counts_the_deals_of_every_candidates_table() -> None:
-    """A gauntlet of three baselines and four candidates, each candidate at its own table,
-    every deal dealt alike at every table, 3 deals: the note's games and its "deals of every
-    table" agree (a deal of a table is its 4 seat orders, at each of the 4 tables), and are
-    never fewer than the deals it says the exact test needs."""
+def three_baselines_board(stopped: bool) -> Standings:
+    """The board of a gauntlet of baselines x, y, z and candidates c0-c3, each at its own
+    table, 3 deals of 4 rotations, finishes alternating with the order, deal and candidate;
+    `stopped`: inside its third deal, c2's and c3's tables after 1 seat order of 4."""
     results = []
     for deal in range(3):
         for c in range(4):
             table = ["x", "y", "z", f"c{c}"]
-            for k in range(4):
+            for k in range(1 if stopped and deal == 2 and c >= 2 else 4):
                 seats = table[k:] + table[:k]
                 ranks = [1, 2, 3, 4] if (k + c + deal) % 2 else [4, 3, 2, 1]
                 results.append((f"g{deal}-c{c}-o{k}", seats, {
                     "money": [40 - 10 * r for r in ranks], "ranks": ranks, "retired": [],
                     "faults": [[]] * 4}))
     seeds = {gid: int(gid[1]) for gid, _, _ in results}
-    board = standings(Games.load(all_stored(results), seeds), samples=50)
+    return standings(Games.load(all_stored(results), seeds), samples=50)
+
+
+def test_a_gauntlets_note_counts_the_deals_of_every_candidates_table() -> None:
+    """A gauntlet of three baselines and four candidates, each candidate at its own table,
+    every deal dealt alike at every table, 3 deals: the note's games and its "deals of every
+    table" agree (a deal of a table is its 4 seat orders, at each of the 4 tables), and are
+    never fewer than the deals it says the exact test needs."""
+    board = three_baselines_board(stopped=False)
     assert board.note is not None and board.note.startswith("no pair can be separated: with 3")
     found = re.search(r"would need about ([\d,]+) games \(([\d,]+) deals of every table\)",
                       board.note)
@@ -249,18 +256,7 @@ def test_a_run_stopped_inside_a_deal_is_told_the_games_of_whole_deals() -> None:
     """A gauntlet stopped by a time budget inside its third deal (two candidates' tables
     have played 1 of its 4 seat orders): the note's games are still its deals of every table
     (a deal: 4 seat orders at each of 4 tables), not a deal short for the part-played one."""
-    results = []
-    for deal in range(3):
-        for c in range(4):
-            table = ["x", "y", "z", f"c{c}"]
-            for k in range(1 if deal == 2 and c >= 2 else 4):
-                seats = table[k:] + table[:k]
-                ranks = [1, 2, 3, 4] if (k + c + deal) % 2 else [4, 3, 2, 1]
-                results.append((f"g{deal}-c{c}-o{k}", seats, {
-                    "money": [40 - 10 * r for r in ranks], "ranks": ranks, "retired": [],
-                    "faults": [[]] * 4}))
-    seeds = {gid: int(gid[1]) for gid, _, _ in results}
-    board = standings(Games.load(all_stored(results), seeds), samples=50)
+    board = three_baselines_board(stopped=True)
     assert board.note is not None
     found = re.search(r"would need about ([\d,]+) games \(([\d,]+) deals of every table\)",
                       board.note)
