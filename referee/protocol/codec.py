@@ -171,14 +171,8 @@ def decode_hello(line: bytes) -> BotHello:
                 f", where it must be {PROTOCOL_VERSION}, the version this referee speaks"
         others = [e for e in exc.errors() if tuple(e["loc"]) != ("protocol",)]
         if version is not None and others:  # the rest too: one fix at a time costs a run each
-            extra = next((e for e in others if e["type"] == "extra_forbidden"
-                          and len(e["loc"]) == 1), None)
-            if extra is not None:  # `bot` for `name`: said as the keys a hello has
-                why += f"; unknown key {str(extra['loc'][0])[:40]!r} ({_HELLO_KEYS})"
-            rest = [e for e in others if e is not extra]
-            if rest:
-                why += f"; {'.'.join(map(str, rest[0]['loc']))}: {rest[0]['msg']}"
-            why = why[:300]
+            # `bot` for `name`: said as the keys a hello has
+            why = (why + "; " + (_keys_said(others, f"({_HELLO_KEYS})") or _at(others[0])))[:300]
         raise ProtocolError(FaultKind.MALFORMED, f"{BAD_HELLO}: {why}; {shown(line)}") from None
 
 
@@ -330,21 +324,34 @@ def _unknown_key(line: bytes, exc: ValidationError, keys: str = _REPLY_KEYS,
     with the keys it has and, for a reply, the one its action takes (a `value` for
     `amount`), and the message's next problem; None if no key is unknown."""
     errors = exc.errors()
-    extra = next((e for e in errors if e["type"] == "extra_forbidden" and len(e["loc"]) == 1),
-                 None)
-    if extra is None:
+    if not any(e["type"] == "extra_forbidden" and len(e["loc"]) == 1 for e in errors):
         return None
     try:
         action = orjson.loads(line).get("action")
     except orjson.JSONDecodeError:  # a number past 64 bits, which pydantic reads
         action = None
     takes = _TAKES.get(action) if isinstance(action, str) and reply else None
-    why = (f"unknown key {str(extra['loc'][0])[:40]!r} ({keys}"
-           + (f"; action {action!r} takes {takes!r})" if takes else ")"))
+    said = _keys_said(errors, f"({keys}" + (f"; action {action!r} takes {takes!r})" if takes
+                                            else ")"))
+    return None if said is None else said[:300]
+
+
+def _keys_said(errors: list[Any], keys: str) -> str | None:
+    """The first unknown top-level key among `errors`, said with `keys` (the keys the message
+    has, in brackets), then the next problem (one fix at a time costs a run each); None if
+    no key is unknown."""
+    extra = next((e for e in errors if e["type"] == "extra_forbidden" and len(e["loc"]) == 1),
+                 None)
+    if extra is None:
+        return None
+    why = f"unknown key {str(extra['loc'][0])[:40]!r} {keys}"
     other = next((e for e in errors if e is not extra), None)
-    if other is not None:  # said too: one fix at a time costs a run each
-        why += f"; {'.'.join(map(str, other['loc']))}: {other['msg']}"
-    return why[:300]
+    return why if other is None else f"{why}; {_at(other)}"
+
+
+def _at(error: Any) -> str:
+    """A validation error as `loc: msg`."""
+    return f"{'.'.join(map(str, error['loc']))}: {error['msg']}"
 
 
 # Why a number can be null: JavaScript writes NaN and Infinity as null.
