@@ -47,6 +47,14 @@ CHILD_ANSWERS = "exited (a process it started still answers for it)"
 BAD_HELLO = codec.BAD_HELLO
 
 
+async def _silence_looked_at(bot: BotProcess) -> tuple[bool, bool]:
+    """A bot that wrote nothing in its time, looked at for `watchdog.BUSY_LOOK` seconds:
+    whether it used the CPU meanwhile (a loop, not an unflushed line), and whether its output
+    came during the look (it is slow, not silent)."""
+    busy = await Watchdog.busy(bot)
+    return busy, bot.output_waiting() > 0
+
+
 class GoneBeforeGame(Exception):
     """The bot's process ended having read nothing of this game: it exited between games."""
 
@@ -139,8 +147,7 @@ class BotPlayer:
             await bot.send(hello, deadline)
             self.seat.receive_hello(await self.watch.read_line(bot, deadline))
         except ReplyTimeout as exc:
-            busy = not exc.partial and await self.watch.busy(bot)  # looping, or unflushed?
-            late = not exc.partial and bot.output_waiting() > 0  # its hello came in the look
+            busy, late = (False, False) if exc.partial else await _silence_looked_at(bot)
             reason = self.seat.no_hello(self.startup_time, exc.partial, busy, late)
         except LimitExceeded as exc:
             reason = f"{exc} before its hello"
@@ -308,10 +315,8 @@ class BotPlayer:
                 return Answer(None, await self._limit_fault(str(exc)),
                               trio.current_time() - start, request_id)
             except ReplyTimeout as exc:
-                busy = late = False
-                if seat.first_silence and not exc.partial:  # once a process: BUSY_LOOK s
-                    busy = await watch.busy(bot)
-                    late = bot.output_waiting() > 0  # its reply came in the look: slow
+                busy, late = (await _silence_looked_at(bot)  # once a process: BUSY_LOOK s
+                              if seat.first_silence and not exc.partial else (False, False))
                 return _answer(seat.timed_out(str(exc), exc.partial, bot.unread(), busy,
                                               late))
             except LineTooLong as exc:
