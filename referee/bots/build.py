@@ -20,6 +20,8 @@ from pathlib import Path
 
 import trio
 
+from referee.text import counted
+
 from .limits import BotLimits
 from .process import ProcessLimits
 from .sandbox import SandboxError, SandboxMode, wrap_command
@@ -108,15 +110,13 @@ class BuildResult:
             return "\n".join(text)
         first = first_error(text)
         if first is None or first > len(text) - lines:  # within the last lines - 1 shown
-            return "\n".join([f"... ({_lines(len(text) - lines + 1)})", *text[-(lines - 1):]])
+            left = counted(len(text) - lines + 1, "line")
+            return "\n".join([f"... ({left})", *text[-(lines - 1):]])
         head = text[first:first + lines - 4]
         skipped = len(text) - first - len(head) - 2
-        return "\n".join([*([f"... ({_lines(first)})"] if first else []), *head,
-                          *([f"... ({_lines(skipped)})"] if skipped else []), *text[-2:]])
-
-
-def _lines(count: int) -> str:
-    return f"{count} line" if count == 1 else f"{count} lines"
+        before, after = counted(first, "line"), counted(skipped, "line")
+        return "\n".join([*([f"... ({before})"] if first else []), *head,
+                          *([f"... ({after})"] if skipped else []), *text[-2:]])
 
 
 async def build_bot(command: str, folder: Path, seconds: float, sandbox: SandboxMode = "none",
