@@ -262,6 +262,8 @@ class AdaptivePlan:
     seat_orders: int
     budget: str
     budget_games: int | None
+    # the budget's games, a grown field's rounds chosen counted at their size (None: no bound)
+    most_games: int | None
     rounds_chosen: int
     tables_chosen: int
     games_chosen: int
@@ -327,11 +329,10 @@ class AdaptivePlan:
                            if self.max_games is None or self.max_games >= self.games_chosen
                            else f"a run plays them until the store holds {self.max_games:,}, "
                            "and no more rounds"))
-        elif games is not None:
-            if self.rounds_chosen and self.left is not None:  # rounds of another size before
-                games = min(games, self.games_chosen + self.left[0])  # (a field grown since)
-            out.append(f"budget: {self.budget}: at most {games:,} games, about "
-                       f"{games * self.table_size / max(1, entrants):,.0f} per entrant "
+        elif self.most_games is not None:
+            most = self.most_games
+            out.append(f"budget: {self.budget}: at most {most:,} games, about "
+                       f"{most * self.table_size / max(1, entrants):,.0f} per entrant "
                        "(more where places are in doubt, fewer where they are settled)")
         if bound and self.bound_seconds is not None:
             out.append(f"time: at most {duration(self.bound_seconds)} on "
@@ -437,6 +438,7 @@ def adaptive_plan(config: TournamentConfig, games: Schedule, workers: int,
     return AdaptivePlan(
         table_size=k, round_tables=round_size(config, left_out), deals=config.deals,
         seat_orders=games.orders, budget=budget_text(config), budget_games=most,
+        most_games=bounded,
         rounds_chosen=len(games.rounds), tables_chosen=games.table_count,
         games_chosen=len(games), per_entrant=per_entrant,
         seats={n: [c // k] * k for n, c in per_entrant.items()}, workers=workers,
