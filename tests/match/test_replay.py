@@ -26,7 +26,6 @@ from ..processes import (
     command,
     copy_bots,
     leftover_processes,
-    referee,
     wait_until,
 )
 
@@ -47,7 +46,7 @@ def logged_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[st
     args = ["play", "--seed", "9", "--move-time", "0.5", "--time-bank", "1", "--json",
             "--log", str(log)]
     args += [f"{name}={command(bot_dir, bot)}" for name, bot in BOTS.items()]
-    proc = referee(*args)
+    proc = in_process.referee(*args, cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     assert leftover_processes(f"{bot_dir}/") == []
     return log, json.loads(proc.stdout)
@@ -117,11 +116,11 @@ def test_logged_game_replays(logged_game: tuple[Path, dict[str, Any]]) -> None:
     lines = read_lines(log)
     assert lines[0]["type"] == "spec" and lines[-1]["type"] == "result"
     assert lines[-1]["money"] == [s["money"] for s in summary["seats"]]
-    proc = referee("replay", str(log))
+    proc = in_process.referee("replay", str(log), cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     assert "the record agrees with the rules" in proc.stdout
     assert "Game over" in proc.stdout  # the transcript
-    quiet = referee("replay", "-q", str(log))
+    quiet = in_process.referee("replay", "-q", str(log), cwd=ROOT)
     assert quiet.returncode == 0
     assert quiet.stdout.strip().splitlines() == [f"{log}: the record agrees with the rules"]
 
@@ -137,7 +136,8 @@ def test_a_logged_game_keeps_its_deal_and_each_malformed_line(
     malformed = [x for x in lines if x["type"] == "fault" and x["kind"] == "malformed"]
     assert [x["line"] for x in malformed] == ["this is not json"] * 3
     lines[1]["deck"][:2] = lines[1]["deck"][1::-1]
-    proc = referee("replay", str(write_lines(tmp_path / "dealt.jsonl", lines)))
+    proc = in_process.referee("replay", str(write_lines(tmp_path / "dealt.jsonl", lines)),
+                              cwd=ROOT)
     assert_one_error_line(proc, "the record's deck is not the one its seed 9 deals (R2.3)")
     assert proc.returncode == 2
 
@@ -305,10 +305,11 @@ def test_names_and_limits_that_always_worked_still_do(tmp_path: Path) -> None:
     spaced = bot_dir / "my bot.py"
     spaced.write_bytes((bot_dir / GOOD).read_bytes().replace(  # a hello name that cannot
         b'NAME = "first_legal"', b'NAME = "no/name"'))  # name files: named after its file
-    proc = referee("play", f"python3 '{spaced}'", f"Ålice=python3 {bot_dir / GOOD}",
-                   f"python3 {bot_dir / GOOD}", "--max-faults", "10000", "--transcript-dir",
-                   str(tmp_path / "t"), "--variant", "split-double", "--variant",
-                   "split-double", "--json")
+    proc = in_process.referee(
+        "play", f"python3 '{spaced}'", f"Ålice=python3 {bot_dir / GOOD}",
+        f"python3 {bot_dir / GOOD}", "--max-faults", "10000", "--transcript-dir",
+        str(tmp_path / "t"), "--variant", "split-double", "--variant", "split-double", "--json",
+        cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["variants"] == ["split-double"]  # once, as the bots see it
     assert sorted(p.name for p in (tmp_path / "t").iterdir()) == [
@@ -353,8 +354,9 @@ def test_verbose_play_shows_faults_where_they_happen(tmp_path: Path) -> None:
     """-v: each fault and the retirement appear in the game's course, before the plays that
     follow them, not only in the standings after the game."""
     bot_dir = copy_bots(tmp_path / "bots")
-    proc = referee("play", f"bob={command(bot_dir, 'garbage.py')}",
-                   command(bot_dir, GOOD), command(bot_dir, GOOD), "-v", "--move-time", "0.5")
+    proc = in_process.referee("play", f"bob={command(bot_dir, 'garbage.py')}",
+                              command(bot_dir, GOOD), command(bot_dir, GOOD), "-v",
+                              "--move-time", "0.5", cwd=ROOT)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     faults = [i for i, line in enumerate(lines) if line.startswith("   ! bob: malformed fault: ")]
@@ -453,8 +455,9 @@ def test_a_crash_quotes_only_its_own_process_stderr(tmp_path: Path) -> None:
     silent.write_text("import sys\nsys.exit(7)\n")
     reasons = []
     for bot in (noisy, silent):
-        proc = referee("play", f"x=python3 {bot}", command(bot_dir, GOOD), command(bot_dir, GOOD),
-                       "--stderr-dir", str(tmp_path / "logs"), "--json")
+        proc = in_process.referee("play", f"x=python3 {bot}", command(bot_dir, GOOD),
+                                  command(bot_dir, GOOD), "--stderr-dir", str(tmp_path / "logs"),
+                                  "--json", cwd=ROOT)
         assert proc.returncode == 1, proc.stderr  # x could not start
         reasons.append(json.loads(proc.stdout)["seats"][0]["faults"][0]["reason"])
     assert "PREVIOUS-RUN" in reasons[0]
@@ -465,9 +468,10 @@ def test_the_flush_hint_is_for_bots_that_never_sent_a_line(tmp_path: Path) -> No
     """A timeout with nothing received hints at an unflushed output only while the bot has
     sent nothing at all: a slow bot that answered before is just slow."""
     bot_dir = copy_bots(tmp_path / "bots")
-    proc = referee("play", command(bot_dir, "never_answers.py"),
-                   command(bot_dir, "answers_late.py --delay 0.8"), command(bot_dir, GOOD),
-                   "--move-time", "0.5", "--time-bank", "0.5", "--json", timeout=120)
+    proc = in_process.referee("play", command(bot_dir, "never_answers.py"),
+                              command(bot_dir, "answers_late.py --delay 0.8"),
+                              command(bot_dir, GOOD), "--move-time", "0.5", "--time-bank", "0.5",
+                              "--json", cwd=ROOT, timeout=120)
     assert proc.returncode == 0, proc.stderr
     never, late = (json.loads(proc.stdout)["seats"][i]["faults"] for i in (0, 1))
     assert never and all("check that the bot flushes its output" in f["reason"] for f in never)

@@ -26,7 +26,6 @@ from ..processes import (
     command,
     copy_bots,
     leftover_processes,
-    referee,
     wait_until,
 )
 
@@ -70,9 +69,10 @@ class Played:
         self.transcripts = base / "transcripts"
         self.commands = {name: line.replace("BOTS", str(self.bots))
                          for name, line in seats.items()}
-        done = referee("play", *args, "--log", str(self.log), "--transcript-dir",
-                       str(self.transcripts),
-                       *(f"{name}={line}" for name, line in self.commands.items()))
+        done = in_process.referee("play", *args, "--log", str(self.log), "--transcript-dir",
+                                  str(self.transcripts),
+                                  *(f"{name}={line}" for name, line in self.commands.items()),
+                                  cwd=ROOT)
         assert done.returncode == 0, done.stderr
         self.names = list(seats)
 
@@ -150,11 +150,11 @@ def test_the_time_left_is_the_recorded_one(tmp_path: Path) -> None:
     bots = copy_bots(tmp_path / "bots")
     (bots / "recorder.py").write_text(RECORDER)
     log, folder = tmp_path / "game.jsonl", tmp_path / "transcripts"
-    done = referee("play", "--edition", str(EXAMPLES / "tiny.toml"), "--seed", "4",
-                   "--move-time", "0.2", "--time-bank", "0.3", "--max-faults", "100",
-                   "--log", str(log), "--transcript-dir", str(folder),
-                   f"late={command(bots, 'answers_late.py --delay 0.3')}",
-                   f"b={command(bots, 'first_legal.py')}", f"c={command(bots, 'first_legal.py')}")
+    done = in_process.referee(
+        "play", "--edition", str(EXAMPLES / "tiny.toml"), "--seed", "4", "--move-time", "0.2",
+        "--time-bank", "0.3", "--max-faults", "100", "--log", str(log), "--transcript-dir",
+        str(folder), f"late={command(bots, 'answers_late.py --delay 0.3')}",
+        f"b={command(bots, 'first_legal.py')}", f"c={command(bots, 'first_legal.py')}", cwd=ROOT)
     assert done.returncode == 0, done.stderr
     keep = tmp_path / "received"
     out = replay(str(log), "--bot",
@@ -180,9 +180,9 @@ def test_a_request_that_timed_out_is_given_the_time_it_had_in_the_game(tmp_path:
     bots = copy_bots(tmp_path / "bots")
     log = tmp_path / "game.jsonl"
     late = command(bots, "answers_late.py --only 3 --delay 2")
-    done = referee("play", f"late={late}", command(bots, "first_legal.py"),
-                   command(bots, "first_legal.py"), "--move-time", "0.5", "--time-bank", "0.5",
-                   "--log", str(log))
+    done = in_process.referee("play", f"late={late}", command(bots, "first_legal.py"),
+                              command(bots, "first_legal.py"), "--move-time", "0.5",
+                              "--time-bank", "0.5", "--log", str(log), cwd=ROOT)
     assert "late: timeout (request 3: a bid): no reply within 1 s" in done.stdout, done.stdout
     assert done.stdout.endswith(
         " --seat late --request 3\nIt timed out there: add --pause to wait for it with no time "
@@ -399,7 +399,8 @@ def test_a_stored_tournament_game_replays(tmp_path: Path) -> None:
           for line in ("[[bots]]", f'name = "{name}"', f"command = {json.dumps(bot)}")),
     ]) + "\n")
     db = tmp_path / "t.db"
-    done = referee("tournament", "run", str(config), "--db", str(db), "-q", timeout=300)
+    done = in_process.referee("tournament", "run", str(config), "--db", str(db), "-q",
+                              "--workers", "1", cwd=ROOT)
     assert done.returncode == 0, done.stderr
     with sqlite3.connect(db) as con:
         game_id, seats = con.execute("SELECT game_id, seats FROM games LIMIT 1").fetchone()
@@ -488,7 +489,8 @@ def test_a_crash_recorded_and_met_again_shows_its_recorded_stderr(tmp_path: Path
     crash = command(bots, "crash_mid_game.py")
     other = command(bots, "first_legal.py")
     log = tmp_path / "game.jsonl"
-    done = referee("play", f"c={crash}", f"a={other}", f"b={other}", "--log", str(log))
+    done = in_process.referee("play", f"c={crash}", f"a={other}", f"b={other}", "--log",
+                              str(log), cwd=ROOT)
     assert done.returncode == 0, done.stderr
     out = replay(str(log), "--bot", crash, "--seat", "0")
     lines = out.stdout.splitlines()
