@@ -122,7 +122,7 @@ def test_hidden_money_view_hides_others_money() -> None:
     assert view.money == [None, None, 100, None]
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(st.binary(max_size=300))
 def test_decoder_never_raises_on_arbitrary_bytes(data: bytes) -> None:
     """Any bytes decode to a reply or to a ProtocolError, never another exception."""
@@ -142,7 +142,7 @@ JSON = st.recursive(
 )
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(st.dictionaries(st.sampled_from(["id", "action", "card", "amount", "type", "x"]), JSON)
        | JSON)
 def test_decoder_never_raises_on_arbitrary_json(value: object) -> None:
@@ -183,7 +183,7 @@ REPLIES = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=750, deadline=None)
 @given(REPLIES)
 def test_the_quick_reply_check_agrees_with_the_model(reply: dict[str, object]) -> None:
     """The hand-written checks of ordinary replies (spaced and compact) accept only what the

@@ -188,7 +188,7 @@ def bot_lines(draw: st.DrawFn) -> bytes:
 
 
 @pytest.mark.slow
-@settings(max_examples=1000, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(bot_lines())
 def test_the_schema_accepts_a_generated_line_iff_the_referee_does(line: bytes) -> None:
     """A bot's author can trust the schema: what it accepts the referee takes, and the
@@ -206,7 +206,7 @@ JSON = st.recursive(
 )
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=250, deadline=None)
 @given(st.binary(max_size=80) | st.dictionaries(
     st.sampled_from(["id", "action", "card", "amount", "type", "name", "protocol"]), JSON)
     .map(lambda d: json.dumps(d).encode()))
