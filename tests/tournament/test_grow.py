@@ -15,8 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.game import BUILTIN_EDITIONS
-from referee.tournament.config import load_tournament
+from referee.tournament.config import load_tournament, tournament_edition
 from referee.tournament.schedule import fingerprint
 
 from .. import in_process
@@ -132,14 +131,15 @@ def test_max_games_stops_every_entrant_within_one_table_and_plays_on_when_raised
     of every other (games round by round, not in file order); raised to 20, the next run
     plays 10 more, and `plan` counts them beforehand."""
     db = tmp_path / "field.db"
-    file = field(tmp_path, 9, "tables = 12\nmax_games = 10")
+    shutil.copy(TINY, tmp_path / "tiny.toml")
+    file = field(tmp_path, 9, f"tables = 12\nmax_games = 10\n{SHORT}")
     said = run(file)
     assert "stopped at max_games = 10" in said
     counts = per_entrant(db)
     assert sum(counts.values()) == 10 * 3 and len(counts) == 9
     assert max(counts.values()) - min(counts.values()) <= WITHIN
 
-    file = write_file(tmp_path, names(9), "tables = 12\nmax_games = 20")
+    file = write_file(tmp_path, names(9), f"tables = 12\nmax_games = 20\n{SHORT}")
     text = plan_text(file)
     assert to_play(text) == 10
     assert played(run(file)) == 10
@@ -187,10 +187,12 @@ def test_a_store_whose_sample_was_drawn_all_at_once_is_taken_over(tmp_path: Path
     fingerprint, no tables drawn kept): `plan` and `run` take it over, its played tables
     kept as the first drawn, and nothing played again; more tables then add only theirs."""
     db = tmp_path / "field.db"
-    file = field(tmp_path, 8, "tables = 6")
+    shutil.copy(TINY, tmp_path / "tiny.toml")
+    file = field(tmp_path, 8, f"tables = 6\n{SHORT}")
     run(file)
     before = stored(db)
-    earlier = fingerprint(load_tournament(file), BUILTIN_EDITIONS["cmon"], sampled=6)
+    config = load_tournament(file)
+    earlier = fingerprint(config, tournament_edition(config, file), sampled=6)
     with sqlite3.connect(db) as con:  # as the referee before samples grew left it
         con.execute("DROP TABLE draws")
         con.execute("UPDATE meta SET value = ? WHERE key = 'fingerprint'", (earlier,))
@@ -200,7 +202,7 @@ def test_a_store_whose_sample_was_drawn_all_at_once_is_taken_over(tmp_path: Path
     assert "taken over a sample drawn by an earlier version of the referee: its 6 played " \
         "tables are kept" in said and played(said) == 0
     assert stored(db) == before
-    file = write_file(tmp_path, names(8), "tables = 8")
+    file = write_file(tmp_path, names(8), f"tables = 8\n{SHORT}")
     assert played(run(file)) == 2 * GAMES_PER_TABLE
 
 

@@ -6,6 +6,7 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import sqlite3
@@ -15,6 +16,7 @@ import threading
 import time
 import tomllib
 from collections import Counter
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -70,14 +72,48 @@ def board(db: Path, cwd: Path) -> list[dict[str, object]]:
     return rows
 
 
+@dataclass(frozen=True)
+class Played:
+    """The 4 bots' 2 deals (24 games) of `write_config`, played once for the module: the
+    whole run by the local executor, and the same run as three shards.  Tests only read
+    these stores; one that changes a store changes its own copy (`copy_store`)."""
+
+    config: Path
+    whole: Path
+    shards: list[Path]
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    folder = tmp_path_factory.mktemp("played")
+    config = write_config(folder, bots=4, deals=2)
+    whole = folder / "whole.db"
+    out = in_process.referee("tournament", "run", str(config), "--db", str(whole), "-q",
+                             cwd=folder)
+    assert out.returncode == 0, out.stderr
+    shards = []
+    for i in (1, 2, 3):
+        db = folder / f"s{i}.db"
+        out = in_process.referee("tournament", "run", str(config), "--shard", f"{i}/3",
+                                 "--db", str(db), "-q", cwd=folder)
+        assert out.returncode == 0, out.stderr
+        shards.append(db)
+    assert not list(folder.glob("*.db-*")), "a store was left open: its copies would lack games"
+    return Played(config, whole, shards)
+
+
+def copy_store(db: Path, to: Path) -> Path:
+    """A copy of the closed store `db` (a WAL store folded into its one file) at `to`."""
+    shutil.copy(db, to)
+    return to
+
+
 @pytest.mark.slow
-def test_dask_local_cluster_matches_the_local_executor(tmp_path: Path) -> None:
+def test_dask_local_cluster_matches_the_local_executor(tmp_path: Path, played: Played) -> None:
     """The same games and board as the local executor; and no word about Dask's port 8787
     when another program (or another run's cluster) holds it."""
     config = write_config(tmp_path, bots=4, deals=2)
-    local, dask = tmp_path / "local.db", tmp_path / "dask.db"
-    assert in_process.referee("tournament", "run", str(config), "--db", str(local), "-q",
-                              cwd=tmp_path).returncode == 0
+    local, dask = played.whole, tmp_path / "dask.db"
     with socket.socket() as other:
         with contextlib.suppress(OSError):  # taken already: as good
             other.bind(("127.0.0.1", 8787))
@@ -201,23 +237,15 @@ def config_name(config: Path) -> str:
     return str(tomllib.loads(config.read_text())["name"])
 
 
-def test_three_shards_merge_into_one_run(tmp_path: Path) -> None:
+def test_three_shards_merge_into_one_run(tmp_path: Path, played: Played) -> None:
     """Three shards hold the games of one run; a plan or a leaderboard of one shard says it
     is not the whole, and `plan --shard` counts that shard's games (refusing another's
     store); merged, they are that run's games and board, with no such note; a missing,
     doubled or unfinished shard, or a whole run's store among them, is refused, each store
     named, and a shard of another file is named."""
-    config = write_config(tmp_path, bots=4, deals=2)
-    whole = tmp_path / "whole.db"
-    assert in_process.referee("tournament", "run", str(config), "--db", str(whole), "-q",
-                              cwd=tmp_path).returncode == 0
-    shards = []
-    for i in (1, 2, 3):
-        db = tmp_path / f"s{i}.db"
-        out = in_process.referee("tournament", "run", str(config), "--shard", f"{i}/3",
-                                 "--db", str(db), "-q", cwd=tmp_path)
-        assert out.returncode == 0, out.stderr
-        shards.append(str(db))
+    config = played.config
+    whole = copy_store(played.whole, tmp_path / "whole.db")
+    shards = [str(copy_store(s, tmp_path / s.name)) for s in played.shards]
     sizes = [len(ids(Path(s))) for s in shards]
     assert sum(sizes) == 24 and all(s == 8 for s in sizes)
     planned = in_process.referee("tournament", "plan", str(config), "--db", shards[0],
@@ -275,17 +303,13 @@ def test_three_shards_merge_into_one_run(tmp_path: Path) -> None:
     assert out.returncode == 2 and "lacks 1 games" in out.stderr
 
 
-def test_a_merge_stopped_partway_leaves_no_store(tmp_path: Path) -> None:
+def test_a_merge_stopped_partway_leaves_no_store(tmp_path: Path, played: Played) -> None:
     """SIGTERM (a job's time limit) partway through a merge: no file under --out's name, no
     partial file beside it (no store with the shards copied so far, which would look
     finished), exit 2 in one line; merging again works."""
-    config = write_config(tmp_path, bots=4, deals=2)
     shards = []
-    for i in (1, 2):
-        db = tmp_path / f"s{i}.db"
-        out = in_process.referee("tournament", "run", str(config), "--shard", f"{i}/2",
-                                 "--db", str(db), "-q", cwd=tmp_path)
-        assert out.returncode == 0, out.stderr
+    for shard in played.shards:
+        db = copy_store(shard, tmp_path / shard.name)
         with sqlite3.connect(db) as con:  # big records, so the copy takes a while
             con.execute("UPDATE games SET record = randomblob(4000000)")
         shards.append(str(db))
