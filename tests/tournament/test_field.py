@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 FIRST_LEGAL = ROOT / "tests" / "scripted_bots" / "first_legal.py"
 RANDOM = ROOT / "sample_bots" / "python" / "random_bot.py"
 GAMES_PER_TABLE = 3  # tables of three, one deal, in rotations
+SHORT = f'edition = "{ROOT / "protocol" / "examples" / "tiny.toml"}"'
 
 
 def entrant(folder: Path, name: str, script: Path = FIRST_LEGAL) -> None:
@@ -42,6 +43,13 @@ def write_file(folder: Path, names: list[str], extra: str = "") -> Path:
     path = folder / "field.toml"
     path.write_text("\n".join(lines) + "\n")
     return path
+
+
+def field_file(folder: Path, names: list[str], extra: str = "") -> Path:
+    """`write_file` with short games (the tiny edition, named by its absolute path, so that
+    a copy of the file run elsewhere finds it): these tests assert which games are played
+    and stored, not how they went."""
+    return write_file(folder, names, f"{SHORT}\n{extra}")
 
 
 def stored(db: Path, table: str = "games") -> dict[str, tuple[str, str]]:
@@ -88,7 +96,7 @@ def test_a_changed_bot_has_exactly_its_games_played_again(tmp_path: Path) -> Non
     names = ["ann", "ben", "cal", "dan"]
     for n in names:
         entrant(tmp_path, n)
-    file = write_file(tmp_path, names)
+    file = field_file(tmp_path, names)
     run(file)
     db = tmp_path / "field.db"
     before = stored(db)
@@ -140,12 +148,12 @@ def test_a_newcomer_plays_only_its_new_tables_and_a_withdrawn_bot_leaves_the_boa
     names = ["ann", "ben", "cal", "dan"]
     for n in [*names, "eve"]:
         entrant(tmp_path, n)
-    file = write_file(tmp_path, names)
+    file = field_file(tmp_path, names)
     run(file)
     db = tmp_path / "field.db"
     first = stored(db)
 
-    file = write_file(tmp_path, [*names, "eve"])
+    file = field_file(tmp_path, [*names, "eve"])
     said = run(file)
     assert "new in the field: eve" in said
     grown = stored(db)
@@ -158,7 +166,7 @@ def test_a_newcomer_plays_only_its_new_tables_and_a_withdrawn_bot_leaves_the_boa
     run(file, "--db", str(fresh))
     assert stored(fresh) == grown
 
-    file = write_file(tmp_path, ["ann", "ben", "cal", "eve"])
+    file = field_file(tmp_path, ["ann", "ben", "cal", "eve"])
     said = run(file)
     lost = 3 * GAMES_PER_TABLE  # of each other entrant: dan's tables with it
     assert (f"withdrawn (in the store, not in the file): dan; its {6 * GAMES_PER_TABLE} stored "
@@ -179,7 +187,7 @@ def test_a_newcomer_plays_only_its_new_tables_and_a_withdrawn_bot_leaves_the_boa
     listed = json.loads(in_process.referee("tournament", "plan", str(file), "--json",
                                            cwd=tmp_path).stdout)
     assert (listed["withdrawn"], listed["withdrawn_before"]) == ([], ["dan"])
-    back = write_file(tmp_path, [*names, "eve"])
+    back = field_file(tmp_path, [*names, "eve"])
     planned = in_process.referee("tournament", "plan", str(back), cwd=tmp_path).stdout
     assert ("note: a run brings back dan: withdrawn before, unchanged: its stored games count "
             "again") in planned, planned
@@ -198,8 +206,8 @@ def test_a_withdrawn_entrant_is_listed_with_its_stored_games_in_every_format(
     names = ["ann", "ben", "cal", "dan"]
     for n in names:
         entrant(tmp_path, n)
-    run(write_file(tmp_path, names))
-    run(write_file(tmp_path, names[:3]))
+    run(field_file(tmp_path, names))
+    run(field_file(tmp_path, names[:3]))
     db = tmp_path / "field.db"
     reason = ("withdrawn: in the store, not in its last run's file; its 9 stored games are "
               "out of these standings, and count again if it comes back unchanged")
@@ -219,7 +227,7 @@ def test_a_left_out_bot_is_listed_everywhere_and_a_finished_run_exits_0(
     names = ["ann", "ben", "cal", "dan"]
     for n in names:
         entrant(tmp_path, n)
-    file = write_file(tmp_path, names)
+    file = field_file(tmp_path, names)
     text = file.read_text().replace('dir = "dan"', 'dir = "dan"\nbuild = "false"')
     file.write_text(text)
     run(file)
@@ -247,7 +255,7 @@ def test_shards_that_left_out_the_same_bot_merge(tmp_path: Path) -> None:
     names = ["ann", "ben", "cal", "dan"]
     for n in names:
         entrant(tmp_path, n)
-    file = write_file(tmp_path, names)
+    file = field_file(tmp_path, names)
     file.write_text(file.read_text().replace('dir = "dan"', 'dir = "dan"\nbuild = "false"'))
     for i in (1, 2):
         run(file, "--shard", f"{i}/2", "--db", f"s{i}.db", "-q")
@@ -269,7 +277,7 @@ def test_shards_run_from_different_files_are_refused_naming_what_differs(
         entrant(tmp_path, n)
 
     def shard(label: str, db: str, field: list[str], extra: str) -> None:
-        run(write_file(tmp_path, field, extra), "--shard", label, "--db", db, "-q")
+        run(field_file(tmp_path, field, extra), "--shard", label, "--db", db, "-q")
 
     def merged(*shards: str) -> str:
         out = in_process.referee("tournament", "merge", *shards, "--out", "all.db",
@@ -287,7 +295,7 @@ def test_shards_run_from_different_files_are_refused_naming_what_differs(
     shard("1/2", "s3.db", names, "deals = 2")
     assert merged("s3.db", "s2.db") == \
         f"error: the shards differ in entrants: dan is not in every shard{again}"
-    file = write_file(tmp_path, names[:3], "deals = 2")
+    file = field_file(tmp_path, names[:3], "deals = 2")
     file.write_text(file.read_text().replace("seed = 11", "seed = 12"))
     run(file, "--shard", "1/2", "--db", "s4.db", "-q")
     said = merged("s4.db", "s2.db")
@@ -304,7 +312,7 @@ def test_plan_counts_what_run_plays_and_the_store_is_found_from_anywhere(
     names = ["ann", "ben", "cal", "dan", "eve"]
     for n in names:
         entrant(tmp_path, n)
-    file = write_file(tmp_path, names)
+    file = field_file(tmp_path, names)
     out = in_process.referee("tournament", "plan", str(file), "--json", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     plan = json.loads(out.stdout)
@@ -342,7 +350,7 @@ def test_a_leaderboard_of_a_store_a_run_has_not_finished_says_so(tmp_path: Path)
     names = ["ann", "ben", "cal", "dan"]
     for n in names:
         entrant(tmp_path, n)
-    file = write_file(tmp_path, names, "deals = 1")
+    file = field_file(tmp_path, names, "deals = 1")
     db = tmp_path / "field.db"
     run(file)
     forget_last(db, 3)  # as a run stopped before them leaves the store
@@ -374,7 +382,7 @@ def test_a_gauntlets_leaderboard_names_its_baselines(tmp_path: Path) -> None:
     names = ["ann", "ben", "cal", "dan"]
     for n in names:
         entrant(tmp_path, n)
-    file = write_file(tmp_path, names, 'format = "gauntlet"\nbaselines = ["ben", "ann"]')
+    file = field_file(tmp_path, names, 'format = "gauntlet"\nbaselines = ["ben", "ann"]')
     run(file)
     db = tmp_path / "field.db"
     says = ("baselines (at every candidate's table, the yardstick of this gauntlet, shown "
@@ -388,7 +396,7 @@ def test_a_gauntlets_leaderboard_names_its_baselines(tmp_path: Path) -> None:
     (tmp_path / "rr").mkdir()
     for n in names[:3]:
         entrant(tmp_path / "rr", n)
-    run(write_file(tmp_path / "rr", names[:3]))
+    run(field_file(tmp_path / "rr", names[:3]))
     assert "baselines" not in board(tmp_path / "rr" / "field.db", "table")
     assert json.loads(board(tmp_path / "rr" / "field.db"))["baselines"] == []
 
@@ -404,11 +412,11 @@ def test_a_candidate_that_joins_late_with_fewer_games_is_marked_on_the_board(
     for n in [*names, "eve"]:
         entrant(tmp_path, n)
     extra = 'format = "gauntlet"\nbaselines = ["ann", "ben"]'
-    run(write_file(tmp_path, names, extra))
+    run(field_file(tmp_path, names, extra))
     db = tmp_path / "field.db"
     assert json.loads(board(db))["joined_late"] == []
     assert "joined late" not in board(db, "table")
-    run(write_file(tmp_path, [*names, "eve"], extra + "\nmax_games = 7"))
+    run(field_file(tmp_path, [*names, "eve"], extra + "\nmax_games = 7"))
     assert json.loads(board(db))["joined_late"] == [
         {"name": "eve", "run": 2, "runs": 2, "games": 1, "usual_games": 3}]
     says = ("joined late, with fewer games than most (their intervals wider, their places "
@@ -433,7 +441,7 @@ def test_a_mistyped_entrant_is_said_to_look_like_the_one_that_withdrew(tmp_path:
     names = ["ann", "ben", "cal", "dan"]
     for n in names:
         entrant(tmp_path, n)
-    file = write_file(tmp_path, names, "deals = 1")
+    file = field_file(tmp_path, names, "deals = 1")
     run(file)
     file.write_text(file.read_text().replace('"dan"', '"dann"'))
     warning = ("warning: dann has no folder and dan, in the store, is no longer in the file: "
@@ -456,8 +464,8 @@ def test_an_entrant_withdrawn_in_an_earlier_run_still_has_its_games_stored(
     names = ["ann", "ben", "cal", "dan"]
     for n in names:
         entrant(tmp_path, n)
-    run(write_file(tmp_path, names))
-    file = write_file(tmp_path, ["ann", "ben", "cal"])
+    run(field_file(tmp_path, names))
+    file = field_file(tmp_path, ["ann", "ben", "cal"])
     assert "dan; its 9 stored games are kept, out of the leaderboard, and so out of 3 other" \
         in run(file)
     said = run(file)
@@ -478,11 +486,11 @@ def test_a_file_run_away_from_every_entrants_folder_is_refused_and_changes_nothi
     for n in names:
         entrant(tmp_path, n)
     db = tmp_path / "field.db"
-    run(write_file(tmp_path, names))
+    run(field_file(tmp_path, names))
     before = stored(db)
     away = tmp_path / "away"
     away.mkdir()
-    copy = write_file(away, names)
+    copy = field_file(away, names)
     out = in_process.referee("tournament", "run", str(copy), "--db", str(db), cwd=away)
     assert out.returncode == 2 and out.stderr.count("\n") == 1, out.stderr
     assert out.stderr.startswith(f"error: none of the 3 entrants is there (each `dir`, and each "
@@ -504,10 +512,10 @@ def test_a_refused_run_away_from_the_entrants_folders_leaves_the_stores_file_as_
     for n in names:
         entrant(tmp_path, n)
     db = tmp_path / "field.db"
-    run(write_file(tmp_path, names))
+    run(field_file(tmp_path, names))
     away = tmp_path / "away"
     away.mkdir()
-    copy = write_file(away, names, "deals = 3")
+    copy = field_file(away, names, "deals = 3")
     copy.write_text(copy.read_text().replace('name = "field"', 'name = "copy"'))
     out = in_process.referee("tournament", "run", str(copy), "--db", str(db), cwd=away)
     assert out.returncode == 2 and "none of the 3 entrants is there" in out.stderr, out.stderr
@@ -588,7 +596,7 @@ def test_a_time_budget_spent_on_builds_says_so(tmp_path: Path) -> None:
     names = ["ann", "ben", "cal"]
     for n in names:
         entrant(tmp_path, n)
-    file = write_file(tmp_path, names)
+    file = field_file(tmp_path, names)
     file.write_text(file.read_text().replace(
         'dir = "cal"', 'dir = "cal"\nbuild = \'python3 -c "import time; time.sleep(1.5)"\''))
     said = run(file, "--time-budget", "1s")
