@@ -10,7 +10,6 @@ import random
 import re
 import sqlite3
 import subprocess
-import sys
 import zlib
 from collections.abc import Callable
 from pathlib import Path
@@ -420,11 +419,6 @@ def test_a_time_budget_after_a_look_says_so_and_the_store_is_unfinished(
 # ------------------------------------------------------------------ the command line
 
 
-def referee(*args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=timeout)
-
-
 def sample_file(folder: Path, extra: str = "") -> Path:
     """The Python sample bots at tables of three in rotations, at most 16 deals."""
     bots = {"baseline": "baseline_bot.py", "random-1": "random_bot.py --seed 1",
@@ -477,8 +471,8 @@ def test_the_dask_executor_stops_at_the_same_look(
     """The same run on a Dask LocalCluster, stage by stage: the same stop, the same games."""
     pytest.importorskip("distributed")
     folder, _ = cli_run
-    out = referee("tournament", "run", "cup.toml", "--until-separated", "--executor", "dask",
-                  "--workers", "1", "--db", "dask.db", cwd=folder)
+    out = in_process.referee("tournament", "run", "cup.toml", "--until-separated", "--executor",
+                             "dask", "--workers", "1", "--db", "dask.db", cwd=folder)
     assert out.returncode == 0, out.stderr
     assert STOP in out.stderr.splitlines()
     assert stored(folder / "dask.db") == stored(folder / "local.db")
