@@ -56,18 +56,10 @@ def refused(out: subprocess.CompletedProcess[str], *expected: str) -> None:
         assert text in lines[0], lines[0]
 
 
-def run(config: Path, db: Path, *more: str, env: dict[str, str] | None = None,
+def run(config: Path, db: Path, *more: str,
         timeout: float = 120) -> subprocess.CompletedProcess[str]:
     """`tournament run` inside the test process (`in_process`; its bots are processes as
-    ever), or in a process of its own where `env` is added to its environment."""
-    if env is None:
-        return run_here(config, db, *more, timeout=timeout)
-    return referee("tournament", "run", str(config), "--db", str(db), "-q", *more,
-                   cwd=config.parent, env=env, timeout=timeout)
-
-
-def run_here(config: Path, db: Path, *more: str,
-             timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    ever)."""
     return in_process.referee("tournament", "run", str(config), "--db", str(db), "-q", *more,
                               cwd=config.parent, timeout=timeout)
 
@@ -76,7 +68,7 @@ def test_max_faults_is_bounded_and_named(tmp_path: Path) -> None:
     """A huge limit once reached the game record and voided every game (orjson's integers)."""
     for value in ("99999999999999999999999", str(MAX_FAULTS + 1)):
         config = write_config(tmp_path, extra=f"[limits]\nmax_faults = {value}")
-        refused(run_here(config, tmp_path / "x.db"), "limits.max_faults",
+        refused(run(config, tmp_path / "x.db"), "limits.max_faults",
                 f"less than or equal to {MAX_FAULTS}")
     TournamentConfig.model_validate({"name": "n", "limits": {"max_faults": MAX_FAULTS},
                                      "bots": [{"name": f"b{i}", "command": "x"}
@@ -103,7 +95,7 @@ def test_seeds_out_of_range_and_booleans_for_numbers_are_named(tmp_path: Path, l
 
 def test_a_baseline_listed_twice_is_named(tmp_path: Path) -> None:
     config = write_config(tmp_path, extra='format = "gauntlet"\nbaselines = ["b0", "b0"]')
-    refused(run_here(config, tmp_path / "x.db"), "baselines: 'b0' is listed twice")
+    refused(run(config, tmp_path / "x.db"), "baselines: 'b0' is listed twice")
 
 
 @pytest.mark.parametrize("key", ["command", "build", "dir"])
@@ -115,7 +107,7 @@ def test_a_nul_character_in_a_bot_entry_is_named(tmp_path: Path, key: str) -> No
     else:
         config = write_config(tmp_path, bot_extra=f'{key} = "true\\u0000"')
     which = "#1 (b0)" if key == "command" else "#2 (b1)"
-    refused(run_here(config, tmp_path / "x.db"), f"bots {which} {key}: contains a NUL character")
+    refused(run(config, tmp_path / "x.db"), f"bots {which} {key}: contains a NUL character")
 
 
 def test_a_foreign_database_is_refused_unchanged(tmp_path: Path) -> None:
@@ -127,7 +119,7 @@ def test_a_foreign_database_is_refused_unchanged(tmp_path: Path) -> None:
             con.execute(f"INSERT INTO {tables.split()[0]} VALUES (1)")
         con.close()
         before = db.read_bytes()
-        refused(run_here(config, db), f"{db} is not a results store")
+        refused(run(config, db), f"{db} is not a results store")
         assert db.read_bytes() == before
         assert sorted(p.name for p in tmp_path.glob(f"foreign{n}.db*")) == [db.name]
     empty = tmp_path / "empty.db"
@@ -201,12 +193,14 @@ def test_the_shard_count_is_bounded_and_merge_does_not_count_to_it(tmp_path: Pat
 
 @pytest.mark.parametrize("address", ["not a url", "tcp://127.0.0.1:1"])
 def test_an_unreachable_scheduler_is_named(tmp_path: Path, address: str) -> None:
-    """The wait is Dask's connect timeout, 30 s unless configured, as here, to 2 s."""
+    """The wait is Dask's connect timeout, 30 s unless configured, as here, to 2 s (in the
+    test process, as DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT=2s would configure it)."""
+    dask = pytest.importorskip("dask")
     pytest.importorskip("distributed")
     config = write_config(tmp_path)
     db = tmp_path / "x.db"
-    out = run(config, db, "--executor", "dask", "--scheduler", address,
-              env={"DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "2s"}, timeout=60)
+    with dask.config.set({"distributed.comm.timeouts.connect": "2s"}):
+        out = run(config, db, "--executor", "dask", "--scheduler", address, timeout=60)
     refused(out, f"error: --scheduler {address}: cannot connect: ")
     assert not db.exists()
 
@@ -250,21 +244,21 @@ def test_edition_shard_and_store_mistakes_name_what_is_wrong(tmp_path: Path) -> 
     """An empty or missing edition names the `edition` key; an empty --shard is refused (not
     taken for the whole schedule); a store missing a table says which."""
     config = write_config(tmp_path, extra='edition = ""')
-    refused(run_here(config, tmp_path / "x.db"), "edition: String should have at least 1 character")
+    refused(run(config, tmp_path / "x.db"), "edition: String should have at least 1 character")
     config = write_config(tmp_path, extra='edition = "nope.toml"')
-    refused(run_here(config, tmp_path / "x.db"), "t.toml: edition: no edition")
+    refused(run(config, tmp_path / "x.db"), "t.toml: edition: no edition")
     config = write_config(tmp_path)
-    refused(run_here(config, tmp_path / "x.db", "--shard", ""), "--shard ''")
+    refused(run(config, tmp_path / "x.db", "--shard", ""), "--shard ''")
     assert not (tmp_path / "x.db").exists()
     half = tmp_path / "half.db"
     with sqlite3.connect(half) as db:
         db.execute("CREATE TABLE meta (k, v)")
         db.execute("CREATE TABLE games (x)")
     before = half.read_bytes()
-    refused(run_here(config, half), f"{half} is not a results store (no table voids)")
+    refused(run(config, half), f"{half} is not a results store (no table voids)")
     with sqlite3.connect(tmp_path / "users.db") as db:
         db.execute("CREATE TABLE users (name)")
-    refused(run_here(config, tmp_path / "users.db"),
+    refused(run(config, tmp_path / "users.db"),
             "is not a results store (it holds other tables)")
     assert half.read_bytes() == before
 
@@ -354,23 +348,23 @@ def test_a_run_that_can_play_no_game_is_an_error(tmp_path: Path) -> None:
         f"(b1: its directory {missing} does not exist)")
     assert not (tmp_path / "x.db").exists()  # made by this run, and nothing in it
     (tmp_path / "kept.db").touch()  # not made by this run: kept, though nothing is in it
-    refused(run_here(config, tmp_path / "kept.db"), "(b1: its directory")
+    refused(run(config, tmp_path / "kept.db"), "(b1: its directory")
     assert (tmp_path / "kept.db").exists()
     (tmp_path / "link.db").symlink_to(tmp_path / "stores" / "target.db")  # leads nowhere yet
     (tmp_path / "stores").mkdir()
-    refused(run_here(config, tmp_path / "link.db"), "(b1: its directory")
+    refused(run(config, tmp_path / "link.db"), "(b1: its directory")
     assert (tmp_path / "link.db").is_symlink()  # the user's link is not removed,
     assert not (tmp_path / "stores" / "target.db").exists()  # the store made through it is
     (tmp_path / "afile").write_text("")
-    refused(run_here(config, tmp_path / "s.db", "--stderr-dir", str(tmp_path / "afile" / "sub")),
+    refused(run(config, tmp_path / "s.db", "--stderr-dir", str(tmp_path / "afile" / "sub")),
             "--stderr-dir", "afile/sub: cannot create the folder")  # not a traceback
     assert not (tmp_path / "s.db").exists()
-    refused(run_here(config, tmp_path / "q.db"), "(b1: its directory")  # -q: the reason is here
+    refused(run(config, tmp_path / "q.db"), "(b1: its directory")  # -q: the reason is here
     gauntlet = write_config(tmp_path, extra='format = "gauntlet"\nbaselines = ["b0", "b1"]')
     text = gauntlet.read_text()
     gauntlet.write_text(text[:text.rindex("[[bots]]")])  # only the two baselines
     for shard in ([], ["--shard", "1/2"]):
-        refused(run_here(gauntlet, tmp_path / "y.db", *shard), "t.toml: the schedule has no games")
+        refused(run(gauntlet, tmp_path / "y.db", *shard), "t.toml: the schedule has no games")
         assert not (tmp_path / "y.db").exists()
 
 
@@ -597,7 +591,7 @@ def test_tables_in_a_gauntlet_is_named(tmp_path: Path) -> None:
     """`tables` samples a round robin; in a gauntlet it is refused, not silently ignored."""
     config = write_config(tmp_path, extra='format = "gauntlet"\nbaselines = ["b0", "b1"]\n'
                                           "tables = 1")
-    refused(run_here(config, tmp_path / "x.db"), "tables: a gauntlet plays every entrant's table")
+    refused(run(config, tmp_path / "x.db"), "tables: a gauntlet plays every entrant's table")
 
 
 def game_ids(db: Path) -> list[str]:
