@@ -16,7 +16,6 @@ import threading
 import time
 import tomllib
 from collections import Counter
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -72,34 +71,35 @@ def board(db: Path, cwd: Path) -> list[dict[str, object]]:
     return rows
 
 
-@dataclass(frozen=True)
-class Played:
-    """The 4 bots' 2 deals (24 games) of `write_config`, played once for the module: the
-    whole run by the local executor, and the same run as three shards.  Tests only read
-    these stores; one that changes a store changes its own copy (`copy_store`)."""
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The file of the 4 bots' 2 deals (24 games) whose stores the module plays once (`whole`,
+    `shards`).  Tests only read those stores; one that changes a store changes its own copy
+    (`copy_store`)."""
+    return write_config(tmp_path_factory.mktemp("played"), bots=4, deals=2)
 
-    config: Path
-    whole: Path
-    shards: list[Path]
+
+def play(config: Path, name: str, *more: str) -> Path:
+    """The store `name` beside `config`, played in-process with `more` options, closed."""
+    db = config.parent / name
+    out = in_process.referee("tournament", "run", str(config), "--db", str(db), "-q", *more,
+                             cwd=config.parent)
+    assert out.returncode == 0, out.stderr
+    assert not list(config.parent.glob(f"{name}-*")), "left open: a copy would lack games"
+    return db
 
 
 @pytest.fixture(scope="module")
-def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
-    folder = tmp_path_factory.mktemp("played")
-    config = write_config(folder, bots=4, deals=2)
-    whole = folder / "whole.db"
-    out = in_process.referee("tournament", "run", str(config), "--db", str(whole), "-q",
-                             cwd=folder)
-    assert out.returncode == 0, out.stderr
-    shards = []
-    for i in (1, 2, 3):
-        db = folder / f"s{i}.db"
-        out = in_process.referee("tournament", "run", str(config), "--shard", f"{i}/3",
-                                 "--db", str(db), "-q", cwd=folder)
-        assert out.returncode == 0, out.stderr
-        shards.append(db)
-    assert not list(folder.glob("*.db-*")), "a store was left open: its copies would lack games"
-    return Played(config, whole, shards)
+def whole(played: Path) -> Path:
+    """The whole run of `played`, by the local executor."""
+    return play(played, "whole.db")
+
+
+@pytest.fixture(scope="module")
+def shards(played: Path) -> list[Path]:
+    """The same run as three shards (each fixture apart: under pytest -n, a worker that runs
+    only the Dask test plays only the whole run)."""
+    return [play(played, f"s{i}.db", "--shard", f"{i}/3") for i in (1, 2, 3)]
 
 
 def copy_store(db: Path, to: Path) -> Path:
@@ -109,11 +109,11 @@ def copy_store(db: Path, to: Path) -> Path:
 
 
 @pytest.mark.slow
-def test_dask_local_cluster_matches_the_local_executor(tmp_path: Path, played: Played) -> None:
+def test_dask_local_cluster_matches_the_local_executor(tmp_path: Path, whole: Path) -> None:
     """The same games and board as the local executor; and no word about Dask's port 8787
     when another program (or another run's cluster) holds it."""
     config = write_config(tmp_path, bots=4, deals=2)
-    local, dask = played.whole, tmp_path / "dask.db"
+    local, dask = whole, tmp_path / "dask.db"
     with socket.socket() as other:
         with contextlib.suppress(OSError):  # taken already: as good
             other.bind(("127.0.0.1", 8787))
@@ -237,15 +237,16 @@ def config_name(config: Path) -> str:
     return str(tomllib.loads(config.read_text())["name"])
 
 
-def test_three_shards_merge_into_one_run(tmp_path: Path, played: Played) -> None:
+def test_three_shards_merge_into_one_run(tmp_path: Path, played: Path, whole: Path,
+                                         shards: list[Path]) -> None:
     """Three shards hold the games of one run; a plan or a leaderboard of one shard says it
     is not the whole, and `plan --shard` counts that shard's games (refusing another's
     store); merged, they are that run's games and board, with no such note; a missing,
     doubled or unfinished shard, or a whole run's store among them, is refused, each store
     named, and a shard of another file is named."""
-    config = played.config
-    whole = copy_store(played.whole, tmp_path / "whole.db")
-    shards = [str(copy_store(s, tmp_path / s.name)) for s in played.shards]
+    config = played
+    whole = copy_store(whole, tmp_path / "whole.db")
+    shards = [str(copy_store(s, tmp_path / s.name)) for s in shards]
     sizes = [len(ids(Path(s))) for s in shards]
     assert sum(sizes) == 24 and all(s == 8 for s in sizes)
     planned = in_process.referee("tournament", "plan", str(config), "--db", shards[0],
@@ -303,18 +304,18 @@ def test_three_shards_merge_into_one_run(tmp_path: Path, played: Played) -> None
     assert out.returncode == 2 and "lacks 1 games" in out.stderr
 
 
-def test_a_merge_stopped_partway_leaves_no_store(tmp_path: Path, played: Played) -> None:
+def test_a_merge_stopped_partway_leaves_no_store(tmp_path: Path, shards: list[Path]) -> None:
     """SIGTERM (a job's time limit) partway through a merge: no file under --out's name, no
     partial file beside it (no store with the shards copied so far, which would look
     finished), exit 2 in one line; merging again works."""
-    shards = []
-    for shard in played.shards:
+    copies = []
+    for shard in shards:
         db = copy_store(shard, tmp_path / shard.name)
         with sqlite3.connect(db) as con:  # big records, so the copy takes a while
             con.execute("UPDATE games SET record = randomblob(4000000)")
-        shards.append(str(db))
+        copies.append(str(db))
     merged = tmp_path / "merged.db"
-    proc = subprocess.Popen([sys.executable, "-m", "referee", "tournament", "merge", *shards,
+    proc = subprocess.Popen([sys.executable, "-m", "referee", "tournament", "merge", *copies,
                              "--out", str(merged)], cwd=tmp_path, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 30
@@ -331,7 +332,7 @@ def test_a_merge_stopped_partway_leaves_no_store(tmp_path: Path, played: Played)
     assert proc.returncode == 2
     assert said == f"error: interrupted; nothing was merged ({merged} was not made)\n", said
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("merged")) == []
-    out = in_process.referee("tournament", "merge", *shards, "--out", str(merged), cwd=tmp_path)
+    out = in_process.referee("tournament", "merge", *copies, "--out", str(merged), cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert len(ids(merged)) == 24
 
