@@ -98,6 +98,25 @@ def test_the_one_step_bootstrap_gives_the_refitted_rating_intervals(
         assert abs(r.rating.high - s.rating.high) < 0.15 * width
 
 
+@pytest.mark.parametrize("entrants", [2, 5, 12])
+def test_resamples_refitted_together_get_the_ratings_of_each_fitted_alone(entrants: int) -> None:
+    """The bootstrap's resamples, their fits stepped together, get the ratings each gets fitted
+    on its own, to a millionth of an Elo point: resamples that weigh every deal once (whose fit
+    stops at its start), that drop deals, and that count ties."""
+    rng = np.random.default_rng(entrants)
+    seats = [list(rng.choice(entrants, size=min(4, entrants), replace=False))
+             for _ in range(60)]
+    ranks = [[1, 1, *range(3, len(s) + 1)] if g % 5 == 0 else list(range(1, len(s) + 1))
+             for g, s in enumerate(seats)]
+    finishes = rating.Finishes.of(entrants, seats, ranks).by_deal(np.arange(60) % 12)
+    weights = np.vstack([np.ones(12), rng.poisson(1.0, size=(40, 12))]).astype(float)
+    point = rating.fit(finishes.matrix())
+    together = rating.refit(finishes, point, weights)
+    alone = np.stack([rating.fit(finishes.matrix(w), point) for w in weights])
+    assert together[0].tolist() == point.tolist()
+    assert together == pytest.approx(alone, abs=1e-6)
+
+
 def test_two_entrants_get_the_ratings_of_their_finishes_and_the_prior() -> None:
     """a finished above b 30 times and below 10 times; with the prior's drawn finish (half to
     each) a's chance of finishing above is 30.5 / 41, so a and b stand ln(30.5 / 10.5) apart on
