@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .test_grade import BOTS, SAMPLES, grade
+from .test_grade import BOTS, SAMPLES, grade_here
 from .test_similarity import RANDOM, config_for, disguised_random_bot, flagged, started
 
 # A random bot that takes 0.75 s (one and a half move times) over its first two answers of
@@ -48,7 +48,7 @@ def test_a_class_of_four_problems_is_graded_with_each_named(tmp_path: Path) -> N
     (folders["carl"] / "bot.py").write_text((BOTS / "crash_at_start.py").read_text())
     (folders["sam"] / "bot.py").write_text(slow_random_bot())
     (folders["rita"] / "bot.py").write_text(disguised_random_bot())
-    done = grade(subs, config_for(tmp_path), out, workers=2)
+    done = grade_here(subs, config_for(tmp_path), out, workers=2)
     assert done.returncode == 0, done.stderr
     rows = {r["student"]: r for r in csv.DictReader((out / "grades.csv").open())}
     assert rows["nina"]["status"] == "build failed"

@@ -22,7 +22,7 @@ from referee.text import visible
 from referee.tournament.config import load_tournament
 
 from .rendering import headings, rendered, summary_items
-from .test_grade import ROOT, SAMPLES, grade, grade_here, write_config
+from .test_grade import ROOT, SAMPLES, grade_here, write_config
 
 
 def test_a_fence_is_longer_than_any_run_of_backticks_inside() -> None:
@@ -228,7 +228,7 @@ def test_fix_first_names_the_check_that_failed_with_no_faulty_answer(tmp_path: P
     (subs / "alice").mkdir(parents=True)
     (subs / "alice" / "bot.py").write_text(late_in_the_check_only())
     write_config(tmp_path / "class.toml", seat_orders="rotations")
-    done = grade(subs, tmp_path / "class.toml", tmp_path / "out")
+    done = grade_here(subs, tmp_path / "class.toml", tmp_path / "out")
     assert done.returncode == 0, done.stderr
     text = (tmp_path / "out" / "feedback" / "alice.md").read_text()
     fix_first = next(ln for ln in text.splitlines() if ln.startswith("- fix first"))

@@ -97,13 +97,21 @@ command = "{BOT_PYTHON} {random_bot} --seed {i}"
 ''' for i in (1, 2, 3)))
 
 
+# `python -m referee`, its random and sample baselines played inside it (grade_process.py).
+REFEREE_BASELINES_INSIDE = [sys.executable, str(Path(__file__).with_name("grade_process.py"))]
+
+
 def grade(subs: Path, config: Path, out: Path, prefix: list[str] | None = None,
-          workers: int | None = None) -> subprocess.CompletedProcess[str]:
+          workers: int | None = None,
+          baselines_inside: bool = False) -> subprocess.CompletedProcess[str]:
     """Run with paths relative to the working directory, as a teacher would type them;
-    `prefix` goes before the command (see `without_reading_all`)."""
+    `prefix` goes before the command (see `without_reading_all`).  `baselines_inside`: the
+    baselines played in the referee's process (`REFEREE_BASELINES_INSIDE`), for the tests
+    that need its process but not theirs."""
     cwd = out.parent
     more = [] if workers is None else ["--workers", str(workers)]
-    return subprocess.run([*(prefix or []), sys.executable, "-m", "referee", "grade",
+    referee = REFEREE_BASELINES_INSIDE if baselines_inside else [sys.executable, "-m", "referee"]
+    return subprocess.run([*(prefix or []), *referee, "grade",
                            os.path.relpath(subs, cwd), "--config", os.path.relpath(config, cwd),
                            "--out", os.path.relpath(out, cwd), *more], cwd=cwd,
                           capture_output=True, text=True, timeout=600)
@@ -137,7 +145,7 @@ def test_grading_a_class(tmp_path: Path) -> None:
     write_config(config, seat_orders="rotations")  # 4 games a student: as telling as 24
     config.write_text(config.read_text().replace(
         'broken = "F"\n', 'broken = "F"\npoints = {check = 1, placement = 20}\n'))
-    done = grade(subs, config, out)
+    done = grade_here(subs, config, out)
     assert done.returncode == 0, done.stderr
     rows = {r["student"]: r for r in csv.DictReader((out / "grades.csv").open())}
     assert {s: r["status"] for s, r in rows.items()} == {

@@ -26,8 +26,9 @@ from jsonschema import Draft202012Validator
 from referee.check import CHECK_COUNT
 from referee.grade.reproduce import SAMPLE_MANIFEST, sample_hashes
 
+from .. import in_process
 from ..processes import BOT_PYTHON, processes_with, wait_until
-from .test_grade import BOTS, ROOT, SAMPLES
+from .test_grade import BOTS, ROOT, SAMPLES, grade_here
 
 SCHEMAS = Path(__file__).with_name("schemas")
 # The platform's scripts run with their own default of one worker (REFEREE_WORKERS unset): a
@@ -97,13 +98,13 @@ def course(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def graded(course: Path) -> dict[str, dict[str, str]]:
-    """`referee grade` over the four submissions, each in a folder named as the platforms
-    name theirs: grades.csv's rows."""
+    """`referee grade` over the five submissions, each in a folder named as the platforms
+    name theirs: grades.csv's rows.  What the platforms' scripts give is compared with it,
+    so it runs in the test process (`grade_here`: its baselines too), its bots processes."""
     subs = course / "class"
     for name, files in SUBMISSIONS.items():
         put(subs / name, files)
-    done = referee("grade", "class", "--config", "config/grading.toml", "--out", "graded",
-                   "--workers", "2", cwd=course)
+    done = grade_here(subs, course / "config" / "grading.toml", course / "graded")
     assert done.returncode == 0, done.stderr
     return {r["student"]: r for r in csv.DictReader((course / "graded" / "grades.csv").open())}
 
@@ -134,8 +135,8 @@ def gradescope_root(course: Path, tmp_path: Path, submission: str) -> Path:
 
 @pytest.fixture(scope="module")
 def gradescope_zip(course: Path) -> Path:
-    done = referee("autograder", "--config", "config/grading.toml", "--out", "gradescope",
-                   cwd=course)
+    done = in_process.referee("autograder", "--config", "config/grading.toml", "--out",
+                              "gradescope", cwd=course)  # what it writes is what is tried
     assert done.returncode == 0, done.stderr
     assert "autograder.zip" in done.stdout
     assert (f"the most a submission can earn: {CHECK_COUNT + 10 + 3 * 2} points (set the "
@@ -200,8 +201,8 @@ def test_gradescope_run_autograder(course: Path, graded: dict[str, dict[str, str
 
 @pytest.fixture(scope="module")
 def prairielearn(course: Path) -> Path:
-    done = referee("autograder", "--config", "config/grading.toml", "--out", "prairielearn",
-                   "--platform", "prairielearn", cwd=course)
+    done = in_process.referee("autograder", "--config", "config/grading.toml", "--out",
+                              "prairielearn", "--platform", "prairielearn", cwd=course)
     assert done.returncode == 0, done.stderr
     return course / "prairielearn"
 
@@ -293,24 +294,25 @@ def test_autograder_refuses_what_a_platform_cannot_run(course: Path, tmp_path: P
     """A time budget over PrairieLearn's longest job, a baseline named by an absolute path
     the platform will not have, and one whose script is not there are each one error line,
     no traceback, and nothing written for the last; a baseline whose program is not
-    installed here is a note (the platform's image may have it), and packaged."""
+    installed here is a note (the platform's image may have it), and packaged.  (What it
+    says and writes is the claim: `referee autograder` runs in the test process.)"""
     slow = tmp_path / "slow.toml"
     slow.write_text(CONFIG.replace("submission_time = 300", "submission_time = 900")
                     .replace("../bots/", str(course / "bots") + "/"))
-    done = referee("autograder", "--config", str(slow), "--out", str(tmp_path / "pl"),
-                   "--platform", "prairielearn", cwd=tmp_path)
+    done = in_process.referee("autograder", "--config", str(slow), "--out",
+                              str(tmp_path / "pl"), "--platform", "prairielearn", cwd=tmp_path)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.startswith("error: [limits] submission_time is 900 s")
-    done = referee("autograder", "--config", str(slow), "--out", str(tmp_path / "gs"),
-                   cwd=tmp_path)
+    done = in_process.referee("autograder", "--config", str(slow), "--out",
+                              str(tmp_path / "gs"), cwd=tmp_path)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.startswith("error: baseline random-1: its command or build names /")
     typo = tmp_path / "config" / "typo.toml"  # a baseline's path misspelt: every student fails
     typo.parent.mkdir()
     typo.write_text(CONFIG.replace("../bots/random_bot.py --seed 2", "../bot/random_bot.py"))
     shutil.copytree(course / "bots", tmp_path / "bots")
-    done = referee("autograder", "--config", str(typo), "--out", str(tmp_path / "gs2"),
-                   cwd=tmp_path)
+    done = in_process.referee("autograder", "--config", str(typo), "--out",
+                              str(tmp_path / "gs2"), cwd=tmp_path)
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     assert done.stderr.startswith("error: baseline random-2 cannot play: its command cannot "
                                   "run: ../bot/random_bot.py not found"), done.stderr
@@ -318,8 +320,8 @@ def test_autograder_refuses_what_a_platform_cannot_run(course: Path, tmp_path: P
     elsewhere = typo.with_name("elsewhere.toml")  # a program the platform's image will have
     elsewhere.write_text(CONFIG.replace(f"{BOT_PYTHON} ../bots/random_bot.py --seed 3",
                                         "no-such-runtime-here ../bots/random_bot.py"))
-    done = referee("autograder", "--config", str(elsewhere), "--out", str(tmp_path / "gs3"),
-                   cwd=tmp_path)
+    done = in_process.referee("autograder", "--config", str(elsewhere), "--out",
+                              str(tmp_path / "gs3"), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert ("note: baseline random-3 runs no-such-runtime-here, which is not installed here: "
             "the platform's image must have it") in done.stdout, done.stdout

@@ -26,7 +26,7 @@ from .. import in_process
 from ..disk import files_limited_to, without_reading_all
 from ..processes import BOT_PYTHON, wait_until
 from . import test_grade
-from .test_grade import BOTS, ROOT, SAMPLES
+from .test_grade import BOTS, REFEREE_BASELINES_INSIDE, ROOT, SAMPLES
 from .test_grade import write_config as class_config
 
 
@@ -50,7 +50,7 @@ def grade(subs: Path, config: Path, out: Path,
     as another user: what is checked here is what grading says and writes, not its process
     (test_grade and the tests below that start it themselves see to that)."""
     if prefix is not None:
-        return test_grade.grade(subs, config, out, prefix=prefix)
+        return test_grade.grade(subs, config, out, prefix=prefix, baselines_inside=True)
     return test_grade.grade_here(subs, config, out)
 
 
@@ -463,7 +463,7 @@ def test_a_full_disk_ends_grading_in_one_line_keeping_the_graded(
     assert grade(subs, config, out).returncode == 0  # ann graded: "no bot found"
     (subs / "bob").mkdir()
     shutil.copy(SAMPLES / "python" / "random_bot.py", subs / "bob" / "bot.py")
-    done = subprocess.run([sys.executable, "-m", "referee", "grade", "subs", "--config",
+    done = subprocess.run([*REFEREE_BASELINES_INSIDE, "grade", "subs", "--config",
                            "class.toml", "--out", "out", "--workers", "1"], cwd=tmp_path,
                           capture_output=True, text=True, timeout=600,
                           preexec_fn=files_limited_to(limit))  # one worker: its bots once
@@ -659,7 +659,7 @@ def test_ctrl_c_while_grading_ends_in_one_line_and_keeps_the_graded(tmp_path: Pa
 
     def start() -> subprocess.Popen[str]:
         # One at a time, so that alice is graded before bob begins.
-        return subprocess.Popen([sys.executable, "-m", "referee", "grade", str(subs),
+        return subprocess.Popen([*REFEREE_BASELINES_INSIDE, "grade", str(subs),
                                  "--config", str(config), "--out", str(out), "--workers", "1"],
                                 stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
 
@@ -712,7 +712,7 @@ def test_a_broken_manifest_is_that_students_problem(tmp_path: Path) -> None:
     config = tmp_path / "grading.toml"
     write_config(config)
     # In a process of its own: how deep a parser may recurse depends on the process.
-    done = test_grade.grade(subs, config, tmp_path / "out")
+    done = test_grade.grade(subs, config, tmp_path / "out", baselines_inside=True)
     assert done.returncode == 0, done.stderr
     graded = rows(tmp_path / "out")
     assert {s: r["status"] for s, r in graded.items()} == {
@@ -1285,7 +1285,7 @@ def test_an_interrupted_run_leaves_no_copy_of_a_submission_in_work(tmp_path: Pat
     (subs / "bob").mkdir(parents=True)
     (subs / "bob" / "bot.py").write_text(SILENT_IN_GAMES)  # its games last: time to stop it
     write_config(config)
-    child = subprocess.Popen([sys.executable, "-m", "referee", "grade", str(subs), "--config",
+    child = subprocess.Popen([*REFEREE_BASELINES_INSIDE, "grade", str(subs), "--config",
                               str(config), "--out", str(out)],
                              stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     assert child.stderr is not None
