@@ -659,7 +659,7 @@ def test_ctrl_c_while_grading_ends_in_one_line_and_keeps_the_graded(tmp_path: Pa
 
     def start() -> subprocess.Popen[str]:
         # One at a time, so that alice is graded before bob begins.
-        return subprocess.Popen([*REFEREE_BASELINES_INSIDE, "grade", str(subs),
+        return subprocess.Popen([sys.executable, "-m", "referee", "grade", str(subs),
                                  "--config", str(config), "--out", str(out), "--workers", "1"],
                                 stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
 
@@ -712,7 +712,7 @@ def test_a_broken_manifest_is_that_students_problem(tmp_path: Path) -> None:
     config = tmp_path / "grading.toml"
     write_config(config)
     # In a process of its own: how deep a parser may recurse depends on the process.
-    done = test_grade.grade(subs, config, tmp_path / "out", baselines_inside=True)
+    done = test_grade.grade(subs, config, tmp_path / "out")
     assert done.returncode == 0, done.stderr
     graded = rows(tmp_path / "out")
     assert {s: r["status"] for s, r in graded.items()} == {
@@ -1285,7 +1285,7 @@ def test_an_interrupted_run_leaves_no_copy_of_a_submission_in_work(tmp_path: Pat
     (subs / "bob").mkdir(parents=True)
     (subs / "bob" / "bot.py").write_text(SILENT_IN_GAMES)  # its games last: time to stop it
     write_config(config)
-    child = subprocess.Popen([*REFEREE_BASELINES_INSIDE, "grade", str(subs), "--config",
+    child = subprocess.Popen([sys.executable, "-m", "referee", "grade", str(subs), "--config",
                               str(config), "--out", str(out)],
                              stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     assert child.stderr is not None
