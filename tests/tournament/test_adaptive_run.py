@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from .. import in_process
 from ..processes import wait_until
 from .test_field import RANDOM, entrant, forget_last, stored, write_file
@@ -35,6 +37,41 @@ def rounds(db: Path) -> list[tuple[int, int, str]]:
         return list(con.execute("SELECT * FROM rounds ORDER BY round, position"))
 
 
+class Played:
+    """Stores of the adaptive file's rounds = 1, 2 and 3, each played once for the module (a
+    run is most of a test's CPU); the tests that go on from one copy its folder first."""
+
+    def __init__(self, folders: dict[int, Path], said: str) -> None:
+        self.folders = folders
+        self.said = said  # what the uninterrupted run of rounds = 2, into a new store, said
+
+    def copy(self, rounds: int, dest: Path, budget: str = "") -> Path:
+        """Its folder of `rounds` rounds copied into `dest`; the file asking for `budget`
+        (by default the rounds it was played with)."""
+        shutil.copytree(self.folders[rounds], dest, dirs_exist_ok=True)
+        return write_file(dest, NAMES, f'schedule = "adaptive"\n'
+                          f'{budget or f"rounds = {rounds}"}\nedition = "{TINY}"')
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
+    """Rounds = 1 and rounds = 2 each run into a new store; rounds = 3 goes on from a copy
+    of the second (a resumed run plays the games a run never stopped plays: the first test)."""
+    folders = {n: tmp_path_factory.mktemp(f"rounds{n}") for n in (1, 2, 3)}
+    said = ""
+    for n in (1, 2):
+        out = in_process.referee("tournament", "run", str(adaptive_file(folders[n],
+                                                                        f"rounds = {n}")),
+                                 "--workers", "1", cwd=folders[n], timeout=300)
+        assert out.returncode == 0, out.stderr
+        said = out.stderr
+    file = Played(folders, said).copy(2, folders[3], "rounds = 3")
+    out = in_process.referee("tournament", "run", str(file), "-q", "--workers", "1",
+                             cwd=folders[3], timeout=300)
+    assert out.returncode == 0, out.stderr
+    return Played(folders, said)
+
+
 def count(db: Path) -> int:
     """Games stored so far by a run that may be writing; 0 before it has made its tables."""
     try:
@@ -44,32 +81,30 @@ def count(db: Path) -> int:
         return 0
 
 
-def test_a_killed_adaptive_run_resumes_into_the_same_rounds_and_games(tmp_path: Path) -> None:
+def test_a_killed_adaptive_run_resumes_into_the_same_rounds_and_games(
+        tmp_path: Path, played: Played) -> None:
     """Killed once a round's games are all stored (before or as the next round is chosen)
     and once inside a round, then run again: the same rounds, each chosen from the games
     before it, and the same games with the same results as a run never stopped.  Before,
     `plan` names the rounds, how they are chosen and the budget's games, and `--shard` is
     refused in one line by both; the run's progress counts to the budget, not to the round."""
-    whole_dir, killed_dir = tmp_path / "whole", tmp_path / "killed"
-    whole_dir.mkdir(), killed_dir.mkdir()
-    file = adaptive_file(whole_dir)
-    out = in_process.referee("tournament", "plan", str(file), cwd=whole_dir)
+    killed_dir = tmp_path / "killed"
+    killed_dir.mkdir()
+    file = adaptive_file(killed_dir)
+    out = in_process.referee("tournament", "plan", str(file), cwd=killed_dir)
     assert out.returncode == 0, out.stderr
     assert "adaptive: rounds of 2 tables of 3" in out.stdout
     assert "new entrants first, then the entrants whose places are in doubt" in out.stdout
     assert "budget: rounds = 2: at most 12 games" in out.stdout
     for command in ("run", "plan"):
         refused(in_process.referee("tournament", command, str(file), "--shard", "1/2",
-                                   cwd=whole_dir),
+                                   cwd=killed_dir),
                 "--shard: an adaptive schedule chooses each round")
-    out = in_process.referee("tournament", "run", str(file), "--workers", "1", cwd=whole_dir,
-                             timeout=300)
-    assert out.returncode == 0, out.stderr
-    assert "1/12 games" in out.stderr, out.stderr  # the progress counts to the budget
-    whole = whole_dir / "field.db"
+    # the run never stopped, into a new store (the fixture's)
+    assert "1/12 games" in played.said, played.said  # the progress counts to the budget
+    whole = played.folders[2] / "field.db"
     assert len(rounds(whole)) == 2 * 2 and len(stored(whole)) == 2 * PER_ROUND
 
-    file = adaptive_file(killed_dir)
     db = killed_dir / "field.db"
     for target in (PER_ROUND, PER_ROUND + 2):
         proc = subprocess.Popen([sys.executable, "-m", "referee", "tournament", "run",
@@ -89,7 +124,8 @@ def test_a_killed_adaptive_run_resumes_into_the_same_rounds_and_games(tmp_path: 
 
 
 
-def test_the_plan_says_what_the_budget_leaves_and_who_has_not_played(tmp_path: Path) -> None:
+def test_the_plan_says_what_the_budget_leaves_and_who_has_not_played(
+        tmp_path: Path, played: Played) -> None:
     """After a round, with its budget spent the plan says to raise it, and gives no time for
     games a run would not play; with a late entrant and the budget raised, it says how many
     games the budget leaves for the rounds to come, about how long those take at the stored
@@ -97,10 +133,7 @@ def test_the_plan_says_what_the_budget_leaves_and_who_has_not_played(tmp_path: P
     yet, which the next rounds seat first.  Rotations over one deal are not warned of, as
     they are in a fixed schedule: each adaptive table draws its cyclic order.  The budget's
     games count the rounds played at their size, and those to come at the grown field's."""
-    file = adaptive_file(tmp_path, "rounds = 1")
-    out = in_process.referee("tournament", "run", str(file), "-q", "--workers", "1",
-                             cwd=tmp_path)
-    assert out.returncode == 0, out.stderr
+    file = played.copy(1, tmp_path)
     planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path).stdout
     assert (f"stored already: {PER_ROUND} of them; the budget is spent: raise it to play on\n"
             in planned), planned
@@ -138,13 +171,11 @@ def test_the_plan_says_what_the_budget_leaves_and_who_has_not_played(tmp_path: P
 
 
 def test_the_plan_warns_when_the_budget_left_gives_late_entrants_few_games(
-        tmp_path: Path) -> None:
+        tmp_path: Path, played: Played) -> None:
     """Three rounds played (each entrant 9 games), then a late entrant with one more round in
     the budget: the plan warns that it gets about 3 games against the others' median of 9, and
     by how much to raise the budget to give it as many."""
-    file = adaptive_file(tmp_path, "rounds = 3")
-    assert in_process.referee("tournament", "run", str(file), "-q", "--workers", "1",
-                              cwd=tmp_path).returncode == 0
+    played.copy(3, tmp_path)
     entrant(tmp_path, "late", RANDOM)
     file = write_file(tmp_path, [*NAMES, "late"],
                       f'schedule = "adaptive"\nrounds = 4\nedition = "{TINY}"')
@@ -154,23 +185,20 @@ def test_the_plan_warns_when_the_budget_left_gives_late_entrants_few_games(
             "rounds to give it as many\n") in planned, planned
 
 
-def played_then_changed(folder: Path, budget: str, rounds: int) -> Path:
-    """A run of the adaptive file with `budget`, then entrant e0 edited: the file asking for
+def played_then_changed(played: Played, folder: Path, stored: int, rounds: int) -> Path:
+    """A copy of the store of `stored` rounds, then entrant e0 edited: the file asking for
     `rounds`, for the next run."""
-    first = in_process.referee("tournament", "run", str(adaptive_file(folder, budget)), "-q",
-                               "--workers", "1", cwd=folder)
-    assert first.returncode == 0, first.stderr
+    file = played.copy(stored, folder, f"rounds = {rounds}")
     with (folder / "e0" / "bot.py").open("a") as bot:
         bot.write("# changed\n")
-    return write_file(folder, NAMES,
-                      f'schedule = "adaptive"\nrounds = {rounds}\nedition = "{TINY}"')
+    return file
 
 def test_a_resumed_runs_progress_counts_every_stored_game_from_its_first_line(
-        tmp_path: Path) -> None:
+        tmp_path: Path, played: Played) -> None:
     """Run again after an entrant changed, with a larger budget: the changed entrant's games
     in the first round are played first, and the progress counts from all the games still
     stored, not from the first round's alone; it never goes back."""
-    file = played_then_changed(tmp_path, "rounds = 2", 3)
+    file = played_then_changed(played, tmp_path, 2, 3)
     out = in_process.referee("tournament", "run", str(file), "--workers", "1", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     superseded = int(re.search(r"their (\d+) stored games are superseded", out.stderr)[1])
@@ -180,12 +208,12 @@ def test_a_resumed_runs_progress_counts_every_stored_game_from_its_first_line(
 
 
 def test_a_run_with_fewer_rounds_than_stored_counts_to_the_rounds_it_replays(
-        tmp_path: Path) -> None:
+        tmp_path: Path, played: Played) -> None:
     """Three rounds stored, then an entrant changes and the file asks for one: plan says the
     budget is below what the rounds chosen hold, which a run plays out; the run plays the
     changed entrant's games of all three kept rounds, and its progress counts to their 18
     games from its first line, never past its total."""
-    file = played_then_changed(tmp_path, "rounds = 3", 1)
+    file = played_then_changed(played, tmp_path, 3, 1)
     planned = in_process.referee("tournament", "plan", str(file), cwd=tmp_path).stdout
     assert ("budget: rounds = 1: 6 games, fewer than the rounds already chosen hold (18): a run "
             "plays those out, and no more rounds") in planned, planned
@@ -197,14 +225,11 @@ def test_a_run_with_fewer_rounds_than_stored_counts_to_the_rounds_it_replays(
 
 
 def test_the_plan_of_a_store_of_other_entrants_says_its_rounds_seat_none_of_them(
-        tmp_path: Path) -> None:
+        tmp_path: Path, played: Played) -> None:
     """A store whose rounds were chosen among other entrants (another tournament's `--db`):
     `plan` counts those rounds but says none of their tables is of this file's entrants, and
     warns that a run withdraws the store's own."""
-    file = adaptive_file(tmp_path, "rounds = 1")
-    out = in_process.referee("tournament", "run", str(file), "-q", "--workers", "1",
-                             cwd=tmp_path)
-    assert out.returncode == 0, out.stderr
+    played.copy(1, tmp_path)
     others = [f"x{i}" for i in range(6)]
     for name in others:
         entrant(tmp_path, name, RANDOM)
@@ -236,14 +261,13 @@ def test_a_round_is_sized_by_the_entrants_that_can_play(tmp_path: Path) -> None:
 
 
 def test_a_leaderboard_of_an_adaptive_store_short_of_its_budget_says_so(
-        tmp_path: Path) -> None:
+        tmp_path: Path, played: Played) -> None:
     """An adaptive store of 2 rounds whose last 3 games were never played (as a run stopped
     inside a round leaves it): `leaderboard` says on stderr that it holds 9 of the 12 games
     its budget allows and that the places may change; after a run plays them, it says
     nothing."""
-    file = adaptive_file(tmp_path)
+    file = played.copy(2, tmp_path)
     db = tmp_path / "field.db"
-    assert in_process.referee("tournament", "run", str(file), "-q", cwd=tmp_path).returncode == 0
     forget_last(db, 3)
     out = in_process.referee("leaderboard", str(db), cwd=tmp_path)
     assert out.returncode == 0
@@ -255,14 +279,11 @@ def test_a_leaderboard_of_an_adaptive_store_short_of_its_budget_says_so(
 
 
 def test_the_progress_counts_to_what_the_budget_leaves_after_the_field_grew(
-        tmp_path: Path) -> None:
+        tmp_path: Path, played: Played) -> None:
     """A round of 6 entrants (6 games), then 3 late entrants and rounds = 3: the rounds to
     come are of 9 games, so the run counts to 6 + 2 x 9 = 24, as `plan` says the budget
     leaves 18, and its last line is 24/24 (not a total of 3 rounds of 9 it never reaches)."""
-    file = adaptive_file(tmp_path, "rounds = 1")
-    first = in_process.referee("tournament", "run", str(file), "-q", "--workers", "1",
-                               cwd=tmp_path)
-    assert first.returncode == 0, first.stderr
+    played.copy(1, tmp_path)
     late = ["late", "later", "latest"]
     for name in late:
         entrant(tmp_path, name, RANDOM)
@@ -296,14 +317,12 @@ def test_a_max_games_reached_inside_a_round_is_planned_as_the_run_stops(
 
 
 def test_a_run_stopped_in_an_early_round_counts_every_round_stored_before_it(
-        tmp_path: Path) -> None:
+        tmp_path: Path, played: Played) -> None:
     """Two rounds stored, less two games of the first; the budget then lets a run play one,
     so that it stops inside the first round: its last line counts the 10 games stored before
     it (not the first round's alone), and it says nothing of games beyond its schedule, as
     there are none."""
-    file = adaptive_file(tmp_path, "max_games = 12")
-    assert in_process.referee("tournament", "run", str(file), "-q", "--workers", "1",
-                              cwd=tmp_path).returncode == 0
+    file = played.copy(2, tmp_path, "max_games = 12")  # its two rounds' games
     db = tmp_path / "field.db"
     with sqlite3.connect(db) as con:
         ids = [r[0] for r in con.execute("SELECT game_id FROM games ORDER BY finished")]
