@@ -17,6 +17,7 @@ import pytest
 
 from referee.tournament.merge import remove_stale_parts
 
+from . import in_process
 from .grade.test_grade import write_config as write_grading_config
 from .processes import BOT_PYTHON, leftover_processes, wait_until
 
@@ -80,11 +81,10 @@ def write_shards(folder: Path) -> list[Path]:
     config = folder / "t.toml"
     config.write_text("\n".join(lines) + "\n")
     shards = []
-    for i in (1, 2):
+    for i in (1, 2):  # in-process: the merge's process is the one killed
         db = folder / f"s{i}.db"
-        out = subprocess.run([sys.executable, "-m", "referee", "tournament", "run", str(config),
-                              "--shard", f"{i}/2", "--db", str(db), "-q"], cwd=folder,
-                             capture_output=True, text=True, timeout=300)
+        out = in_process.referee("tournament", "run", str(config), "--shard", f"{i}/2",
+                                 "--db", str(db), "-q", cwd=folder)
         assert out.returncode == 0, out.stderr
         with sqlite3.connect(db) as con:
             con.execute("UPDATE games SET record = randomblob(4000000)")
@@ -111,9 +111,7 @@ def test_the_next_merge_removes_what_a_killed_merge_left(tmp_path: Path) -> None
     finally:
         kill(merge)
     assert all(name.startswith(f"merged.db.merging-{merge.pid}") for name in partial())
-    out = subprocess.run([sys.executable, "-m", "referee", "tournament", "merge", *shards,
-                          "--out", str(merged)], cwd=tmp_path, capture_output=True, text=True,
-                         timeout=300)
+    out = in_process.referee("tournament", "merge", *shards, "--out", str(merged), cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert partial() == []
     with sqlite3.connect(merged) as con:
