@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import in_process
-from .processes import leftover_processes
+from .processes import BOT_PYTHON, leftover_processes
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMANDS = ("run", "play", "check", "grade", "merge")
@@ -68,7 +68,7 @@ def prepare(folder: Path, shards: bool = True) -> dict[str, list[str]]:
     folder.mkdir(parents=True, exist_ok=True)
     bot = folder / f"{MARKER}.py"
     shutil.copy(ROOT / "sample_bots" / "python" / "random_bot.py", bot)
-    py = sys.executable
+    py = BOT_PYTHON  # the bots' Python without `site`: the referee's start-up is the point
     tour, small = folder / "t.toml", folder / "shards.toml"
     for path, deals in ((tour, 3), (small, 1)):
         path.write_text('name = "stop"\nseed = 3\ntable_size = 3\nseat_orders = "rotations"\n'
