@@ -65,14 +65,14 @@ def stored_games(db: Path) -> int:
 @pytest.mark.slow
 def test_killed_and_resumed_run_equals_an_uninterrupted_one(tmp_path: Path) -> None:
     """SIGKILL at random moments, resume each time: no game lost, none twice, same board."""
-    # 30 short games (the tiny edition): four kills, each at a random game
+    # 12 short games (the tiny edition): four kills, each at a random game
     shutil.copy(ROOT / "protocol" / "examples" / "tiny.toml", tmp_path / "tiny.toml")
-    config = write_config(tmp_path, deals=1, extra='edition = "tiny.toml"')
+    config = write_config(tmp_path, bots=4, deals=1, extra='edition = "tiny.toml"')
     whole = tmp_path / "whole.db"
     done = referee("tournament", "run", str(config), "--db", str(whole), "-q", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     expected_ids = game_ids(whole)
-    assert len(expected_ids) == 10 * 3  # C(5,3) tables x 3 rotations
+    assert len(expected_ids) == 4 * 3  # C(4,3) tables x 3 rotations
 
     resumed = tmp_path / "resumed.db"
     rng = random.Random(5)
@@ -108,7 +108,7 @@ def test_a_bot_that_fails_to_build_is_left_out(tmp_path: Path) -> None:
     play (the plan says how many it skips); the leaderboard holds the others; `plan`, which
     builds nothing, says who the last run left out; with --quiet the left-out bot and its
     skipped games are still said."""
-    config = write_config(tmp_path, bots=4)
+    config = write_config(tmp_path, bots=4, deals=1)
     text = config.read_text() + ('[[bots]]\nname = "broken"\nbuild = "false"\n'
                                  f'command = "{BOT_PYTHON} {FIRST_LEGAL}"\n')
     config.write_text(text)
@@ -116,10 +116,10 @@ def test_a_bot_that_fails_to_build_is_left_out(tmp_path: Path) -> None:
                   cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     assert "left out broken: its build failed (exit status 1)" in out.stderr
-    # its 36 games are not counted as to play: the run plays 24, and counts to 24
-    assert ("stored already: 0 of them; 24 to play, 36 skipped: they need a left-out "
+    # its 18 games are not counted as to play: the run plays 12, and counts to 12
+    assert ("stored already: 0 of them; 12 to play, 18 skipped: they need a left-out "
             "entrant\n") in out.stderr, out.stderr
-    assert "24/24 games" in out.stderr and "/60 games" not in out.stderr, out.stderr
+    assert "12/12 games" in out.stderr and "/30 games" not in out.stderr, out.stderr
     names = {r["name"] for r in leaderboard(tmp_path / "x.db", tmp_path)}
     assert names == {"b0", "b1", "b2", "b3"}
     # plan builds nothing, so it says who the last run left out, and why
@@ -133,7 +133,7 @@ def test_a_bot_that_fails_to_build_is_left_out(tmp_path: Path) -> None:
                     cwd=tmp_path)
     assert quiet.returncode == 0, quiet.stderr
     assert quiet.stderr == ("warning: left out broken: its build failed (exit status 1)\n"
-                            "warning: 36 games skipped (left-out bots); run again once they "
+                            "warning: 18 games skipped (left-out bots); run again once they "
                             "are fixed to play them\n"), quiet.stderr
 
 
