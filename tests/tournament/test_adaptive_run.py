@@ -38,38 +38,44 @@ def rounds(db: Path) -> list[tuple[int, int, str]]:
 
 
 class Played:
-    """Stores of the adaptive file's rounds = 1, 2 and 3, each played once for the module (a
-    run is most of a test's CPU); the tests that go on from one copy its folder first."""
+    """Stores of the adaptive file's rounds = 1, 2 and 3, each played once for the module, the
+    first time a test asks for it (a run is most of a test's CPU, and under pytest-xdist each
+    worker plays only those its tests ask for); the tests that go on from one copy it first.
+    Rounds = 1 and 2 are each run into a new store; rounds = 3 goes on from a copy of the
+    second (a resumed run plays the games a run never stopped plays: the first test)."""
 
-    def __init__(self, folders: dict[int, Path], said: str) -> None:
-        self.folders = folders
-        self.said = said  # what the uninterrupted run of rounds = 2, into a new store, said
+    def __init__(self, factory: pytest.TempPathFactory) -> None:
+        self.factory = factory
+        self.folders: dict[int, Path] = {}
+        self.said = ""  # what the uninterrupted run of rounds = 2, into a new store, said
 
-    def copy(self, rounds: int, dest: Path, budget: str = "") -> Path:
-        """Its folder of `rounds` rounds copied into `dest`; the file asking for `budget`
+    def folder(self, played: int) -> Path:
+        """The folder of the file and store of `played` rounds, played now if not yet."""
+        if played not in self.folders:
+            folder = self.factory.mktemp(f"rounds{played}")
+            if played == 3:
+                file = self.copy(2, folder, "rounds = 3")
+            else:
+                file = adaptive_file(folder, f"rounds = {played}")
+            out = in_process.referee("tournament", "run", str(file), "--workers", "1",
+                                     cwd=folder, timeout=300)
+            assert out.returncode == 0, out.stderr
+            if played == 2:
+                self.said = out.stderr
+            self.folders[played] = folder
+        return self.folders[played]
+
+    def copy(self, played: int, dest: Path, budget: str = "") -> Path:
+        """The folder of `played` rounds copied into `dest`; the file asking for `budget`
         (by default the rounds it was played with)."""
-        shutil.copytree(self.folders[rounds], dest, dirs_exist_ok=True)
+        shutil.copytree(self.folder(played), dest, dirs_exist_ok=True)
         return write_file(dest, NAMES, f'schedule = "adaptive"\n'
-                          f'{budget or f"rounds = {rounds}"}\nedition = "{TINY}"')
+                          f'{budget or f"rounds = {played}"}\nedition = "{TINY}"')
 
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
-    """Rounds = 1 and rounds = 2 each run into a new store; rounds = 3 goes on from a copy
-    of the second (a resumed run plays the games a run never stopped plays: the first test)."""
-    folders = {n: tmp_path_factory.mktemp(f"rounds{n}") for n in (1, 2, 3)}
-    said = ""
-    for n in (1, 2):
-        out = in_process.referee("tournament", "run", str(adaptive_file(folders[n],
-                                                                        f"rounds = {n}")),
-                                 "--workers", "1", cwd=folders[n], timeout=300)
-        assert out.returncode == 0, out.stderr
-        said = out.stderr
-    file = Played(folders, said).copy(2, folders[3], "rounds = 3")
-    out = in_process.referee("tournament", "run", str(file), "-q", "--workers", "1",
-                             cwd=folders[3], timeout=300)
-    assert out.returncode == 0, out.stderr
-    return Played(folders, said)
+    return Played(tmp_path_factory)
 
 
 def count(db: Path) -> int:
@@ -100,9 +106,8 @@ def test_a_killed_adaptive_run_resumes_into_the_same_rounds_and_games(
         refused(in_process.referee("tournament", command, str(file), "--shard", "1/2",
                                    cwd=killed_dir),
                 "--shard: an adaptive schedule chooses each round")
-    # the run never stopped, into a new store (the fixture's)
+    whole = played.folder(2) / "field.db"  # the run never stopped, into a new store
     assert "1/12 games" in played.said, played.said  # the progress counts to the budget
-    whole = played.folders[2] / "field.db"
     assert len(rounds(whole)) == 2 * 2 and len(stored(whole)) == 2 * PER_ROUND
 
     db = killed_dir / "field.db"
@@ -185,10 +190,10 @@ def test_the_plan_warns_when_the_budget_left_gives_late_entrants_few_games(
             "rounds to give it as many\n") in planned, planned
 
 
-def played_then_changed(played: Played, folder: Path, stored: int, rounds: int) -> Path:
-    """A copy of the store of `stored` rounds, then entrant e0 edited: the file asking for
-    `rounds`, for the next run."""
-    file = played.copy(stored, folder, f"rounds = {rounds}")
+def played_then_changed(played: Played, folder: Path, before: int, after: int) -> Path:
+    """A copy of the store of `before` rounds, then entrant e0 edited: the file asking for
+    `after` rounds, for the next run."""
+    file = played.copy(before, folder, f"rounds = {after}")
     with (folder / "e0" / "bot.py").open("a") as bot:
         bot.write("# changed\n")
     return file
