@@ -70,11 +70,11 @@ def prepare(folder: Path, shards: bool = True) -> dict[str, list[str]]:
     shutil.copy(ROOT / "sample_bots" / "python" / "random_bot.py", bot)
     py = BOT_PYTHON  # the bots' Python without `site`: the referee's start-up is the point
     tour, small = folder / "t.toml", folder / "shards.toml"
-    for path, deals in ((tour, 3), (small, 1)):
+    for path, deals, bots in ((tour, 3, 4), (small, 1, 3)):
         path.write_text('name = "stop"\nseed = 3\ntable_size = 3\nseat_orders = "rotations"\n'
                         f"deals = {deals}\n" + "".join(f'[[bots]]\nname = "b{i}"\n'
                                                        f'command = "{py} {bot} --seed {i}"\n'
-                                                       for i in range(4)))
+                                                       for i in range(bots)))
     subs = folder / "subs"
     (subs / "amy").mkdir(parents=True, exist_ok=True)
     shutil.copy(bot, subs / "amy" / "bot.py")
@@ -86,8 +86,8 @@ def prepare(folder: Path, shards: bool = True) -> dict[str, list[str]]:
                          for i in (1, 2)))
     for i in (1, 2):
         shard = folder / f"s{i}.db"
-        # The merge's input, a third of `run`'s games (its work is much the same for any
-        # number): no process is the point.
+        # The merge's input, one table's three games (a merge's work is much the same for
+        # any number, and its start-up most of it): no process is the point.
         if shards and not shard.exists():
             done = in_process.referee("tournament", "run", str(small), "--shard", f"{i}/2",
                                       "--db", str(shard), "-q", cwd=folder, timeout=600)
