@@ -5,7 +5,9 @@ the budget; a shard is refused in one line."""
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import re
 import shutil
 import sqlite3
@@ -38,21 +40,33 @@ def rounds(db: Path) -> list[tuple[int, int, str]]:
 
 
 class Played:
-    """Stores of the adaptive file's rounds = 1, 2 and 3, each played once for the module, the
-    first time a test asks for it (a run is most of a test's CPU, and under pytest-xdist each
-    worker plays only those its tests ask for); the tests that go on from one copy it first.
-    Rounds = 1 and 2 are each run into a new store; rounds = 3 goes on from a copy of the
-    second (a resumed run plays the games a run never stopped plays: the first test)."""
+    """Stores of the adaptive file's rounds = 1, 2 and 3, each played once for the session, the
+    first time a test asks for it (a run is most of a test's CPU): under pytest-xdist the
+    workers share them, the first to ask playing it while the others wait on its lock.  The
+    tests that go on from one copy it first.  Rounds = 1 and 2 are each run into a new store;
+    rounds = 3 goes on from a copy of the second (a resumed run plays the games a run never
+    stopped plays: the first test)."""
 
     def __init__(self, factory: pytest.TempPathFactory) -> None:
-        self.factory = factory
-        self.folders: dict[int, Path] = {}
-        self.said = ""  # what the uninterrupted run of rounds = 2, into a new store, said
+        base = factory.getbasetemp()  # a worker's; their parent is the session's
+        self.root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+        self.root = self.root / "adaptive-stores"
+        self.root.mkdir(exist_ok=True)
+
+    @property
+    def said(self) -> str:
+        """What the uninterrupted run of rounds = 2, into a new store, said."""
+        return (self.folder(2).parent / "rounds2.said").read_text()
 
     def folder(self, played: int) -> Path:
         """The folder of the file and store of `played` rounds, played now if not yet."""
-        if played not in self.folders:
-            folder = self.factory.mktemp(f"rounds{played}")
+        folder = self.root / f"rounds{played}"
+        with open(self.root / f"rounds{played}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # released as the file closes
+            if (self.root / f"rounds{played}.said").exists():
+                return folder
+            shutil.rmtree(folder, ignore_errors=True)  # a worker's that failed
+            folder.mkdir()
             if played == 3:
                 file = self.copy(2, folder, "rounds = 3")
             else:
@@ -60,10 +74,8 @@ class Played:
             out = in_process.referee("tournament", "run", str(file), "--workers", "1",
                                      cwd=folder, timeout=300)
             assert out.returncode == 0, out.stderr
-            if played == 2:
-                self.said = out.stderr
-            self.folders[played] = folder
-        return self.folders[played]
+            (self.root / f"rounds{played}.said").write_text(out.stderr)
+        return folder
 
     def copy(self, played: int, dest: Path, budget: str = "") -> Path:
         """The folder of `played` rounds copied into `dest`; the file asking for `budget`
@@ -73,7 +85,7 @@ class Played:
                           f'{budget or f"rounds = {played}"}\nedition = "{TINY}"')
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def played(tmp_path_factory: pytest.TempPathFactory) -> Played:
     return Played(tmp_path_factory)
 
@@ -106,7 +118,8 @@ def test_a_killed_adaptive_run_resumes_into_the_same_rounds_and_games(
         refused(in_process.referee("tournament", command, str(file), "--shard", "1/2",
                                    cwd=killed_dir),
                 "--shard: an adaptive schedule chooses each round")
-    whole = played.folder(2) / "field.db"  # the run never stopped, into a new store
+    played.copy(2, tmp_path / "whole")  # the run never stopped, into a new store
+    whole = tmp_path / "whole" / "field.db"
     assert "1/12 games" in played.said, played.said  # the progress counts to the budget
     assert len(rounds(whole)) == 2 * 2 and len(stored(whole)) == 2 * PER_ROUND
 
