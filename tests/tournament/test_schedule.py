@@ -279,6 +279,28 @@ def test_the_plan_counts_the_games_of_left_out_entrants_as_skipped(keys: dict[st
             assert any(line.endswith(said) for line in plan.lines()), plan.lines()
 
 
+def test_max_games_is_said_of_the_games_a_run_can_play_where_entrants_are_left_out() -> None:
+    """max_games counts the first N of the games a run can play: with entrants left out, the
+    plan says it takes the first N of those not skipped, and says nothing of it when the
+    playable games are N or fewer (the run plays them all)."""
+    config = make(6, seat_orders="rotations", deals=1)
+    games = Schedule(config)  # 20 tables of 4 rotations: 80 games, 20 at tables without bot1
+    out = {"bot1"}
+    skipped = sum(1 for g in games.games() if out & set(g.seats))
+    playable = len(games) - skipped
+    for cap, said in ((playable - 4, f"max_games = {playable - 4}: the first {playable - 4} "
+                                      "of those not skipped, round by round"),
+                      (playable, None)):
+        capped = make(6, seat_orders="rotations", deals=1, max_games=cap)
+        lines = make_plan(capped, Schedule(capped), 1, left_out=out).lines()
+        found = [line for line in lines if "max_games =" in line]
+        assert (found[0].startswith(said) if said else found == []), lines
+    whole = make(6, seat_orders="rotations", deals=1, max_games=10)
+    lines = make_plan(whole, Schedule(whole), 1).lines()
+    assert any("max_games = 10: the first 10 of them, round by round" in line
+               for line in lines), lines
+
+
 def test_plan_names_the_groups_a_small_sample_splits_its_entrants_into() -> None:
     """Samples of 18 to 23 entrants at 8 to 11 tables of three over 2 deals, some linked, some
     split: the plan warns of each split one, naming as many groups as its tables form
