@@ -54,11 +54,20 @@ class SandboxError(Exception):
     """The sandbox cannot be used (here, or for this bot); the message says why."""
 
 
+# How to install prlimit where it is missing: util-linux is an Essential package of Debian and
+# Ubuntu (in their slim images too), but not installed in every image (amazonlinux:2023, on
+# which PrairieLearn's own grader images are built, needs `dnf install util-linux`).
+PRLIMIT_FIX = ("install util-linux: `apt-get install util-linux` on Debian or Ubuntu, "
+               "`dnf install util-linux` on Fedora or Amazon Linux")
+
+
 def _tool(name: str) -> str:
     path = shutil.which(name)
     if path is None:
-        package = "util-linux" if name == "prlimit" else "bubblewrap"
-        raise SandboxError(f"{name} is not installed (Debian package {package})")
+        if name == "prlimit":
+            raise SandboxError("prlimit is not installed, and every bot runs under its limits "
+                               f"with it: {PRLIMIT_FIX}")
+        raise SandboxError(f"{name} is not installed (Debian package bubblewrap)")
     return path
 
 

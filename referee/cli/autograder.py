@@ -33,19 +33,23 @@ from .grade import grading_config
                                  "[default: a temporary folder, removed after]")
 @click.option("--name", default=None,
               help="The student's name in its games and feedback  [default: the folder's]")
+@click.option("--metadata", "metadata", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Gradescope's submission_metadata.json: unless --name is "
+              "given, its users' names (a group's, joined) head the feedback; absent or "
+              "unreadable, it names no one.")
 @workers_option("Games played")
 @sandbox_option("the config's `sandbox`", "Build, check and play the submission in this "
                 "sandbox.")
 @quiet_option("Print nothing but errors (the grade is in the results file).")
 def grade_one_cmd(submission: Path, config_path: Path, results_path: Path, platform: str,
-                  work_dir: Path | None, name: str | None, workers: int | None,
-                  sandbox: str | None, quiet: bool) -> None:
+                  work_dir: Path | None, name: str | None, metadata: Path | None,
+                  workers: int | None, sandbox: str | None, quiet: bool) -> None:
     """Grade the bot in SUBMISSION against the config's baselines, as `referee grade` grades
     each of its folders, and write the platform's results file: the score (the submission's
     points, not its grade), a test per check and per baseline, the feedback as its output.
     A submission with no bot, or that does not build, is reported as the platform expects."""
     from ..grade.gauntlet import BaselineFailed
-    from ..grade.one import grade_one, write_results
+    from ..grade.one import grade_one, gradescope_names, write_results
     from ..grade.submissions import WorkFolderFull
     from ..tournament.store import StoreError
 
@@ -55,10 +59,11 @@ def grade_one_cmd(submission: Path, config_path: Path, results_path: Path, platf
         lambda m: click.echo(visible(m, indent="    "), err=True))
     with tempfile.TemporaryDirectory(prefix="referee-grade-one-") as temporary:
         work = (work_dir or Path(temporary)).resolve()
+        heading = None if metadata is None else gradescope_names(metadata)
         try:
             outcome, check = run_trio(grade_one, submission.resolve(), config,
                                       config_path.resolve(), work, name,
-                                      resolve_workers(workers), say)
+                                      resolve_workers(workers), say, heading)
             write_results(results_path, platform, outcome, config, check)  # type: ignore[arg-type]
         except OSError as exc:
             fail(f"cannot read or write {exc.filename or work}: {exc.strerror or exc}")

@@ -147,6 +147,9 @@ if ! $PY -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
     apt-get install -y python3.11 python3.11-venv
     PY=python3.11
 fi
+# Every bot runs under util-linux's prlimit: Gradescope's Ubuntu images have it (an Essential
+# package); an image without it gets it here.
+command -v prlimit >/dev/null || {{ apt-get update && apt-get install -y util-linux; }}
 $PY -m venv /autograder/referee-venv
 /autograder/referee-venv/bin/pip install --upgrade pip
 /autograder/referee-venv/bin/pip install /autograder/source/wheels/*.whl
@@ -158,8 +161,9 @@ $PY -m venv /autograder/referee-venv
 
 RUN_AUTOGRADER = """#!/usr/bin/env bash
 # Gradescope runs this for each submission: the referee grades /autograder/submission against
-# the baselines and writes /autograder/results/results.json.  AUTOGRADER_ROOT and
-# REFEREE_PYTHON stand in for /autograder and its Python (to try it elsewhere).
+# the baselines and writes /autograder/results/results.json, its feedback headed with the
+# names in submission_metadata.json.  AUTOGRADER_ROOT and REFEREE_PYTHON stand in for
+# /autograder and its Python (to try it elsewhere).
 set -euo pipefail
 ROOT="${{AUTOGRADER_ROOT:-/autograder}}"
 PYTHON="${{REFEREE_PYTHON:-$ROOT/referee-venv/bin/python}}"
@@ -168,6 +172,7 @@ rm -rf "$ROOT/grading-work"
 exec "$PYTHON" -m referee grade-one "$ROOT/submission" \\
     --config "$ROOT/source/{config}" \\
     --results "$ROOT/results/results.json" --format gradescope \\
+    --metadata "$ROOT/submission_metadata.json" \\
     --work "$ROOT/grading-work" --workers "${{REFEREE_WORKERS:-1}}"
 """
 
@@ -191,6 +196,11 @@ DOCKERFILE = """# The image PrairieLearn grades in: a Python and the referee (fr
 # this file), its dependencies from the registry at build time: grading fetches nothing.
 #   docker build -t YOU/modern-art-grader . && docker push YOU/modern-art-grader
 FROM {image}
+# Every bot runs under util-linux's prlimit.  {image} has it (util-linux is an Essential
+# package of Debian, kept in its slim images); on another base, this line stops the build
+# until you add util-linux (PrairieLearn's own grader images, on Amazon Linux, install it).
+RUN command -v prlimit >/dev/null || {{ echo "prlimit is missing: install util-linux \
+(apt-get install -y util-linux, or dnf install -y util-linux)" >&2; exit 1; }}
 COPY wheels /tmp/wheels
 RUN pip install --no-cache-dir /tmp/wheels/*.whl && rm -rf /tmp/wheels
 # The languages your students may write their bots in, beyond Python: this line installs

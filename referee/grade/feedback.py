@@ -177,7 +177,8 @@ def summary(outcome: StudentResult, sub: Submission, config: TournamentConfig,
     bot = "(none found)" if sub.command is None else code(sub.command)
     fix = (f"{FIRST_BELOW}{TITLES[problems[0].kind].lower()}: {code(problems[0].what)}"
            if problems else next_step(outcome, config))
-    title = (f"{FEEDBACK_TITLE.decode()}{plain_or_code(sub.student)}" if sub.named
+    who = sub.student if sub.heading is None else sub.heading
+    title = (f"{FEEDBACK_TITLE.decode()}{plain_or_code(who)}" if who
              else FEEDBACK_TITLE.decode().removesuffix(": "))
     return [title, "",
             f"- status: **{outcome.status}** ({status_words(outcome.status, check)})",

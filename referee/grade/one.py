@@ -25,19 +25,42 @@ from .result import StudentResult
 from .run import graded, write_feedback
 from .submissions import remove_copy, submission_at
 
+# Most characters of a name the heading shows: a name is a platform's user's, of any length.
+LONGEST_NAME = 200
+
+
+def gradescope_names(metadata: Path) -> str | None:
+    """The names of the users of a Gradescope submission, joined (a group submission lists
+    each), from its `submission_metadata.json`; None where it holds none or cannot be read
+    (grading elsewhere, or a layout Gradescope changed): the heading then names no one.
+    Its layout, from https://gradescope-autograders.readthedocs.io/en/latest/submission_metadata/
+    ("Submission Metadata"): a top-level "users", a list of {"email", "id", "name"}, "Multiple
+    users will be listed in the case of group submissions"."""
+    try:
+        users = json.loads(metadata.read_text(encoding="utf-8"))["users"]
+        names = [" ".join(u["name"].split()) for u in users
+                 if isinstance(u, dict) and isinstance(u.get("name"), str)]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    joined = ", ".join(n for n in names if n)
+    return joined[:LONGEST_NAME] or None
+
 
 async def grade_one(folder: Path, config: TournamentConfig, config_path: Path, work: Path,
-                    student: str | None, workers: int, say: Callable[[str], None]
+                    student: str | None, workers: int, say: Callable[[str], None],
+                    heading: str | None = None
                     ) -> tuple[StudentResult, list[CheckResult] | None]:
-    """Grade the submission in `folder` (named `student`, by default after the folder, whose
-    name then stays out of its feedback's heading) with its working files, games and
-    feedback under `work`; its outcome and its check's results
+    """Grade the submission in `folder` (named `student`, by default after the folder) with
+    its working files, games and feedback under `work`; its outcome and its check's results
     (None when the check did not run), the teacher's folders taken out of them as out of the
-    feedback (a platform shows them to the student)."""
-    # Named after its folder in its games, but not in its feedback's heading unless named:
-    # a platform's folder is `submission` or `student` for everyone ("# Feedback: student").
+    feedback (a platform shows them to the student).  Its feedback's heading names `student`,
+    else `heading` (the platform's names of its users), else no one."""
+    # Named after its folder in its games, but not in its feedback's heading: a platform's
+    # folder is `submission` or `student` for everyone ("# Feedback: student").  A platform's
+    # names (a group's several, of any characters) head the feedback only: in its games, its
+    # folders and the run's log, the folder's name stays.
     sub = replace(submission_at(folder, config.limits.size_limits(), student),
-                  named=student is not None)
+                  heading=student or heading or "")
     (work / "feedback").mkdir(parents=True, exist_ok=True)
     if sub.problem is None:
         await build_baselines(config, config_path, say)

@@ -29,8 +29,8 @@ PLATFORMS: tuple[Platform, ...] = ("gradescope", "prairielearn")
 UNGRADABLE = ("no bot found", "too large", "build failed")
 # PrairieLearn reads at most 1 MB of results; the feedback is cut well before that.
 MOST_TEXT = 200_000
-# What a submission that played no game has for its mean placement points and win share, on
-# either platform: a leaderboard's 0.0 looked like a real score of always last.
+# What a submission that played no game has for its mean placement points and win share, in
+# its tests and messages on either platform (a 0.0 looked like a real score of always last).
 NO_GAMES = "no games"
 
 
@@ -143,24 +143,43 @@ def gradescope(outcome: StudentResult, config: TournamentConfig,
                check: list[CheckResult] | None) -> dict[str, Any]:
     """Gradescope's results.json: the score in points, every test visible to the student (its
     output as plain text: it quotes the bot), the feedback as Markdown (which fences what the
-    bot wrote), and the leaderboard's columns (placement, points, grade).  A submission that
-    played no game has "no games" for its placement (a column's value may be a string), not
-    0.0, which ranks as a real score of always last; every submission keeps the same columns."""
+    bot wrote), and the leaderboard (`leaderboard_of`).
+
+    Its layout is Gradescope's Autograder Specifications, Output format
+    (https://gradescope-autograders.readthedocs.io/en/latest/specs/): "score", a number,
+    "optional, but required if not on each test case below", and it "overrides total of tests
+    if specified": every submission is given one, the points `referee grade` gives it, 0 if
+    it could not be graded."""
     tests = [{"name": t.name, "score": t.points, "max_score": t.max_points,
               "status": "passed" if t.passed else "failed", "output": cut(t.output),
               "output_format": "text",  # a bot's own words, never read as Markdown
               "visibility": "visible"} for t in tests_of(outcome, config, check)]
-    placement = None if outcome.placement is None else round(outcome.placement["mean"], 4)
     return {
         "score": 0.0 if outcome.status in UNGRADABLE else outcome.points,
         "output": cut(outcome.feedback), "output_format": "md",
         "visibility": "visible", "stdout_visibility": "hidden",
         "tests": tests,
-        "leaderboard": [{"name": "placement",
-                         "value": NO_GAMES if placement is None else placement},
-                        {"name": "points", "value": outcome.points},
-                        {"name": "grade", "value": outcome.grade}],
+        "leaderboard": leaderboard_of(outcome),
     }
+
+
+def leaderboard_of(outcome: StudentResult) -> list[dict[str, Any]]:
+    """The submission's entries on Gradescope's leaderboard: its points, its mean placement
+    points when it played games, and its grade.
+
+    Gradescope's Leaderboards page (https://gradescope-autograders.readthedocs.io/en/latest/
+    leaderboards/) gives each entry a "name", a "value" (its example has numbers, 0.926 and
+    15.1, and a string, "*****", each the whole of its column) and an optional "order",
+    "desc" by default ("higher scores rank higher").  It says nothing of a column whose values
+    are numbers for some submissions and a string for others, as "no games" beside the others'
+    placements was, nor how one would rank: a submission that played no game has no placement
+    entry, rather than 0.0 (a real score of always last) or a string in a column of numbers.
+    Points come first: every submission has them, a number, higher the better."""
+    board: list[dict[str, Any]] = [{"name": "points", "value": outcome.points}]
+    if outcome.placement is not None:
+        board.append({"name": "placement", "value": round(outcome.placement["mean"], 4)})
+    board.append({"name": "grade", "value": outcome.grade})
+    return board
 
 
 def prairielearn(outcome: StudentResult, config: TournamentConfig,

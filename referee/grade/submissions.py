@@ -159,9 +159,10 @@ class Submission:
     problem: str | None  # why no bot could be found, if so
     digest: str
     over_limit: str | None = None  # the size limit it is over, by how much (for the teacher)
-    # Whether its feedback's heading names it: not on a course platform without `--name`,
-    # where the folder's name is the platform's (`submission`, `student`), not the student's.
-    named: bool = True
+    # Whom its feedback's heading names: None for its folder's name (`student`); on a course
+    # platform, whose folder's name is its own (`submission`, `student`), the name it was
+    # given (`--name`, Gradescope's metadata), or "" for no one.
+    heading: str | None = None
 
 
 def find_bot(folder: Path) -> tuple[str | None, str | None, str | None]:

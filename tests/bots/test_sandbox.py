@@ -183,6 +183,18 @@ def test_missing_bubblewrap_is_a_clear_error(tmp_path: Path,
         sandbox._bwrap_problem.cache_clear()
 
 
+def test_missing_prlimit_names_the_fix(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where util-linux's prlimit is not installed (an image that lacks it), no bot can run:
+    the error says so and how to install it on Debian or Ubuntu and on Amazon Linux."""
+    monkeypatch.setenv("PATH", str(tmp_path))
+    with pytest.raises(SandboxError) as raised:
+        check_sandbox_available("none")
+    assert str(raised.value) == (
+        "prlimit is not installed, and every bot runs under its limits with it: install "
+        "util-linux: `apt-get install util-linux` on Debian or Ubuntu, `dnf install "
+        "util-linux` on Fedora or Amazon Linux")
+
+
 FAKE_BWRAP = """#!/bin/sh
 echo "bwrap: No permissions to create new namespace, likely because the kernel does not allow \
 non-privileged user namespaces." >&2

@@ -24,6 +24,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from referee.check import CHECK_COUNT
+from referee.grade.one import gradescope_names
 from referee.grade.reproduce import SAMPLE_MANIFEST, sample_hashes
 
 from .. import in_process
@@ -120,9 +121,29 @@ def valid(path: Path, schema: str) -> dict[str, object]:
     return results
 
 
+# A submission_metadata.json as Gradescope writes it, from its documentation's example
+# (https://gradescope-autograders.readthedocs.io/en/latest/submission_metadata/): a group
+# submission, whose "users" lists each of its students.
+METADATA = {
+    "id": 123456, "created_at": "2018-07-01T14:22:32.365935-07:00",
+    "assignment": {"due_date": "2018-07-31T23:00:00.000000-07:00", "group_size": 4,
+                   "group_submission": True, "id": 25828, "course_id": 1234,
+                   "late_due_date": None, "release_date": "2018-07-02T00:00:00.000000-07:00",
+                   "title": "Programming Assignment 1", "total_points": "20.0"},
+    "submission_method": "upload",
+    "users": [{"email": "ann@example.com", "id": 1234, "name": "Ann Smith"},
+              {"email": "bob@example.com", "id": 1235, "name": "Bob  Jones"}],
+    "previous_submissions": [{"submission_time": "2017-04-06T14:24:48.087023-07:00",
+                              "score": 0.0, "results": {}}],
+}
+# The submission graded without a submission_metadata.json (as when a teacher tries it).
+NO_METADATA = "empty"
+
+
 def gradescope_root(course: Path, tmp_path: Path, submission: str) -> Path:
     """/autograder as Gradescope lays it: the zip's contents in source/, run_autograder
-    copied beside it, the student's files in submission/."""
+    copied beside it, the student's files in submission/, and (but for NO_METADATA) the
+    submission's metadata."""
     root = tmp_path / "autograder"
     with zipfile.ZipFile(course / "gradescope" / "autograder.zip") as archive:
         for info in archive.infolist():  # as unzip does: with the modes the zip keeps
@@ -130,6 +151,8 @@ def gradescope_root(course: Path, tmp_path: Path, submission: str) -> Path:
             path.chmod(info.external_attr >> 16 & 0o777 or 0o644)
     shutil.copy(root / "source" / "run_autograder", root / "run_autograder")
     put(root / "submission", SUBMISSIONS[submission])
+    if submission != NO_METADATA:
+        (root / "submission_metadata.json").write_text(json.dumps(METADATA, indent=2))
     return root
 
 
@@ -151,10 +174,11 @@ def test_gradescope_run_autograder(course: Path, graded: dict[str, dict[str, str
     """run_autograder, run as Gradescope runs it, writes results/results.json in Gradescope's
     format: the score is the points `referee grade` gives the same submission (0 for one with
     no bot or a failed build, with the reason in a visible test), a test per check and per
-    baseline, the feedback as Markdown output, and the grade on the leaderboard, whose
-    placement is "no games" for a submission that played none.  The checks' tests are worth
-    every check's points, those that could not run too, and no test shows a folder of the
-    grader's machine."""
+    baseline, the feedback as Markdown output headed with the names of the submission's
+    users (a group's joined; no name without its metadata), and its points, placement and
+    grade on the leaderboard, a submission that played no game having no placement there.
+    The checks' tests are worth every check's points, those that could not run too, and no
+    test shows a folder of the grader's machine."""
     with zipfile.ZipFile(gradescope_zip) as archive:
         names = archive.namelist()
         assert {"setup.sh", "run_autograder", "config/grading.toml",
@@ -175,11 +199,17 @@ def test_gradescope_run_autograder(course: Path, graded: dict[str, dict[str, str
     assert all(t["visibility"] == "visible" for t in tests.values())
     assert all(t["output_format"] == "text" for t in tests.values())  # quotes of the bot
     board = {c["name"]: c["value"] for c in results["leaderboard"]}  # type: ignore[attr-defined]
-    assert set(board) == {"placement", "points", "grade"}
-    # No game played: a placement that says so, not 0.0, a real score of always last.
-    assert board["placement"] == ("no games" if row["games"] == "0" else
-                                  pytest.approx(float(row["placement"]), abs=1e-4))
+    # No game played: no placement, rather than 0.0 (a real score of always last) or a
+    # string among the other submissions' numbers.
+    played = row["games"] != "0"
+    assert list(board) == ["points", "placement", "grade"] if played else ["points", "grade"]
+    assert board["points"] == pytest.approx(float(row["points"]), abs=0.01)
+    if played:
+        assert board["placement"] == pytest.approx(float(row["placement"]), abs=1e-4)
     assert f"- grade: **{row['grade']}**" in str(results["output"])
+    heading = str(results["output"]).split("\n", 1)[0]
+    assert heading == ("# Feedback" if submission == NO_METADATA else
+                       "# Feedback: Ann Smith, Bob Jones"), heading
     if submission in ("empty", "unbuildable"):
         assert results["score"] == 0
         reason = tests["submission: a bot is found and builds"]
@@ -245,6 +275,43 @@ def test_prairielearn_grader(course: Path, graded: dict[str, dict[str, str]],
         assert "below" not in str(results["message"])  # one line: no problem list under it
         if submission == "empty":  # said once: "no bot found: your folder is empty ..."
             assert str(results["message"]).count("no bot found") == 1, results["message"]
+
+
+def test_gradescopes_metadata_names_its_users_or_no_one(tmp_path: Path) -> None:
+    """Gradescope's submission_metadata.json gives the feedback's heading its users' names, a
+    group's joined, each name's runs of spaces made one; a file absent, not JSON, or laid out
+    otherwise (no users, a user without a name) gives none, and grading goes on."""
+    metadata = tmp_path / "submission_metadata.json"
+    assert gradescope_names(metadata) is None
+    metadata.write_text(json.dumps(METADATA))
+    assert gradescope_names(metadata) == "Ann Smith, Bob Jones"
+    metadata.write_text(json.dumps({**METADATA, "users": METADATA["users"][:1]}))
+    assert gradescope_names(metadata) == "Ann Smith"
+    for broken in ("{", "[]", '{"users": null}', '{"users": [{"id": 1}]}',
+                   '{"users": [{"name": 7}]}', '{"users": [{"name": "  "}]}'):
+        metadata.write_text(broken)
+        assert gradescope_names(metadata) is None, broken
+
+
+def test_the_dockerfile_stops_where_prlimit_is_missing_and_setup_installs_it(
+        gradescope_zip: Path, prairielearn: Path, tmp_path: Path) -> None:
+    """The Dockerfile's check of its base image passes where prlimit is installed and, on a
+    base without it, stops the build saying to install util-linux; setup.sh installs
+    util-linux where the image has no prlimit."""
+    (check,) = [line for line in (prairielearn / "Dockerfile").read_text().splitlines()
+                if line.startswith("RUN command -v prlimit")]
+    script = check.removeprefix("RUN ")
+    assert subprocess.run(["sh", "-c", script], capture_output=True, timeout=30).returncode == 0
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    missing = subprocess.run(["/bin/sh", "-c", script], env={"PATH": str(empty)},
+                             capture_output=True, text=True, timeout=30)
+    assert missing.returncode == 1 and "apt-get install -y util-linux" in missing.stderr, \
+        missing.stderr
+    with zipfile.ZipFile(gradescope_zip) as archive:
+        setup = archive.read("setup.sh").decode()
+    assert "command -v prlimit >/dev/null || { apt-get update && apt-get install -y " \
+           "util-linux; }" in setup.splitlines()
 
 
 def test_the_wheel_installs_and_runs(gradescope_zip: Path, tmp_path: Path) -> None:
