@@ -33,8 +33,8 @@ function argValue(flag, fallback) {
 const NAME = String(argValue("--name", "heuristic_js")).slice(0, 64);
 
 function log(...parts) {
-  // stderr only: stdout carries protocol lines and nothing else.
-  console.error("[heuristic_js]", ...parts);
+  // stderr only, each line "NAME: ..." as in every kit: stdout carries protocol lines only.
+  console.error(`${NAME}:`, ...parts);
 }
 
 function send(message) {

@@ -32,7 +32,7 @@ STDERR->autoflush(1);
 # utf8: decode UTF-8 bytes in, encode UTF-8 bytes out; canonical: stable key order.
 my $json = JSON::PP->new->utf8->canonical;
 
-sub logmsg { print STDERR '[modest_pl] ', @_, "\n" }
+sub logmsg { print STDERR "$name: ", @_, "\n" }    # "NAME: ...", as in every kit
 
 sub send_msg {
     my ($message) = @_;

@@ -31,12 +31,12 @@ def test_the_javascript_kit_lives_through_an_error_in_its_strategy(
     assert replies[1] == {"id": 1, "action": "pass"}, done.stdout
     assert replies[2]["id"] == 2 and replies[2]["action"] == "play", done.stdout
     where = logged_at(done.stderr,
-                      r"^\[heuristic_js\] cannot read an event \(payment: TypeError: Cannot read "
+                      r"^heuristic_js: cannot read an event \(payment: TypeError: Cannot read "
                       r"properties of null \(reading 'toFixed'\) at bot\.js:(\d+) in seenEvent\), "
                       r"ignored$")
     assert where == event_line, done.stderr
     where = logged_at(done.stderr,
-                      r"^\[heuristic_js\] request 1 \(bid\): TypeError: Cannot read properties of "
+                      r"^heuristic_js: request 1 \(bid\): TypeError: Cannot read properties of "
                       r"undefined \(reading '0'\) at bot\.js:(\d+) in chooseBid; falling back to "
                       r"the default$")
     assert where == bid_line, done.stderr
@@ -62,11 +62,11 @@ def test_the_perl_kit_lives_through_a_die_in_its_strategy(
     assert replies[1] == {"id": 1, "action": "pass"}, done.stdout
     assert replies[2]["id"] == 2 and replies[2]["action"] == "play", done.stdout
     where = logged_at(done.stderr,
-                      r"^\[modest_pl\] cannot read an event \(payment: Can't use an undefined "
+                      r"^modest_pl: cannot read an event \(payment: Can't use an undefined "
                       r"value as an ARRAY reference at bot\.pl:(\d+) in seen_event\), ignored$")
     assert where == event_line, done.stderr
     where = logged_at(done.stderr,
-                      r"^\[modest_pl\] request 1 \(bid\): Can't use an undefined value as an "
+                      r"^modest_pl: request 1 \(bid\): Can't use an undefined value as an "
                       r"ARRAY reference at bot\.pl:(\d+) in decide; falling back to the default$")
     assert where == bid_line, done.stderr
     assert counted(done.stderr).count == 2, done.stderr
