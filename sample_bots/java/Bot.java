@@ -69,11 +69,11 @@ public final class Bot {
                     } catch (MissingField e) {
                         System.err.println(NAME + ": cannot read new_game (" + e.getMessage()
                                 + "); answering the defaults");
-                    } catch (RuntimeException e) { // a bug in the set-up: that game's defaults
-                        cardArtist = null;
+                    } catch (RuntimeException | StackOverflowError | AssertionError e) {
+                        cardArtist = null; // a bug in the set-up: that game's defaults
                         System.err.println(NAME + ": cannot read new_game (" + e + where(e)
                                 + "); answering the defaults");
-                        e.printStackTrace();
+                        printTrace(e);
                     }
                 }
                 case "event" -> {
@@ -81,13 +81,14 @@ public final class Bot {
                     Object event = msg.get("event");
                     try {
                         seenEvent(Json.object(need(msg, "event", Map.class)));
-                    } catch (RuntimeException e) { // a bug in the tracking costs that event
+                    } catch (RuntimeException | StackOverflowError | AssertionError e) {
+                        // a bug in the tracking costs that event
                         Object kind = event instanceof Map<?, ?> ev ? ev.get("type") : null;
                         System.err.println(NAME + ": cannot read an event ("
                                 + (kind instanceof String ? kind + ": " : "")
                                 + (e instanceof MissingField ? e.getMessage() : e + where(e))
                                 + "), ignored");
-                        if (!(e instanceof MissingField)) e.printStackTrace();
+                        if (!(e instanceof MissingField)) printTrace(e);
                     }
                 }
                 case "request" -> {
@@ -107,9 +108,14 @@ public final class Bot {
                     } catch (MissingField e) { // the request cannot be read: the default
                         System.err.println(asked + e.getMessage() + "; falling back to the default");
                         reply.putAll(firstLegal(decision, Json.object(msg.get("legal"))));
-                    } catch (RuntimeException e) { // a bug of ours: still answer, legally
+                    } catch (RuntimeException | StackOverflowError | AssertionError e) {
+                        // A bug of ours: still answer, legally.  Besides exceptions, the errors
+                        // a strategy's bug throws and the JVM lives through: a recursion too
+                        // deep, a failed assert.  Not OutOfMemoryError: a leak's would come
+                        // back at every request after the GC had thrashed (a timeout each), and
+                        // ending the bot names it ("Exception in thread ... OutOfMemoryError").
                         System.err.println(asked + e + where(e) + "; falling back to the default");
-                        e.printStackTrace(); // to stderr: how your code got there
+                        printTrace(e); // to stderr: how your code got there
                         reply.putAll(firstLegal(decision, Json.object(msg.get("legal"))));
                     }
                     send(out, reply);
@@ -144,6 +150,21 @@ public final class Bot {
                         + frame.getClassName() + "." + frame.getMethodName();
         }
         return "";
+    }
+
+    static final int TRACE_FRAMES = 30;
+
+    /** e's stack trace on stderr, cut at TRACE_FRAMES frames: a StackOverflowError's holds
+     *  a thousand, the same few calls over and over, at every request it fails. */
+    static void printTrace(Throwable e) {
+        StackTraceElement[] frames = e.getStackTrace();
+        if (frames.length <= TRACE_FRAMES) {
+            e.printStackTrace();
+            return;
+        }
+        System.err.println(e);
+        for (int i = 0; i < TRACE_FRAMES; i++) System.err.println("\tat " + frames[i]);
+        System.err.println("\t... " + (frames.length - TRACE_FRAMES) + " more");
     }
 
     // ------------------------------------------------------------------ reading

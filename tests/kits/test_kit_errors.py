@@ -72,26 +72,49 @@ def test_the_perl_kit_lives_through_a_die_in_its_strategy(
     assert counted(done.stderr).count == 2, done.stderr
 
 
-def test_the_java_kit_lives_through_an_exception_in_its_event_tracking(
+def test_the_java_kit_lives_through_an_exception_a_deep_recursion_and_an_assert(
         tmp_path_factory: pytest.TempPathFactory) -> None:
-    """An entrant's Java `seenEvent` unboxes a payment's `payee`, null for the bank: the bot
-    logs the event's type, the exception and its file, line and method in one line, in the
-    words the referee counts as an error it lived through, and plays on (every request
-    answered by the strategy), where the exception used to crash it (the kit had no place for
-    an entrant's event tracking)."""
-    done, (line,) = patched_kit("java", tmp_path_factory, "Bot.java", {
-        "    void seenEvent(Map<String, Object> event) {\n":
-            '        long payee = (Long) event.get("payee"); // bug\n'})
+    """An entrant's Java `seenEvent` unboxes a payment's `payee`, null for the bank; its
+    `decide` recurses without end; its `newGame` throws an AssertionError in the second game.
+    The bot logs each in one line, in the words the referee counts as an error it lived
+    through: the exception or error and its file, line and method (the event's type; each
+    request and its decision), and plays on, every request answered with its default, where
+    the event's exception used to crash it (the kit had no place for an entrant's event
+    tracking) and the StackOverflowError and the AssertionError to end it (the kit caught
+    RuntimeException only).  A StackOverflowError's stack trace is cut to a few lines."""
+    done, (game_line, event_line, decide_line) = patched_kit(
+        "java", tmp_path_factory, "Bot.java", {
+            "    void newGame(Map<String, Object> msg) {\n":
+                '        if ("g2".equals(msg.get("game_id"))) throw new AssertionError("no");'
+                " // bug\n",
+            "    void seenEvent(Map<String, Object> event) {\n":
+                '        long payee = (Long) event.get("payee"); // bug\n',
+            "    Map<String, Object> decide(Map<String, Object> request) {\n":
+                "        if (!request.isEmpty()) return decide(request); // bug\n"})
     assert done.returncode == 0, done.stderr
     replies = [json.loads(line) for line in done.stdout.splitlines()]
-    assert [reply["id"] for reply in replies[1:]] == [1, 2, 3], done.stdout
+    assert replies[1:] == [{"id": 1, "action": "pass"}, {"id": 2, "action": "play", "card": 0},
+                           {"id": 3, "action": "play", "card": 0}], done.stdout
     where = logged_at(done.stderr,
                       r"^sample_java: cannot read an event \(payment: "
                       r"java\.lang\.NullPointerException: .* at Bot\.java:(\d+) in "
                       r"Bot\.seenEvent\), ignored$")
-    assert where == line, done.stderr
+    assert where == event_line, done.stderr
+    for id_, decision in ((1, "bid"), (2, "play")):
+        where = logged_at(done.stderr,
+                          rf"^sample_java: request {id_} \({decision}\): "
+                          r"java\.lang\.StackOverflowError at Bot\.java:(\d+) in Bot\.decide; "
+                          r"falling back to the default$")
+        assert where == decide_line, done.stderr
+    where = logged_at(done.stderr,
+                      r"^sample_java: cannot read new_game \(java\.lang\.AssertionError: no at "
+                      r"Bot\.java:(\d+) in Bot\.newGame\); answering the defaults$")
+    assert where == game_line, done.stderr
+    assert re.search(r"^sample_java: request 3 \(play\): no game: .*; falling back to the "
+                     r"default$", done.stderr, re.MULTILINE), done.stderr
+    assert len(done.stderr.splitlines()) < 200, done.stderr  # not 1024 frames a request
     errors = counted(done.stderr)
-    assert errors.count == 1 and "seenEvent" in errors.first, done.stderr
+    assert errors.count == 5 and "seenEvent" in errors.first, done.stderr
 
 
 def test_the_cpp_kit_names_a_strategy_exception_and_lives_through_one_in_an_event(
