@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import socket
 import stat
 from pathlib import Path
@@ -20,13 +21,18 @@ import trio
 from referee.bots.launch import BotSpec
 from referee.bots.limits import BotLimits, MiB
 from referee.bots.pids_cgroup import PREFIX, _pid_namespace, base_folder
+from referee.bots.process import BotProcess
+from referee.bots.watchdog import BUSY_LOOK, Watchdog
 from referee.match.bot_player import BotPlayer
-from referee.match.player import Fault
-from referee.match.record import AnswerLine, ApplyLine
+from referee.match.game import play_game
+from referee.match.player import Fault, Player
+from referee.match.policy_player import default_player
+from referee.match.record import AnswerLine, ApplyLine, GameRecord
+from referee.match.spec import GameSpec
 
 from .. import in_process
 from ..processes import command
-from .support import assert_contained, play
+from .support import NAMES, assert_contained, play
 
 EXIT_WITH = r"(?s)^closed its output; exit status 1 "
 
@@ -292,3 +298,44 @@ def test_a_bot_looping_before_its_hello_is_told_it_was_busy(bot_dir: Path) -> No
         "no hello within the start-up limit of 0.2 s (nothing came from it, and it was still "
         "using the CPU when its time ran out: most likely it is busy before its hello, in a "
         "loop that does not end or a start too slow for the limit)"), fault.reason
+
+
+def test_a_bot_answering_just_after_its_time_is_told_it_was_late(
+        bot_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot whose first reply comes just after its move time, while the referee looks at why
+    nothing came, is told that its output came just after: it flushes, but it took longer than
+    the time allowed (not to check that it flushes); its late reply is skipped and it plays
+    the game out.  No timing luck: the bot holds its reply until a SIGUSR1, which the look
+    (`Watchdog.busy`, itself unchanged) sends it, going on once the reply is in the pipe.  The
+    other seats are in-process players."""
+    real_busy = Watchdog.busy
+    looks: list[int] = []
+
+    async def look(bot: BotProcess, seconds: float = BUSY_LOOK) -> bool:
+        looks.append(bot.process.pid)
+        os.kill(bot.process.pid, signal.SIGUSR1)
+        with trio.move_on_after(10):  # the test fails below, never hangs, if nothing comes
+            while not bot.output_waiting():
+                await trio.sleep(0.001)
+        return await real_busy(bot, seconds)
+
+    monkeypatch.setattr(Watchdog, "busy", staticmethod(look))
+    players: list[Player] = [
+        BotPlayer(BotSpec("bad", command(bot_dir, "answers_late.py --only 1 --signalled"))),
+        *(default_player(name) for name in NAMES[1:])]
+
+    async def run() -> GameRecord:
+        try:
+            # Half a second a move: the bot's other replies are in time on a busy machine.
+            return await play_game(GameSpec.make("late", 40, NAMES, move_time=0.5,
+                                                 time_bank=0), players)
+        finally:
+            for player in players:
+                await player.aclose()
+
+    game = trio.run(run)
+    assert len(looks) == 1, looks
+    assert_contained(game, "timeout", re.escape(
+        "no reply within 0.5 s (move time 0.5 s + time bank 0 s): no complete line in time "
+        "(nothing came from it in time, and its output came just after: it flushes, but it "
+        "took longer than the time allowed)") + "$")
