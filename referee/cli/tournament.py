@@ -67,15 +67,19 @@ def tournament() -> None:
 @click.option("--time-budget", metavar="DURATION",
               help="Stop after this long (90s, 15m, 2h), every entrant within about one table "
                    "of every other; the next run plays on.")
+@click.option("--rebuild", is_flag=True,
+              help="Run every entrant's build, even one whose folder has not changed since "
+                   "its last build (a compiler or library changed outside it).")
 def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
                    stderr_dir: Path | None, executor: str, scheduler: str | None,
                    shard: str | None, quiet: bool, sandbox: str | None,
                    max_bot_processes: int | None, frozen: bool, until_separated: bool,
-                   time_budget: str | None) -> None:
+                   time_budget: str | None, rebuild: bool) -> None:
     """Play every game of the tournament in FILE that is not stored yet, then print the
     leaderboard.  Running it again after a crash or Ctrl-C resumes where it stopped; an
     entrant whose files changed since has its games played again, and one added to the file
-    plays only its new tables."""
+    plays only its new tables.  A build is run again only if its folder changed since its
+    last build (or --rebuild)."""
 
     from ..game import EditionError
     from ..tournament.budget import BudgetError, parse_duration
@@ -146,7 +150,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     try:
         try:
             summary = run_trio(run_into, db_path, config, config_path, runner, display.say,
-                               display.update, shard_of, frozen, workers, seconds)
+                               display.update, shard_of, frozen, workers, seconds, rebuild)
         finally:  # an error or Ctrl-C says its line under the bar, not at its end
             display.end()
     except SchedulerError as exc:

@@ -3,15 +3,19 @@
 A bot runs in its `dir`, relative to the tournament file (or in the file's folder), under the
 file's limits and in its sandbox (`sandbox = "bwrap"`); so does its build, with its folder
 writable and no network.  A bot whose build or command fails is left out with a message.
+A build known to be up to date, its folder as it was just after its last successful build in
+this store (`Builds`), is not run again.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee.bots.build import build_bot
+from referee.bots.build_state import build_digest
 from referee.bots.launch import BotSpec, missing_program, script_named
 from referee.bots.process import ProcessLimits
 from referee.bots.start import split_command
@@ -38,11 +42,35 @@ def read_only(config_path: Path, paths: list[str]) -> tuple[Path, ...]:
     return tuple((base / p).resolve() for p in paths)
 
 
+@dataclass
+class Builds:
+    """The builds of a run that may reuse them: `last`, the store's digest of each entrant's
+    folder just after its last successful build (`referee.bots.build_state`); a build whose
+    digest is the same now is not run again, unless `rebuild`.  `build_bots` fills in the
+    rest: the entrants whose build it reused, how many it ran, and the digests to keep (None:
+    forget the entrant's, its build failed or its folder cannot be vouched for)."""
+
+    last: Mapping[str, str]
+    rebuild: bool = False
+    reused: list[str] = field(default_factory=list)
+    ran: int = 0
+    digests: dict[str, str | None] = field(default_factory=dict)
+
+    def line(self) -> str | None:
+        """What the run says of them, once some were reused."""
+        if not self.reused:
+            return None
+        return (f"builds: {len(self.reused)} reused (unchanged since their last build; "
+                f"--rebuild runs them again), {self.ran} run")
+
+
 async def build_bots(config: TournamentConfig, config_path: Path,
-                     say: Callable[[str], None]) -> dict[str, str]:
-    """Run each build command once; return the bots left out, with the reason in one line
-    (a failed build's first error: the store keeps it for the board, the CSV and plan), having
-    said it with more of the build's output."""
+                     say: Callable[[str], None], builds: Builds | None = None) -> dict[str, str]:
+    """Run each build command once, or, with `builds`, only those not known to be up to date
+    (their digests kept there); return the bots left out, with the reason in one line (a
+    failed build's first error: the store keeps it for the board, the CSV and plan), having
+    said it with more of the build's output.  An entrant without a `dir` of its own is always
+    built: its build runs beside the tournament file, where the store changes every game."""
     left_out: dict[str, str] = {}
     said: dict[str, str] = {}  # a failed build's reason with its output's excerpt
     for bot in config.bots:
@@ -51,8 +79,10 @@ async def build_bots(config: TournamentConfig, config_path: Path,
         if unplayable is not None:
             left_out[bot.name] = unplayable
             continue
-        if bot.build:
+        if bot.build and not _up_to_date(config, config_path, bot, builds):
             say(f"building {bot.name}: {bot.build}")
+            if builds is not None:
+                builds.ran += 1
             built = await build_bot(bot.build, cwd, config.limits.build_time, config.sandbox,
                                     read_only(config_path, bot.read_only))
             if built.problem is not None:
@@ -65,9 +95,42 @@ async def build_bots(config: TournamentConfig, config_path: Path,
         missing = missing_program(bot_spec(config, config_path, bot.name))
         if missing is not None:
             left_out[bot.name] = f"its command cannot run: {missing}"
+    if builds is not None:
+        _keep_digests(config, config_path, builds, left_out)
+        reused = builds.line()
+        if reused is not None:
+            say(reused)
     for name, why in left_out.items():
         say(f"left out {name}: {said.get(name, why)}")
     return left_out
+
+
+def _build_digest(config: TournamentConfig, config_path: Path, bot: BotEntry) -> str | None:
+    if not bot.build or not bot.dir:
+        return None
+    return build_digest(bot.build, bot_dir(config_path, bot.dir), config.sandbox,
+                        read_only(config_path, bot.read_only))
+
+
+def _up_to_date(config: TournamentConfig, config_path: Path, bot: BotEntry,
+                builds: Builds | None) -> bool:
+    """Whether `bot`'s build is known to be up to date (and so counted as reused)."""
+    if builds is None or builds.rebuild or bot.name not in builds.last:
+        return False
+    if _build_digest(config, config_path, bot) != builds.last[bot.name]:
+        return False
+    builds.reused.append(bot.name)
+    return True
+
+
+def _keep_digests(config: TournamentConfig, config_path: Path, builds: Builds,
+                  left_out: Mapping[str, str]) -> None:
+    """The digest of every built entrant's folder after all the builds (two entrants may
+    share a folder), and None for those left out: a failed build is never reused."""
+    for bot in config.bots:
+        if bot.build:
+            builds.digests[bot.name] = (None if bot.name in left_out else
+                                        _build_digest(config, config_path, bot))
 
 
 def _unplayable(bot: BotEntry, cwd: Path) -> str | None:

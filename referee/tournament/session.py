@@ -28,7 +28,7 @@ from referee.match.result import GameResult
 
 from .budget import Budget, BudgetSpent, stop_line
 from .config import TournamentConfig, tournament_edition
-from .entrants import build_bots, entrant_versions, no_folders
+from .entrants import Builds, build_bots, entrant_versions, no_folders
 from .executors import Executor, Finished, Outcome, Requeued, Voided
 from .executors.worker import MAX_ATTEMPTS
 from .field import FieldChange, renamed, returned, update_field
@@ -338,6 +338,16 @@ class _Run:
                                               if name not in self.unstarted))
 
 
+async def _build(config: TournamentConfig, config_path: Path, store: Store,
+                 say: Callable[[str], None], rebuild: bool) -> dict[str, str]:
+    """Build the entrants, reusing the builds the store knows to be up to date (unless
+    `rebuild`), and keep the digests of those run; the entrants left out."""
+    builds = Builds(store.builds(), rebuild)
+    left_out = await build_bots(config, config_path, say, builds)
+    store.record_builds(builds.digests)
+    return left_out
+
+
 async def run_tournament(
     config: TournamentConfig,
     config_path: Path,
@@ -349,11 +359,13 @@ async def run_tournament(
     frozen: bool = False,
     workers: int | None = None,
     time_budget: float | None = None,
+    rebuild: bool = False,
 ) -> RunSummary:
     """Play the games of the tournament (or of its `shard`) that `store` lacks on `executor`,
     calling `on_update` after every game stored and every void attempt.  Every entrant is
-    built first, and the games of those whose version changed are superseded and played
-    again (with `frozen`, FrozenField instead); then, with `workers`, the plan of its games is
+    built first (but those whose build is known to be up to date, unless `rebuild`), and the
+    games of those whose version changed are superseded and played again (with `frozen`,
+    FrozenField instead); then, with `workers`, the plan of its games is
     said (`preview.py`), counting those to play again.  The file's `max_games` and
     `time_budget` (`--time-budget`: seconds from now) stop it early (`budget.py`); an
     adaptive run seats an entrant that
@@ -371,7 +383,8 @@ async def run_tournament(
         if nowhere is not None:  # before `bind`, which takes the file's name and deals
             raise nowhere
         games = bind(config, config_path, store, shard, say, frozen)
-        left_out = await build_bots(config, config_path, say) if executor.runs_bots else {}
+        left_out = await _build(config, config_path, store, say, rebuild) \
+            if executor.runs_bots else {}
         versions = entrant_versions(config, config_path, left_out)
         change = update_field(store, [b.name for b in config.bots], versions, left_out,
                               frozen)
@@ -412,6 +425,7 @@ async def run_into(
     frozen: bool = False,
     workers: int | None = None,
     time_budget: float | None = None,
+    rebuild: bool = False,
 ) -> RunSummary:
     """`run_tournament` into the store at `db_path`, opened or made for it and closed after.
     A store this run made is removed again when the run fails (not when it is interrupted)
@@ -426,7 +440,7 @@ async def run_into(
         raise StoreError(str(exc)) from None
     try:
         summary = await run_tournament(config, config_path, store, executor, say, on_update,
-                                       shard, frozen, workers, time_budget)
+                                       shard, frozen, workers, time_budget, rebuild)
         if summary.skipped and not summary.played and not summary.already:
             left = "; ".join(f"{name}: {why}" for name, why in summary.left_out.items())
             raise NothingPlayed(f"no game could be played: the {summary.skipped:,} games left "

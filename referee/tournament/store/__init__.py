@@ -3,14 +3,15 @@ speaks SQL.
 
 - `store.py`: `Store`, opened with `Store.for_writing` (a run; one at a time) or
   `Store.for_reading` (every other command): games, voids, the field of its last run
-  (`record_field`, `versions`, `entrants`) and the games superseded when a bot changed
-  (`supersede`).
+  (`record_field`, `versions`, `entrants`), the digests of the entrants' last builds
+  (`builds`, `record_builds`) and the games superseded when a bot changed (`supersede`).
 - `bound_file.py`: what `Store` builds on: the connection, its errors in one line
   (`failing`), and the tournament file the store is bound to (`bind`, `tournament_config`,
   `follow`).
 - `schema.py`: the tables, and the check that a file holds them.
 - `entrants.py`: the field of the last run (`Entrant`: version, status, reason), the runs
-  counted and the run in which each entrant first played (`joined`, in meta).
+  counted and the run in which each entrant first played (`joined`, in meta), and the
+  entrants' last builds (`builds`, in meta).
 - `superseded.py`: the games moved out of the leaderboard when a bot changed or a new
   schedule seats them otherwise.
 - `draws.py`, `rounds.py`: the tables a sample drew, the rounds an adaptive schedule chose.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from .schema import WITHDRAWN, Status
@@ -74,3 +74,29 @@ def count_run(db: sqlite3.Connection, playing: Sequence[str]) -> int:
     db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
                    [("runs", str(run)), ("joined", json.dumps(joined, sort_keys=True))])
     return run
+
+
+def read_builds(db: sqlite3.Connection) -> dict[str, str]:
+    """The digest of each entrant's last successful build here (meta `builds`, a JSON object);
+    none in a store made before they were kept, or one edited by hand (then all build)."""
+    row = db.execute("SELECT value FROM meta WHERE key = 'builds'").fetchone()
+    try:
+        builds = json.loads(row[0]) if row is not None else {}
+    except ValueError:
+        return {}
+    if not isinstance(builds, dict):
+        return {}
+    return {str(n): d for n, d in builds.items() if isinstance(d, str)}
+
+
+def write_builds(db: sqlite3.Connection, digests: Mapping[str, str | None]) -> None:
+    """Keep each entrant's digest of `digests`, forgetting those given None (a build that
+    failed, or ran in a folder that cannot be vouched for), inside the caller's transaction."""
+    builds = read_builds(db)
+    for name, digest in digests.items():
+        if digest is None:
+            builds.pop(name, None)
+        else:
+            builds[name] = digest
+    db.execute("INSERT OR REPLACE INTO meta VALUES ('builds', ?)",
+               (json.dumps(builds, sort_keys=True),))

@@ -28,7 +28,16 @@ from referee.protocol.messages import FaultKind
 
 from .bound_file import BoundFile
 from .draws import Table, named_keys, played_tables, read_draws, write_draws
-from .entrants import Entrant, count_run, read_entrants, read_joined, read_versions, write_field
+from .entrants import (
+    Entrant,
+    count_run,
+    read_builds,
+    read_entrants,
+    read_joined,
+    read_versions,
+    write_builds,
+    write_field,
+)
 from .errors import DamagedRecord, StoreError, StoreFailed
 from .files import Opening, refuse_special, unshared_wal, write_protected, writer_lock
 from .rounds import read_rounds, write_round
@@ -331,6 +340,20 @@ class Store(BoundFile):
             return {}, 0
         with self.failing():
             return read_joined(self.db)
+
+    def builds(self) -> dict[str, str]:
+        """The digest of each entrant's folder just after its last successful build here
+        (`referee.bots.build_state`); none in a store of an earlier version."""
+        if self.earlier:
+            return {}
+        with self.failing():
+            return read_builds(self.db)
+
+    def record_builds(self, digests: Mapping[str, str | None]) -> None:
+        """Keep the digests of the builds just run (None: forget the entrant's, its build
+        failed or cannot be vouched for)."""
+        with self.transaction():
+            write_builds(self.db, digests)
 
     def stale_games(self, current: Mapping[str, str]) -> list[str]:
         """The stored games in which an entrant of `current` played another version than

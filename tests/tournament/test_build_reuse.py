@@ -1,0 +1,87 @@
+"""A resumed tournament does not build again an entrant whose folder has not changed since its
+last successful build here, and says how many builds it reused; a changed source, a deleted
+output, a changed build command or a failed build builds again, and `--rebuild` builds all.
+Each entrant's build appends its name to a log beside the tournament file, so that the test
+counts the builds that ran."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from referee.bots.build_state import build_digest
+
+from ..processes import BOT_PYTHON
+from .test_field import entrant, field_file, run
+
+# Writes the program the command runs (out.py): deleting it is deleting the build's output.
+BUILD = "sh -c 'basename \\\"$PWD\\\" >> ../builds.log; cp bot.py out.py'"
+
+
+def builds_run(log: Path) -> list[str]:
+    """The entrants built since the log was last read, in order; the log emptied."""
+    names = log.read_text().split() if log.exists() else []
+    log.write_text("")
+    return names
+
+
+def test_a_resumed_run_builds_only_what_changed_since_its_last_build(tmp_path: Path) -> None:
+    """A run whose entrants' folders are as their last builds left them builds none of them,
+    saying so in one line; a source edited (its games played again), an output deleted (the
+    same program built again: no game played again), a build command changed, each builds
+    that entrant alone.  A failed build leaves its entrant out and is built again at the next
+    run, never taken for up to date; `--rebuild` builds every entrant."""
+    names = ["ann", "ben", "cal"]
+    for n in names:
+        entrant(tmp_path, n)
+    file = field_file(tmp_path, names)
+    file.write_text(file.read_text().replace(f'"{BOT_PYTHON} bot.py"',
+                                             f'"{BOT_PYTHON} out.py"\nbuild = "{BUILD}"'))
+    log = tmp_path / "builds.log"
+    assert "3 games played" in run(file)
+    assert builds_run(log) == names
+
+    said = run(file)
+    assert "builds: 3 reused (unchanged since their last build; --rebuild runs them again), " \
+           "0 run" in said, said
+    assert "building" not in said and "0 games played, 3 were already stored" in said, said
+    assert builds_run(log) == []
+
+    with (tmp_path / "ann" / "bot.py").open("a") as f:
+        f.write("# edited\n")
+    said = run(file)
+    assert builds_run(log) == ["ann"]
+    assert "builds: 2 reused" in said and "1 run" in said, said
+    assert "changed since the last run: ann" in said, said
+
+    (tmp_path / "ben" / "out.py").unlink()
+    said = run(file)
+    assert builds_run(log) == ["ben"]
+    assert "0 games played, 3 were already stored" in said, said
+
+    text = file.read_text()
+    file.write_text(text.replace(BUILD, BUILD.replace("out.py'", "out.py; exit 3'"), 1))
+    assert "left out ann: its build failed (exit status 3)" in run(file)
+    assert builds_run(log) == ["ann"]
+    assert "left out ann: its build failed (exit status 3)" in run(file)
+    assert builds_run(log) == ["ann"]  # the failed build, not its folder's earlier one
+    file.write_text(text)
+    said = run(file, "--rebuild")
+    assert builds_run(log) == names and "reused" not in said, said
+
+
+def test_a_folder_with_a_link_leading_out_of_it_is_never_taken_for_up_to_date(
+        tmp_path: Path) -> None:
+    """What a build reads through a link out of its folder is not seen, so such a folder
+    has no digest and its build always runs; its digest otherwise changes with a file's
+    bytes or mode, and with the build command."""
+    (tmp_path / "bot").mkdir()
+    program = tmp_path / "bot" / "bot"
+    program.write_text("#!/bin/sh\n")
+    before = build_digest("make", tmp_path / "bot", "none")
+    assert before is not None and before == build_digest("make", tmp_path / "bot", "none")
+    assert build_digest("make -B", tmp_path / "bot", "none") != before
+    program.chmod(0o755)
+    assert build_digest("make", tmp_path / "bot", "none") != before
+    os.symlink(tmp_path, tmp_path / "bot" / "up")
+    assert build_digest("make", tmp_path / "bot", "none") is None
