@@ -28,6 +28,7 @@ from referee.tournament.executors.worker import MAX_ATTEMPTS
 from referee.tournament.progress import Progress
 from referee.tournament.schedule import ScheduledGame, schedule
 from referee.tournament.session import run_tournament
+from referee.tournament.start_probe import NotTried
 from referee.tournament.store import open_store
 
 from ..processes import BOT_PYTHON
@@ -190,3 +191,31 @@ def test_the_dask_executor_tries_a_bots_start_on_a_worker(client: Any) -> None:
     assert reason is not None and reason.startswith(
         "closed its output before its hello; exit status 3"), reason
     assert [t["key"].startswith("start_in_worker") for t in tasks.data] == [True]
+
+
+def test_a_start_probe_on_a_cluster_with_no_workers_gives_up_in_one_line() -> None:
+    """A Dask cluster with no workers never runs the start probe's task: the try waits no
+    longer than the bot's start-up time and `probe_wait`, then says so in one line (the run
+    notes it and seats the bot as any), where it used to wait for ever."""
+    distributed = pytest.importorskip("distributed")
+    cluster = distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None)
+    client = distributed.Client(cluster)
+    config = CONFIG.model_copy(update={"limits": CONFIG.limits.model_copy(
+        update={"startup_time": 0.1})})
+
+    async def try_start() -> None:
+        executor = DaskExecutor(client=client, probe_wait=0.2)
+        await executor.start(config, Path("probe.toml"))
+        try:
+            with pytest.raises(NotTried) as raised:
+                await executor.start_fault("a")
+        finally:
+            await executor.aclose()
+        assert str(raised.value) == ("no worker of the cluster ran its task within 0.3 s: it "
+                                     "has no workers, or none free")
+
+    try:
+        trio.run(try_start)
+    finally:
+        client.close()
+        cluster.close()

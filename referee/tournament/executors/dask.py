@@ -38,6 +38,10 @@ from .worker import Worker
 
 BATCH_SIZE = 8
 WATCH = 0.5  # seconds between looks for lost workers while no batch finishes
+# Seconds, beyond the bot's own start-up time, that the start probe's task is waited for.  A
+# cluster with no worker (none joined yet, or all lost) never runs it: the run does not wait
+# on it for ever, but plays on without the try, as its games wait for workers to come.
+PROBE_WAIT = 30.0
 
 
 @dataclass
@@ -115,16 +119,20 @@ def connect(client_class: Any, scheduler: str) -> Any:
 class DaskExecutor:
     """`scheduler` is a running cluster's address; without one (or a `client`) a
     LocalCluster of `workers` processes is started once there are games to play.
-    `make_player` (picklable: a module's function) replaces the bot processes."""
+    `make_player` (picklable: a module's function) replaces the bot processes; `probe_wait`:
+    the seconds beyond a bot's start-up time that a start probe's task is waited for."""
 
     def __init__(self, scheduler: str | None = None, workers: int = 2,
                  batch_size: int = BATCH_SIZE, client: Any = None,
-                 make_player: PlayerFactory | None = None) -> None:
+                 make_player: PlayerFactory | None = None,
+                 probe_wait: float = PROBE_WAIT) -> None:
         self.scheduler = scheduler
         self.workers = workers
         self.batch_size = batch_size
         self.client = client
         self.make_player = make_player
+        self.probe_wait = probe_wait
+        self.startup_time = 0.0  # the file's, once started
         self.own_client = client is None  # closed with the executor
         self.cluster: Any = None
         self.config_json = ""
@@ -144,6 +152,7 @@ class DaskExecutor:
                                "pip install 'modern-art-referee[dask]'") from None
         self.config_json = config.model_dump_json()
         self.config_path = str(config_path.resolve())
+        self.startup_time = config.limits.startup_time
         if self.client is None and self.scheduler is not None:
             with signals_interrupt():
                 self.client = connect(Client, self.scheduler)
@@ -166,16 +175,22 @@ class DaskExecutor:
 
     async def start_fault(self, name: str) -> str | None:
         """Tried in a task on a worker, where the games would start it.  A task that fails
-        there (its worker lost again and again, a cluster that cannot read it) is no verdict
-        on the bot: NotTried."""
+        there (its worker lost again and again, a cluster that cannot read it), or that no
+        worker runs within the bot's start-up time and `probe_wait` (a cluster with no
+        workers), is no verdict on the bot: NotTried."""
         if not self.runs_bots:
             return None
+        within = self.startup_time + self.probe_wait
         with signals_interrupt():
             future = self._connected().submit(start_in_worker, self.config_json,
                                               self.config_path, name, pure=False)
             try:
-                reason: str | None = future.result()
+                reason: str | None = future.result(timeout=within)
             except Exception as exc:
+                if not future.done():  # the wait timed out (not an error raised by the task)
+                    future.cancel()  # not run later, when a worker joins
+                    raise NotTried(f"no worker of the cluster ran its task within {within:g} "
+                                   "s: it has no workers, or none free") from None
                 said = " ".join(str(exc).split())  # Dask wraps its messages
                 raise NotTried(f"its task failed on the cluster: {type(exc).__name__}: "
                                f"{said}") from None
