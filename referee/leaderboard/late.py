@@ -5,10 +5,13 @@ did not say.
 
 The store keeps the run in which each entrant first played (`Store.joined`).  An entrant is
 marked when it joined after the first run of those on the board *and* has fewer games than
-most entrants have: the median of the games of the placed entrants that joined in that first
-run (a gauntlet's baselines, at every table, are not its measure).  So a run in which everyone
-started together marks nobody, nor does a late entrant whose games have caught up (a gauntlet's
-late candidate, once its gauntlet is played, has the same deals as every other).
+every placed entrant there from that first run (a gauntlet's baselines, at every table, are
+not its measure): short for having joined late, not merely a table short, as entrants there
+from the start can be too (an adaptive contest's rounds seat the places in doubt more often:
+a ladder's late entrant with 60 games was named beside originals with 48 to 160).  The line
+says the median of those entrants' games, what most have.  So a run in which everyone started
+together marks nobody, nor does a late entrant whose games have caught up (a gauntlet's late
+candidate, once its gauntlet is played, has the same deals as every other).
 """
 
 from __future__ import annotations
@@ -43,8 +46,8 @@ class Late:
 def joined_late(rows: Sequence[StandingRow], joined: Mapping[str, int], runs: int
                 ) -> list[Late]:
     """Of the board's `rows`, in its order, those that joined after the first run of the
-    entrants on it with fewer games than most (`joined`: each entrant's first run, of
-    `runs`)."""
+    entrants on it with fewer games than any placed entrant of that run (`joined`: each
+    entrant's first run, of `runs`)."""
     first = min((joined[r.name] for r in rows if r.name in joined), default=None)
     if first is None:
         return []
@@ -53,11 +56,12 @@ def joined_late(rows: Sequence[StandingRow], joined: Mapping[str, int], runs: in
         return []
     most = int(statistics.median_low(usual))
     return [Late(r.name, joined[r.name], max(runs, joined[r.name]), r.games, most)
-            for r in rows if joined.get(r.name, first) > first and r.games < most]
+            for r in rows if joined.get(r.name, first) > first and r.games < min(usual)]
 
 
 def late_line(late: Sequence[Late], show: Callable[[str], str]) -> str:
     """The line under a board that names the entrants that joined late (each name as `show`
     writes it)."""
-    return ("joined late, with fewer games than most (their intervals wider, their places "
-            "less settled): " + "; ".join(x.text(show) for x in late))
+    return ("joined late, with fewer games than any entrant there from the start (their "
+            "intervals wider, their places less settled): "
+            + "; ".join(x.text(show) for x in late))

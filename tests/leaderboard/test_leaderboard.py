@@ -497,3 +497,27 @@ def test_a_left_out_entrants_csv_games_are_those_the_board_counts(tmp_path: Path
     assert rows["dan"]["games"] == "2" and "its 2 stored games are out of these standings" \
         in rows["dan"]["left_out"], rows["dan"]
     assert rows["a"]["games"] == "2"
+
+
+def test_a_late_entrant_a_table_short_as_an_original_is_not_said_to_have_joined_late() -> None:
+    """e joined in run 2 with 3 games, as many as c, there from the start (the others have
+    4): being a table short is no mark of joining late, and the board names nobody.  With 2
+    games, fewer than any entrant there from the start, e is named, beside the 3 games most
+    of them have."""
+    from referee.leaderboard.late import joined_late, late_line
+
+    def said(tables: list[list[str]]) -> str:
+        """The line under the board of these tables' games (none: '')."""
+        games = by_hand([(f"g{i}", seats, in_seat_order()) for i, seats in enumerate(tables)])
+        late = joined_late(standings(games, samples=10).rows, joined, 2)
+        return late_line(late, str) if late else ""
+
+    tables = [["a", "b", "c"], ["a", "b", "d"], ["a", "c", "d"], ["b", "d", "e"],
+              ["a", "b", "e"], ["c", "d", "e"]]
+    joined = {"a": 1, "b": 1, "c": 1, "d": 1, "e": 2}
+    assert said(tables) == ""
+    del tables[4]  # a, b and c 3 games each, d 4, e 2
+    assert said(tables) == (
+        "joined late, with fewer games than any entrant there from the start (their "
+        "intervals wider, their places less settled): e (run 2 of 2, 2 of the 3 games most "
+        "entrants have)")

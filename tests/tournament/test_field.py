@@ -419,8 +419,9 @@ def test_a_candidate_that_joins_late_with_fewer_games_is_marked_on_the_board(
     run(field_file(tmp_path, [*names, "eve"], extra + "\nmax_games = 7"))
     assert json.loads(board(db))["joined_late"] == [
         {"name": "eve", "run": 2, "runs": 2, "games": 1, "usual_games": 3}]
-    says = ("joined late, with fewer games than most (their intervals wider, their places "
-            "less settled): eve (run 2 of 2, 1 of the 3 games most entrants have)")
+    says = ("joined late, with fewer games than any entrant there from the start (their "
+            "intervals wider, their places less settled): eve (run 2 of 2, 1 of the 3 games "
+            "most entrants have)")
     assert says in " ".join(board(db, "table").split())
     assert says in " ".join(board(db, "markdown").split())
     rows = {r["name"]: r for r in csv.DictReader(io.StringIO(board(db, "csv")))}
