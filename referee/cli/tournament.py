@@ -302,7 +302,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     except ValueError as exc:
         fail(str(exc))
     plan = make_plan(config, games, resolve_workers(workers), stored, shard_of,
-                     changed=changed, pace=pace, left_out=left_out)
+                     changed=changed, pace=pace, left_out=left_out, left_before=out_before)
     looks = None
     if config.until is not None and games.kind != "adaptive":
         from ..tournament.until import plan as until_plan

@@ -11,7 +11,7 @@ games, bots that answer in milliseconds far shorter ones.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from referee.text import counted, listed
@@ -181,11 +181,13 @@ def make_plan(config: TournamentConfig, games: Schedule, workers: int,
               stored: Collection[str] | None = None,
               shard: tuple[int, int] | None = None,
               changed: tuple[str, ...] = (), pace: float | None = None,
-              left_out: Collection[str] = ()) -> Plan | AdaptivePlan:
+              left_out: Collection[str] = (),
+              left_before: Collection[str] = ()) -> Plan | AdaptivePlan:
     """The plan of the schedule `games` (or of its `shard`), counted by formula and from its
     tables, not game by game (a shard's games are counted one by one); `stored`: the ids of
     the games in the store, if there is one; `left_out`: the entrants a run seats at no
-    table, whose games not stored it skips."""
+    table, whose games not stored it skips; `left_before`: those the last run left out, which
+    an adaptive plan names apart among the entrants at no table yet."""
     k = config.table_size  # a gauntlet's too: its baselines and the candidate
     steps = STEPS_PER_GAME.get(k, STEPS_PER_GAME[5])
     if games.kind == "adaptive":
@@ -194,7 +196,7 @@ def make_plan(config: TournamentConfig, games: Schedule, workers: int,
         skipped = sum(1 for g in games.games() if out.intersection(g.seats)
                       and (stored is None or g.game_id not in stored))
         return adaptive_plan(config, games, workers, held, steps * config.limits.move_time,
-                             changed, pace, left_out, skipped)
+                             changed, pace, left_out, skipped, left_before)
     names = [b.name for b in config.bots]
     orders, deals = games.orders, config.deals
     if shard is None:
@@ -276,6 +278,8 @@ class AdaptivePlan:
     unpaired: bool = False  # seat_orders = "rotations" with an odd number of deals
     pace: float | None = None  # seconds a stored game took, on average (None: none stored)
     left_out: tuple[str, ...] = ()  # a run would seat them at no table
+    # left out by the last run (a failed build, which plan cannot foresee: it builds nothing)
+    left_before: tuple[str, ...] = ()
     # the games the budget leaves for rounds not chosen yet, and the bound that sets it
     left: tuple[int, str] | None = None
     skipped: int = 0  # games of the rounds chosen, not stored, that need a left-out entrant
@@ -365,22 +369,33 @@ class AdaptivePlan:
             left = self.left[0]
             out.append(f"the budget leaves {left:,} games for the rounds to come" if left > 0
                        else "the budget ends with the round begun")
-        new = [name for name, played in self.per_entrant.items()
-               if not played and name not in self.left_out]
+        unseated = [name for name, played in self.per_entrant.items()
+                    if not played and name not in self.left_out]
+        # Those the last run left out are counted apart: a run seats them only if their
+        # build works now, which plan cannot know.
+        new = [name for name in unseated if name not in self.left_before]
+        before = [name for name in unseated if name in self.left_before]
         if self.rounds_chosen and new:
             out.append(f"at no table yet: {listed(new, total=True)}: the next rounds seat "
                        f"{'them' if len(new) > 1 else 'it'} first")
-            short = self._newcomers_short(len(new))
+        if self.rounds_chosen and before:
+            out.append(f"at no table yet, left out by the last run: {listed(before, total=True)}"
+                       f": the next rounds seat {'them' if len(before) > 1 else 'it'} first if "
+                       f"a run builds {'them' if len(before) > 1 else 'it'} now")
+        if self.rounds_chosen and unseated:
+            short = self._newcomers_short(len(new), before)
             if short is not None:
                 out.append(short)
         if self.unpaired:
             out.append(f"warning: {ROTATIONS}")
         return out
 
-    def _newcomers_short(self, new: int) -> str | None:
-        """A warning when the budget left gives the entrants at no table yet fewer than half
-        the games of the others' median, with how much to raise `max_games` by to give them
-        as many: a late entrant's place on a few games is far wider than the field's."""
+    def _newcomers_short(self, new: int, before: Sequence[str] = ()) -> str | None:
+        """A warning when the budget left gives the `new` entrants at no table yet fewer than
+        half the games of the others' median, with how much to raise `max_games` by to give
+        them as many: a late entrant's place on a few games is far wider than the field's.
+        Those at no table that the last run left out (`before`) are named apart, as seated
+        only if a run builds them now."""
         played = sorted(n for n in self.per_entrant.values() if n)
         if self.left is None or not played:
             return None
@@ -397,12 +412,19 @@ class AdaptivePlan:
         raise_by = {"rounds": counted(rounds, "round"),
                     "tables": counted(rounds * self.round_tables, "table"),
                     "max_games": f"{rounds * per_round:,} games"}[bound]
-        one = new == 1
-        return (f"warning: the budget leaves the {'entrant' if one else f'{new} entrants'} "
-                f"at no table yet about {expected:,} games {'' if one else 'each '}against a "
-                f"median of {median:,} for the others, so {'its place' if one else 'their places'}"
-                f" will be far wider: raise {bound} by about {raise_by} to give "
-                f"{'it' if one else 'them'} as many")
+        one = new + len(before) == 1
+        them = listed(list(before), total=True)
+        if not new:
+            who = (f"{them}, left out by the last run and at no table yet, if a run builds "
+                   f"{'it' if one else 'them'} now,")
+        else:
+            who = f"the {'entrant' if new == 1 else f'{new} entrants'} at no table yet" + (
+                f" (and {them}, left out by the last run, if a run builds "
+                f"{'it' if len(before) == 1 else 'them'} now)" if before else "")
+        return (f"warning: the budget leaves {who} about {expected:,} games "
+                f"{'' if one else 'each '}against a median of {median:,} for the others, so "
+                f"{'its place' if one else 'their places'} will be far wider: raise {bound} by "
+                f"about {raise_by} to give {'it' if one else 'them'} as many")
 
     def as_dict(self) -> dict[str, object]:
         return {"schedule": "adaptive", "how": HOW, "table_size": self.table_size,
@@ -423,10 +445,11 @@ class AdaptivePlan:
 def adaptive_plan(config: TournamentConfig, games: Schedule, workers: int,
                   stored: int | None, per_game_seconds: float,
                   changed: tuple[str, ...] = (), pace: float | None = None,
-                  left_out: Collection[str] = (), skipped: int = 0) -> AdaptivePlan:
+                  left_out: Collection[str] = (), skipped: int = 0,
+                  left_before: Collection[str] = ()) -> AdaptivePlan:
     """The plan of an adaptive schedule with the rounds `games` holds; `stored`: of their
     games, those in the store (None: no store); `skipped`: those not stored that need a
-    left-out entrant."""
+    left-out entrant; `left_before`: those the last run left out (said apart)."""
     k = config.table_size
     per_entrant = {n: t * games.orders * config.deals
                    for n, t in games.tables_by_entrant().items()}
@@ -445,6 +468,6 @@ def adaptive_plan(config: TournamentConfig, games: Schedule, workers: int,
         bound_seconds=None if bounded is None else bounded * per_game_seconds / max(1, workers),
         stored=stored, changed=changed,
         unpaired=unpaired_rotations(config), pace=pace, left_out=tuple(left_out),
-        left=left, skipped=skipped,
+        left_before=tuple(left_before), left=left, skipped=skipped,
         max_games=config.max_games)
 

@@ -203,6 +203,42 @@ def test_the_plan_warns_when_the_budget_left_gives_late_entrants_few_games(
             "rounds to give it as many\n") in planned, planned
 
 
+def test_the_plan_counts_an_entrant_the_last_run_left_out_apart_from_the_newcomers(
+        tmp_path: Path, played: Played) -> None:
+    """Three rounds played, then `late` added and `broken` at no table, left out by the last
+    run (its build failed; plan builds nothing, so it cannot say whether it works now): the
+    plan says late is at no table yet, broken apart as seated only if a run builds it now,
+    and the warning of few games names broken apart from the one newcomer; with broken alone
+    at no table, the warning is of broken alone."""
+    from referee.tournament.store import LEFT_OUT, Entrant, Store
+
+    played.copy(3, tmp_path)
+    for name in ("late", "broken"):
+        entrant(tmp_path, name, RANDOM)
+    store = Store.for_writing(tmp_path / "field.db")
+    try:  # as the run that left it out recorded it
+        store.record_field([Entrant("broken", None, LEFT_OUT, "its build failed")], [], {})
+    finally:
+        store.close()
+    budget = f'schedule = "adaptive"\nrounds = 4\nedition = "{TINY}"'
+    planned = in_process.referee("tournament", "plan", str(write_file(
+        tmp_path, [*NAMES, "late", "broken"], budget)), cwd=tmp_path).stdout
+    assert "at no table yet: late: the next rounds seat it first\n" in planned, planned
+    assert ("at no table yet, left out by the last run: broken: the next rounds seat it "
+            "first if a run builds it now\n") in planned, planned
+    assert ("warning: the budget leaves the entrant at no table yet (and broken, left out by "
+            "the last run, if a run builds it now) about 3 games each against a median of 9 "
+            "for the others, so their places will be far wider: raise rounds by about 2 "
+            "rounds to give them as many\n") in planned, planned
+    planned = in_process.referee("tournament", "plan", str(write_file(
+        tmp_path, [*NAMES, "broken"], budget)), cwd=tmp_path).stdout
+    assert "at no table yet: " not in planned, planned
+    assert ("warning: the budget leaves broken, left out by the last run and at no table yet, "
+            "if a run builds it now, about 3 games against a median of 9 for the others, so "
+            "its place will be far wider: raise rounds by about 2 rounds to give it as "
+            "many\n") in planned, planned
+
+
 def played_then_changed(played: Played, folder: Path, before: int, after: int) -> Path:
     """A copy of the store of `before` rounds, then entrant e0 edited: the file asking for
     `after` rounds, for the next run."""
