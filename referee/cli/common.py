@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
 import click
 
@@ -150,11 +150,12 @@ def stored_standings_text(db_path: Path, fmt: str = "table", with_head_to_head: 
     if it cannot be read."""
     from ..leaderboard import standings_text
 
-    games, primary, left_out, baselines, held, (joined, runs) = read_stored(db_path)
+    s = read_stored(db_path)
     unfinished = unfinished_note(db_path) if fmt in PUBLISHED_WITH_NOTE else None
     decision = until_decision(db_path) if fmt != "csv" else None
-    return standings_text(games, primary, fmt, with_head_to_head, with_seats, with_pairs,
-                          left_out, wide, baselines, unfinished, held, decision, joined, runs)
+    return standings_text(s.games, s.primary, fmt, with_head_to_head, with_seats, with_pairs,
+                          s.left_out, wide, s.baselines, unfinished, s.held, decision,
+                          *s.joined, s.field, s.grow)
 
 
 # The leaderboard formats that carry the unfinished note themselves (an organiser published
@@ -162,23 +163,35 @@ def stored_standings_text(db_path: Path, fmt: str = "table", with_head_to_head: 
 PUBLISHED_WITH_NOTE = ("markdown", "json")
 
 
-def read_stored(db_path: Path) -> tuple[Games, str, dict[str, str], list[str],
-                                        dict[str, int], tuple[dict[str, int], int]]:
-    """What a leaderboard of the store at `db_path` shows (read-only): its games, its
-    tournament file's primary metric, the entrants its last run left out or withdrew, a
-    gauntlet's baselines, the games stored of each withdrawn entrant (out of the board, as
-    its reason says), and the run in which each entrant first played, of the store's runs
-    (`Store.joined`); a StoreError if it cannot be read."""
+class Stored(NamedTuple):
+    """What a leaderboard of a store shows (`read_stored`)."""
+
+    games: Games
+    primary: str  # its tournament file's primary metric
+    left_out: dict[str, str]  # the entrants its last run left out or withdrew, with why
+    baselines: list[str]  # a gauntlet's
+    held: dict[str, int]  # the games stored of each withdrawn entrant (out of the board)
+    joined: tuple[dict[str, int], int]  # each entrant's first run, of the store's runs
+    field: list[str]  # the entrants its last run played: those at no table are named
+    grow: str | None  # how its design plays more (`rounds.more_rounds`), for the note
+
+
+def read_stored(db_path: Path) -> Stored:
+    """What a leaderboard of the store at `db_path` shows (read-only); a StoreError if it
+    cannot be read."""
     from ..leaderboard import Games
     from ..tournament.field import shown_left_out, stored_games
-    from ..tournament.store import WITHDRAWN, Store
+    from ..tournament.rounds import more_rounds
+    from ..tournament.store import PLAYING, WITHDRAWN, Store
 
     store = Store.for_reading(db_path)
     try:
         left_out = shown_left_out(store)
-        return (Games.from_store(store), store.primary_metric(), left_out,
-                store.baselines(), stored_games(store, store.entrants(WITHDRAWN)),
-                store.joined())
+        config = store.tournament_config()
+        return Stored(Games.from_store(store), store.primary_metric(), left_out,
+                      store.baselines(), stored_games(store, store.entrants(WITHDRAWN)),
+                      store.joined(), list(store.entrants(PLAYING)),
+                      None if config is None else more_rounds(config))
     finally:
         store.close()
 

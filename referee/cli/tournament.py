@@ -168,7 +168,7 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     except KeyboardInterrupt:
         fail(f"interrupted; finished games are kept in {db_path}; run again to resume")
     try:  # read as the leaderboard reads them, with --quiet too (not shown: not worked out)
-        games, primary, left_out, baselines, _, (joined, runs) = read_stored(db_path)
+        board = read_stored(db_path)
     except StoreError as exc:
         fail(f"the games are stored, but the leaderboard cannot be read: {exc}")
     for line in summary.never_started:  # said with --quiet too: its games count for nothing
@@ -185,8 +185,9 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
                 f"results in {db_path}")
     from ..leaderboard import standings_text
 
-    click.echo(standings_text(games, primary, "table", left_out=left_out, baselines=baselines,
-                              joined=joined, runs=runs))
+    click.echo(standings_text(board.games, board.primary, "table", left_out=board.left_out,
+                              baselines=board.baselines, joined=board.joined[0],
+                              runs=board.joined[1], field=board.field, grow=board.grow))
 
 
 @tournament.command(name="plan")

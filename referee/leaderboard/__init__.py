@@ -17,14 +17,20 @@ def standings_text(games: Games, primary: str = "placement", fmt: str = "table",
           baselines: Sequence[str] = (), unfinished: str | None = None,
           withdrawn_games: Mapping[str, int] | None = None,
           decision: str | None = None, joined: Mapping[str, int] | None = None,
-          runs: int = 0) -> str:
+          runs: int = 0, field: Sequence[str] = (), grow: str | None = None) -> str:
     """The standings of `games` by the `primary` metric in `fmt` (JSON always with the
     pairs; the tables with them when `with_pairs`), the entrants `left_out` by the last
     run, with why (and, in CSV, the `withdrawn_games` stored), a gauntlet's `baselines`
     named, the note that the store is `unfinished` (Markdown and JSON), and what a run with
     `until` decided (`decision`: the table, Markdown and JSON), and the entrants that joined
-    late (`joined`: the run in which each first played, of `runs`; `late.py`)."""
-    result = standings(games, primary, baselines=baselines)
+    late (`joined`: the run in which each first played, of `runs`; `late.py`); the entrants
+    of the last run's `field` with no games yet are named (not left out, yet at no table);
+    `grow`: how the design plays more, for the note of a board that separates nothing (an
+    adaptive run's rounds, not a fixed schedule's deals: `resolution.note`)."""
+    result = standings(games, primary, baselines=baselines, grow=grow)
+    out = left_out or {}
+    placed = set(games.names)
+    no_games = [n for n in field if n not in placed and n not in out]
     h2h = None
     if with_head_to_head:  # in standings order, as the report shows it
         pairs = head_to_head(games)
@@ -33,7 +39,7 @@ def standings_text(games: Games, primary: str = "placement", fmt: str = "table",
     return render(result, fmt, h2h, by_seat(games) if with_seats else None, primary, with_pairs,
                   dict(left_out or {}), wide, list(baselines), unfinished,
                   dict(withdrawn_games or {}), decision,
-                  joined_late(result.rows, joined or {}, runs))
+                  joined_late(result.rows, joined or {}, runs), no_games)
 
 
 __all__ = ["Games", "Standings", "Uncertainty", "by_seat", "head_to_head", "standings",

@@ -194,7 +194,8 @@ def _wrapped(note: str, fmt: str) -> str:
 def standings_csv(rows: list[StandingRow], left_out: dict[str, str] | None = None,
                   baselines: Sequence[str] = (), never_started: Sequence[str] = (),
                   withdrawn_games: Mapping[str, int] | None = None,
-                  late_runs: Mapping[str, int] | None = None) -> str:
+                  late_runs: Mapping[str, int] | None = None,
+                  no_games: Sequence[str] = ()) -> str:
     """One row per entrant; whether it is a gauntlet's baseline and whether it started in none
     of its games (placed last by rule), which the other formats mark too; the last column
     says why an entrant was left out.  A left-out or withdrawn entrant not on the board has
@@ -203,7 +204,8 @@ def standings_csv(rows: list[StandingRow], left_out: dict[str, str] | None = Non
     kept); one left out, those the board counts: none (any it has stored are of tables
     outside the sample or with a withdrawn entrant, which the board leaves out too).
     `late_runs`: the run in which each entrant that joined late first played (`late.py`),
-    its `joined_late` column (empty for the others)."""
+    its `joined_late` column (empty for the others).  An entrant with `no_games` yet (in the
+    last run's file, at no table stored) has a row too, its figures empty and its games 0."""
     left_out = left_out or {}
     held = withdrawn_games or {}
     late_runs = late_runs or {}
@@ -234,7 +236,18 @@ def standings_csv(rows: list[StandingRow], left_out: dict[str, str] | None = Non
         if name not in ranked:
             w.writerow(["", visible(name), held.get(name, 0), *[""] * 25, name in baselines,
                         "", visible(why)])
+    for name in no_games:
+        w.writerow(["", visible(name), 0, *[""] * 25, False, "", ""])
     return out.getvalue()
+
+
+def no_games_line(names: Sequence[str], fmt: str) -> str:
+    """The entrants of the last run's file that sit at no table of the games stored (an
+    adaptive run's entrants not seated yet, a run stopped early): not on the board, and not
+    forgotten by it."""
+    show = _md if fmt == "github" else visible
+    return (f"no games yet: {', '.join(show(n) for n in names)}: in the last run's file, at no "
+            "table of the games stored so far, so not placed")
 
 
 def left_out_lines(left_out: dict[str, str], fmt: str) -> str:
@@ -341,7 +354,8 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
            wide: bool = False, baselines: list[str] | None = None,
            unfinished: str | None = None,
            withdrawn_games: Mapping[str, int] | None = None,
-           decision: str | None = None, late: Sequence[Late] = ()) -> str:
+           decision: str | None = None, late: Sequence[Late] = (),
+           no_games: Sequence[str] = ()) -> str:
     """The standings in `fmt`; JSON always holds the pairs, the tables when `with_pairs`.
     `left_out`: the entrants the last run could not play, with why, in every format; `wide`:
     the table and Markdown with every column (`standings_table`); `baselines`: a gauntlet's,
@@ -352,7 +366,9 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
     rows (the other formats say it in the reason); `decision`: what a run with `until`
     decided (where it stopped and why: who qualified, or what stayed open), in the table,
     Markdown and JSON (`until`), the CSV's on stderr by the command; `late`: the entrants
-    that joined late (`late.py`), a line under the tables, `joined_late` in JSON and CSV."""
+    that joined late (`late.py`), a line under the tables, `joined_late` in JSON and CSV;
+    `no_games`: the entrants of the last run's file at no table yet, a line under the tables
+    (`no_games` in JSON, rows of their own in CSV)."""
     rows = board.rows
     left_out = left_out or {}
     if fmt == "json":
@@ -366,7 +382,8 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
                                "baselines": baselines or [],
                                "unfinished": unfinished,
                                "until": decision,
-                               "joined_late": [x.as_dict() for x in late]}
+                               "joined_late": [x.as_dict() for x in late],
+                               "no_games": list(no_games)}
         if h2h is not None:
             doc["head_to_head"] = {a: {b: c.as_dict() for b, c in row.items()}
                                    for a, row in h2h.items()}
@@ -375,7 +392,7 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
         return json.dumps(doc, indent=2)
     if fmt == "csv":  # one table: the CLI refuses the extras with it
         return standings_csv(rows, left_out, baselines or (), board.never_started,
-                             withdrawn_games, {x.name: x.run for x in late})
+                             withdrawn_games, {x.name: x.run for x in late}, no_games)
     tablefmt = "github" if fmt == "markdown" else "simple"
     parts = [standings_table(rows, tablefmt, primary, wide, board.pairs)]
     if board.never_started:
@@ -388,6 +405,8 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
     if baselines:
         parts.append(_wrapped(BASELINES_NOTE.format(names=", ".join(visible(b) for b in
                                                                     baselines)), tablefmt))
+    if no_games:
+        parts.append(_wrapped(no_games_line(no_games, tablefmt), tablefmt))
     if left_out:
         parts.append(left_out_lines(left_out, tablefmt))
     if decision:

@@ -41,22 +41,29 @@ def minimum_exact_deals(entrants: int, alpha: float) -> int:
 # run stopped before the tables that link its field (a budget's prefix) reads the same.
 APART = (" Entrants at tables that share no entrant are not compared: no game links them, and "
          "more deals of those tables never will.")
+# The same of an adaptive run's board (`grow` given): its later rounds mix the tables.
+APART_YET = (" Entrants at tables that share no entrant are not compared: no game links them "
+             "yet; more rounds will, as each table seats one who has played least.")
 
 
 def note(pairs: list[Pair], entrants: int, games: int, deals_per_table: float, primary: str,
-         alpha: float, placed: str = "entrants") -> str | None:
+         alpha: float, placed: str = "entrants", grow: str | None = None) -> str | None:
     """None when some pair is separated; else the line that says why none is.  `games`: those
     played; `deals_per_table`: the deals each table played, on average, a deal begun and not
     finished counted in part (so that `games / deals_per_table` is a deal of every table);
-    `placed`: what the `entrants` placed are called (a gauntlet's "candidates")."""
+    `placed`: what the `entrants` placed are called (a gauntlet's "candidates"); `grow`: how
+    the design plays more, said instead of the deals of a table a fixed schedule needs (an
+    adaptive run's rounds each deal a table once, and more rounds are what it plays)."""
     if not pairs or any(p.separated for p in pairs):
         return None
-    line = _why_none(pairs, entrants, games, deals_per_table, primary, alpha, placed)
-    return line + APART if any(p.paired == "apart" for p in pairs) else line
+    line = _why_none(pairs, entrants, games, deals_per_table, primary, alpha, placed, grow)
+    if not any(p.paired == "apart" for p in pairs):
+        return line
+    return line + (APART_YET if grow else APART)
 
 
 def _why_none(pairs: list[Pair], entrants: int, games: int, deals_per_table: float,
-              primary: str, alpha: float, placed: str) -> str:
+              primary: str, alpha: float, placed: str, grow: str | None) -> str:
     from scipy.special import ndtri  # what scipy.stats.norm.isf computes, without
     # importing scipy.stats (half a second of a leaderboard's start)
 
@@ -68,8 +75,8 @@ def _why_none(pairs: list[Pair], entrants: int, games: int, deals_per_table: flo
         need = minimum_exact_deals(entrants, alpha)
         deals = f"{max(exact)} deal" + ("" if max(exact) == 1 else "s")
         head = (f"no pair can be separated: with {deals} the exact test's smallest "
-                f"p-value is above {alpha:g}/{m}; {entrants} {placed} need at least {need} "
-                "deals of a table")
+                f"p-value is above {alpha:g}/{m}; " + (grow or f"{entrants} {placed} need at "
+                                                      f"least {need} deals of a table"))
     errors = [p.test.se for p in pairs if math.isfinite(p.test.se) and p.test.se > 0]
     compared = [p for p in pairs if p.paired != "apart"]  # (the others: no test at all)
     if not errors and compared and all(p.test.diff == 0 and p.test.se == 0 for p in compared):
@@ -86,6 +93,7 @@ def _why_none(pairs: list[Pair], entrants: int, games: int, deals_per_table: flo
     needed = max(math.ceil(deals_per_table * scale - 1e-9), need)
     # The games are those deals' (a deal of every table: games / deals_per_table), so that
     # the two figures agree, as a run of that many deals would play them.
+    every = "" if grow else f" ({needed:,} deals of every table)"  # a fixed schedule's
     return (f"{head}; a difference of {diff:g} {UNITS.get(primary, primary)} would need about "
-            f"{round(needed * games / deals_per_table):,} games ({needed:,} deals of every "
-            "table) to be separated 4 times in 5.")
+            f"{round(needed * games / deals_per_table):,} games{every} to be separated 4 "
+            "times in 5.")

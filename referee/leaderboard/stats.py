@@ -237,12 +237,15 @@ class Standings:
 
 
 def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP_SAMPLES,
-              alpha: float = paired.ALPHA, baselines: Collection[str] = ()) -> Standings:
+              alpha: float = paired.ALPHA, baselines: Collection[str] = (),
+              grow: str | None = None) -> Standings:
     """One row per entrant, best first by `primary` (ties by name), and the pairs in
     standings order (`pairs.compare`), familywise error `alpha`.  A gauntlet's `baselines`
     keep their rows and figures but hold no place: the places, the pairs and `separated`
     are the candidates' alone, by Holm over the candidates' pairs, as a run's `until` judges
-    them (`tournament.until.judged`): a baseline is the yardstick, not a contender."""
+    them (`tournament.until.judged`): a baseline is the yardstick, not a contender.  `grow`:
+    how the design plays more, for the note of a board that separates nothing
+    (`resolution.note`)."""
     if primary not in METRICS:
         raise ValueError(f"unknown metric {primary!r}; known: {', '.join(METRICS)}")
     if not games.game_ids:
@@ -302,7 +305,8 @@ def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP
     whole = max(dealt.values(), default=1) * max(1, len(tables))
     note = resolution.note(pairs, len(order), len(games.game_ids),
                            len(games.game_ids) / whole, primary, alpha,
-                           "candidates" if len(order) < len(games.names) else "entrants")
+                           "candidates" if len(order) < len(games.names) else "entrants",
+                           grow)
     if games.deals == 1:
         note = (f"{note} " if note else "") + resolution.ONE_DEAL
     unstarted = [n for n in order if n in never]  # by their places, then any baseline's

@@ -71,6 +71,16 @@ def budget_text(config: TournamentConfig) -> str:
     return " and ".join(parts)
 
 
+def more_rounds(config: TournamentConfig) -> str | None:
+    """What plays more of an adaptive run, said by a board that separates nothing in place
+    of a fixed schedule's deals of a table (each round deals a table once; more rounds are
+    what an adaptive run plays); None for a fixed schedule."""
+    if config.schedule != "adaptive":
+        return None
+    return (f"an adaptive run separates pairs by playing more rounds: raise its budget "
+            f"({budget_text(config)}) to play on")
+
+
 def finished(config: TournamentConfig, games: Schedule) -> str:
     """The line a run says when the budget of tables or rounds is spent."""
     return (f"played {counted(len(games.rounds), 'round')} "

@@ -294,7 +294,8 @@ def test_a_store_written_before_gives_the_same_leaderboard_and_replay_page(
     store = open_store(old_store, read_only=True)
     try:
         # The same standings; the JSON has since gained `left_out`, `baselines`,
-        # `never_started`, `unfinished`, `until` and `joined_late` (none in an earlier store)
+        # `never_started`, `unfinished`, `until`, `joined_late` and `no_games` (none in an
+        # earlier store)
         # and each entrant's `baseline` (no), and leaderboard.json the block model's
         # `strength`, its `note` and exact intervals.
         # Ratings to a millionth of an Elo point: the fit's last digits are the solver's.
@@ -302,7 +303,7 @@ def test_a_store_written_before_gives_the_same_leaderboard_and_replay_page(
         expected["entrants"] = [{**e, "baseline": False} for e in expected["entrants"]]
         assert rounded(json.loads(stored_standings_text(old_store, "json"))) == rounded({
             **expected, "left_out": [], "baselines": [], "never_started": [],
-            "unfinished": None, "until": None, "joined_late": []})
+            "unfinished": None, "until": None, "joined_late": [], "no_games": []})
         # All its games are stored: no note that a run would play more (its ids are another
         # schedule's, which a run refuses).
         assert unfinished_note(old_store) is None

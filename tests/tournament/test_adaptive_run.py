@@ -5,7 +5,9 @@ the budget; a shard is refused in one line."""
 
 from __future__ import annotations
 
+import csv
 import fcntl
+import io
 import json
 import os
 import re
@@ -19,7 +21,7 @@ import pytest
 
 from .. import in_process
 from ..processes import wait_until
-from .test_field import RANDOM, entrant, forget_last, stored, write_file
+from .test_field import RANDOM, board, entrant, forget_last, run, stored, write_file
 from .test_user_errors import refused
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -201,6 +203,32 @@ def test_the_plan_warns_when_the_budget_left_gives_late_entrants_few_games(
     assert ("warning: the budget leaves the entrant at no table yet about 3 games against a "
             "median of 9 for the others, so its place will be far wider: raise rounds by about 2 "
             "rounds to give it as many\n") in planned, planned
+
+
+def test_a_board_after_a_round_names_the_entrants_at_no_table_and_says_more_rounds_help(
+        tmp_path: Path, played: Played) -> None:
+    """One round played, then `late` added with the budget (rounds = 1) spent: the run seats
+    it at no table, and its board, like `referee leaderboard` in every format, still names it
+    (no games yet: a line under the table and Markdown, `no_games` in JSON, a row of its own
+    in CSV).  The note of a board that separates nothing says what helps an adaptive run,
+    more rounds and its budget, not the deals of a table a fixed schedule would need."""
+    played.copy(1, tmp_path)
+    entrant(tmp_path, "late", RANDOM)
+    said = " ".join(run(write_file(tmp_path, [*NAMES, "late"], f'schedule = "adaptive"\n'
+                                   f'rounds = 1\nedition = "{TINY}"'), "--workers", "1").split())
+    db = tmp_path / "field.db"
+    for text in (said, " ".join(board(db, "table").split())):
+        assert ("no games yet: late: in the last run's file, at no table of the games stored "
+                "so far, so not placed") in text, text
+        assert ("the exact test's smallest p-value is above 0.05/15; an adaptive run "
+                "separates pairs by playing more rounds: raise its budget (rounds = 1) to play "
+                "on. Entrants at tables that share no entrant are not compared: no game links "
+                "them yet; more rounds will") in text, text
+        assert "deals of a table" not in text, text
+    assert "no games yet: late:" in board(db, "markdown")
+    assert json.loads(board(db))["no_games"] == ["late"]
+    rows = {r["name"]: r for r in csv.DictReader(io.StringIO(board(db, "csv")))}
+    assert (rows["late"]["games"], rows["late"]["rank"], rows["late"]["left_out"]) == ("0", "", "")
 
 
 def test_the_plan_counts_an_entrant_the_last_run_left_out_apart_from_the_newcomers(
