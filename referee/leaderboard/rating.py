@@ -199,7 +199,9 @@ def refit(finishes: Finishes, elo: np.ndarray, deal_weights: np.ndarray) -> np.n
     together, a block of them at a time, up to TOGETHER_ENTRANTS (one at a time, Python's
     overhead cost a leaderboard 0.2 s of CPU at five entrants; together, 0.01 s)."""
     e = finishes.entrants
-    if e > TOGETHER_ENTRANTS:  # numpy's work on each E x E matrix outweighs the overhead
+    # Beyond TOGETHER_ENTRANTS numpy's work on each E x E matrix outweighs the overhead; a
+    # lone entrant's fit is 0 whatever its start, which `_fit_block` would keep instead.
+    if e > TOGETHER_ENTRANTS or e == 1:
         return np.stack([fit(finishes.matrix(w), elo) for w in deal_weights])
     block = max(1, REFIT_BLOCK // max(1, e * e))
     pair = finishes.winner * e + finishes.loser
