@@ -202,7 +202,7 @@ def test_gradescope_run_autograder(course: Path, graded: dict[str, dict[str, str
     # No game played: no placement, rather than 0.0 (a real score of always last) or a
     # string among the other submissions' numbers.
     played = row["games"] != "0"
-    assert list(board) == ["points", "placement", "grade"] if played else ["points", "grade"]
+    assert list(board) == (["points", "placement", "grade"] if played else ["points", "grade"])
     assert board["points"] == pytest.approx(float(row["points"]), abs=0.01)
     if played:
         assert board["placement"] == pytest.approx(float(row["placement"]), abs=1e-4)
