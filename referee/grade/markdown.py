@@ -9,7 +9,9 @@ import re
 from referee.text import visible
 
 _TICKS = re.compile(r"`+")
-_PLAIN = re.compile(r"[A-Za-z0-9 _.,:;'+=/@-]*")
+# Letters of any script (a student's name: "José", "王") and ASCII digits and punctuation
+# that mean nothing to Markdown between letters; anything else goes in a code span.
+_PLAIN = re.compile(r"(?:[^\W\d_]|[0-9 _.,:;'+=/@-])*")
 
 
 def longest_run(text: str) -> int:

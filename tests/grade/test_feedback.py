@@ -13,7 +13,7 @@ from markdown_it import MarkdownIt
 
 from referee.check import MOVE_TIME_CHECK, CheckResult
 from referee.grade.feedback import Findings, feedback
-from referee.grade.markdown import code, fenced
+from referee.grade.markdown import code, fenced, plain_or_code
 from referee.grade.problems import Problems, add_check
 from referee.grade.result import StudentResult, grade_for, total_points
 from referee.grade.submissions import Submission
@@ -35,6 +35,17 @@ def test_a_fence_is_longer_than_any_run_of_backticks_inside() -> None:
     span = MarkdownIt("commonmark").parseInline(code("a `b` ``c``"))[0].children
     assert span is not None and [(t.type, t.content) for t in span] == [
         ("code_inline", "a `b` ``c``")]
+
+
+def test_a_name_of_any_script_heads_as_itself_and_markup_as_code() -> None:
+    """A heading's name in letters of any script (Gradescope's names of a group) reads as it
+    is; one that Markdown would read as markup or a link shows in a code span, as written."""
+    for name, kind in (("José García, 王小明", "text"), ("O'Brien, Ann-Marie", "text"),
+                       ("*Ann*", "code_inline"), ("[x](https://a.example)", "code_inline"),
+                       ("<b>Ann</b>", "code_inline")):
+        children = MarkdownIt("commonmark").parseInline(plain_or_code(name))[0].children
+        assert children is not None and [(t.type, t.content) for t in children] == [
+            (kind, name)], name
 
 
 HOSTILE_STDERR = ("closed its output; exit status 1; its stderr ends:\nTraceback (most recent "
