@@ -32,7 +32,9 @@ TINY = np.finfo(np.float64).tiny  # the least chance a log is taken of
 CHART_TOLERANCE = 1e-6  # the same for a chart's points (a ten-thousandth of an Elo point)
 REFIT_ENTRANTS = 100  # up to this many entrants, every bootstrap resample is refitted
 TOGETHER_ENTRANTS = 32  # up to this many, the resamples' fits step together (`refit`)
-REFIT_BLOCK = 2_000_000  # numbers in one block of resamples' E x E matrices (16 MB each)
+# Numbers in one E x E stack of a block of resamples (16 MB); a block's step holds some eight
+# such stacks at once: about 130 MB, or 70 MB for 1,000 resamples at 32 entrants.
+REFIT_BLOCK = 2_000_000
 
 
 @dataclass(frozen=True)
