@@ -100,6 +100,26 @@ def _parse_stat(pid: int, data: bytes) -> ProcStat | None:
         return None
 
 
+def cpu_wanted(pid: int) -> float:
+    """Seconds the process's threads have run or waited to run, from /proc/PID/task/*/schedstat
+    (its first two fields: nanoseconds on a CPU, and runnable on a run queue): what it would
+    have used of the CPU on an idle machine.  A loaded machine gives a looping process little
+    CPU time, but it is runnable all along; a process blocked reading neither runs nor waits.
+    0.0 where the kernel keeps no schedstat (CONFIG_SCHED_INFO off), or the process is gone."""
+    total = 0
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return 0.0
+    for tid in tasks:
+        try:
+            fields = read_file(f"/proc/{pid}/task/{tid}/schedstat").split()
+            total += int(fields[0]) + int(fields[1])
+        except (OSError, IndexError, ValueError):
+            continue
+    return total / 1e9
+
+
 def _children(pid: int) -> list[int]:
     found: list[int] = []
     try:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import trio
 
+from . import proc_tree
 from .errors import BotGone, ReplyTimeout
 from .limits import BotLimits
 from .process import CLOSED_OUTPUT, BotProcess
@@ -109,12 +110,20 @@ class Watchdog:
 
     @staticmethod
     async def busy(bot: BotProcess, seconds: float = BUSY_LOOK) -> bool:
-        """Whether the bot's processes are using the CPU: a quarter of `seconds` or more of CPU
-        time over the next `seconds`.  Looked at only when a request or the hello timed out with
-        nothing ever come from the bot, to tell an endless loop from an unflushed reply."""
-        before = sum(p.cpu_seconds for p in bot.processes())
+        """Whether the bot's processes are using the CPU: over the next `seconds`, a quarter
+        of them or more spent running or waiting to run (`proc_tree.cpu_wanted`), or else of
+        CPU time.  Looked at only when a request or the hello timed out with nothing ever come
+        from the bot, to tell an endless loop from an unflushed reply; the time waited counts,
+        since on a loaded machine a loop gets far less than a quarter of a core."""
+        def used() -> tuple[float, float]:
+            tree = bot.processes()
+            return (sum(p.cpu_seconds for p in tree),
+                    sum(proc_tree.cpu_wanted(p.pid) for p in tree))
+
+        cpu, wanted = used()
         await trio.sleep(seconds)
-        return sum(p.cpu_seconds for p in bot.processes()) - before >= seconds / 4
+        cpu_after, wanted_after = used()
+        return max(cpu_after - cpu, wanted_after - wanted) >= seconds / 4
 
     async def read_line(self, bot: BotProcess, deadline: float, *, spin: bool = True) -> bytes:
         """`bot.read_line`, looking at the bot every WATCH_EVERY seconds of waiting; raises
