@@ -8,7 +8,7 @@ from pathlib import Path
 import trio
 
 from referee.bots.launch import BotSpec
-from referee.bots.limits import BotLimits
+from referee.bots.limits import DEFAULT_MAX_FAULTS, BotLimits
 from referee.bots.sandbox import SandboxMode
 from referee.match.bot_player import BotPlayer
 from referee.match.game import play_game
@@ -33,14 +33,16 @@ def players(bot_dir: Path, hostile: str, sandbox: str, limits: BotLimits,
 
 def play(bot_dir: Path, hostile: str, sandbox: str = "none",
          limits: BotLimits = BotLimits(), games: int = 1, move_time: float = 0.5,  # noqa: B008
-         time_bank: float = 0.5, stderr: Path | None = None) -> list[GameRecord]:
+         time_bank: float = 0.5, stderr: Path | None = None,
+         max_faults: int = DEFAULT_MAX_FAULTS) -> list[GameRecord]:
     """Play `games` games (the same players throughout), then close every player."""
     seats = players(bot_dir, hostile, sandbox, limits, stderr)
 
     async def run() -> list[GameRecord]:
         try:
             return [await play_game(GameSpec.make(f"g{g}", 40 + g, NAMES, move_time=move_time,
-                                                  time_bank=time_bank), seats)
+                                                  time_bank=time_bank, max_faults=max_faults),
+                                    seats)
                     for g in range(games)]
         finally:
             for p in seats:

@@ -19,7 +19,7 @@ import pytest
 import trio
 
 from referee.bots.launch import BotSpec
-from referee.bots.limits import BotLimits, MiB
+from referee.bots.limits import MAX_FAULTS, BotLimits, MiB
 from referee.bots.pids_cgroup import PREFIX, _pid_namespace, base_folder
 from referee.bots.process import BotProcess
 from referee.bots.watchdog import BUSY_LOOK, Watchdog
@@ -269,8 +269,10 @@ def test_a_bot_looping_at_its_first_request_is_told_it_was_busy(bot_dir: Path) -
     """A bot that spins at its first request, nothing written since its hello, is told it
     was still using the CPU when its time ran out (an endless loop), not to check that it
     flushes its output; the CPU budget per game then stops it."""
+    # Timeouts never retire it here: on a loaded machine it gets a small share of a core, and
+    # takes many 0.2 s timeouts to use up its 0.5 s of CPU.
     [game] = play(bot_dir, "spin_cpu.py --forever", "none", BotLimits(cpu_per_game=0.5),
-                  move_time=0.2, time_bank=0)
+                  move_time=0.2, time_bank=0, max_faults=MAX_FAULTS)
     timeout, *rest = game.result.faults[0]
     assert timeout.kind == "timeout" and timeout.reason.endswith(
         "(nothing came from it, and it was still using the CPU when its time ran out: most "
