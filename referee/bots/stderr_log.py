@@ -6,10 +6,13 @@ file that way).  A trio system task drains the pipe as the bot writes, so a nois
 blocks on a full pipe, and the cap per game is kept as the bytes come: the first `per_game`
 bytes of a game are written, the rest counted and dropped but for the last TAIL bytes, which
 are written after a note once the game ends (or the bot crashes), so a crash still shows its
-traceback.  Past the cap the pipe is emptied at most once every FLOOD_PAUSE seconds, the
-dropped bytes spliced to /dev/null uncopied: the referee's CPU stays bounded whatever the bot
-writes, and the pipe (PIPE_SIZE) is large enough that a bot writing hundreds of megabytes a
-second is not held up by it.
+traceback.  Past the cap the dropped bytes are spliced to /dev/null uncopied, and the pipe is
+emptied again at once only if it was at least half full (the bot is waiting on us, and each
+emptying moves half a pipe), else after FLOOD_PAUSE seconds (to gather more): the referee's CPU
+stays bounded per byte whatever the bot writes, and the pipe (PIPE_SIZE) is large enough that a
+bot writing hundreds of megabytes a second is not held up by it.  A pause after every emptying,
+full pipe or not, held such a bot to one pipe per pause, which a loaded machine stretches from
+a millisecond to several: 40 MB took a second.
 
 The log file is created, or reset, with mode 0644 and without following a link.  A temporary
 log (no `path`) is unlinked as soon as it is open, so nothing is left in the temporary folder,
@@ -35,7 +38,7 @@ from .caught import ErrorLines
 TAIL = 4096  # bytes of a game's stderr kept past the cap, and quoted in a crash's reason
 PIPE_SIZE = 1 << 20  # asked for; the kernel may give less (fs.pipe-max-size)
 READ_CHUNK = 1 << 20
-FLOOD_PAUSE = 0.001  # seconds between emptyings of the pipe once a game is past its cap
+FLOOD_PAUSE = 0.001  # seconds between emptyings of a pipe past its cap found under half full
 LOG_MODE = 0o644
 
 
@@ -82,6 +85,7 @@ class StderrLog:
         os.set_blocking(self._pipe, False)
         with suppress(OSError):  # past the user's pipe quota the default size will do
             fcntl.fcntl(self._pipe, fcntl.F_SETPIPE_SZ, PIPE_SIZE)
+        self._half_full = fcntl.fcntl(self._pipe, fcntl.F_GETPIPE_SZ) // 2
         self._null = os.open(os.devnull, os.O_WRONLY | os.O_CLOEXEC)
         self.game_start = os.fstat(self.fd).st_size
         self.written = 0  # bytes the bot wrote to stderr this game
@@ -104,20 +108,21 @@ class StderrLog:
                 await trio.lowlevel.wait_readable(self._pipe)
             except (trio.ClosedResourceError, OSError):
                 return
-            self.drain()
-            if self.written >= self.per_game:
+            held = self.drain()
+            if self.written >= self.per_game and held < self._half_full:
                 await trio.sleep(FLOOD_PAUSE)
 
-    def drain(self) -> None:
-        """Take what the pipe holds now into the log.  Bytes past the game's cap that would
-        not be in its tail are dropped without being read, so emptying a full pipe costs a
-        few system calls whatever its size; a bot writing faster than that is not waited for."""
+    def drain(self) -> int:
+        """Take what the pipe holds now into the log; the bytes it held.  Bytes past the game's
+        cap that would not be in its tail are dropped without being read, so emptying a full
+        pipe costs a few system calls whatever its size; a bot writing faster than that is
+        not waited for."""
         if self._pipe < 0 or self._eof:
-            return
-        held = self._held()
+            return 0
+        held = found = self._held()
         if held == 0:
             self._read(1)  # finds the end of the pipe, if that is what woke us
-            return
+            return 0
         room = max(0, self.per_game - self.written)
         if room:
             held -= self._read(min(held, room))
@@ -125,6 +130,7 @@ class StderrLog:
             held -= self._drop(held - TAIL)
         if held > 0:
             self._read(held)
+        return found
 
     def _held(self) -> int:
         count = array.array("i", [0])
