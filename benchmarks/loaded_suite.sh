@@ -8,7 +8,9 @@
 #   RUNS=5 PER_CORE=3 PYTHON=.venv/bin/python benchmarks/loaded_suite.sh
 #
 # The burners are `stress --cpu N` (Debian package stress) where it is installed, else shell
-# loops; they are stopped however the script ends.
+# loops; they are stopped however the script ends.  Each runs in its own session, as a bot
+# does: a kernel with autogroup scheduling shares the CPU between sessions first, so burners
+# in the script's session would cost the bots, each in a session of its own, next to nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${RUNS:-3}
@@ -20,7 +22,7 @@ burners=$((cores * per_core))
 pids=()
 stop_burners() {
   if [ ${#pids[@]} -gt 0 ]; then
-    kill "${pids[@]}" 2>/dev/null || true
+    for pid in "${pids[@]}"; do kill -- "-$pid" 2>/dev/null || true; done  # each its group
     wait "${pids[@]}" 2>/dev/null || true
   fi
 }
@@ -28,11 +30,11 @@ trap stop_burners EXIT
 trap 'exit 130' INT TERM
 
 if command -v stress >/dev/null; then
-  stress --cpu "$burners" >/dev/null 2>&1 &
+  setsid stress --cpu "$burners" >/dev/null 2>&1 &
   pids+=($!)
 else
   for _ in $(seq "$burners"); do
-    (while :; do :; done) &
+    setsid sh -c 'while :; do :; done' &
     pids+=($!)
   done
 fi
