@@ -48,7 +48,12 @@ class Builds:
     folder just after its last successful build (`referee.bots.build_state`); a build whose
     digest is the same now is not run again, unless `rebuild`.  `build_bots` fills in the
     rest: the entrants whose build it reused, how many it ran, and the digests to keep (None:
-    forget the entrant's, its build failed or its folder cannot be vouched for)."""
+    forget the entrant's, its build failed or its folder cannot be vouched for), each taken
+    just after that entrant's own build: a digest taken later would vouch for a file edited
+    after the build read it (an organiser's fix while the other kits compile), and the next
+    run would play the program built before the edit, under the edited folder's version.
+    An entrant whose folder another's build changes after its own (a folder two entrants
+    share) is built again at the next run."""
 
     last: Mapping[str, str]
     rebuild: bool = False
@@ -92,11 +97,14 @@ async def build_bots(config: TournamentConfig, config_path: Path,
                 left_out[bot.name] = f"its build {built.problem}" + (f": {line}" if line else "")
                 said[bot.name] = f"its build {built.problem}" + (f": {tail}" if tail else "")
                 continue
+            if builds is not None:
+                builds.digests[bot.name] = _build_digest(config, config_path, bot)
         missing = missing_program(bot_spec(config, config_path, bot.name))
         if missing is not None:
             left_out[bot.name] = f"its command cannot run: {missing}"
     if builds is not None:
-        _keep_digests(config, config_path, builds, left_out)
+        for name in left_out:  # a failed build, or a command that cannot run: never reused
+            builds.digests[name] = None
         reused = builds.line()
         if reused is not None:
             say(reused)
@@ -114,23 +122,14 @@ def _build_digest(config: TournamentConfig, config_path: Path, bot: BotEntry) ->
 
 def _up_to_date(config: TournamentConfig, config_path: Path, bot: BotEntry,
                 builds: Builds | None) -> bool:
-    """Whether `bot`'s build is known to be up to date (and so counted as reused)."""
+    """Whether `bot`'s build is known to be up to date (and so counted as reused, its digest
+    kept as it was)."""
     if builds is None or builds.rebuild or bot.name not in builds.last:
         return False
     if _build_digest(config, config_path, bot) != builds.last[bot.name]:
         return False
     builds.reused.append(bot.name)
     return True
-
-
-def _keep_digests(config: TournamentConfig, config_path: Path, builds: Builds,
-                  left_out: Mapping[str, str]) -> None:
-    """The digest of every built entrant's folder after all the builds (two entrants may
-    share a folder), and None for those left out: a failed build is never reused."""
-    for bot in config.bots:
-        if bot.build:
-            builds.digests[bot.name] = (None if bot.name in left_out else
-                                        _build_digest(config, config_path, bot))
 
 
 def _unplayable(bot: BotEntry, cwd: Path) -> str | None:

@@ -85,3 +85,28 @@ def test_a_folder_with_a_link_leading_out_of_it_is_never_taken_for_up_to_date(
     assert build_digest("make", tmp_path / "bot", "none") != before
     os.symlink(tmp_path, tmp_path / "bot" / "up")
     assert build_digest("make", tmp_path / "bot", "none") is None
+
+
+def test_a_source_edited_after_its_build_and_before_the_others_end_builds_again(
+        tmp_path: Path) -> None:
+    """An entrant's source edited after its build ran (here by the next entrant's build, as
+    an organiser's fix would land while other kits compile) is not taken for built: the next
+    run builds it again and plays its games again, and the program it plays is the edited
+    source's."""
+    names = ["ann", "ben", "cal"]
+    for n in names:
+        entrant(tmp_path, n)
+    file = field_file(tmp_path, names)
+    edits_ann = BUILD.replace("out.py'", "out.py; echo \\\\\\\"# edited\\\\\\\" >> ../ann/bot.py'")
+    text = file.read_text().replace(f'"{BOT_PYTHON} bot.py"',
+                                    f'"{BOT_PYTHON} out.py"\nbuild = "{BUILD}"')
+    file.write_text(text.replace(BUILD, edits_ann, 2).replace(edits_ann, BUILD, 1))
+    log = tmp_path / "builds.log"
+    run(file)
+    assert builds_run(log) == names
+    assert (tmp_path / "ann" / "out.py").read_text() != (tmp_path / "ann" / "bot.py").read_text()
+
+    said = run(file)
+    assert builds_run(log) == ["ann"], said
+    assert "changed since the last run: ann;" in said, said
+    assert (tmp_path / "ann" / "out.py").read_text() == (tmp_path / "ann" / "bot.py").read_text()
