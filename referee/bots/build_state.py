@@ -11,8 +11,10 @@ installed (its path, size and time), so that a compiler upgraded in place builds
 
 A folder that cannot be vouched for has no digest (None), and its build always runs: one
 with a link that leads out of it (what the build reads there is not seen), a file that
-cannot be read, or more than `MOST_ENTRIES` entries.  Neither can a build that reads files
-elsewhere without a link or `read_only` saying so (`-I../common`): `--rebuild` runs them all.
+cannot be read, or more than `MOST_ENTRIES` entries; nor a build whose command names a path
+up out of its folder (`-I../common`, `cd ..`: `UP_OUT`) when no `read_only` path says what
+it reads there.  A build that reads files elsewhere unseen (a Makefile's `../common`, a
+compiler upgraded under `make`) cannot be vouched for either: `--rebuild` runs them all.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shlex
 import shutil
 import stat
@@ -37,12 +40,17 @@ SESSION_ONLY = frozenset({
 SESSION_PREFIXES = ("SSH_", "XDG_", "TMUX", "TERM_", "DBUS_", "GPG_", "KRB5", "SLURM_", "PBS_",
                     "SGE_", "LSB_", "LSF_", "VSCODE_")
 MOST_ENTRIES = 200_000  # files, folders and links: past this, a folder is not a bot's
+# `..` as a path's part in a build command (not `...`): it reads or runs something out of its
+# folder, which the digest does not see.
+UP_OUT = re.compile(r"(?:^|[^.])\.\.(?:[/\\\s'\";&|)]|$)")
 
 
 def build_digest(command: str, folder: Path, sandbox: str,
                  read_only: Sequence[Path] = ()) -> str | None:
     """The digest of a build of `command` in `folder` as things are now (module doc), or
     None if the folder cannot be vouched for (its build must run)."""
+    if not read_only and UP_OUT.search(command):
+        return None
     h = hashlib.sha256(json.dumps(["build", command, sandbox, _environment(),
                                    _program(command, folder)]).encode())
     for path in [folder, *read_only]:

@@ -15,7 +15,8 @@ from ..processes import BOT_PYTHON
 from .test_field import entrant, field_file, run
 
 # Writes the program the command runs (out.py): deleting it is deleting the build's output.
-BUILD = "sh -c 'basename \\\"$PWD\\\" >> ../builds.log; cp bot.py out.py'"
+# The log is named by its absolute path: a build command naming `..` is never reused.
+BUILD = "sh -c 'basename \\\"$PWD\\\" >> {log}; cp bot.py out.py'"
 
 
 def builds_run(log: Path) -> list[str]:
@@ -35,9 +36,10 @@ def test_a_resumed_run_builds_only_what_changed_since_its_last_build(tmp_path: P
     for n in names:
         entrant(tmp_path, n)
     file = field_file(tmp_path, names)
-    file.write_text(file.read_text().replace(f'"{BOT_PYTHON} bot.py"',
-                                             f'"{BOT_PYTHON} out.py"\nbuild = "{BUILD}"'))
     log = tmp_path / "builds.log"
+    build = BUILD.format(log=log)
+    file.write_text(file.read_text().replace(f'"{BOT_PYTHON} bot.py"',
+                                             f'"{BOT_PYTHON} out.py"\nbuild = "{build}"'))
     assert "3 games played" in run(file)
     assert builds_run(log) == names
 
@@ -60,7 +62,7 @@ def test_a_resumed_run_builds_only_what_changed_since_its_last_build(tmp_path: P
     assert "0 games played, 3 were already stored" in said, said
 
     text = file.read_text()
-    file.write_text(text.replace(BUILD, BUILD.replace("out.py'", "out.py; exit 3'"), 1))
+    file.write_text(text.replace(build, build.replace("out.py'", "out.py; exit 3'"), 1))
     assert "left out ann: its build failed (exit status 3)" in run(file)
     assert builds_run(log) == ["ann"]
     assert "left out ann: its build failed (exit status 3)" in run(file)
@@ -87,6 +89,20 @@ def test_a_folder_with_a_link_leading_out_of_it_is_never_taken_for_up_to_date(
     assert build_digest("make", tmp_path / "bot", "none") is None
 
 
+def test_a_build_command_naming_a_path_up_out_of_its_folder_is_never_taken_for_up_to_date(
+        tmp_path: Path) -> None:
+    """A build command that reads out of its folder by a relative path (`-I../common`,
+    `cd ..`) has no digest, its build always runs, unless `read_only` names what it reads
+    there (then hashed with it); `...` in a command is no path."""
+    (tmp_path / "bot").mkdir()
+    (tmp_path / "common").mkdir()
+    for command in ["gcc -I../common bot.c", "sh -c 'cd .. && make'", "make -C .."]:
+        assert build_digest(command, tmp_path / "bot", "none") is None, command
+    assert build_digest("sh -c 'echo built...'", tmp_path / "bot", "none") is not None
+    assert build_digest("gcc -I../common bot.c", tmp_path / "bot", "none",
+                        [tmp_path / "common"]) is not None
+
+
 def test_a_source_edited_after_its_build_and_before_the_others_end_builds_again(
         tmp_path: Path) -> None:
     """An entrant's source edited after its build ran (here by the next entrant's build, as
@@ -97,11 +113,12 @@ def test_a_source_edited_after_its_build_and_before_the_others_end_builds_again(
     for n in names:
         entrant(tmp_path, n)
     file = field_file(tmp_path, names)
-    edits_ann = BUILD.replace("out.py'", "out.py; echo \\\\\\\"# edited\\\\\\\" >> ../ann/bot.py'")
-    text = file.read_text().replace(f'"{BOT_PYTHON} bot.py"',
-                                    f'"{BOT_PYTHON} out.py"\nbuild = "{BUILD}"')
-    file.write_text(text.replace(BUILD, edits_ann, 2).replace(edits_ann, BUILD, 1))
     log = tmp_path / "builds.log"
+    build = BUILD.format(log=log)
+    edits_ann = build.replace("out.py'", f"out.py; echo pass >> {tmp_path / 'ann' / 'bot.py'}'")
+    text = file.read_text().replace(f'"{BOT_PYTHON} bot.py"',
+                                    f'"{BOT_PYTHON} out.py"\nbuild = "{build}"')
+    file.write_text(text.replace(build, edits_ann, 2).replace(edits_ann, build, 1))
     run(file)
     assert builds_run(log) == names
     assert (tmp_path / "ann" / "out.py").read_text() != (tmp_path / "ann" / "bot.py").read_text()
