@@ -26,7 +26,7 @@ import re
 import shlex
 import shutil
 import stat
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from pathlib import Path
 
 # Variables of a terminal, a login or a batch system: they differ between two runs of the
@@ -46,16 +46,17 @@ UP_OUT = re.compile(r"(?:^|[^.])\.\.(?:[/\\\s'\";&|)]|$)")
 
 
 def build_digest(command: str, folder: Path, sandbox: str,
-                 read_only: Sequence[Path] = ()) -> str | None:
+                 read_only: Sequence[Path] = (), skip: Collection[str] = ()) -> str | None:
     """The digest of a build of `command` in `folder` as things are now (module doc), or
-    None if the folder cannot be vouched for (its build must run)."""
+    None if the folder cannot be vouched for (its build must run).  `skip`: the real paths of
+    the run's own files, left out (`version.run_own`)."""
     if not read_only and UP_OUT.search(command):
         return None
     h = hashlib.sha256(json.dumps(["build", command, sandbox, _environment(),
                                    _program(command, folder)]).encode())
     for path in [folder, *read_only]:
         h.update(f"{path}\0".encode())
-        if not _tree(h, path):
+        if not _tree(h, path, skip):
             return None
     return h.hexdigest()
 
@@ -82,7 +83,7 @@ def _program(command: str, folder: Path) -> list[object]:
     return [os.path.realpath(found), st.st_size, st.st_mtime_ns]
 
 
-def _tree(h: hashlib._Hash, top: Path) -> bool:
+def _tree(h: hashlib._Hash, top: Path, skip: Collection[str] = ()) -> bool:
     """Hash `top` (a folder, or a file) into `h`: False if it cannot be vouched for."""
     root = os.path.realpath(top)
     if os.path.isfile(root):
@@ -101,6 +102,8 @@ def _tree(h: hashlib._Hash, top: Path) -> bool:
             if entries > MOST_ENTRIES:
                 return False
             path = os.path.join(folder, name)
+            if skip and os.path.realpath(path) in skip:
+                continue
             shown = os.path.join(rel, name)
             if os.path.islink(path):
                 target = os.path.realpath(path)

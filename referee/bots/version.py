@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import shlex
+from collections.abc import Collection
 from pathlib import Path
 
 # Folders that hold no code of the bot, or only caches a build or a tool rewrites whatever
@@ -33,15 +34,17 @@ def inside_not_hashed(real: str, root: str) -> str | None:
     return next((part for part in inside if part in NOT_HASHED), None)
 
 
-def folder_digest(folder: Path) -> str:
+def folder_digest(folder: Path, skip: Collection[str] = ()) -> str:
     """A hash of every file's path, bytes and executable bits, and of where each link leads,
     so that a change of any of them is seen: a script made executable, a link pointed
-    elsewhere."""
+    elsewhere.  `skip`: the real paths of files left out, the run's own (`run_own`)."""
     h = hashlib.sha256()
     root = os.path.realpath(folder)
     for path in sorted(folder.rglob("*")):
         rel = path.relative_to(folder)
         if any(part in NOT_HASHED for part in rel.parts):
+            continue
+        if skip and os.path.realpath(path) in skip:
             continue
         if path.is_symlink():
             h.update(f"{rel}\0link {os.readlink(path)}\0".encode())
@@ -64,12 +67,21 @@ def _file(h: hashlib._Hash, path: Path, name: str) -> None:
     h.update(b"\0")
 
 
-def bot_version(command: str, build: str | None, cwd: Path, own_folder: bool) -> str:
+def run_own(paths: Collection[Path]) -> frozenset[str]:
+    """The real paths of the files a run reads and writes for itself (its store and the files
+    SQLite keeps beside it, the tournament file): a bot's folder that holds them (`dir =
+    "."` beside them, without the sandbox) is not a new version each run for them."""
+    return frozenset(os.path.realpath(p) for p in paths)
+
+
+def bot_version(command: str, build: str | None, cwd: Path, own_folder: bool,
+                skip: Collection[str] = ()) -> str:
     """The version of a bot run by `command` in `cwd` (16 hex digits).  `own_folder`: `cwd`
-    is the bot's alone, and all of it counts; else only the files its command names."""
+    is the bot's alone, and all of it counts but `skip` (`run_own`); else only the files its
+    command names."""
     h = hashlib.sha256(json.dumps(["bot", command, build]).encode())
     if own_folder:
-        h.update(folder_digest(cwd).encode())
+        h.update(folder_digest(cwd, skip).encode())
     else:
         for word in shlex.split(command):
             path = cwd / word

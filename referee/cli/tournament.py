@@ -255,6 +255,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
         # the leaderboard) would cost a plan of a new file a third of its start-up.
         from ..tournament.entrants import entrant_versions
         from ..tournament.field import changed_now, coming_back, withdrawal_cost
+        from ..tournament.isolation import own_files
         from ..tournament.store_checks import check_store, reseated, stored_draws
 
         try:
@@ -274,7 +275,8 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
                 drawn = stored_draws(config, edition, store)
                 rounds = store.rounds() if config.schedule == "adaptive" else []
                 # those a run leaves out keep their stored games and versions (`update_field`)
-                versions = entrant_versions(config, config_path, left_out)
+                versions = entrant_versions(config, config_path, left_out,
+                                            own_files(config_path, db_path))
                 changed, stale = changed_now(store, versions)
                 stored -= set(stale)  # a run supersedes them and plays them again
                 pace = store.mean_seconds()

@@ -57,6 +57,7 @@ class Builds:
 
     last: Mapping[str, str]
     rebuild: bool = False
+    skip: frozenset[str] = frozenset()  # the run's own files (`run_own`), not hashed
     reused: list[str] = field(default_factory=list)
     ran: int = 0
     digests: dict[str, str | None] = field(default_factory=dict)
@@ -98,7 +99,7 @@ async def build_bots(config: TournamentConfig, config_path: Path,
                 said[bot.name] = f"its build {built.problem}" + (f": {tail}" if tail else "")
                 continue
             if builds is not None:
-                builds.digests[bot.name] = _build_digest(config, config_path, bot)
+                builds.digests[bot.name] = _build_digest(config, config_path, bot, builds.skip)
         missing = missing_program(bot_spec(config, config_path, bot.name))
         if missing is not None:
             left_out[bot.name] = f"its command cannot run: {missing}"
@@ -113,11 +114,12 @@ async def build_bots(config: TournamentConfig, config_path: Path,
     return left_out
 
 
-def _build_digest(config: TournamentConfig, config_path: Path, bot: BotEntry) -> str | None:
+def _build_digest(config: TournamentConfig, config_path: Path, bot: BotEntry,
+                  skip: frozenset[str]) -> str | None:
     if not bot.build or not bot.dir:
         return None
     return build_digest(bot.build, bot_dir(config_path, bot.dir), config.sandbox,
-                        read_only(config_path, bot.read_only))
+                        read_only(config_path, bot.read_only), skip)
 
 
 def _up_to_date(config: TournamentConfig, config_path: Path, bot: BotEntry,
@@ -126,7 +128,7 @@ def _up_to_date(config: TournamentConfig, config_path: Path, bot: BotEntry,
     kept as it was)."""
     if builds is None or builds.rebuild or bot.name not in builds.last:
         return False
-    if _build_digest(config, config_path, bot) != builds.last[bot.name]:
+    if _build_digest(config, config_path, bot, builds.skip) != builds.last[bot.name]:
         return False
     builds.reused.append(bot.name)
     return True
@@ -160,9 +162,12 @@ def unbuilt_problems(config: TournamentConfig, config_path: Path) -> dict[str, s
 
 
 def entrant_versions(config: TournamentConfig, config_path: Path,
-                     left_out: dict[str, str]) -> dict[str, str]:
-    """The version of every entrant that is not left out, as its folder is now (built)."""
-    return {b.name: bot_version(b.command, b.build, bot_dir(config_path, b.dir), bool(b.dir))
+                     left_out: dict[str, str], skip: frozenset[str] = frozenset()
+                     ) -> dict[str, str]:
+    """The version of every entrant that is not left out, as its folder is now (built), the
+    run's own files (`skip`, `run_own`) left out of it."""
+    return {b.name: bot_version(b.command, b.build, bot_dir(config_path, b.dir), bool(b.dir),
+                                skip)
             for b in config.bots if b.name not in left_out}
 
 

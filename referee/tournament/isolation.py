@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from referee.bots.sandbox import SandboxError, exposed, named_paths, shown_paths
+from referee.bots.version import run_own
 
 from .config import TournamentConfig
 
@@ -26,6 +27,12 @@ def run_files(db_path: Path | None, stderr_dir: Path | None = None) -> list[tupl
     files = [] if db_path is None else [
         ("the results store", db_path.with_name(db_path.name + suffix)) for suffix in STORE_FILES]
     return files + ([] if stderr_dir is None else [("the stderr logs", stderr_dir)])
+
+
+def own_files(config_path: Path, db_path: Path | None) -> frozenset[str]:
+    """The run's own files (the tournament file, the store and SQLite's files beside it),
+    which no entrant's version or build digest counts (`run_own`)."""
+    return run_own([config_path, *(path for _, path in run_files(db_path))])
 
 
 def check_isolation(config: TournamentConfig, config_path: Path,

@@ -32,7 +32,7 @@ from .entrants import Builds, build_bots, entrant_versions, no_folders
 from .executors import Executor, Finished, Outcome, Requeued, Voided
 from .executors.worker import MAX_ATTEMPTS
 from .field import FieldChange, renamed, returned, update_field
-from .isolation import check_isolation, run_files
+from .isolation import check_isolation, own_files, run_files
 from .merge import shard_games, unshardable
 from .preview import make_plan
 from .progress import Progress
@@ -342,7 +342,7 @@ async def _build(config: TournamentConfig, config_path: Path, store: Store,
                  say: Callable[[str], None], rebuild: bool) -> dict[str, str]:
     """Build the entrants, reusing the builds the store knows to be up to date (unless
     `rebuild`), and keep the digests of those run; the entrants left out."""
-    builds = Builds(store.builds(), rebuild)
+    builds = Builds(store.builds(), rebuild, own_files(config_path, store.path))
     left_out = await build_bots(config, config_path, say, builds)
     store.record_builds(builds.digests)
     return left_out
@@ -385,7 +385,8 @@ async def run_tournament(
         games = bind(config, config_path, store, shard, say, frozen)
         left_out = await _build(config, config_path, store, say, rebuild) \
             if executor.runs_bots else {}
-        versions = entrant_versions(config, config_path, left_out)
+        versions = entrant_versions(config, config_path, left_out,
+                                    own_files(config_path, store.path))
         change = update_field(store, [b.name for b in config.bots], versions, left_out,
                               frozen)
         if games.kind == "adaptive" and executor.runs_bots:  # before it seats them again

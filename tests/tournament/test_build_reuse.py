@@ -7,12 +7,13 @@ counts the builds that ran."""
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 from referee.bots.build_state import build_digest
 
 from ..processes import BOT_PYTHON
-from .test_field import entrant, field_file, run
+from .test_field import FIRST_LEGAL, entrant, field_file, run
 
 # Writes the program the command runs (out.py): deleting it is deleting the build's output.
 # The log is named by its absolute path: a build command naming `..` is never reused.
@@ -127,3 +128,27 @@ def test_a_source_edited_after_its_build_and_before_the_others_end_builds_again(
     assert builds_run(log) == ["ann"], said
     assert "changed since the last run: ann;" in said, said
     assert (tmp_path / "ann" / "out.py").read_text() == (tmp_path / "ann" / "bot.py").read_text()
+
+
+def test_an_entrant_in_the_folder_of_the_file_and_store_is_not_changed_by_a_run(
+        tmp_path: Path) -> None:
+    """An entrant whose `dir` is the tournament file's own folder, where the store is kept
+    (without the sandbox): what a run writes to the store, and an edit of the file, are not a
+    new version of it nor a change to its build's folder: the next run plays none of its games
+    again and reuses its build."""
+    home = tmp_path / "home"
+    home.mkdir()
+    for n in ("ben", "cal"):
+        entrant(home, n)
+    shutil.copy(FIRST_LEGAL, home / "bot.py")
+    file = field_file(home, ["ann", "ben", "cal"])
+    log = tmp_path / "builds.log"
+    file.write_text(file.read_text().replace(
+        'dir = "ann"', f'dir = "."\nbuild = "{BUILD.format(log=log)}"', 1))
+    assert "3 games played" in run(file)
+    assert builds_run(log) == ["home"]
+    file.write_text(file.read_text() + "# the organiser's note\n")
+    said = run(file)
+    assert "changed since the last run" not in said, said
+    assert "0 games played, 3 were already stored" in said, said
+    assert "builds: 1 reused" in said and builds_run(log) == [], said
