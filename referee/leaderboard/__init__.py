@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .late import joined_late
+from .late import at_no_table, joined_late
 from .render import render
 from .stats import Games, Standings, by_seat, head_to_head, standings
 from .uncertainty import Uncertainty, uncertainty
@@ -28,9 +28,7 @@ def standings_text(games: Games, primary: str = "placement", fmt: str = "table",
     `grow`: how the design plays more, for the note of a board that separates nothing (an
     adaptive run's rounds, not a fixed schedule's deals: `resolution.note`)."""
     result = standings(games, primary, baselines=baselines, grow=grow)
-    out = left_out or {}
-    placed = set(games.names)
-    no_games = [n for n in field if n not in placed and n not in out]
+    no_games = at_no_table(field, set(games.names), left_out or {})
     h2h = None
     if with_head_to_head:  # in standings order, as the report shows it
         pairs = head_to_head(games)

@@ -17,7 +17,7 @@ candidate, once its gauntlet is played, has the same deals as every other).
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import asdict, dataclass
 
 from .rows import StandingRow
@@ -65,3 +65,13 @@ def late_line(late: Sequence[Late], show: Callable[[str], str]) -> str:
     return ("joined late, with fewer games than any entrant there from the start (their "
             "intervals wider, their places less settled): "
             + "; ".join(x.text(show) for x in late))
+
+
+def at_no_table(field: Sequence[str], placed: Collection[str], listed: Collection[str]
+                ) -> list[str]:
+    """The entrants of the last run's `field`, in its order, with no game on the board (not
+    `placed`), less those `listed` apart with why (left out, withdrawn): an adaptive run's
+    entrants not seated yet, a run stopped before their first table.  Joined so late that
+    they have no games at all, they are on no board's rows, so every board (`referee
+    leaderboard` in each format, the report) names them apart, as it names the left out."""
+    return [n for n in field if n not in placed and n not in listed]

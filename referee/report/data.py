@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from referee.leaderboard.late import joined_late, late_line
+from referee.leaderboard.late import at_no_table, joined_late, late_line
 from referee.leaderboard.pairs import Pair
 from referee.leaderboard.render import never_started_line
 from referee.leaderboard.rows import HeadToHead, SeatRow, StandingRow
@@ -13,7 +13,8 @@ from referee.leaderboard.stats import Games, by_seat, head_to_head, rating_histo
 from referee.match.player import Fault
 from referee.match.result import StoredResult
 from referee.tournament.field import shown_left_out
-from referee.tournament.store import Store
+from referee.tournament.rounds import more_rounds
+from referee.tournament.store import PLAYING, Store
 from referee.tournament.tally import unfinished_line, until_decision
 
 HISTORY_POINTS = 200  # fits of the ratings chart, for a field of up to 100 entrants
@@ -49,6 +50,7 @@ class Tournament:
     superseded: list[tuple[str, str]] = field(default_factory=list)  # (game id, why)
     note: str | None = None  # why no pair is separated, when none is
     baselines: list[str] = field(default_factory=list)  # a gauntlet's
+    no_games: list[str] = field(default_factory=list)  # of the last run's field, at no table
 
     @property
     def placed(self) -> list[str]:
@@ -67,7 +69,12 @@ def load(store: Store) -> Tournament:
     games = Games.load(results, store.seeds())
     primary = store.primary_metric()
     baselines = store.baselines()
-    board = standings(games, primary, baselines=baselines)
+    config = store.tournament_config()
+    # An adaptive run's note says that more rounds separate pairs, as `referee leaderboard`'s
+    # does, not the deals of a table a fixed schedule would need.
+    board = standings(games, primary, baselines=baselines,
+                      grow=None if config is None else more_rounds(config))
+    left_out = shown_left_out(store)
     data = Tournament(
         name=store.name(),
         primary=primary,
@@ -78,13 +85,14 @@ def load(store: Store) -> Tournament:
         seats=by_seat(games),
         ratings=rating_series(games),
         names=[r.name for r in board.rows],
-        left_out=shown_left_out(store),
+        left_out=left_out,
         superseded=store.superseded(),
         note=" ".join(_sentence(n) for n in (
             _unfinished(store), _decided(store),
             never_started_line(board.never_started, baselines) if board.never_started else None,
             _late(store, board.rows), board.note) if n) or None,
         baselines=baselines,
+        no_games=at_no_table(list(store.entrants(PLAYING)), set(games.names), left_out),
     )
     per_bot: dict[str, list[BotGame]] = {n: [] for n in data.names}
     for result in results:

@@ -5,7 +5,7 @@ accumulated."""
 from __future__ import annotations
 
 from referee.leaderboard.methods import place_note
-from referee.leaderboard.render import BASELINES_NOTE, place_text, rank_text
+from referee.leaderboard.render import BASELINES_NOTE, no_games_line, place_text, rank_text
 from referee.leaderboard.rows import Interval, StandingRow
 
 from . import svg
@@ -43,6 +43,7 @@ def leaderboard_page(data: Tournament, links: Links, stderr_note: str, published
         parts.append(f'<p class="note">{e(BASELINES_NOTE.format(names=", ".join(data.baselines)))}'
                      "</p>")
     parts.append(standings_section(data, links, colors))
+    parts.append(no_games_section(data))
     parts.append(left_out_section(data))
     parts.append(pairs_section(data, links))
     parts.append(head_to_head_section(data, links))
@@ -56,6 +57,16 @@ def leaderboard_page(data: Tournament, links: Links, stderr_note: str, published
                    "its rating in the standings.</p></section>")
     return page(f"{data.name}: leaderboard", "\n".join(parts), root="", kind="leaderboard",
                 tournament=data.name, scripts='<script src="report.js"></script>\n')
+
+
+def no_games_section(data: Tournament) -> str:
+    """The entrants of the last run's file at no table of the games stored yet, as the text
+    boards name them (nothing when there are none): not placed, and not forgotten."""
+    if not data.no_games:
+        return ""
+    line = no_games_line(data.no_games, "html")
+    return (f'<section><h2>No games yet</h2><p class="note">{e(line[0].upper() + line[1:])}.'
+            "</p></section>")
 
 
 def left_out_section(data: Tournament) -> str:

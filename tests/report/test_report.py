@@ -334,3 +334,40 @@ def test_a_crashed_bots_page_does_not_call_its_crash_an_error_it_lived_through(
     assert "2 lines of its stderr look like errors, the first: <code>Traceback" in page, page
     assert "Those of its 1 crash (or failed starts) are among its faults" in page, page
     assert "They are no faults" not in page, page
+
+
+def test_the_report_names_the_entrants_at_no_table_and_an_adaptive_runs_remedy(
+        tmp_path: Path) -> None:
+    """After an adaptive contest's first round, of two tables that share no entrant, with
+    `late` in the run's field at no table yet and `broken` left out: the report's front page
+    names `late` under "No games yet" (as `referee leaderboard` does, and `broken` only under
+    "Left out"), and its note that nothing is separated gives an adaptive run's remedy, more
+    rounds, in the leaderboard's own words, not the deals of a table a fixed schedule needs."""
+    from referee.cli.common import stored_standings_text
+    from referee.tournament.config import TournamentConfig
+    from referee.tournament.store import LEFT_OUT, PLAYING, Entrant
+
+    names = ["a", "b", "c", "d", "e", "f", "late", "broken"]
+    store = open_store(tmp_path / "s.db")
+    store.bind(TournamentConfig.model_validate({
+        "name": "ladder", "table_size": 3, "schedule": "adaptive", "rounds": 1,
+        "bots": [{"name": n, "command": "unused"} for n in names]}), "f")
+    store.record_field([Entrant(n, "v1", PLAYING) for n in names[:-1]]
+                       + [Entrant("broken", None, LEFT_OUT, "its build failed")], [], {},
+                       new_run=True)
+    for i, seats in enumerate((["a", "b", "c"], ["d", "e", "f"])):
+        result = {"money": [30, 20, 10], "ranks": [1, 2, 3], "retired": [],
+                  "faults": [[], [], []]}
+        store.save(f"g{i}", seats, i, stored(f"g{i}", seats, result), b"", 0.0, 1,
+                   ["v1"] * 3)
+    write_report(store, tmp_path / "site", games_sample=0)
+    store.close()
+    board = json.loads(stored_standings_text(tmp_path / "s.db", "json"))
+    assert board["no_games"] == ["late"]
+    page = html.unescape((tmp_path / "site" / "index.html").read_text())
+    assert ("<h2>No games yet</h2><p class=\"note\">No games yet: late: in the last run's "
+            "file, at no table of the games stored so far, so not placed.</p>") in page
+    assert "<li><b>broken</b>: its build failed</li>" in page
+    assert "an adaptive run separates pairs by playing more rounds" in board["note"]
+    assert board["note"][1:] in " ".join(page.split()), board["note"]
+    assert "deals of a table" not in page and "never will" not in page
