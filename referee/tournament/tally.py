@@ -17,6 +17,7 @@ from referee.text import visible
 
 from .config import TournamentConfig
 from .merge import shard_games
+from .rounds import budget_left, budget_text
 from .schedule import GAME_ID, Schedule, table_key
 from .store import LEFT_OUT, Store, StoreError
 
@@ -131,9 +132,18 @@ def unfinished(store: Store) -> tuple[int, int] | None:
     (a fixed schedule within `max_games`, an adaptive one's rounds chosen so far, without the
     games of left-out bots), for a leaderboard to say its places may change; None where it
     would not, or where it cannot be said (`_stored`).  With `until`, the games up to the
-    look a run would make next (`_until_unfinished`).  An adaptive store's budget is judged
-    by its `max_games` alone (its rounds and tables say no more than the rounds chosen do).
-    The file is the latest run's, as far as what it plays goes (`Store.follow`)."""
+    look a run would make next (`_until_unfinished`).  An adaptive store counts the games of
+    the rounds chosen so far and those its budget leaves for the rounds to come
+    (`rounds.budget_left`): a run stopped between two rounds (Ctrl-C, a time budget) holds
+    every game of its rounds, yet the next run plays on.  The file is the latest run's, as
+    far as what it plays goes (`Store.follow`)."""
+    found = _found(store)
+    return None if found is None else found[:2]
+
+
+def _found(store: Store) -> tuple[int, int, int] | None:
+    """`unfinished`, with the games of an adaptive run's rounds not chosen yet (counted in
+    the second), which its line names."""
     try:
         field = _stored(store)
     except (StoreError, ValueError):
@@ -141,20 +151,26 @@ def unfinished(store: Store) -> tuple[int, int] | None:
     return None if field is None else _unfinished(store, field)
 
 
-def _unfinished(store: Store, field: Stored) -> tuple[int, int] | None:
+def _unfinished(store: Store, field: Stored) -> tuple[int, int, int] | None:
     config, games = field.config, field.games
     count = tally(games, range(config.deals), field.ours, field.by_table, field.left_out)
     if count.stored < len(field.ours):  # games of another schedule
         return None
     if config.until is not None:
-        return _until_unfinished(store, config, games, field.ours, field.by_table,
-                                 field.left_out)
+        found = _until_unfinished(store, config, games, field.ours, field.by_table,
+                                  field.left_out)
+        return None if found is None else (*found, 0)
     scheduled = count.games - count.skipped  # adaptive: the rounds chosen so far
+    beyond = 0
+    if config.schedule == "adaptive":
+        left = budget_left(config, games, field.left_out, count.skipped)
+        beyond = 0 if left is None else left[0]
     if config.max_games is not None:
+        beyond = max(0, min(beyond, config.max_games - scheduled))
         scheduled = min(scheduled, config.max_games)
-    if count.stored >= scheduled:
+    if count.stored >= scheduled + beyond:
         return None
-    return count.stored, scheduled
+    return count.stored, scheduled + beyond, beyond
 
 
 def _until_unfinished(store: Store, config: TournamentConfig, games: Schedule,
@@ -217,7 +233,7 @@ def unfinished_line(store: Store, shown: str) -> str | None:
     are those up to the run's next look, not all it holds (a store grown by a late entrant
     holds later deals of the others too), and the note says so."""
     try:
-        found = unfinished(store)
+        found = _found(store)
         name = store.name()
         shard = store.shard()
         config = store.tournament_config()
@@ -228,8 +244,11 @@ def unfinished_line(store: Store, shown: str) -> str | None:
                 "not all of it: merge the shards (referee tournament merge) before publishing")
     if found is None:
         return None
-    stored, scheduled = found
+    stored, scheduled, beyond = found
     upto = " up to its next look" if config is not None and config.until else ""
+    if beyond and config is not None:  # an adaptive run's rounds to come, not chosen yet
+        upto = (f" (about {beyond:,} of them in rounds not chosen yet: its budget is "
+                f"{budget_text(config)})")
     return (f"note: {shown} holds {stored:,} of the {scheduled:,} games of tournament "
             f"{visible(name)!r}{upto}: a run of its file plays the rest, and the places may "
             "change")

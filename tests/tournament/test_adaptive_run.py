@@ -360,6 +360,24 @@ def test_a_leaderboard_of_an_adaptive_store_short_of_its_budget_says_so(
     assert in_process.referee("leaderboard", str(db), cwd=tmp_path).stderr == ""
 
 
+def test_a_leaderboard_of_an_adaptive_store_stopped_between_rounds_says_it_plays_on(
+        tmp_path: Path, played: Played) -> None:
+    """An adaptive store of rounds = 2 stopped after its first round (Ctrl-C or a time budget
+    between two rounds: every game of the rounds chosen stored, the second not chosen yet):
+    `leaderboard` says that it holds 6 of the 12 games, 6 of them in rounds its budget leaves,
+    and that the places may change, where it said nothing, as if the contest were over."""
+    played.copy(2, tmp_path)
+    db = tmp_path / "field.db"
+    forget_last(db, PER_ROUND)
+    with sqlite3.connect(db) as con:
+        con.execute("DELETE FROM rounds WHERE round >= 1")
+    out = in_process.referee("leaderboard", str(db), cwd=tmp_path)
+    assert out.returncode == 0
+    assert out.stderr == (f"note: {db} holds 6 of the 12 games of tournament 'field' (about 6 "
+                          "of them in rounds not chosen yet: its budget is rounds = 2): a run "
+                          "of its file plays the rest, and the places may change\n"), out.stderr
+
+
 def test_the_progress_counts_to_what_the_budget_leaves_after_the_field_grew(
         tmp_path: Path, played: Played) -> None:
     """A round of 6 entrants (6 games), then 3 late entrants and rounds = 3: the rounds to
