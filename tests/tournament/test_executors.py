@@ -59,7 +59,8 @@ def client() -> Iterator[Any]:
     """A Dask cluster in this process: its worker plays the in-process players."""
     distributed = pytest.importorskip("distributed")
     cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
-                                       dashboard_address=None)
+                                       dashboard_address=None,
+                                       scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
     client = distributed.Client(cluster)
     yield client
     client.close()
@@ -198,7 +199,8 @@ def test_a_start_probe_on_a_cluster_with_no_workers_gives_up_in_one_line() -> No
     longer than the bot's start-up time and `probe_wait`, then says so in one line (the run
     notes it and seats the bot as any), where it used to wait for ever."""
     distributed = pytest.importorskip("distributed")
-    cluster = distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None)
+    cluster = distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None,
+                                       scheduler_kwargs={"dashboard_address": "127.0.0.1:0"})
     client = distributed.Client(cluster)
     config = CONFIG.model_copy(update={"limits": CONFIG.limits.model_copy(
         update={"startup_time": 0.1})})
