@@ -22,10 +22,12 @@ from referee.bots.start import split_command
 from referee.bots.version import bot_version
 from referee.match.bot_player import BotPlayer
 from referee.match.player import Player
+from referee.text import listed
 
 from .config import BotEntry, TournamentConfig
 
 BUILD_LINES = 6  # of a failed build's output in its left-out reason: its first error, its end
+REUSED_NAMED = 8  # entrants whose build was reused named in the run's line, then a count
 
 PlayerFactory = Callable[[str, int], Player]
 """Makes entrant `name`'s player for worker `number`."""
@@ -63,11 +65,18 @@ class Builds:
     digests: dict[str, str | None] = field(default_factory=dict)
 
     def line(self) -> str | None:
-        """What the run says of them, once some were reused."""
+        """What the run says of them, once some were reused: which (the first
+        `REUSED_NAMED`), and how many others it built, if any (each said as it ran).  An
+        organiser could not tell which entrants a count of reused builds meant, and read
+        "0 run" as something gone wrong."""
         if not self.reused:
             return None
-        return (f"builds: {len(self.reused)} reused (unchanged since their last build; "
-                f"--rebuild runs them again), {self.ran} run")
+        one = len(self.reused) == 1
+        ran = (f"; {self.ran} other build{'' if self.ran == 1 else 's'} ran"
+               if self.ran else "")
+        return (f"build{'' if one else 's'} reused, {'its folder' if one else 'their folders'} "
+                f"unchanged since {'its' if one else 'their'} last build (--rebuild builds "
+                f"{'it' if one else 'them'} again): {listed(self.reused, REUSED_NAMED)}{ran}")
 
 
 async def build_bots(config: TournamentConfig, config_path: Path,

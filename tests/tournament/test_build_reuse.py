@@ -1,6 +1,7 @@
 """A resumed tournament does not build again an entrant whose folder has not changed since its
-last successful build here, and says how many builds it reused; a changed source, a deleted
-output, a changed build command or a failed build builds again, and `--rebuild` builds all.
+last successful build here, and names the entrants whose builds it reused; a changed source, a
+deleted output, a changed build command or a failed build builds again, and `--rebuild` builds
+all.
 Each entrant's build appends its name to a log beside the tournament file, so that the test
 counts the builds that ran."""
 
@@ -11,6 +12,7 @@ import shutil
 from pathlib import Path
 
 from referee.bots.build_state import build_digest
+from referee.tournament.entrants import REUSED_NAMED, Builds
 
 from ..processes import BOT_PYTHON
 from .test_field import FIRST_LEGAL, entrant, field_file, run
@@ -29,7 +31,7 @@ def builds_run(log: Path) -> list[str]:
 
 def test_a_resumed_run_builds_only_what_changed_since_its_last_build(tmp_path: Path) -> None:
     """A run whose entrants' folders are as their last builds left them builds none of them,
-    saying so in one line; a source edited (its games played again), an output deleted (the
+    naming them in one line; a source edited (its games played again), an output deleted (the
     same program built again: no game played again), a build command changed, each builds
     that entrant alone.  A failed build leaves its entrant out and is built again at the next
     run, never taken for up to date; `--rebuild` builds every entrant."""
@@ -45,8 +47,8 @@ def test_a_resumed_run_builds_only_what_changed_since_its_last_build(tmp_path: P
     assert builds_run(log) == names
 
     said = run(file)
-    assert "builds: 3 reused (unchanged since their last build; --rebuild runs them again), " \
-           "0 run" in said, said
+    assert "builds reused, their folders unchanged since their last build (--rebuild builds " \
+           "them again): ann, ben, cal\n" in said, said
     assert "building" not in said and "0 games played, 3 were already stored" in said, said
     assert builds_run(log) == []
 
@@ -54,7 +56,8 @@ def test_a_resumed_run_builds_only_what_changed_since_its_last_build(tmp_path: P
         f.write("# edited\n")
     said = run(file)
     assert builds_run(log) == ["ann"]
-    assert "builds: 2 reused" in said and "1 run" in said, said
+    assert "builds reused, their folders unchanged since their last build (--rebuild builds " \
+           "them again): ben, cal; 1 other build ran\n" in said, said
     assert "changed since the last run: ann" in said, said
 
     (tmp_path / "ben" / "out.py").unlink()
@@ -151,4 +154,17 @@ def test_an_entrant_in_the_folder_of_the_file_and_store_is_not_changed_by_a_run(
     said = run(file)
     assert "changed since the last run" not in said, said
     assert "0 games played, 3 were already stored" in said, said
-    assert "builds: 1 reused" in said and builds_run(log) == [], said
+    assert "build reused, its folder unchanged since its last build (--rebuild builds it " \
+           "again): ann\n" in said and builds_run(log) == [], said
+
+
+def test_a_large_field_names_the_first_entrants_whose_builds_were_reused_and_counts_the_rest(
+        ) -> None:
+    """Past `REUSED_NAMED` entrants, the line names the first of those reused and counts the
+    others, then how many builds ran."""
+    names = [f"b{i:02}" for i in range(REUSED_NAMED + 3)]
+    builds = Builds(last={}, reused=names, ran=2)
+    assert builds.line() == (
+        "builds reused, their folders unchanged since their last build (--rebuild builds them "
+        f"again): {', '.join(names[:REUSED_NAMED])} and 3 more; 2 other builds ran")
+    assert Builds(last={}).line() is None
