@@ -10,8 +10,9 @@ reads (`SESSION_ONLY`), which change from one login to the next; and the build's
 installed (its path, size and time), so that a compiler upgraded in place builds again.
 
 A folder that cannot be vouched for has no digest (None), and its build always runs: one
-with a link that leads out of it (what the build reads there is not seen), a file that
-cannot be read, or more than `MOST_ENTRIES` entries; nor a build whose command names a path
+with a link that leads out of it (what the build reads there is not seen), a file or a
+folder that cannot be read (os.walk skips a folder it cannot list, saying nothing but to its
+`onerror`), or more than `MOST_ENTRIES` entries; nor a build whose command names a path
 up out of its folder (`-I../common`, `cd ..`: `UP_OUT`) when no `read_only` path says what
 it reads there.  A build that reads files elsewhere unseen (a Makefile's `../common`, a
 compiler upgraded under `make`) cannot be vouched for either: `--rebuild` runs them all.
@@ -92,7 +93,12 @@ def _tree(h: hashlib._Hash, top: Path, skip: Collection[str] = ()) -> bool:
         h.update(b"missing\0")  # a read_only path not there: it may come
         return True
     entries = 0
-    for folder, subfolders, files in os.walk(root):  # links to folders are not followed
+    # Links to folders are not followed; a folder os.walk cannot list it skips, telling only
+    # `onerror`: what the build reads there would not be seen.
+    unlisted: list[OSError] = []
+    for folder, subfolders, files in os.walk(root, onerror=unlisted.append):
+        if unlisted:
+            return False
         subfolders.sort()
         rel = os.path.relpath(folder, root)
         h.update(f"dir {rel}\0".encode())
@@ -112,7 +118,7 @@ def _tree(h: hashlib._Hash, top: Path, skip: Collection[str] = ()) -> bool:
                 h.update(f"link {shown}\0{os.readlink(path)}\0".encode())
             elif not _file(h, path, shown):
                 return False
-    return True
+    return not unlisted
 
 
 def _file(h: hashlib._Hash, path: str, shown: str) -> bool:

@@ -168,3 +168,23 @@ def test_a_large_field_names_the_first_entrants_whose_builds_were_reused_and_cou
         "builds reused, their folders unchanged since their last build (--rebuild builds them "
         f"again): {', '.join(names[:REUSED_NAMED])} and 3 more; 2 other builds ran")
     assert Builds(last={}).line() is None
+
+
+def test_a_folder_the_referee_cannot_list_is_never_taken_for_up_to_date(tmp_path: Path) -> None:
+    """A folder inside a bot's that cannot be listed (here one whose path is longer than the
+    system allows, which a build still reaches by relative paths: the tests run as root, whom
+    a folder's mode does not stop) would hide what the build reads there, so the bot's folder
+    has no digest and its build always runs."""
+    (tmp_path / "bot").mkdir()
+    (tmp_path / "bot" / "bot.c").write_text("int main(void) { return 0; }\n")
+    assert build_digest("make", tmp_path / "bot", "none") is not None
+    fd = os.open(tmp_path / "bot", os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        for _ in range(os.pathconf(tmp_path, "PC_PATH_MAX") // 200 + 1):  # past PATH_MAX
+            os.mkdir("d" * 200, dir_fd=fd)
+            deeper = os.open("d" * 200, os.O_RDONLY | os.O_DIRECTORY, dir_fd=fd)
+            os.close(fd)
+            fd = deeper
+    finally:
+        os.close(fd)
+    assert build_digest("make", tmp_path / "bot", "none") is None
