@@ -5,7 +5,8 @@ Every shard must come from the same tournament file (the same fingerprint), each
 exactly once, each complete: a missing game is a gap, a game in two stores a duplicate, and
 either is refused rather than merged into a leaderboard nobody can trust.  The shards must
 have played the same version of every entrant and left out the same entrants (whose games
-are then no gap).
+are then no gap).  The merged store keeps the entrants' build digests the shards agree on, so
+that a run into it reuses those builds.
 """
 
 from __future__ import annotations
@@ -152,6 +153,7 @@ def merge(out: Path, shards: list[Path]) -> int:
                 target.bind_shard(None)
                 for store in stores:
                     target.add_from(store)
+                target.record_builds(_agreed_builds(stores))
                 count = target.count()
             finally:
                 target.close()
@@ -189,6 +191,16 @@ def _same_field(stores: list[Store]) -> set[str]:
             raise StoreError(f"{sets[0][1]} and {path} left out different entrants "
                              f"({', '.join(differ)}); run the shards again with the same bots")
     return sets[0][0] if sets else set()
+
+
+def _agreed_builds(stores: list[Store]) -> dict[str, str]:
+    """The build digests (`Store.builds`) every shard holds, and holds alike, for an entrant:
+    a run into the merged store reuses those builds.  Without them it built every entrant
+    again; an entrant whose digests differ (a shard on a machine with another compiler, or
+    another environment) or that some shard lacks is left to build, the safe side."""
+    each = [store.builds() for store in stores]
+    return {name: digest for name, digest in each[0].items()
+            if all(other.get(name) == digest for other in each[1:])}
 
 
 def _same_plays(stores: list[Store]) -> None:

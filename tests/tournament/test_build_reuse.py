@@ -14,6 +14,7 @@ from pathlib import Path
 from referee.bots.build_state import build_digest
 from referee.tournament.entrants import REUSED_NAMED, Builds
 
+from .. import in_process
 from ..processes import BOT_PYTHON
 from .test_field import FIRST_LEGAL, entrant, field_file, run
 
@@ -188,3 +189,31 @@ def test_a_folder_the_referee_cannot_list_is_never_taken_for_up_to_date(tmp_path
     finally:
         os.close(fd)
     assert build_digest("make", tmp_path / "bot", "none") is None
+
+
+def test_a_run_into_merged_shards_reuses_the_builds_every_shard_made_alike(
+        tmp_path: Path) -> None:
+    """The merge of a tournament's shards keeps the builds they agree on: the first run into
+    the merged store builds again only the entrant whose folder differed between the shards'
+    builds (here a cache that is no part of its version), and plays nothing again."""
+    names = ["ann", "ben", "cal"]
+    for n in names:
+        entrant(tmp_path, n)
+    file = field_file(tmp_path, names)
+    log = tmp_path / "builds.log"
+    file.write_text(file.read_text().replace(
+        f'"{BOT_PYTHON} bot.py"', f'"{BOT_PYTHON} out.py"\nbuild = "{BUILD.format(log=log)}"'))
+    run(file, "--shard", "1/2", "--db", "s1.db", "-q")
+    (tmp_path / "cal" / "__pycache__").mkdir()
+    (tmp_path / "cal" / "__pycache__" / "out.pyc").write_bytes(b"cached")
+    run(file, "--shard", "2/2", "--db", "s2.db", "-q")
+    assert builds_run(log) == names + names
+    merged = in_process.referee("tournament", "merge", "s1.db", "s2.db", "--out", "all.db",
+                                cwd=tmp_path)
+    assert merged.returncode == 0, merged.stderr
+
+    said = run(file, "--db", "all.db")
+    assert builds_run(log) == ["cal"], said
+    assert "builds reused, their folders unchanged since their last build (--rebuild builds " \
+           "them again): ann, ben; 1 other build ran\n" in said, said
+    assert "0 games played, 3 were already stored" in said, said
