@@ -250,6 +250,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     held_shard = "all"  # the share of the schedule the store holds
     probed: dict[str, int] = {}  # dead at start in their stored games: a run tries them
     out_before: dict[str, str] = {}  # left out by the last run, each with why
+    builds = None  # what a run would do with the builds, when the store knows any
     if db_path.exists():
         # Only with a store: the entrants' versions and the session (trio, the match runner,
         # the leaderboard) would cost a plan of a new file a third of its start-up.
@@ -296,6 +297,12 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
                     from ..tournament.start_probe import to_probe
 
                     probed = to_probe(store, [n for n in versions if n not in changed])
+                last_builds = store.builds()
+                if last_builds:
+                    from ..tournament.entrants import planned_builds
+
+                    builds = planned_builds(config, config_path, last_builds, left_out,
+                                            own_files(config_path, db_path))
             finally:
                 store.close()
         except StoreError as exc:
@@ -322,9 +329,13 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
                                "withdrawn": withdrawn, "withdrawn_before": still,
                                "reseated": len(moved),
                                "tried_at_start": probed,
-                               "left_out_last_run": out_before}, indent=2))
+                               "left_out_last_run": out_before,
+                               "builds": None if builds is None or not builds.counted else {
+                                   "up_to_date": list(builds.reused),
+                                   "to_run": list(builds.to_run)}}, indent=2))
         return
-    click.echo("\n".join([*plan.lines(), *([looks] if looks else [])]))
+    click.echo("\n".join([*plan.lines(), *([looks] if looks else []),
+                          *([builds.line()] if builds is not None else [])]))
     if shard_of is None and held_shard != "all":
         click.echo(f"note: {db_path} holds shard {held_shard}: this plan counts the whole "
                    f"schedule against it; `plan --shard {held_shard}` counts that shard's games, "

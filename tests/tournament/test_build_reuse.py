@@ -12,7 +12,8 @@ import shutil
 from pathlib import Path
 
 from referee.bots.build_state import build_digest
-from referee.tournament.entrants import REUSED_NAMED, Builds
+from referee.tournament.config import load_tournament
+from referee.tournament.entrants import PLAN_BUILDS_MOST, REUSED_NAMED, Builds, planned_builds
 
 from .. import in_process
 from ..processes import BOT_PYTHON
@@ -30,9 +31,17 @@ def builds_run(log: Path) -> list[str]:
     return names
 
 
+def plan(file: Path) -> str:
+    """What `referee tournament plan FILE` printed (in-process), its exit status 0."""
+    out = in_process.referee("tournament", "plan", str(file), cwd=file.parent)
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
 def test_a_resumed_run_builds_only_what_changed_since_its_last_build(tmp_path: Path) -> None:
     """A run whose entrants' folders are as their last builds left them builds none of them,
-    naming them in one line; a source edited (its games played again), an output deleted (the
+    naming them in one line (`plan` counts them up to date, and then the one edited as to
+    build); a source edited (its games played again), an output deleted (the
     same program built again: no game played again), a build command changed, each builds
     that entrant alone.  A failed build leaves its entrant out and is built again at the next
     run, never taken for up to date; `--rebuild` builds every entrant."""
@@ -53,8 +62,10 @@ def test_a_resumed_run_builds_only_what_changed_since_its_last_build(tmp_path: P
     assert "building" not in said and "0 games played, 3 were already stored" in said, said
     assert builds_run(log) == []
 
+    assert "builds: 3 up to date (a run reuses them)\n" in plan(file)
     with (tmp_path / "ann" / "bot.py").open("a") as f:
         f.write("# edited\n")
+    assert "builds: 2 up to date (a run reuses them), 1 to run (ann)\n" in plan(file)
     said = run(file)
     assert builds_run(log) == ["ann"]
     assert "builds reused, their folders unchanged since their last build (--rebuild builds " \
@@ -217,3 +228,17 @@ def test_a_run_into_merged_shards_reuses_the_builds_every_shard_made_alike(
     assert "builds reused, their folders unchanged since their last build (--rebuild builds " \
            "them again): ann, ben; 1 other build ran\n" in said, said
     assert "0 games played, 3 were already stored" in said, said
+
+
+def test_plan_does_not_count_the_builds_of_a_field_past_its_bound(tmp_path: Path) -> None:
+    """Past `PLAN_BUILDS_MOST` entrants with a build, `plan` says their builds are not
+    counted rather than read every folder (a moment each), whatever the store knows."""
+    names = [f"b{i:03}" for i in range(PLAN_BUILDS_MOST + 1)]
+    file = field_file(tmp_path, names)
+    file.write_text(file.read_text().replace(f'"{BOT_PYTHON} bot.py"',
+                                             f'"{BOT_PYTHON} out.py"\nbuild = "make"'))
+    builds = planned_builds(load_tournament(file), file, {n: "0" * 64 for n in names}, {},
+                            frozenset())
+    assert not builds.counted and builds.line() == (
+        f"builds: not counted (more than {PLAN_BUILDS_MOST}; a run reuses those whose folders "
+        "are unchanged since their last build)")
