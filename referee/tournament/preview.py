@@ -146,7 +146,8 @@ class Plan:
                        "round by round (every entrant within about one table of every other)")
         if self.changed:
             out.append(f"changed since the store's last run: {', '.join(self.changed)}: "
-                       "their stored games are superseded and played again")
+                       f"{'its' if len(self.changed) == 1 else 'their'} stored games are "
+                       "superseded and played again")
         if self.stored is not None:
             out.append(f"stored already: {self.stored:,} of them; {self.to_play:,} to play"
                        + (f", {self.skipped:,} skipped: they need a left-out entrant"
@@ -356,7 +357,8 @@ class AdaptivePlan:
                        f"{counted(self.games_chosen, 'game')}")
         if self.changed:
             out.append(f"changed since the store's last run: {', '.join(self.changed)}: "
-                       "their stored games are superseded and played again first")
+                       f"{'its' if len(self.changed) == 1 else 'their'} stored games are "
+                       "superseded and played again first")
         begun, spent = self.begun, self.spent
         if self.stored is not None and not self.rounds_chosen:  # a new store: no round yet
             out.append("nothing stored yet: the first round is chosen as play begins")

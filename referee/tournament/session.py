@@ -98,8 +98,8 @@ def field_lines(change: FieldChange) -> list[str]:
     """What a run says of the field's changes since the store's last run."""
     lines = []
     if change.changed:
-        lines.append(f"changed since the last run: {', '.join(change.changed)}; their "
-                     f"{change.superseded} stored games are superseded and played again")
+        lines.append(f"changed since the last run: {', '.join(change.changed)}; "
+                     + superseded_said(len(change.changed), change.superseded))
     if change.new:
         lines.append(f"new in the field: {', '.join(change.new)}")
     if change.withdrawn:
@@ -110,6 +110,19 @@ def field_lines(change: FieldChange) -> list[str]:
         lines.append(f"back in the field (withdrawn before, unchanged): {', '.join(back)}; "
                      f"{'its' if len(back) == 1 else 'their'} stored games count again")
     return lines
+
+
+def superseded_said(changed: int, games: int) -> str:
+    """How many stored games a run supersedes for `changed` entrants: "their 12 stored games"
+    after one entrant's name read as if it were several's, and after several names as if each
+    had 12 (a game of two of them is one)."""
+    if not games:
+        return f"{'it has' if changed == 1 else 'they have'} no stored games to play again"
+    stored = f"{games:,} stored game{'' if games == 1 else 's'}"
+    played = f"{'is' if games == 1 else 'are'} superseded and played again"
+    if changed == 1:
+        return f"its {stored} {played}"
+    return f"the {stored} any of them sat in {played}"
 
 
 class _Run:

@@ -283,7 +283,7 @@ def test_a_resumed_runs_progress_counts_every_stored_game_from_its_first_line(
     file = played_then_changed(played, tmp_path, 2, 3)
     out = in_process.referee("tournament", "run", str(file), "--workers", "1", cwd=tmp_path)
     assert out.returncode == 0, out.stderr
-    superseded = int(re.search(r"their (\d+) stored games are superseded", out.stderr)[1])
+    superseded = int(re.search(r"its (\d+) stored games are superseded", out.stderr)[1])
     done = [int(n) for n in re.findall(r"^(\d+)/18 games", out.stderr, re.M)]
     assert done and done[0] == 2 * PER_ROUND - superseded + 1, out.stderr
     assert done == sorted(done), done

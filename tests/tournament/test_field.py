@@ -92,7 +92,8 @@ def test_a_changed_bot_has_exactly_its_games_played_again(tmp_path: Path) -> Non
     the old ones stay in the store as superseded (and `replay --db` still shows one), out of
     the leaderboard, which now shows the new bot's results. `--frozen` refuses to do it, in one
     line, and changes nothing.  A build cache in the folder (Go's, which the Go kit keeps
-    there and each build rewrites) is not a change."""
+    there and each build rewrites) is not a change.  The run counts the games it supersedes
+    once each: two entrants changed, the games either sat in."""
     names = ["ann", "ben", "cal", "dan"]
     for n in names:
         entrant(tmp_path, n)
@@ -113,7 +114,7 @@ def test_a_changed_bot_has_exactly_its_games_played_again(tmp_path: Path) -> Non
     assert "changed since the store's last run: dan" in planned.stdout, planned.stdout
     assert "stored already: 3 of them; 9 to play" in planned.stdout, planned.stdout
     said = run(file)
-    assert "changed since the last run: dan; their 9 stored games are superseded" in said
+    assert "changed since the last run: dan; its 9 stored games are superseded" in said
     assert "stored already: 3 of them; 9 to play" in said, said
     assert "9 games played, 3 were already stored" in said, said  # as `plan` said
     after = stored(db)
@@ -136,6 +137,14 @@ def test_a_changed_bot_has_exactly_its_games_played_again(tmp_path: Path) -> Non
         (tmp_path / "dan" / cache).mkdir()
         (tmp_path / "dan" / cache / "trim.txt").write_text("a build's time stamp")
     assert "0 games played, 12 were already stored" in run(file)
+
+    for n in ("ann", "ben"):  # two change: each sat in 9 games, and every table holds one
+        with (tmp_path / n / "bot.py").open("a") as f:
+            f.write("# changed\n")
+    said = run(file)
+    assert "changed since the last run: ann, ben; the 12 stored games any of them sat in are " \
+           "superseded and played again\n" in said, said
+    assert "12 games played, 0 were already stored" in said, said
 
 
 def test_a_newcomer_plays_only_its_new_tables_and_a_withdrawn_bot_leaves_the_board(
