@@ -14,7 +14,7 @@ from referee.match.player import Fault
 from referee.match.result import StoredResult
 from referee.tournament.field import shown_left_out
 from referee.tournament.rounds import more_rounds
-from referee.tournament.store import PLAYING, Store
+from referee.tournament.store import LEFT_OUT, PLAYING, Store
 from referee.tournament.tally import unfinished_line, until_decision
 
 HISTORY_POINTS = 200  # fits of the ratings chart, for a field of up to 100 entrants
@@ -51,6 +51,7 @@ class Tournament:
     note: str | None = None  # why no pair is separated, when none is
     baselines: list[str] = field(default_factory=list)  # a gauntlet's
     no_games: list[str] = field(default_factory=list)  # of the last run's field, at no table
+    file_field: list[str] = field(default_factory=list)  # the last run's file's entrants
 
     @property
     def placed(self) -> list[str]:
@@ -93,6 +94,7 @@ def load(store: Store) -> Tournament:
             _late(store, board.rows), board.note) if n) or None,
         baselines=baselines,
         no_games=at_no_table(list(store.entrants(PLAYING)), set(games.names), left_out),
+        file_field=[*store.entrants(PLAYING), *store.entrants(LEFT_OUT)],
     )
     per_bot: dict[str, list[BotGame]] = {n: [] for n in data.names}
     for result in results:

@@ -30,7 +30,7 @@ def leaderboard_page(data: Tournament, links: Links, stderr_note: str, published
     games = len(data.results)
     primary = data.primary
     parts = [f"<h1>{e(data.name)}</h1>",
-             f'<p class="meta">{games:,} games, {len(rows):,} entrants, ranked by '
+             f'<p class="meta">{games:,} games, {entrants_counted(data)}, ranked by '
              f"<b>{e(METRIC_TITLES.get(primary, primary))}</b>"
              f"{'' if primary == 'rating' else ' adjusted for the opponents met'}. "
              f'<a href="games.html">{published:,} game pages</a>. {stderr_note}</p>']
@@ -57,6 +57,17 @@ def leaderboard_page(data: Tournament, links: Links, stderr_note: str, published
                    "its rating in the standings.</p></section>")
     return page(f"{data.name}: leaderboard", "\n".join(parts), root="", kind="leaderboard",
                 tournament=data.name, scripts='<script src="report.js"></script>\n')
+
+
+def entrants_counted(data: Tournament) -> str:
+    """How many entrants the standings hold, and of how many in the last run's file when
+    some are not in them (at no table yet, left out): "8 entrants" read as the whole field to
+    an organiser whose file had 11."""
+    shown = len(data.rows)
+    field = len(set(data.file_field) | {r.name for r in data.rows})
+    if field <= shown:
+        return f"{shown:,} entrant{'' if shown == 1 else 's'}"
+    return f"{shown:,} of the {field:,} entrants in the standings"
 
 
 def no_games_section(data: Tournament) -> str:

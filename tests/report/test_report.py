@@ -341,8 +341,9 @@ def test_the_report_names_the_entrants_at_no_table_and_an_adaptive_runs_remedy(
     """After an adaptive contest's first round, of two tables that share no entrant, with
     `late` in the run's field at no table yet and `broken` left out: the report's front page
     names `late` under "No games yet" (as `referee leaderboard` does, and `broken` only under
-    "Left out"), and its note that nothing is separated gives an adaptive run's remedy, more
-    rounds, in the leaderboard's own words, not the deals of a table a fixed schedule needs."""
+    "Left out"), its heading counts the 6 entrants in the standings of the file's 8, and its
+    note that nothing is separated gives an adaptive run's remedy, more rounds, in the
+    leaderboard's own words, not the deals of a table a fixed schedule needs."""
     from referee.cli.common import stored_standings_text
     from referee.tournament.config import TournamentConfig
     from referee.tournament.store import LEFT_OUT, PLAYING, Entrant
@@ -368,6 +369,7 @@ def test_the_report_names_the_entrants_at_no_table_and_an_adaptive_runs_remedy(
     assert ("<h2>No games yet</h2><p class=\"note\">No games yet: late: in the last run's "
             "file, at no table of the games stored so far, so not placed.</p>") in page
     assert "<li><b>broken</b>: its build failed</li>" in page
+    assert '<p class="meta">2 games, 6 of the 8 entrants in the standings, ranked by' in page
     assert "an adaptive run separates pairs by playing more rounds" in board["note"]
     assert board["note"][1:] in " ".join(page.split()), board["note"]
     assert "deals of a table" not in page and "never will" not in page
