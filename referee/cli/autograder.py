@@ -50,6 +50,7 @@ def grade_one_cmd(submission: Path, config_path: Path, results_path: Path, platf
     A submission with no bot, or that does not build, is reported as the platform expects."""
     from ..grade.gauntlet import BaselineFailed
     from ..grade.one import grade_one, gradescope_names, write_results
+    from ..grade.result import done_line
     from ..grade.submissions import WorkFolderFull
     from ..tournament.store import StoreError
 
@@ -78,8 +79,7 @@ def grade_one_cmd(submission: Path, config_path: Path, results_path: Path, platf
                 fail("interrupted; no results written")
             fail(f"interrupted; {results_path} says grading was stopped before it finished")
     if not quiet:
-        click.echo(f"{visible(outcome.student)}: {outcome.status}, grade {outcome.grade}, "
-                   f"{outcome.points:g} points; {results_path}")
+        click.echo(f"{visible(outcome.student)}: {done_line(outcome)}; {results_path}")
 
 
 @click.command(name="autograder", short_help=short_help("autograder"))

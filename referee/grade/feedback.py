@@ -22,7 +22,7 @@ from referee.tournament.config import TournamentConfig
 from .markdown import code, fenced, plain_or_code
 from .notes import HANDED_IN_BUILT, build_note, built_nothing, check_note, games_note, skipped_note
 from .problems import TITLES, Problem, Problems
-from .result import StudentResult, missing, points_earned, rule_text
+from .result import StudentResult, games_faults, missing, points_earned, rule_text
 from .submissions import Submission
 
 MOST = 12  # problems told at most; the rest are counted
@@ -53,11 +53,13 @@ OK_BUT_MOVE_TIME = ("it built, passed every check but answering within the move 
 FEEDBACK_TITLE = b"# Feedback: "  # how every feedback file begins (`run._ours`)
 
 
-def status_words(status: str, check: list[CheckResult] | None) -> str:
-    """What `status` means, as the facts of its check (`check`'s results) have it."""
-    if status == "ok" and any(r.name == MOVE_TIME_CHECK and not r.passed for r in check or []):
-        return OK_BUT_MOVE_TIME
-    return STATUS_WORDS[status]
+def status_words(status: str, check: list[CheckResult] | None, faults: str = "") -> str:
+    """What `status` means, as the facts of its check (`check`'s results) have it, and a
+    working bot's faults in its games (`games_faults`): "played its games" alone hid a bot
+    that crashed in a sixth of them."""
+    words = (OK_BUT_MOVE_TIME if status == "ok" and any(
+        r.name == MOVE_TIME_CHECK and not r.passed for r in check or []) else STATUS_WORDS[status])
+    return f"{words}, but with {faults}: see the problems below" if faults else words
 
 
 @dataclass
@@ -181,7 +183,8 @@ def summary(outcome: StudentResult, sub: Submission, config: TournamentConfig,
     title = (f"{FEEDBACK_TITLE.decode()}{plain_or_code(who)}" if who
              else FEEDBACK_TITLE.decode().removesuffix(": "))
     return [title, "",
-            f"- status: **{outcome.status}** ({status_words(outcome.status, check)})",
+            f"- status: **{outcome.status}** "
+            f"({status_words(outcome.status, check, games_faults(outcome))})",
             f"- grade: **{outcome.grade}**, {grade_reason(outcome)}",
             points_line(outcome, config),
             f"- bot: {bot}" + (f", built with {code(sub.build)}" if sub.build else ""),

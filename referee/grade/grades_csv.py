@@ -9,7 +9,7 @@ from typing import Any
 
 from referee.text import visible
 
-from .result import StudentResult
+from .result import StudentResult, fault_count
 from .similarity import Closest
 
 CSV_COLUMNS = ["student", "status", "grade", "games", "win_share", "placement",
@@ -40,8 +40,7 @@ def csv_row(o: StudentResult, baselines: list[str], closest: Closest | None) -> 
     return [visible(o.student), o.status, o.grade, o.games, number(o.win_share),
             *("" if k not in p else f"{p[k]:.4f}" for k in ("mean", "low", "high")),
             "" if o.money is None else f"{o.money['mean']:.1f}",
-            sum(v for k, v in o.faults.items()
-                if k not in ("stderr_over_limit", "retirements")),
+            fault_count(o),
             o.rule, *compared, "" if closest is None else visible(closest.other),
             "" if closest is None else f"{closest.share:.2f}", f"{o.points:g}",
             o.checks_passed]

@@ -11,7 +11,7 @@ from referee.tournament.config import TournamentConfig
 
 from .markdown import code, fenced
 from .problems import Problem, Shown, one_line
-from .result import StudentResult
+from .result import StudentResult, fault_count
 from .submissions import Submission
 
 
@@ -90,8 +90,7 @@ def games_note(outcome: StudentResult, config: TournamentConfig) -> str:
     assert p is not None and outcome.money is not None
     orders = {"all": "every seat order", "rotations": "each rotation of the seats",
               "balanced": "balanced seat orders"}[config.seat_orders]
-    faults = sum(v for k, v in outcome.faults.items()
-                 if k not in ("stderr_over_limit", "retirements"))
+    faults = fault_count(outcome)
     text = [f"## Games against the baselines\n\n{outcome.games} games: {orders} of "
             f"{config.deals} deal(s), the same cards for every student.\n",
             f"- mean placement points (1 = first, 0 = last): {p['mean']:.3f} "

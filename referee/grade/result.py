@@ -216,3 +216,37 @@ def unchecked(outcome: StudentResult) -> str:
 
 def total_points(outcome: StudentResult, points: Points) -> float:
     return round(sum(p for _, p in points_earned(outcome, points)), 2)
+
+
+# The faults of a bot's games by kind, as `outcome.faults` keys them, in words (one, more);
+# its seat's retirements follow from them and a long stderr is cut, not a fault of its play.
+FAULT_WORDS = {"crashes": ("crash", "crashes"), "timeouts": ("timeout", "timeouts"),
+               "illegal_or_malformed": ("illegal or malformed answer",
+                                        "illegal or malformed answers"),
+               "exits_between_games": ("exit between games", "exits between games")}
+NOT_FAULTS = ("stderr_over_limit", "retirements")
+
+
+def fault_count(outcome: StudentResult) -> int:
+    """The faults of its games, as grades.csv's `faults` and its feedback count them."""
+    return sum(n for kind, n in outcome.faults.items() if kind not in NOT_FAULTS)
+
+
+def games_faults(outcome: StudentResult) -> str:
+    """The faults of a working bot's games ("10 faults in its 60 games (10 crashes)"), or "":
+    `ok` says it built, passed the check and played, which a bot that crashed in a sixth of
+    its games also did, and the teacher's line and the student's status said no more."""
+    told = fault_count(outcome)
+    if outcome.status != "ok" or not told or not outcome.games:
+        return ""
+    kinds = ", ".join(f"{n} {FAULT_WORDS.get(kind, (kind, kind))[n != 1]}"
+                      for kind, n in sorted(outcome.faults.items(), key=lambda kn: -kn[1])
+                      if n and kind not in NOT_FAULTS)
+    return f"{told} fault{'s' * (told != 1)} in its {outcome.games} games ({kinds})"
+
+def done_line(outcome: StudentResult) -> str:
+    """What grading says as a submission is done: its status, grade and points, and a working
+    bot's faults in its games (`games_faults`)."""
+    faults = games_faults(outcome)
+    return (f"{outcome.status}, grade {outcome.grade}, {outcome.points:g} points"
+            + (f"; {faults}" if faults else ""))

@@ -59,6 +59,7 @@ from .result import (
     OUT_OF_TIME,
     StudentResult,
     compare,
+    done_line,
     status_from_check,
     status_of_problem,
 )
@@ -431,7 +432,7 @@ async def _grade_into(root: Path, submissions: list[Submission], config: Tournam
         # as each is done, as grade-one says it: a class waited on its slowest student (a
         # quarter of an hour) with "grading" said of everyone and no word of who was done
         done = known[sub.student]
-        say(f"{sub.student}: {done.status}, grade {done.grade}, {done.points:g} points")
+        say(f"{sub.student}: {done_line(done)}")
 
     await side_by_side(todo, grade_one, workers)
     # Once the class is graded, with grades.csv: a run cut short leaves them as they were.

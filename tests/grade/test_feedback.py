@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -102,6 +103,31 @@ def test_a_feedback_file_renders_with_its_blocks_closed(tmp_path: Path) -> None:
     assert fences[0].content == HOSTILE_STDERR + "\n"  # the whole stderr, in one block
     assert any(t.content.startswith("referee check") for t in fences)
     assert any("hello from '# <b>bold</b>'" in t.content for t in fences)  # not bold
+
+
+def test_a_working_bot_that_crashed_in_some_games_says_so_in_its_status(tmp_path: Path) -> None:
+    """A bot that passed the check and crashed in 10 of its 60 games is `ok`: its status line,
+    and the teacher's line as it is graded, say how many faults its games had and of which
+    kind (not its seat's retirements, which follow from them), rather than "played its games"
+    alone; one whose games had none says nothing of faults."""
+    from referee.grade.result import done_line
+
+    write_config(tmp_path / "class.toml")
+    config = load_tournament(tmp_path / "class.toml")
+    sub = Submission("fay", tmp_path / "fay", "python3 bot.py", None, None, "digest")
+    faults = {"crashes": 10, "retirements": 10, "timeouts": 1, "stderr_over_limit": 0}
+    outcome = StudentResult("fay", "ok", "digest", grade="C", games=60, faults=faults,
+                            checks=21, checks_passed=21, points=21)
+    text = feedback(outcome, sub, config, Findings())
+    assert ("- status: **ok** (it built, passed every check and played its games, but with "
+            "11 faults in its 60 games (10 crashes, 1 timeout): see the problems below)") in text, \
+        text
+    assert done_line(outcome) == ("ok, grade C, 21 points; 11 faults in its 60 games (10 "
+                                  "crashes, 1 timeout)")
+    clean = replace(outcome, faults={})
+    assert "- status: **ok** (it built, passed every check and played its games)\n" in \
+        feedback(clean, sub, config, Findings())
+    assert done_line(clean) == "ok, grade C, 21 points"
 
 
 def test_a_bot_that_prints_debug_before_its_hello_is_not_said_to_crash(tmp_path: Path) -> None:
