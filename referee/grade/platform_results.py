@@ -121,6 +121,10 @@ def ungradable_reason(outcome: StudentResult) -> str:
     inner = rest.strip("`") if said else ""
     if inner.startswith(f"{outcome.status}: "):
         return inner
+    # "the build failed (exit status 2)" is the status in other words: said once, not as
+    # "build failed: the build failed: `the build failed (exit status 2)`"
+    if inner.removeprefix("the ").startswith(outcome.status):
+        return inner.removeprefix("the ")
     return f"{outcome.status}: {why}"
 
 

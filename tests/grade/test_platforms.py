@@ -244,8 +244,8 @@ def test_prairielearn_grader(course: Path, graded: dict[str, dict[str, str]],
     writes results/results.json in PrairieLearn's format: the score the points of `referee
     grade` over the most there are (0 to 1); a submission with no bot, or a failed build, is
     not gradable, with the reason as its message (a line of its own); a gradable one that
-    played no game says so in its message.  info.json's timeout covers the config's time
-    budget."""
+    played no game says so in its message, and each says its status once ("build failed
+    (exit status 1)").  info.json's timeout covers the config's time budget."""
     out = prairielearn
     options = json.loads((out / "info.json").read_text())["externalGradingOptions"]
     assert options["timeout"] > 300 and options["serverFilesCourse"] == ["modern-art-grader/"]
@@ -275,6 +275,9 @@ def test_prairielearn_grader(course: Path, graded: dict[str, dict[str, str]],
         assert "below" not in str(results["message"])  # one line: no problem list under it
         if submission == "empty":  # said once: "no bot found: your folder is empty ..."
             assert str(results["message"]).count("no bot found") == 1, results["message"]
+        if submission == "unbuildable":  # "build failed (exit status 1)", said once
+            assert str(results["message"]).count("build failed") == 1, results["message"]
+            assert "exit status 1" in str(results["message"]), results["message"]
 
 
 def test_gradescopes_metadata_names_its_users_or_no_one(tmp_path: Path) -> None:
