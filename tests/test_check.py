@@ -639,6 +639,33 @@ def test_answers_late_routinely_fail_and_a_few_or_one_near_the_move_time_warn() 
     assert "21 passed, 0 failed, 1 with a warning\n" in near.stdout
 
 
+def test_a_bot_late_at_every_answer_is_not_told_to_move_its_set_up(tmp_path: Path) -> None:
+    """A bot late at every answer, its first among them, fails the move-time check with a
+    sentence that ends before the next begins, and is not told its set-up belongs before its
+    hello (set-up is not what makes every answer late); one late only at its first answer
+    is."""
+    from referee.check.run import _move_time_result
+    from referee.check.situations import Asked
+    from referee.game.actions import DecisionKind
+
+    transcript = tmp_path / "transcript.jsonl"
+    transcript.write_text("")
+
+    def answers(*seconds: float) -> list[Asked]:
+        return [Asked("open", DecisionKind.PLAY, None, False, None, t, i)
+                for i, t in enumerate(seconds, 1)]
+
+    always = _move_time_result(answers(*[1.2] * 40), 1.0, transcript)
+    assert not always.passed and always.reason.startswith(
+        "40 of 40 accepted answers took longer than the move time of 1 s"), always.reason
+    assert "timeout The" not in always.reason and "first answer" not in always.reason, \
+        always.reason
+    setup = _move_time_result(answers(2.5, 1.2, 1.2, *[0.01] * 37), 1.0, transcript)
+    assert not setup.passed and "every late answer is a timeout (a busy machine's stalls " \
+        "are forgiven: up to 1 late answer, 1 in 200 and at least one, each within 2 s). " \
+        "The bot's first answer was late: set-up done then" in setup.reason, setup.reason
+
+
 def test_slow_answers_and_timeouts_are_counted_alike_in_every_line(tmp_path: Path) -> None:
     """A bot that sleeps 0.5 s at every fourth bid, at a move time of 0.2 s: the early ones
     come out of the time bank, the later ones, once it is spent, time out.  Every line counts
