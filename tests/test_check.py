@@ -296,6 +296,21 @@ def test_a_check_cut_short_passes_nothing_it_did_not_see() -> None:
     assert "PASS  plays several games in one process: " in second.stdout, second.stdout
 
 
+def test_a_check_cut_short_in_its_second_game_does_not_pass_several_games() -> None:
+    """A bot that times out three times in the check's second game (as a bot slower than the
+    move time does once its bank is spent): the check stops there, so whether one process
+    plays all its games is not seen, and "plays several games in one process" is a SKIP, not a
+    PASS that earns a point in a grade."""
+    # the first game asks 66 requests of a bot that plays the first legal card: 70-72 are
+    # in the second
+    late = check(f"{PY} tests/scripted_bots/answers_late.py --only 70 --only 71 --only 72 "
+                 "--delay 0.3", "--move-time", "0.05", "--time-bank", "0.05")
+    assert "the check stopped before scenario 'auctioneer-hidden'" in late.stdout, late.stdout
+    assert ("SKIP  plays several games in one process: the bot process was started once for "
+            "2 games; the check stopped after 2 of 11, before it could tell whether one "
+            "process plays them all\n") in late.stdout, late.stdout
+
+
 def test_stderr_keeps_what_the_bot_wrote_there_game_by_game(tmp_path: Path) -> None:
     """`check --stderr FILE` keeps the bot's stderr, each game's under its heading, so that a
     crash's whole traceback can be read, not only the end its reason quotes."""
