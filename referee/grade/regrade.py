@@ -61,6 +61,17 @@ def regraded(previous: StudentResult, stored: StoredFindings | None, sub: Submis
     return finish(outcome, config, Findings.of(stored), sub, scrub_for(sub, out))
 
 
+def regraded_line(previous: StudentResult, again: StudentResult) -> str:
+    """What a run says of a student graded again by a new `[grading]`: the grade, and the
+    points too when they changed (a new weight changes the points of a grade that stays:
+    "graded B (was B)" alone hid 54.56 points become 69.56)."""
+    points = again.points != previous.points
+    now = f"{again.grade}, {again.points:g} points" if points else again.grade
+    was = f"{previous.grade}, {previous.points:g} points" if points else previous.grade
+    return (f"{again.student}: unchanged, graded {now} by the new [grading] (was {was}), "
+            "from its games and check as stored: nothing run again")
+
+
 def reworded(previous: StudentResult, stored: StoredFindings | None, sub: Submission,
              config: TournamentConfig, out: Path) -> StudentResult:
     """`previous`, kept under the same rules, with its feedback written again from what its

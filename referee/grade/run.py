@@ -53,7 +53,7 @@ from .in_games import StudentGames, add_games
 from .notes import build_problem, copy_failed_problem
 from .out_lock import grading_folder_lock
 from .problems import Shown, add_caught, add_check
-from .regrade import bot_name, finish, regraded, reworded, scrub_for
+from .regrade import bot_name, finish, regraded, regraded_line, reworded, scrub_for
 from .reproduce import check_command
 from .result import (
     OUT_OF_TIME,
@@ -399,8 +399,7 @@ async def _grade_into(root: Path, submissions: list[Submission], config: Tournam
                                           out)
             write_feedback(out, known[sub.student])
         elif (again := regraded(previous, findings.get(sub.student), sub, config, out)):
-            say(f"{sub.student}: unchanged, graded {again.grade} by the new [grading] (was "
-                f"{previous.grade}), from its games and check as stored: nothing run again")
+            say(regraded_line(previous, again))
             known[sub.student] = again
             regrades += 1
             write_feedback(out, again)

@@ -828,15 +828,18 @@ def test_a_change_to_the_grading_rules_alone_grades_again_from_the_stored_games(
     stores = {p.name: p.stat().st_mtime_ns for p in (out / "games").glob("*.db")}
     assert set(stores) == {"ann.db", "ivan.db"} and list((out / "feedback" / "ivan").glob(
         "game-*.jsonl")), stores
-    assert rows(out)["ann"]["grade"] == "C"
+    was = rows(out)["ann"]
+    assert was["grade"] == "C"
     config.write_text(first.replace('otherwise = "C"', 'otherwise = "B"\nconfidence = 0.6\n'
                                     'points = {check = 2, placement = 10, beats = 3}'))
     done = grade(subs, config, out)
     assert done.returncode == 0 and ": grading\n" not in done.stderr, done.stderr
-    assert ("ann: unchanged, graded B by the new [grading] (was C), from its games and check "
-            "as stored: nothing run again") in done.stderr, done.stderr
     assert {p.name: p.stat().st_mtime_ns for p in (out / "games").glob("*.db")} == stores
     ann = rows(out)["ann"]
+    # the points said too, as they changed: the new weights, whether or not the grade did
+    assert (f"ann: unchanged, graded B, {float(ann['points']):g} points by the new [grading] "
+            f"(was C, {float(was['points']):g} points), from its games and check as stored: "
+            "nothing run again") in done.stderr, done.stderr
     assert (ann["grade"], ann["games"], ann["checks_passed"]) == ("B", "4", "21")
     assert float(ann["points"]) == pytest.approx(
         2 * 21 + 10 * float(ann["placement"]) + 3 * sum(
