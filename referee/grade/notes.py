@@ -7,6 +7,7 @@ import os
 import shutil
 
 from referee.check import CHECK_COUNT, CheckResult, summary
+from referee.text import counted
 from referee.tournament.config import TournamentConfig
 
 from .markdown import code, fenced
@@ -92,7 +93,7 @@ def games_note(outcome: StudentResult, config: TournamentConfig) -> str:
               "balanced": "balanced seat orders"}[config.seat_orders]
     faults = fault_count(outcome)
     text = [f"## Games against the baselines\n\n{outcome.games} games: {orders} of "
-            f"{config.deals} deal(s), the same cards for every student.\n",
+            f"{counted(config.deals, 'deal')}, the same cards for every student.\n",
             f"- mean placement points (1 = first, 0 = last): {p['mean']:.3f} "
             f"(95% interval {p['low']:.3f} to {p['high']:.3f})",
             f"- win share: {outcome.win_share:.1%}",
@@ -128,6 +129,6 @@ def versus_notes(outcome: StudentResult, confidence: float) -> list[str]:
             "level": f"level with {b}, not separated either way (one-sided p = "
                      f"{v.p_above:.2g} above, {v.p_below:.2g} below)",
         }[v.verdict]
-        text.append(f"- {b}{its}: difference {v.diff:+.3f} over {v.deals} deal(s) ({span}): "
-                    f"{words}")
+        text.append(f"- {b}{its}: difference {v.diff:+.3f} over {counted(v.deals, 'deal')} "
+                    f"({span}): {words}")
     return text

@@ -21,6 +21,7 @@ from referee.check import CHECK_COUNT, MOVE_TIME_CHECK, CheckResult
 from referee.leaderboard.stats import Games, versus
 from referee.match.player import FATAL_FAULTS
 from referee.protocol.messages import FaultKind
+from referee.text import counted
 from referee.tournament.config import TournamentConfig
 from referee.tournament.grading_table import GradeRule, Points
 
@@ -201,7 +202,7 @@ def points_earned(outcome: StudentResult, points: Points) -> list[tuple[str, flo
                       share * points.win_share))
     if points.beats:
         beaten = sum(v.verdict == "beats" for v in outcome.versus.values())
-        parts.append((f"{beaten} baseline(s) beaten, {points.beats:g} each",
+        parts.append((f"{counted(beaten, 'baseline')} beaten, {points.beats:g} each",
                       beaten * points.beats))
     return parts
 

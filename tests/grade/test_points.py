@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from referee.grade.feedback import points_line
+from referee.grade.notes import versus_notes
 from referee.grade.result import (
     StudentResult,
     Versus,
@@ -64,10 +65,23 @@ def test_the_points_of_a_bot_not_checked_say_why_in_a_students_words(tmp_path: P
     empty = StudentResult("e", "no bot found", "")
     assert points_line(empty, config) == (
         "- points: **0** (0 of 21 checks passed, none having run = 0; no game played for "
-        "placement points = 0; 0 baseline(s) beaten, 5 each = 0)")
+        "placement points = 0; 0 baselines beaten, 5 each = 0)")
     late = StudentResult("l", "out of grading time", "")
     assert points_line(late, config).startswith(
         "- points: **0** (0 of 21 checks counted, its check cut short by the grading time = 0;")
+
+
+def test_feedback_counts_baselines_and_deals_in_words_not_placeholders(tmp_path: Path) -> None:
+    """A student who beat one baseline over one deal is told "1 baseline beaten" and "over 1
+    deal", three "3 baselines": not "baseline(s)" nor "deal(s)"."""
+    config = load_tournament(config_with(tmp_path))
+    one = placed("ok", 17, 0.9, beaten=1)
+    one.points = total_points(one, config.grading.points)
+    assert "; 1 baseline beaten, " in points_line(one, config), points_line(one, config)
+    assert "; 3 baselines beaten, " in points_line(placed("ok", 17, 0.9, beaten=3), config)
+    said = "\n".join(versus_notes(one, config.grading.confidence))
+    assert "random-1: difference +0.100 over 1 deal (" in said, said
+    assert "(s)" not in said + points_line(one, config)
 
 
 def test_without_points_a_check_passed_is_one_point(tmp_path: Path) -> None:
