@@ -152,12 +152,26 @@ NO_GAMES = {
 }
 
 
-def games_line(outcome: StudentResult, played: bool, problems: list[Problem]) -> list[str]:
+def handed_in_archive(sub: Submission) -> bool:
+    """Whether `sub` is an archive handed in for a folder (`submissions.archive_submission`):
+    its feedback says so, not "nothing in your folder", for it has none."""
+    return sub.command is None and sub.problem is not None and not sub.path.is_dir()
+
+
+def archive_words(sub: Submission) -> str:
+    return (f"you handed in {sub.path.name}, an archive, not a folder of files, and grading "
+            "does not unpack archives")
+
+
+def games_line(outcome: StudentResult, played: bool, problems: list[Problem],
+               sub: Submission | None = None) -> list[str]:
     """When it played no game: a line that says so, and why (the grade rests on that)."""
     if played or outcome.games:
         return []
     kinds = {p.kind: p for p in problems}
-    if "play" in kinds:
+    if sub is not None and handed_in_archive(sub):
+        why = archive_words(sub)
+    elif "play" in kinds:
         why = f"it could not be started for them ({code(kinds['play'].what)})"
     elif "budget" in kinds:
         why = "its grading ran out of its time budget before them"
@@ -180,15 +194,16 @@ def summary(outcome: StudentResult, sub: Submission, config: TournamentConfig,
     fix = (f"{FIRST_BELOW}{TITLES[problems[0].kind].lower()}: {code(problems[0].what)}"
            if problems else next_step(outcome, config))
     who = sub.student if sub.heading is None else sub.heading
+    meaning = (f"{archive_words(sub)}, so nothing was built or played" if handed_in_archive(sub)
+               else status_words(outcome.status, check, games_faults(outcome)))
     title = (f"{FEEDBACK_TITLE.decode()}{plain_or_code(who)}" if who
              else FEEDBACK_TITLE.decode().removesuffix(": "))
     return [title, "",
-            f"- status: **{outcome.status}** "
-            f"({status_words(outcome.status, check, games_faults(outcome))})",
+            f"- status: **{outcome.status}** ({meaning})",
             f"- grade: **{outcome.grade}**, {grade_reason(outcome)}",
             points_line(outcome, config),
             f"- bot: {bot}" + (f", built with {code(sub.build)}" if sub.build else ""),
-            *games_line(outcome, played, problems),
+            *games_line(outcome, played, problems, sub),
             f"- fix first: {fix}", ""]
 
 

@@ -20,7 +20,7 @@ from referee.protocol.messages import FaultKind
 ORDER = ("submission", "build", "play", "start", "crash", "timeout", "budget", "malformed",
          "wrong_id", "illegal", "caught", "stderr", "exit", "slow", "check")
 TITLES = {
-    "submission": "No bot could be taken from your folder",
+    "submission": "No bot could be taken from what you handed in",
     "build": "The build failed",
     "play": "It could not play its games",
     "start": "It does not start, or says no valid hello",

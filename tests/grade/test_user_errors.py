@@ -1125,7 +1125,8 @@ def test_a_student_who_handed_in_an_archive_has_a_row_that_says_to_unpack_it(
         tmp_path: Path) -> None:
     """A student who handed in `cid.zip` in place of a folder is in grades.csv (no bot
     found, F, 0 points), their feedback says the archive is not unpacked and to hand in its
-    files, and the teacher is told where to unpack it; once unpacked, the folder is graded.
+    files (its status and games lines too, not "nothing in your folder"), and the teacher
+    is told where to unpack it; once unpacked, the folder is graded.
     A zip inside a student's folder is that student's "no bot found" too.  A file that is no
     archive (the teacher's notes) stands for no student."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
@@ -1143,6 +1144,13 @@ def test_a_student_who_handed_in_an_archive_has_a_row_that_says_to_unpack_it(
     cid = (out / "feedback" / "cid.md").read_text()
     assert "you handed in cid.zip, an archive, not a folder of files, and grading does not " \
         "unpack archives: hand in the files themselves" in cid, cid
+    # its status and games lines agree: it has no folder for "nothing in your folder"
+    assert ("- status: **no bot found** (you handed in cid.zip, an archive, not a folder of "
+            "files, and grading does not unpack archives, so nothing was built or played)\n"
+            "- grade: ") in cid, cid
+    assert ("- games: **no game was played** because you handed in cid.zip, an archive, not a "
+            "folder of files, and grading does not unpack archives\n") in cid, cid
+    assert "your folder" not in cid, cid
     assert "it holds bot.zip: unpack it" in (out / "feedback" / "dan.md").read_text()
     assert (f"warning: cid.zip is an archive, not a folder: cid is graded \"no bot found\" "
             f"(grading does not unpack archives); to grade its bot, unpack it into "
