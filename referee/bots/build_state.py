@@ -30,6 +30,8 @@ import stat
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
+from .version import skipped_names
+
 # Variables of a terminal, a login or a batch system: they differ between two runs of the
 # same tournament (another ssh login, another job), and no build reads them.
 SESSION_ONLY = frozenset({
@@ -96,6 +98,7 @@ def _tree(h: hashlib._Hash, top: Path, skip: Collection[str] = ()) -> bool:
     # Links to folders are not followed; a folder os.walk cannot list it skips, telling only
     # `onerror`: what the build reads there would not be seen.
     unlisted: list[OSError] = []
+    names = skipped_names(skip)
     for folder, subfolders, files in os.walk(root, onerror=unlisted.append):
         if unlisted:
             return False
@@ -108,7 +111,7 @@ def _tree(h: hashlib._Hash, top: Path, skip: Collection[str] = ()) -> bool:
             if entries > MOST_ENTRIES:
                 return False
             path = os.path.join(folder, name)
-            if skip and os.path.realpath(path) in skip:
+            if name in names and os.path.realpath(path) in skip:
                 continue
             shown = os.path.join(rel, name)
             if os.path.islink(path):

@@ -40,11 +40,12 @@ def folder_digest(folder: Path, skip: Collection[str] = ()) -> str:
     elsewhere.  `skip`: the real paths of files left out, the run's own (`run_own`)."""
     h = hashlib.sha256()
     root = os.path.realpath(folder)
+    names = skipped_names(skip)
     for path in sorted(folder.rglob("*")):
         rel = path.relative_to(folder)
         if any(part in NOT_HASHED for part in rel.parts):
             continue
-        if skip and os.path.realpath(path) in skip:
+        if path.name in names and os.path.realpath(path) in skip:
             continue
         if path.is_symlink():
             h.update(f"{rel}\0link {os.readlink(path)}\0".encode())
@@ -65,6 +66,13 @@ def _file(h: hashlib._Hash, path: Path, name: str) -> None:
     except OSError as exc:  # the bot will fail to start and say so
         h.update(f"{name}\0unreadable: {exc.strerror}".encode())
     h.update(b"\0")
+
+
+def skipped_names(skip: Collection[str]) -> frozenset[str]:
+    """The file names of the real paths `skip`: only a file of one of those names is looked
+    up by its real path (a lookup for every file more than doubled a folder's digest).  A
+    link of another name to one of them is hashed as a link, where it leads."""
+    return frozenset(os.path.basename(p) for p in skip)
 
 
 def run_own(paths: Collection[Path]) -> frozenset[str]:

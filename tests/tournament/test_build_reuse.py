@@ -242,3 +242,27 @@ def test_plan_does_not_count_the_builds_of_a_field_past_its_bound(tmp_path: Path
     assert not builds.counted and builds.line() == (
         f"builds: not counted (more than {PLAN_BUILDS_MOST}; a run reuses those whose folders "
         "are unchanged since their last build)")
+
+
+def test_a_file_of_a_bots_folder_is_left_out_of_its_digests_only_at_a_run_files_real_path(
+        tmp_path: Path) -> None:
+    """A bot's file named as the run's store, elsewhere, still counts in its version and its
+    build's digest; the store itself in the bot's folder, reached through a linked folder,
+    does not."""
+    from referee.bots.version import folder_digest
+    from referee.tournament.isolation import own_files
+
+    real = tmp_path / "real"
+    entrant(tmp_path, "real")
+    (tmp_path / "via").symlink_to(real)
+    (real / "cup.db").write_bytes(b"the bot's own")
+    other = own_files(tmp_path / "t.toml", tmp_path / "cup.db")  # a store beside, not in it
+    store = own_files(tmp_path / "t.toml", tmp_path / "via" / "cup.db")  # this one
+    before = {s: (folder_digest(real, s), build_digest("true", real, "none", (), s))
+              for s in (other, store)}
+    (real / "cup.db").write_bytes(b"changed")
+    (real / "cup.db-wal").write_bytes(b"a run's")
+    after = {s: (folder_digest(real, s), build_digest("true", real, "none", (), s))
+             for s in (other, store)}
+    assert before[other][0] != after[other][0] and before[other][1] != after[other][1]
+    assert before[store] == after[store]
