@@ -334,8 +334,9 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
                                    "up_to_date": list(builds.reused),
                                    "to_run": list(builds.to_run)}}, indent=2))
         return
+    built = None if builds is None else builds.line()
     click.echo("\n".join([*plan.lines(), *([looks] if looks else []),
-                          *([builds.line()] if builds is not None else [])]))
+                          *([built] if built else [])]))
     if shard_of is None and held_shard != "all":
         click.echo(f"note: {db_path} holds shard {held_shard}: this plan counts the whole "
                    f"schedule against it; `plan --shard {held_shard}` counts that shard's games, "

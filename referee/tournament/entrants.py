@@ -136,13 +136,20 @@ class PlannedBuilds:
     to_run: tuple[str, ...]
     counted: bool = True
 
-    def line(self) -> str:
+    def line(self) -> str | None:
+        """`plan`'s line; None when the file has no build to run or reuse.  "0 up to date (a
+        run reuses them)" said of a field whose every build would run, and "1 ... them" of
+        one."""
         if not self.counted:
             return (f"builds: not counted (more than {PLAN_BUILDS_MOST}; a run reuses those "
                     "whose folders are unchanged since their last build)")
-        to_run = (f", {len(self.to_run)} to run ({listed(list(self.to_run), REUSED_NAMED)})"
+        to_run = (f"{len(self.to_run)} to run ({listed(list(self.to_run), REUSED_NAMED)})"
                   if self.to_run else "")
-        return f"builds: {len(self.reused)} up to date (a run reuses them){to_run}"
+        if not self.reused:
+            return f"builds: {to_run}, none up to date" if to_run else None
+        up = (f"{len(self.reused)} up to date (a run reuses "
+              f"{'it' if len(self.reused) == 1 else 'them'})")
+        return f"builds: {up}, {to_run}" if to_run else f"builds: {up}"
 
 
 def planned_builds(config: TournamentConfig, config_path: Path, last: Mapping[str, str],

@@ -244,6 +244,30 @@ def test_plan_does_not_count_the_builds_of_a_field_past_its_bound(tmp_path: Path
         "are unchanged since their last build)")
 
 
+def test_plan_says_how_many_builds_are_up_to_date_in_the_number_it_names(
+        tmp_path: Path) -> None:
+    """`plan`'s builds line says "it" of one build a run reuses, "none up to date" where every
+    build would run (not "0 up to date (a run reuses them)"), and nothing for a file whose
+    entrants have no build, whatever digests the store knows."""
+    names = ["ann", "ben", "cal"]
+    for n in names:
+        entrant(tmp_path, n)
+    file = field_file(tmp_path, names)
+    config = load_tournament(file)
+    assert planned_builds(config, file, {"ann": "0" * 64}, {}, frozenset()).line() is None
+    built = file.read_text().replace(f'"{BOT_PYTHON} bot.py"',
+                                     f'"{BOT_PYTHON} out.py"\nbuild = "true"')
+    file.write_text(built)
+    config = load_tournament(file)
+    assert planned_builds(config, file, {"ann": "0" * 64}, {}, frozenset()).line() == \
+        "builds: 3 to run (ann, ben, cal), none up to date"
+    ann = build_digest("true", tmp_path / "ann", config.sandbox)
+    assert ann is not None
+    out = {"ben": "its build failed", "cal": "its build failed"}
+    assert planned_builds(config, file, {"ann": ann}, out, frozenset()).line() == \
+        "builds: 1 up to date (a run reuses it)"
+
+
 def test_a_file_of_a_bots_folder_is_left_out_of_its_digests_only_at_a_run_files_real_path(
         tmp_path: Path) -> None:
     """A bot's file named as the run's store, elsewhere, still counts in its version and its
