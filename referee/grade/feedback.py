@@ -59,7 +59,10 @@ def status_words(status: str, check: list[CheckResult] | None, faults: str = "")
     that crashed in a sixth of them."""
     words = (OK_BUT_MOVE_TIME if status == "ok" and any(
         r.name == MOVE_TIME_CHECK and not r.passed for r in check or []) else STATUS_WORDS[status])
-    return f"{words}, but with {faults}: see the problems below" if faults else words
+    if not faults:
+        return words
+    but = "" if words == OK_BUT_MOVE_TIME else " but"  # that one has its "but" already
+    return f"{words},{but} with {faults}: see the problems below"
 
 
 @dataclass

@@ -128,6 +128,12 @@ def test_a_working_bot_that_crashed_in_some_games_says_so_in_its_status(tmp_path
     assert "- status: **ok** (it built, passed every check and played its games)\n" in \
         feedback(clean, sub, config, Findings())
     assert done_line(clean) == "ok, grade C, 21 points"
+    from referee.check import MOVE_TIME_CHECK
+    from referee.grade.feedback import OK_BUT_MOVE_TIME, status_words
+    late = [CheckResult(MOVE_TIME_CHECK, False, "late", [], set())]
+    assert status_words("ok", late, "2 faults in its 60 games (2 timeouts)") == (
+        f"{OK_BUT_MOVE_TIME}, with 2 faults in its 60 games (2 timeouts): see the problems "
+        "below")  # one "but" only
 
 
 def test_a_bot_that_prints_debug_before_its_hello_is_not_said_to_crash(tmp_path: Path) -> None:
