@@ -89,7 +89,7 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
     # Imported once the config is checked: the one line of a mistake need not wait for them.
     from tabulate import tabulate
 
-    from ..grade.gauntlet import BaselineFailed
+    from ..grade.gauntlet import BaselineFailed, BaselineMissing
     from ..grade.out_lock import GradingFolderBusy
     from ..grade.run import FolderError, grade_all
     from ..grade.submissions import WorkFolderFull
@@ -110,6 +110,8 @@ def grade_cmd(submissions: Path, config_path: Path, out_dir: Path, workers: int 
         fail(f"cannot read or write {exc.filename or out_dir}: {exc.strerror or exc}")
     except (StoreError, RefereeError, WorkFolderFull) as exc:  # the referee's (a full disk)
         fail(f"the referee failed: {exc}; graded submissions are kept and skipped next time")
+    except BaselineMissing as exc:  # found before anything was said or graded
+        fail(f"{exc}; fix it and run again (nothing was graded)")
     except BaselineFailed as exc:
         fail(f"{exc}; fix it and run again (graded submissions are kept and skipped)")
     except KeyboardInterrupt:

@@ -12,8 +12,9 @@ from referee.leaderboard.rows import StandingRow
 from referee.leaderboard.stats import Games, standings
 from referee.match.player import FATAL_FAULTS
 from referee.match.result import StoredResult
+from referee.text import listed
 from referee.tournament.config import BotEntry, TournamentConfig
-from referee.tournament.entrants import build_bots
+from referee.tournament.entrants import build_bots, unbuilt_problems
 from referee.tournament.executors.local import LocalExecutor
 from referee.tournament.preview import STEPS_PER_GAME
 from referee.tournament.schedule import schedule
@@ -26,6 +27,24 @@ from .submissions import Submission
 class BaselineFailed(Exception):
     """A baseline could not play, or crashed: every student would be graded against a broken
     opponent, so grading stops (the teacher's to fix)."""
+
+
+class BaselineMissing(BaselineFailed):
+    """A baseline's folder, program or script is not there, found before anything is graded
+    or said (`check_baselines`)."""
+
+
+def check_baselines(config: TournamentConfig, config_path: Path) -> None:
+    """BaselineMissing if a baseline's `dir`, program or script is not there (but not one its
+    build may make), naming the first and which others: a copy of the classroom file taken
+    out of the repository said every submission would be graded again, and warned of the
+    sandbox, before it stopped at its baselines' paths, which nothing needed to check."""
+    missing = {name: why for name, why in unbuilt_problems(config, config_path).items()
+               if name in config.baselines}
+    if missing:
+        first, *others = missing
+        raise BaselineMissing(f"baseline {first} cannot play: {missing[first]}" + (
+            f" (nor can {listed(others)})" if others else ""))
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,7 @@ from .feedback import Findings
 from .gauntlet import (
     GauntletResult,
     build_baselines,
+    check_baselines,
     decisions_asked,
     games_in,
     gauntlet_size,
@@ -329,8 +330,10 @@ UNSANDBOXED = ("the bots run without the sandbox: a student's bot can read the o
 async def grade_all(root: Path, config: TournamentConfig, config_path: Path, out: Path,
                     workers: int, say: Callable[[str], None]) -> list[StudentResult]:
     """Grade every submission under `root` into `out`, up to `workers` at once, each
-    within its time budget; reuse unchanged ones' results."""
+    within its time budget; reuse unchanged ones' results.  BaselineMissing, before anything
+    is said or written, if a baseline is not there."""
     check_folders(root.resolve(), out.resolve())
+    check_baselines(config, config_path)  # before a word of the submissions or the state
     submissions = discover(root, config.limits.size_limits())
     if not submissions:  # its loose files named here: the warning that names them comes later
         loose = loose_files(root)

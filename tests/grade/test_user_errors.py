@@ -780,6 +780,28 @@ def test_a_baseline_that_cannot_play_stops_grading(tmp_path: Path, script: str,
     assert not (out / "state.json").exists()
 
 
+def test_a_classroom_file_copied_away_from_its_baselines_is_one_line_before_anything(
+        tmp_path: Path) -> None:
+    """The classroom file copied out of the repository names its baselines by paths that are
+    not there from its new folder: grading says so in one line, naming every such baseline,
+    before any warning of the class's folder or the sandbox, and leaves the grading folder
+    as it was (its unreadable state.json not moved aside, no word of grading again)."""
+    subs, out = tmp_path / "subs", tmp_path / "out"
+    (subs / "ann").mkdir(parents=True)
+    shutil.copy(SAMPLES / "python" / "random_bot.py", subs / "ann" / "bot.py")
+    (subs / "ivy.zip").write_bytes(b"PK")  # an archive handed in: a warning, before
+    config = tmp_path / "teach" / "classroom.toml"
+    config.parent.mkdir()
+    shutil.copy(ROOT / "tournaments" / "classroom.toml", config)
+    out.mkdir()
+    (out / "state.json").write_text("not a state")
+    done = grade(subs, config, out)
+    one_error_line(done, "error: baseline baseline cannot play: its command cannot run: "
+                   f"../sample_bots/python/baseline_bot.py not found in {config.parent} "
+                   "(nor can random-1, random-2); fix it and run again (nothing was graded)")
+    assert sorted(p.name for p in out.iterdir()) == ["state.json"]
+
+
 def test_a_change_to_the_grading_settings_or_a_baseline_grades_everyone_again(
         tmp_path: Path) -> None:
     """Limits that are not in the schedule's fingerprint (the start-up time here), and the
