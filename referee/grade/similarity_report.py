@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .markdown import plain_or_code
-from .similarity import MIN_SHARED, Fingerprinted, Pair, Similarity
+from .similarity import MIN_SHARED, Fingerprinted, K, Pair, Similarity
 
 PAIRS_HEADING = "## Students alike beyond the kit"  # read back by `withdrawn.py`
 
@@ -50,7 +50,10 @@ def common_subsequence(a: Sequence[int], b: Sequence[int]) -> int:
 
 
 def percent(share: float) -> str:
-    """A share in whole percent, or to a tenth below 1% (so a little new code is not 0%)."""
+    """A share in whole percent, or to a tenth below 1%, or "<0.1%" below that (so a little
+    new code is not 0%: one token added to the C sample's 3,000 read "0.0% new")."""
+    if 0 < share < 0.0005:
+        return "<0.1%"
     return f"{share:.1%}" if 0 < share < 0.01 else f"{share:.0%}"
 
 
@@ -125,9 +128,11 @@ def similarity_report(similarity: Similarity, threshold: float) -> str:
         *([pair_line(p, bots) for p in flagged] or ["None."]), "",
         "## Started from the kit", "",
         "Each student under the sample bot or baseline that holds the largest share of their "
-        f"code, if at least {percent(threshold)}: that share, and the share of the student's "
-        "code that is new (its values count), or \"as is\" when it is the same apart from "
-        "names, comments and layout.", "",
+        f"code, if at least {percent(threshold)}: that share (of its fingerprints), and the "
+        "share of the student's tokens that are new, not in the sample in the same order (its "
+        "values count), or \"as is\" when it is the same apart from names, comments and "
+        "layout. Code left out of the sample adds no token: it counts under \"Files "
+        "compared\", not here.", "",
         *([kit_line(name, pairs, bots, threshold) for name, pairs in started.items()]
           or ["None."]), "",
     ]
@@ -136,6 +141,11 @@ def similarity_report(similarity: Similarity, threshold: float) -> str:
                   "Too little code to compare (none, or a few lines): "
                   + ", ".join(plain_or_code(s) for s in similarity.too_little) + ".", ""]
     lines += ["## Files compared", "",
+              "Each bot's files read, and for each student how many of its fingerprints are "
+              f"found nowhere in the kit. A fingerprint stands for a run of {K} tokens, so an "
+              "edit that adds no token (a `;` or a line deleted) still gives the student two "
+              "or three fingerprints of its own: a few such edits show as 0% new, or nearly, "
+              "under the sample above, and as some dozens of fingerprints here.", "",
               *(files_line(b, similarity.own)
                 for b in [*similarity.students, *similarity.references]), ""]
     return "\n".join(lines)

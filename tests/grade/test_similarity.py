@@ -31,7 +31,12 @@ from referee.grade.similarity import (
     read_folder,
     share,
 )
-from referee.grade.similarity_report import common_subsequence, relation, similarity_report
+from referee.grade.similarity_report import (
+    common_subsequence,
+    percent,
+    relation,
+    similarity_report,
+)
 from referee.grade.submissions import discover
 from referee.tournament.config import load_tournament
 from referee.tournament.grading_table import Grading
@@ -235,6 +240,28 @@ def test_a_renamed_copy_is_told_apart_from_an_honest_change() -> None:
     line = started(similarity_report(found, THRESHOLD))[RANDOM]
     assert "mallory (100%, as is)" in line, line
     assert re.search(r"oscar \(\d+%, [0-9.]+% new\)", line) and "oscar (100%, as is)" not in line
+
+
+def test_code_left_out_of_a_sample_is_a_little_new_code_and_some_own_fingerprints() -> None:
+    """A student who deleted semicolons from the C sample and added one token is "<0.1% new"
+    under it (it read "0.0% new", as if nothing had changed), while "Files compared" counts
+    dozens of fingerprints of its own; similarity.md says why the two differ (a new
+    fingerprint spans tokens, and a deletion adds none)."""
+    source = (SAMPLES / "c" / "bot.c").read_text()
+    edited = source.replace("return 0;", "return 0").replace("main(void)", "main((void)")
+    assert edited.count("return 0") == source.count("return 0;") >= 10
+    sample = fingerprinted("sample_bots/c", True, [SourceFile("bot.c", source)])
+    eve = fingerprinted("eve", False, [SourceFile("bot.c", edited)])
+    assert 0 < relation(eve, sample).new < 0.0005
+    report = similarity_report(compare([eve], [sample]), THRESHOLD)
+    assert re.fullmatch(r"eve \(9\d%, <0\.1% new\)", started(report)["sample_bots/c"]), report
+    own = re.search(r"- eve: bot\.c \((\d+) of its \d+ fingerprints not from the kit\)", report)
+    assert own and int(own.group(1)) >= 20, report
+    assert "the share of the student's tokens that are new" in report
+    assert ("A fingerprint stands for a run of 12 tokens, so an edit that adds no token (a `;` "
+            "or a line deleted) still gives the student two or three fingerprints of its own"
+            ) in report
+    assert [percent(x) for x in (0, 0.0002, 0.004, 0.04)] == ["0%", "<0.1%", "0.4%", "4%"]
 
 
 def test_of_two_students_the_one_that_added_code_is_said_to_be_derived() -> None:
