@@ -52,7 +52,7 @@ def build_digest(command: str, folder: Path, sandbox: str,
                  read_only: Sequence[Path] = (), skip: Collection[str] = ()) -> str | None:
     """The digest of a build of `command` in `folder` as things are now (module doc), or
     None if the folder cannot be vouched for (its build must run).  `skip`: the real paths of
-    the run's own files, left out (`version.run_own`)."""
+    the run's own files, left out (`version.run_own`), a folder of them with all it holds."""
     if not read_only and UP_OUT.search(command):
         return None
     h = hashlib.sha256(json.dumps(["build", command, sandbox, _environment(),
@@ -102,7 +102,9 @@ def _tree(h: hashlib._Hash, top: Path, skip: Collection[str] = ()) -> bool:
     for folder, subfolders, files in os.walk(root, onerror=unlisted.append):
         if unlisted:
             return False
-        subfolders.sort()
+        # the run's own folder (the stderr logs'), with all it holds: not walked
+        subfolders[:] = sorted(d for d in subfolders if d not in names or os.path.realpath(
+            os.path.join(folder, d)) not in skip)
         rel = os.path.relpath(folder, root)
         h.update(f"dir {rel}\0".encode())
         for name in sorted(files) + [d for d in subfolders if os.path.islink(

@@ -37,15 +37,21 @@ def inside_not_hashed(real: str, root: str) -> str | None:
 def folder_digest(folder: Path, skip: Collection[str] = ()) -> str:
     """A hash of every file's path, bytes and executable bits, and of where each link leads,
     so that a change of any of them is seen: a script made executable, a link pointed
-    elsewhere.  `skip`: the real paths of files left out, the run's own (`run_own`)."""
+    elsewhere.  `skip`: the real paths of files left out, the run's own (`run_own`); a
+    folder of them (the stderr logs') is left out with all it holds."""
     h = hashlib.sha256()
     root = os.path.realpath(folder)
     names = skipped_names(skip)
+    left_out: list[tuple[str, ...]] = []  # the skipped folders, each as its path's parts
     for path in sorted(folder.rglob("*")):
         rel = path.relative_to(folder)
         if any(part in NOT_HASHED for part in rel.parts):
             continue
+        if left_out and any(rel.parts[:len(parts)] == parts for parts in left_out):
+            continue
         if path.name in names and os.path.realpath(path) in skip:
+            if path.is_dir() and not path.is_symlink():
+                left_out.append(rel.parts)
             continue
         if path.is_symlink():
             h.update(f"{rel}\0link {os.readlink(path)}\0".encode())
@@ -77,8 +83,9 @@ def skipped_names(skip: Collection[str]) -> frozenset[str]:
 
 def run_own(paths: Collection[Path]) -> frozenset[str]:
     """The real paths of the files a run reads and writes for itself (its store and the files
-    SQLite keeps beside it, the tournament file): a bot's folder that holds them (`dir =
-    "."` beside them, without the sandbox) is not a new version each run for them."""
+    SQLite keeps beside it, the tournament file, the stderr logs' folder): a bot's folder
+    that holds them (`dir = "."` beside them, without the sandbox) is not a new version each
+    run for them."""
     return frozenset(os.path.realpath(p) for p in paths)
 
 

@@ -29,10 +29,12 @@ def run_files(db_path: Path | None, stderr_dir: Path | None = None) -> list[tupl
     return files + ([] if stderr_dir is None else [("the stderr logs", stderr_dir)])
 
 
-def own_files(config_path: Path, db_path: Path | None) -> frozenset[str]:
-    """The run's own files (the tournament file, the store and SQLite's files beside it),
-    which no entrant's version or build digest counts (`run_own`)."""
-    return run_own([config_path, *(path for _, path in run_files(db_path))])
+def own_files(config_path: Path, db_path: Path | None,
+              stderr_dir: Path | None = None) -> frozenset[str]:
+    """The run's own files (the tournament file, the store and SQLite's files beside it, the
+    stderr logs' folder with all it holds), which no entrant's version or build digest counts
+    (`run_own`): logs kept in a `dir = "."` entrant's folder do not make it new each run."""
+    return run_own([config_path, *(path for _, path in run_files(db_path, stderr_dir))])
 
 
 def check_isolation(config: TournamentConfig, config_path: Path,

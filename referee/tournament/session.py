@@ -352,10 +352,12 @@ class _Run:
 
 
 async def _build(config: TournamentConfig, config_path: Path, store: Store,
-                 say: Callable[[str], None], rebuild: bool) -> dict[str, str]:
+                 say: Callable[[str], None], rebuild: bool,
+                 stderr_dir: Path | None) -> dict[str, str]:
     """Build the entrants, reusing the builds the store knows to be up to date (unless
-    `rebuild`), and keep the digests of those run; the entrants left out."""
-    builds = Builds(store.builds(), rebuild, own_files(config_path, store.path))
+    `rebuild`), and keep the digests of those run; the entrants left out.  `stderr_dir`:
+    the logs' folder, which no build digest counts."""
+    builds = Builds(store.builds(), rebuild, own_files(config_path, store.path, stderr_dir))
     left_out = await build_bots(config, config_path, say, builds)
     store.record_builds(builds.digests)
     return left_out
@@ -389,17 +391,17 @@ async def run_tournament(
     deadline = None if time_budget is None else time.monotonic() + time_budget
     if executor.runs_bots:
         check_sandbox_available(config.sandbox)
-        check_isolation(config, config_path, run_files(store.path))
+        check_isolation(config, config_path, run_files(store.path, executor.stderr_dir))
     await executor.start(config, config_path)
     try:
         nowhere = no_folders(config, config_path) if executor.runs_bots else None
         if nowhere is not None:  # before `bind`, which takes the file's name and deals
             raise nowhere
         games = bind(config, config_path, store, shard, say, frozen)
-        left_out = await _build(config, config_path, store, say, rebuild) \
-            if executor.runs_bots else {}
+        left_out = await _build(config, config_path, store, say, rebuild,
+                                executor.stderr_dir) if executor.runs_bots else {}
         versions = entrant_versions(config, config_path, left_out,
-                                    own_files(config_path, store.path))
+                                    own_files(config_path, store.path, executor.stderr_dir))
         change = update_field(store, [b.name for b in config.bots], versions, left_out,
                               frozen)
         if games.kind == "adaptive" and executor.runs_bots:  # before it seats them again

@@ -147,10 +147,10 @@ def test_a_source_edited_after_its_build_and_before_the_others_end_builds_again(
 
 def test_an_entrant_in_the_folder_of_the_file_and_store_is_not_changed_by_a_run(
         tmp_path: Path) -> None:
-    """An entrant whose `dir` is the tournament file's own folder, where the store is kept
-    (without the sandbox): what a run writes to the store, and an edit of the file, are not a
-    new version of it nor a change to its build's folder: the next run plays none of its games
-    again and reuses its build."""
+    """An entrant whose `dir` is the tournament file's own folder, where the store and the
+    stderr logs (--stderr-dir) are kept (without the sandbox): what a run writes to the store
+    and the logs, and an edit of the file, are not a new version of it nor a change to its
+    build's folder: the next run plays none of its games again and reuses its build."""
     home = tmp_path / "home"
     home.mkdir()
     for n in ("ben", "cal"):
@@ -160,10 +160,10 @@ def test_an_entrant_in_the_folder_of_the_file_and_store_is_not_changed_by_a_run(
     log = tmp_path / "builds.log"
     file.write_text(file.read_text().replace(
         'dir = "ann"', f'dir = "."\nbuild = "{BUILD.format(log=log)}"', 1))
-    assert "3 games played" in run(file)
-    assert builds_run(log) == ["home"]
+    assert "3 games played" in run(file, "--stderr-dir", "logs/bots")
+    assert builds_run(log) == ["home"] and list((home / "logs" / "bots").iterdir())
     file.write_text(file.read_text() + "# the organiser's note\n")
-    said = run(file)
+    said = run(file, "--stderr-dir", "logs/bots")
     assert "changed since the last run" not in said, said
     assert "0 games played, 3 were already stored" in said, said
     assert "build reused, its folder unchanged since its last build (--rebuild builds it " \

@@ -69,6 +69,10 @@ Report = Callable[[Outcome], None]
 class Executor(Protocol):
     """Plays scheduled games: batches of them in, finished or void games out."""
 
+    # Where it keeps each bot's stderr (--stderr-dir), or None: the run's own folder, which
+    # no entrant's version or build digest counts (`isolation.own_files`).
+    stderr_dir: Path | None
+
     @property
     def runs_bots(self) -> bool:
         """Whether it plays the file's bot processes (checked for the sandbox and built

@@ -132,6 +132,7 @@ class DaskExecutor:
         self.client = client
         self.make_player = make_player
         self.probe_wait = probe_wait
+        self.stderr_dir: Path | None = None  # the bots' stderr stays on the cluster's workers
         self.startup_time = 0.0  # the file's, once started
         self.own_client = client is None  # closed with the executor
         self.cluster: Any = None
