@@ -29,11 +29,16 @@ HOW = ("each round's tables are chosen from the games stored before it: new entr
        "the entrants it is nearest to being told apart from and one who has played least")
 
 
+def playing(config: TournamentConfig, left_out: Collection[str] = ()) -> int:
+    """The entrants of the file that can play (not `left_out`): fewer than `table_size`,
+    and no round can be chosen."""
+    return sum(1 for b in config.bots if b.name not in left_out)
+
+
 def round_size(config: TournamentConfig, left_out: Collection[str] = ()) -> int:
     """Tables per round: one per `table_size` entrants of the file that can play (not
     `left_out`)."""
-    playing = sum(1 for b in config.bots if b.name not in left_out)
-    return max(1, playing // config.table_size)
+    return max(1, playing(config, left_out) // config.table_size)
 
 
 def next_size(config: TournamentConfig, games: Schedule, left_out: Collection[str] = ()) -> int:

@@ -17,7 +17,7 @@ from referee.text import visible
 
 from .config import TournamentConfig
 from .merge import shard_games
-from .rounds import budget_left, budget_text
+from .rounds import budget_left, budget_text, playing
 from .schedule import GAME_ID, Schedule, table_key
 from .store import LEFT_OUT, Store, StoreError
 
@@ -134,7 +134,8 @@ def unfinished(store: Store) -> tuple[int, int] | None:
     would not, or where it cannot be said (`_stored`).  With `until`, the games up to the
     look a run would make next (`_until_unfinished`).  An adaptive store counts the games of
     the rounds chosen so far and those its budget leaves for the rounds to come
-    (`rounds.budget_left`): a run stopped between two rounds (Ctrl-C, a time budget) holds
+    (`rounds.budget_left`; none when fewer than `table_size` entrants can play, where a run
+    chooses no round): a run stopped between two rounds (Ctrl-C, a time budget) holds
     every game of its rounds, yet the next run plays on.  The file is the latest run's, as
     far as what it plays goes (`Store.follow`)."""
     found = _found(store)
@@ -162,7 +163,9 @@ def _unfinished(store: Store, field: Stored) -> tuple[int, int, int] | None:
         return None if found is None else (*found, 0)
     scheduled = count.games - count.skipped  # adaptive: the rounds chosen so far
     beyond = 0
-    if config.schedule == "adaptive":
+    # an adaptive run's rounds to come, unless too few entrants can play for any (the run
+    # says "no round can be chosen" and stops)
+    if config.schedule == "adaptive" and playing(config, field.left_out) >= config.table_size:
         left = budget_left(config, games, field.left_out, count.skipped)
         beyond = 0 if left is None else left[0]
     if config.max_games is not None:

@@ -365,7 +365,9 @@ def test_a_leaderboard_of_an_adaptive_store_stopped_between_rounds_says_it_plays
     """An adaptive store of rounds = 2 stopped after its first round (Ctrl-C or a time budget
     between two rounds: every game of the rounds chosen stored, the second not chosen yet):
     `leaderboard` says that it holds 6 of the 12 games, 6 of them in rounds its budget leaves,
-    and that the places may change, where it said nothing, as if the contest were over."""
+    and that the places may change, where it said nothing, as if the contest were over.  With
+    all but two entrants left out, fewer than a table can play and a run chooses no round:
+    it says nothing of rounds to come, nor that a run plays on."""
     played.copy(2, tmp_path)
     db = tmp_path / "field.db"
     forget_last(db, PER_ROUND)
@@ -376,6 +378,11 @@ def test_a_leaderboard_of_an_adaptive_store_stopped_between_rounds_says_it_plays
     assert out.stderr == (f"note: {db} holds 6 of the 12 games of tournament 'field' (about 6 "
                           "of them in rounds not chosen yet: its budget is rounds = 2): a run "
                           "of its file plays the rest, and the places may change\n"), out.stderr
+    with sqlite3.connect(db) as con:
+        con.execute("UPDATE entrants SET status = 'left out', reason = 'its build failed' "
+                    "WHERE name NOT IN ('e0', 'e1')")
+    out = in_process.referee("leaderboard", str(db), cwd=tmp_path)
+    assert out.returncode == 0 and out.stderr == "", out.stderr
 
 
 def test_the_progress_counts_to_what_the_budget_leaves_after_the_field_grew(
