@@ -37,7 +37,7 @@ def standings_text(games: Games, primary: str = "placement", fmt: str = "table",
     return render(result, fmt, h2h, by_seat(games) if with_seats else None, primary, with_pairs,
                   dict(left_out or {}), wide, list(baselines), unfinished,
                   dict(withdrawn_games or {}), decision,
-                  joined_late(result.rows, joined or {}, runs), no_games)
+                  joined_late(result.rows, joined or {}, runs, field), no_games)
 
 
 __all__ = ["Games", "Standings", "Uncertainty", "by_seat", "head_to_head", "standings",

@@ -5,13 +5,15 @@ did not say.
 
 The store keeps the run in which each entrant first played (`Store.joined`).  An entrant is
 marked when it joined after the first run of those on the board *and* has fewer games than
-every placed entrant there from that first run (a gauntlet's baselines, at every table, are
-not its measure): short for having joined late, not merely a table short, as entrants there
-from the start can be too (an adaptive contest's rounds seat the places in doubt more often:
-a ladder's late entrant with 60 games was named beside originals with 48 to 160).  The line
-says the median of those entrants' games, what most have.  So a run in which everyone started
-together marks nobody, nor does a late entrant whose games have caught up (a gauntlet's late
-candidate, once its gauntlet is played, has the same deals as every other).
+every placed entrant there from that first run and still in the field (the last run's: one left
+out or withdrawn early, still on the board with the few games it played, would silence the mark
+for all; a gauntlet's baselines, at every table, are not its measure either): short for having
+joined late, not merely a table short, as entrants there from the start can be too (an adaptive
+contest's rounds seat the places in doubt more often: a ladder's late entrant with 60 games was
+named beside originals with 48 to 160).  The line says the median of those entrants' games,
+what most have.  So a run in which everyone started together marks nobody, nor does a late
+entrant whose games have caught up (a gauntlet's late candidate, once its gauntlet is played,
+has the same deals as every other).
 """
 
 from __future__ import annotations
@@ -43,15 +45,19 @@ class Late:
                 f"{self.usual_games:,} games most entrants have)")
 
 
-def joined_late(rows: Sequence[StandingRow], joined: Mapping[str, int], runs: int
-                ) -> list[Late]:
+def joined_late(rows: Sequence[StandingRow], joined: Mapping[str, int], runs: int,
+                field: Collection[str] = ()) -> list[Late]:
     """Of the board's `rows`, in its order, those that joined after the first run of the
-    entrants on it with fewer games than any placed entrant of that run (`joined`: each
-    entrant's first run, of `runs`)."""
+    entrants on it with fewer games than any placed entrant of that run still in the
+    `field` (the last run's entrants playing; all of that run's where none of them is, as
+    in a store that does not record its field) (`joined`: each entrant's first run, of
+    `runs`)."""
     first = min((joined[r.name] for r in rows if r.name in joined), default=None)
     if first is None:
         return []
-    usual = [r.games for r in rows if joined.get(r.name) == first and not r.baseline]
+    originals = [r for r in rows if joined.get(r.name) == first and not r.baseline]
+    still = [r for r in originals if r.name in field]
+    usual = [r.games for r in still or originals]
     if not usual:
         return []
     most = int(statistics.median_low(usual))

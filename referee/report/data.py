@@ -147,7 +147,7 @@ def _unfinished(store: Store) -> str | None:
 
 def _late(store: Store, rows: list[StandingRow]) -> str | None:
     """The entrants that joined late, as a sentence of the first page (`late.py`)."""
-    late = joined_late(rows, *store.joined())
+    late = joined_late(rows, *store.joined(), store.entrants(PLAYING))
     if not late:
         return None
     return late_line(late, str)

@@ -503,13 +503,14 @@ def test_a_late_entrant_a_table_short_as_an_original_is_not_said_to_have_joined_
     """e joined in run 2 with 3 games, as many as c, there from the start (the others have
     4): being a table short is no mark of joining late, and the board names nobody.  With 2
     games, fewer than any entrant there from the start, e is named, beside the 3 games most
-    of them have."""
+    of them have.  An original no longer in the field (left out after 1 game, still on the
+    board) is no measure: e, with 2 games to the 4 of every original still playing, is named."""
     from referee.leaderboard.late import joined_late, late_line
 
-    def said(tables: list[list[str]]) -> str:
+    def said(tables: list[list[str]], field: tuple[str, ...] = ()) -> str:
         """The line under the board of these tables' games (none: '')."""
         games = by_hand([(f"g{i}", seats, in_seat_order()) for i, seats in enumerate(tables)])
-        late = joined_late(standings(games, samples=10).rows, joined, 2)
+        late = joined_late(standings(games, samples=10).rows, joined, 2, field)
         return late_line(late, str) if late else ""
 
     tables = [["a", "b", "c"], ["a", "b", "d"], ["a", "c", "d"], ["b", "d", "e"],
@@ -520,4 +521,11 @@ def test_a_late_entrant_a_table_short_as_an_original_is_not_said_to_have_joined_
     assert said(tables) == (
         "joined late, with fewer games than any entrant there from the start (their "
         "intervals wider, their places less settled): e (run 2 of 2, 2 of the 3 games most "
+        "entrants have)")
+    tables = [["a", "b", "c"], ["a", "b", "c"], ["a", "b", "d"], ["a", "c", "e"],
+              ["b", "c", "e"]]  # a, b and c 4 games each, d 1, e 2
+    assert said(tables) == ""
+    assert said(tables, ("a", "b", "c", "e")) == (
+        "joined late, with fewer games than any entrant there from the start (their "
+        "intervals wider, their places less settled): e (run 2 of 2, 2 of the 4 games most "
         "entrants have)")
