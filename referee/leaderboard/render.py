@@ -237,7 +237,7 @@ def standings_csv(rows: list[StandingRow], left_out: dict[str, str] | None = Non
             w.writerow(["", visible(name), held.get(name, 0), *[""] * 25, name in baselines,
                         "", visible(why)])
     for name in no_games:
-        w.writerow(["", visible(name), 0, *[""] * 25, False, "", ""])
+        w.writerow(["", visible(name), 0, *[""] * 25, name in baselines, "", ""])
     return out.getvalue()
 
 

@@ -335,7 +335,8 @@ def test_a_gauntlet_places_its_candidates_and_shows_its_baselines_without_a_plac
     c0 always beats y, c1 and c2 never do.  The best candidate reads place 1, not 3 behind
     two baselines: the candidates hold places 1 and 2-3 by the pairs of candidates alone (3
     pairs), and the baselines keep their rows and figures, marked "baseline" with no place
-    (no rank, no place in CSV; null in JSON)."""
+    (no rank, no place in CSV; null in JSON).  A baseline with no games yet has a CSV row
+    marked baseline too, a candidate's not."""
     import csv
     import io
     import json
@@ -360,6 +361,9 @@ def test_a_gauntlet_places_its_candidates_and_shows_its_baselines_without_a_plac
     assert (csv_rows["y"]["rank"], csv_rows["y"]["place_best"], csv_rows["y"]["baseline"]) \
         == ("", "", "True")
     assert csv_rows["c0"]["place_best"] == "1"
+    unseated = {r["name"]: r["baseline"] for r in csv.DictReader(io.StringIO(render(
+        board, "csv", baselines=["x", "y", "z"], no_games=["z", "c3"])))}
+    assert (unseated["z"], unseated["c3"], unseated["x"]) == ("True", "False", "True"), unseated
     entrants = {e["name"]: e for e in json.loads(render(board, "json"))["entrants"]}
     assert entrants["x"]["place"] is None and entrants["x"]["baseline"] is True
     assert entrants["c0"]["place"] == {"best": 1, "worst": 1}
