@@ -38,7 +38,7 @@ REVEAL_CHANCE = 0.3  # turn the mystery card
 
 def log(*parts: object) -> None:
     """Logging goes to stderr, never stdout (stdout is for protocol lines only)."""
-    print("[random_bot]", *parts, file=sys.stderr, flush=True)
+    print("random_bot:", *parts, file=sys.stderr, flush=True)
 
 
 def send(message: dict) -> None:

@@ -49,7 +49,7 @@ SALE_SHARE = 0.7  # what a lot it auctions is expected to fetch, as a share of i
 
 
 def log(*parts: object) -> None:
-    print("[strong_bot]", *parts, file=sys.stderr, flush=True)
+    print("strong_bot:", *parts, file=sys.stderr, flush=True)
 
 
 class Game:
