@@ -157,3 +157,34 @@ def update_field(store: Store, names: Sequence[str], versions: Mapping[str, str]
     superseded = store.record_field(field, gone, {n: versions[n] for n in changed},
                                     new_run=True)
     return FieldChange(changed, superseded, new, gone, lost, back)
+
+
+def field_lines(change: FieldChange) -> list[str]:
+    """What a run says of the field's changes since the store's last run."""
+    lines = []
+    if change.changed:
+        lines.append(f"changed since the last run: {', '.join(change.changed)}; "
+                     + superseded_said(len(change.changed), change.superseded))
+    if change.new:
+        lines.append(f"new in the field: {', '.join(change.new)}")
+    if change.withdrawn:
+        lines.append(f"withdrawn (in the store, not in the file): {', '.join(change.withdrawn)}"
+                     + change.lost)
+    back = returned(change.back, change.changed)
+    if back:
+        lines.append(f"back in the field (withdrawn before, unchanged): {', '.join(back)}; "
+                     f"{'its' if len(back) == 1 else 'their'} stored games count again")
+    return lines
+
+
+def superseded_said(changed: int, games: int) -> str:
+    """How many stored games a run supersedes for `changed` entrants: "their 12 stored games"
+    after one entrant's name read as if it were several's, and after several names as if each
+    had 12 (a game of two of them is one)."""
+    if not games:
+        return f"{'it has' if changed == 1 else 'they have'} no stored games to play again"
+    stored = f"{games:,} stored game{'' if games == 1 else 's'}"
+    played = f"{'is' if games == 1 else 'are'} superseded and played again"
+    if changed == 1:
+        return f"its {stored} {played}"
+    return f"the {stored} any of them sat in {played}"

@@ -31,7 +31,7 @@ from .config import TournamentConfig, tournament_edition
 from .entrants import Builds, build_bots, entrant_versions, no_folders
 from .executors import Executor, Finished, Outcome, Requeued, Voided
 from .executors.worker import MAX_ATTEMPTS
-from .field import FieldChange, renamed, returned, update_field
+from .field import FieldChange, field_lines, renamed, update_field
 from .isolation import check_isolation, own_files, run_files
 from .merge import shard_games, unshardable
 from .preview import make_plan
@@ -92,37 +92,6 @@ def bind(config: TournamentConfig, config_path: Path, store: Store,
     named = None if games.sample is None else [table_key(t) for t in games.sample.tables]
     store.record_draws([(table_key(t), t) for t in games.drawn()], named)
     return games
-
-
-def field_lines(change: FieldChange) -> list[str]:
-    """What a run says of the field's changes since the store's last run."""
-    lines = []
-    if change.changed:
-        lines.append(f"changed since the last run: {', '.join(change.changed)}; "
-                     + superseded_said(len(change.changed), change.superseded))
-    if change.new:
-        lines.append(f"new in the field: {', '.join(change.new)}")
-    if change.withdrawn:
-        lines.append(f"withdrawn (in the store, not in the file): {', '.join(change.withdrawn)}"
-                     + change.lost)
-    back = returned(change.back, change.changed)
-    if back:
-        lines.append(f"back in the field (withdrawn before, unchanged): {', '.join(back)}; "
-                     f"{'its' if len(back) == 1 else 'their'} stored games count again")
-    return lines
-
-
-def superseded_said(changed: int, games: int) -> str:
-    """How many stored games a run supersedes for `changed` entrants: "their 12 stored games"
-    after one entrant's name read as if it were several's, and after several names as if each
-    had 12 (a game of two of them is one)."""
-    if not games:
-        return f"{'it has' if changed == 1 else 'they have'} no stored games to play again"
-    stored = f"{games:,} stored game{'' if games == 1 else 's'}"
-    played = f"{'is' if games == 1 else 'are'} superseded and played again"
-    if changed == 1:
-        return f"its {stored} {played}"
-    return f"the {stored} any of them sat in {played}"
 
 
 class _Run:
@@ -353,11 +322,11 @@ class _Run:
 
 async def _build(config: TournamentConfig, config_path: Path, store: Store,
                  say: Callable[[str], None], rebuild: bool,
-                 stderr_dir: Path | None) -> dict[str, str]:
+                 own: frozenset[str]) -> dict[str, str]:
     """Build the entrants, reusing the builds the store knows to be up to date (unless
-    `rebuild`), and keep the digests of those run; the entrants left out.  `stderr_dir`:
-    the logs' folder, which no build digest counts."""
-    builds = Builds(store.builds(), rebuild, own_files(config_path, store.path, stderr_dir))
+    `rebuild`), and keep the digests of those run; the entrants left out.  `own`: the run's
+    own files (`own_files`), which no build digest counts."""
+    builds = Builds(store.builds(), rebuild, own)
     left_out = await build_bots(config, config_path, say, builds)
     store.record_builds(builds.digests)
     return left_out
@@ -398,10 +367,10 @@ async def run_tournament(
         if nowhere is not None:  # before `bind`, which takes the file's name and deals
             raise nowhere
         games = bind(config, config_path, store, shard, say, frozen)
-        left_out = await _build(config, config_path, store, say, rebuild,
-                                executor.stderr_dir) if executor.runs_bots else {}
-        versions = entrant_versions(config, config_path, left_out,
-                                    own_files(config_path, store.path, executor.stderr_dir))
+        own = own_files(config_path, store.path, executor.stderr_dir)
+        left_out = await _build(config, config_path, store, say, rebuild, own) \
+            if executor.runs_bots else {}
+        versions = entrant_versions(config, config_path, left_out, own)
         change = update_field(store, [b.name for b in config.bots], versions, left_out,
                               frozen)
         if games.kind == "adaptive" and executor.runs_bots:  # before it seats them again
