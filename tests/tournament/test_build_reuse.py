@@ -31,6 +31,19 @@ def builds_run(log: Path) -> list[str]:
     return names
 
 
+def built_field(folder: Path, names: list[str]) -> tuple[Path, Path, str]:
+    """A field of `names` in `folder`, each entrant built by BUILD (its program out.py, its
+    name logged): the tournament file, the log and the build command."""
+    for n in names:
+        entrant(folder, n)
+    file = field_file(folder, names)
+    log = folder / "builds.log"
+    build = BUILD.format(log=log)
+    file.write_text(file.read_text().replace(f'"{BOT_PYTHON} bot.py"',
+                                             f'"{BOT_PYTHON} out.py"\nbuild = "{build}"'))
+    return file, log, build
+
+
 def plan(file: Path) -> str:
     """What `referee tournament plan FILE` printed (in-process), its exit status 0."""
     out = in_process.referee("tournament", "plan", str(file), cwd=file.parent)
@@ -46,13 +59,7 @@ def test_a_resumed_run_builds_only_what_changed_since_its_last_build(tmp_path: P
     that entrant alone.  A failed build leaves its entrant out and is built again at the next
     run, never taken for up to date; `--rebuild` builds every entrant."""
     names = ["ann", "ben", "cal"]
-    for n in names:
-        entrant(tmp_path, n)
-    file = field_file(tmp_path, names)
-    log = tmp_path / "builds.log"
-    build = BUILD.format(log=log)
-    file.write_text(file.read_text().replace(f'"{BOT_PYTHON} bot.py"',
-                                             f'"{BOT_PYTHON} out.py"\nbuild = "{build}"'))
+    file, log, build = built_field(tmp_path, names)
     assert "3 games played" in run(file)
     assert builds_run(log) == names
 
@@ -126,14 +133,9 @@ def test_a_source_edited_after_its_build_and_before_the_others_end_builds_again(
     run builds it again and plays its games again, and the program it plays is the edited
     source's."""
     names = ["ann", "ben", "cal"]
-    for n in names:
-        entrant(tmp_path, n)
-    file = field_file(tmp_path, names)
-    log = tmp_path / "builds.log"
-    build = BUILD.format(log=log)
+    file, log, build = built_field(tmp_path, names)
     edits_ann = build.replace("out.py'", f"out.py; echo pass >> {tmp_path / 'ann' / 'bot.py'}'")
-    text = file.read_text().replace(f'"{BOT_PYTHON} bot.py"',
-                                    f'"{BOT_PYTHON} out.py"\nbuild = "{build}"')
+    text = file.read_text()
     file.write_text(text.replace(build, edits_ann, 2).replace(edits_ann, build, 1))
     run(file)
     assert builds_run(log) == names
@@ -208,12 +210,7 @@ def test_a_run_into_merged_shards_reuses_the_builds_every_shard_made_alike(
     the merged store builds again only the entrant whose folder differed between the shards'
     builds (here a cache that is no part of its version), and plays nothing again."""
     names = ["ann", "ben", "cal"]
-    for n in names:
-        entrant(tmp_path, n)
-    file = field_file(tmp_path, names)
-    log = tmp_path / "builds.log"
-    file.write_text(file.read_text().replace(
-        f'"{BOT_PYTHON} bot.py"', f'"{BOT_PYTHON} out.py"\nbuild = "{BUILD.format(log=log)}"'))
+    file, log, _ = built_field(tmp_path, names)
     run(file, "--shard", "1/2", "--db", "s1.db", "-q")
     (tmp_path / "cal" / "__pycache__").mkdir()
     (tmp_path / "cal" / "__pycache__" / "out.pyc").write_bytes(b"cached")
