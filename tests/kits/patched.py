@@ -88,3 +88,20 @@ def logged_at(stderr: str, pattern: str) -> int:
     found = re.search(pattern, stderr, re.MULTILINE)
     assert found, stderr
     return int(found[1])
+
+
+def lived_through_a_bid(done: subprocess.CompletedProcess[str], logged: dict[str, int],
+                        errors: int) -> ErrorLines:
+    """The patched session ended well: request 1's bid answered with the default (pass),
+    request 2 played, each pattern of `logged` (its first group a line number) logged in a
+    line of its own at its line, and `errors` lines the referee counts as errors the bot lived
+    through; those lines."""
+    assert done.returncode == 0, done.stderr
+    replies = [json.loads(line) for line in done.stdout.splitlines()]
+    assert replies[1] == {"id": 1, "action": "pass"}, done.stdout
+    assert replies[2]["id"] == 2 and replies[2]["action"] == "play", done.stdout
+    for pattern, line in logged.items():
+        assert logged_at(done.stderr, pattern) == line, done.stderr
+    found = counted(done.stderr)
+    assert found.count == errors, done.stderr
+    return found

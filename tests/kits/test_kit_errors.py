@@ -12,7 +12,15 @@ import subprocess
 import pytest
 
 from .kits import built_kit
-from .patched import NEW_GAME, VIEW, counted, logged_at, patched_kit, request
+from .patched import (
+    NEW_GAME,
+    VIEW,
+    counted,
+    lived_through_a_bid,
+    logged_at,
+    patched_kit,
+    request,
+)
 
 
 def test_the_javascript_kit_lives_through_an_error_in_its_strategy(
@@ -26,21 +34,12 @@ def test_the_javascript_kit_lives_through_an_error_in_its_strategy(
         "function seenEvent(event) {":
             '\n  if (event.type === "payment") event.payee.toFixed(); // bug\n',
         "function chooseBid(view, legal) {\n": "  const first = legal.cards[0]; // bug\n"})
-    assert done.returncode == 0, done.stderr
-    replies = [json.loads(line) for line in done.stdout.splitlines()]
-    assert replies[1] == {"id": 1, "action": "pass"}, done.stdout
-    assert replies[2]["id"] == 2 and replies[2]["action"] == "play", done.stdout
-    where = logged_at(done.stderr,
-                      r"^heuristic_js: cannot read an event \(payment: TypeError: Cannot read "
-                      r"properties of null \(reading 'toFixed'\) at bot\.js:(\d+) in seenEvent\), "
-                      r"ignored$")
-    assert where == event_line, done.stderr
-    where = logged_at(done.stderr,
-                      r"^heuristic_js: request 1 \(bid\): TypeError: Cannot read properties of "
-                      r"undefined \(reading '0'\) at bot\.js:(\d+) in chooseBid; falling back to "
-                      r"the default$")
-    assert where == bid_line, done.stderr
-    assert counted(done.stderr).count == 2, done.stderr
+    lived_through_a_bid(done, {
+        r"^heuristic_js: cannot read an event \(payment: TypeError: Cannot read properties of "
+        r"null \(reading 'toFixed'\) at bot\.js:(\d+) in seenEvent\), ignored$": event_line,
+        r"^heuristic_js: request 1 \(bid\): TypeError: Cannot read properties of undefined "
+        r"\(reading '0'\) at bot\.js:(\d+) in chooseBid; falling back to the default$": bid_line},
+        errors=2)
 
 
 def test_the_perl_kit_lives_through_a_die_in_its_strategy(
@@ -57,19 +56,12 @@ def test_the_perl_kit_lives_through_a_die_in_its_strategy(
             "    my $payee = scalar @{ $event->{payee} }; # bug\n",
         "    if ($decision eq 'bid') {\n":
             "        my $first = scalar @{ $legal->{cards} }; # bug\n"})
-    assert done.returncode == 0, done.stderr
-    replies = [json.loads(line) for line in done.stdout.splitlines()]
-    assert replies[1] == {"id": 1, "action": "pass"}, done.stdout
-    assert replies[2]["id"] == 2 and replies[2]["action"] == "play", done.stdout
-    where = logged_at(done.stderr,
-                      r"^modest_pl: cannot read an event \(payment: Can't use an undefined "
-                      r"value as an ARRAY reference at bot\.pl:(\d+) in seen_event\), ignored$")
-    assert where == event_line, done.stderr
-    where = logged_at(done.stderr,
-                      r"^modest_pl: request 1 \(bid\): Can't use an undefined value as an "
-                      r"ARRAY reference at bot\.pl:(\d+) in decide; falling back to the default$")
-    assert where == bid_line, done.stderr
-    assert counted(done.stderr).count == 2, done.stderr
+    lived_through_a_bid(done, {
+        r"^modest_pl: cannot read an event \(payment: Can't use an undefined value as an ARRAY "
+        r"reference at bot\.pl:(\d+) in seen_event\), ignored$": event_line,
+        r"^modest_pl: request 1 \(bid\): Can't use an undefined value as an ARRAY reference at "
+        r"bot\.pl:(\d+) in decide; falling back to the default$": bid_line},
+        errors=2)
 
 
 def test_the_java_kit_lives_through_an_exception_a_deep_recursion_and_an_assert(
