@@ -36,8 +36,20 @@ def main() -> None:
         _interrupted(2, None)
     from referee.cli import main as command_line
 
-    command_line()
+    try:
+        command_line()
+    finally:
+        _forget_caught_interrupts()
     sys.exit(0)
+
+
+def _forget_caught_interrupts() -> None:
+    """CPython notes a KeyboardInterrupt that leaves code it ran from a string (`exec` and
+    `eval` of text, as dataclasses and namedtuple do while the referee imports), and at exit
+    kills the process with SIGINT if the note is set, even when the command caught the
+    interrupt and exits 2 with its line.  Running text once more clears the note; one left
+    unhandled still kills as Python does, as that note is taken where the module returns."""
+    exec("pass")
 
 
 if __name__ == "__main__":

@@ -4,12 +4,15 @@ with one line and exit status 2, and leaves no bot running (`tests/interrupting.
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from .interrupting import COMMANDS, interrupt, prepare
+from .interrupting import COMMANDS, ROOT, interrupt, prepare
 
 # Seconds over which the moments are drawn: from the first import to about the end of each
 # command's work on an idle machine (a later moment finds it finished: exit 0, also fine).
@@ -33,3 +36,23 @@ def test_ctrl_c_at_any_moment_gives_one_line(tmp_path: Path, command: str) -> No
     ended = [interrupt(command, args, tmp_path, delay, n) for n, delay in enumerate(delays)]
     problems = [f"at {e.delay:.2f} s: {e.problem()}" for e in ended if e.problem()]
     assert not problems, problems
+
+
+def test_an_interrupt_caught_in_code_run_from_text_still_exits_2(tmp_path: Path) -> None:
+    """A Ctrl-C that lands while Python runs code made from text (a dataclass's or a
+    namedtuple's methods, made as the referee imports) and is caught by the command ends
+    `python -m referee` with the command's exit status 2, not with the death by SIGINT
+    CPython otherwise gives a process in which such an interrupt ever passed."""
+    (tmp_path / "caught_in_text.py").write_text(
+        "import sys, referee.cli, referee.__main__ as entry\n"
+        "def command():\n"
+        "    try:\n"
+        "        exec('raise KeyboardInterrupt')\n"
+        "    except KeyboardInterrupt:\n"
+        "        sys.exit(2)\n"
+        "referee.cli.main = command\n"
+        "entry.main()\n")
+    path = os.pathsep.join([str(tmp_path), str(ROOT), os.environ.get("PYTHONPATH", "")])
+    done = subprocess.run([sys.executable, "-m", "caught_in_text"], capture_output=True,
+                          text=True, timeout=120, env={**os.environ, "PYTHONPATH": path})
+    assert done.returncode == 2, done.stderr
