@@ -12,6 +12,10 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import signal
 
 INTERRUPTED = b"error: interrupted\n"
 
@@ -25,6 +29,7 @@ def main() -> None:
     """Run the command line; click's own handling of Ctrl-C ("Aborted!") is never reached.
     Importing `signal` runs Python code (its enums): a Ctrl-C landing there, or before the
     handler is set, raises Python's KeyboardInterrupt, taken here as the handler would."""
+    stopping: list[signal.Signals] = []
     try:
         import signal
 
@@ -39,18 +44,29 @@ def main() -> None:
     try:
         command_line()
     finally:
-        _forget_caught_interrupts()
+        _ending(stopping)
     sys.exit(0)
 
 
-def _forget_caught_interrupts() -> None:
-    """CPython notes a KeyboardInterrupt that leaves code it ran from a string (`exec` and
-    `eval` of text, as dataclasses and namedtuple do while the referee imports), and at exit
-    kills the process with SIGINT if the note is set, even when the command caught the
+def _ending(stopping: list[signal.Signals]) -> None:
+    """The command is done and has said so: a Ctrl-C, SIGTERM or SIGHUP from here to the
+    process's end has nothing left to stop, and must change neither what it said nor its exit
+    status (Python's own exit resets handlers to the default, which would kill it by the
+    signal).  So they are ignored from here, unless a thread still runs, which Python waits
+    for as it exits and which a signal may then need to cut short.
+
+    CPython also notes a KeyboardInterrupt that leaves code it ran from a string (`exec` and
+    `eval` of text, as dataclasses and namedtuple do while the referee imports), and kills the
+    process with SIGINT at its end if the note is set, even when the command caught the
     interrupt and exits 2 with its line.  Running text once more clears the note; one left
     unhandled still kills as Python does, as that note is taken where the module returns."""
-    exec("pass")
+    import signal
 
+    exec("pass")
+    threading = sys.modules.get("threading")
+    if threading is None or threading.active_count() == 1:
+        for s in stopping:
+            signal.signal(s, signal.SIG_IGN)
 
 if __name__ == "__main__":
     main()

@@ -103,19 +103,20 @@ def prepare(folder: Path, shards: bool = True) -> dict[str, list[str]]:
 
 
 def interrupt(command: str, args: list[str], folder: Path, delay: float, n: int) -> Ended:
-    """Run one command (its outputs fresh, numbered `n`), SIGINT after `delay` seconds."""
-    args = [a.replace("DB", str(folder / f"out{n}.db")).replace("OUT", str(folder / f"o{n}"))
-            for a in args]
+    """Run one command (its outputs fresh: named by the command and `n`), SIGINT after
+    `delay` seconds."""
+    args = [a.replace("DB", str(folder / f"{command}{n}.db"))
+            .replace("OUT", str(folder / f"{command}{n}")) for a in args]
     proc = subprocess.Popen([sys.executable, "-m", "referee", *args], cwd=folder,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=_catchable)
+                            preexec_fn=catchable)
     time.sleep(delay)  # the moment itself is what is tested, not a state waited for
     proc.send_signal(signal.SIGINT)
     _, stderr = proc.communicate(timeout=300)
     return Ended(command, delay, proc.returncode, stderr, leftovers(str(folder)))
 
 
-def _catchable() -> None:
+def catchable() -> None:
     """SIGINT as a terminal's foreground command has it: a harness started in the background
     by a non-interactive shell passes it on ignored, and the referee keeps an ignored signal
     ignored (as under `nohup`)."""

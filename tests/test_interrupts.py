@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .interrupting import COMMANDS, ROOT, interrupt, prepare
+from .interrupting import COMMANDS, ROOT, catchable, interrupt, prepare
 
 # Seconds over which the moments are drawn: from the first import to about the end of each
 # command's work on an idle machine (a later moment finds it finished: exit 0, also fine).
@@ -52,7 +52,25 @@ def test_an_interrupt_caught_in_code_run_from_text_still_exits_2(tmp_path: Path)
         "        sys.exit(2)\n"
         "referee.cli.main = command\n"
         "entry.main()\n")
-    path = os.pathsep.join([str(tmp_path), str(ROOT), os.environ.get("PYTHONPATH", "")])
-    done = subprocess.run([sys.executable, "-m", "caught_in_text"], capture_output=True,
-                          text=True, timeout=120, env={**os.environ, "PYTHONPATH": path})
+    done = _run_module(tmp_path, "caught_in_text")
     assert done.returncode == 2, done.stderr
+
+
+def test_a_ctrl_c_once_the_command_is_done_changes_nothing(tmp_path: Path) -> None:
+    """A Ctrl-C that comes after the command has finished, while Python is exiting, leaves its
+    output and exit status as they were: no `interrupted` line, status 0."""
+    (tmp_path / "done_then_ctrl_c.py").write_text(
+        "import atexit, os, signal, referee.cli, referee.__main__ as entry\n"
+        "atexit.register(lambda: os.kill(os.getpid(), signal.SIGINT))\n"
+        "referee.cli.main = lambda: print('done')\n"
+        "entry.main()\n")
+    done = _run_module(tmp_path, "done_then_ctrl_c")
+    assert (done.returncode, done.stdout, done.stderr) == (0, "done\n", "")
+
+
+def _run_module(folder: Path, module: str) -> subprocess.CompletedProcess[str]:
+    """`python -m module` from `folder`, the referee importable, SIGINT as a terminal's."""
+    path = os.pathsep.join([str(folder), str(ROOT), os.environ.get("PYTHONPATH", "")])
+    return subprocess.run([sys.executable, "-m", module], capture_output=True, text=True,
+                          timeout=120, env={**os.environ, "PYTHONPATH": path},
+                          preexec_fn=catchable)
