@@ -45,6 +45,20 @@ def parse_duration(text: str) -> float:
     return seconds
 
 
+def duration(seconds: float) -> str:
+    """Seconds as "3 h 05 min", "12 min", "1 min 15 s" (under 10 min, its seconds said: a
+    time budget of 75 s read "1 min") or "40 s": beside `parse_duration`, a duration's one
+    wording, for a budget's stop line and `plan`'s times alike."""
+    s = round(seconds)
+    if s >= 3600:
+        return f"{s // 3600} h {s % 3600 // 60:02d} min"
+    if s >= 600 or (s >= 60 and not s % 60):
+        return f"{s // 60} min"
+    if s >= 60:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s} s"
+
+
 @dataclass
 class Budget:
     """What a run may still play: games (None: no limit; `max_games` less the schedule's
@@ -90,8 +104,6 @@ def stop_line(why: str | None, max_games: int | None, held: int, seconds: float 
     holding `held` games of the schedule) or the time budget of `seconds`, `before_games` of
     them spent before the first game (building the entrants: said when that is much of it),
     after `played` games; either fair to every entrant."""
-    from .preview import duration  # the schedule's numpy: a run has it already
-
     fair = (", every entrant within about one round of every other" if adaptive else
             ", every entrant within about one table of every other")
     if why == "games":

@@ -226,7 +226,7 @@ def test_the_plan_of_a_large_field_lists_its_kinds_of_entrant_not_every_entrant(
 def test_durations_under_ten_minutes_keep_their_seconds() -> None:
     """What a run and plan say of a time: a time budget of 75 s is '1 min 15 s', not '1 min';
     whole minutes and times of 10 minutes or more are said in minutes, hours in hours."""
-    from referee.tournament.preview import duration
+    from referee.tournament.budget import duration
 
     assert [duration(s) for s in (40, 60, 75, 599, 600, 754, 3725)] == [
         "40 s", "1 min", "1 min 15 s", "9 min 59 s", "10 min", "12 min", "1 h 02 min"]
