@@ -9,6 +9,8 @@ speaks SQL.
   (`failing`), and the tournament file the store is bound to (`bind`, `tournament_config`,
   `follow`).
 - `schema.py`: the tables, and the check that a file holds them.
+- `games.py`: a finished game's row (and a void's) written and read back, and the results
+  that count, each row checked.
 - `entrants.py`: the field of the last run (`Entrant`: version, status, reason), the runs
   counted and the run in which each entrant first played (`joined`, in meta), and the
   entrants' last builds (`builds`, in meta).

@@ -6,25 +6,21 @@ exactly the games that are not stored yet.  Games are added, never changed; the 
 `supersede`, which moves the games of an entrant whose bot changed into the `superseded` table
 (kept for the record, out of the leaderboard), so that they are played again.  The store
 remembers the tournament file and its fingerprint and refuses to mix in games from a file
-whose schedule has changed.  Every SQL statement of the referee is in this package.
+whose schedule has changed.  Every SQL statement of the referee is in this package: `Store`
+opens the file and speaks for it; most tables' statements are in modules of their own (a
+game's row in `games.py`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sqlite3
-import time
-import zlib
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from pathlib import Path
 from urllib.parse import quote
 
-import orjson
-
-from referee.match.record import GameRecord, RecordError, read_record
-from referee.match.result import StoredResult, read_result
-from referee.protocol.messages import FaultKind
+from referee.match.record import GameRecord
+from referee.match.result import StoredResult
 
 from .bound_file import BoundFile
 from .draws import Table, named_keys, played_tables, read_draws, write_draws
@@ -38,8 +34,23 @@ from .entrants import (
     write_builds,
     write_field,
 )
-from .errors import DamagedRecord, StoreError, StoreFailed
+from .errors import StoreError
 from .files import Opening, refuse_special, unshared_wal, write_protected, writer_lock
+from .games import (
+    count_games,
+    counted_digest,
+    counted_results,
+    counted_start_faults,
+    mean_game_seconds,
+    read_seatings,
+    read_seeds,
+    read_voids,
+    stored_ids,
+    stored_record,
+    unpacked_record,
+    write_game,
+    write_void,
+)
 from .rounds import read_rounds, write_round
 from .schema import PLAYING, SCHEMA, WITHDRAWN, Status, refuse_foreign
 from .superseded import move_superseded, read_superseded, stale_game_ids, superseded_record
@@ -172,37 +183,29 @@ class Store(BoundFile):
 
     def done(self) -> set[str]:
         with self.failing():
-            return {row[0] for row in self.db.execute("SELECT game_id FROM games")}
+            return stored_ids(self.db)
 
     def count(self) -> int:
         with self.failing():
-            return int(self.db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+            return count_games(self.db)
 
     def mean_seconds(self) -> float | None:
         """How long a stored game took, on average; None with none stored (`plan`'s pace)."""
         with self.failing():
-            mean = self.db.execute("SELECT AVG(seconds) FROM games").fetchone()[0]
-        return None if mean is None else float(mean)
+            return mean_game_seconds(self.db)
 
     def save(self, game_id: str, seats: list[str], seed: int, result: StoredResult,
              record_jsonl: bytes, seconds: float, attempts: int,
              versions: Sequence[str | None]) -> bool:
         """Store one finished game, with the version of each seat's bot, in one transaction;
         False if it was already stored."""
-        blob = zlib.compress(record_jsonl, 6)
         with self.failing():
-            cur = self.db.execute(
-                "INSERT OR IGNORE INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, orjson.dumps(seats).decode(), seed,
-                 orjson.dumps(result).decode(),  # a dataclass: its fields, in their order
-                 blob, seconds, attempts, time.time(), orjson.dumps(list(versions)).decode()),
-            )
-        return cur.rowcount == 1
+            return write_game(self.db, game_id, seats, seed, result, record_jsonl, seconds,
+                              attempts, versions)
 
     def save_void(self, game_id: str, attempt: int, reason: str) -> None:
         with self.failing():
-            self.db.execute("INSERT INTO voids VALUES (?, ?, ?, ?)",
-                            (game_id, attempt, reason, time.time()))
+            write_void(self.db, game_id, attempt, reason)
 
     def add_from(self, other: Store) -> None:
         """Copy every game and void of `other` into this store, in one transaction (for
@@ -235,8 +238,7 @@ class Store(BoundFile):
 
     def voids(self) -> list[tuple[str, int, str]]:
         with self.failing():
-            return [(r[0], r[1], r[2]) for r in
-                    self.db.execute("SELECT game_id, attempt, reason FROM voids ORDER BY at")]
+            return read_voids(self.db)
 
     def results(self) -> Iterator[StoredResult]:
         """The result of every stored game that counts (none of its bots withdrawn, and of a
@@ -246,14 +248,7 @@ class Store(BoundFile):
         withdrawn = set(self.entrants(WITHDRAWN))
         named = self.named_tables()
         with self.failing():
-            for game_id, seats, result in self.db.execute(
-                "SELECT game_id, seats, result FROM games ORDER BY game_id"
-            ):
-                if named is not None and game_id.split("-", 1)[0] not in named:
-                    continue
-                checked = self._checked(game_id, seats, result)
-                if not withdrawn.intersection(checked.names):
-                    yield checked
+            yield from counted_results(self.db, self.path, withdrawn, named)
 
     def results_digest(self, game_ids: Collection[str]) -> tuple[int, str]:
         """How many of `game_ids` are stored games that count (those of `results`), and a
@@ -261,20 +256,8 @@ class Store(BoundFile):
         (`until.look`) without reading every result, which takes seconds in a large store."""
         withdrawn = set(self.entrants(WITHDRAWN))
         named = self.named_tables()
-        digest = hashlib.sha256()
-        count = 0
         with self.failing():
-            for game_id, seats, result in self.db.execute(
-                "SELECT game_id, seats, result FROM games ORDER BY game_id"
-            ):
-                if game_id not in game_ids or (
-                        named is not None and game_id.split("-", 1)[0] not in named):
-                    continue
-                if withdrawn.intersection(self._names(game_id, seats)):
-                    continue
-                count += 1
-                digest.update(f"{game_id}\0{result}\0".encode())
-        return count, digest.hexdigest()
+            return counted_digest(self.db, self.path, game_ids, withdrawn, named)
 
     def start_faults(self) -> Iterator[tuple[tuple[str, ...], tuple[str | None, ...]]]:
         """For every stored game that counts (those of `results`, in game id order), its bots
@@ -285,22 +268,7 @@ class Store(BoundFile):
         withdrawn = set(self.entrants(WITHDRAWN))
         named = self.named_tables()
         with self.failing():
-            for game_id, seats, result in self.db.execute(
-                "SELECT game_id, seats, CASE WHEN instr(result, '\"start\"') > 0 THEN result END "
-                "FROM games ORDER BY game_id"
-            ):
-                if named is not None and game_id.split("-", 1)[0] not in named:
-                    continue
-                if result is None:
-                    names = self._names(game_id, seats)
-                    if not withdrawn.intersection(names):
-                        yield names, (None,) * len(names)
-                    continue
-                checked = self._checked(game_id, seats, result)
-                if not withdrawn.intersection(checked.names):
-                    yield checked.names, tuple(
-                        next((f.reason for f in faults if f.kind is FaultKind.START), None)
-                        for faults in checked.faults)
+            yield from counted_start_faults(self.db, self.path, withdrawn, named)
 
     def entrants(self, status: Status) -> dict[str, str]:
         """The entrants of the last run with this status (PLAYING, LEFT_OUT, WITHDRAWN),
@@ -364,8 +332,7 @@ class Store(BoundFile):
     def seatings(self) -> dict[str, tuple[str, ...]]:
         """The bots by seat of every stored game."""
         with self.failing():
-            return {game_id: tuple(orjson.loads(seats)) for game_id, seats in
-                    self.db.execute("SELECT game_id, seats FROM games")}
+            return read_seatings(self.db)
 
     def take_over_reseated(self, fingerprint: str, game_ids: Sequence[str], why: str) -> None:
         """Bind the store to `fingerprint`, superseding the games `game_ids` (saying `why`),
@@ -378,29 +345,7 @@ class Store(BoundFile):
     def seeds(self) -> dict[str, int]:
         """The deck seed of every stored game: games with one seed were dealt alike."""
         with self.failing():
-            return {gid: int(seed) for gid, seed in
-                    self.db.execute("SELECT game_id, seed FROM games")}
-
-    def _names(self, game_id: str, seats_json: str) -> tuple[str, ...]:
-        try:
-            seats = orjson.loads(seats_json)
-            if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
-                raise ValueError("its seats are not a list of names")
-        except ValueError as exc:  # orjson's error too
-            raise StoreFailed(f"{self.path}: the stored seats of game {game_id} are damaged: "
-                              f"{exc}") from None
-        return tuple(seats)
-
-    def _checked(self, game_id: str, seats_json: str, result_json: str) -> StoredResult:
-        try:
-            seats = orjson.loads(seats_json)
-            result = read_result(result_json)
-            if (result.game_id, list(result.names)) != (game_id, seats):
-                raise ValueError("its game id or names are not those of its row")
-        except ValueError as exc:  # a RecordError, or orjson's error
-            raise StoreFailed(f"{self.path}: the stored result of game {game_id} is damaged: "
-                              f"{exc}") from None
-        return result
+            return read_seeds(self.db)
 
     def superseded(self) -> list[tuple[str, str]]:
         """(game id, which entrants had changed) of every superseded game, oldest first."""
@@ -418,16 +363,8 @@ class Store(BoundFile):
             if superseded:
                 compressed = superseded_record(self.db, game_id)
             else:
-                row = self.db.execute("SELECT record FROM games WHERE game_id = ?",
-                                      (game_id,)).fetchone()
-                compressed = None if row is None else bytes(row[0])
-        if compressed is None:
-            return None
-        try:
-            return read_record(zlib.decompress(compressed))
-        except (zlib.error, RecordError) as exc:
-            raise DamagedRecord(f"{self.path}: the stored record of game {game_id} cannot be "
-                                f"read: {exc}") from None
+                compressed = stored_record(self.db, game_id)
+        return None if compressed is None else unpacked_record(self.path, game_id, compressed)
 
 
 def open_store(path: Path, read_only: bool = False) -> Store:
