@@ -2,7 +2,7 @@
 
 What a course platform runs for each submission (Gradescope's `run_autograder`, PrairieLearn's
 external grader, `autograder.py`): the build, the check and the games against the baselines,
-by the same steps as `referee grade` (`run.graded`), so that one submission gets the same
+by the same steps as `referee grade` (`grading.graded`), so that one submission gets the same
 grade either way; then the results file in the platform's format (`platform_results.py`) and
 the feedback beside the working files.
 """
@@ -20,9 +20,9 @@ from referee.files import write_whole
 from referee.tournament.config import TournamentConfig
 
 from .gauntlet import build_baselines
+from .grading import graded, write_feedback
 from .platform_results import Platform, results, stopped
 from .result import StudentResult
-from .run import graded, write_feedback
 from .submissions import remove_copy, submission_at
 
 # Most characters of a name the heading shows: a name is a platform's user's, of any length.
