@@ -11,11 +11,17 @@ installed (its path, size and time), so that a compiler upgraded in place builds
 
 A folder that cannot be vouched for has no digest (None), and its build always runs: one
 with a link that leads out of it (what the build reads there is not seen), a file or a
-folder that cannot be read (os.walk skips a folder it cannot list, saying nothing but to its
-`onerror`), or more than `MOST_ENTRIES` entries; nor a build whose command names a path
-up out of its folder (`-I../common`, `cd ..`: `UP_OUT`) when no `read_only` path says what
-it reads there.  A build that reads files elsewhere unseen (a Makefile's `../common`, a
-compiler upgraded under `make`) cannot be vouched for either: `--rebuild` runs them all.
+folder that cannot be read, or more than `MOST_ENTRIES` entries; nor a build whose command
+names a path up out of its folder (`-I../common`, `cd ..`: `UP_OUT`) when no `read_only`
+path says what it reads there.  A build that reads files elsewhere unseen (a Makefile's
+`../common`, a compiler upgraded under `make`) cannot be vouched for either: `--rebuild` runs
+them all.
+
+The folder is walked by `folder_walk.py`, the version's walker too (`BuildReading` is what
+this digest makes of it), and the version can be taken in the same walk (`build_digest`'s
+`versions`).  Since that walker, a folder with subfolders has another digest than before (its
+entries in the version's order): its build ran once more, at the first run after the upgrade;
+a folder of files alone kept its digest.
 """
 
 from __future__ import annotations
@@ -30,7 +36,8 @@ import stat
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
-from .version import skipped_names
+from .folder_walk import DIR, LINK, UNLISTED, Entry, read_folder
+from .version import VersionReading
 
 # Variables of a terminal, a login or a batch system: they differ between two runs of the
 # same tournament (another ssh login, another job), and no build reads them.
@@ -49,17 +56,20 @@ UP_OUT = re.compile(r"(?:^|[^.])\.\.(?:[/\\\s'\";&|)]|$)")
 
 
 def build_digest(command: str, folder: Path, sandbox: str,
-                 read_only: Sequence[Path] = (), skip: Collection[str] = ()) -> str | None:
+                 read_only: Sequence[Path] = (), skip: Collection[str] = (),
+                 versions: dict[str, str] | None = None) -> str | None:
     """The digest of a build of `command` in `folder` as things are now (module doc), or
     None if the folder cannot be vouched for (its build must run).  `skip`: the real paths of
-    the run's own files, left out (`version.run_own`), a folder of them with all it holds."""
+    the run's own files, left out (`version.run_own`), a folder of them with all it holds.
+    `versions`: where to keep, under the folder's real path, its `version.folder_digest`
+    (with the same `skip`) taken in the same walk, which reads each file once for both."""
     if not read_only and UP_OUT.search(command):
         return None
     h = hashlib.sha256(json.dumps(["build", command, sandbox, _environment(),
                                    _program(command, folder)]).encode())
     for path in [folder, *read_only]:
         h.update(f"{path}\0".encode())
-        if not _tree(h, path, skip):
+        if not _tree(h, path, skip, versions if path == folder else None):
             return None
     return h.hexdigest()
 
@@ -86,49 +96,83 @@ def _program(command: str, folder: Path) -> list[object]:
     return [os.path.realpath(found), st.st_size, st.st_mtime_ns]
 
 
-def _tree(h: hashlib._Hash, top: Path, skip: Collection[str] = ()) -> bool:
-    """Hash `top` (a folder, or a file) into `h`: False if it cannot be vouched for."""
+def _tree(h: hashlib._Hash, top: Path, skip: Collection[str] = (),
+          versions: dict[str, str] | None = None) -> bool:
+    """Hash `top` (a folder, or a file) into `h`: False if it cannot be vouched for.  With
+    `versions`, a folder's version digest is taken in the same walk and kept there."""
     root = os.path.realpath(top)
     if os.path.isfile(root):
         return _file(h, root, ".")
     if not os.path.isdir(root):
         h.update(b"missing\0")  # a read_only path not there: it may come
         return True
-    entries = 0
-    # Links to folders are not followed; a folder os.walk cannot list it skips, telling only
-    # `onerror`: what the build reads there would not be seen.
-    unlisted: list[OSError] = []
-    names = skipped_names(skip)
-    for folder, subfolders, files in os.walk(root, onerror=unlisted.append):
-        if unlisted:
+    build = BuildReading(h, root)
+    if versions is None:
+        return read_folder(root, [build], skip)[0]
+    version = VersionReading(root)
+    vouched = read_folder(root, [build, version], skip)[0]
+    versions[root] = version.hexdigest()
+    return vouched
+
+
+class BuildReading:
+    """The build digest's reading of a folder walk (`folder_walk.Reading`): nothing left out
+    but the run's own files (a cache a build rewrites is a change); every folder by its path;
+    a file by its path, mode, size and bytes; another kind of file (a FIFO: never opened) by
+    its kind; a link by where it leads.  It cannot vouch for a folder (False) with a link
+    out of it (what the build reads there is not seen), a folder it cannot list or a file it
+    cannot read, or more than `MOST_ENTRIES` entries."""
+
+    not_hashed: frozenset[str] = frozenset()
+
+    def __init__(self, h: hashlib._Hash, root: str) -> None:
+        self.h = h
+        self.root = root  # the folder's real path
+        self.entries = 0
+
+    def entry(self, entry: Entry) -> bool:
+        if entry.kind == UNLISTED:
             return False
-        # the run's own folder (the stderr logs'), with all it holds: not walked
-        subfolders[:] = sorted(d for d in subfolders if d not in names or os.path.realpath(
-            os.path.join(folder, d)) not in skip)
-        rel = os.path.relpath(folder, root)
-        h.update(f"dir {rel}\0".encode())
-        for name in sorted(files) + [d for d in subfolders if os.path.islink(
-                os.path.join(folder, d))]:
-            entries += 1
-            if entries > MOST_ENTRIES:
+        if entry.kind == DIR:
+            self.h.update(f"dir {entry.rel}\0".encode())
+        elif entry.kind == LINK:
+            target = os.path.realpath(entry.path)
+            if os.path.commonpath([self.root, target]) != self.root:
+                return False  # what the build reads there is not seen
+            self.h.update(f"link {_shown(entry)}\0{os.readlink(entry.path)}\0".encode())
+        else:
+            try:
+                mode = os.lstat(entry.path).st_mode
+            except OSError:
                 return False
-            path = os.path.join(folder, name)
-            if name in names and os.path.realpath(path) in skip:
-                continue
-            shown = os.path.join(rel, name)
-            if os.path.islink(path):
-                target = os.path.realpath(path)
-                if os.path.commonpath([root, target]) != root:
-                    return False  # what the build reads there is not seen
-                h.update(f"link {shown}\0{os.readlink(path)}\0".encode())
-            elif not _file(h, path, shown):
-                return False
-    return not unlisted
+            self.h.update(f"other {_shown(entry)}\0{stat.S_IFMT(mode):o}\0".encode())
+        return self._counted()
+
+    def file_head(self, entry: Entry, st: os.stat_result) -> bool:
+        self.h.update(f"file {_shown(entry)}\0{st.st_mode & 0o7777:o}\0{st.st_size}\0"
+                      .encode())
+        return self._counted()
+
+    def update(self, data: bytes) -> None:
+        self.h.update(data)
+
+    def file_end(self, entry: Entry, error: OSError | None, head: bool) -> bool:
+        return error is None
+
+    def _counted(self) -> bool:
+        self.entries += 1
+        return self.entries <= MOST_ENTRIES
+
+
+def _shown(entry: Entry) -> str:
+    """How the digest names an entry: as the walker before `folder_walk` did, "./NAME" at the
+    top, so that a folder of files alone (no subfolder) has the digest it had then."""
+    return entry.rel if "/" in entry.rel else f"./{entry.rel}"
 
 
 def _file(h: hashlib._Hash, path: str, shown: str) -> bool:
-    """Hash one file, its mode and its bytes; another kind of file (a FIFO: never opened),
-    by its kind.  False if it cannot be read."""
+    """Hash one file (a `read_only` path), its mode and its bytes; another kind of file (a
+    FIFO: never opened), by its kind.  False if it cannot be read."""
     try:
         mode = os.lstat(path).st_mode
         if not stat.S_ISREG(mode):

@@ -4,7 +4,9 @@ that earned it.
 The version covers the bot's command and build command and its files: every file of its
 folder when it has one of its own (after its build, so the program built counts), else the
 files its command names (a script beside the tournament file).  Folders that hold no code of
-the bot's (NOT_HASHED) are skipped.
+the bot's (NOT_HASHED) are skipped.  The folder is walked by `folder_walk.py`, as for the
+build's digest (`VersionReading` is what the version makes of it), in the order the versions
+stored before that walker were taken in, so that an unchanged entrant keeps its version.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import os
 import shlex
 from collections.abc import Collection
 from pathlib import Path
+
+from .folder_walk import LINK, Entry, read_folder
 
 # Folders that hold no code of the bot, or only caches a build or a tool rewrites whatever
 # changed (Go's build cache, which the Go kit keeps in its folder: a rebuild of an unchanged
@@ -39,28 +43,47 @@ def folder_digest(folder: Path, skip: Collection[str] = ()) -> str:
     so that a change of any of them is seen: a script made executable, a link pointed
     elsewhere.  `skip`: the real paths of files left out, the run's own (`run_own`); a
     folder of them (the stderr logs') is left out with all it holds."""
-    h = hashlib.sha256()
-    root = os.path.realpath(folder)
-    names = skipped_names(skip)
-    left_out: list[tuple[str, ...]] = []  # the skipped folders, each as its path's parts
-    for path in sorted(folder.rglob("*")):
-        rel = path.relative_to(folder)
-        if any(part in NOT_HASHED for part in rel.parts):
-            continue
-        if left_out and any(rel.parts[:len(parts)] == parts for parts in left_out):
-            continue
-        if path.name in names and os.path.realpath(path) in skip:
-            if path.is_dir() and not path.is_symlink():
-                left_out.append(rel.parts)
-            continue
-        if path.is_symlink():
-            h.update(f"{rel}\0link {os.readlink(path)}\0".encode())
-            if not inside_not_hashed(os.path.realpath(path), root):
-                continue  # what it leads to is hashed where it is
-        if not path.is_file():
-            continue
-        _file(h, path, str(rel))
-    return h.hexdigest()
+    reading = VersionReading(os.path.realpath(folder))
+    read_folder(str(folder), [reading], skip)
+    return reading.hexdigest()
+
+
+class VersionReading:
+    """The version's reading of a folder walk (`folder_walk.Reading`): caches left out
+    (`NOT_HASHED`); a file by its path, executable bits and bytes, one that cannot be read by
+    why (the bot will fail to start and say so); a link by where it leads, and what it leads
+    to hashed where it is, unless in a cache (then here, a file's bytes); folders, other
+    kinds of file and folders that cannot be listed not at all.  It vouches for any folder."""
+
+    not_hashed = NOT_HASHED
+
+    def __init__(self, root: str) -> None:
+        self.root = root  # the folder's real path
+        self.h = hashlib.sha256()
+
+    def hexdigest(self) -> str:
+        return self.h.hexdigest()
+
+    def entry(self, entry: Entry) -> bool:
+        if entry.kind == LINK:
+            self.h.update(f"{entry.rel}\0link {os.readlink(entry.path)}\0".encode())
+            if inside_not_hashed(os.path.realpath(entry.path), self.root) and os.path.isfile(
+                    entry.path):
+                _file(self.h, Path(entry.path), entry.rel)
+        return True
+
+    def file_head(self, entry: Entry, st: os.stat_result) -> bool:
+        self.h.update(f"{entry.rel}\0mode {st.st_mode & 0o111:o}\0".encode())
+        return True
+
+    def update(self, data: bytes) -> None:
+        self.h.update(data)
+
+    def file_end(self, entry: Entry, error: OSError | None, head: bool) -> bool:
+        if error is not None:
+            self.h.update(f"{entry.rel}\0unreadable: {error.strerror}".encode())
+        self.h.update(b"\0")
+        return True
 
 
 def _file(h: hashlib._Hash, path: Path, name: str) -> None:
@@ -74,13 +97,6 @@ def _file(h: hashlib._Hash, path: Path, name: str) -> None:
     h.update(b"\0")
 
 
-def skipped_names(skip: Collection[str]) -> frozenset[str]:
-    """The file names of the real paths `skip`: only a file of one of those names is looked
-    up by its real path (a lookup for every file more than doubled a folder's digest).  A
-    link of another name to one of them is hashed as a link, where it leads."""
-    return frozenset(os.path.basename(p) for p in skip)
-
-
 def run_own(paths: Collection[Path]) -> frozenset[str]:
     """The real paths of the files a run reads and writes for itself (its store and the files
     SQLite keeps beside it, the tournament file, the stderr logs' folder): a bot's folder
@@ -90,13 +106,14 @@ def run_own(paths: Collection[Path]) -> frozenset[str]:
 
 
 def bot_version(command: str, build: str | None, cwd: Path, own_folder: bool,
-                skip: Collection[str] = ()) -> str:
+                skip: Collection[str] = (), taken: str | None = None) -> str:
     """The version of a bot run by `command` in `cwd` (16 hex digits).  `own_folder`: `cwd`
     is the bot's alone, and all of it counts but `skip` (`run_own`); else only the files its
-    command names."""
+    command names.  `taken`: `cwd`'s `folder_digest` with that `skip`, if taken already (by
+    the walk of its build's digest: `build_state.build_digest`'s `versions`)."""
     h = hashlib.sha256(json.dumps(["bot", command, build]).encode())
     if own_folder:
-        h.update(folder_digest(cwd, skip).encode())
+        h.update((taken or folder_digest(cwd, skip)).encode())
     else:
         for word in shlex.split(command):
             path = cwd / word
