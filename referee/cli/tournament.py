@@ -275,9 +275,16 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
                 stored -= set(moved)  # a run supersedes them and plays them again
                 drawn = stored_draws(config, edition, store)
                 rounds = store.rounds() if config.schedule == "adaptive" else []
+                own = own_files(config_path, db_path)
+                last_builds = store.builds()
+                taken: dict[str, str] = {}  # folders read for their builds, not read again
+                if last_builds:
+                    from ..tournament.entrants import planned_builds
+
+                    builds = planned_builds(config, config_path, last_builds, left_out, own,
+                                            taken)
                 # those a run leaves out keep their stored games and versions (`update_field`)
-                versions = entrant_versions(config, config_path, left_out,
-                                            own_files(config_path, db_path))
+                versions = entrant_versions(config, config_path, left_out, own, taken)
                 changed, stale = changed_now(store, versions)
                 stored -= set(stale)  # a run supersedes them and plays them again
                 pace = store.mean_seconds()
@@ -297,12 +304,6 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
                     from ..tournament.start_probe import to_probe
 
                     probed = to_probe(store, [n for n in versions if n not in changed])
-                last_builds = store.builds()
-                if last_builds:
-                    from ..tournament.entrants import planned_builds
-
-                    builds = planned_builds(config, config_path, last_builds, left_out,
-                                            own_files(config_path, db_path))
             finally:
                 store.close()
         except StoreError as exc:

@@ -66,6 +66,10 @@ class Builds:
     reused: list[str] = field(default_factory=list)
     ran: int = 0
     digests: dict[str, str | None] = field(default_factory=dict)
+    # Each folder's version digest (`folder_digest`, by its real path) taken in the walk of
+    # its build's digest since the last build ran (a build may write in any folder), for
+    # `entrant_versions`: a resumed run's folders are read once, not twice.
+    versions: dict[str, str] = field(default_factory=dict)
 
     def line(self) -> str | None:
         """What the run says of them, once some were reused: which (the first
@@ -101,6 +105,7 @@ async def build_bots(config: TournamentConfig, config_path: Path,
             say(f"building {bot.name}: {bot.build}")
             if builds is not None:
                 builds.ran += 1
+                builds.versions.clear()
             built = await build_bot(bot.build, cwd, config.limits.build_time, config.sandbox,
                                     read_only(config_path, bot.read_only))
             if built.problem is not None:
@@ -111,7 +116,7 @@ async def build_bots(config: TournamentConfig, config_path: Path,
                 said[bot.name] = f"its build {built.problem}" + (f": {tail}" if tail else "")
                 continue
             if builds is not None:
-                builds.digests[bot.name] = _build_digest(config, config_path, bot, builds.skip)
+                builds.digests[bot.name] = _build_digest(config, config_path, bot, builds)
         missing = missing_program(bot_spec(config, config_path, bot.name))
         if missing is not None:
             left_out[bot.name] = f"its command cannot run: {missing}"
@@ -153,24 +158,29 @@ class PlannedBuilds:
 
 
 def planned_builds(config: TournamentConfig, config_path: Path, last: Mapping[str, str],
-                   left_out: Mapping[str, str], skip: frozenset[str]) -> PlannedBuilds:
+                   left_out: Mapping[str, str], skip: frozenset[str],
+                   versions: dict[str, str] | None = None) -> PlannedBuilds:
     """Which builds a run would reuse, given the store's digests (`last`), and which it would
     run (those of the entrants `left_out` whatever their builds do are not run at all); an
-    organiser could not tell, before a run, whether it would spend an hour compiling."""
+    organiser could not tell, before a run, whether it would spend an hour compiling.
+    `versions`: where to keep the folders' version digests taken in the same walks (`Builds`),
+    for `entrant_versions`."""
     bots = [b for b in config.bots if b.build and b.name not in left_out]
     if len(bots) > PLAN_BUILDS_MOST:
         return PlannedBuilds((), (), counted=False)
-    builds = Builds(last, skip=skip)
+    builds = Builds(last, skip=skip, versions={} if versions is None else versions)
     to_run = tuple(b.name for b in bots if not _up_to_date(config, config_path, b, builds))
     return PlannedBuilds(tuple(builds.reused), to_run)
 
 
 def _build_digest(config: TournamentConfig, config_path: Path, bot: BotEntry,
-                  skip: frozenset[str]) -> str | None:
+                  builds: Builds) -> str | None:
+    """`bot`'s build digest now (None without a build or a `dir`), its folder's version
+    digest kept in `builds.versions` from the same walk."""
     if not bot.build or not bot.dir:
         return None
     return build_digest(bot.build, bot_dir(config_path, bot.dir), config.sandbox,
-                        read_only(config_path, bot.read_only), skip)
+                        read_only(config_path, bot.read_only), builds.skip, builds.versions)
 
 
 def _up_to_date(config: TournamentConfig, config_path: Path, bot: BotEntry,
@@ -179,7 +189,7 @@ def _up_to_date(config: TournamentConfig, config_path: Path, bot: BotEntry,
     kept as it was)."""
     if builds is None or builds.rebuild or bot.name not in builds.last:
         return False
-    if _build_digest(config, config_path, bot, builds.skip) != builds.last[bot.name]:
+    if _build_digest(config, config_path, bot, builds) != builds.last[bot.name]:
         return False
     builds.reused.append(bot.name)
     return True
@@ -213,13 +223,18 @@ def unbuilt_problems(config: TournamentConfig, config_path: Path) -> dict[str, s
 
 
 def entrant_versions(config: TournamentConfig, config_path: Path,
-                     left_out: dict[str, str], skip: frozenset[str] = frozenset()
-                     ) -> dict[str, str]:
+                     left_out: dict[str, str], skip: frozenset[str] = frozenset(),
+                     taken: Mapping[str, str] | None = None) -> dict[str, str]:
     """The version of every entrant that is not left out, as its folder is now (built), the
-    run's own files (`skip`, `run_own`) left out of it."""
-    return {b.name: bot_version(b.command, b.build, bot_dir(config_path, b.dir), bool(b.dir),
-                                skip)
-            for b in config.bots if b.name not in left_out}
+    run's own files (`skip`, `run_own`) left out of it.  `taken`: folders' version digests
+    read with the same `skip` since the last build ran (`Builds.versions`), not read again."""
+    versions = {}
+    for b in config.bots:
+        if b.name not in left_out:
+            cwd = bot_dir(config_path, b.dir)
+            folder = taken.get(str(cwd)) if taken and b.dir else None
+            versions[b.name] = bot_version(b.command, b.build, cwd, bool(b.dir), skip, folder)
+    return versions
 
 
 def bot_spec(config: TournamentConfig, config_path: Path, name: str) -> BotSpec:

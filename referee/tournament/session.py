@@ -322,14 +322,16 @@ class _Run:
 
 async def _build(config: TournamentConfig, config_path: Path, store: Store,
                  say: Callable[[str], None], rebuild: bool,
-                 own: frozenset[str]) -> dict[str, str]:
+                 own: frozenset[str]) -> tuple[dict[str, str], dict[str, str]]:
     """Build the entrants, reusing the builds the store knows to be up to date (unless
-    `rebuild`), and keep the digests of those run; the entrants left out.  `own`: the run's
-    own files (`own_files`), which no build digest counts."""
+    `rebuild`), and keep the digests of those run; the entrants left out, and the folders'
+    version digests read with their build digests since the last build ran
+    (`Builds.versions`).  `own`: the run's own files (`own_files`), which no build digest
+    counts."""
     builds = Builds(store.builds(), rebuild, own)
     left_out = await build_bots(config, config_path, say, builds)
     store.record_builds(builds.digests)
-    return left_out
+    return left_out, builds.versions
 
 
 async def run_tournament(
@@ -368,9 +370,9 @@ async def run_tournament(
             raise nowhere
         games = bind(config, config_path, store, shard, say, frozen)
         own = own_files(config_path, store.path, executor.stderr_dir)
-        left_out = await _build(config, config_path, store, say, rebuild, own) \
-            if executor.runs_bots else {}
-        versions = entrant_versions(config, config_path, left_out, own)
+        left_out, taken = await _build(config, config_path, store, say, rebuild, own) \
+            if executor.runs_bots else ({}, {})
+        versions = entrant_versions(config, config_path, left_out, own, taken)
         change = update_field(store, [b.name for b in config.bots], versions, left_out,
                               frozen)
         if games.kind == "adaptive" and executor.runs_bots:  # before it seats them again
