@@ -32,6 +32,15 @@ if TYPE_CHECKING:
 # games in the same seats on one line), so that 100 entrants alike are not 100 lines alike.
 GROUPED_FROM = 20
 
+# One option for `run` and `plan`, one meaning: the folder of the bots' stderr logs, which no
+# entrant's version or build digest counts (`isolation.own_files`).  `plan` writes nothing
+# there: given the folder a run keeps its logs in, inside an entrant's, it does not count the
+# logs as a change of that entrant.
+stderr_dir_option = click.option(
+    "--stderr-dir", type=OutputPath(file_okay=False, path_type=Path),
+    help=f"Keep each bot's stderr here ({format_size(DEFAULT_STDERR_PER_GAME)} per game); no "
+         "entrant's version counts it (plan writes nothing there).")
+
 
 @click.group(cls=OneLineMistakes, short_help=short_help("tournament"))
 def tournament() -> None:
@@ -44,9 +53,7 @@ def tournament() -> None:
 @workers_option("Games")
 @db_option("Results store  [default: FILE's name with .db, beside FILE; with --shard I/N, "
            "with .shardIofN.db]")
-@click.option("--stderr-dir", type=OutputPath(file_okay=False, path_type=Path),
-              help=f"Keep each bot's stderr here "
-                   f"({format_size(DEFAULT_STDERR_PER_GAME)} per game).")
+@stderr_dir_option
 @click.option("--executor", type=click.Choice(["local", "dask"]), default="local",
               show_default=True, help="Where games run: here, or on Dask workers.")
 @click.option("--scheduler", metavar="ADDRESS",
@@ -198,9 +205,10 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
            "--shard I/N, its .shardIofN.db]", output=False)
 @click.option("--shard", metavar="I/N",
               help="Count only shard I of N of the schedule, as `run --shard I/N` plays it.")
+@stderr_dir_option
 @click.option("--json", "as_json", is_flag=True, help="One JSON object, for scripts.")
 def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None,
-                    shard: str | None, as_json: bool) -> None:
+                    shard: str | None, stderr_dir: Path | None, as_json: bool) -> None:
     """Say what FILE would play, without playing: games, tables, deals, games per entrant,
     each entrant's seats, and a bound on the time; warn when it is very large."""
     import json
@@ -222,7 +230,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
     suffix = f".shard{shard_of[0]}of{shard_of[1]}" if shard_of else ""
     db_path = db_path or config_path.with_name(config_path.stem + suffix + ".db")
     try:  # what `run` would refuse
-        check_isolation(config, config_path, run_files(db_path))
+        check_isolation(config, config_path, run_files(db_path, stderr_dir))
     except SandboxError as exc:
         fail(str(exc))
     try:  # what `run` would refuse
@@ -275,7 +283,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
                 stored -= set(moved)  # a run supersedes them and plays them again
                 drawn = stored_draws(config, edition, store)
                 rounds = store.rounds() if config.schedule == "adaptive" else []
-                own = own_files(config_path, db_path)
+                own = own_files(config_path, db_path, stderr_dir)
                 last_builds = store.builds()
                 taken: dict[str, str] = {}  # folders read for their builds, not read again
                 if last_builds:

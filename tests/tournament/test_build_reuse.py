@@ -44,9 +44,9 @@ def built_field(folder: Path, names: list[str]) -> tuple[Path, Path, str]:
     return file, log, build
 
 
-def plan(file: Path) -> str:
-    """What `referee tournament plan FILE` printed (in-process), its exit status 0."""
-    out = in_process.referee("tournament", "plan", str(file), cwd=file.parent)
+def plan(file: Path, *more: str) -> str:
+    """What `referee tournament plan FILE MORE` printed (in-process), its exit status 0."""
+    out = in_process.referee("tournament", "plan", str(file), *more, cwd=file.parent)
     assert out.returncode == 0, out.stderr
     return out.stdout
 
@@ -170,6 +170,28 @@ def test_an_entrant_in_the_folder_of_the_file_and_store_is_not_changed_by_a_run(
     assert "0 games played, 3 were already stored" in said, said
     assert "build reused, its folder unchanged since its last build (--rebuild builds it " \
            "again): ann\n" in said and builds_run(log) == [], said
+
+
+def test_plan_given_the_runs_stderr_dir_does_not_count_its_logs_as_a_change(
+        tmp_path: Path) -> None:
+    """Logs a run kept (`run --stderr-dir`) in an entrant's folder are a change of that
+    entrant to a `plan` not told of them, and none to a `plan --stderr-dir` naming the same
+    folder, as they are none to the next run; that plan writes nothing there."""
+    home = tmp_path / "home"
+    home.mkdir()
+    for n in ("ben", "cal"):
+        entrant(home, n)
+    shutil.copy(FIRST_LEGAL, home / "bot.py")
+    file = field_file(home, ["ann", "ben", "cal"])
+    file.write_text(file.read_text().replace('dir = "ann"', 'dir = "."', 1))
+    run(file, "--stderr-dir", "logs/bots", "-q")
+    logs = sorted((home / "logs" / "bots").iterdir())
+    assert logs
+    assert "changed since the store's last run: ann: its stored games are superseded" in plan(
+        file)
+    said = plan(file, "--stderr-dir", "logs/bots")
+    assert "changed since" not in said and "0 to play" in said, said
+    assert sorted((home / "logs" / "bots").iterdir()) == logs
 
 
 def test_a_large_field_names_the_first_entrants_whose_builds_were_reused_and_counts_the_rest(
