@@ -95,7 +95,7 @@ def read_folder(top: str, readings: Sequence[Reading], skip: Collection[str] = (
             for i in live:
                 alive[i] = readings[i].entry(entry)
             continue
-        headed: list[int] = []  # given the file's head: its end is given too
+        headed: list[int] = []  # the readings given this file's head
         error: OSError | None = None
         try:
             fd = os.open(entry.path, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO swapped in: no wait
