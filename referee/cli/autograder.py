@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
+from typing import NoReturn
 
 import click
 
-from ..grade.platform_results import PLATFORMS
+from ..grade.platform_results import PLATFORMS, Platform
 from ..interrupts import run_trio
 from ..match.game import RefereeError
 from ..text import visible
 from . import short_help
 from .common import OutputPath, fail, quiet_option, resolve_workers, sandbox_option, workers_option
-from .grade import grading_config
+from .grade import SetupProblem, checked_grading_config, grading_config
 
 
 @click.command(name="grade-one", short_help=short_help("grade-one"))
@@ -41,7 +42,8 @@ from .grade import grading_config
 @sandbox_option("the config's `sandbox`", "Build, check and play the submission in this "
                 "sandbox.")
 @quiet_option("Print nothing but errors (the grade is in the results file).")
-def grade_one_cmd(submission: Path, config_path: Path, results_path: Path, platform: str,
+def grade_one_cmd(submission: Path, config_path: Path, results_path: Path,
+                  platform: Platform,
                   work_dir: Path | None, name: str | None, metadata: Path | None,
                   workers: int | None, sandbox: str | None, quiet: bool) -> None:
     """Grade the bot in SUBMISSION against the config's baselines, as `referee grade` grades
@@ -50,12 +52,27 @@ def grade_one_cmd(submission: Path, config_path: Path, results_path: Path, platf
     A submission with no bot, or that does not build, is reported as the platform expects."""
     from ..grade.gauntlet import BaselineFailed
     from ..grade.one import grade_one, gradescope_names, write_results
+    from ..grade.platform_results import results, staff_problem, stopped
     from ..grade.result import done_line
     from ..grade.submissions import WorkFolderFull
     from ..tournament.store import StoreError
 
-    config = grading_config(config_path, sandbox, [] if work_dir is None else [
-        ("the grading folder", work_dir)])
+    def staff_side(problem: str) -> NoReturn:
+        """A problem of the staff's, not the student's: one error line, and the results file
+        says so (`staff_problem`), since the platform shows it to the student, whose bot is
+        not at fault: its own failure message would say nothing of why."""
+        try:
+            write_results(results_path, staff_problem(platform, problem))
+        except OSError:
+            fail(f"{problem}; nothing was graded, and no results were written")
+        fail(f"{problem}; nothing was graded: {results_path} tells the student it is not "
+             "their bot's fault")
+
+    try:
+        config = checked_grading_config(config_path, sandbox, [] if work_dir is None else [
+            ("the grading folder", work_dir)])
+    except SetupProblem as exc:  # prlimit not installed, say
+        staff_side(str(exc))
     say = (lambda m: None) if quiet else (
         lambda m: click.echo(visible(m, indent="    "), err=True))
     with tempfile.TemporaryDirectory(prefix="referee-grade-one-") as temporary:
@@ -65,16 +82,16 @@ def grade_one_cmd(submission: Path, config_path: Path, results_path: Path, platf
             outcome, check = run_trio(grade_one, submission.resolve(), config,
                                       config_path.resolve(), work, name,
                                       resolve_workers(workers), say, heading)
-            write_results(results_path, platform, outcome, config, check)  # type: ignore[arg-type]
+            write_results(results_path, results(platform, outcome, config, check))
         except OSError as exc:
-            fail(f"cannot read or write {exc.filename or work}: {exc.strerror or exc}")
+            staff_side(f"cannot read or write {exc.filename or work}: {exc.strerror or exc}")
         except (StoreError, RefereeError, WorkFolderFull) as exc:
-            fail(f"the referee failed: {exc}")
-        except BaselineFailed as exc:
-            fail(str(exc))
+            staff_side(f"the referee failed: {exc}")
+        except BaselineFailed as exc:  # missing (before anything), or failed in a game
+            staff_side(str(exc))
         except KeyboardInterrupt:  # the platform's timeout, most likely: tell the student
             try:
-                write_results(results_path, platform, None, config, None)  # type: ignore[arg-type]
+                write_results(results_path, stopped(platform, config))
             except OSError:
                 fail("interrupted; no results written")
             fail(f"interrupted; {results_path} says grading was stopped before it finished")

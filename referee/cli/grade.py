@@ -24,17 +24,33 @@ if TYPE_CHECKING:
     from ..tournament.config import TournamentConfig
 
 
+class SetupProblem(Exception):
+    """The grading config cannot grade here (`checked_grading_config`); the message is the one
+    line that says why."""
+
+
 def grading_config(config_path: Path, sandbox: str | None,
                    written: Sequence[tuple[str, Path]]) -> TournamentConfig:
+    """`checked_grading_config`, a problem with it one error line."""
+    try:
+        return checked_grading_config(config_path, sandbox, written)
+    except SetupProblem as exc:
+        fail(str(exc))
+
+
+def checked_grading_config(config_path: Path, sandbox: str | None,
+                           written: Sequence[tuple[str, Path]]) -> TournamentConfig:
     """The grading config at `config_path`, checked (its edition, that it can grade, its
     sandbox, with `sandbox` instead if given, and that the sandbox hides what grading
-    writes, `written`) before anything is built: a mistake is one line."""
+    writes, `written`) before anything is built; SetupProblem, saying why, if it cannot
+    grade here (`grade-one` tells the student so too, as the staff's problem)."""
     if not config_path.is_file():
         # A relative path is read from the current folder, which a teacher grading from the
         # class's folder may not think of: the default is this repository's classroom file.
         where = "" if config_path.is_absolute() else f" in {Path.cwd()}"
-        fail(f"no grading config at {config_path}{where} (give one with --config, such as "
-             "the referee repository's tournaments/classroom.toml)")
+        raise SetupProblem(f"no grading config at {config_path}{where} (give one with "
+                           "--config, such as the referee repository's "
+                           "tournaments/classroom.toml)")
     # Imported here, not at the top: the one line of a mistake need not wait for them.
     from ..game import EditionError
     from ..grade.config import GradingConfigError, check_grading_config, not_a_gauntlet
@@ -45,20 +61,20 @@ def grading_config(config_path: Path, sandbox: str | None,
         config = load_tournament(config_path)
         tournament_edition(config, config_path)
     except TournamentError as exc:
-        fail(not_a_gauntlet(config_path) or str(exc))
+        raise SetupProblem(not_a_gauntlet(config_path) or str(exc)) from None
     except EditionError as exc:  # before any build
-        fail(f"{config_path}: edition: {exc}")
+        raise SetupProblem(f"{config_path}: edition: {exc}") from None
     try:
         check_grading_config(config, config_path)
     except GradingConfigError as exc:
-        fail(str(exc))
+        raise SetupProblem(str(exc)) from None
     if sandbox is not None:
         config = config.model_copy(update={"sandbox": sandbox})
     try:
         check_sandbox_available(config.sandbox)  # before any build: never a silent fallback
         check_isolation(config, config_path, written)
     except SandboxError as exc:
-        fail(str(exc))
+        raise SetupProblem(str(exc)) from None
     return config
 
 

@@ -14,14 +14,14 @@ from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from referee.check import CheckResult
 from referee.files import write_whole
 from referee.tournament.config import TournamentConfig
 
-from .gauntlet import build_baselines
+from .gauntlet import build_baselines, check_baselines
 from .grading import graded, write_feedback
-from .platform_results import Platform, results, stopped
 from .result import StudentResult
 from .submissions import remove_copy, submission_at
 
@@ -54,7 +54,9 @@ async def grade_one(folder: Path, config: TournamentConfig, config_path: Path, w
     its working files, games and feedback under `work`; its outcome and its check's results
     (None when the check did not run), the teacher's folders taken out of them as out of the
     feedback (a platform shows them to the student).  Its feedback's heading names `student`,
-    else `heading` (the platform's names of its users), else no one."""
+    else `heading` (the platform's names of its users), else no one.  BaselineMissing, before
+    anything is looked at or written, if a baseline is not there (as `referee grade` says)."""
+    check_baselines(config, config_path)
     # Named after its folder in its games, but not in its feedback's heading: a platform's
     # folder is `submission` or `student` for everyone ("# Feedback: student").  A platform's
     # names (a group's several, of any characters) head the feedback only: in its games, its
@@ -79,12 +81,8 @@ async def grade_one(folder: Path, config: TournamentConfig, config_path: Path, w
         for r in check]
 
 
-def write_results(path: Path, platform: Platform, outcome: StudentResult | None,
-                  config: TournamentConfig, check: list[CheckResult] | None) -> None:
+def write_results(path: Path, written: dict[str, Any]) -> None:
     """The platform's results file at `path` (its folder made if need be), whole or not at
-    all: a platform that reads half a file grades nothing.  With no `outcome`, grading was
-    stopped before it finished (`stopped`)."""
+    all: a platform that reads half a file grades nothing."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    written = stopped(platform, config) if outcome is None else \
-        results(platform, outcome, config, check)
     write_whole(path, json.dumps(written, indent=1))

@@ -211,17 +211,48 @@ def prairielearn(outcome: StudentResult, config: TournamentConfig,
 
 def stopped(platform: Platform, config: TournamentConfig) -> dict[str, Any]:
     """The results file of a grading stopped by a signal before it finished (most likely the
-    platform's timeout, shorter than the config's budget): a score of 0 on Gradescope (which
-    needs one), not gradable on PrairieLearn, and why, for the student to take to the
-    teacher, who can fix it."""
-    why = ("Grading was stopped before it finished, by a signal: most likely the platform's "
-           "timeout, which must exceed the grading config's submission_time "
-           f"({config.limits.submission_time:g} s) by a minute. This is not your bot's "
-           "fault: tell your teacher.")
+    platform's timeout, shorter than the config's budget), for the student to take to the
+    teacher, who can fix it (`not_graded`)."""
+    return not_graded(platform, (
+        "Grading was stopped before it finished, by a signal: most likely the platform's "
+        "timeout, which must exceed the grading config's submission_time "
+        f"({config.limits.submission_time:g} s) by a minute. This is not your bot's "
+        "fault: tell your teacher."))
+
+
+def staff_problem(platform: Platform, problem: str) -> dict[str, Any]:
+    """The results file of a submission not graded for a problem of the course staff's (a
+    baseline that cannot play, prlimit not installed, a grading config that cannot be read,
+    the referee's own failure), named in `problem`, for the student to take to the teacher
+    (`not_graded`): the platform's generic failure said nothing, and a grade of the
+    student's would blame the wrong one."""
+    return not_graded(platform, f"Your submission was not graded: the grader is not set up "
+                                f"right ({problem}). This is not your bot's fault: tell your "
+                                "teacher.")
+
+
+def not_graded(platform: Platform, why: str) -> dict[str, Any]:
+    """The results file of a submission left ungraded by no fault of its own, saying `why`.
+
+    PrairieLearn's External Grading, Grading results
+    (https://docs.prairielearn.com/externalGrading/#grading-results): "`gradable` ... set to
+    `false` to indicate that the input was invalid ...: the submission will be marked as
+    "invalid, not gradable", no points will be awarded or lost, and the student will not be
+    penalized an attempt", `format_errors` (a string or a list of them) saying why: no score
+    is given, and the student keeps the attempt.
+
+    Gradescope's Autograder Specifications, Output format
+    (https://gradescope-autograders.readthedocs.io/en/latest/specs/) names no field for a
+    submission that could not be graded, and `score` is "optional, but required if not on
+    each test case".  Writing no file leaves the student the platform's own message that the
+    autograder failed, which says nothing of why; so the file gives a score of 0 (replaced
+    by the teacher's regrade once the fault is fixed) with `why` as its visible output, in
+    plain text (it may quote a path or a command)."""
     if platform == "gradescope":
-        return {"score": 0.0, "output": why, "output_format": "md", "visibility": "visible",
-                "stdout_visibility": "hidden", "tests": []}
-    return {"gradable": False, "message": why, "format_errors": [why], "output": why}
+        return {"score": 0.0, "output": cut(why), "output_format": "text",
+                "visibility": "visible", "stdout_visibility": "hidden", "tests": []}
+    return {"gradable": False, "message": cut(why), "format_errors": [cut(why)],
+            "output": cut(why)}
 
 
 def results(platform: Platform, outcome: StudentResult, config: TournamentConfig,

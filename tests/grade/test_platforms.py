@@ -447,6 +447,66 @@ def test_grading_stopped_by_the_platform_still_tells_the_student(
     assert written.get("score", 0.0) == 0.0 and written.get("gradable", False) is False
 
 
+NOT_GRADED = ("Your submission was not graded: the grader is not set up right ({}). This is "
+              "not your bot's fault: tell your teacher.")
+
+
+@pytest.mark.parametrize(("platform", "schema"), [
+    ("gradescope", "gradescope-results.json"), ("prairielearn", "prairielearn-results.json")])
+def test_a_baseline_that_cannot_play_is_said_before_grading_and_to_the_student(
+        tmp_path: Path, platform: str, schema: str) -> None:
+    """`grade-one` whose config names a baseline's script that is not there says so in one
+    error line before anything else (no "grading" line, no work folder: nothing graded),
+    exit status 2, as `referee grade` does; and its results file, which the platform shows
+    the student, says the grader is not set up right, why, and that it is not their bot's
+    fault: on PrairieLearn not gradable (no score, the attempt kept), on Gradescope, which
+    has no such field, a score of 0 with that text."""
+    config = tmp_path / "config" / "typo.toml"
+    put(config.parent, {"typo.toml": CONFIG.replace("../bots/random_bot.py --seed 2",
+                                                    "../bot/random_bot.py --seed 2")})
+    put(tmp_path / "bots", {"random_bot.py": SAMPLES / "python" / "random_bot.py"})
+    put(tmp_path / "sub", SUBMISSIONS["good"])
+    results = tmp_path / "results.json"
+    done = in_process.referee("grade-one", "sub", "--config", str(config), "--results",
+                              str(results), "--format", platform, "--work", "work",
+                              cwd=tmp_path)
+    problem = ("baseline random-2 cannot play: its command cannot run: ../bot/random_bot.py "
+               f"not found in {config.parent}")
+    assert (done.returncode, done.stdout) == (2, ""), done
+    assert done.stderr == (f"error: {problem}; nothing was graded: {results} tells the student "
+                           "it is not their bot's fault\n"), done.stderr
+    assert not (tmp_path / "work").exists()
+    written = valid(results, schema)
+    assert written["output"] == NOT_GRADED.format(problem)
+    if platform == "prairielearn":
+        assert written["gradable"] is False and "score" not in written
+        assert written["format_errors"] == [NOT_GRADED.format(problem)]
+    else:
+        assert written["score"] == 0.0 and written["tests"] == []
+
+
+def test_a_grader_without_prlimit_tells_the_student_it_is_not_their_fault(
+        course: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """On an image without util-linux's prlimit (a PATH without it here), `grade-one` says
+    how to install it in one error line, exit status 2, and writes the results file in the
+    same form as for a baseline that cannot play: the student is told the grader is not set
+    up right and why, not the platform's bare failure."""
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))  # no program at all: no prlimit
+    put(tmp_path / "sub", SUBMISSIONS["good"])
+    results = tmp_path / "results" / "results.json"
+    done = in_process.referee("grade-one", "sub", "--config",
+                              str(course / "config" / "grading.toml"), "--results",
+                              str(results), "--format", "prairielearn", cwd=tmp_path)
+    problem = ("prlimit is not installed, and every bot runs under its limits with it: "
+               "install util-linux: `apt-get install util-linux` on Debian or Ubuntu, `dnf "
+               "install util-linux` on Fedora or Amazon Linux")
+    assert done.returncode == 2 and done.stderr == (
+        f"error: {problem}; nothing was graded: {results} tells the student it is not "
+        "their bot's fault\n"), done.stderr
+    written = valid(results, "prairielearn-results.json")
+    assert written["gradable"] is False and written["message"] == NOT_GRADED.format(problem)
+
+
 def test_the_sample_manifest_is_the_sample_bots_as_they_are() -> None:
     """referee/grade/sample_bots.json, which an installed referee reads, holds the hash of
     every sample bot's source file now (run `python -c "import json; from
