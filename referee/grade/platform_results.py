@@ -163,13 +163,13 @@ def gradescope(outcome: StudentResult, config: TournamentConfig,
         "output": cut(outcome.feedback), "output_format": "md",
         "visibility": "visible", "stdout_visibility": "hidden",
         "tests": tests,
-        "leaderboard": leaderboard_of(outcome),
+        "leaderboard": leaderboard_of(outcome, config),
     }
 
 
-def leaderboard_of(outcome: StudentResult) -> list[dict[str, Any]]:
+def leaderboard_of(outcome: StudentResult, config: TournamentConfig) -> list[dict[str, Any]]:
     """The submission's entries on Gradescope's leaderboard: its points, its mean placement
-    points when it played games, and its grade.
+    points when it played games, and its grade (`grade_entry`).
 
     Gradescope's Leaderboards page (https://gradescope-autograders.readthedocs.io/en/latest/
     leaderboards/) gives each entry a "name", a "value" (its example has numbers, 0.926 and
@@ -182,8 +182,33 @@ def leaderboard_of(outcome: StudentResult) -> list[dict[str, Any]]:
     board: list[dict[str, Any]] = [{"name": "points", "value": outcome.points}]
     if outcome.placement is not None:
         board.append({"name": "placement", "value": round(outcome.placement["mean"], 4)})
-    board.append({"name": "grade", "value": outcome.grade})
+    board.append(grade_entry(outcome.grade, config))
     return board
+
+
+def grade_ranks(config: TournamentConfig) -> dict[str, int]:
+    """Each grade the config gives, by its rank, 1 the best: its rules' grades in their
+    order (the first rule a bot meets gives its grade, so the best is listed first), then
+    `otherwise`, then `broken`; a grade given by two rules ranks where it comes first."""
+    grading = config.grading
+    ranks: dict[str, int] = {}
+    for grade in [*(r.grade for r in grading.rules), grading.otherwise, grading.broken]:
+        ranks.setdefault(grade, len(ranks) + 1)
+    return ranks
+
+
+def grade_entry(grade: str, config: TournamentConfig) -> dict[str, Any]:
+    """The grade's column of the leaderboard: "1 A+", "2 A", ... "6 F", its rank
+    (`grade_ranks`, padded to one width) before it, in ascending order.
+
+    A string column sorts as text: the letters alone, in the default "desc" order, put F
+    above D above C above A (the worst first), and in "asc" A above A+; and a config's
+    grades may be any words ("pass", "merit").  Led by its rank, the grade sorts best first
+    whatever its words, and still reads as itself."""
+    ranks = grade_ranks(config)
+    rank = ranks.get(grade, len(ranks) + 1)
+    return {"name": "grade", "value": f"{rank:0{len(str(len(ranks)))}d} {grade}",
+            "order": "asc"}
 
 
 def prairielearn(outcome: StudentResult, config: TournamentConfig,

@@ -507,6 +507,34 @@ def test_a_grader_without_prlimit_tells_the_student_it_is_not_their_fault(
     assert written["gradable"] is False and written["message"] == NOT_GRADED.format(problem)
 
 
+def test_the_leaderboards_grade_column_sorts_the_best_grade_first(tmp_path: Path) -> None:
+    """Gradescope sorts a leaderboard column by its entries' `order`, "desc" (higher first)
+    by default (its Leaderboards page): letters alone, sorted so, put F above C above A.
+    Each grade of the shipped Gradescope file, written in a results.json, reads as itself
+    after its rank, and sorted by its column's order (ascending), best first: A+, A, B, C,
+    D, F."""
+    from referee.grade.one import write_results
+    from referee.grade.platform_results import results
+    from referee.grade.result import StudentResult
+    from referee.tournament.config import load_tournament
+
+    config = load_tournament(ROOT / "tournaments" / "gradescope.toml")
+    grades = ["A+", "A", "B", "C", "D", "F"]
+    entries: list[dict[str, str]] = []
+    for grade in reversed(grades):
+        path = tmp_path / f"{grade}.json"
+        write_results(path, results("gradescope", StudentResult("s", "ok", "", grade=grade),
+                                    config, None))
+        board = valid(path, "gradescope-results.json")["leaderboard"]
+        entry = next(c for c in board if c["name"] == "grade")  # type: ignore[attr-defined]
+        assert entry["value"].endswith(f" {grade}"), entry
+        entries.append(entry)
+    order = {e.get("order", "desc") for e in entries}
+    assert len(order) == 1
+    ranked = sorted(entries, key=lambda e: e["value"], reverse=order == {"desc"})
+    assert [e["value"].split(" ", 1)[1] for e in ranked] == grades
+
+
 def test_the_sample_manifest_is_the_sample_bots_as_they_are() -> None:
     """referee/grade/sample_bots.json, which an installed referee reads, holds the hash of
     every sample bot's source file now (run `python -c "import json; from
