@@ -23,6 +23,8 @@ HEADLINE = re.compile(r"^(?:thread '.*'(?: \(\d+\))? panicked at |panic: |fatal 
 _ERROR_LINE = re.compile(("(?m)" + HEADLINE.pattern + r"|Traceback \(most recent call last\)|"
                           r"\b(?:[Ff]all(?:ing|s)? ?back|playing the default|first legal|"
                           r"cannot read an event|answering the defaults)\b").encode())
+# Rust's panic headline, its message on the next line: the two are quoted as one.
+_RUST_HEADLINE = re.compile(r"^thread '.*'(?: \(\d+\))? panicked at .*:$")
 LONGEST = 4096  # bytes of a line looked at: the rest of a longer one is not
 QUOTED = 160  # characters of the first error line quoted
 # Of a longer one, its end: where the kits name the place in the bot's code the error came
@@ -38,6 +40,7 @@ class ErrorLines:
         self.count = 0
         self.first = ""
         self._partial = b""  # the start of a line not ended yet
+        self._message_next = False  # the first line quoted is Rust's panic headline
 
     def feed(self, data: bytes) -> None:
         """Take in more of the bot's stderr, as it wrote it."""
@@ -49,6 +52,9 @@ class ErrorLines:
         self._partial = data[end + 1:][:LONGEST]
 
     def _lines(self, text: bytes) -> None:
+        if self._message_next:  # the message under a Rust panic's headline, in a later piece
+            self._message_next = False
+            self._quote(f"{self.first} {_line(text, 0)}".strip())
         last = -1
         for match in _ERROR_LINE.finditer(text):
             start = text.rfind(b"\n", 0, match.start()) + 1
@@ -57,15 +63,35 @@ class ErrorLines:
             last = start
             self.count += 1
             if self.count == 1:
-                line = text[start:text.find(b"\n", start)].decode("utf-8", "replace").strip()
-                self.first = line if len(line) <= QUOTED else (
-                    line[:QUOTED - QUOTED_END - 5] + " ... " + line[-QUOTED_END:])
+                line = _line(text, start)
+                if _RUST_HEADLINE.match(line):
+                    # `thread 'main' panicked at src/x.rs:3:9:` says where, its next line
+                    # what (a panic in a thread the bot started, which a kit's guard does
+                    # not cover): quoted as one.
+                    end = text.find(b"\n", start) + 1
+                    if end < len(text):
+                        line += " " + _line(text, end)
+                    else:
+                        self._message_next = True
+                        self.first = line
+                        continue
+                self._quote(line)
+
+    def _quote(self, line: str) -> None:
+        """The first error line, a long one cut in the middle."""
+        self.first = line if len(line) <= QUOTED else (
+            line[:QUOTED - QUOTED_END - 5] + " ... " + line[-QUOTED_END:])
 
     def add(self, other: ErrorLines) -> None:
         """Count `other`'s lines too (another process of the same bot)."""
         if other.count and not self.count:
             self.first = other.first
         self.count += other.count
+
+
+def _line(text: bytes, start: int) -> str:
+    """The line of `text`, which ends with a newline, that begins at `start`."""
+    return text[start:text.find(b"\n", start)].decode("utf-8", "replace").strip()
 
 
 def caught_note(errors: ErrorLines, where: str, name: str | None = None,

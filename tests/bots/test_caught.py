@@ -67,3 +67,18 @@ def test_a_long_error_line_is_quoted_with_its_end_where_the_kit_names_the_place(
     assert errors.first.startswith("sample_java: request 4 (bid): java.lang.NullPointerExce")
     assert errors.first.endswith(' ... t)" is null at Bot.java:241 in Bot.decide; falling '
                                  "back to the default")
+
+
+def test_a_rust_panic_is_quoted_with_its_message_from_the_line_under_it() -> None:
+    """Rust prints a panic in a thread the bot started (which the kit's guard does not catch)
+    in two lines, the place, then the message: the quote joins them, so the note says what
+    went wrong and not only where, even when the pipe splits the two."""
+    text = (b"bot: game 1, seat 0\n\nthread '<unnamed>' (18577) panicked at "
+            b"src/strategy.rs:182:74:\ncalled `Option::unwrap()` on a `None` value\n")
+    expected = ("thread '<unnamed>' (18577) panicked at src/strategy.rs:182:74: called "
+                "`Option::unwrap()` on a `None` value")
+    for split in (len(text), text.index(b"called")):
+        errors = ErrorLines()
+        errors.feed(text[:split])
+        errors.feed(text[split:])
+        assert (errors.count, errors.first) == (1, expected)
