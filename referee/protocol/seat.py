@@ -298,8 +298,11 @@ class SeatProtocol:
         in the look that found whether it was busy): a timeout, which empties
         the bank.  A bot still busy with an earlier request that timed out (nothing came from
         it since, and it has not read this one) is told so: the decision to look at is that
-        one, not this.  One from which nothing ever came is told to check that it flushes,
-        unless it was found busy, or its output came just after (it is slow, not silent)."""
+        one, not this; one that has read this request and still wrote nothing is told to
+        check that it flushes (a bot that stopped flushing mid-game was told only "no
+        complete line in time").  One from which nothing ever came is told to check that it
+        flushes, unless it was found busy, or its output came just after (it is slow, not
+        silent)."""
         move, bank = self.move, self.bank
         self.bank = 0.0
         reason = (f"no reply within {move + bank:.3g} s (move time {move:g} s + time bank "
@@ -311,6 +314,10 @@ class SeatProtocol:
             reason += (f" (the bot has not read this request: most likely it is still busy "
                        f"with the request of id {busy_with}, which timed out; it has written "
                        "nothing since)")
+        elif busy_with is not None and self.replies and not partial:  # it read this one
+            reason += (f" (nothing has come from it since the request of id {busy_with} timed "
+                       "out, though it read this one: most likely its replies wait in its "
+                       "output buffer; check that it flushes each one)")
         elif not self.replies and not partial and late:  # nothing in time, then output
             reason += LATE
         elif not self.replies and not partial:  # nothing, ever

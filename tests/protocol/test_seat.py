@@ -239,7 +239,32 @@ def test_a_timeout_says_what_came_and_what_was_skipped() -> None:
         ": x (1 reply to earlier requests skipped, the last with id 1, 123 s after this "
         "request was sent: the bot was still busy with an earlier request)")
     asked(protocol)
-    assert protocol.timed_out("x").reason.endswith(": x")  # it said something once
+    assert protocol.timed_out("x").reason.endswith(  # it said something once: not UNFLUSHED
+        ": x (nothing has come from it since the request of id 5 timed out, though it read "
+        "this one: most likely its replies wait in its output buffer; check that it flushes "
+        "each one)")
+
+
+def test_a_bot_that_stops_flushing_mid_game_is_told_to_check_that_it_flushes() -> None:
+    """A bot that answered, then holds its replies in a buffer it does not flush: its first
+    timeout says only that no line came (it may be slow), but the next, a request it read
+    with nothing come since, tells it to check that it flushes; one that has not read the
+    next request is told it is still busy instead."""
+    protocol = SeatProtocol()
+    protocol.started()
+    begin(protocol, move=0.5, bank=0)
+    asked(protocol)
+    assert isinstance(protocol.receive(reply(1), 0.01), Replied)
+    asked(protocol)
+    assert protocol.timed_out("no line").reason.endswith("s): no line")
+    asked(protocol)
+    assert protocol.timed_out("no line").reason.endswith(
+        "s): no line (nothing has come from it since the request of id 2 timed out, though it "
+        "read this one: most likely its replies wait in its output buffer; check that it "
+        "flushes each one)")
+    asked(protocol)
+    assert "(the bot has not read this request: most likely it is still busy with the " \
+        "request of id 2" in protocol.timed_out("no line", unread=200).reason
 
 
 def test_a_silent_bots_first_timeout_says_busy_late_or_unflushed_once_a_process() -> None:
