@@ -148,8 +148,8 @@ def standings_table(rows: list[StandingRow], fmt: str = "simple", primary: str =
         body.append(row)
     if wide:
         headers += ["win share", "placement [95% CI]", "money [95% CI]",
-                    "rating (Elo) [95% CI]", "timeouts", "illegal", "crashes", "stderr cut",
-                    "exits", "retired", "ms median", "ms p99"]
+                    "rating (Elo) [95% CI]", "timeouts", "illegal/malformed", "crashes",
+                    "stderr cut", "exits", "retired", "ms median", "ms p99"]
     else:
         headers += _metrics(rows[0], primary)[0] if rows else ["placement"]
         headers += ["faults", "retired"]

@@ -529,3 +529,19 @@ def test_a_late_entrant_a_table_short_as_an_original_is_not_said_to_have_joined_
         "joined late, with fewer games than any entrant there from the start (their "
         "intervals wider, their places less settled): e (run 2 of 2, 2 of the 4 games most "
         "entrants have)")
+
+
+def test_the_wide_table_counts_a_malformed_reply_in_a_column_that_says_so() -> None:
+    """A bot that printed debug lines to stdout has malformed faults: `--wide` counts them
+    under `illegal/malformed`, not under a column named `illegal` alone, which sent its
+    entrant looking for an illegal bid."""
+    from referee.leaderboard.render import render
+
+    chatty = {"kind": "malformed", "reason": "bad reply: Invalid JSON"}
+    results = [(f"g{i}", ["chatty", "quiet", "other"],
+                {"money": [10, 20, 30], "ranks": [3, 2, 1], "retired": [],
+                 "faults": [[chatty], [], []]}) for i in range(3)]
+    table = render(standings(by_hand(results)), "table", wide=True).splitlines()
+    start = table[0].index("illegal/malformed")
+    line = next(line for line in table if " chatty" in line)
+    assert line[start:start + len("illegal/malformed")].strip() == "3", (table[0], line)
