@@ -47,7 +47,8 @@ def check_cmd(bot: str, move_time: float, time_bank: float, startup_time: float,
     every check passes (a WARN passes, with a warning: answers close to the move time, lines
     that answer no request).
 
-    BOT is a command line or a folder with a bot.toml (built first)."""
+    BOT is a command line or a bot folder (its bot.toml, or a bot.py, Makefile... found by
+    convention; built first)."""
     [spec] = confine([parse_bot(bot)], sandbox, address_space)
     from ..check import run_check, summary
     from ..check.situations import SCENARIOS
