@@ -33,7 +33,15 @@ from .common import (
                    "of fault, the response times (CSV and JSON always have them).")
 def leaderboard_cmd(db_path: Path, fmt: str, head_to_head: bool, seats: bool,
                     pairs: bool, wide: bool) -> None:
-    """The standings of the games stored in DB, with 95% intervals and ratings."""
+    """The standings of the games stored in DB, with 95% intervals and ratings.
+
+    The table is ordered by each bot's strength: its mean on the tournament's primary metric
+    adjusted for the opponents it met (or its rating, where that is the primary metric).  It
+    shows a strength column only where that can order the bots otherwise than their means:
+    where they did not all meet alike (a sampled field, a gauntlet, a run stopped part-way)
+    or, ranked by money, played at more than one table.  On one table, or in a complete round
+    robin ranked by placement or win share, it orders them as their means do and is left
+    out; JSON and CSV always have it (docs/leaderboard.md)."""
     if fmt == "csv" and (head_to_head or seats or pairs):
         fail("--pairs, --head-to-head and --seats do not fit --format csv (one table of "
              "entrants); use json, table or markdown for them")

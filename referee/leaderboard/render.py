@@ -65,13 +65,27 @@ def rating_text(rating: Rating) -> str:
     return f"{round(rating.elo)} [{round(rating.low)}, {round(rating.high)}]"
 
 
-STRENGTH_NOTE = ("strength: the {metric} adjusted for the opponents each bot met (the block "
-                 "model), which orders the table; shown where it differs from the plain mean: "
-                 "where bots met different opponents (a sampled field, a gauntlet's "
-                 "candidates beside its baselines), and in a complete design, where for "
-                 "placement and win share it spreads the mean by k(n-1)/((k-1)n) "
-                 "(docs/statistics.md); being a difference added "
-                 "to the mean, it can fall outside the metric's range")
+# The strength's note, in words an entrant reads without the docs: what the figure is, why
+# the table shows it (the rule of `strength_shown`), and where its method is explained.
+STRENGTH_NOTE = ("strength: what each bot's {metric} would be had every bot met the same "
+                 "opponents: its mean adjusted for whom it met{cards}. It orders the table, "
+                 "shown because {why}; being an adjustment, it can fall outside the range of "
+                 "the mean (the block model: docs/statistics.md)")
+
+
+def strength_note(primary: str) -> str:
+    """The note under a table that shows the strength (`strength_shown`).  Money's strength
+    also takes out the cards, as a table's total money varies from deal to deal, so money
+    shows it at any two tables; placement points and win share, whose total at a table is
+    fixed, only where the bots did not all meet alike."""
+    money = primary == "money"
+    return STRENGTH_NOTE.format(
+        metric=PAIR_METRIC[primary],
+        cards=" and for the money its tables' cards made" if money else "",
+        why="the bots played at different tables" if money
+        else "the bots did not all meet alike")
+
+
 BASELINES_NOTE = ("baselines (at every candidate's table, the yardstick of this gauntlet, "
                   "shown for their figures and not placed: the places rank the candidates "
                   "alone, by the pairs of candidates): {names}")
@@ -113,11 +127,28 @@ def _strength(r: StandingRow, primary: str) -> str:
 
 
 def strength_shown(rows: list[StandingRow], primary: str) -> bool:
-    """Whether the table shows the strength that orders it: where, as shown, it differs from
-    some entrant's plain mean (a rating orders by itself)."""
-    return primary in DIGITS and any(
-        _strength(r, primary) != f"{r.metric(primary).centre:.{DIGITS[primary]}f}"
-        for r in rows)
+    """Whether the table shows the strength that orders it: where it says more than the plain
+    mean, that is, where it is not the mean itself (one table) nor the mean spread about the
+    field's average by one factor (a complete round robin by placement or win share: the same
+    order, on a wider scale, docs/statistics.md), and differs from some mean as shown.  A rule
+    of the design, not of luck: an entrant can tell from the schedule whether it shows (a
+    rating orders by itself, and never shows it)."""
+    if primary not in DIGITS or not rows:
+        return False
+    digits = DIGITS[primary]
+    if all(_strength(r, primary) == f"{r.metric(primary).centre:.{digits}f}" for r in rows):
+        return False
+    means = [r.metric(primary).centre for r in rows]
+    strengths = [r.strength for r in rows]
+    low, high = means.index(min(means)), means.index(max(means))
+    # The fits are exact to about 1e-12: a factor shared by every row to 1e-9 is the design's.
+    tolerance = 1e-9 * max(1.0, *map(abs, means), *map(abs, strengths))
+    if means[high] - means[low] <= tolerance:
+        return True  # level means, strengths not: the adjustment alone tells them apart
+    factor = (strengths[high] - strengths[low]) / (means[high] - means[low])
+    return factor <= 0 or any(
+        abs(s - strengths[low] - factor * (m - means[low])) > tolerance
+        for m, s in zip(means, strengths, strict=True))
 
 
 def standings_table(rows: list[StandingRow], fmt: str = "simple", primary: str = "placement",
@@ -167,7 +198,7 @@ def standings_table(rows: list[StandingRow], fmt: str = "simple", primary: str =
     sep = "\n\n" if fmt == "github" else "\n"
     notes = [MS_NOTE, place_note(pairs)] if wide else [place_note(pairs)]
     if strength:
-        notes.append(STRENGTH_NOTE.format(metric=PAIR_METRIC[primary]))
+        notes.append(strength_note(primary))
     return text + sep + sep.join(_wrapped(note, fmt) for note in notes)
 
 

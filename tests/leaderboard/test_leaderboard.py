@@ -311,7 +311,7 @@ def test_every_format_shows_the_place_range_and_the_rating_interval() -> None:
             assert cells[1] == place, (fmt, row)
             assert rating_text(ratings[name]) in row, (fmt, row)
         assert any(line.startswith("place: the places a bot could hold")
-                   for line in lines[-2:]), fmt  # the last note, wrapped in a terminal
+                   for line in lines[-4:]), fmt  # the last note, wrapped in a terminal
     shown = {r["name"]: r for r in csv.DictReader(io.StringIO(render(board, "csv")))}
     for name, place in places.items():
         r = shown[name]
@@ -458,7 +458,8 @@ def test_a_sampled_field_shows_the_strength_that_orders_it_within_120_columns() 
     column = lines[0].index("strength")
     shown = [float(line[column - 2:column + len("strength")]) for line in lines[2:14]]
     assert shown == sorted(shown, reverse=True) and len(set(shown)) > 1, text
-    assert "strength: the placement points adjusted for the opponents each bot met" in text
+    assert ("strength: what each bot's placement points would be had every bot met the same "
+            "opponents") in " ".join(lines)
     placement = [r.placement.mean for r in board.rows]
     assert placement != sorted(placement, reverse=True)  # the plain means would not order it
     rows = list(csv.DictReader(io.StringIO(render(board, "csv"))))
@@ -467,6 +468,53 @@ def test_a_sampled_field_shows_the_strength_that_orders_it_within_120_columns() 
     complete = standings(by_hand(one_clear_leader()))
     assert "strength" not in render(complete, "table")
     assert "strength" in render(complete, "csv").splitlines()[0]
+
+
+def round_robin_of_five(money_of_table: bool = False) -> list[tuple[str, list[str],
+                                                                      dict[str, Any]]]:
+    """Every table of 4 of 5 bots, each in 4 rotations, with finishes drawn at random (a
+    fixed seed); `money_of_table`: each table's total money differs (its cards)."""
+    import itertools
+    import random
+
+    rng = random.Random(5)
+    results = []
+    for t, table in enumerate(itertools.combinations(["a", "b", "c", "d", "e"], 4)):
+        for k in range(4):
+            seats = list(table[k:] + table[:k])
+            ranks = rng.sample([1, 2, 3, 4], 4)
+            base = 100 * (t + 1) if money_of_table else 100
+            results.append((f"t{t}-{k}", seats, {
+                "money": [base + 10 * (5 - r) + rng.randrange(5) for r in ranks],
+                "ranks": ranks, "retired": [], "faults": [[], [], [], []]}))
+    return results
+
+
+def test_the_strength_column_shows_where_bots_did_not_all_meet_alike() -> None:
+    """A complete round robin of 5 bots at tables of 4, ranked by placement or win share:
+    the strength orders as the means (on a wider scale), so the table leaves it and its note
+    out, whatever the finishes; the same games less one table's, where the bots no longer
+    met alike, show it with a note that says in plain words what it is and why it is shown;
+    ranked by money, whose total differs from table to table, the complete round robin shows
+    it too.  The CSV has it always."""
+    from referee.leaderboard.render import render
+
+    complete = by_hand(round_robin_of_five())
+    for primary in ("placement", "win_share"):
+        text = render(standings(complete, primary), "table", primary=primary)
+        assert "strength" not in text, text
+    assert "strength" in render(standings(complete), "csv").splitlines()[0]
+
+    part = by_hand([r for r in round_robin_of_five() if not r[0].startswith("t0-")])
+    text = " ".join(render(standings(part), "table").splitlines())
+    assert "strength: what each bot's placement points would be had every bot met the same " \
+           "opponents: its mean adjusted for whom it met. It orders the table, shown because " \
+           "the bots did not all meet alike" in text, text
+    assert "k(n-1)" not in text
+
+    money = render(standings(by_hand(round_robin_of_five(True)), "money"), "table",
+                   primary="money")
+    assert "shown because the bots played at different tables" in " ".join(money.splitlines())
 
 
 def test_a_left_out_entrants_csv_games_are_those_the_board_counts(tmp_path: Path) -> None:
