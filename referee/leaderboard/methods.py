@@ -45,10 +45,13 @@ def tests_used(pairs: Sequence[Pair], short: bool = False) -> str:
 
 
 def place_note(pairs: Sequence[Pair]) -> str:
-    """The line under a board that says what its places are, and which test gave them."""
+    """The line under a board that says what its places are, in words an entrant reads
+    without the docs, and which test gave them."""
     tests = f"{tests_used(pairs, short=True)}; " if pairs else ""
-    return ("place: the places a bot could hold, given which pairs are separated "
-            f"({tests}familywise error {ALPHA:.0%}, Holm)")
+    return ("place: the places a bot could hold, given which pairs are separated: which bots "
+            f"the games show stronger than which, with at most a {ALPHA:.0%} chance of any "
+            "false verdict on the board; a range such as 2-4 where they cannot yet tell it "
+            f"from the bots beside it ({tests}familywise error {ALPHA:.0%}, Holm)")
 
 
 def separated_note(pairs: Sequence[Pair]) -> str:
