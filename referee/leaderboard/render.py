@@ -189,6 +189,8 @@ def standings_table(rows: list[StandingRow], fmt: str = "simple", primary: str =
     # Place and name as text: tabulate would align "1" unlike "1-2", and show a bot named
     # "1e3" as 1000; the strength with the primary metric's digits.
     floats = ["g"] * len(headers)
+    for i, head in enumerate(headers):  # a mean as its digits say ("300.0", not "300")
+        floats[i] = {"placement": ".3f", "money": ".1f"}.get(head, floats[i])
     if strength:
         floats[4] = f".{DIGITS[primary]}f"  # (a win share is text, as its column)
     text = _narrow(body, headers, fmt, floats, strength)

@@ -384,7 +384,7 @@ def test_the_default_table_fits_120_columns_and_wide_shows_every_column() -> Non
     """With names of 20 characters, every line of the default table and of its notes fits a
     120-column terminal, with the primary metric's interval; `--wide` adds the other
     intervals, each kind of fault and the response times (saying they come from
-    histograms)."""
+    histograms).  Each mean keeps its digits: money 25.0, not 25."""
     from referee.leaderboard.render import render
 
     names = [f"a_rather_long_name_{i}" for i in range(4)]
@@ -395,6 +395,7 @@ def test_the_default_table_fits_120_columns_and_wide_shows_every_column() -> Non
     text = render(board, "table")
     assert max(len(line) for line in text.splitlines()) <= 120, text
     assert "placement [95% CI]" in text and "money [95% CI]" not in text
+    assert all(line.split()[-4] == "25.0" for line in text.splitlines()[2:6]), text
     assert render(board, "table", primary="money").count("money [95% CI]") == 1
     wide = render(board, "table", wide=True)
     for column in ("money [95% CI]", "rating (Elo) [95% CI]", "timeouts", "ms median",
