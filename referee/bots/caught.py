@@ -18,11 +18,14 @@ HEADLINE = re.compile(r"^(?:thread '.*'(?: \(\d+\))? panicked at |panic: |fatal 
                       r"\S+:\d+:\d+: runtime error: |(?:[A-Z]\w*)?(?:Error|Exception): )")
 # A line of an error or its fallback: an error's first line (`HEADLINE`), Python's traceback,
 # and the kits' "falling back to the default", "playing the default", "first legal",
-# "cannot read an event" (the strategy failed on an event, which the kit then ignored) and
-# "answering the defaults" (it failed on a new_game: that game's requests get the defaults).
+# "cannot read an event" (the strategy failed on an event, which the kit then ignored),
+# "answering the defaults" (it failed on a new_game: that game's requests get the defaults)
+# and "panic in thread 'x':", "panic in a thread:" (a thread the strategy started failed, the
+# kit logged it and the bot lives on).
 _ERROR_LINE = re.compile(("(?m)" + HEADLINE.pattern + r"|Traceback \(most recent call last\)|"
                           r"\b(?:[Ff]all(?:ing|s)? ?back|playing the default|first legal|"
-                          r"cannot read an event|answering the defaults)\b").encode())
+                          r"cannot read an event|answering the defaults)\b|"
+                          r"\bpanic in (?:thread '.*'|a thread): ").encode())
 # Rust's panic headline, its message on the next line: the two are quoted as one.
 _RUST_HEADLINE = re.compile(r"^thread '.*'(?: \(\d+\))? panicked at .*:$")
 LONGEST = 4096  # bytes of a line looked at: the rest of a longer one is not
@@ -66,8 +69,8 @@ class ErrorLines:
                 line = _line(text, start)
                 if _RUST_HEADLINE.match(line):
                     # `thread 'main' panicked at src/x.rs:3:9:` says where, its next line
-                    # what (a panic in a thread the bot started, which a kit's guard does
-                    # not cover): quoted as one.
+                    # what (a panic the Rust kit does not log in one line: in a bot of
+                    # one's own, or outside the kit's guard): quoted as one.
                     end = text.find(b"\n", start) + 1
                     if end < len(text):
                         line += " " + _line(text, end)

@@ -70,9 +70,10 @@ def test_a_long_error_line_is_quoted_with_its_end_where_the_kit_names_the_place(
 
 
 def test_a_rust_panic_is_quoted_with_its_message_from_the_line_under_it() -> None:
-    """Rust prints a panic in a thread the bot started (which the kit's guard does not catch)
-    in two lines, the place, then the message: the quote joins them, so the note says what
-    went wrong and not only where, even when the pipe splits the two."""
+    """Rust prints a panic its kit's hook does not log (in a bot of one's own, or one built
+    on an older kit, in a thread it started) in two lines, the place, then the message: the
+    quote joins them, so the note says what went wrong and not only where, even when the pipe
+    splits the two."""
     text = (b"bot: game 1, seat 0\n\nthread '<unnamed>' (18577) panicked at "
             b"src/strategy.rs:182:74:\ncalled `Option::unwrap()` on a `None` value\n")
     expected = ("thread '<unnamed>' (18577) panicked at src/strategy.rs:182:74: called "
@@ -82,3 +83,22 @@ def test_a_rust_panic_is_quoted_with_its_message_from_the_line_under_it() -> Non
         errors.feed(text[:split])
         errors.feed(text[split:])
         assert (errors.count, errors.first) == (1, expected)
+
+
+def test_a_kits_line_for_a_panic_in_a_thread_is_counted_and_quoted() -> None:
+    """The Rust kit logs a panic in a thread the strategy started (named or not) in one line:
+    each is an error the bot lived through, and the first is quoted whole, the thread's
+    message with it, not the `Any { .. }` of the `join().unwrap()` that follows it."""
+    text = (b"sample_rust: panic in thread 'worker': index out of bounds: the len is 2 but the "
+            b"index is 5 at src/strategy.rs:178:52; the thread ended\n"
+            b"sample_rust: request 2 (play): panic: called `Result::unwrap()` on an `Err` value: "
+            b"Any { .. } at src/strategy.rs:178:73; falling back to the default\n"
+            b"sample_rust: panic in a thread: no value at src/strategy.rs:181:52; the thread "
+            b"ended\n"
+            b"sample_rust: started thread 'worker'\n")
+    errors = ErrorLines()
+    errors.feed(text)
+    assert errors.count == 3
+    assert errors.first == ("sample_rust: panic in thread 'worker': index out of bounds: the "
+                            "len is 2 but the index is 5 at src/strategy.rs:178:52; the thread "
+                            "ended")

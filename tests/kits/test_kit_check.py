@@ -186,29 +186,43 @@ def test_the_go_kit_lives_through_a_panic_in_its_event_tracking_or_set_up(
     assert errors.count == 3 and "SeenEvent" in errors.first, done.stderr  # and request 3's
 
 
-def test_the_rust_kit_lives_through_a_panic_in_its_strategy(
+def test_the_rust_kit_lives_through_a_panic_in_its_strategy_or_a_thread_it_starts(
         tmp_path_factory: pytest.TempPathFactory) -> None:
     """An entrant's Rust strategy unwraps a payment's `payee`, null for the bank, in
-    `seen_event`, and indexes a bid's (empty) `legal.cards` in `decide`: the bot logs each
-    panic in one line with its message and its file, line and column (the event's type; the
-    request and its decision), in the words the referee counts as an error it lived through
-    (once each: no `panicked at` nor backtrace besides, with RUST_BACKTRACE set), answers the
-    bid with the default (pass) and plays on, where a panic used to crash it."""
-    done, (event_line, bid_line) = patched_kit("rust", tmp_path_factory, "src/strategy.rs", {
-        "    pub fn seen_event(&mut self, event: &Json) -> Result<(), String> {\n":
-            '        if event.get("type").and_then(Json::as_str) == Some("payment") {\n'
-            '            let _payee = event.get("payee").and_then(Json::as_i64).unwrap(); // bug\n'
-            "        }\n",
-        "        let (view, legal) = (&request.view, &request.legal);\n":
-            '        if request.decision == "bid" {\n'
-            "            let _first = legal.cards[0]; // bug\n"
-            "        }\n"})
+    `seen_event`, indexes a bid's (empty) `legal.cards` in `decide`, and for a play starts a
+    thread named `worker` that indexes past the end, then unwraps its `join()`: the bot logs
+    each panic in one line with its message and its file, line and column (the event's type;
+    the request and its decision; the thread's name), in the words the referee counts as an
+    error it lived through (once each: no `panicked at` nor backtrace besides, with
+    RUST_BACKTRACE set), answers the bid and the play with the default and plays on, where a
+    panic used to crash it, and a thread's used to be told only as `Any { .. }`."""
+    done, (event_line, bid_line, thread_line) = patched_kit(
+        "rust", tmp_path_factory, "src/strategy.rs", {
+            "    pub fn seen_event(&mut self, event: &Json) -> Result<(), String> {\n":
+                '        if event.get("type").and_then(Json::as_str) == Some("payment") {\n'
+                '            let _payee = event.get("payee").and_then(Json::as_i64).unwrap(); '
+                "// bug\n"
+                "        }\n",
+            "        let (view, legal) = (&request.view, &request.legal);\n":
+                '        if request.decision == "bid" {\n'
+                "            let _first = legal.cards[0]; // bug\n"
+                "        }\n"
+                '        if request.decision == "play" && self.seat == 0 {\n'
+                '            let worker = std::thread::Builder::new().name("worker".into());\n'
+                "            let cards = legal.cards.clone();\n"
+                "            worker.spawn(move || cards[5]).unwrap().join().unwrap(); // bug\n"
+                "        }\n"})
     errors = lived_through_a_bid(done, {
         r"^sample_rust: cannot read an event \(payment: panic: called `Option::unwrap\(\)` "
         r"on a `None` value at src/strategy\.rs:(\d+):\d+\), ignored$": event_line,
         r"^sample_rust: request 1 \(bid\): panic: index out of bounds: the len is 0 but the "
-        r"index is 0 at src/strategy\.rs:(\d+):\d+; falling back to the default$": bid_line},
-        errors=2)
+        r"index is 0 at src/strategy\.rs:(\d+):\d+; falling back to the default$": bid_line,
+        r"^sample_rust: panic in thread 'worker': index out of bounds: the len is 2 but the "
+        r"index is 5 at src/strategy\.rs:(\d+):\d+; the thread ended$": thread_line,
+        r"^sample_rust: request 2 \(play\): panic: called `Result::unwrap\(\)` on an `Err` "
+        r"value: Any \{ \.\. \} at src/strategy\.rs:(\d+):\d+; falling back to the default$":
+            thread_line},
+        errors=4)
     assert "panicked" not in done.stderr and "backtrace" not in done.stderr, done.stderr
     assert f"src/strategy.rs:{event_line}:" in errors.first, done.stderr
 

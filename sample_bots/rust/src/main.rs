@@ -5,7 +5,7 @@
 //! on stdout, flushed at once. Nothing else goes to stdout: the log goes to stderr. It plays
 //! any number of games in one process and exits on `goodbye` or at end of input. The strategy
 //! is in strategy.rs; this file is only the input loop, and the guard that keeps a panic in
-//! the strategy from ending the bot.
+//! the strategy from ending the bot (and logs one in a thread the strategy starts).
 
 mod json;
 mod protocol;
@@ -14,6 +14,7 @@ mod strategy;
 use std::cell::{Cell, RefCell};
 use std::io::{self, BufRead, Write};
 use std::panic::{self, AssertUnwindSafe};
+use std::thread;
 
 use json::Json;
 use strategy::Game;
@@ -47,11 +48,17 @@ thread_local! {
 /// Installs a panic hook that, for a panic under `guarded`, keeps its message and the place
 /// in the code it came from for the one line the bot logs (Rust's default hook would print
 /// `thread 'main' panicked at ...` and, with RUST_BACKTRACE set, a backtrace, for every caught
-/// panic); any other panic is printed by the default hook, as ever, and ends the bot.
+/// panic). A panic in a thread the strategy started is logged in one line too, with the
+/// thread's name if it has one: that thread ends, and its `join()` returns an `Err` whose
+/// `unwrap()` says only `Any { .. }`, so this line is where its message is read. Any other panic (in the main
+/// thread, outside `guarded`) is printed by the default hook, as ever, and ends the bot.
 fn install_panic_hook() {
     let default_hook = panic::take_hook();
+    let main_thread = thread::current().id();
     panic::set_hook(Box::new(move |info| {
-        if !GUARDED.with(Cell::get) {
+        let guarded = GUARDED.try_with(Cell::get).unwrap_or(false);
+        let current = thread::current();
+        if !guarded && current.id() == main_thread {
             return default_hook(info);
         }
         let payload = info.payload();
@@ -66,7 +73,15 @@ fn install_panic_hook() {
         let place = info.location().map_or(String::new(), |at| {
             format!(" at {}:{}:{}", at.file(), at.line(), at.column())
         });
-        PANIC.with(|last| *last.borrow_mut() = Some(format!("panic: {message}{place}")));
+        if guarded {
+            PANIC.with(|last| *last.borrow_mut() = Some(format!("panic: {message}{place}")));
+            return;
+        }
+        let thread = match current.name() {
+            Some(name) => format!("thread '{name}'"),
+            None => "a thread".to_string(),
+        };
+        log!("panic in {thread}: {message}{place}; the thread ended");
     }));
 }
 
