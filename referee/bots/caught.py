@@ -20,12 +20,12 @@ HEADLINE = re.compile(r"^(?:thread '.*'(?: \(\d+\))? panicked at |panic: |fatal 
 # and the kits' "falling back to the default", "playing the default", "first legal",
 # "cannot read an event" (the strategy failed on an event, which the kit then ignored),
 # "answering the defaults" (it failed on a new_game: that game's requests get the defaults)
-# and "panic in thread 'x':", "panic in a thread:" (a thread the strategy started failed, the
-# kit logged it and the bot lives on).
+# and "panic in thread 'x':", "panic in a thread:", "panic in a goroutine:" (a thread or
+# goroutine the strategy started failed, the kit logged it and the bot lives on).
 _ERROR_LINE = re.compile(("(?m)" + HEADLINE.pattern + r"|Traceback \(most recent call last\)|"
                           r"\b(?:[Ff]all(?:ing|s)? ?back|playing the default|first legal|"
                           r"cannot read an event|answering the defaults)\b|"
-                          r"\bpanic in (?:thread '.*'|a thread): ").encode())
+                          r"\bpanic in (?:thread '.*'|a thread|a goroutine): ").encode())
 # Rust's panic headline, its message on the next line: the two are quoted as one.
 _RUST_HEADLINE = re.compile(r"^thread '.*'(?: \(\d+\))? panicked at .*:$")
 LONGEST = 4096  # bytes of a line looked at: the rest of a longer one is not

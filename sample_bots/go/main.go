@@ -257,8 +257,30 @@ func start(msg Message, edition *Edition) (game *Game) {
 	return NewGame(msg.Seat, msg.Players, edition)
 }
 
+// Go runs f in a goroutine of its own, as `go f()` does, but recovers from a panic in it: by
+// Go's rule a panic that no deferred recover of its own goroutine catches ends the whole bot,
+// which the recover in answer cannot prevent from another goroutine.  The panic is logged in
+// one line with its place, as one in the strategy (`go_baseline: panic in a goroutine:
+// runtime error: index out of range [5] with length 2 at strategy.go:141 in
+// (*Game).Decide.func1; the goroutine ended`), and only that goroutine ends: what it must do
+// at its end (a WaitGroup's Done, closing a channel it would send its result on), defer in f,
+// so that it runs on a panic too.
+func Go(f func()) {
+	go recovered(f)
+}
+
+// recovered calls f, logging a panic in it: the body of Go's goroutine.
+func recovered(f func()) {
+	defer func() {
+		if err := recover(); err != nil {
+			logf("panic in a goroutine: %v%s; the goroutine ended", err, where("recovered"))
+		}
+	}()
+	f()
+}
+
 // where is the place in this bot's code where a panic came from, called by the deferred
-// recover of recoverer (answer, see or start): " at strategy.go:150 in (*Game).Decide" (then
+// recover of recoverer (answer, see, start or recovered): " at strategy.go:150 in (*Game).Decide" (then
 // ", from ..." its callers in package main, three at most, up to recoverer), the line to
 // look at.
 func where(recoverer string) string {

@@ -85,20 +85,23 @@ def test_a_rust_panic_is_quoted_with_its_message_from_the_line_under_it() -> Non
         assert (errors.count, errors.first) == (1, expected)
 
 
-def test_a_kits_line_for_a_panic_in_a_thread_is_counted_and_quoted() -> None:
-    """The Rust kit logs a panic in a thread the strategy started (named or not) in one line:
-    each is an error the bot lived through, and the first is quoted whole, the thread's
-    message with it, not the `Any { .. }` of the `join().unwrap()` that follows it."""
+def test_a_kits_line_for_a_panic_in_a_thread_or_goroutine_is_counted_and_quoted() -> None:
+    """The Rust kit logs a panic in a thread the strategy started (named or not) in one line,
+    and the Go kit's `Go` one in a goroutine: each is an error the bot lived through, and the
+    first is quoted whole, the thread's message with it, not the `Any { .. }` of the
+    `join().unwrap()` that follows it."""
     text = (b"sample_rust: panic in thread 'worker': index out of bounds: the len is 2 but the "
             b"index is 5 at src/strategy.rs:178:52; the thread ended\n"
             b"sample_rust: request 2 (play): panic: called `Result::unwrap()` on an `Err` value: "
             b"Any { .. } at src/strategy.rs:178:73; falling back to the default\n"
             b"sample_rust: panic in a thread: no value at src/strategy.rs:181:52; the thread "
             b"ended\n"
+            b"go_baseline: panic in a goroutine: runtime error: index out of range [5] with "
+            b"length 2 at strategy.go:141 in (*Game).Decide.func1; the goroutine ended\n"
             b"sample_rust: started thread 'worker'\n")
     errors = ErrorLines()
     errors.feed(text)
-    assert errors.count == 3
+    assert errors.count == 4
     assert errors.first == ("sample_rust: panic in thread 'worker': index out of bounds: the "
                             "len is 2 but the index is 5 at src/strategy.rs:178:52; the thread "
                             "ended")

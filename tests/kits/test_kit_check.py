@@ -155,20 +155,27 @@ def test_the_go_kit_logs_where_in_the_code_a_strategy_panic_came_from(
                      re.MULTILINE), done.stderr
 
 
-def test_the_go_kit_lives_through_a_panic_in_its_event_tracking_or_set_up(
+def test_the_go_kit_lives_through_a_panic_in_its_event_tracking_set_up_or_a_goroutine(
         tmp_path_factory: pytest.TempPathFactory) -> None:
     """An entrant's tracking in the Go kit's `SeenEvent` reads the `payee` of a payment to
-    the bank, null, through a nil pointer, and its `NewGame` writes to a nil map in its
-    second game: the bot logs each panic with its file and line (the event's type), in the
-    words the referee counts as an error it lived through, and plays on (the requests after
-    the event answered; the second game's with the defaults), where it used to crash and be
-    retired for the game."""
-    done, (set_up_line, event_line) = patched_kit("go", tmp_path_factory, "strategy.go", {
-        "func (g *Game) SeenEvent(ev Event) {\n":
-            "\tvar payee *int // an entrant's tracking, for a payment to the bank\n"
-            "\tif ev.Type == \"payment\" {\n\t\tg.gone[0] += *payee // bug\n\t}\n",
-        "func NewGame(seat, players int, edition *Edition) *Game {\n":
-            "\tif seat == 1 {\n\t\tvar first map[int]int\n\t\tfirst[0] = 1 // bug\n\t}\n"})
+    the bank, null, through a nil pointer, its `NewGame` writes to a nil map in its second
+    game, and its `Decide` for a play starts a goroutine with the kit's `Go` that indexes
+    past the end (and waits for it): the bot logs each panic with its file and line (the
+    event's type; the goroutine's function), in the words the referee counts as an error it
+    lived through, and plays on (the requests after the event answered, the play by the
+    strategy; the second game's with the defaults), where each used to crash it (a panic in a
+    goroutine ends a Go program) and be retired for the game."""
+    done, (set_up_line, event_line, goroutine_line) = patched_kit(
+        "go", tmp_path_factory, "strategy.go", {
+            "func (g *Game) SeenEvent(ev Event) {\n":
+                "\tvar payee *int // an entrant's tracking, for a payment to the bank\n"
+                "\tif ev.Type == \"payment\" {\n\t\tg.gone[0] += *payee // bug\n\t}\n",
+            "func NewGame(seat, players int, edition *Edition) *Game {\n":
+                "\tif seat == 1 {\n\t\tvar first map[int]int\n\t\tfirst[0] = 1 // bug\n\t}\n",
+            "func (g *Game) Decide(decision string, view *View, legal *Legal) Reply {\n":
+                "\tif decision == \"play\" && g.seat == 0 {\n\t\tdone := make(chan bool)\n"
+                "\t\tGo(func() {\n\t\t\tdefer close(done)\n\t\t\t_ = legal.Cards[5] // bug\n"
+                "\t\t})\n\t\t<-done\n\t}\n"})
     assert done.returncode == 0, done.stderr
     replies = [json.loads(line) for line in done.stdout.splitlines()]
     assert [reply["id"] for reply in replies[1:]] == [1, 2, 3], done.stdout
@@ -182,8 +189,13 @@ def test_the_go_kit_lives_through_a_panic_in_its_event_tracking_or_set_up(
                       r"^go_baseline: cannot read new_game \(assignment to entry in nil map at "
                       r"strategy\.go:(\d+) in NewGame\); answering the defaults$")
     assert where == set_up_line, done.stderr
+    where = logged_at(done.stderr,
+                      r"^go_baseline: panic in a goroutine: runtime error: index out of range "
+                      r"\[5\] with length 2 at strategy\.go:(\d+) in \(\*Game\)\.Decide\.func1; "
+                      r"the goroutine ended$")
+    assert where == goroutine_line, done.stderr
     errors = counted(done.stderr)
-    assert errors.count == 3 and "SeenEvent" in errors.first, done.stderr  # and request 3's
+    assert errors.count == 4 and "SeenEvent" in errors.first, done.stderr  # and request 3's
 
 
 def test_the_rust_kit_lives_through_a_panic_in_its_strategy_or_a_thread_it_starts(
