@@ -52,8 +52,10 @@ def _ending(stopping: list[signal.Signals]) -> None:
     """The command is done and has said so: a Ctrl-C, SIGTERM or SIGHUP from here to the
     process's end has nothing left to stop, and must change neither what it said nor its exit
     status (Python's own exit resets handlers to the default, which would kill it by the
-    signal).  So they are ignored from here, unless a thread still runs, which Python waits
-    for as it exits and which a signal may then need to cut short.
+    signal).  So they are ignored from here, unless a thread that is not a daemon still runs:
+    Python waits for it as it exits, and a signal may then need to cut that short.  A daemon
+    thread (trio's idle worker threads, kept a while after `grade` or `replay` used one) is
+    not waited for, and keeps nothing from being ignored.
 
     CPython also notes a KeyboardInterrupt that leaves code it ran from a string (`exec` and
     `eval` of text, as dataclasses and namedtuple do while the referee imports), and kills the
@@ -64,7 +66,8 @@ def _ending(stopping: list[signal.Signals]) -> None:
 
     exec("pass")
     threading = sys.modules.get("threading")
-    if threading is None or threading.active_count() == 1:
+    if threading is None or not any(
+            not t.daemon and t is not threading.main_thread() for t in threading.enumerate()):
         for s in stopping:
             signal.signal(s, signal.SIG_IGN)
 

@@ -68,6 +68,23 @@ def test_a_ctrl_c_once_the_command_is_done_changes_nothing(tmp_path: Path) -> No
     assert (done.returncode, done.stdout, done.stderr) == (0, "done\n", "")
 
 
+def test_a_ctrl_c_once_the_command_is_done_changes_nothing_with_an_idle_thread_left(
+        tmp_path: Path) -> None:
+    """A command that leaves a daemon thread behind (trio's idle worker threads, after
+    `grade` or `replay`), which Python does not wait for as it exits: a Ctrl-C after it has
+    finished leaves its output and exit status as they were, as with no thread."""
+    (tmp_path / "done_idle_thread.py").write_text(
+        "import atexit, os, signal, threading, referee.cli, referee.__main__ as entry\n"
+        "atexit.register(lambda: os.kill(os.getpid(), signal.SIGINT))\n"
+        "def command():\n"
+        "    threading.Thread(target=threading.Event().wait, daemon=True).start()\n"
+        "    print('done')\n"
+        "referee.cli.main = command\n"
+        "entry.main()\n")
+    done = _run_module(tmp_path, "done_idle_thread")
+    assert (done.returncode, done.stdout, done.stderr) == (0, "done\n", "")
+
+
 def _run_module(folder: Path, module: str) -> subprocess.CompletedProcess[str]:
     """`python -m module` from `folder`, the referee importable, SIGINT as a terminal's."""
     path = os.pathsep.join([str(folder), str(ROOT), os.environ.get("PYTHONPATH", "")])
