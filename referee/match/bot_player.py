@@ -315,8 +315,10 @@ class BotPlayer:
                 return Answer(None, await self._limit_fault(str(exc)),
                               trio.current_time() - start, request_id)
             except ReplyTimeout as exc:
-                busy, late = (await _silence_looked_at(bot)  # once a process: BUSY_LOOK s
-                              if seat.first_silence and not exc.partial else (False, False))
+                # Once a process, and once a silence after a timeout: BUSY_LOOK s.
+                busy, late = (await _silence_looked_at(bot) if not exc.partial and (
+                    seat.first_silence or seat.read_in_silence(exc.partial, bot.unread()))
+                    else (False, False))
                 return _answer(seat.timed_out(str(exc), exc.partial, bot.unread(), busy,
                                               late))
             except LineTooLong as exc:

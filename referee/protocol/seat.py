@@ -127,6 +127,9 @@ class SeatProtocol:
         # A request that timed out with nothing read from the bot since (`timed_out`).
         self._silent_since: int | None = None
         self._busy = False  # found using the CPU at a timeout before any reply (`timed_out`)
+        # Whether it was found using the CPU at a timeout of a request it read in that silence
+        # (`read_in_silence`; None: not looked at in this silence).
+        self._busy_reading: bool | None = None
         self._out: list[bytes] = []  # lines for the bot, sent with what goes next
         # Encoded lines for the bot (its events), sent with what goes next: the list's own
         # `extend`, as this is called for every seat at every step.
@@ -147,6 +150,7 @@ class SeatProtocol:
         self.replies = 0
         self._silent_since = None
         self._busy = False
+        self._busy_reading = None
         return HELLO
 
     def receive_hello(self, line: bytes) -> str:
@@ -231,6 +235,7 @@ class SeatProtocol:
         self.answered = True
         self.replies += 1
         self._silent_since = None
+        self._busy_reading = None
         request_id = self.request_id
         try:
             reply = codec.decode_reply(line)
@@ -290,6 +295,15 @@ class SeatProtocol:
         out yet: a timeout now is the one to look at whether it is busy (`timed_out`)."""
         return not self.replies and self._silent_since is None
 
+    def read_in_silence(self, partial: int, unread: int) -> bool:
+        """The bot has read this request (`unread`: bytes it has not read), nothing has come
+        from it since an earlier request timed out, and it was not looked at in this silence:
+        a timeout now is the one to look at whether it is busy (`timed_out`), once, as a bot
+        still computing (or one that reads its input in a thread as it computes) is not one
+        whose replies wait in its output buffer."""
+        return (self._silent_since is not None and self.replies > 0 and not self.stale
+                and not partial and unread <= 0 and self._busy_reading is None)
+
     def timed_out(self, cause: str, partial: int = 0, unread: int = 0,
                   busy: bool = False, late: bool = False) -> Faulted:
         """No reply in the time allowed (`cause`: as the reader says it; `partial`: bytes read
@@ -300,7 +314,9 @@ class SeatProtocol:
         it since, and it has not read this one) is told so: the decision to look at is that
         one, not this; one that has read this request and still wrote nothing is told to
         check that it flushes (a bot that stopped flushing mid-game was told only "no
-        complete line in time").  One from which nothing ever came is told to check that it
+        complete line in time"), unless it was found busy at that timeout (`read_in_silence`:
+        it is slow, or reads its input as it computes) or its output came just after.  One
+        from which nothing ever came is told to check that it
         flushes, unless it was found busy, or its output came just after (it is slow, not
         silent)."""
         move, bank = self.move, self.bank
@@ -315,9 +331,20 @@ class SeatProtocol:
                        f"with the request of id {busy_with}, which timed out; it has written "
                        "nothing since)")
         elif busy_with is not None and self.replies and not partial:  # it read this one
-            reason += (f" (nothing has come from it since the request of id {busy_with} timed "
-                       "out, though it read this one: most likely its replies wait in its "
-                       "output buffer; check that it flushes each one)")
+            if self._busy_reading is None:  # the look, if `read_in_silence` (once)
+                self._busy_reading = busy
+            if late:
+                reason += LATE
+            elif self._busy_reading:
+                reason += (f" (nothing has come from it since the request of id {busy_with} "
+                           "timed out, and it was still using the CPU when its time ran out: "
+                           "most likely it is busy with this request or still with that one, "
+                           "in a loop that does not end or a search too long for the time "
+                           "allowed)")
+            else:
+                reason += (f" (nothing has come from it since the request of id {busy_with} "
+                           "timed out, though it read this one: most likely its replies wait "
+                           "in its output buffer; check that it flushes each one)")
         elif not self.replies and not partial and late:  # nothing in time, then output
             reason += LATE
         elif not self.replies and not partial:  # nothing, ever

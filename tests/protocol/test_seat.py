@@ -267,6 +267,39 @@ def test_a_bot_that_stops_flushing_mid_game_is_told_to_check_that_it_flushes() -
         "request of id 2" in protocol.timed_out("no line", unread=200).reason
 
 
+def test_a_bot_found_busy_on_a_request_it_read_after_a_timeout_is_not_told_to_flush() -> None:
+    """A bot slow mid-game (or one that reads its input in a thread as it computes), found
+    using the CPU at the timeout of a request it read with nothing come since an earlier
+    timeout, is told it is most likely busy, not to check that it flushes; looked at once in
+    that silence; one whose output came just after is told it was late; after a reply, the
+    next such silence is looked at again."""
+    protocol = SeatProtocol()
+    protocol.started()
+    begin(protocol, move=0.5, bank=0)
+    asked(protocol)
+    assert isinstance(protocol.receive(reply(1), 0.01), Replied)
+    asked(protocol)
+    assert not protocol.read_in_silence(0, 0)  # its first timeout: nothing to look at yet
+    protocol.timed_out("no line")
+    asked(protocol)
+    assert protocol.read_in_silence(0, 0) and not protocol.read_in_silence(0, 120)
+    busy = ("s): no line (nothing has come from it since the request of id 2 timed out, and "
+            "it was still using the CPU when its time ran out: most likely it is busy with "
+            "this request or still with that one, in a loop that does not end or a search too "
+            "long for the time allowed)")
+    assert protocol.timed_out("no line", busy=True).reason.endswith(busy)
+    asked(protocol)
+    assert not protocol.read_in_silence(0, 0)  # looked at once in this silence
+    assert protocol.timed_out("no line").reason.endswith(busy)
+    asked(protocol)
+    assert isinstance(protocol.receive(reply(protocol.request_id), 0.01), Replied)
+    asked(protocol)
+    protocol.timed_out("no line")
+    asked(protocol)
+    assert protocol.read_in_silence(0, 0)
+    assert protocol.timed_out("no line", late=True).reason.endswith(f": no line{LATE}")
+
+
 def test_a_silent_bots_first_timeout_says_busy_late_or_unflushed_once_a_process() -> None:
     """The first timeout of a process that has sent nothing since its hello is the one looked
     at (`first_silence`: once a process, so a table waits for the look once): a bot found
