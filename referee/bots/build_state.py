@@ -21,7 +21,8 @@ The folder is walked by `folder_walk.py`, the version's walker too (`BuildReadin
 this digest makes of it), and the version can be taken in the same walk (`build_digest`'s
 `versions`).  Since that walker, a folder with subfolders has another digest than before (its
 entries in the version's order): its build ran once more, at the first run after the upgrade;
-a folder of files alone kept its digest.
+so may one with a link to a folder (the old walk hashed such links after the files); a
+folder of files and of links to files alone kept its digest.
 """
 
 from __future__ import annotations
@@ -166,7 +167,8 @@ class BuildReading:
 
 def _shown(entry: Entry) -> str:
     """How the digest names an entry: as the walker before `folder_walk` did, "./NAME" at the
-    top, so that a folder of files alone (no subfolder) has the digest it had then."""
+    top, so that a folder of files alone (no subfolder, nor a link to one) has the digest
+    it had then."""
     return entry.rel if "/" in entry.rel else f"./{entry.rel}"
 
 
