@@ -37,7 +37,7 @@ import stat
 from collections.abc import Collection, Sequence
 from pathlib import Path
 
-from .folder_walk import DIR, LINK, UNLISTED, Entry, read_folder
+from .folder_walk import DIR, LINK, UNLISTED, Entry, read_folder, text_bytes
 from .version import VersionReading
 
 # Variables of a terminal, a login or a batch system: they differ between two runs of the
@@ -69,7 +69,7 @@ def build_digest(command: str, folder: Path, sandbox: str,
     h = hashlib.sha256(json.dumps(["build", command, sandbox, _environment(),
                                    _program(command, folder)]).encode())
     for path in [folder, *read_only]:
-        h.update(f"{path}\0".encode())
+        h.update(text_bytes(f"{path}\0"))
         if not _tree(h, path, skip, versions if path == folder else None):
             return None
     return h.hexdigest()
@@ -135,23 +135,23 @@ class BuildReading:
         if entry.kind == UNLISTED:
             return False
         if entry.kind == DIR:
-            self.h.update(f"dir {entry.rel}\0".encode())
+            self.h.update(text_bytes(f"dir {entry.rel}\0"))
         elif entry.kind == LINK:
             target = os.path.realpath(entry.path)
             if os.path.commonpath([self.root, target]) != self.root:
                 return False  # what the build reads there is not seen
-            self.h.update(f"link {_shown(entry)}\0{os.readlink(entry.path)}\0".encode())
+            self.h.update(text_bytes(f"link {_shown(entry)}\0{os.readlink(entry.path)}\0"))
         else:
             try:
                 mode = os.lstat(entry.path).st_mode
             except OSError:
                 return False
-            self.h.update(f"other {_shown(entry)}\0{stat.S_IFMT(mode):o}\0".encode())
+            self.h.update(text_bytes(f"other {_shown(entry)}\0{stat.S_IFMT(mode):o}\0"))
         return self._counted()
 
     def file_head(self, entry: Entry, st: os.stat_result) -> bool:
-        self.h.update(f"file {_shown(entry)}\0{st.st_mode & 0o7777:o}\0{st.st_size}\0"
-                      .encode())
+        self.h.update(text_bytes(
+            f"file {_shown(entry)}\0{st.st_mode & 0o7777:o}\0{st.st_size}\0"))
         return self._counted()
 
     def update(self, data: bytes) -> None:
@@ -178,11 +178,11 @@ def _file(h: hashlib._Hash, path: str, shown: str) -> bool:
     try:
         mode = os.lstat(path).st_mode
         if not stat.S_ISREG(mode):
-            h.update(f"other {shown}\0{stat.S_IFMT(mode):o}\0".encode())
+            h.update(text_bytes(f"other {shown}\0{stat.S_IFMT(mode):o}\0"))
             return True
         with open(path, "rb") as f:
             st = os.fstat(f.fileno())
-            h.update(f"file {shown}\0{st.st_mode & 0o7777:o}\0{st.st_size}\0".encode())
+            h.update(text_bytes(f"file {shown}\0{st.st_mode & 0o7777:o}\0{st.st_size}\0"))
             while chunk := f.read(1 << 20):
                 h.update(chunk)
     except OSError:

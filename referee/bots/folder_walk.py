@@ -39,6 +39,12 @@ CHUNK = 1 << 20  # bytes read at once from a large file
 DIR, FILE, LINK, OTHER, UNLISTED = "dir", "file", "link", "other", "unlisted"
 
 
+def text_bytes(text: str) -> bytes:
+    """A digest's text as bytes: UTF-8, as it always was, and a file name that is not UTF-8
+    (Python gives its odd bytes as escapes) as the bytes it has on disk."""
+    return text.encode("utf-8", "surrogateescape")
+
+
 class Entry(NamedTuple):
     """One thing in the folder walked.  `rel`: its path from the folder ("." for the folder
     itself), '/'-separated; `path`: its path to open; `kind`: DIR (a real folder, walked

@@ -18,7 +18,7 @@ import shlex
 from collections.abc import Collection
 from pathlib import Path
 
-from .folder_walk import LINK, Entry, read_folder
+from .folder_walk import LINK, Entry, read_folder, text_bytes
 
 # Folders that hold no code of the bot, or only caches a build or a tool rewrites whatever
 # changed (Go's build cache, which the Go kit keeps in its folder: a rebuild of an unchanged
@@ -66,14 +66,14 @@ class VersionReading:
 
     def entry(self, entry: Entry) -> bool:
         if entry.kind == LINK:
-            self.h.update(f"{entry.rel}\0link {os.readlink(entry.path)}\0".encode())
+            self.h.update(text_bytes(f"{entry.rel}\0link {os.readlink(entry.path)}\0"))
             if inside_not_hashed(os.path.realpath(entry.path), self.root) and os.path.isfile(
                     entry.path):
                 _file(self.h, Path(entry.path), entry.rel)
         return True
 
     def file_head(self, entry: Entry, st: os.stat_result) -> bool:
-        self.h.update(f"{entry.rel}\0mode {st.st_mode & 0o111:o}\0".encode())
+        self.h.update(text_bytes(f"{entry.rel}\0mode {st.st_mode & 0o111:o}\0"))
         return True
 
     def update(self, data: bytes) -> None:
@@ -81,7 +81,7 @@ class VersionReading:
 
     def file_end(self, entry: Entry, error: OSError | None, head: bool) -> bool:
         if error is not None:
-            self.h.update(f"{entry.rel}\0unreadable: {error.strerror}".encode())
+            self.h.update(text_bytes(f"{entry.rel}\0unreadable: {error.strerror}"))
         self.h.update(b"\0")
         return True
 
@@ -89,11 +89,11 @@ class VersionReading:
 def _file(h: hashlib._Hash, path: Path, name: str) -> None:
     try:
         with path.open("rb") as f:
-            h.update(f"{name}\0mode {os.fstat(f.fileno()).st_mode & 0o111:o}\0".encode())
+            h.update(text_bytes(f"{name}\0mode {os.fstat(f.fileno()).st_mode & 0o111:o}\0"))
             while chunk := f.read(1 << 20):
                 h.update(chunk)
     except OSError as exc:  # the bot will fail to start and say so
-        h.update(f"{name}\0unreadable: {exc.strerror}".encode())
+        h.update(text_bytes(f"{name}\0unreadable: {exc.strerror}"))
     h.update(b"\0")
 
 
@@ -120,5 +120,5 @@ def bot_version(command: str, build: str | None, cwd: Path, own_folder: bool,
             if path.is_file():
                 _file(h, path, word)
             elif path.is_dir() and word not in (".", ".."):
-                h.update(f"{word}\0{folder_digest(path)}\0".encode())
+                h.update(text_bytes(f"{word}\0{folder_digest(path)}\0"))
     return h.hexdigest()[:16]

@@ -55,3 +55,18 @@ def test_a_version_taken_with_the_build_digest_is_the_version_taken_alone(
     (bot / "__pycache__" / "bot.pyc").write_text("cached again")
     assert build_digest("make", bot, "none", versions=taken) != digest
     assert taken == {str(bot.resolve()): version} == {str(bot.resolve()): folder_digest(bot)}
+
+
+def test_a_file_name_that_is_not_utf8_has_digests_that_tell_its_changes(tmp_path: Path) -> None:
+    """A folder holding a file whose name is not UTF-8 (a Latin-1 `café`) has a version and a
+    build digest, and both change when that file's bytes change."""
+    bot = tmp_path / "bot"
+    bot.mkdir()
+    odd = os.path.join(os.fsencode(bot), b"caf\xe9.txt")
+    with open(odd, "wb") as f:
+        f.write(b"1")
+    before = folder_digest(bot), build_digest("make", bot, "none", ())
+    with open(odd, "wb") as f:
+        f.write(b"2")
+    after = folder_digest(bot), build_digest("make", bot, "none", ())
+    assert None not in before and before[0] != after[0] and before[1] != after[1]
