@@ -50,23 +50,23 @@ def grade_one_cmd(submission: Path, config_path: Path, results_path: Path,
     each of its folders, and write the platform's results file: the score (the submission's
     points, not its grade), a test per check and per baseline, the feedback as its output.
     A submission with no bot, or that does not build, is reported as the platform expects."""
-    from ..grade.gauntlet import BaselineFailed
+    from ..grade.gauntlet import BaselineFailed, BaselineMissing
     from ..grade.one import grade_one, gradescope_names, write_results
     from ..grade.platform_results import results, staff_problem, stopped
     from ..grade.result import done_line
     from ..grade.submissions import WorkFolderFull
     from ..tournament.store import StoreError
 
-    def staff_side(problem: str) -> NoReturn:
-        """A problem of the staff's, not the student's: one error line, and the results file
-        says so (`staff_problem`), since the platform shows it to the student, whose bot is
-        not at fault: its own failure message would say nothing of why."""
+    def staff_side(problem: str, certain: bool = True) -> NoReturn:
+        """A problem of the staff's, not the student's (or, not `certain`, most likely not):
+        one error line, and the results file says so (`staff_problem`), since the platform
+        shows it to the student, whose own failure message would say nothing of why."""
         try:
-            write_results(results_path, staff_problem(platform, problem))
+            write_results(results_path, staff_problem(platform, problem, certain))
         except OSError:
-            fail(f"{problem}; nothing was graded, and no results were written")
-        fail(f"{problem}; nothing was graded: {results_path} tells the student it is not "
-             "their bot's fault")
+            fail(f"{problem}; no results were written")
+        fail(f"{problem}; nothing was graded: {results_path} tells the student it is "
+             f"{'not' if certain else 'most likely not'} their bot's fault")
 
     try:
         config = checked_grading_config(config_path, sandbox, [] if work_dir is None else [
@@ -88,7 +88,7 @@ def grade_one_cmd(submission: Path, config_path: Path, results_path: Path,
         except (StoreError, RefereeError, WorkFolderFull) as exc:
             staff_side(f"the referee failed: {exc}")
         except BaselineFailed as exc:  # missing (before anything), or failed in a game
-            staff_side(str(exc))
+            staff_side(str(exc), certain=isinstance(exc, BaselineMissing))
         except KeyboardInterrupt:  # the platform's timeout, most likely: tell the student
             try:
                 write_results(results_path, stopped(platform, config))

@@ -245,15 +245,17 @@ def stopped(platform: Platform, config: TournamentConfig) -> dict[str, Any]:
         "fault: tell your teacher."))
 
 
-def staff_problem(platform: Platform, problem: str) -> dict[str, Any]:
+def staff_problem(platform: Platform, problem: str, certain: bool = True) -> dict[str, Any]:
     """The results file of a submission not graded for a problem of the course staff's (a
     baseline that cannot play, prlimit not installed, a grading config that cannot be read,
     the referee's own failure), named in `problem`, for the student to take to the teacher
     (`not_graded`): the platform's generic failure said nothing, and a grade of the
-    student's would blame the wrong one."""
+    student's would blame the wrong one.  Not `certain` where the student's bot may have had
+    a part in it (a baseline that failed in a game against it: a bot can starve a machine)."""
+    fault = ("This is not your bot's fault" if certain else
+             "Most likely this is not your bot's fault")
     return not_graded(platform, f"Your submission was not graded: the grader is not set up "
-                                f"right ({problem}). This is not your bot's fault: tell your "
-                                "teacher.")
+                                f"right ({problem}). {fault}: tell your teacher.")
 
 
 def not_graded(platform: Platform, why: str) -> dict[str, Any]:

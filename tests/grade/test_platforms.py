@@ -485,6 +485,19 @@ def test_a_baseline_that_cannot_play_is_said_before_grading_and_to_the_student(
         assert written["score"] == 0.0 and written["tests"] == []
 
 
+def test_a_baseline_failing_in_a_game_is_most_likely_not_the_students_fault() -> None:
+    """A baseline that failed in a game against the student's bot (which may have starved the
+    machine) is reported to the student as most likely, not surely, not their bot's fault."""
+    from referee.grade.platform_results import staff_problem
+
+    written = staff_problem("prairielearn", "baseline b failed in game g1 (playing ann)",
+                            certain=False)
+    assert written["message"] == (
+        "Your submission was not graded: the grader is not set up right (baseline b failed "
+        "in game g1 (playing ann)). Most likely this is not your bot's fault: tell your "
+        "teacher.")
+
+
 def test_a_grader_without_prlimit_tells_the_student_it_is_not_their_fault(
         course: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """On an image without util-linux's prlimit (a PATH without it here), `grade-one` says
