@@ -48,9 +48,11 @@ BAD_HELLO = codec.BAD_HELLO
 
 
 async def _silence_looked_at(bot: BotProcess) -> tuple[bool, bool]:
-    """A bot that wrote nothing in its time, looked at for `watchdog.BUSY_LOOK` seconds:
+    """A bot that wrote nothing in its time, looked at for `watchdog.BUSY_LOOK` seconds at
+    the first timeout of a silence (its hello's, or a request's since its last line):
     whether it used the CPU meanwhile (a loop, not an unflushed line), and whether its output
-    came during the look (it is slow, not silent)."""
+    came during the look (it is slow, not silent).  Only on a timeout's path, never a
+    reply's."""
     busy = await Watchdog.busy(bot)
     return busy, bot.output_waiting() > 0
 
@@ -315,7 +317,8 @@ class BotPlayer:
                 return Answer(None, await self._limit_fault(str(exc)),
                               trio.current_time() - start, request_id)
             except ReplyTimeout as exc:
-                # Once a process, and once a silence after a timeout: BUSY_LOOK s.
+                # The first timeout of a silence, and once in it the first after the bot read
+                # a request (`read_in_silence`): BUSY_LOOK s each.
                 busy, late = (await _silence_looked_at(bot) if not exc.partial and (
                     seat.first_silence or seat.read_in_silence(exc.partial, bot.unread()))
                     else (False, False))

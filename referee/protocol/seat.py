@@ -27,7 +27,8 @@ from . import codec
 from .messages import FaultKind
 
 __all__ = [
-    "BUSY", "BUSY_AT_START", "BUSY_BEFORE", "GOODBYE", "HELLO", "LATE", "LATE_HELLO",
+    "BUSY", "BUSY_AT_START", "BUSY_BEFORE", "GOODBYE", "HELLO", "IDLE", "IDLE_BEFORE", "LATE",
+    "LATE_HELLO",
     "STALE_AT_MOST", "UNFLUSHED", "WARNED_AS_THEMSELVES", "Faulted", "Replied", "SeatProtocol",
     "Stale",
 ]
@@ -50,6 +51,15 @@ BUSY_AT_START = _STILL_BUSY + ("before its hello, in a loop that does not end or
 BUSY_BEFORE = _STILL_BUSY + ("with what came before this request, which it has not read (its "
                              "new game or an event), in a loop that does not end or work too "
                              "long for the time allowed)")
+# A timeout after the bot had answered (the first of a silence), with the bot found idle, not
+# using the CPU: having read the request (its reply may wait in a buffer), or not.  A sleep
+# looks the same from outside: both are said.
+IDLE = (" (nothing came from it, though it read this request, and it was not using the CPU: "
+        "its reply may wait in its output buffer (check that it flushes each one), or it may "
+        "be waiting, in a sleep or on a lock)")
+IDLE_BEFORE = (" (nothing came from it, and it has not read this request, though it was not "
+               "using the CPU: most likely it is waiting, in a sleep or on a lock, while "
+               "handling what came before the request)")
 # A start with no hello in time, its output come just after.
 LATE_HELLO = (" (nothing came from it in time, and its output came just after: it flushes, "
               "but its start took longer than the limit)")
@@ -291,9 +301,11 @@ class SeatProtocol:
 
     @property
     def first_silence(self) -> bool:
-        """Nothing has come from the bot since its hello, and none of its requests has timed
-        out yet: a timeout now is the one to look at whether it is busy (`timed_out`)."""
-        return not self.replies and self._silent_since is None
+        """No request has timed out since the bot's last line (or its hello), and no late
+        reply came while this one waited: a timeout now is the first of a silence, the one
+        to look at whether the bot is busy (`timed_out`).  Once a silence: a bot is retired
+        after a few faults, so a game waits for a few looks at most."""
+        return self._silent_since is None and not self.stale
 
     def read_in_silence(self, partial: int, unread: int) -> bool:
         """The bot has read this request (`unread`: bytes it has not read), nothing has come
@@ -308,16 +320,15 @@ class SeatProtocol:
                   busy: bool = False, late: bool = False) -> Faulted:
         """No reply in the time allowed (`cause`: as the reader says it; `partial`: bytes read
         without a newline; `unread`: bytes the bot was sent and has not read; `busy`: it was
-        found using the CPU at its first timeout, `first_silence`; `late`: its output came
-        in the look that found whether it was busy): a timeout, which empties
-        the bank.  A bot still busy with an earlier request that timed out (nothing came from
-        it since, and it has not read this one) is told so: the decision to look at is that
-        one, not this; one that has read this request and still wrote nothing is told to
-        check that it flushes (a bot that stopped flushing mid-game was told only "no
-        complete line in time"), unless it was found busy at that timeout (`read_in_silence`:
-        it is slow, or reads its input as it computes) or its output came just after.  One
-        from which nothing ever came is told to check that it
-        flushes, unless it was found busy, or its output came just after (it is slow, not
+        found using the CPU in the look at this timeout, `first_silence` or
+        `read_in_silence`; `late`: its output came in that look): a timeout, which empties the
+        bank.  The first timeout of a silence says whether the bot was busy, idle or late.  A
+        bot still busy with an earlier request that timed out (nothing came from it since,
+        and it has not read this one) is told so: the decision to look at is that one, not
+        this; one that has read this request and still wrote nothing is told to check that it
+        flushes, unless it was found busy (it is slow, or reads its input as it computes) or
+        its output came just after.  One from which nothing ever came is told to check that
+        it flushes, unless it was found busy, or its output came just after (it is slow, not
         silent)."""
         move, bank = self.move, self.bank
         self.bank = 0.0
@@ -345,6 +356,9 @@ class SeatProtocol:
                 reason += (f" (nothing has come from it since the request of id {busy_with} "
                            "timed out, though it read this one: most likely its replies wait "
                            "in its output buffer; check that it flushes each one)")
+        elif self.replies and not partial:  # the first timeout since it last answered
+            reason += (LATE if late else (BUSY_BEFORE if unread > 0 else BUSY) if busy else
+                       IDLE_BEFORE if unread > 0 else IDLE)
         elif not self.replies and not partial and late:  # nothing in time, then output
             reason += LATE
         elif not self.replies and not partial:  # nothing, ever

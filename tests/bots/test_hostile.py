@@ -265,13 +265,15 @@ def test_a_bot_that_exits_is_a_crash_while_its_child_answers(bot_dir: Path, mode
     assert len(played) == 2, played  # its own two answers, none of the child's
 
 
-def test_a_bot_looping_at_its_first_request_is_told_it_was_busy(bot_dir: Path) -> None:
-    """A bot that spins at its first request, nothing written since its hello, is told it
-    was still using the CPU when its time ran out (an endless loop), not to check that it
-    flushes its output; the CPU budget per game then stops it."""
+def test_a_bot_looping_mid_game_is_told_it_was_busy(bot_dir: Path) -> None:
+    """A bot that answers its first requests, then spins, is looked at at its first timeout
+    as a bot silent since its hello is: it is told it was still using the CPU when its time
+    ran out (an endless loop), not to check that it flushes its output (it was told nothing
+    of the cause); the CPU budget per game then stops it."""
     # Timeouts never retire it here: on a loaded machine it gets a small share of a core, and
     # takes many 0.2 s timeouts to use up its 0.5 s of CPU.
-    [game] = play(bot_dir, "spin_cpu.py --forever", "none", BotLimits(cpu_per_game=0.5),
+    [game] = play(bot_dir, "spin_cpu.py --forever --answers 2 --per-request 0", "none",
+                  BotLimits(cpu_per_game=0.5),
                   move_time=0.2, time_bank=0, max_faults=MAX_FAULTS)
     timeout, *rest = game.result.faults[0]
     assert timeout.kind == "timeout" and timeout.reason.endswith(

@@ -18,6 +18,8 @@ from referee.protocol.seat import (
     BUSY,
     BUSY_BEFORE,
     HELLO,
+    IDLE,
+    IDLE_BEFORE,
     LATE,
     STALE_AT_MOST,
     UNFLUSHED,
@@ -247,8 +249,8 @@ def test_a_timeout_says_what_came_and_what_was_skipped() -> None:
 
 def test_a_bot_that_stops_flushing_mid_game_is_told_to_check_that_it_flushes() -> None:
     """A bot that answered, then holds its replies in a buffer it does not flush: its first
-    timeout says only that no line came (it may be slow), but the next, a request it read
-    with nothing come since, tells it to check that it flushes; one that has not read the
+    timeout, found idle having read the request, tells it to check that it flushes, and so
+    does the next, a request it read with nothing come since; one that has not read the
     next request is told it is still busy instead."""
     protocol = SeatProtocol()
     protocol.started()
@@ -256,8 +258,13 @@ def test_a_bot_that_stops_flushing_mid_game_is_told_to_check_that_it_flushes() -
     asked(protocol)
     assert isinstance(protocol.receive(reply(1), 0.01), Replied)
     asked(protocol)
-    assert protocol.timed_out("no line").reason.endswith("s): no line")
+    assert protocol.first_silence
+    assert protocol.timed_out("no line").reason.endswith(f"s): no line{IDLE}")
+    assert IDLE == (" (nothing came from it, though it read this request, and it was not "
+                    "using the CPU: its reply may wait in its output buffer (check that it "
+                    "flushes each one), or it may be waiting, in a sleep or on a lock)")
     asked(protocol)
+    assert not protocol.first_silence  # looked at once a silence
     assert protocol.timed_out("no line").reason.endswith(
         "s): no line (nothing has come from it since the request of id 2 timed out, though it "
         "read this one: most likely its replies wait in its output buffer; check that it "
@@ -300,9 +307,9 @@ def test_a_bot_found_busy_on_a_request_it_read_after_a_timeout_is_not_told_to_fl
     assert protocol.timed_out("no line", late=True).reason.endswith(f": no line{LATE}")
 
 
-def test_a_silent_bots_first_timeout_says_busy_late_or_unflushed_once_a_process() -> None:
+def test_a_silent_bots_first_timeout_says_busy_late_or_unflushed_once_a_silence() -> None:
     """The first timeout of a process that has sent nothing since its hello is the one looked
-    at (`first_silence`: once a process, so a table waits for the look once): a bot found
+    at (`first_silence`: once a silence, so a table waits for the look once): a bot found
     using the CPU is told it was busy (with what came before the request, when it has not
     read it), and so are its later silent timeouts; one whose output
     came just after its time ran out is told it was late, not to check that it flushes; a
@@ -331,7 +338,38 @@ def test_a_silent_bots_first_timeout_says_busy_late_or_unflushed_once_a_process(
     assert protocol.timed_out("x").reason.endswith(f": x{UNFLUSHED}")
     asked(protocol)
     protocol.receive(reply(protocol.request_id), 0.1)
-    assert not protocol.first_silence  # it answered: a timeout now is no silence
+    assert protocol.first_silence  # it answered: a timeout now is a new silence's first
+
+
+def test_a_first_timeout_after_answers_says_busy_late_or_idle() -> None:
+    """A bot that answered, then times out (the first timeout since its last line, looked
+    at as a silent bot's is): found using the CPU it is told it is busy, with this request
+    or, having not read it, with what came before; its output come just after, that it was
+    late; found idle, having read the request, to check that it flushes or whether it
+    waits (a sleep, a lock), else that it most likely waits.  A timeout with late replies
+    skipped meanwhile is not looked at."""
+    said = {}
+    for name, more in [("busy", {"busy": True}), ("busy_before", {"busy": True, "unread": 90}),
+                       ("late", {"late": True}), ("idle", {}), ("idle_before", {"unread": 90})]:
+        protocol = SeatProtocol()
+        protocol.started()
+        begin(protocol, move=1, bank=10)
+        asked(protocol)
+        assert isinstance(protocol.receive(reply(1), 0.01), Replied)
+        asked(protocol)
+        assert protocol.first_silence
+        said[name] = protocol.timed_out("no complete line in time", **more).reason
+    assert said == {
+        name: f"no reply within 11 s (move time 1 s + time bank 10 s): no complete line in "
+              f"time{hint}"
+        for name, hint in [("busy", BUSY), ("busy_before", BUSY_BEFORE), ("late", LATE),
+                           ("idle", IDLE), ("idle_before", IDLE_BEFORE)]}
+    assert BUSY == (" (nothing came from it, and it was still using the CPU when its time "
+                    "ran out: most likely it is busy with this request, in a loop that does "
+                    "not end or a search too long for the time allowed)")
+    asked(protocol)
+    assert isinstance(protocol.receive(reply(2), 0.01), Stale)
+    assert not protocol.first_silence  # a late answer came meanwhile: it is slow, not silent
 
 
 # ---------------------------------------------------------------- the clock

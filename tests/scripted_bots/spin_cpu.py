@@ -4,6 +4,7 @@
 --per-request S: busy-loops S seconds of CPU before each (correct, first-legal) reply, within
   the move time, so only a CPU budget per game catches it.
 --forever: at its first request, spins forever instead of answering.
+--answers N: with --forever, answers its first N requests first.
 --before-hello: spins forever at start, before it reads anything.
 Expected: a `crash` fault naming the CPU limit (per game: the referee's watch; per process:
 RLIMIT_CPU, SIGXCPU), and the bot stopped.
@@ -43,7 +44,9 @@ def main():
     parser.add_argument("--per-request", type=float, default=0.05)
     parser.add_argument("--forever", action="store_true")
     parser.add_argument("--before-hello", action="store_true")
+    parser.add_argument("--answers", type=int, default=0)
     args = parser.parse_args()
+    answered = 0
     if args.before_hello:
         spin(float("inf"))
     for line in sys.stdin.buffer:
@@ -52,8 +55,10 @@ def main():
         if kind == "hello":
             send({"type": "hello", "name": "spin_cpu", "protocol": 1})
         elif kind == "request":
-            spin(float("inf") if args.forever else args.per_request)
+            forever = args.forever and answered >= args.answers
+            spin(float("inf") if forever else args.per_request)
             send({"id": message["id"], **first_legal(message)})
+            answered += 1
         elif kind == "goodbye":
             return
 
