@@ -195,17 +195,17 @@ def test_a_crash_quotes_the_error_that_a_long_stack_trace_follows(tmp_path: Path
 def test_a_crash_on_an_event_is_said_to_be_perhaps_on_the_events_before_its_request(
         tmp_path: Path) -> None:
     """A bot that crashes reading a sale event is found gone at its next request: `play`'s
-    fault line names the events it was sent since its last answer, the sale among them, and
-    says it may have crashed on one of them or on the request, as `referee check` says it."""
+    fault line says it crashed on the request or on one of the events it was sent since its
+    last answer, and names them, the sale among them, as `referee check` says it."""
     legal = f"{PY} {BOTS / 'first_legal.py'}"
     out = in_process.referee("play", f"{PY} {BOTS / 'crash_mid_game.py'} --on-event "
                              "auction_won", legal, legal, cwd=tmp_path)
     assert out.returncode == 0, out.stderr
     crash = next(line for line in out.stdout.splitlines() if ": crash (request" in line)
     assert re.fullmatch(r"  crash_mid_game: crash \(request \d+: [a-z ]+\): closed its output; "
-                        r"exit status 1; since its last answer it was sent \d+ events: "
-                        r"[^;]*\bauction_won\b[^;]*; then this request, and it ended: it may "
-                        r"have crashed on one of them or on the request; its stderr ends:",
+                        r"exit status 1; it crashed on this request or on one of the \d+ "
+                        r"events sent since its last answer \([^;]*\bauction_won\b[^;]*\); "
+                        r"its stderr ends:",
                         crash), out.stdout
 
 

@@ -43,22 +43,21 @@ def with_sent(reason: str, before: Before | None) -> str:
 
 
 def sent_since(before: Before) -> str:
-    """What the bot was sent before the request it ended at, and that it may have ended on
-    one of them: "since its last answer it was sent 4 events: pass 2 times, auction_won,
-    payment; then this request, and it ended: it may have crashed on one of them or on the
-    request"."""
+    """That the bot may have ended on one of the messages it was sent before the request it
+    ended at, named: "it crashed on this request or on one of the 4 events sent since its
+    last answer (pass 2 times, auction_won, payment)"."""
     others = Counter(k for k in before.kinds if k != "event")
-    parts = [f"a {kind}" if n == 1 else f"{n} {kind}s" for kind, n in others.items()]
+    parts = [kind if n == 1 else f"{n} {kind}s" for kind, n in others.items()]
     events = before.events
+    named = ""
     if events:  # each type once, in the order of its first
         types = [t if n == 1 else f"{t} {n} times" for t, n in Counter(events).items()]
-        named = ", ".join(types[:NAMED]) + (", ..." if len(types) > NAMED else "")
-        parts.append(f"{len(events)} event{'s' if len(events) > 1 else ''}: {named}")
+        named = " (" + ", ".join(types[:NAMED]) + (", ..." if len(types) > NAMED else "") + ")"
+        parts.append("event" if len(events) == 1 else f"{len(events)} events")
     what = " and ".join(parts)
-    them = "it" if len(before.kinds) == 1 else "one of them"
+    them = "the" if len(before.kinds) == 1 else "one of the"
     last = "its hello" if before.since_hello else "its last answer"
-    return (f"since {last} it was sent {what}; then this request, and it ended: it may have "
-            f"crashed on {them} or on the request")
+    return f"it crashed on this request or on {them} {what} sent since {last}{named}"
 
 
 def before_request(record: GameRecord, seat: int, number: int) -> Before | None:

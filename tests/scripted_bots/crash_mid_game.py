@@ -18,8 +18,8 @@ first request of game N, having read that game's first lines.
 
 With --on-event TYPE it instead answers every request and crashes reading the first event of
 that type (a KeyError: a field the event lacks), as a bot with a bug in its bookkeeping does.
-Expected: the crash is found at the next request; `referee check` says the bot may have
-crashed on one of the events it was sent before it.
+Expected: the crash is found at the next request; `referee check` says the bot crashed on
+it or on one of the events it was sent before it.
 """
 
 import json
