@@ -324,7 +324,9 @@ def test_errors_a_bot_lived_through_are_said_after_the_standings(tmp_path: Path)
 def test_lines_that_answer_no_request_are_said_after_the_standings(tmp_path: Path) -> None:
     """A bot that replies to new_game, events and game_end, which want none: no fault (the
     referee skips them), and `play` says how many lines it skipped and when they become a
-    fault; a bot whose one late answer followed its timeout gets no such note."""
+    fault; a bot whose one late answer followed its timeout gets no such note; one that
+    wrote debug lines before its replies is told the skipped lines are most likely its real
+    answers, pushed out of step by its malformed lines, and that stdout is for the protocol."""
     legal = f"{PY} {BOTS / 'first_legal.py'}"
     out = in_process.referee("play", f"{PY} {BOTS / 'replies_unasked.py'} --to "
                              "new_game,event,game_end", f"a={legal}", f"b={legal}",
@@ -338,6 +340,14 @@ def test_lines_that_answer_no_request_are_said_after_the_standings(tmp_path: Pat
                               f"a={legal}", f"b={legal}", "--move-time", "0.1",
                               "--time-bank", "0.1", cwd=tmp_path, timeout=120)
     assert "answers_late: timeout" in late.stdout and "answered no request" not in late.stdout
+    debug = in_process.referee("play", f"{PY} {BOTS / 'replies_unasked.py'} --debug 2",
+                               f"a={legal}", f"b={legal}", cwd=tmp_path, timeout=120)
+    assert debug.stdout.count("replies_unasked: malformed") == 2, debug.stdout
+    assert debug.stdout.splitlines()[-1] == (
+        "note: replies_unasked: 2 lines it wrote answered no request: most likely its real "
+        "answers, pushed out of step by its 2 malformed lines above (each taken as its "
+        "request's answer, the real one coming after it): the referee skipped them (stdout is "
+        "for protocol messages only: write logs and debug output to stderr)"), debug.stdout
 
 
 def test_play_creates_the_folders_of_its_log_and_page_before_the_game(tmp_path: Path) -> None:

@@ -180,7 +180,11 @@ def caught_lines(record: GameRecord, players: dict[str, BotPlayer],
 
 def unasked_lines(record: GameRecord, players: dict[str, BotPlayer]) -> list[str]:
     """A note for each bot that wrote lines answering no request: replies the referee skipped,
-    beyond the one late answer a timeout allows."""
+    beyond the one late answer a timeout allows.  A bot with malformed replies too is told
+    the likely cause: a line that is not a reply (debug output on stdout) is taken as the
+    request's answer, and the real answer after it answers none (it was told only of second
+    replies and replies to events, which it did not write)."""
+    from ..protocol.codec import STDOUT_ONLY
     from ..protocol.messages import FaultKind
     from ..protocol.seat import STALE_AT_MOST
 
@@ -189,12 +193,22 @@ def unasked_lines(record: GameRecord, players: dict[str, BotPlayer]) -> list[str
         player = players.get(s.name)
         late = sum(1 for f in s.faults if f.kind is FaultKind.TIMEOUT)
         unasked = 0 if player is None else player.seat.skipped - late
-        if unasked > 0:
-            notes.append(f"note: {s.name}: {unasked} line{'s' if unasked > 1 else ''} it wrote "
-                         "answered no request (a second reply to one request, or replies to "
-                         "new_game, events or game_end, which want none): the referee skipped "
-                         f"{'them' if unasked > 1 else 'it'}, but more than {STALE_AT_MOST} "
-                         "while a request waits are a wrong_id fault")
+        if unasked <= 0:
+            continue
+        lines, them = (f"{unasked} lines", "them") if unasked > 1 else ("1 line", "it")
+        malformed = sum(1 for f in s.faults if f.kind is FaultKind.MALFORMED)
+        if malformed:
+            bad = f"{malformed} malformed line{'s' if malformed > 1 else ''}"
+            notes.append(f"note: {s.name}: {lines} it wrote answered no request: most likely "
+                         f"{'its real answers' if unasked > 1 else 'a real answer'}, pushed out "
+                         f"of step by its {bad} above (each taken as its request's answer, the "
+                         f"real one coming after it): the referee skipped {them} "
+                         f"({STDOUT_ONLY})")
+        else:
+            notes.append(f"note: {s.name}: {lines} it wrote answered no request (a second "
+                         "reply to one request, or replies to new_game, events or game_end, "
+                         f"which want none): the referee skipped {them}, but more than "
+                         f"{STALE_AT_MOST} while a request waits are a wrong_id fault")
     return notes
 
 

@@ -176,6 +176,11 @@ def decode_hello(line: bytes) -> BotHello:
         raise ProtocolError(FaultKind.MALFORMED, f"{BAD_HELLO}: {why}; {shown(line)}") from None
 
 
+# What a bot that wrote other lines on stdout is told (a malformed reply; `play`'s note of the
+# real answers such lines pushed out of step).
+STDOUT_ONLY = "stdout is for protocol messages only: write logs and debug output to stderr"
+
+
 def shown(line: bytes) -> str:
     """The start of a line the referee could not use, as text, with a hint at the usual
     causes: something printed before the message, a pretty-printed message, a byte-order
@@ -197,8 +202,7 @@ def shown(line: bytes) -> str:
                        "8G, any other, such as a script that runs java, 2G; raise "
                        "--address-space, or address_space in the tournament file)")
     if not stripped.startswith((b"{", b"[")):
-        return said + (" (stdout is for protocol messages only: write logs and debug output "
-                       "to stderr)")
+        return said + f" ({STDOUT_ONLY})"
     kind = _message_type(stripped)
     if kind is not None and kind not in ("action", "hello"):
         return said + (f" (a message of type {kind!r}: a bot sends only its hello and its "

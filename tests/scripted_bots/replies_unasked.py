@@ -2,6 +2,9 @@
 """replies_unasked: WRONG: plays as first_legal does, but also replies to every message of
 the kinds --to names (default new_game; e.g. --to new_game,event,game_end), repeating the id
 of its last request (none before its first: an id 0, which no request has, is a wrong_id).
+With --debug N it instead writes a line of debug output before each of its first N replies, as
+a `println!` left in a bot does: each is taken as its request's (malformed) answer, and the real
+reply after it answers no request.
 
 Expected: no fault while a request waits on at most 16 of them (the referee skips a reply
 with an earlier id), but `referee check` warns that lines answer no request.
@@ -31,7 +34,9 @@ def first_legal(request):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--to", default="new_game", help="kinds of message to reply to")
-    unasked = set(parser.parse_args().to.split(","))
+    parser.add_argument("--debug", type=int, default=0, help="replies after a debug line")
+    args = parser.parse_args()
+    unasked = set(args.to.split(",")) if not args.debug else set()
     last = 0
     for line in sys.stdin.buffer:
         message = json.loads(line)
@@ -40,6 +45,8 @@ def main():
             send({"type": "hello", "name": "replies_unasked", "protocol": 1})
         elif kind == "request":
             last = message["id"]
+            if last <= args.debug:
+                sys.stdout.write(f"my answer to {last} is\n")
             send({"id": last, **first_legal(message)})
         elif kind == "goodbye":
             return
