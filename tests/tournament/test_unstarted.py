@@ -4,6 +4,7 @@ the next run tries it again."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from pathlib import Path
 
@@ -48,7 +49,8 @@ def test_an_adaptive_run_seats_a_bot_that_keeps_failing_to_start_in_no_later_rou
     """The crasher's table in the first round plays its three games (the round was chosen);
     after its second failed start the run says it is left out, and the next three rounds seat
     it nowhere; the leaderboard's left-out line says why, and a file without it is said to
-    withdraw it; `plan` of the next file says the next run will try it once.  The next run
+    withdraw it; the run's last line says where its faults' reasons are (the report); `plan`
+    of the next file says the next run will try it once.  The next run
     tries it once before its first round and, as it still fails, seats it nowhere either,
     saying so in one line."""
     config, db = write_config(tmp_path, rounds=4), tmp_path / "t.db"
@@ -62,6 +64,10 @@ def test_an_adaptive_run_seats_a_bot_that_keeps_failing_to_start_in_no_later_rou
     assert ("); the later rounds of this run do not seat it, and the next run tries it again"
             in said), said
     assert crasher_games(db) == 3
+    assert re.fullmatch(  # its 3 failed starts, at least
+        rf"note: to see why each of the \d+ faults came: referee report {re.escape(str(db))} "
+        rf"--out {re.escape(str(tmp_path / 't-report'))} \(each bot's page, bots/NAME\.html, "
+        r"lists its faults with their reasons\)", done.stdout.splitlines()[-1]), done.stdout
     board = in_process.referee("leaderboard", str(db), cwd=tmp_path)
     assert "left out: crasher: it did not start in 2 games in a row" in board.stdout
     without = tmp_path / "without.toml"  # the file with the crasher taken out, as plan sees
@@ -88,12 +94,14 @@ def test_an_adaptive_run_seats_a_never_started_bot_again_once_it_is_fixed(
         tmp_path: Path) -> None:
     """A bot that never started in an adaptive run's games, tried before each next run's
     first round: while it still fails it is seated in none of that run's games (one line says
-    why, as does the leaderboard); once its command is fixed (a new version) it is seated
-    again and starts in its games, and no longer listed as left out."""
+    why, as does the leaderboard, and -q says nothing of where its faults' reasons are);
+    once its command is fixed (a new version) it is seated again and starts in its games,
+    and no longer listed as left out."""
     config, db = write_config(tmp_path, rounds=2), tmp_path / "t.db"
     first = in_process.referee("tournament", "run", str(config), "--workers", "1", "-q",
                                cwd=tmp_path)
     assert first.returncode == 0, first.stderr
+    assert "report" not in first.stdout + first.stderr, first.stdout + first.stderr
     dead = crasher_games(db)
     again = in_process.referee("tournament", "run", str(write_config(tmp_path, rounds=4)),
                                "--workers", "1", "-q", cwd=tmp_path)
