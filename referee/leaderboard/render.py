@@ -127,11 +127,12 @@ def _strength(r: StandingRow, primary: str) -> str:
 
 
 def strength_shown(rows: list[StandingRow], primary: str) -> bool:
-    """Whether the table shows the strength that orders it: where it says more than the plain
-    mean, that is, where it is not the mean itself (one table) nor the mean spread about the
-    field's average by one factor (a complete round robin by placement or win share: the same
-    order, on a wider scale, docs/statistics.md), and differs from some mean as shown.  A rule
-    of the design, not of luck: an entrant can tell from the schedule whether it shows (a
+    """Whether the table, and the report's standings, show the strength that orders them (one
+    rule for both, said in `leaderboard --help`): where it says more than the plain mean, that
+    is, where it is not the mean itself (one table) nor the mean spread about the field's
+    average by one factor (a complete round robin by placement or win share: the same order,
+    on a wider scale, docs/statistics.md), and differs from some mean as shown.  A rule of
+    the design, not of luck: an entrant can tell from the schedule whether it shows (a
     rating orders by itself, and never shows it)."""
     if primary not in DIGITS or not rows:
         return False

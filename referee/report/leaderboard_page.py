@@ -5,7 +5,14 @@ accumulated."""
 from __future__ import annotations
 
 from referee.leaderboard.methods import place_note
-from referee.leaderboard.render import BASELINES_NOTE, no_games_line, place_text, rank_text
+from referee.leaderboard.render import (
+    BASELINES_NOTE,
+    no_games_line,
+    place_text,
+    rank_text,
+    strength_note,
+    strength_shown,
+)
 from referee.leaderboard.rows import Interval, StandingRow
 
 from . import svg
@@ -59,6 +66,11 @@ def leaderboard_page(data: Tournament, links: Links, stderr_note: str, published
                 tournament=data.name, scripts='<script src="report.js"></script>\n')
 
 
+def sentence(note: str) -> str:
+    """A note of the text board as a sentence of the page: its first letter a capital."""
+    return note[:1].upper() + note[1:]
+
+
 def entrants_counted(data: Tournament) -> str:
     """How many entrants the standings hold, and of how many in the last run's file when
     some are not in them (at no table yet, left out): "8 entrants" read as the whole field to
@@ -76,7 +88,7 @@ def no_games_section(data: Tournament) -> str:
     if not data.no_games:
         return ""
     line = no_games_line(data.no_games, "html")
-    return (f'<section><h2>No games yet</h2><p class="note">{e(line[0].upper() + line[1:])}.'
+    return (f'<section><h2>No games yet</h2><p class="note">{e(sentence(line))}.'
             "</p></section>")
 
 
@@ -113,13 +125,13 @@ def standings_section(data: Tournament, links: Links, colors: dict[str, str]) ->
         fmt = "{:.0f}" if m in ("money", "rating") else "{:.2f}"
         head.append(f"{METRIC_TITLES[m]} {svg.axis_caption(axes[m], fmt)}")
         head_css.append("" if m in shown else "more")
-    # The order's own figure beside the means: in a sampled field the strength adjusted for
-    # the opponents met can order two entrants against their plain means.
-    adjusted = primary != "rating"  # (by rating, the order is the rating shown)
+    # The order's own figure beside the means, where it can order two entrants otherwise
+    # than their plain means: the text board's rule (by rating, the order is the rating shown).
+    adjusted = strength_shown(rows, primary)
     at = 4 + len(shown)
     if adjusted:
-        head.insert(at, '<span title="the order: the primary metric adjusted for the opponents '
-                        'each met (the block model)">strength</span>')
+        head.insert(at, '<span title="what each bot\'s mean would be had every bot met the '
+                        'same opponents; it orders the table">strength</span>')
         head_css.insert(at, "")
     head += ["faults", "retired", "ms median / p99"]
     head_css += ["", "more", "more"]
@@ -156,20 +168,16 @@ def standings_section(data: Tournament, links: Links, colors: dict[str, str]) ->
         body.append("<tr>" + "".join(cells) + "</tr>")
     table = sortable("standings", "standings", head, body, search="search bots",
                      more=True, head_css=head_css, box="standings-box")
-    place = place_note(data.pairs)
-    place = place[0].upper() + place[1:]
+    place = sentence(place_note(data.pairs))
     return ('<section><h2>Standings</h2>' + table +
             '<p class="note">A click on a heading sorts by it. Other metrics, retirements '
             "and response times: <b>all columns</b>, or each bot's page.</p>"
-            + ('<p class="note">Strength: the order, the primary metric adjusted for the '
-               "opponents each entrant met (the block model over every game): what its mean "
-               "would be had every entrant met every other alike, so where the tables were "
-               "drawn it can order two entrants against their plain means.</p>"
+            + (f'<p class="note">{e(sentence(strength_note(primary)))}.</p>'
                if adjusted else "") +
             '<p class="note">Bars: 95% intervals from a bootstrap over deals (the games '
             "dealt one deck); the tick is the mean, or the rating fitted to all games; "
             "the shaded band is the leader's interval on the primary metric. Rating: "
             "Bradley-Terry on the Elo scale, mean 0 (400 points higher: 10 to 1 odds of "
             f"finishing above). {e(place)}.</p>"
-            + (f'<p class="note">{e(data.note[0].upper() + data.note[1:])}</p>'
+            + (f'<p class="note">{e(sentence(data.note))}</p>'
                if data.note else "") + "</section>")

@@ -26,10 +26,16 @@ def game_doc(path: Path) -> dict[str, Any]:
 
 
 def test_leaderboard_page_shows_every_entrant(browser: Any, made: Made, tmp_path: Path) -> None:
+    """Every entrant in the standings, with a bar for each metric; no strength column nor its
+    note, as the text board leaves them out of a complete round robin (every table of 4 of
+    the 5, alike), where the strength orders them as their means do; the pairs, the
+    head-to-head grid and a line of the ratings' chart for each."""
     page = Page(browser, made.out / "index.html")
     standings = page.page.inner_text("table.standings")
     for name in NAMES:
         assert name in standings
+    assert "strength" not in page.page.inner_text("table.standings thead").lower()
+    assert "Strength" not in page.page.inner_text("body")
     assert page.page.locator("table.standings svg.ibar").count() == 4 * len(NAMES)
     assert page.page.locator("table.standings .place").count() == len(NAMES)
     # The pairs at most three places apart: all but first against last.

@@ -30,10 +30,16 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_standings_of_40_fit_1400px_and_sort_and_search(browser: Any, site: Path,
                                                         tmp_path: Path) -> None:
-    """At 1,400 px the standings need no sideways scrolling; a click on "bot" sorts the rows
-    by name, a second click the other way; typing a name leaves its row alone."""
+    """At 1,400 px the standings need no sideways scrolling, with the strength column a
+    sampled field shows (its tables drawn, the bots did not all meet alike) and under them
+    the note that says in plain words what it is and why it is shown; a click on "bot" sorts
+    the rows by name, a second click the other way; typing a name leaves its row alone."""
     page = Page(browser, site / "index.html")
     p = page.page
+    assert "strength" in p.inner_text("#standings thead")
+    assert ("Strength: what each bot's placement points would be had every bot met the same "
+            "opponents: its mean adjusted for whom it met. It orders the table, shown because "
+            "the bots did not all meet alike") in p.inner_text("section:has(#standings)")
     p.set_viewport_size({"width": 1400, "height": 900})
     box = p.locator("#standings").bounding_box()
     assert box is not None and box["x"] + box["width"] <= 1400
