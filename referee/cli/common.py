@@ -144,13 +144,13 @@ def need_store(db_path: Path) -> None:
 
 def stored_standings_text(db_path: Path, fmt: str = "table", with_head_to_head: bool = False,
                           with_seats: bool = False, with_pairs: bool = False,
-                          wide: bool = False) -> str:
+                          wide: bool = False, stored: Stored | None = None) -> str:
     """The leaderboard of the games stored at `db_path` (read-only), ordered by its
     tournament file's primary metric, with the entrants its last run left out; a StoreError
-    if it cannot be read."""
+    if it cannot be read.  `stored`: what `read_stored` gave for it already, not read again."""
     from ..leaderboard import standings_text
 
-    s = read_stored(db_path)
+    s = read_stored(db_path) if stored is None else stored
     unfinished = unfinished_note(db_path) if fmt in PUBLISHED_WITH_NOTE else None
     decision = until_decision(db_path) if fmt != "csv" else None
     return standings_text(s.games, s.primary, fmt, with_head_to_head, with_seats, with_pairs,
@@ -194,6 +194,25 @@ def read_stored(db_path: Path) -> Stored:
                       None if config is None else more_rounds(config))
     finally:
         store.close()
+
+
+def faults_note(games: Games, db_path: Path, stderr_dir: Path | None = None) -> str | None:
+    """Where the reasons of the faults the leaderboard counts are (None when it counts none):
+    the leaderboard says only how many, and an entrant was left to find that each bot's
+    report page lists them.  `stderr_dir`: the run's, which the report then quotes too (a
+    store does not keep it, so `referee leaderboard` leaves it out)."""
+    import shlex
+
+    faults = sum(sum(kinds.values()) for kinds in games.faults)
+    if not faults:
+        return None
+    out = db_path.with_name(f"{db_path.stem}-report")
+    command = ["referee", "report", str(db_path), "--out", str(out)]
+    if stderr_dir is not None:
+        command += ["--stderr-dir", str(stderr_dir)]
+    return (f"note: to see why each of the {faults:,} fault{'s' if faults > 1 else ''} came: "
+            f"{shlex.join(command)} (each bot's page, bots/NAME.html, lists its faults with "
+            "their reasons)")
 
 
 def unfinished_note(db_path: Path) -> str | None:

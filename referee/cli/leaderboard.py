@@ -11,7 +11,9 @@ from .common import (
     PUBLISHED_WITH_NOTE,
     OutputPath,
     fail,
+    faults_note,
     need_store,
+    read_stored,
     stored_standings_text,
     unfinished_note,
     until_decision,
@@ -50,10 +52,17 @@ def leaderboard_cmd(db_path: Path, fmt: str, head_to_head: bool, seats: bool,
     from ..tournament.store import StoreError
 
     try:
-        text = stored_standings_text(db_path, fmt, head_to_head, seats, pairs, wide)
+        stored = read_stored(db_path)
+        text = stored_standings_text(db_path, fmt, head_to_head, seats, pairs, wide, stored)
     except StoreError as exc:
         fail(str(exc))
     click.echo(text.rstrip("\n"))
+    # Where the faults' reasons are, as `tournament run` says under its table: not in a CSV
+    # or JSON a program reads, and on stderr under Markdown, which is published.
+    fault_note = None if fmt in ("csv", "json") else faults_note(stored.games, db_path)
+    if fault_note:
+        click.echo(fault_note if fmt == "markdown" else "\n" + fault_note,
+                   err=fmt == "markdown")
     note = None if fmt in PUBLISHED_WITH_NOTE else unfinished_note(db_path)
     if note:
         click.echo(note, err=True)

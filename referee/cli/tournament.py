@@ -16,6 +16,7 @@ from .common import (
     OutputPath,
     db_option,
     fail,
+    faults_note,
     make_folder,
     max_bot_processes_option,
     quiet_option,
@@ -195,23 +196,9 @@ def tournament_run(config_path: Path, workers: int | None, db_path: Path | None,
     click.echo(standings_text(board.games, board.primary, "table", left_out=board.left_out,
                               baselines=board.baselines, joined=board.joined[0],
                               runs=board.joined[1], field=board.field, grow=board.grow))
-    faults = sum(sum(kinds.values()) for kinds in board.games.faults)
-    if faults:
-        click.echo("\n" + faults_note(faults, db_path, stderr_dir))
-
-
-def faults_note(faults: int, db_path: Path, stderr_dir: Path | None) -> str:
-    """Where the reasons of the faults the leaderboard counts are: the run says only how
-    many, and an entrant was left to find that each bot's report page lists them."""
-    import shlex
-
-    out = db_path.with_name(f"{db_path.stem}-report")
-    command = ["referee", "report", str(db_path), "--out", str(out)]
-    if stderr_dir is not None:  # the report then quotes each bot's stderr as well
-        command += ["--stderr-dir", str(stderr_dir)]
-    return (f"note: to see why each of the {faults:,} fault{'s' if faults > 1 else ''} came: "
-            f"{shlex.join(command)} (each bot's page, bots/NAME.html, lists its faults with "
-            "their reasons)")
+    note = faults_note(board.games, db_path, stderr_dir)
+    if note:
+        click.echo("\n" + note)
 
 
 @tournament.command(name="plan")

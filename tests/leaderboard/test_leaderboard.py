@@ -594,3 +594,40 @@ def test_the_wide_table_counts_a_malformed_reply_in_a_column_that_says_so() -> N
     start = table[0].index("illegal/malformed")
     line = next(line for line in table if " chatty" in line)
     assert line[start:start + len("illegal/malformed")].strip() == "3", (table[0], line)
+
+
+def test_the_table_of_a_store_with_faults_ends_saying_where_their_reasons_are(
+        tmp_path: Path) -> None:
+    """`referee leaderboard` of a store whose games hold faults ends, as `tournament run`
+    does, with the `referee report` command whose bot pages list their reasons; Markdown,
+    which is published, has it on stderr; CSV and JSON, which programs read, do not have it,
+    nor does the table of a store without faults."""
+    from .. import in_process
+
+    def filled(name: str, faults: list[list[dict[str, str]]]) -> Path:
+        db = tmp_path / name
+        store = open_store(db)
+        store.bind(a_tournament(), "f")
+        result = {"money": [1, 2, 3], "ranks": [3, 2, 1], "retired": [], "faults": faults}
+        for i in range(3):
+            store.save(f"g{i}", ["a", "b", "c"], i, stored(f"g{i}", ["a", "b", "c"], result),
+                       b"", 0.0, 1, ["v1"] * 3)
+        store.close()
+        return db
+
+    timeout = {"kind": "timeout", "reason": "no reply within 1.0 s"}
+    db = filled("bad.db", [[timeout], [], []])
+    said = in_process.referee("leaderboard", str(db), cwd=tmp_path)
+    assert said.returncode == 0, said.stderr
+    assert said.stdout.splitlines()[-2:] == [
+        "", f"note: to see why each of the 3 faults came: referee report {db} --out "
+            f"{tmp_path / 'bad-report'} (each bot's page, bots/NAME.html, lists its faults "
+            "with their reasons)"], said.stdout
+    markdown = in_process.referee("leaderboard", str(db), "--format", "markdown", cwd=tmp_path)
+    assert "report" not in markdown.stdout and markdown.stderr.startswith(
+        "note: to see why each of the 3 faults came: referee report"), markdown.stderr
+    for fmt in ("csv", "json"):
+        out = in_process.referee("leaderboard", str(db), "--format", fmt, cwd=tmp_path)
+        assert "report" not in out.stdout + out.stderr, (fmt, out.stdout, out.stderr)
+    clean = in_process.referee("leaderboard", str(filled("ok.db", [[], [], []])), cwd=tmp_path)
+    assert clean.returncode == 0 and "note: to see why" not in clean.stdout, clean.stdout
