@@ -16,9 +16,9 @@ a fix to one missed the other.  Here the walk is one, and what each digest makes
 - how a file's mode and bytes are framed (`file_head`, `file_end`).
 
 The run's own files (`skip`, `version.run_own`) are left out of every reading, a folder of
-them with all it holds.  Both digests of one folder taken together (`read_folder` with two
-readings) read each file once: `tournament plan`, and a resumed run whose builds are reused,
-take both.
+them with all it holds, and so are the build locks (`LOCK_SUFFIX`).  Both digests of one
+folder taken together (`read_folder` with two readings) read each file once: `tournament
+plan`, and a resumed run whose builds are reused, take both.
 
 Entries come in one order, depth first, each folder's names sorted (as Python sorts
 strings), a folder's entries right after it: the order `sorted(Path.rglob("*"))` gave the
@@ -35,6 +35,9 @@ from collections.abc import Collection, Iterator, Sequence
 from typing import NamedTuple, Protocol
 
 CHUNK = 1 << 20  # bytes read at once from a large file
+# The files in which referees take turns to build a folder (`build_lock.py`), beside it: left
+# out of every walk, as one beside an entrant's folder may lie in another's (`dir = "."`).
+LOCK_SUFFIX = ".referee-build-lock"
 
 DIR, FILE, LINK, OTHER, UNLISTED = "dir", "file", "link", "other", "unlisted"
 
@@ -132,9 +135,10 @@ def read_folder(top: str, readings: Sequence[Reading], skip: Collection[str] = (
 def walk(top: str, skip: Collection[str] = (), prune: Collection[str] = (),
          marks: Collection[str] = ()) -> Iterator[Entry]:
     """Every entry of the folder `top` (itself first, as DIR or UNLISTED), depth first, each
-    folder's names sorted; the run's own files (`skip`, real paths) and names in `prune` left
-    out with all they hold; an entry under a name of `marks` says so (`Entry.under`).
-    Iterative: a folder deeper than Python's recursion limit is walked all the same."""
+    folder's names sorted; the run's own files (`skip`, real paths), names in `prune` and the
+    build locks (`LOCK_SUFFIX`) left out with all they hold; an entry under a name of `marks`
+    says so (`Entry.under`).  Iterative: a folder deeper than Python's recursion limit is
+    walked all the same."""
     # Only an entry of one of these names is looked up by its real path (a lookup for every
     # file more than doubled a folder's digest); a link of another name to one of them is
     # taken as a link.
@@ -153,7 +157,8 @@ def walk(top: str, skip: Collection[str] = (), prune: Collection[str] = (),
             stack.pop()
             continue
         name = found.name
-        if name in prune or (name in names and os.path.realpath(found.path) in skip):
+        if name in prune or name.endswith(LOCK_SUFFIX) or (
+                name in names and os.path.realpath(found.path) in skip):
             continue
         rel = prefix + name
         here = under | {name} if name in marks else under

@@ -13,7 +13,6 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import replace
-from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple, NoReturn
 
@@ -359,9 +358,17 @@ def build_folders(specs: list[BotSpec]) -> None:
     """Run each bot folder's build once (a folder given twice is built once), in its folder
     and its sandbox, for at most the tournament's default build time; show what it printed.
     `fail` if a build fails, with the end of its output, or leaves no program to run."""
-    from ..bots.build import build_bot
+    from ..bots.build import BuildResult, build_bot
+    from ..bots.build_lock import build_turn
     from ..bots.launch import missing_program
     from ..interrupts import run_trio
+
+    async def build_in_turn(spec: BotSpec, build: str) -> BuildResult:
+        """The build, in its turn with other referees' builds of its folder."""
+        cwd = spec.cwd or Path.cwd()
+        async with build_turn(cwd, spec.name, lambda line: click.echo(visible(line), err=True)
+                              ):
+            return await build_bot(build, cwd, DEFAULT_BUILD_TIME, spec.sandbox, spec.read_only)
 
     built: set[tuple[Path | None, str]] = set()
     for spec in specs:
@@ -371,8 +378,7 @@ def build_folders(specs: list[BotSpec]) -> None:
         where = f"bot {spec.name} ({spec.cwd})"
         click.echo(f"building {visible(spec.name)}: {visible(spec.build)}", err=True)
         try:
-            result = run_trio(partial(build_bot, spec.build, spec.cwd or Path.cwd(),
-                                      DEFAULT_BUILD_TIME, spec.sandbox, spec.read_only))
+            result = run_trio(build_in_turn, spec, spec.build)
         except KeyboardInterrupt:
             fail("interrupted; the build was stopped")
         if result.problem is not None:

@@ -4,7 +4,9 @@ A bot runs in its `dir`, relative to the tournament file (or in the file's folde
 file's limits and in its sandbox (`sandbox = "bwrap"`); so does its build, with its folder
 writable and no network.  A bot whose build or command fails is left out with a message.
 A build known to be up to date, its folder as it was just after its last successful build in
-this store (`Builds`), is not run again.
+this store (`Builds`), is not run again; nor is one another referee (another shard) has just
+made, the folder as that build left it, when this run waited for it (`bots/build_lock.py`:
+builds of one folder take turns).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee.bots.build import build_bot
+from referee.bots.build_lock import BuildTurn, build_turn
 from referee.bots.build_state import build_digest
 from referee.bots.launch import BotSpec, missing_program, script_named
 from referee.bots.process import ProcessLimits
@@ -92,7 +95,8 @@ async def build_bots(config: TournamentConfig, config_path: Path,
     (their digests kept there); return the bots left out, with the reason in one line (a
     failed build's first error: the store keeps it for the board, the CSV and plan), having
     said it with more of the build's output.  An entrant without a `dir` of its own is always
-    built: its build runs beside the tournament file, where the store changes every game."""
+    built: its build runs beside the tournament file, where the store changes every game.
+    Each build takes its turn in its folder with other referees' (`build_lock`)."""
     left_out: dict[str, str] = {}
     said: dict[str, str] = {}  # a failed build's reason with its output's excerpt
     for bot in config.bots:
@@ -101,22 +105,12 @@ async def build_bots(config: TournamentConfig, config_path: Path,
         if unplayable is not None:
             left_out[bot.name] = unplayable
             continue
-        if bot.build and not _up_to_date(config, config_path, bot, builds):
-            say(f"building {bot.name}: {bot.build}")
-            if builds is not None:
-                builds.ran += 1
-                builds.versions.clear()
-            built = await build_bot(bot.build, cwd, config.limits.build_time, config.sandbox,
-                                    read_only(config_path, bot.read_only))
-            if built.problem is not None:
-                # its first error kept: gcc's warnings after it filled the last lines
-                tail = built.excerpt(BUILD_LINES) if built.failure is None else ""
-                line = built.headline() if built.failure is None else ""
-                left_out[bot.name] = f"its build {built.problem}" + (f": {line}" if line else "")
-                said[bot.name] = f"its build {built.problem}" + (f": {tail}" if tail else "")
+        if bot.build:
+            async with build_turn(cwd, bot.name, say) as turn:
+                failed = await _build_in_turn(config, config_path, bot, cwd, say, builds, turn)
+            if failed is not None:
+                left_out[bot.name], said[bot.name] = failed
                 continue
-            if builds is not None:
-                builds.digests[bot.name] = _build_digest(config, config_path, bot, builds)
         missing = missing_program(bot_spec(config, config_path, bot.name))
         if missing is not None:
             left_out[bot.name] = f"its command cannot run: {missing}"
@@ -129,6 +123,37 @@ async def build_bots(config: TournamentConfig, config_path: Path,
     for name, why in left_out.items():
         say(f"left out {name}: {said.get(name, why)}")
     return left_out
+
+
+async def _build_in_turn(config: TournamentConfig, config_path: Path, bot: BotEntry, cwd: Path,
+                         say: Callable[[str], None], builds: Builds | None,
+                         turn: BuildTurn) -> tuple[str, str] | None:
+    """Build `bot` in `cwd` in its `turn`, unless its build is up to date: as the store
+    knows it, or as another referee's build just left it, the turn waited for (another
+    shard, whose store this one is not); its digest kept in `builds` and said in the turn.
+    None, or if it failed, its left-out reason in one line and with its output's excerpt."""
+    if bot.build is None:
+        return None
+    if builds is not None and turn.waited:
+        builds.versions.clear()  # the other referee's build may have written any folder
+    if _up_to_date(config, config_path, bot, builds, turn.left):
+        return None
+    say(f"building {bot.name}: {bot.build}")
+    if builds is not None:
+        builds.ran += 1
+        builds.versions.clear()
+    built = await build_bot(bot.build, cwd, config.limits.build_time, config.sandbox,
+                            read_only(config_path, bot.read_only))
+    if built.problem is not None:
+        # its first error kept: gcc's warnings after it filled the last lines
+        tail = built.excerpt(BUILD_LINES) if built.failure is None else ""
+        line = built.headline() if built.failure is None else ""
+        return (f"its build {built.problem}" + (f": {line}" if line else ""),
+                f"its build {built.problem}" + (f": {tail}" if tail else ""))
+    if builds is not None:
+        builds.digests[bot.name] = _build_digest(config, config_path, bot, builds)
+        turn.built(builds.digests[bot.name])
+    return None
 
 
 @dataclass(frozen=True)
@@ -184,14 +209,21 @@ def _build_digest(config: TournamentConfig, config_path: Path, bot: BotEntry,
 
 
 def _up_to_date(config: TournamentConfig, config_path: Path, bot: BotEntry,
-                builds: Builds | None) -> bool:
-    """Whether `bot`'s build is known to be up to date (and so counted as reused, its digest
-    kept as it was)."""
-    if builds is None or builds.rebuild or bot.name not in builds.last:
+                builds: Builds | None, theirs: str | None = None) -> bool:
+    """Whether `bot`'s build is known to be up to date (and so counted as reused): its
+    folder's digest is the store's (kept as it was), or `theirs`, the digest another
+    referee's build just left (`BuildTurn.left`: then kept in this store too)."""
+    if builds is None or builds.rebuild:
         return False
-    if _build_digest(config, config_path, bot, builds) != builds.last[bot.name]:
+    known = {builds.last.get(bot.name), theirs} - {None}
+    if not known:
+        return False
+    digest = _build_digest(config, config_path, bot, builds)
+    if digest not in known:
         return False
     builds.reused.append(bot.name)
+    if digest != builds.last.get(bot.name):
+        builds.digests[bot.name] = digest
     return True
 
 

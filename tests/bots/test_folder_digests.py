@@ -70,3 +70,19 @@ def test_a_file_name_that_is_not_utf8_has_digests_that_tell_its_changes(tmp_path
         f.write(b"2")
     after = folder_digest(bot), build_digest("make", bot, "none", ())
     assert None not in before and before[0] != after[0] and before[1] != after[1]
+
+
+def test_a_build_lock_beside_a_bots_folder_and_in_another_changes_neither_digest(
+        tmp_path: Path) -> None:
+    """The lock in which referees take turns to build a folder lies beside it (`lock_paths`),
+    so inside the folder that holds it (a `dir = "."` entrant's beside the others'): neither
+    that folder's version nor its build's digest counts it, nor what a build wrote in it."""
+    from referee.bots.build_lock import lock_paths
+
+    (tmp_path / "ann").mkdir()
+    (tmp_path / "bot.py").write_text("print(1)\n")
+    before = folder_digest(tmp_path), build_digest("make", tmp_path, "none")
+    lock = lock_paths(tmp_path / "ann")[0]
+    assert lock.parent == tmp_path
+    lock.write_text("0" * 64 + "\n")
+    assert (folder_digest(tmp_path), build_digest("make", tmp_path, "none")) == before

@@ -7,8 +7,11 @@ counts the builds that ran."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from referee.bots.build_state import build_digest
@@ -16,7 +19,7 @@ from referee.tournament.config import load_tournament
 from referee.tournament.entrants import PLAN_BUILDS_MOST, REUSED_NAMED, Builds, planned_builds
 
 from .. import in_process
-from ..processes import BOT_PYTHON
+from ..processes import BOT_PYTHON, wait_until
 from .test_field import FIRST_LEGAL, entrant, field_file, run
 
 # Writes the program the command runs (out.py): deleting it is deleting the build's output.
@@ -309,3 +312,65 @@ def test_a_file_of_a_bots_folder_is_left_out_of_its_digests_only_at_a_run_files_
              for s in (other, store)}
     assert before[other][0] != after[other][0] and before[other][1] != after[other][1]
     assert before[store] == after[store]
+
+
+# Logs its start, waits for a line on a FIFO (the test's word: no sleep), logs its end and
+# writes the program the command runs.
+SLOW_BUILD = """echo start >> "$1"
+read word < "$2"
+echo end >> "$1"
+cp bot.py out.py
+"""
+
+
+def test_two_shards_at_once_take_turns_to_build_a_folder_and_the_second_reuses_the_build(
+        tmp_path: Path) -> None:
+    """Two shards of one tournament run at once, each with its own store, never build one
+    entrant's folder at the same time: the second says it waits for the first's build, in
+    one line, and then, the folder being as that build left it, reuses the build rather than
+    run it again; no lock file is left.  (Shards past the schedule's 3 games, which play
+    none: only their builds are tested.)"""
+    names = ["ann", "ben", "cal"]
+    for n in names:
+        entrant(tmp_path, n)
+    log, go = tmp_path / "builds.log", tmp_path / "go"
+    os.mkfifo(go)
+    (tmp_path / "ann" / "build.sh").write_text(SLOW_BUILD)
+    file = field_file(tmp_path, names)
+    file.write_text(file.read_text().replace(
+        f'command = "{BOT_PYTHON} bot.py"\ndir = "ann"',
+        f'command = "{BOT_PYTHON} out.py"\ndir = "ann"\nbuild = "sh build.sh {log} {go}"'))
+
+    def shard(number: int) -> tuple[subprocess.Popen[bytes], Path]:
+        said = tmp_path / f"shard{number}.stderr"
+        with said.open("wb") as err:
+            return subprocess.Popen(
+                [sys.executable, "-m", "referee", "tournament", "run", str(file), "--shard",
+                 f"{number}/5", "--db", f"s{number}.db"], cwd=tmp_path,
+                stdout=subprocess.DEVNULL, stderr=err), said
+
+    first, _ = shard(4)
+    second: subprocess.Popen[bytes] | None = None
+    try:
+        wait_until(lambda: log.exists() and log.read_text() == "start\n", "the first build",
+                   process=first)
+        second, said = shard(5)
+        waiting = f"waiting for another referee's build of ann in {tmp_path / 'ann'}\n"
+        wait_until(lambda: waiting in said.read_text() or log.read_text() != "start\n",
+                   "the second shard to wait", process=second)
+        assert log.read_text() == "start\n", said.read_text()  # not a second build at once
+        with go.open("w") as word:
+            word.write("built\n")
+        assert first.wait(timeout=120) == 0 and second.wait(timeout=120) == 0, said.read_text()
+        assert log.read_text() == "start\nend\n"
+        assert "build reused, its folder unchanged since its last build (--rebuild builds it " \
+               "again): ann\n" in said.read_text(), said.read_text()
+        assert "building" not in said.read_text()
+        assert not list(tmp_path.glob(".*")), "a lock file left beside the folder"
+    finally:  # a failure stops both, and lets their builds end
+        with contextlib.suppress(OSError):
+            os.close(os.open(go, os.O_WRONLY | os.O_NONBLOCK))
+        for shard_run in (first, second):
+            if shard_run is not None and shard_run.poll() is None:
+                shard_run.kill()
+                shard_run.wait()
