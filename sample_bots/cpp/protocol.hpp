@@ -1,15 +1,13 @@
-// The protocol's messages as C++ types, and the JSON they are read from and written to
-// (protocol v1, ../../protocol/README.md). The strategy sees only these types.
+// The protocol's messages as plain C++ types (protocol v1, ../../protocol/README.md): the
+// strategy sees only these. main.cpp reads them from the referee's JSON and writes the Reply
+// back; it is the only file that includes <nlohmann/json.hpp>, so a change to the strategy
+// rebuilds strategy.cpp alone, without parsing that large header again.
 #pragma once
 
+#include <cstdint>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
-
-using json = nlohmann::json;
 
 // One card of the edition: its artist (an index into Edition::artists) and auction type
 // ("open", "once-around", "hidden", "fixed-price" or "double").
@@ -77,8 +75,8 @@ struct Legal {
 };
 
 // A request: decision is "play", "offer", "bid", "hidden_bid", "price", "buy" or "mystery".
+// Its id is main.cpp's business: it copies it into the reply, unchanged.
 struct Request {
-    json id;  // echoed back unchanged (an integer up to 2^53)
     std::string decision;
     View view;
     Legal legal;
@@ -95,20 +93,35 @@ struct Reply {
     static Reply with_amount(const std::string& action, int amount) { return {action, std::nullopt, amount}; }
 };
 
-// A field the protocol always sends is missing: its message names it (`legal: no field "min"`).
-struct MissingField : std::runtime_error {
-    using std::runtime_error::runtime_error;
+// An event of the game (protocol section 5), for Game::seen_event. Which fields it has depends
+// on its type; those it has are read (an error if one is missing), the others are empty or 0.
+struct Event {
+    std::string type;  // "round_started", "card_played", "auction_won", "round_ended", ...
+    int seat = 0;      // who acted: cards_dealt, card_played, second_card_declined, bid, pass,
+                       // price_set, mystery_revealed, mystery_declined, paintings_sold
+    int round = 0;     // round_started, round_ended
+    int card = 0;      // card_played, mystery_revealed
+    int count = 0;     // card_played, mystery_revealed: that artist's cards this round, this one included
+    std::vector<int> cards;  // cards_dealt, auction_started, auction_won, paintings_sold
+    int amount = 0;          // bid, payment, paintings_sold
+    int price = 0;           // price_set, auction_won
+    bool forced = false;     // pass: the seat could not afford to bid and was not asked
+    int auctioneer = 0;      // auction_started, auction_won
+    std::string auction_type;  // auction_started
+    int winner = 0;            // auction_won
+    std::optional<int> payer;  // payment: empty is the bank
+    std::optional<int> payee;
+    int first_seat = 0;           // round_started
+    std::vector<int> hand_sizes;  // round_started: by seat, after the deal
+    int mystery_size = 0;         // round_started
+    std::vector<int> amounts;     // hidden_bids_revealed: by seat, 0 = no bid
+    int ender = 0;                // round_ended: who played or turned the round-ending card
+    std::vector<int> counts;      // round_ended: cards of each artist played this round
+    std::vector<int> ranking;     // round_ended: artists, first to third
+    std::vector<int> tiles;       // round_ended: by artist, given this round
+    std::vector<int> values;      // round_ended: by artist, what one painting sells for now
+    std::vector<int> unsold;      // round_ended
+    std::vector<int> money;       // game_ended: by seat
+    std::vector<int> ranks;       // game_ended: by seat, 1 = best
+    std::vector<int> winners;     // game_ended
 };
-
-// Reading: each throws when a field the protocol always sends is missing (a MissingField) or
-// mistyped (a json::exception); only `seed` may be absent (0).
-NewGame read_new_game(const json& msg);
-Request read_request(const json& msg);
-
-// Writing: one line of JSON, without its newline.
-std::string hello_line(const std::string& name);
-std::string reply_line(const json& id, const Reply& reply);
-
-// The referee's own default for a decision (protocol section 8), built from `legal` alone:
-// what to send when the strategy fails.
-Reply fallback(const std::string& decision, const json& legal);

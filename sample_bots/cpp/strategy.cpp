@@ -32,12 +32,10 @@ Game::Game(const NewGame& msg)
         if (c.artist >= 0 && c.artist < n_artists_) per_artist_[static_cast<size_t>(c.artist)] += 1;
 }
 
-void Game::seen_event(const json& event)
+void Game::seen_event(const Event& event)
 {
-    if (event.value("type", std::string()) == "round_ended") {
-        const std::vector<int> counts = event.at("counts").get<std::vector<int>>();
-        for (size_t a = 0; a < counts.size() && a < gone_.size(); a++) gone_[a] += counts[a];
-    }
+    if (event.type == "round_ended")
+        for (size_t a = 0; a < event.counts.size() && a < gone_.size(); a++) gone_[a] += event.counts[a];
 }
 
 int Game::artist_of(int card) const

@@ -11,8 +11,8 @@ class Game {
 public:
     explicit Game(const NewGame& msg);
 
-    // An event of this game (protocol section 5), as sent: track what you need.
-    void seen_event(const json& event);
+    // An event of this game (protocol section 5): track what you need.
+    void seen_event(const Event& event);
 
     // The answer to one request. It need not be legal: main.cpp checks nothing, so keep
     // every amount within legal.min..legal.max and every card within legal.cards.

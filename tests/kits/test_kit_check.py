@@ -65,15 +65,17 @@ MISSING_FIELD_BOTS: dict[str, tuple[str, str | None, set[str]]] = {
 def missing_field_session() -> list[dict[str, object]]:
     """A session whose messages each lack a field the protocol always sends, but for the last
     request: a new_game without its edition (its game's requests get the defaults), then a
-    full one, events without their counts and card, a bid without legal.min, a price without
-    legal.max."""
+    full one, events whose only missing field is their counts and card (a kit may read every
+    field of an event), a bid without legal.min, a price without legal.max."""
     return [
         {"type": "hello", "protocol": 1, "referee": "test"},
         {key: value for key, value in NEW_GAME.items() if key != "edition"},
         request(0, "bid", {"min": 1, "max": 100, "can_pass": True}),
         NEW_GAME,
-        {"type": "event", "event": {"type": "round_ended", "round": 1}},
-        {"type": "event", "event": {"type": "card_played", "seat": 1}},
+        {"type": "event", "event": {"type": "round_ended", "round": 1, "ender": 0,
+                                    "ranking": [0, 1], "tiles": [30, 20], "values": [30, 20],
+                                    "unsold": []}},
+        {"type": "event", "event": {"type": "card_played", "seat": 1, "count": 1}},
         request(1, "bid", {"max": 100, "can_pass": True}),
         request(2, "price", {"min": 1, "can_pass": False}),
         request(3, "bid", {"min": 1, "max": 100, "can_pass": True}),

@@ -111,18 +111,20 @@ def test_the_java_kit_lives_through_an_exception_a_deep_recursion_and_an_assert(
 
 def test_the_cpp_kit_names_a_strategy_exception_and_lives_through_one_in_an_event(
         tmp_path_factory: pytest.TempPathFactory) -> None:
-    """The C++ kit as built, its strategy made to throw by what it is sent (no rebuild): a
-    `round_ended` whose counts are not numbers (nlohmann's type_error in `seen_event`), and a
-    play with a card in hand that the edition lacks (std::out_of_range from `.at()`).  The bot
-    logs each in one line, the event's type and the exception (the request's by its type and
-    message: C++ keeps no place), in the words the referee counts as an error it lived
-    through, answers the default (the first legal card) and plays on; the event's exception
-    used to be logged in words the referee did not count."""
+    """The C++ kit as built, made to throw by what it is sent (no rebuild): a `round_ended`
+    whose counts are not numbers (nlohmann's type_error, reading the event for `seen_event`),
+    and a play with a card in hand that the edition lacks (std::out_of_range from the
+    strategy's `.at()`).  The bot logs each in one line, the event's type and the exception
+    (the request's by its type and message: C++ keeps no place), in the words the referee
+    counts as an error it lived through, answers the default (the first legal card) and plays
+    on; the event's exception used to be logged in words the referee did not count."""
     folder = built_kit("cpp", tmp_path_factory).folder
     session = [
         {"type": "hello", "protocol": 1, "referee": "test"},
         NEW_GAME,
-        {"type": "event", "event": {"type": "round_ended", "round": 1, "counts": ["x", 1]}},
+        {"type": "event", "event": {"type": "round_ended", "round": 1, "ender": 0,
+                                    "counts": ["x", 1], "ranking": [1, 0], "tiles": [20, 30],
+                                    "values": [20, 30], "unsold": []}},
         {**request(1, "play", {"cards": [1, 0], "can_pass": False}),
          "view": {**VIEW, "hand": [0, 1, 99], "auction": None}},
         request(2, "bid", {"min": 1, "max": 100, "can_pass": True}),
