@@ -113,7 +113,8 @@ class Watchdog:
         """Whether the bot's processes are using the CPU: over the next `seconds`, a quarter
         of them or more spent running or waiting to run (`proc_tree.cpu_wanted`), or else of
         CPU time.  Looked at only when the hello or a request timed out with nothing come from
-        the bot since its last line (the first timeout of a silence), to tell an endless
+        the bot since its last line (the first timeout of a silence, and the first after it
+        of a request the bot read: `SeatProtocol.read_in_silence`), to tell an endless
         loop from an unflushed reply; the time waited counts, since on a loaded machine a
         loop gets far less than a quarter of a core."""
         def used() -> tuple[float, float]:

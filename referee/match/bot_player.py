@@ -49,10 +49,10 @@ BAD_HELLO = codec.BAD_HELLO
 
 async def _silence_looked_at(bot: BotProcess) -> tuple[bool, bool]:
     """A bot that wrote nothing in its time, looked at for `watchdog.BUSY_LOOK` seconds at
-    the first timeout of a silence (its hello's, or a request's since its last line):
-    whether it used the CPU meanwhile (a loop, not an unflushed line), and whether its output
-    came during the look (it is slow, not silent).  Only on a timeout's path, never a
-    reply's."""
+    the first timeout of a silence (its hello's, or a request's since its last line), and at
+    the first after it of a request it read (`SeatProtocol.read_in_silence`): whether it
+    used the CPU meanwhile (a loop, not an unflushed line), and whether its output came during
+    the look (it is slow, not silent).  Only on a timeout's path, never a reply's."""
     busy = await Watchdog.busy(bot)
     return busy, bot.output_waiting() > 0
 

@@ -138,8 +138,12 @@ class SeatProtocol:
         self._silent_since: int | None = None
         self._busy = False  # found using the CPU at a timeout before any reply (`timed_out`)
         # Whether it was found using the CPU at a timeout of a request it read in that silence
-        # (`read_in_silence`; None: not looked at in this silence).
+        # (`read_in_silence`; None: not looked at in this silence).  Reset as a silence
+        # begins (`timed_out`), not at each reply: a reply's path does no more for it.
         self._busy_reading: bool | None = None
+        # The last request of that silence the bot had read when it timed out (None: none):
+        # the one a bot that has not read a later request is most likely still busy with.
+        self._last_read: int | None = None
         self._out: list[bytes] = []  # lines for the bot, sent with what goes next
         # Encoded lines for the bot (its events), sent with what goes next: the list's own
         # `extend`, as this is called for every seat at every step.
@@ -160,7 +164,6 @@ class SeatProtocol:
         self.replies = 0
         self._silent_since = None
         self._busy = False
-        self._busy_reading = None
         return HELLO
 
     def receive_hello(self, line: bytes) -> str:
@@ -245,7 +248,6 @@ class SeatProtocol:
         self.answered = True
         self.replies += 1
         self._silent_since = None
-        self._busy_reading = None
         request_id = self.request_id
         try:
             reply = codec.decode_reply(line)
@@ -303,8 +305,9 @@ class SeatProtocol:
     def first_silence(self) -> bool:
         """No request has timed out since the bot's last line (or its hello), and no late
         reply came while this one waited: a timeout now is the first of a silence, the one
-        to look at whether the bot is busy (`timed_out`).  Once a silence: a bot is retired
-        after a few faults, so a game waits for a few looks at most."""
+        to look at whether the bot is busy (`timed_out`).  At most two looks a silence (this
+        one and `read_in_silence`'s), each at a timeout, a fault that counts: a game waits for
+        at most `max_faults` looks of one seat (3 by default; a tournament may raise it)."""
         return self._silent_since is None and not self.stale
 
     def read_in_silence(self, partial: int, unread: int) -> bool:
@@ -324,12 +327,12 @@ class SeatProtocol:
         `read_in_silence`; `late`: its output came in that look): a timeout, which empties the
         bank.  The first timeout of a silence says whether the bot was busy, idle or late.  A
         bot still busy with an earlier request that timed out (nothing came from it since,
-        and it has not read this one) is told so: the decision to look at is that one, not
-        this; one that has read this request and still wrote nothing is told to check that it
-        flushes, unless it was found busy (it is slow, or reads its input as it computes) or
-        its output came just after.  One from which nothing ever came is told to check that
-        it flushes, unless it was found busy, or its output came just after (it is slow, not
-        silent)."""
+        and it has not read this one) is told so, naming the last it had read when it timed
+        out: the decision to look at is that one, not this; one that has read this request
+        and still wrote nothing is told to check that it flushes, unless it was found busy (it
+        is slow, or reads its input as it computes) or its output came just after.  One from
+        which nothing ever came is told to check that it flushes, unless it was found busy, or
+        its output came just after (it is slow, not silent)."""
         move, bank = self.move, self.bank
         self.bank = 0.0
         reason = (f"no reply within {move + bank:.3g} s (move time {move:g} s + time bank "
@@ -338,8 +341,9 @@ class SeatProtocol:
         if self.stale:
             reason += f" ({self._stale_said()})"
         elif busy_with is not None and unread > 0 and not partial:
+            stuck = busy_with if self._last_read is None else self._last_read
             reason += (f" (the bot has not read this request: most likely it is still busy "
-                       f"with the request of id {busy_with}, which timed out; it has written "
+                       f"with the request of id {stuck}, which timed out; it has written "
                        "nothing since)")
         elif busy_with is not None and self.replies and not partial:  # it read this one
             if self._busy_reading is None:  # the look, if `read_in_silence` (once)
@@ -364,8 +368,11 @@ class SeatProtocol:
         elif not self.replies and not partial:  # nothing, ever
             self._busy = self._busy or busy
             reason += (UNFLUSHED if not self._busy else BUSY_BEFORE if unread > 0 else BUSY)
-        if busy_with is None:
+        if busy_with is None:  # a silence begins
             self._silent_since = self.request_id
+            self._busy_reading = self._last_read = None
+        if not partial and unread <= 0:
+            self._last_read = self.request_id
         return Faulted(FaultKind.TIMEOUT, reason, move + bank, self.request_id)
 
     def _stale_said(self) -> str:

@@ -251,7 +251,9 @@ def test_a_bot_that_stops_flushing_mid_game_is_told_to_check_that_it_flushes() -
     """A bot that answered, then holds its replies in a buffer it does not flush: its first
     timeout, found idle having read the request, tells it to check that it flushes, and so
     does the next, a request it read with nothing come since; one that has not read the
-    next request is told it is still busy instead."""
+    next request is told it is still busy instead, with the last it read (not the first
+    that timed out, which it read and went past), or with that first one when it has read
+    none of them."""
     protocol = SeatProtocol()
     protocol.started()
     begin(protocol, move=0.5, bank=0)
@@ -270,8 +272,16 @@ def test_a_bot_that_stops_flushing_mid_game_is_told_to_check_that_it_flushes() -
         "read this one: most likely its replies wait in its output buffer; check that it "
         "flushes each one)")
     asked(protocol)
-    assert "(the bot has not read this request: most likely it is still busy with the " \
-        "request of id 2" in protocol.timed_out("no line", unread=200).reason
+    assert protocol.timed_out("no line", unread=200).reason.endswith(
+        "(the bot has not read this request: most likely it is still busy with the request "
+        "of id 3, which timed out; it has written nothing since)")
+    asked(protocol)
+    assert protocol.receive(reply(3), 0.01)  # a line: the silence ends
+    asked(protocol)
+    protocol.timed_out("no line", unread=90)  # the first of a silence, unread
+    asked(protocol)
+    assert protocol.timed_out("no line", unread=200).reason.endswith(
+        "busy with the request of id 6, which timed out; it has written nothing since)")
 
 
 def test_a_bot_found_busy_on_a_request_it_read_after_a_timeout_is_not_told_to_flush() -> None:
