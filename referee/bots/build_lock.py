@@ -8,13 +8,15 @@ on a lock file beside the folder, held by the referee (not the build, nor its sa
 the check whether the build is up to date to the digest taken after it.
 
 The lock file lies beside the folder, `.NAME.referee-build-lock` in its parent, where every
-process that sees the folder, on any machine, finds it, and where neither the build nor its
-sandbox sees it; a parent this process cannot write (or whose file system has no flock) gives
-way to a file in the temporary folder, named by the folder's real path, which the processes of
-one user on one machine agree on.  Where neither can be locked the build goes on unguarded,
-as the store does.  The folder walk leaves out every file of that suffix
-(`folder_walk.LOCK_SUFFIX`): a lock beside one entrant's folder and inside another's (a
-`dir = "."` entrant's) is no change of that other's version nor of its build's digest.
+process that sees the folder, on any machine, finds it, and where the folder's own build and
+sandbox do not see it; a parent this process cannot write (or whose file system has no
+flock) gives way to a file in the temporary folder, named by the folder's real path, which
+the processes of one user on one machine agree on.  So does a link in the file's place
+(`_own_file`): a parent may be another entrant's folder (a `dir = "."` entrant's), which that
+entrant's build writes.  Where neither can be locked the build goes on unguarded, as the
+store does.  The folder walk leaves out every file of that suffix (`folder_walk.LOCK_SUFFIX`):
+a lock beside one entrant's folder and inside another's is no change of that other's version
+nor of its build's digest.
 
 A referee killed while it holds the lock frees it (the kernel releases a dead process's flock);
 its file stays until the next turn's end.  The holder writes the digest of its successful
@@ -28,6 +30,7 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import os
+import stat
 import tempfile
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
@@ -76,8 +79,12 @@ def _lock(folder: Path) -> tuple[Path, int, bool] | None:
         try:
             if path.parent.name.startswith("referee-build-locks-"):
                 path.parent.mkdir(mode=0o700, exist_ok=True)
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+                _own_folder(path.parent)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
         except OSError:
+            continue
+        if not _own_file(fd):
+            os.close(fd)
             continue
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -88,6 +95,29 @@ def _lock(folder: Path) -> tuple[Path, int, bool] | None:
             continue
         return path, fd, True
     return None
+
+
+def _own_folder(folder: Path) -> None:
+    """OSError unless `folder` is a folder of this user that no other may write: another
+    user's, made first in the shared temporary folder, could hold links to this user's files
+    or a lock never released."""
+    st = os.lstat(folder)
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid() or st.st_mode & 0o022:
+        raise PermissionError(f"{folder} is not this user's own folder")
+
+
+def _own_file(fd: int) -> bool:
+    """Whether the lock file opened is one the referee may write its digest into: a plain
+    file of this user with no other name.  The lock beside a folder lies in its parent, which
+    may be another entrant's (`dir = "."`), written by that entrant's build: a link it left
+    there (a symbolic one is not followed, `O_NOFOLLOW`; a hard one, to a file of this user
+    it can see) would have the referee, outside any sandbox, write into the file it leads to."""
+    try:
+        st = os.fstat(fd)
+    except OSError:
+        return False
+    # No name at all is as good as one: the holder removed it as its turn ended (`_still_there`)
+    return stat.S_ISREG(st.st_mode) and st.st_nlink <= 1 and st.st_uid == os.getuid()
 
 
 def _said(fd: int) -> str | None:
@@ -114,9 +144,9 @@ async def build_turn(folder: Path, name: str,
                      say: Callable[[str], None]) -> AsyncIterator[BuildTurn]:
     """Hold the turn to build bot `name` in `folder` (module doc); while another referee
     holds it, say so in one line and wait, polling every `POLL` seconds (a thread blocked in
-    flock could not be stopped by Ctrl-C or a time budget).  The file is removed as the turn
-    ends, so that none is left beside a bot's folder (but by a referee killed in its turn:
-    the next removes it)."""
+    flock could not be stopped by Ctrl-C; no caller bounds the wait by a time budget).  The
+    file is removed as the turn ends, so that none is left beside a bot's folder (but by a
+    referee killed in its turn: the next removes it)."""
     waited, left = False, None
     while True:
         found = _lock(folder)

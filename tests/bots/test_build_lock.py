@@ -1,0 +1,35 @@
+"""Builds of one folder take turns across referees (`bots/build_lock.py`): the lock file lies
+beside the folder, in a parent another entrant's build may write, and the referee writes the
+digest of its build into it outside any sandbox."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import trio
+
+from referee.bots.build_lock import build_turn, lock_paths
+
+
+def test_a_link_left_where_the_lock_goes_is_never_written_through(tmp_path: Path) -> None:
+    """A link planted beside a bot's folder, in the lock file's place (by a `dir = "."`
+    entrant's build, which writes that parent), leads the referee to no file: the file it
+    leads to keeps its bytes, the link stays as it was, and the build still takes its turn,
+    in the temporary folder, which it leaves without a lock file."""
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me\n")
+    beside, shared = lock_paths(folder)
+    os.symlink(victim, beside)
+    said: list[str] = []
+
+    async def build() -> bool:
+        async with build_turn(folder, "bot", said.append) as turn:
+            turn.built("a" * 64)
+            return turn.fd is not None and shared.exists()
+
+    assert trio.run(build)  # guarded all the same, in the temporary folder
+    assert victim.read_text() == "keep me\n" and os.readlink(beside) == str(victim)
+    assert not shared.exists() and said == []
