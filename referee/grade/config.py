@@ -45,7 +45,13 @@ def grading_warnings(config: TournamentConfig,
     on a course platform, is its name and the largest `submission_time` its jobs allow."""
     grading = config.grading
     out = []
-    if not grading.rules:
+    if "grading" not in config.model_fields_set:
+        # A teacher who left the table out is told what every
+        # student will get, and where the rules go.
+        out.append(f"no [grading] table: every bot gets the grade {grading.otherwise!r} "
+                   "(otherwise and broken, by default); add [grading] with its "
+                   "[[grading.rules]] (docs/grading.md, The grading config and its rules)")
+    elif not grading.rules:
         out.append(f"[grading] has no rules: every working bot gets the grade otherwise = "
                    f"{grading.otherwise!r}")
     need = math.ceil(math.log2(1 / (1 - grading.confidence)) - 1e-9)

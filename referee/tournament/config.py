@@ -211,7 +211,8 @@ class TournamentConfig(BaseModel):
                 if self.baselines.count(b) > 1:
                     raise ValueError(f"baselines: {b!r} is listed twice")
                 if b not in names:
-                    raise ValueError(f"baselines: {b!r} is not one of the bots")
+                    raise ValueError(f"baselines: {b!r} is not one of the bots "
+                                     f"({', '.join(names)})")
             if len(self.baselines) != self.table_size - 1:
                 raise ValueError(f"baselines: a gauntlet at tables of {self.table_size} needs "
                                  f"{self.table_size - 1} baselines, got {len(self.baselines)}")

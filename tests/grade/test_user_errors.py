@@ -1078,12 +1078,15 @@ def test_a_file_handed_in_beside_the_students_folders_is_named(tmp_path: Path) -
      "'otherwise'?)"),
     (('format = "gauntlet"', 'format = "round-robin"'),
      'class.toml: format: grading needs a gauntlet (format = "gauntlet", with baselines)'),
+    (('baselines = ["random-1"', 'baselines = ["randon-1"'),
+     "class.toml: baselines: 'randon-1' is not one of the bots (random-1, random-2, "
+     "random-3)"),
 ])
 def test_a_mistyped_key_or_a_round_robin_config_is_named_as_such(
         tmp_path: Path, change: tuple[str, str], error: str) -> None:
-    """A misspelt key of a grading config is named with the key it was meant to be, and a
-    config for a round robin is told that grading needs a gauntlet, not that its bots
-    cannot fill a table."""
+    """A misspelt key of a grading config is named with the key it was meant to be, a
+    misspelt baseline with the bots it can name, and a config for a round robin is told that
+    grading needs a gauntlet, not that its bots cannot fill a table."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     (subs / "heidi").mkdir(parents=True)
     write_config(config)
@@ -1205,10 +1208,10 @@ def test_a_class_folder_given_one_level_too_high_is_warned_of(tmp_path: Path) ->
 
 
 def test_a_config_that_grades_every_working_bot_alike_is_warned_of(tmp_path: Path) -> None:
-    """Too few deals for the test to find anything (1 at 95%), a [grading] with no rules, and
-    bots run outside the sandbox, are named by `grade` as it starts (and by `autograder` as it
-    writes a platform's files); a student's feedback under no rules does not say it met the
-    first rule."""
+    """Too few deals for the test to find anything (1 at 95%), a [grading] with no rules (or
+    none at all), and bots run outside the sandbox, are named by `grade` as it starts (and by
+    `autograder` as it writes a platform's files); a student's feedback under no rules does
+    not say it met the first rule."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
     (tmp_path / "nobody" / "heidi").mkdir(parents=True)  # no bot: graded without a game
     (subs / "ann").mkdir(parents=True)
@@ -1230,6 +1233,12 @@ def test_a_config_that_grades_every_working_bot_alike_is_warned_of(tmp_path: Pat
     assert done.returncode == 0 and f"warning: class.toml: {rules}\n" in done.stderr, done.stderr
     feedback = (out / "feedback" / "ann.md").read_text()
     assert "it met the first rule" not in feedback and "has no rules" in feedback, feedback
+    text = config.read_text()  # no [grading] at all: every bot gets F, and where rules go
+    config.write_text(text[:text.index("[grading]")] + text[text.index("[[bots]]"):])
+    assert grading_warnings(load_tournament(config)) == [
+        "no [grading] table: every bot gets the grade 'F' (otherwise and broken, by default); "
+        "add [grading] with its [[grading.rules]] (docs/grading.md, The grading config and "
+        "its rules)"]
 
 
 def test_a_command_whose_program_the_grader_lacks_is_not_run_as_a_crash(tmp_path: Path) -> None:
