@@ -39,6 +39,7 @@ from .state import Spent, games_key, grading_key, read_state, write_state
 from .submissions import (
     SKIP,
     Submission,
+    archive_student,
     discover,
     handed_in_archives,
     loose_files,
@@ -120,9 +121,15 @@ async def _grade_into(root: Path, submissions: list[Submission], config: Tournam
                       say: Callable[[str], None]) -> list[StudentResult]:
     """`grade_all`'s work, once the folder is this run's alone."""
     loose = loose_files(root)
+    # An archive beside its student's folder is most often one the teacher unpacked, as the
+    # warning below asked: told so, not to give that student the folder it has.
+    unpacked = [n for n in loose if (s := archive_student(n)) and (root / s).is_dir()]
+    loose = [n for n in loose if n not in unpacked]
     if loose:  # a student who handed in a file would be missing from grades.csv unsaid
         say(f"warning: not graded, being files and not students' folders: {', '.join(loose)} "
             "(give each student a folder of their own)")
+    for name in unpacked:
+        say(f"note: {name} is not graded: the folder {archive_student(name)}/ beside it is")
     for name, student in handed_in_archives(root).items():  # a row, but no bot: say why
         say(f"warning: {name} is an archive, not a folder: {student} is graded \"no bot "
             f"found\" (grading does not unpack archives); to grade its bot, unpack it into "

@@ -1151,7 +1151,8 @@ def test_a_student_who_handed_in_an_archive_has_a_row_that_says_to_unpack_it(
     """A student who handed in `cid.zip` in place of a folder is in grades.csv (no bot
     found, F, 0 points), their feedback says the archive is not unpacked and to hand in its
     files (its status and games lines too, not "nothing in your folder"), and the teacher
-    is told where to unpack it; once unpacked, the folder is graded.
+    is told where to unpack it; once unpacked, the folder is graded, and the archive left
+    beside it is said to be not graded, not named as a student's file to give a folder.
     A zip inside a student's folder is that student's "no bot found" too.  A file that is no
     archive (the teacher's notes) stands for no student."""
     subs, out, config = tmp_path / "subs", tmp_path / "out", tmp_path / "class.toml"
@@ -1186,6 +1187,8 @@ def test_a_student_who_handed_in_an_archive_has_a_row_that_says_to_unpack_it(
     assert done.returncode == 0 and "cid: grading" in done.stderr, done.stderr
     assert (rows(out)["cid"]["status"], rows(out)["cid"]["games"]) == ("ok", "4")
     assert "warning: cid.zip is an archive" not in done.stderr, done.stderr
+    assert "note: cid.zip is not graded: the folder cid/ beside it is\n" in done.stderr
+    assert "folders: notes.txt (" in done.stderr and "cid.zip (" not in done.stderr
 
 
 def test_a_class_folder_given_one_level_too_high_is_warned_of(tmp_path: Path) -> None:
