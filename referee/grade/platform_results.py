@@ -61,8 +61,8 @@ def versus_text(name: str, v: Versus, confidence: float) -> str:
     high = "+inf" if v.high is None else f"{v.high:+.3f}"
     interval = (f"{2 * confidence - 1:.0%} interval [{low}, {high}]" if v.low is not None or
                 v.high is not None else "too few deals to bound it")
-    return (f"{words}: mean placement points {v.diff:+.3f} against {name}'s over {v.deals} "
-            f"deals, {interval}, one-sided p "
+    return (f"{words}: your mean placement points less {name}'s, {v.diff:+.3f} over "
+            f"{v.deals} deals, {interval}, one-sided p "
             f"{v.p_above:.3g} (above) and {v.p_below:.3g} (below), at a confidence of "
             f"{confidence:g}")
 

@@ -174,11 +174,12 @@ def test_gradescope_run_autograder(course: Path, graded: dict[str, dict[str, str
     """run_autograder, run as Gradescope runs it, writes results/results.json in Gradescope's
     format: the score is the points `referee grade` gives the same submission (0 for one with
     no bot or a failed build, with the reason in a visible test), a test per check and per
-    baseline, the feedback as Markdown output headed with the names of the submission's
-    users (a group's joined; no name without its metadata), and its points, placement and
-    grade on the leaderboard, a submission that played no game having no placement there.
-    The checks' tests are worth every check's points, those that could not run too, and no
-    test shows a folder of the grader's machine."""
+    baseline (the difference worded as the feedback words it), the feedback as Markdown
+    output headed with the names of the submission's users (a group's joined; no name
+    without its metadata), and its points, placement and grade on the leaderboard, a
+    submission that played no game having no placement there.  The checks' tests are worth
+    every check's points, those that could not run too, and no test shows a folder of the
+    grader's machine."""
     with zipfile.ZipFile(gradescope_zip) as archive:
         names = archive.namelist()
         assert {"setup.sh", "run_autograder", "config/grading.toml",
@@ -223,6 +224,9 @@ def test_gradescope_run_autograder(course: Path, graded: dict[str, dict[str, str
         assert len(checks) == CHECK_COUNT or submission in ("crashing", "syntax")
         for b in ("random-1", "random-2", "random-3"):
             assert tests[f"against {b}"]["max_score"] == 2
+            if played:  # the difference named as the feedback names it, not as a mean
+                assert f": your mean placement points less {b}'s, " in \
+                    tests[f"against {b}"]["output"], tests[f"against {b}"]["output"]
     shown = json.dumps(results)
     assert str(tmp_path) not in shown and 'File \\"/' not in shown and \
         "referee-grade-one-" not in shown and "<submissions folder>/" not in shown, \
