@@ -4,6 +4,7 @@ one submission at a time."""
 from __future__ import annotations
 
 import tempfile
+import time
 from pathlib import Path
 from typing import NoReturn
 
@@ -68,6 +69,7 @@ def grade_one_cmd(submission: Path, config_path: Path, results_path: Path,
         fail(f"{problem}; nothing was graded: {results_path} tells the student it is "
              f"{'not' if certain else 'most likely not'} their bot's fault")
 
+    started = time.monotonic()  # a stop by the platform's timeout says when it came
     try:
         config = checked_grading_config(config_path, sandbox, [] if work_dir is None else [
             ("the grading folder", work_dir)])
@@ -90,11 +92,14 @@ def grade_one_cmd(submission: Path, config_path: Path, results_path: Path,
         except BaselineFailed as exc:  # missing (before anything), or failed in a game
             staff_side(str(exc), certain=isinstance(exc, BaselineMissing))
         except KeyboardInterrupt:  # the platform's timeout, most likely: tell the student
+            after = time.monotonic() - started
             try:
-                write_results(results_path, stopped(platform, config))
+                write_results(results_path, stopped(platform, config, after))
             except OSError:
-                fail("interrupted; no results written")
-            fail(f"interrupted; {results_path} says grading was stopped before it finished")
+                fail(f"interrupted after {after:.0f} s; no results written")
+            fail(f"interrupted after {after:.0f} s (submission_time is "
+                 f"{config.limits.submission_time:g} s); {results_path} says grading was "
+                 "stopped before it finished")
     if not quiet:
         click.echo(f"{visible(outcome.student)}: {done_line(outcome)}; {results_path}")
 

@@ -234,12 +234,14 @@ def prairielearn(outcome: StudentResult, config: TournamentConfig,
     }
 
 
-def stopped(platform: Platform, config: TournamentConfig) -> dict[str, Any]:
+def stopped(platform: Platform, config: TournamentConfig, after: float) -> dict[str, Any]:
     """The results file of a grading stopped by a signal before it finished (most likely the
     platform's timeout, shorter than the config's budget), for the student to take to the
-    teacher, who can fix it (`not_graded`)."""
+    teacher, who can fix it (`not_graded`); `after`, the seconds it had run, tells the
+    teacher which timeout it met."""
     return not_graded(platform, (
-        "Grading was stopped before it finished, by a signal: most likely the platform's "
+        f"Grading was stopped after {after:.0f} s, before it finished, by a signal: most "
+        "likely the platform's "
         "timeout, which must exceed the grading config's submission_time "
         f"({config.limits.submission_time:g} s) by a minute. This is not your bot's "
         "fault: tell your teacher."))

@@ -427,8 +427,9 @@ def test_the_totals_a_teacher_is_told_are_the_most_a_bot_can_earn(platform: str)
 def test_grading_stopped_by_the_platform_still_tells_the_student(
         course: Path, tmp_path: Path, platform: str, schema: str) -> None:
     """`grade-one` ended by SIGTERM (the platform's timeout) before it finished: one error
-    line, exit status 2, and a results file in the platform's format that gives no score and
-    tells the student grading was stopped and that it is not their bot's fault."""
+    line that says after how long (to hold against the platform's timeout), exit status 2,
+    and a results file in the platform's format that gives no score and tells the student
+    grading was stopped, after how long, and that it is not their bot's fault."""
     gate = tmp_path / "gate"
     gate.touch()  # the bot waits at its first request while this exists
     sub = put(tmp_path / "sub", {"bot.py": BOTS / "held.py", "first_legal.py":
@@ -443,11 +444,13 @@ def test_grading_stopped_by_the_platform_still_tells_the_student(
     wait_until(lambda: processes_with(str(gate)), "the bot waiting at its gate", process=run)
     run.send_signal(signal.SIGTERM)
     _, err = run.communicate(timeout=120)
-    assert run.returncode == 2 and err == (f"error: interrupted; {results} says grading was "
-                                          "stopped before it finished\n"), err
+    assert run.returncode == 2 and re.fullmatch(
+        rf"error: interrupted after \d+ s \(submission_time is \d+ s\); {re.escape(str(results))} "
+        "says grading was stopped before it finished\n", err), err
     written = valid(results, schema)
     said = str(written["output"])
-    assert "Grading was stopped before it finished" in said and "not your bot's fault" in said
+    assert re.search(r"Grading was stopped after \d+ s, before it finished", said), said
+    assert "not your bot's fault" in said
     assert written.get("score", 0.0) == 0.0 and written.get("gradable", False) is False
 
 
