@@ -38,6 +38,13 @@ def shown_path(path: Path, config_path: Path) -> str | None:
     return None
 
 
+def baseline_label(name: str) -> str:
+    """A baseline's label when its files are outside both roots of `shown_path`: worded so
+    that it reads as one whatever the name (a baseline named `baseline` would read "baseline
+    baseline", a typo to the eye)."""
+    return f"the baseline '{name}'"
+
+
 def reference_bots(config: TournamentConfig, config_path: Path,
                    samples: Path | None = SAMPLE_BOTS,
                    store: FingerprintStore | None = None) -> list[Fingerprinted]:
@@ -54,9 +61,9 @@ def reference_bots(config: TournamentConfig, config_path: Path,
                               if (cwd / w).is_file() and may_be_code(w)}))
         if named:
             name = shown_path(named[0], config_path) if len(named) == 1 else None
-            found.setdefault(named, name or f"baseline {bot.name}")
+            found.setdefault(named, name or baseline_label(bot.name))
         elif bot.dir is not None:
-            found.setdefault((cwd,), shown_path(cwd, config_path) or f"baseline {bot.name}")
+            found.setdefault((cwd,), shown_path(cwd, config_path) or baseline_label(bot.name))
     if samples is not None and samples.is_dir():
         for folder in sorted(p.resolve() for p in samples.iterdir() if p.is_dir()):
             try:

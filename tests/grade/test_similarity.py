@@ -182,6 +182,28 @@ def test_no_two_sample_bots_look_alike() -> None:
         assert share(a, b) < THRESHOLD / 2 and share(b, a) < THRESHOLD / 2, (a.name, b.name)
 
 
+def test_a_baseline_from_elsewhere_is_named_as_a_baseline(tmp_path: Path) -> None:
+    """A baseline whose file is outside both the repository and the config's folder is
+    "the baseline 'baseline'" in grades.csv's most_similar and in similarity.md, not
+    "baseline baseline", which reads as a typo."""
+    kit = tmp_path / "kit"
+    kit.mkdir()
+    source = (SAMPLES / "python" / "baseline_bot.py").read_text()
+    (kit / "baseline_bot.py").write_text(source)
+    (tmp_path / "cfg").mkdir()
+    config = config_for(tmp_path / "cfg")
+    config.write_text(config.read_text().replace('baselines = ["random-1", "random-2"]',
+                                                 'baselines = ["baseline", "random-1"]')
+                      + f'[[bots]]\nname = "baseline"\ncommand = "{BOT_PYTHON} '
+                        '../kit/baseline_bot.py"\n')
+    references = reference_bots(load_tournament(config), config, samples=None)
+    assert {r.name for r in references} == {"the baseline 'baseline'", RANDOM}
+    ann = fingerprinted("ann", False, [SourceFile("bot.py", source)])
+    found = compare([ann], references)
+    assert found.closest["ann"].other == "the baseline 'baseline'"
+    assert list(started(similarity_report(found, THRESHOLD))) == ["the baseline 'baseline'"]
+
+
 def test_a_student_matches_the_closest_bot_and_tiny_code_is_not_compared() -> None:
     """Each student's closest is the bot holding most of its code, the source before a fellow
     copier; two students with nothing but the sample are no pair; a few lines are too little
