@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import shlex
 import shutil
 import stat
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.bots.start import split_command
-from referee.tournament.config import TournamentConfig
+from referee.tournament.config import BotEntry, TournamentConfig
 from referee.tournament.entrants import bot_dir, unbuilt_problems
 
 from .platform_results import Platform, max_points
@@ -276,6 +277,31 @@ def prairielearn(config: TournamentConfig, config_path: Path, out: Path,
         "question's info.json: docs/grading.md, PrairieLearn"])
 
 
+# A word that names a file by its ending ("bot.py", "strong_bot.pyy"): a letter after the dot.
+_FILE_ENDING = re.compile(r"[^/]+\.[A-Za-z]\w*")
+
+
+def missing_script_path(bot: BotEntry, cwd: Path) -> str | None:
+    """Why a baseline's command names a script that is not there (None if it does not): its
+    first word after the program that is not an option (nor a module after `-m`) and names a
+    path, by a `/` or a file ending of any kind, and is not in `cwd`.  `launch.missing_script`
+    knows scripts by their known endings only, so that "strong_bot.pyy" passed and the bundle
+    failed every student; a word that names no file ("play", a class name) or a program on
+    PATH is left alone.  Not before a build, which may make it."""
+    if bot.build is not None:
+        return None
+    for word in split_command(bot.command)[1:]:
+        if word == "-m":  # a module follows, not a file
+            return None
+        if word.startswith("-"):
+            continue
+        if (any(c.isspace() or c in ":=" for c in word) or os.path.isabs(word)
+                or not ("/" in word or _FILE_ENDING.fullmatch(word))):
+            return None
+        return None if (cwd / word).exists() else f"{word} not found in {cwd}"
+    return None
+
+
 def write_autograder(platform: Platform, config: TournamentConfig, config_path: Path,
                      out: Path, image: str) -> Written:
     """The platform's files in `out`, once no baseline names a file or folder that is not
@@ -284,12 +310,16 @@ def write_autograder(platform: Platform, config: TournamentConfig, config_path: 
     must have it), and the total a submission can earn (what the platform's assignment
     needs)."""
     notes = []
-    for name, why in unbuilt_problems(config, config_path).items():
+    misspelt = {b.name: f"its command cannot run: {missing}" for b in config.bots
+                if b.name in config.baselines
+                and (missing := missing_script_path(b, bot_dir(config_path, b.dir)))}
+    for name, why in {**unbuilt_problems(config, config_path), **misspelt}.items():
         if name not in config.baselines:
             continue
         bot = next(b for b in config.bots if b.name == name)
         program = split_command(bot.command)[0]
-        if not bot.dir and "/" not in program and shutil.which(program) is None:
+        if (not bot.dir and "/" not in program and shutil.which(program) is None
+                and name not in misspelt):
             notes.append(f"note: baseline {name} runs {program}, which is not installed here: "
                          "the platform's image must have it (setup.sh, or the Dockerfile)")
             continue

@@ -366,8 +366,9 @@ def test_the_commented_install_line_builds_every_starter_kit(gradescope_zip: Pat
 
 def test_autograder_refuses_what_a_platform_cannot_run(course: Path, tmp_path: Path) -> None:
     """A time budget over PrairieLearn's longest job, a baseline named by an absolute path
-    the platform will not have, and one whose script is not there are each one error line,
-    no traceback, and nothing written for the last; a baseline whose program is not
+    the platform will not have, and one whose script is not there (whatever its ending) are
+    each one error line, no traceback, and nothing written for the last; a baseline whose
+    program is on PATH with words that name no file passes; one whose program is not
     installed here is a note (the platform's image may have it), and packaged.  (What it
     says and writes is the claim: `referee autograder` runs in the test process.)"""
     slow = tmp_path / "slow.toml"
@@ -391,9 +392,19 @@ def test_autograder_refuses_what_a_platform_cannot_run(course: Path, tmp_path: P
     assert done.stderr.startswith("error: baseline random-2 cannot play: its command cannot "
                                   "run: ../bot/random_bot.py not found"), done.stderr
     assert not (tmp_path / "gs2").exists()
+    ending = typo.with_name("ending.toml")  # misspelt at its ending: not a known script's
+    ending.write_text(CONFIG.replace("random_bot.py --seed 2", "random_bot.pyy --seed 2"))
+    done = in_process.referee("autograder", "--config", str(ending), "--out",
+                              str(tmp_path / "gs2"), cwd=tmp_path)
+    assert done.stderr == ("error: baseline random-2 cannot play: its command cannot run: "
+                           f"../bots/random_bot.pyy not found in {typo.parent}; fix the "
+                           "grading config (grading would stop at it for every student)\n")
+    assert not (tmp_path / "gs2").exists()
     elsewhere = typo.with_name("elsewhere.toml")  # a program the platform's image will have
     elsewhere.write_text(CONFIG.replace(f"{BOT_PYTHON} ../bots/random_bot.py --seed 3",
-                                        "no-such-runtime-here ../bots/random_bot.py"))
+                                        "no-such-runtime-here ../bots/random_bot.py")
+                         .replace(f"{BOT_PYTHON} ../bots/random_bot.py --seed 1",  # on PATH,
+                                  "env python3 ../bots/random_bot.py"))  # a program, no file
     done = in_process.referee("autograder", "--config", str(elsewhere), "--out",
                               str(tmp_path / "gs3"), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
