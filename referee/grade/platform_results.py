@@ -215,7 +215,11 @@ def prairielearn(outcome: StudentResult, config: TournamentConfig,
                  check: list[CheckResult] | None) -> dict[str, Any]:
     """PrairieLearn's results.json: the score from 0 to 1 (points over the most there are),
     the tests in points, the feedback as the output; not gradable, with the reason, for a
-    submission with no bot or a failed build."""
+    submission with no bot or a failed build.  The reason stays one line: its output is
+    shown to the student too (PrairieLearn's `<pl-external-grader-results>` renders the
+    format errors, the message and the output of a results file whether or not it is
+    gradable), and the feedback there holds the build's whole output, the compiler's errors
+    in it."""
     if outcome.status in UNGRADABLE:
         reason = ungradable_reason(outcome)
         return {"gradable": False, "message": cut(reason), "format_errors": [cut(reason)],
