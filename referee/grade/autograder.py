@@ -34,6 +34,7 @@ from referee.bots.start import split_command
 from referee.tournament.config import BotEntry, TournamentConfig
 from referee.tournament.entrants import bot_dir, unbuilt_problems
 
+from .baseline_places import baselines_line
 from .platform_results import Platform, max_points
 from .submissions import NOT_COPIED
 from .wheel import build_wheel
@@ -305,10 +306,10 @@ def missing_script_path(bot: BotEntry, cwd: Path) -> str | None:
 def write_autograder(platform: Platform, config: TournamentConfig, config_path: Path,
                      out: Path, image: str) -> Written:
     """The platform's files in `out`, once no baseline names a file or folder that is not
-    there (grading would stop at it for every student); the lines that say what to do with
-    them, a note for each baseline whose program is not installed here (the platform's image
-    must have it), and the total a submission can earn (what the platform's assignment
-    needs)."""
+    there (grading would stop at it for every student); the lines that say where the
+    baselines were taken from (`baselines_line`), what to do with the files, a note for each
+    baseline whose program is not installed here (the platform's image must have it), and
+    the total a submission can earn (what the platform's assignment needs)."""
     notes = []
     misspelt = {b.name: f"its command cannot run: {missing}" for b in config.bots
                 if b.name in config.baselines
@@ -330,7 +331,7 @@ def write_autograder(platform: Platform, config: TournamentConfig, config_path: 
         written = gradescope(config, config_path, out)
     else:
         written = prairielearn(config, config_path, out, image)
-    written.lines += notes
+    written.lines = [baselines_line(config, config_path), *written.lines, *notes]
     written.lines.append(f"the most a submission can earn: {max_points(config):g} points"
                          + (" (set the assignment's total points to it)"
                             if platform == "gradescope" else " (its score is the points over "

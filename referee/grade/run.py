@@ -26,6 +26,7 @@ from referee.bots.sandbox import other_interpreters
 from referee.text import listed
 from referee.tournament.config import TournamentConfig
 
+from .baseline_places import baselines_line
 from .class_similarity import compare_class
 from .config import grading_warnings
 from .gauntlet import build_baselines, check_baselines
@@ -120,6 +121,7 @@ async def _grade_into(root: Path, submissions: list[Submission], config: Tournam
                       config_path: Path, out: Path, workers: int,
                       say: Callable[[str], None]) -> list[StudentResult]:
     """`grade_all`'s work, once the folder is this run's alone."""
+    say(baselines_line(config, config_path))  # a config copied elsewhere finds other ones
     loose = loose_files(root)
     # An archive beside its student's folder is most often one the teacher unpacked, as the
     # warning below asked: told so, not to give that student the folder it has.

@@ -162,6 +162,9 @@ def gradescope_zip(course: Path) -> Path:
                               "gradescope", cwd=course)  # what it writes is what is tried
     assert done.returncode == 0, done.stderr
     assert "autograder.zip" in done.stdout
+    assert done.stdout.splitlines()[0] == (  # where the bundle's baselines were taken from
+        f"baselines (in {course.resolve() / 'bots'}): random-1 = random_bot.py, random-2 = "
+        "random_bot.py, random-3 = random_bot.py"), done.stdout
     assert (f"the most a submission can earn: {CHECK_COUNT + 10 + 3 * 2} points (set the "
             "assignment's total points to it)") in done.stdout
     return course / "gradescope" / "autograder.zip"
@@ -179,7 +182,7 @@ def test_gradescope_run_autograder(course: Path, graded: dict[str, dict[str, str
     without its metadata), and its points, placement and grade on the leaderboard, a
     submission that played no game having no placement there.  The checks' tests are worth
     every check's points, those that could not run too, and no test shows a folder of the
-    grader's machine."""
+    grader's machine.  It does not name the baselines' folder: `autograder` did."""
     with zipfile.ZipFile(gradescope_zip) as archive:
         names = archive.namelist()
         assert {"setup.sh", "run_autograder", "config/grading.toml",
@@ -192,6 +195,7 @@ def test_gradescope_run_autograder(course: Path, graded: dict[str, dict[str, str
                           env={**ENV, "AUTOGRADER_ROOT": str(root)}, capture_output=True,
                           text=True, timeout=300)
     assert done.returncode == 0, done.stderr
+    assert "baselines" not in done.stdout + done.stderr  # the platform's log: said by autograder
     results = valid(root / "results" / "results.json", "gradescope-results.json")
     row = graded[submission]
     tests = {t["name"]: t for t in results["tests"]}  # type: ignore[attr-defined]

@@ -687,7 +687,8 @@ def test_ctrl_c_while_grading_ends_in_one_line_and_keeps_the_graded(tmp_path: Pa
     said = said_until_bob_begins(again)
     again.send_signal(signal.SIGINT)
     again.communicate(timeout=60)
-    students = [line for line in said if not line.startswith("warning: ")]  # one deal
+    students = [line for line in said  # one deal: a warning; and where the baselines are
+                if not line.startswith(("warning: ", "baselines "))]
     assert students[0].startswith("alice: unchanged, kept its grade"), said
     assert students[-1].startswith("bob: grading"), said
 
@@ -800,6 +801,26 @@ def test_a_classroom_file_copied_away_from_its_baselines_is_one_line_before_anyt
                    f"../sample_bots/python/baseline_bot.py not found in {config.parent} "
                    "(nor can random-1, random-2); fix it and run again (nothing was graded)")
     assert sorted(p.name for p in out.iterdir()) == ["state.json"]
+
+
+def test_grading_names_the_folder_its_baselines_were_found_in(tmp_path: Path) -> None:
+    """The classroom file copied beside someone else's sample_bots/ grades against those:
+    grading says first which folder its baselines are in, and which file each runs (not
+    under -q), so that a wrong folder shows."""
+    (tmp_path / "sample_bots").mkdir()
+    shutil.copytree(SAMPLES / "python", tmp_path / "sample_bots" / "python")
+    config = tmp_path / "teach" / "classroom.toml"
+    config.parent.mkdir()
+    shutil.copy(ROOT / "tournaments" / "classroom.toml", config)
+    (tmp_path / "subs" / "heidi").mkdir(parents=True)  # no bot: nothing built or played
+    done = grade(tmp_path / "subs", config, tmp_path / "out")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines()[0] == (
+        f"baselines (in {tmp_path / 'sample_bots' / 'python'}): baseline = baseline_bot.py, "
+        "random-1 = random_bot.py, random-2 = random_bot.py"), done.stderr
+    quiet = in_process.referee("grade", "subs", "--config", str(config), "--out", "out", "-q",
+                               cwd=tmp_path)
+    assert (quiet.returncode, quiet.stderr) == (0, ""), quiet.stderr
 
 
 def test_a_change_to_the_grading_settings_or_a_baseline_grades_everyone_again(
