@@ -29,9 +29,11 @@ from __future__ import annotations
 
 import fcntl
 import hashlib
+import math
 import os
 import stat
 import tempfile
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
@@ -61,6 +63,17 @@ class BuildTurn:
             return
         with suppress(OSError):  # a full disk: the waiting referee builds again
             os.pwrite(self.fd, f"{digest}\n".encode("ascii"), 0)
+
+
+class WaitEnded(Exception):
+    """The wait for another referee's build outlasted the time given to it (`build_turn`'s
+    `until`: a run's time budget); this referee neither built nor took the turn."""
+
+    def __init__(self, name: str, folder: Path) -> None:
+        super().__init__(f"the time ran out while waiting for another referee's build of "
+                         f"{name} in {folder}")
+        self.name = name
+        self.folder = folder
 
 
 def lock_paths(folder: Path) -> list[Path]:
@@ -140,13 +153,15 @@ def _still_there(path: Path, fd: int) -> bool:
 
 
 @asynccontextmanager
-async def build_turn(folder: Path, name: str,
-                     say: Callable[[str], None]) -> AsyncIterator[BuildTurn]:
+async def build_turn(folder: Path, name: str, say: Callable[[str], None],
+                     until: float | None = None) -> AsyncIterator[BuildTurn]:
     """Hold the turn to build bot `name` in `folder` (module doc); while another referee
     holds it, say so in one line and wait, polling every `POLL` seconds (a thread blocked in
-    flock could not be stopped by Ctrl-C; no caller bounds the wait by a time budget).  The
+    flock could not be stopped by Ctrl-C), until `until` at most (a `time.monotonic()`: a
+    run's time budget, whose end is the organiser's promise), then raise WaitEnded.  The
     file is removed as the turn ends, so that none is left beside a bot's folder (but by a
     referee killed in its turn: the next removes it)."""
+    ends = math.inf if until is None else trio.current_time() + until - time.monotonic()
     waited, left = False, None
     while True:
         found = _lock(folder)
@@ -158,16 +173,20 @@ async def build_turn(folder: Path, name: str,
             say(f"waiting for another referee's build of {name} in {folder}")
         waited = waited or not locked
         try:
-            while not locked:
-                await trio.sleep(POLL)
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    locked = True
-                except BlockingIOError:
-                    pass
+            with trio.move_on_at(ends):
+                while not locked:
+                    await trio.sleep(POLL)
+                    try:
+                        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                        locked = True
+                    except BlockingIOError:
+                        pass
         except BaseException:
             os.close(fd)
             raise
+        if not locked:  # `until` came first
+            os.close(fd)
+            raise WaitEnded(name, folder)
         left = (_said(fd) or left) if waited else None
         if _still_there(path, fd):
             break

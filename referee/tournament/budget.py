@@ -115,3 +115,11 @@ def stop_line(why: str | None, max_games: int | None, held: int, seconds: float 
         built = f" ({duration(before_games)} of it building the entrants before the first game)"
     return (f"stopped when the time budget of {duration(seconds)} ran out{built}, after "
             f"{played:,} games{fair}; run again to play on")
+
+
+def waited_out_line(seconds: float, name: str) -> str:
+    """What a run says where its time budget of `seconds` ran out while a build waited for
+    another referee's build of entrant `name`, before any game: the budget's end is the
+    organiser's promise of when the run ends, which no other referee's build may break."""
+    return (f"stopped when the time budget of {duration(seconds)} ran out while waiting for "
+            f"another referee's build of {name}, before the first game; run again to play on")

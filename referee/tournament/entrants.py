@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee.bots.build import build_bot
-from referee.bots.build_lock import BuildTurn, build_turn
+from referee.bots.build_lock import BuildTurn, WaitEnded, build_turn
 from referee.bots.build_state import build_digest
 from referee.bots.launch import BotSpec, missing_program, script_named
 from referee.bots.process import ProcessLimits
@@ -90,15 +90,19 @@ class Builds:
 
 
 async def build_bots(config: TournamentConfig, config_path: Path,
-                     say: Callable[[str], None], builds: Builds | None = None) -> dict[str, str]:
+                     say: Callable[[str], None], builds: Builds | None = None,
+                     until: float | None = None) -> dict[str, str]:
     """Run each build command once, or, with `builds`, only those not known to be up to date
     (their digests kept there); return the bots left out, with the reason in one line (a
     failed build's first error: the store keeps it for the board, the CSV and plan), having
     said it with more of the build's output.  An entrant without a `dir` of its own is always
     built: its build runs beside the tournament file, where the store changes every game.
-    Each build takes its turn in its folder with other referees' (`build_lock`)."""
+    Each build takes its turn in its folder with other referees' (`build_lock`), waiting
+    for it until `until` at most (a run's time budget): then no other entrant is built, what
+    was found so far is said as ever, and WaitEnded is raised."""
     left_out: dict[str, str] = {}
     said: dict[str, str] = {}  # a failed build's reason with its output's excerpt
+    ended: WaitEnded | None = None
     for bot in config.bots:
         cwd = bot_dir(config_path, bot.dir)
         unplayable = _unplayable(bot, cwd)
@@ -106,8 +110,13 @@ async def build_bots(config: TournamentConfig, config_path: Path,
             left_out[bot.name] = unplayable
             continue
         if bot.build:
-            async with build_turn(cwd, bot.name, say) as turn:
-                failed = await _build_in_turn(config, config_path, bot, cwd, say, builds, turn)
+            try:
+                async with build_turn(cwd, bot.name, say, until) as turn:
+                    failed = await _build_in_turn(config, config_path, bot, cwd, say, builds,
+                                                  turn)
+            except WaitEnded as exc:
+                ended = exc
+                break
             if failed is not None:
                 left_out[bot.name], said[bot.name] = failed
                 continue
@@ -122,6 +131,8 @@ async def build_bots(config: TournamentConfig, config_path: Path,
             say(reused)
     for name, why in left_out.items():
         say(f"left out {name}: {said.get(name, why)}")
+    if ended is not None:
+        raise ended
     return left_out
 
 

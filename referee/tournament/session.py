@@ -23,10 +23,11 @@ from pathlib import Path
 
 import trio
 
+from referee.bots.build_lock import WaitEnded
 from referee.bots.sandbox import check_sandbox_available
 from referee.match.result import GameResult
 
-from .budget import Budget, BudgetSpent, stop_line
+from .budget import Budget, BudgetSpent, stop_line, waited_out_line
 from .config import TournamentConfig, tournament_edition
 from .entrants import Builds, build_bots, entrant_versions, no_folders
 from .executors import Executor, Finished, Outcome, Requeued, Voided
@@ -321,17 +322,37 @@ class _Run:
 
 
 async def _build(config: TournamentConfig, config_path: Path, store: Store,
-                 say: Callable[[str], None], rebuild: bool,
-                 own: frozenset[str]) -> tuple[dict[str, str], dict[str, str]]:
+                 say: Callable[[str], None], rebuild: bool, own: frozenset[str],
+                 deadline: float | None) -> tuple[dict[str, str], dict[str, str]]:
     """Build the entrants, reusing the builds the store knows to be up to date (unless
     `rebuild`), and keep the digests of those run; the entrants left out, and the folders'
     version digests read with their build digests since the last build ran
     (`Builds.versions`).  `own`: the run's own files (`own_files`), which no build digest
-    counts."""
+    counts.  WaitEnded where the time budget (its `deadline`) ran out while a build waited
+    for another referee's: the builds done before it are kept all the same."""
     builds = Builds(store.builds(), rebuild, own)
-    left_out = await build_bots(config, config_path, say, builds)
+    try:
+        left_out = await build_bots(config, config_path, say, builds, deadline)
+    except WaitEnded:
+        store.record_builds(builds.digests)
+        raise
     store.record_builds(builds.digests)
     return left_out, builds.versions
+
+
+def _waited_out(config: TournamentConfig, games: Schedule, store: Store,
+                shard: tuple[int, int] | None, say: Callable[[str], None], seconds: float,
+                name: str) -> RunSummary:
+    """The end of a run whose time budget of `seconds` ran out while entrant `name`'s build
+    waited for another referee's (`build_lock.WaitEnded`): as a budget spent before the first
+    game ends a run, said in one line, with no game played; nor is the field recorded, some
+    entrants not built (the next run builds them, and records it)."""
+    verdict = waited_out_line(seconds, name)
+    say(verdict)
+    done = store.done()
+    already = tally(games, range(config.deals), done, stored_by_table(done), (), shard).stored
+    return RunSummary(total=0, already=already, played=0, skipped=0, left_out={}, voids=[],
+                      verdict=verdict, budget="time")
 
 
 async def run_tournament(
@@ -370,8 +391,12 @@ async def run_tournament(
             raise nowhere
         games = bind(config, config_path, store, shard, say, frozen)
         own = own_files(config_path, store.path, executor.stderr_dir)
-        left_out, taken = await _build(config, config_path, store, say, rebuild, own) \
-            if executor.runs_bots else ({}, {})
+        try:
+            left_out, taken = await _build(config, config_path, store, say, rebuild, own,
+                                           deadline) if executor.runs_bots else ({}, {})
+        except WaitEnded as ended:
+            assert time_budget is not None  # the only end of a wait
+            return _waited_out(config, games, store, shard, say, time_budget, ended.name)
         versions = entrant_versions(config, config_path, left_out, own, taken)
         change = update_field(store, [b.name for b in config.bots], versions, left_out,
                               frozen)

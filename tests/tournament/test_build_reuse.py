@@ -8,12 +8,15 @@ counts the builds that ran."""
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
+from referee.bots.build_lock import lock_paths
 from referee.bots.build_state import build_digest
 from referee.tournament.config import load_tournament
 from referee.tournament.entrants import PLAN_BUILDS_MOST, REUSED_NAMED, Builds, planned_builds
@@ -374,3 +377,29 @@ def test_two_shards_at_once_take_turns_to_build_a_folder_and_the_second_reuses_t
             if shard_run is not None and shard_run.poll() is None:
                 shard_run.kill()
                 shard_run.wait()
+
+
+def test_a_time_budget_ends_a_wait_for_another_referees_build(tmp_path: Path) -> None:
+    """A run whose time budget runs out while an entrant's build waits for another referee's
+    (a lock this test holds) ends with its budget, not when that build ends: it says why in
+    its stop line, builds nothing more and plays no game; the other referee's lock file is
+    left as it was."""
+    names = ["ann", "ben", "cal"]
+    file, log, _ = built_field(tmp_path, names)
+    held = os.open(lock_paths(tmp_path / "ann")[0], os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        began = time.monotonic()
+        out = in_process.referee("tournament", "run", str(file), "--time-budget", "1s",
+                                 cwd=tmp_path, timeout=30)
+        took = time.monotonic() - began
+    finally:
+        os.close(held)
+    said = out.stderr
+    assert out.returncode == 0, said
+    assert f"waiting for another referee's build of ann in {tmp_path / 'ann'}\n" in said, said
+    assert "stopped when the time budget of 1 s ran out while waiting for another referee's " \
+           "build of ann, before the first game; run again to play on\n" in said, said
+    assert "0 games played" in said and builds_run(log) == [], said
+    assert took < 3, f"the run ended {took:.1f} s after it began"
+    assert lock_paths(tmp_path / "ann")[0].exists()
