@@ -13,10 +13,11 @@ sandbox do not see it; a parent this process cannot write (or whose file system 
 flock) gives way to a file in the temporary folder, named by the folder's real path, which
 the processes of one user on one machine agree on.  So does a link in the file's place
 (`_own_file`): a parent may be another entrant's folder (a `dir = "."` entrant's), which that
-entrant's build writes.  Where neither can be locked the build goes on unguarded, as the
-store does.  The folder walk leaves out every file of that suffix (`folder_walk.LOCK_SUFFIX`):
-a lock beside one entrant's folder and inside another's is no change of that other's version
-nor of its build's digest.
+entrant's build writes.  A file the referee made beside the folder, only to find it cannot be
+locked there, it removes again (`_lock`).  Where neither can be locked the build goes on
+unguarded, as the store does.  The folder walk leaves out every file of that suffix
+(`folder_walk.LOCK_SUFFIX`): a lock beside one entrant's folder and inside another's is no
+change of that other's version nor of its build's digest.
 
 A referee killed while it holds the lock frees it (the kernel releases a dead process's flock);
 its file stays until the next turn's end.  The holder writes the digest of its successful
@@ -93,7 +94,7 @@ def _lock(folder: Path) -> tuple[Path, int, bool] | None:
             if path.parent.name.startswith("referee-build-locks-"):
                 path.parent.mkdir(mode=0o700, exist_ok=True)
                 _own_folder(path.parent)
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
+            fd, made = _open(path)
         except OSError:
             continue
         if not _own_file(fd):
@@ -103,11 +104,34 @@ def _lock(folder: Path) -> tuple[Path, int, bool] | None:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             return path, fd, False
-        except OSError:  # a file system without flock: try the next place
+        except OSError:  # a file system without flock (ENOLCK): try the next place
+            # The file this referee made is not left beside the user's folder.  No referee
+            # holds it: the file system that refused this flock refuses theirs on the same
+            # file; one found there (`made` False) may be held from elsewhere, and stays.
+            if made and _still_there(path, fd):
+                with suppress(OSError):
+                    os.unlink(path)
             os.close(fd)
             continue
         return path, fd, True
     return None
+
+
+def _open(path: Path) -> tuple[int, bool]:
+    """The lock file at `path` opened, made if there is none, and whether this call made it
+    (`O_EXCL`: a file found there is another referee's, held or not).  A file removed between
+    the two tries (its holder's turn ended) is made again: never a reason to lock elsewhere
+    than the referees still waiting on that path."""
+    flags = os.O_RDWR | os.O_CLOEXEC | os.O_NOFOLLOW
+    while True:
+        try:
+            return os.open(path, flags | os.O_CREAT | os.O_EXCL, 0o644), True
+        except FileExistsError:
+            pass
+        try:
+            return os.open(path, flags), False
+        except FileNotFoundError:
+            continue
 
 
 def _own_folder(folder: Path) -> None:

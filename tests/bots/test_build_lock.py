@@ -4,9 +4,12 @@ digest of its build into it outside any sandbox."""
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import os
 from pathlib import Path
 
+import pytest
 import trio
 
 from referee.bots.build_lock import build_turn, lock_paths
@@ -33,3 +36,35 @@ def test_a_link_left_where_the_lock_goes_is_never_written_through(tmp_path: Path
     assert trio.run(build)  # guarded all the same, in the temporary folder
     assert victim.read_text() == "keep me\n" and os.readlink(beside) == str(victim)
     assert not shared.exists() and said == []
+
+
+def test_a_lock_file_made_where_flock_fails_is_removed_and_one_found_there_is_kept(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Beside a folder on a file system without flock (ENOLCK, stood in for here), the
+    build takes its turn in the temporary folder and leaves no file of its own beside the
+    user's folder; a file another referee left there (which it may hold, from a machine whose
+    flock works) is kept."""
+    folder = tmp_path / "bot"
+    folder.mkdir()
+    beside, shared = lock_paths(folder)
+    flock = fcntl.flock
+
+    def no_flock_beside(fd: int, operation: int) -> None:
+        if os.readlink(f"/proc/self/fd/{fd}") == str(beside):
+            raise OSError(errno.ENOLCK, os.strerror(errno.ENOLCK))
+        flock(fd, operation)
+
+    monkeypatch.setattr(fcntl, "flock", no_flock_beside)
+
+    said: list[str] = []
+
+    async def build() -> tuple[bool, bool]:
+        """Whether the turn is held in the temporary folder; whether a file is beside."""
+        async with build_turn(folder, "bot", said.append) as turn:
+            return turn.fd is not None and shared.exists(), beside.exists()
+
+    assert trio.run(build) == (True, False)  # guarded all the same, nothing left beside
+    assert not beside.exists() and not shared.exists()
+    beside.write_text("")  # another referee's
+    assert trio.run(build) == (True, True)
+    assert beside.exists() and said == []
