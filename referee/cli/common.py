@@ -363,11 +363,19 @@ def build_folders(specs: list[BotSpec]) -> None:
     from ..bots.launch import missing_program
     from ..interrupts import run_trio
 
+    waiting: list[bool] = [False]  # whether the build under way waits for its turn
+
+    def say(line: str) -> None:
+        waiting[0] = True  # its one line: it waits for another referee's build
+        click.echo(visible(line), err=True)
+
     async def build_in_turn(spec: BotSpec, build: str) -> BuildResult:
-        """The build, in its turn with other referees' builds of its folder."""
+        """The build, in its turn with other referees' builds of its folder, said as it
+        begins: after the line saying it waits for that turn, if it does."""
         cwd = spec.cwd or Path.cwd()
-        async with build_turn(cwd, spec.name, lambda line: click.echo(visible(line), err=True)
-                              ):
+        async with build_turn(cwd, spec.name, say):
+            waiting[0] = False
+            click.echo(f"building {visible(spec.name)}: {visible(build)}", err=True)
             return await build_bot(build, cwd, DEFAULT_BUILD_TIME, spec.sandbox, spec.read_only)
 
     built: set[tuple[Path | None, str]] = set()
@@ -376,11 +384,11 @@ def build_folders(specs: list[BotSpec]) -> None:
             continue
         built.add((spec.cwd, spec.build))
         where = f"bot {spec.name} ({spec.cwd})"
-        click.echo(f"building {visible(spec.name)}: {visible(spec.build)}", err=True)
         try:
             result = run_trio(build_in_turn, spec, spec.build)
         except KeyboardInterrupt:
-            fail("interrupted; the build was stopped")
+            fail(f"interrupted while waiting for another referee's build of {visible(spec.name)}"
+                 if waiting[0] else "interrupted; the build was stopped")
         if result.problem is not None:
             tail = result.excerpt(BUILD_TAIL)
             ends = ("; its output:" if tail else ", printing nothing"
