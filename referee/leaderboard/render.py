@@ -436,6 +436,8 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
         parts.append(_wrapped(late_line(late, _md if fmt == "markdown" else visible), tablefmt))
     if board.note:
         parts.append(_wrapped(board.note, tablefmt))
+    if board.narrow and fmt == "table":  # the organiser's next step: not for publishing
+        parts.append(_wrapped(board.narrow, tablefmt))
     if baselines:
         parts.append(_wrapped(BASELINES_NOTE.format(names=", ".join(visible(b) for b in
                                                                     baselines)), tablefmt))

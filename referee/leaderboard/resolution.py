@@ -1,4 +1,5 @@
-"""What a design can resolve: the one line a leaderboard prints when it separates nothing.
+"""What a design can resolve: the line a leaderboard prints when it separates nothing, and
+the one it prints when its places are still ranges.
 
 A leaderboard on which no pair is separated says why, and what would change it: either the
 exact test cannot separate anything on so few deals (its smallest p-value, 2 / 2**C over C
@@ -6,7 +7,9 @@ deals, is above the familywise error shared by the pairs), or the differences ar
 their standard errors.  For the second it names the games that a given difference would need
 to be separated 4 times in 5: standard errors shrink as one over the square root of the games,
 so the games played are scaled by (se x (z of the Holm step + z of 80% power) / difference)^2,
-with the median standard error of the pairs.
+with the median standard error of the pairs.  A board that separates some pairs but leaves
+places as ranges (`narrower`) names the same figure: an organiser who must publish places
+otherwise reads `1-63` with no word of what would narrow it.
 """
 
 from __future__ import annotations
@@ -62,11 +65,45 @@ def note(pairs: list[Pair], entrants: int, games: int, deals_per_table: float, p
     return line + (APART_YET if grow else APART)
 
 
-def _why_none(pairs: list[Pair], entrants: int, games: int, deals_per_table: float,
-              primary: str, alpha: float, placed: str, grow: str | None) -> str:
+def narrower(pairs: list[Pair], games: int, deals_per_table: float, primary: str,
+             alpha: float, grow: str | None = None) -> str | None:
+    """The line of a board that separates some pairs but not all (its places still ranges):
+    how many games a difference of `DIFFERENCE` would need, as `note` says it of a board that
+    separates none, and how to play them; None where every pair or none is separated (`note`
+    speaks then), or where the games played are already that many (the differences left are
+    smaller: no figure to give)."""
+    if not any(p.separated for p in pairs) or all(p.separated for p in pairs):
+        return None
+    head = "some places are still ranges, where the games cannot order the entrants"
+    if grow:
+        return f"{head}; {grow}."
+    needed = _games_needed(pairs, deals_per_table, primary, alpha, 0)
+    if needed is None or needed * games / deals_per_table <= games:
+        return None
+    diff = DIFFERENCE.get(primary, 0.1)
+    return (f"{head}: a difference of {diff:g} {UNITS.get(primary, primary)} would need about "
+            f"{round(needed * games / deals_per_table):,} games ({needed:,} deals of every "
+            "table) to be separated 4 times in 5; raise deals (or, in a sampled field, tables) "
+            "in the file and run it again: the games stored are kept.")
+
+
+def _games_needed(pairs: list[Pair], deals_per_table: float, primary: str, alpha: float,
+                  need: int) -> int | None:
+    """The deals of every table that `DIFFERENCE` would need to be separated 4 times in 5
+    (never fewer than `need`, the exact test's least); None without a standard error."""
     from scipy.special import ndtri  # what scipy.stats.norm.isf computes, without
     # importing scipy.stats (half a second of a leaderboard's start)
 
+    errors = [p.test.se for p in pairs if math.isfinite(p.test.se) and p.test.se > 0]
+    if not errors or deals_per_table <= 0:
+        return None
+    z = float(-ndtri(alpha / len(pairs) / 2) - ndtri(1 - POWER))  # the normal's upper quantiles
+    scale = (statistics.median(errors) * z / DIFFERENCE.get(primary, 0.1)) ** 2
+    return max(math.ceil(deals_per_table * scale - 1e-9), need)
+
+
+def _why_none(pairs: list[Pair], entrants: int, games: int, deals_per_table: float,
+              primary: str, alpha: float, placed: str, grow: str | None) -> str:
     m = len(pairs)
     exact = [p.test.deals for p in pairs if p.test.exact]
     head = "no pair is separated"
@@ -82,15 +119,11 @@ def _why_none(pairs: list[Pair], entrants: int, games: int, deals_per_table: flo
     if not errors and compared and all(p.test.diff == 0 and p.test.se == 0 for p in compared):
         return (f"{head}: every pair's results are level in every deal (copies of one bot, "
                 "most likely), and no number of games would separate them.")
-    if not errors:
-        return head + "."
-    z = float(-ndtri(alpha / m / 2) - ndtri(1 - POWER))  # the normal's upper quantiles
-    diff = DIFFERENCE.get(primary, 0.1)
-    scale = (statistics.median(errors) * z / diff) ** 2
-    if deals_per_table <= 0:
-        return head + "."
     # never fewer deals than the exact test needs to separate any
-    needed = max(math.ceil(deals_per_table * scale - 1e-9), need)
+    needed = _games_needed(pairs, deals_per_table, primary, alpha, need)
+    if needed is None:
+        return head + "."
+    diff = DIFFERENCE.get(primary, 0.1)
     # The games are those deals' (a deal of every table: games / deals_per_table), so that
     # the two figures agree, as a run of that many deals would play them.
     every = "" if grow else f" ({needed:,} deals of every table)"  # a fixed schedule's

@@ -234,6 +234,9 @@ class Standings:
     # placed below the rest by rule (`unstarted.py`), then a gauntlet's baselines that
     # started in none of their games (no place: named, as the candidates lacked them)
     never_started: tuple[str, ...] = ()
+    # how many games would narrow places still ranges, when some pairs are separated
+    # (`resolution.narrower`): for the organiser at the terminal, not published
+    narrow: str | None = None
 
 
 def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP_SAMPLES,
@@ -245,7 +248,7 @@ def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP
     are the candidates' alone, by Holm over the candidates' pairs, as a run's `until` judges
     them (`tournament.until.judged`): a baseline is the yardstick, not a contender.  `grow`:
     how the design plays more, for the note of a board that separates nothing
-    (`resolution.note`)."""
+    (`resolution.note`), or not all (`resolution.narrower`)."""
     if primary not in METRICS:
         raise ValueError(f"unknown metric {primary!r}; known: {', '.join(METRICS)}")
     if not games.game_ids:
@@ -307,11 +310,13 @@ def standings(games: Games, primary: str = "placement", samples: int = BOOTSTRAP
                            len(games.game_ids) / whole, primary, alpha,
                            "candidates" if len(order) < len(games.names) else "entrants",
                            grow)
+    narrow = resolution.narrower(pairs, len(games.game_ids), len(games.game_ids) / whole,
+                                 primary, alpha, grow)
     if games.deals == 1:
         note = (f"{note} " if note else "") + resolution.ONE_DEAL
     unstarted = [n for n in order if n in never]  # by their places, then any baseline's
     unstarted += [n for n in games.names if n in never and n in baselines]
-    return Standings(rows, pairs, note, tuple(unstarted))
+    return Standings(rows, pairs, note, tuple(unstarted), narrow)
 
 
 def strengths(games: Games, primary: str = "placement", theta: np.ndarray | None = None

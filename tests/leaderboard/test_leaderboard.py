@@ -311,7 +311,7 @@ def test_every_format_shows_the_place_range_and_the_rating_interval() -> None:
             assert cells[1] == place, (fmt, row)
             assert rating_text(ratings[name]) in row, (fmt, row)
         assert any(line.startswith("place: the places a bot could hold")
-                   for line in lines[-4:]), fmt  # the last note, wrapped in a terminal
+                   for line in lines), fmt  # the note under the table, wrapped in a terminal
     shown = {r["name"]: r for r in csv.DictReader(io.StringIO(render(board, "csv")))}
     for name, place in places.items():
         r = shown[name]
@@ -631,3 +631,20 @@ def test_the_table_of_a_store_with_faults_ends_saying_where_their_reasons_are(
         assert "report" not in out.stdout + out.stderr, (fmt, out.stdout, out.stderr)
     clean = in_process.referee("leaderboard", str(filled("ok.db", [[], [], []])), cwd=tmp_path)
     assert clean.returncode == 0 and "note: to see why" not in clean.stdout, clean.stdout
+
+
+def test_a_board_whose_places_are_still_ranges_says_how_many_games_would_narrow_them() -> None:
+    """A leader separated from two entrants the games cannot order (places 2-3): the table at
+    the terminal says the places are still ranges, how many games a difference of 0.1
+    placement points would need, and how to play them (the games stored kept); the
+    Markdown, which is published, does not say it."""
+    from referee.leaderboard.render import render
+
+    board = standings(by_hand(one_clear_leader()))
+    assert [r.place for r in board.rows][1:] == [Place(2, 3), Place(2, 3)]
+    text = " ".join(render(board, "table").splitlines())
+    assert ("some places are still ranges, where the games cannot order the entrants: a "
+            "difference of 0.1 placement points would need about 69 games (69 deals of every "
+            "table) to be separated 4 times in 5; raise deals (or, in a sampled field, tables) "
+            "in the file and run it again: the games stored are kept.") in text, text
+    assert "still ranges" not in render(board, "markdown")
