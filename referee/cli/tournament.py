@@ -437,11 +437,11 @@ def parse_shard(text: str | None, config: TournamentConfig) -> tuple[int, int] |
 def tournament_merge(shards: tuple[Path, ...], out_path: Path) -> None:
     """Merge the stores of a sharded run into one, refusing mixed files, duplicates and gaps."""
     from ..interrupts import signals_interrupt
-    from ..tournament.merge import merge
+    from ..tournament.merge import exists_already, merge
     from ..tournament.store import StoreError
 
     if out_path.exists():
-        fail(f"{out_path} exists already; merge into a new file")
+        fail(exists_already(out_path))
     try:
         with signals_interrupt():  # a job's time limit (SIGTERM) too: the partial file goes
             games = merge(out_path, list(shards))

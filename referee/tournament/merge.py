@@ -336,6 +336,14 @@ def _unlocked(path: Path) -> bool:
     return True
 
 
+def exists_already(out: Path) -> str:
+    """The refusal of an `--out` that is there: a merge never replaces a store, yet a ladder
+    run in shards merges again after every run, and the organiser must know that the earlier
+    merge may go (the shards' stores hold its games)."""
+    return (f"{out} exists already; merge into a new file (to merge the shards again after "
+            "they played on, remove it first if it holds only their earlier merge)")
+
+
 def _name_it(part: Path, out: Path) -> None:
     """Give the finished merge its name, never replacing a file that took it meanwhile."""
     from .store import StoreError
@@ -343,8 +351,8 @@ def _name_it(part: Path, out: Path) -> None:
     try:
         os.link(part, out)
     except FileExistsError:
-        raise StoreError(f"{out} exists already; merge into a new file") from None
+        raise StoreError(exists_already(out)) from None
     except OSError:  # a file system without hard links
         if out.exists():
-            raise StoreError(f"{out} exists already; merge into a new file") from None
+            raise StoreError(exists_already(out)) from None
         os.replace(part, out)

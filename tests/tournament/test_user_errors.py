@@ -191,6 +191,19 @@ def test_the_shard_count_is_bounded_and_merge_does_not_count_to_it(tmp_path: Pat
     assert not (tmp_path / "m.db").exists()
 
 
+def test_a_merge_into_a_store_that_is_there_says_how_to_merge_again(tmp_path: Path) -> None:
+    """A ladder run in shards merges after every run: a second merge into the same --out is
+    refused in one line, the store left as it was, saying to remove an earlier merge of the
+    same shards first (their stores hold its games)."""
+    merged = tmp_path / "cup.db"
+    merged.write_bytes(b"an earlier merge")
+    out = in_process.referee("tournament", "merge", "s1.db", "s2.db", "--out", str(merged),
+                             cwd=tmp_path, timeout=60)
+    refused(out, f"{merged} exists already; merge into a new file (to merge the shards again "
+                 "after they played on, remove it first if it holds only their earlier merge)")
+    assert merged.read_bytes() == b"an earlier merge"
+
+
 @pytest.mark.parametrize("address", ["not a url", "tcp://127.0.0.1:1"])
 def test_an_unreachable_scheduler_is_named(tmp_path: Path, address: str) -> None:
     """The wait is Dask's connect timeout, 30 s unless configured, as here, to 2 s (in the
