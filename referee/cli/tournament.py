@@ -336,6 +336,10 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
             config.format == "gauntlet" and set(config.baselines) & set(left_out))):
         fail("no game could be played: every game needs a bot that run would leave out ("
              + "; ".join(f"{visible(n)}: {visible(why)}" for n, why in left_out.items()) + ")")
+    if builds is None:  # the store knows no build (none yet): a run runs every one
+        from ..tournament.entrants import first_builds
+
+        builds = first_builds(config, left_out)
     if as_json:
         click.echo(json.dumps({**plan.as_dict(), **({"until": looks} if looks else {}),
                                "left_out": left_out, "store_holds": held,

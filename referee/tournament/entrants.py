@@ -193,6 +193,15 @@ class PlannedBuilds:
         return f"builds: {up}, {to_run}" if to_run else f"builds: {up}"
 
 
+def first_builds(config: TournamentConfig, left_out: Mapping[str, str]) -> PlannedBuilds:
+    """What a run would build where the store knows no build (no store yet): every build,
+    but those of the entrants `left_out` whatever their builds do; named without reading a
+    folder, so that the organiser of a new field of compiled entrants knows beforehand that
+    its first run compiles them all."""
+    return PlannedBuilds((), tuple(b.name for b in config.bots
+                                   if b.build and b.name not in left_out))
+
+
 def planned_builds(config: TournamentConfig, config_path: Path, last: Mapping[str, str],
                    left_out: Mapping[str, str], skip: frozenset[str],
                    versions: dict[str, str] | None = None) -> PlannedBuilds:

@@ -59,13 +59,15 @@ def plan(file: Path, *more: str) -> str:
 
 def test_a_resumed_run_builds_only_what_changed_since_its_last_build(tmp_path: Path) -> None:
     """A run whose entrants' folders are as their last builds left them builds none of them,
-    naming them in one line (`plan` counts them up to date, and then the one edited as to
-    build); a source edited (its games played again), an output deleted (the
-    same program built again: no game played again), a build command changed, each builds
-    that entrant alone.  A failed build leaves its entrant out and is built again at the next
-    run, never taken for up to date; `--rebuild` builds every entrant."""
+    naming them in one line (`plan` counts every build as to run before the first run, then
+    them up to date, and then the one edited as to build); a source edited (its games played
+    again), an output deleted (the same program built again: no game played again), a build
+    command changed, each builds that entrant alone.  A failed build leaves its entrant out
+    and is built again at the next run, never taken for up to date; `--rebuild` builds every
+    entrant."""
     names = ["ann", "ben", "cal"]
     file, log, build = built_field(tmp_path, names)
+    assert "builds: 3 to run (ann, ben, cal), none up to date\n" in plan(file)  # no store yet
     assert "3 games played" in run(file)
     assert builds_run(log) == names
 
