@@ -280,8 +280,9 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
                 # as `run` refuses it (`bind_shard`: "01/2" is shard 1/2, and a store that
                 # names no shard yet is bound to the run's)
                 if label is not None and store.meta("shard") not in (None, label):
-                    raise StoreError(f"{db_path} holds shard {held_shard}, not {label}; use "
-                                     "another --db")
+                    from ..tournament.store.bound_file import other_shard
+
+                    raise StoreError(other_shard(db_path, held_shard, label))
                 stored = store.done()
                 moved = reseated(config, edition, store)
                 stored -= set(moved)  # a run supersedes them and plays them again

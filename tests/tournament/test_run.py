@@ -300,7 +300,9 @@ def test_a_new_primary_metric_or_name_takes_effect_on_the_next_run(tmp_path: Pat
     config.write_text(config.read_text().replace('name = "renamed"', 'name = "refused"'))
     other = referee("tournament", "run", str(config), "--db", str(db), "--shard", "1/2",
                     cwd=tmp_path)
-    assert other.returncode == 2 and "holds shard all" in other.stderr, other.stderr
+    assert other.returncode == 2 and other.stderr == (
+        f"error: {db} holds the whole schedule (a run without --shard), not shard 1/2; use "
+        "another --db\n"), other.stderr
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT value FROM meta WHERE key = 'name'").fetchone() == (
             "renamed",)

@@ -173,4 +173,17 @@ class BoundFile:
             with self.failing():
                 self.db.execute("INSERT OR REPLACE INTO meta VALUES ('shard', ?)", (value,))
         elif stored != value:
-            raise StoreError(f"{self.path} holds shard {stored}, not {value}; use another --db")
+            raise StoreError(other_shard(self.path, stored, value))
+
+
+WHOLE = "the whole schedule (a run without --shard)"
+
+
+def other_shard(path: object, stored: str, wanted: str) -> str:
+    """The refusal of a store that holds another share of the schedule than a run's (or a
+    plan's): "all", the store of a run without --shard, in words, as "holds shard all" read
+    to an organiser whose trial run had made it as a name of a shard."""
+    if stored == "all":
+        return f"{path} holds {WHOLE}, not shard {wanted}; use another --db"
+    not_this = WHOLE if wanted == "all" else wanted
+    return f"{path} holds shard {stored}, not {not_this}; use another --db"
