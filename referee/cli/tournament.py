@@ -269,6 +269,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
         from ..tournament.entrants import entrant_versions
         from ..tournament.field import changed_now, coming_back, withdrawal_cost
         from ..tournament.isolation import own_files
+        from ..tournament.pace import stored_pace
         from ..tournament.store_checks import check_store, reseated, stored_draws
 
         try:
@@ -300,7 +301,7 @@ def tournament_plan(config_path: Path, workers: int | None, db_path: Path | None
                 versions = entrant_versions(config, config_path, left_out, own, taken)
                 changed, stale = changed_now(store, versions)
                 stored -= set(stale)  # a run supersedes them and plays them again
-                pace = store.mean_seconds()
+                pace = stored_pace(store.game_times(), resolve_workers(workers))
                 if store.count() and store.name() != config.name:
                     held = store.name()
                 named = {b.name for b in config.bots}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from referee.text import counted
 
@@ -21,6 +21,7 @@ from .budget import duration
 from .config import TournamentConfig
 from .design_warnings import ROTATIONS, too_few_deals, unpaired_rotations
 from .merge import shard_games
+from .pace import StoredPace, pool_limit, starting_games
 from .schedule import Schedule
 from .tally import stored_by_table, tally
 
@@ -48,7 +49,10 @@ class Plan:
     drawn_before: int = 0  # a sample's tables the store drew before, counted or passed over
     changed: tuple[str, ...] = ()  # entrants changed since the store's last run
     unpaired: bool = False  # seat_orders = "rotations" with an odd number of deals
-    pace: float | None = None  # seconds a stored game took, on average (None: none stored)
+    pace: float | None = None  # seconds a stored game took, on average (None: none stored),
+    # apart from start-up: of those that started no bot, where `start_up` is told apart
+    start_up: float = 0.0  # seconds more of a stored game that started a bot (`pace.py`)
+    start_games: int = 0  # of the games to play, those that will start a bot
     few_deals: str | None = None  # `too_few_deals`: why no pair can be separated
     shard: str | None = None  # "I/N" when these are one shard's games
     whole: int | None = None  # the games of the whole schedule, with `shard`
@@ -67,13 +71,16 @@ class Plan:
                 "seat_orders_warning": ROTATIONS if self.unpaired else None,
                 "deals_warning": self.few_deals,
                 "seconds_at_stored_pace": None if self.pace is None else
-                round(self.paced_seconds), "shard": self.shard, "whole_games": self.whole,
+                round(self.paced_seconds), "games_starting_bots": self.start_games,
+                "shard": self.shard, "whole_games": self.whole,
                 "baselines": list(self.baselines), "skipped": self.skipped}
 
     @property
     def paced_seconds(self) -> float:
-        """The games to play at the stored games' pace, `workers` at a time."""
-        return self.to_play * (self.pace or 0.0) / max(1, self.workers)
+        """The games to play at the stored games' pace, and the start-up of those that start
+        a bot, `workers` at a time."""
+        return ((self.to_play * (self.pace or 0.0) + self.start_games * self.start_up)
+                / max(1, self.workers))
 
     @property
     def to_play(self) -> int:
@@ -135,9 +142,11 @@ class Plan:
                        f"{counted(self.workers, 'worker')}, a bound if every decision took the "
                        "whole move time (bots answering in milliseconds take far less)")
             if self.pace is not None and self.to_play:
-                out.append(f"time at the pace of the games stored ({self.pace:.2f} s a game): "
-                           f"about {duration(self.paced_seconds)} for the {self.to_play:,} to "
-                           "play")
+                start = (f", {self.start_up:.2f} s more in each of the {self.start_games:,} "
+                         "that start a bot" if self.start_games and self.start_up else "")
+                out.append(f"time at the pace of the games stored ({self.pace:.2f} s a game"
+                           f"{start}): about {duration(self.paced_seconds)} for the "
+                           f"{self.to_play:,} to play")
         grown = self._grown()
         if grown is not None:
             out.append(grown)
@@ -169,14 +178,15 @@ class Plan:
 def make_plan(config: TournamentConfig, games: Schedule, workers: int,
               stored: Collection[str] | None = None,
               shard: tuple[int, int] | None = None,
-              changed: tuple[str, ...] = (), pace: float | None = None,
+              changed: tuple[str, ...] = (), pace: StoredPace | None = None,
               left_out: Collection[str] = (),
               left_before: Collection[str] = ()) -> Plan | AdaptivePlan:
     """The plan of the schedule `games` (or of its `shard`), counted by formula and from its
     tables, not game by game (a shard's games are counted one by one); `stored`: the ids of
     the games in the store, if there is one; `left_out`: the entrants a run seats at no
     table, whose games not stored it skips; `left_before`: those the last run left out, which
-    an adaptive plan names apart among the entrants at no table yet."""
+    an adaptive plan names apart among the entrants at no table yet; `pace`: the stored
+    games' (an adaptive plan takes their mean: its rounds are not chosen yet)."""
     k = config.table_size  # a gauntlet's too: its baselines and the candidate
     steps = STEPS_PER_GAME.get(k, STEPS_PER_GAME[5])
     if games.kind == "adaptive":
@@ -185,7 +195,8 @@ def make_plan(config: TournamentConfig, games: Schedule, workers: int,
         skipped = sum(1 for g in games.games() if out.intersection(g.seats)
                       and (stored is None or g.game_id not in stored))
         return adaptive_plan(config, games, workers, held, steps * config.limits.move_time,
-                             changed, pace, left_out, skipped, left_before)
+                             changed, None if pace is None else pace.mean, left_out, skipped,
+                             left_before)
     names = [b.name for b in config.bots]
     orders, deals = games.orders, config.deals
     if shard is None:
@@ -228,15 +239,25 @@ def make_plan(config: TournamentConfig, games: Schedule, workers: int,
     per_game = steps * config.limits.move_time
     playable = count - skipped
     to_play = playable if config.max_games is None else min(playable, config.max_games)
-    return Plan(
+    plan = Plan(
         games=count, tables=table_count, deals=deals, table_size=k,
         seat_orders=orders, per_entrant=per_entrant, seats=seats, workers=workers,
         bound_seconds=to_play * per_game / max(1, workers), stored=held,
         max_games=config.max_games,
         drawn=None if games.sample is None else len(games.sample.drawn),
         drawn_before=0 if games.sample is None else games.sample.before, changed=changed,
-        unpaired=unpaired_rotations(config), pace=pace, few_deals=too_few_deals(config, games),
+        unpaired=unpaired_rotations(config), pace=None if pace is None else pace.game,
+        start_up=0.0 if pace is None else pace.start, few_deals=too_few_deals(config, games),
         shard=None if shard is None else f"{shard[0]}/{shard[1]}",
         whole=None if shard is None else len(games),
         baselines=tuple(config.baselines) if config.format == "gauntlet" else (),
         skipped=skipped)
+    if not plan.start_up or not plan.to_play:
+        return plan
+    out = set(left_out)
+    held_ids = stored or ()
+    seatings = (g.seats for g in shard_games(games.games(), shard)
+                if g.game_id not in held_ids and not out.intersection(g.seats))
+    playing = len(set(names) - out)
+    return replace(plan, start_games=starting_games(
+        seatings, workers, pool_limit(config, workers, plan.to_play), playing, plan.to_play))

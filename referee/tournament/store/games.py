@@ -52,9 +52,10 @@ def count_games(db: sqlite3.Connection) -> int:
     return int(db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
 
 
-def mean_game_seconds(db: sqlite3.Connection) -> float | None:
-    mean = db.execute("SELECT AVG(seconds) FROM games").fetchone()[0]
-    return None if mean is None else float(mean)
+def game_times(db: sqlite3.Connection) -> list[tuple[tuple[str, ...], float]]:
+    """Each stored game's seats and seconds, in the order the games finished."""
+    return [(tuple(orjson.loads(seats)), float(seconds)) for seats, seconds in
+            db.execute("SELECT seats, seconds FROM games ORDER BY finished, game_id")]
 
 
 def read_seatings(db: sqlite3.Connection) -> dict[str, tuple[str, ...]]:

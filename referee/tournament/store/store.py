@@ -41,7 +41,7 @@ from .games import (
     counted_digest,
     counted_results,
     counted_start_faults,
-    mean_game_seconds,
+    game_times,
     read_seatings,
     read_seeds,
     read_voids,
@@ -189,10 +189,11 @@ class Store(BoundFile):
         with self.failing():
             return count_games(self.db)
 
-    def mean_seconds(self) -> float | None:
-        """How long a stored game took, on average; None with none stored (`plan`'s pace)."""
+    def game_times(self) -> list[tuple[tuple[str, ...], float]]:
+        """Each stored game's seats and seconds, in the order the games finished (`plan`'s
+        pace, `pace.py`)."""
         with self.failing():
-            return mean_game_seconds(self.db)
+            return game_times(self.db)
 
     def save(self, game_id: str, seats: list[str], seed: int, result: StoredResult,
              record_jsonl: bytes, seconds: float, attempts: int,
