@@ -13,8 +13,9 @@ sample of N + M are the sample of N: raising `tables` only adds tables.
 
 The results store keeps every table drawn, in order (`Store.draws`), and a run walks them
 before it draws on (`grow`): a late entrant, who has played none, takes a seat at each next
-table until it has caught up with the field, beside the entrants it has met least; a
-withdrawn entrant's tables are passed over (they stop counting), and those who sat with it
+table until it has caught up with the field, beside the entrants it has met least; several
+sit at most a few to a table, beside the field (`_Draw.catch_up`), not only with each other;
+a withdrawn entrant's tables are passed over (they stop counting), and those who sat with it
 catch up the same way.  A table once drawn is never drawn again.  The walk names the first
 tables that hold `tables` of the field and leave no entrant more than one table behind
 another, so lowering `tables` names a prefix of what was played, and a store grown table by
@@ -73,6 +74,7 @@ def grow(names: Sequence[str], k: int, count: int, seed: int,
             tables.append(table)
     drawn: list[Table] = []
     position = len(stored)
+    draw.catch_up()
     while not draw.enough(len(tables), count):
         new = draw.next(position)
         if new is None:
@@ -105,6 +107,16 @@ def _hash64(*parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
+@dataclass
+class _Behind:
+    """Entrants catching up (`_Draw.catch_up`): which, how many of them a table seats at
+    most, and each entrant's level for the next table (`_Draw._catching_up`)."""
+
+    mask: npt.NDArray[np.bool_]
+    cap: int
+    level: Ints
+
+
 class _Draw:
     """The state of a draw over one field: each entrant's tables and each pair's meetings
     (entrants numbered in name order), and the tables that may not be drawn again."""
@@ -124,6 +136,7 @@ class _Draw:
         self.ids = np.array([_hash64("entrant", seed, name) for name in field], np.uint64)
         self.salt = _hash64("tables", seed)
         self.attempts = max(1, min(16, _ATTEMPTS // max(1, n)))
+        self.behind: _Behind | None = None  # `catch_up`
 
     def admits(self, table: Table) -> bool:
         return len(table) == self.k and all(name in self.index for name in table)
@@ -167,16 +180,18 @@ class _Draw:
         if self.levels[self.low] <= 2 * self.k:  # a dead end is near: who is left lowest
             lows = set(np.flatnonzero(self.counts == self.low).tolist())
         salt = _mix_int(self.salt + position * _GOLDEN)
+        behind = self._catching_up()
+        level = self.level if behind is None else behind.level
         tries = self.attempts
         attempt = 0
         while attempt < tries:
-            table = self._greedy(self.level | self._priorities(salt, attempt))
+            table = self._greedy(level | self._priorities(salt, attempt), behind)
             attempt += 1
             if table in self.used:
                 continue
             rest = lows.difference(table)
             dead = int(len(rest) == self.k and tuple(sorted(rest)) in self.used)
-            cost = (dead, *self._cost(table)) if self.attempts > 1 else (dead, 0, 0, 0)
+            cost = (dead, *self._cost(table, level)) if self.attempts > 1 else (dead, 0, 0, 0)
             if best is None or cost < best[0]:
                 best = (cost, table)
             if dead and tries < self.attempts + 8:
@@ -195,10 +210,45 @@ class _Draw:
         scrambled = (self.ids ^ np.uint64(key)) * np.uint64(_mix_int(key) | 1)
         return (scrambled >> np.uint64(34)).astype(np.int64)
 
-    def _greedy(self, base: Ints) -> tuple[int, ...]:
+    def catch_up(self) -> None:
+        """Mark the entrants two or more tables behind the most, as drawing starts (late
+        entrants, and those who sat with a withdrawn one), to be seated no more than a cap
+        to a table until every one is within one table of the most.  Fewest tables first
+        alone would seat them only with each other until they caught up: a group that
+        meets the field nowhere, its places unbounded against it.  The cap, one more than
+        their share of a table's seats rounded up, leaves the field a seat at every table and
+        still brings them level, in at most k times the tables they would take alone; where
+        they are so many that it leaves the field no seat, they sit as they come."""
+        top = max(self.levels)
+        behind = self.counts <= top - 2
+        count = int(behind.sum())
+        cap = -(-self.k * count // len(self.field)) + 1
+        if count and cap < min(self.k, count):
+            self.behind = _Behind(behind, cap, self.level)
+
+    def _catching_up(self) -> _Behind | None:
+        """The entrants marked by `catch_up`, while one of them is two or more tables behind
+        the most, with each entrant's level for the next table: theirs (fewest tables
+        first) below the field's, each side's counted from its own fewest, so that the
+        field's seats beside them go to the field's fewest (the field is more than 3 tables
+        above the fewest of all while they catch up: `level` would tell it none apart)."""
+        behind = self.behind
+        if behind is None:
+            return None
+        counts, mask = self.counts, behind.mask
+        if int(counts[mask].min()) > max(self.levels) - 2:
+            self.behind = None
+            return None
+        field = counts[~mask]
+        behind.level = np.where(mask, np.minimum(counts - self.low, 1),
+                                2 + np.minimum(counts - int(field.min()), 1)) << 60
+        return behind
+
+    def _greedy(self, base: Ints, behind: _Behind | None = None) -> tuple[int, ...]:
         """Seat by seat, the entrant with fewest tables (in `base`), then the fewest
         meetings with one member, then with them all, then the tie-break (the meetings
-        capped to their bits, which only a field met thousands of times reaches)."""
+        capped to their bits, which only a field met thousands of times reaches); no more
+        of the entrants `behind` than its cap (`catch_up`)."""
         capped = self.most * self.k >= 1 << 13
         first = int(base.argmin())
         picked = [first]
@@ -211,6 +261,8 @@ class _Draw:
             else:
                 scores = base | (most << 47) | (met << 30)
             scores[picked] = _TOP
+            if behind is not None and int(behind.mask[picked].sum()) >= behind.cap:
+                scores[behind.mask] = _TOP
             e = int(scores.argmin())
             picked.append(e)
             row = self.pairs[e]
@@ -229,12 +281,12 @@ class _Draw:
                      for rest in itertools.combinations(ranked[:m - 1], self.k - 1)]
             fresh = [t for t in fresh if t not in self.used]
             if fresh:
-                return min(fresh, key=lambda t: (*self._cost(t), t))
+                return min(fresh, key=lambda t: (*self._cost(t, self.level), t))
         return None
 
-    def _cost(self, table: tuple[int, ...]) -> tuple[int, int, int]:
-        """A table's fewest-tables level, then its most and total meetings so far."""
+    def _cost(self, table: tuple[int, ...], level: Ints) -> tuple[int, int, int]:
+        """A table's fewest-tables level (in `level`), then its most and total meetings so
+        far."""
         pairs = self.pairs
         meetings = [pairs.item(a, b) for a, b in itertools.combinations(table, 2)]
-        return (sum(min(int(self.counts[e]) - self.low, 3) for e in table), max(meetings),
-                sum(meetings))
+        return (sum(int(level.item(e)) >> 60 for e in table), max(meetings), sum(meetings))

@@ -219,6 +219,26 @@ def test_a_late_entrant_gets_tables_of_its_own_that_meet_the_field_evenly() -> N
     assert len(met) == 12 and spread(met) <= 1
 
 
+def test_late_entrants_sit_beside_the_field_not_in_a_group_of_their_own() -> None:
+    """Four newcomers to a stored sample of 40: every stored table is kept, each table drawn
+    for them seats at most two of them beside the field (fewest tables first alone sat them
+    three or four to a table: in a larger field, a group that met the field nowhere, which
+    `plan` said the leaderboard could not compare), each meets several of the field, every
+    entrant is linked to every other, so `plan` warns of no split, and all end within one
+    table."""
+    late = ["bot40", "bot41", "bot42", "bot43"]
+    before = tables(make(40, tables=40))
+    config = make(44, tables=40, deals=2)
+    grown = Schedule(config, before)
+    after = list(grown.tables())
+    assert after[:40] == before
+    assert all(1 <= len(set(late) & set(t)) <= 2 for t in grown.drawn())
+    met = {n: {o for t in after if n in t for o in t if o not in late} for n in late}
+    assert min(len(field) for field in met.values()) >= 4, met
+    assert make_plan(config, grown, 1).few_deals is None
+    assert spread(Counter(name for t in after for name in t)) <= 1
+
+
 def test_a_withdrawn_entrants_tables_stop_counting() -> None:
     """Without an entrant, the stored tables it sat at are passed over, those without it are
     kept in their order, and those who sat with it get new tables until the field holds the
