@@ -71,5 +71,6 @@ def _ending(stopping: list[signal.Signals]) -> None:
         for s in stopping:
             signal.signal(s, signal.SIG_IGN)
 
+
 if __name__ == "__main__":
     main()
