@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
 import shlex
 import shutil
 import stat
@@ -31,10 +30,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.bots.start import split_command
-from referee.tournament.config import BotEntry, TournamentConfig
+from referee.tournament.config import TournamentConfig
 from referee.tournament.entrants import bot_dir, unbuilt_problems
 
 from .baseline_places import baselines_line
+from .baseline_scripts import misspelt_baselines
 from .platform_results import Platform, max_points
 from .submissions import NOT_COPIED
 from .wheel import build_wheel
@@ -278,31 +278,6 @@ def prairielearn(config: TournamentConfig, config_path: Path, out: Path,
         "question's info.json: docs/grading.md, PrairieLearn"])
 
 
-# A word that names a file by its ending ("bot.py", "strong_bot.pyy"): a letter after the dot.
-_FILE_ENDING = re.compile(r"[^/]+\.[A-Za-z]\w*")
-
-
-def missing_script_path(bot: BotEntry, cwd: Path) -> str | None:
-    """Why a baseline's command names a script that is not there (None if it does not): its
-    first word after the program that is not an option (nor a module after `-m`) and names a
-    path, by a `/` or a file ending of any kind, and is not in `cwd`.  `launch.missing_script`
-    knows scripts by their known endings only, so that "strong_bot.pyy" passed and the bundle
-    failed every student; a word that names no file ("play", a class name) or a program on
-    PATH is left alone.  Not before a build, which may make it."""
-    if bot.build is not None:
-        return None
-    for word in split_command(bot.command)[1:]:
-        if word == "-m":  # a module follows, not a file
-            return None
-        if word.startswith("-"):
-            continue
-        if (any(c.isspace() or c in ":=" for c in word) or os.path.isabs(word)
-                or not ("/" in word or _FILE_ENDING.fullmatch(word))):
-            return None
-        return None if (cwd / word).exists() else f"{word} not found in {cwd}"
-    return None
-
-
 def write_autograder(platform: Platform, config: TournamentConfig, config_path: Path,
                      out: Path, image: str) -> Written:
     """The platform's files in `out`, once no baseline names a file or folder that is not
@@ -311,9 +286,7 @@ def write_autograder(platform: Platform, config: TournamentConfig, config_path: 
     baseline whose program is not installed here (the platform's image must have it), and
     the total a submission can earn (what the platform's assignment needs)."""
     notes = []
-    misspelt = {b.name: f"its command cannot run: {missing}" for b in config.bots
-                if b.name in config.baselines
-                and (missing := missing_script_path(b, bot_dir(config_path, b.dir)))}
+    misspelt = misspelt_baselines(config, config_path)
     for name, why in {**unbuilt_problems(config, config_path), **misspelt}.items():
         if name not in config.baselines:
             continue

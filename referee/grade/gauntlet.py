@@ -21,6 +21,7 @@ from referee.tournament.schedule import schedule
 from referee.tournament.session import run_tournament
 from referee.tournament.store import Store
 
+from .baseline_scripts import misspelt_baselines
 from .submissions import Submission
 
 
@@ -36,11 +37,14 @@ class BaselineMissing(BaselineFailed):
 
 def check_baselines(config: TournamentConfig, config_path: Path) -> None:
     """BaselineMissing if a baseline's `dir`, program or script is not there (but not one its
-    build may make), naming the first and which others: a copy of the classroom file taken
-    out of the repository said every submission would be graded again, and warned of the
-    sandbox, before it stopped at its baselines' paths, which nothing needed to check."""
-    missing = {name: why for name, why in unbuilt_problems(config, config_path).items()
-               if name in config.baselines}
+    build may make; a script by any ending, as `referee autograder` finds it:
+    `misspelt_baselines`), naming the first and which others: a copy of the classroom file
+    taken out of the repository said every submission would be graded again, and warned of
+    the sandbox, before it stopped at its baselines' paths, which nothing needed to check;
+    "strong_bot.pyy" started grading and stopped it at the first game."""
+    problems = {**unbuilt_problems(config, config_path),
+                **misspelt_baselines(config, config_path)}  # "bot.pyy": a script all the same
+    missing = {name: why for name, why in problems.items() if name in config.baselines}
     if missing:
         first, *others = missing
         raise BaselineMissing(f"baseline {first} cannot play: {missing[first]}" + (

@@ -781,6 +781,27 @@ def test_a_baseline_that_cannot_play_stops_grading(tmp_path: Path, script: str,
     assert not (out / "state.json").exists()
 
 
+def test_a_baseline_script_misspelt_at_its_ending_stops_grading_before_anything(
+        tmp_path: Path) -> None:
+    """A baseline whose script is misspelt at its ending ("random_bot.pyy", no ending play
+    or a tournament knows as a script's) is found before grading as `referee autograder`
+    finds it: one line names it and where it was looked for, and nothing is graded (before,
+    grading started and, with a bot to play, stopped at the first game)."""
+    (tmp_path / "subs" / "heidi").mkdir(parents=True)  # no bot: nothing built or played
+    config = tmp_path / "grading.toml"
+    write_config(config)
+    random_bot = str(SAMPLES / "python" / "random_bot.py")
+    config.write_text(config.read_text().replace(f"{random_bot} --seed 2",
+                                                 "random_bot.pyy --seed 2"))
+    out = tmp_path / "out"
+    done = grade(tmp_path / "subs", config, out)
+    one_error_line(done)
+    assert done.stderr == (
+        "error: baseline random-2 cannot play: its command cannot run: random_bot.pyy not "
+        f"found in {tmp_path}; fix it and run again (nothing was graded)\n"), done.stderr
+    assert not out.exists()
+
+
 def test_a_classroom_file_copied_away_from_its_baselines_is_one_line_before_anything(
         tmp_path: Path) -> None:
     """The classroom file copied out of the repository names its baselines by paths that are
