@@ -56,32 +56,23 @@ def test_an_interrupt_caught_in_code_run_from_text_still_exits_2(tmp_path: Path)
     assert done.returncode == 2, done.stderr
 
 
-def test_a_ctrl_c_once_the_command_is_done_changes_nothing(tmp_path: Path) -> None:
+@pytest.mark.parametrize("idle_thread", [False, True])
+def test_a_ctrl_c_once_the_command_is_done_changes_nothing(tmp_path: Path,
+                                                           idle_thread: bool) -> None:
     """A Ctrl-C that comes after the command has finished, while Python is exiting, leaves its
-    output and exit status as they were: no `interrupted` line, status 0."""
+    output and exit status as they were: no `interrupted` line, status 0; also where the
+    command left a daemon thread behind (trio's idle worker threads, after `grade` or
+    `replay`), which Python does not wait for as it exits."""
     (tmp_path / "done_then_ctrl_c.py").write_text(
-        "import atexit, os, signal, referee.cli, referee.__main__ as entry\n"
-        "atexit.register(lambda: os.kill(os.getpid(), signal.SIGINT))\n"
-        "referee.cli.main = lambda: print('done')\n"
-        "entry.main()\n")
-    done = _run_module(tmp_path, "done_then_ctrl_c")
-    assert (done.returncode, done.stdout, done.stderr) == (0, "done\n", "")
-
-
-def test_a_ctrl_c_once_the_command_is_done_changes_nothing_with_an_idle_thread_left(
-        tmp_path: Path) -> None:
-    """A command that leaves a daemon thread behind (trio's idle worker threads, after
-    `grade` or `replay`), which Python does not wait for as it exits: a Ctrl-C after it has
-    finished leaves its output and exit status as they were, as with no thread."""
-    (tmp_path / "done_idle_thread.py").write_text(
         "import atexit, os, signal, threading, referee.cli, referee.__main__ as entry\n"
         "atexit.register(lambda: os.kill(os.getpid(), signal.SIGINT))\n"
         "def command():\n"
-        "    threading.Thread(target=threading.Event().wait, daemon=True).start()\n"
+        + ("    threading.Thread(target=threading.Event().wait, daemon=True).start()\n"
+           if idle_thread else "") +
         "    print('done')\n"
         "referee.cli.main = command\n"
         "entry.main()\n")
-    done = _run_module(tmp_path, "done_idle_thread")
+    done = _run_module(tmp_path, "done_then_ctrl_c")
     assert (done.returncode, done.stdout, done.stderr) == (0, "done\n", "")
 
 

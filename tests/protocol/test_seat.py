@@ -56,6 +56,17 @@ def reply(request_id: int, action: str = "pass", **more: int) -> bytes:
 # ---------------------------------------------------------------- hello
 
 
+def answered_once(move: float, bank: float) -> SeatProtocol:
+    """A seat whose bot answered its first request in time and has been sent its second."""
+    protocol = SeatProtocol()
+    protocol.started()
+    begin(protocol, move=move, bank=bank)
+    asked(protocol)
+    assert isinstance(protocol.receive(reply(1), 0.01), Replied)
+    asked(protocol)
+    return protocol
+
+
 def test_hello_is_the_first_line_and_the_bots_hello_names_it() -> None:
     protocol = SeatProtocol()
     assert protocol.started() == HELLO
@@ -254,12 +265,7 @@ def test_a_bot_that_stops_flushing_mid_game_is_told_to_check_that_it_flushes() -
     next request is told it is still busy instead, with the last it read (not the first
     that timed out, which it read and went past), or with that first one when it has read
     none of them."""
-    protocol = SeatProtocol()
-    protocol.started()
-    begin(protocol, move=0.5, bank=0)
-    asked(protocol)
-    assert isinstance(protocol.receive(reply(1), 0.01), Replied)
-    asked(protocol)
+    protocol = answered_once(move=0.5, bank=0)
     assert protocol.first_silence
     assert protocol.timed_out("no line").reason.endswith(f"s): no line{IDLE}")
     assert IDLE == (" (nothing came from it, though it read this request, and it was not "
@@ -290,12 +296,7 @@ def test_a_bot_found_busy_on_a_request_it_read_after_a_timeout_is_not_told_to_fl
     timeout, is told it is most likely busy, not to check that it flushes; looked at once in
     that silence; one whose output came just after is told it was late; after a reply, the
     next such silence is looked at again."""
-    protocol = SeatProtocol()
-    protocol.started()
-    begin(protocol, move=0.5, bank=0)
-    asked(protocol)
-    assert isinstance(protocol.receive(reply(1), 0.01), Replied)
-    asked(protocol)
+    protocol = answered_once(move=0.5, bank=0)
     assert not protocol.read_in_silence(0, 0)  # its first timeout: nothing to look at yet
     protocol.timed_out("no line")
     asked(protocol)
@@ -361,12 +362,7 @@ def test_a_first_timeout_after_answers_says_busy_late_or_idle() -> None:
     said = {}
     for name, more in [("busy", {"busy": True}), ("busy_before", {"busy": True, "unread": 90}),
                        ("late", {"late": True}), ("idle", {}), ("idle_before", {"unread": 90})]:
-        protocol = SeatProtocol()
-        protocol.started()
-        begin(protocol, move=1, bank=10)
-        asked(protocol)
-        assert isinstance(protocol.receive(reply(1), 0.01), Replied)
-        asked(protocol)
+        protocol = answered_once(move=1, bank=10)
         assert protocol.first_silence
         said[name] = protocol.timed_out("no complete line in time", **more).reason
     assert said == {

@@ -155,21 +155,27 @@ def test_a_source_edited_after_its_build_and_before_the_others_end_builds_again(
     assert (tmp_path / "ann" / "out.py").read_text() == (tmp_path / "ann" / "bot.py").read_text()
 
 
-def test_an_entrant_in_the_folder_of_the_file_and_store_is_not_changed_by_a_run(
-        tmp_path: Path) -> None:
-    """An entrant whose `dir` is the tournament file's own folder, where the store and the
-    stderr logs (--stderr-dir) are kept (without the sandbox): what a run writes to the store
-    and the logs, and an edit of the file, are not a new version of it nor a change to its
-    build's folder: the next run plays none of its games again and reuses its build."""
+def field_at_home(tmp_path: Path, more: str = "") -> tuple[Path, Path]:
+    """A field of ann, ben and cal in `home` whose ann's `dir` is the tournament file's own
+    folder (with `more` lines in its entry): the folder and the file."""
     home = tmp_path / "home"
     home.mkdir()
     for n in ("ben", "cal"):
         entrant(home, n)
     shutil.copy(FIRST_LEGAL, home / "bot.py")
     file = field_file(home, ["ann", "ben", "cal"])
+    file.write_text(file.read_text().replace('dir = "ann"', f'dir = "."{more}', 1))
+    return home, file
+
+
+def test_an_entrant_in_the_folder_of_the_file_and_store_is_not_changed_by_a_run(
+        tmp_path: Path) -> None:
+    """An entrant whose `dir` is the tournament file's own folder, where the store and the
+    stderr logs (--stderr-dir) are kept (without the sandbox): what a run writes to the store
+    and the logs, and an edit of the file, are not a new version of it nor a change to its
+    build's folder: the next run plays none of its games again and reuses its build."""
     log = tmp_path / "builds.log"
-    file.write_text(file.read_text().replace(
-        'dir = "ann"', f'dir = "."\nbuild = "{BUILD.format(log=log)}"', 1))
+    home, file = field_at_home(tmp_path, f'\nbuild = "{BUILD.format(log=log)}"')
     assert "3 games played" in run(file, "--stderr-dir", "logs/bots")
     assert builds_run(log) == ["home"] and list((home / "logs" / "bots").iterdir())
     file.write_text(file.read_text() + "# the organiser's note\n")
@@ -185,13 +191,7 @@ def test_plan_given_the_runs_stderr_dir_does_not_count_its_logs_as_a_change(
     """Logs a run kept (`run --stderr-dir`) in an entrant's folder are a change of that
     entrant to a `plan` not told of them, and none to a `plan --stderr-dir` naming the same
     folder, as they are none to the next run; that plan writes nothing there."""
-    home = tmp_path / "home"
-    home.mkdir()
-    for n in ("ben", "cal"):
-        entrant(home, n)
-    shutil.copy(FIRST_LEGAL, home / "bot.py")
-    file = field_file(home, ["ann", "ben", "cal"])
-    file.write_text(file.read_text().replace('dir = "ann"', 'dir = "."', 1))
+    home, file = field_at_home(tmp_path)
     run(file, "--stderr-dir", "logs/bots", "-q")
     logs = sorted((home / "logs" / "bots").iterdir())
     assert logs
