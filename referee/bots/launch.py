@@ -178,16 +178,32 @@ def missing_script(command: str, cwd: Path) -> str | None:
     return f"{script} not found" + ("" if os.path.isabs(script) else f" in {cwd}")
 
 
-def script_named(command: str) -> str | None:
+def script_named(command: str, any_ending: bool = False) -> str | None:
     """The script an interpreter would run in `command` (its first word after the program
     that is not an option, named as scripts are and not a shell's command line or a class
-    path), or None."""
-    words = [w for w in split_command(command)[1:] if not w.startswith("-")]
-    if not words or not words[0].endswith(SCRIPT_SUFFIXES):
+    path), or None.  With `any_ending`, a word named as any file is (a `/` in it, or an
+    ending of any kind: "strong_bot.pyy"), but a module after `-m` or an `a=b` setting: the
+    reading of a baseline's command, where a misspelt ending must not pass
+    (`grade.baseline_scripts`), but too wide for an entrant's, whose word may be no file."""
+    for word in split_command(command)[1:]:
+        if any_ending and word == "-m":  # a module follows, not a file
+            return None
+        if not word.startswith("-"):
+            break
+    else:
         return None
-    if any(c.isspace() or c == ":" for c in words[0]):  # `sh -c '...'`, a class path
+    if any_ending:
+        if any(c in ":=" for c in word) or not ("/" in word or _FILE_ENDING.fullmatch(word)):
+            return None
+    elif not word.endswith(SCRIPT_SUFFIXES):
         return None
-    return words[0]
+    if any(c.isspace() or c == ":" for c in word):  # `sh -c '...'`, a class path
+        return None
+    return word
+
+
+# A word that names a file by its ending ("bot.py", "strong_bot.pyy"): a letter after the dot.
+_FILE_ENDING = re.compile(r"[^/]+\.[A-Za-z]\w*")
 
 
 # The interpreter of a script, by its suffix, for a command that names the script alone.
