@@ -27,7 +27,8 @@ from referee.match.policy_player import PolicyPlayer, default_player, random_pla
 from referee.tournament.config import TournamentConfig
 from referee.tournament.executors.local import LocalExecutor
 from referee.tournament.progress import Progress
-from referee.tournament.session import RunSummary, run_tournament
+from referee.tournament.running import RunSummary
+from referee.tournament.session import run_tournament
 from referee.tournament.store import open_store
 
 from .. import in_process
