@@ -1,15 +1,15 @@
 """The leaderboard as a terminal table, Markdown, CSV or JSON.
 
 A name is shown `visible` (escapes for control characters) in every format but JSON, which
-escapes them itself: a store's names are only as trustworthy as whoever wrote it."""
+escapes them itself: a store's names are only as trustworthy as whoever wrote it.  The notes
+under the tables are `notes.py`'s; this module lays out the rows and puts the notes under them."""
 
 from __future__ import annotations
 
 import csv
 import io
 import json
-import textwrap
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import tabulate as tabulate_module
@@ -18,14 +18,25 @@ from tabulate import tabulate
 from referee.text import visible
 
 from .late import Late, late_line
-from .methods import place_note, separated_note
-from .pairs import ALPHA, Pair
+from .methods import place_note
+from .notes import (
+    BASELINES_NOTE,
+    DIGITS,
+    MS_NOTE,
+    fixed,
+    left_out_lines,
+    md,
+    method_note,
+    never_started_line,
+    no_games_line,
+    strength_note,
+    strength_shown,
+    wrapped,
+)
+from .pairs import Pair
 from .rows import HeadToHead, Interval, Place, Rating, SeatRow, StandingRow
 from .stats import Standings
 
-# What the pairs compare for each primary metric (`Games.metric`: a rating by placement points).
-PAIR_METRIC = {"placement": "placement points", "win_share": "win share", "money": "money",
-               "rating": "placement points"}
 PAIRED = {"table": "same tables", "deal": "same deals", "none": "all games (unpaired)",
           "model": "all blocks (model)", "apart": "not compared (tables share no entrant)"}
 
@@ -36,12 +47,6 @@ def _ci(m: Interval, digits: int) -> str:
 
 def _ms(value: float | None) -> str:
     return "-" if value is None else f"{value:.2f}"
-
-
-def _md(text: str) -> str:
-    """A name as Markdown shows it as it is: its control characters `visible`, then `_`, `*`
-    and friends escaped."""
-    return "".join("\\" + c if c in "\\`*_[]<>|#+-.!" else c for c in visible(text))
 
 
 BASELINE_PLACE = "baseline"  # a gauntlet's baseline holds no place: its row says this
@@ -65,39 +70,6 @@ def rating_text(rating: Rating) -> str:
     return f"{round(rating.elo)} [{round(rating.low)}, {round(rating.high)}]"
 
 
-# The strength's note, in words an entrant reads without the docs: what the figure is, why
-# the table shows it (the rule of `strength_shown`), and where its method is explained.
-STRENGTH_NOTE = ("strength: what each bot's {metric} would be had every bot met the same "
-                 "opponents: its mean adjusted for whom it met{cards}. It orders the table, "
-                 "shown because {why}; being an adjustment, it can fall outside the range of "
-                 "the mean (the block model: docs/statistics.md)")
-
-
-def strength_note(primary: str) -> str:
-    """The note under a table that shows the strength (`strength_shown`).  Money's strength
-    also takes out the cards, as a table's total money varies from deal to deal, so money
-    shows it at any two tables; placement points and win share, whose total at a table is
-    fixed, only where the bots did not all meet alike."""
-    money = primary == "money"
-    return STRENGTH_NOTE.format(
-        metric=PAIR_METRIC[primary],
-        cards=" and for the money its tables' cards made" if money else "",
-        why="the bots played at different tables" if money
-        else "the bots did not all meet alike")
-
-
-BASELINES_NOTE = ("baselines (at every candidate's table, the yardstick of this gauntlet, "
-                  "shown for their figures and not placed: the places rank the candidates "
-                  "alone, by the pairs of candidates): {names}")
-# The digits the primary metric is shown with, and so its strength (a win share: 0.333 is
-# shown as 33.3%).
-DIGITS = {"placement": 3, "money": 1, "win_share": 3}
-
-NOTE_WIDTH = 100  # a note's lines under a terminal table: the table itself fits 120 columns
-MS_NOTE = ("ms: response times read from histograms of quarter-octave buckets, so bots share "
-           "values; each is within about 9% of the true time")
-
-
 def _metrics(r: StandingRow, primary: str) -> tuple[list[str], list[str]]:
     """The narrow table's metric columns: the primary metric with its interval, the others
     as means (`--wide` shows every interval)."""
@@ -116,42 +88,6 @@ def _metrics(r: StandingRow, primary: str) -> tuple[list[str], list[str]]:
     return heads, cells
 
 
-def _fixed(value: float, digits: int) -> str:
-    """`value` to `digits` places, with no minus sign on a zero (a fit's -0.0000001)."""
-    text = f"{value:.{digits}f}"
-    return text[1:] if text.startswith("-") and not text.strip("-0.") else text
-
-
-def _strength(r: StandingRow, primary: str) -> str:
-    return _fixed(r.strength, DIGITS[primary])
-
-
-def strength_shown(rows: list[StandingRow], primary: str) -> bool:
-    """Whether the table, and the report's standings, show the strength that orders them (one
-    rule for both, said in `leaderboard --help`): where it says more than the plain mean, that
-    is, where it is not the mean itself (one table) nor the mean spread about the field's
-    average by one factor (a complete round robin by placement or win share: the same order,
-    on a wider scale, docs/statistics.md), and differs from some mean as shown.  A rule of
-    the design, not of luck: an entrant can tell from the schedule whether it shows (a
-    rating orders by itself, and never shows it)."""
-    if primary not in DIGITS or not rows:
-        return False
-    digits = DIGITS[primary]
-    if all(_strength(r, primary) == f"{r.metric(primary).centre:.{digits}f}" for r in rows):
-        return False
-    means = [r.metric(primary).centre for r in rows]
-    strengths = [r.strength for r in rows]
-    low, high = means.index(min(means)), means.index(max(means))
-    # The fits are exact to about 1e-12: a factor shared by every row to 1e-9 is the design's.
-    tolerance = 1e-9 * max(1.0, *map(abs, means), *map(abs, strengths))
-    if means[high] - means[low] <= tolerance:
-        return True  # level means, strengths not: the adjustment alone tells them apart
-    factor = (strengths[high] - strengths[low]) / (means[high] - means[low])
-    return factor <= 0 or any(
-        abs(s - strengths[low] - factor * (m - means[low])) > tolerance
-        for m, s in zip(means, strengths, strict=True))
-
-
 def standings_table(rows: list[StandingRow], fmt: str = "simple", primary: str = "placement",
                     wide: bool = False, pairs: Sequence[Pair] = ()) -> str:
     """The standings as a terminal or Markdown table: by default narrow enough for 120
@@ -160,7 +96,7 @@ def standings_table(rows: list[StandingRow], fmt: str = "simple", primary: str =
     the plain means; `pairs`: those that gave the places, whose tests the note names."""
     body = []
     strength = strength_shown(rows, primary)
-    name = _md if fmt == "github" else visible
+    name = md if fmt == "github" else visible
     headers = ["#", "place", "bot", "games"]
     for r in rows:
         f = r.faults
@@ -202,7 +138,7 @@ def standings_table(rows: list[StandingRow], fmt: str = "simple", primary: str =
     notes = [MS_NOTE, place_note(pairs)] if wide else [place_note(pairs)]
     if strength:
         notes.append(strength_note(primary))
-    return text + sep + sep.join(_wrapped(note, fmt) for note in notes)
+    return text + sep + sep.join(wrapped(note, fmt) for note in notes)
 
 
 def _narrow(body: list[list[Any]], headers: list[str], fmt: str, floats: list[str],
@@ -218,11 +154,6 @@ def _narrow(body: list[list[Any]], headers: list[str], fmt: str, floats: list[st
                         disable_numparse=[1, 2] if body else True)  # (a list fails on none)
     finally:
         tabulate_module.MIN_PADDING = padding
-
-
-def _wrapped(note: str, fmt: str) -> str:
-    """A note under a terminal table, in lines that fit beside it (Markdown wraps its own)."""
-    return note if fmt == "github" else textwrap.fill(note, NOTE_WIDTH)
 
 
 def standings_csv(rows: list[StandingRow], left_out: dict[str, str] | None = None,
@@ -261,7 +192,7 @@ def standings_csv(rows: list[StandingRow], left_out: dict[str, str] | None = Non
                     r.faults.timeouts, r.faults.illegal_or_malformed, r.faults.crashes,
                     r.faults.stderr_over_limit, r.faults.exits_between_games,
                     r.faults.retirements, r.response_ms.median, r.response_ms.p99,
-                    _fixed(r.strength, 4), late_runs.get(r.name, ""),
+                    fixed(r.strength, 4), late_runs.get(r.name, ""),
                     r.baseline or r.name in baselines,
                     r.name in never_started,
                     visible(left_out.get(r.name, ""))])
@@ -273,22 +204,6 @@ def standings_csv(rows: list[StandingRow], left_out: dict[str, str] | None = Non
     for name in no_games:
         w.writerow(["", visible(name), 0, *[""] * 25, name in baselines, "", ""])
     return out.getvalue()
-
-
-def no_games_line(names: Sequence[str], fmt: str) -> str:
-    """The entrants of the last run's file that sit at no table of the games stored (an
-    adaptive run's entrants not seated yet, a run stopped early): not on the board, and not
-    forgotten by it."""
-    show = _md if fmt == "github" else visible
-    return (f"no games yet: {', '.join(show(n) for n in names)}: in the last run's file, at no "
-            "table of the games stored so far, so not placed")
-
-
-def left_out_lines(left_out: dict[str, str], fmt: str) -> str:
-    """The entrants left out of the last run, with why, under the tables."""
-    if fmt == "github":
-        return "\n".join(f"- left out: **{_md(n)}**: {_md(why)}" for n, why in left_out.items())
-    return "\n".join(f"left out: {visible(n)}: {visible(why)}" for n, why in left_out.items())
 
 
 def difference_text(pair: Pair, digits: int) -> str:
@@ -309,20 +224,8 @@ def los_text(pair: Pair) -> str:
     return "-" if pair.paired == "apart" else f"{pair.test.los:.1%}"
 
 
-def method_note(primary: str, pairs: Sequence[Pair]) -> str:
-    """Which test gave `separated`, and what error it controls."""
-    return (f"a - b: the difference in {PAIR_METRIC.get(primary, primary)}, with its interval "
-            f"of simultaneous {1 - ALPHA:.0%} coverage over the {len(pairs)} pairs (it excludes 0 "
-            "only for a separated pair, and a separated pair's may still hold 0: the verdict "
-            "steps down Holm's levels, the interval keeps the strictest; unbounded: too few "
-            "deals to bound it); LOS: 1 minus "
-            "the one-sided p-value of a being the stronger, a measure and not a verdict (two "
-            "copies of one bot can show anything from 0% to 100%): only separated is one.\n"
-            + separated_note(pairs))
-
-
 def pairs_table(pairs: list[Pair], primary: str, fmt: str = "simple") -> str:
-    name = _md if fmt == "github" else visible
+    name = md if fmt == "github" else visible
     digits = 1 if primary == "money" else 3
     body = [[name(p.a), name(p.b), p.test.games, p.test.deals, PAIRED[p.paired],
              difference_text(p, digits), los_text(p), "yes" if p.separated else "no"]
@@ -336,7 +239,7 @@ def pairs_table(pairs: list[Pair], primary: str, fmt: str = "simple") -> str:
 
 def head_to_head_table(h2h: HeadToHead, fmt: str = "simple") -> str:
     names = list(h2h)
-    shown = [_md(n) if fmt == "github" else visible(n) for n in names]
+    shown = [md(n) if fmt == "github" else visible(n) for n in names]
     body = []
     for a, label in zip(names, shown, strict=True):
         row: list[Any] = [label]
@@ -349,29 +252,6 @@ def head_to_head_table(h2h: HeadToHead, fmt: str = "simple") -> str:
         body.append(row)
     return ("games in which the row's bot finished above the column's, of games together\n"
             + tabulate(body, headers=["", *shown], tablefmt=fmt))
-
-
-def never_started_line(names: Sequence[str], baselines: Collection[str] = ()) -> str:
-    """Why the entrants that started in none of their games hold the last places; a
-    gauntlet's baseline among them holds none, and is said apart: the candidates met an
-    empty seat where their yardstick should have been."""
-    placed = [n for n in names if n not in baselines]
-    yard = [n for n in names if n in baselines]
-    parts = []
-    if placed:
-        one = len(placed) == 1
-        parts.append(f"started in none of {'its' if one else 'their'} games: "
-                     f"{', '.join(visible(n) for n in placed)}; placed below every bot that "
-                     "started, by rule (docs/rules.md D9)"
-                     + ("" if one else ", and among themselves by the tests"))
-    if yard:
-        one = len(yard) == 1
-        parts.append(f"the baseline{'' if one else 's'} {', '.join(visible(n) for n in yard)} "
-                     f"started in none of {'its' if one else 'their'} games: "
-                     f"{'its seat was' if one else 'their seats were'} retired at the start "
-                     "of every game, so the candidates were measured without "
-                     f"{'it' if one else 'them'}")
-    return "; ".join(parts)
 
 
 def seats_table(rows: list[SeatRow], fmt: str = "simple") -> str:
@@ -430,25 +310,25 @@ def render(board: Standings, fmt: str, h2h: HeadToHead | None = None,
     tablefmt = "github" if fmt == "markdown" else "simple"
     parts = [standings_table(rows, tablefmt, primary, wide, board.pairs)]
     if board.never_started:
-        parts.append(_wrapped(never_started_line(board.never_started, baselines or ()),
+        parts.append(wrapped(never_started_line(board.never_started, baselines or ()),
                               tablefmt))
     if late:
-        parts.append(_wrapped(late_line(late, _md if fmt == "markdown" else visible), tablefmt))
+        parts.append(wrapped(late_line(late, md if fmt == "markdown" else visible), tablefmt))
     if board.note:
-        parts.append(_wrapped(board.note, tablefmt))
+        parts.append(wrapped(board.note, tablefmt))
     if board.narrow and fmt == "table":  # the organiser's next step: not for publishing
-        parts.append(_wrapped(board.narrow, tablefmt))
+        parts.append(wrapped(board.narrow, tablefmt))
     if baselines:
-        parts.append(_wrapped(BASELINES_NOTE.format(names=", ".join(visible(b) for b in
+        parts.append(wrapped(BASELINES_NOTE.format(names=", ".join(visible(b) for b in
                                                                     baselines)), tablefmt))
     if no_games:
-        parts.append(_wrapped(no_games_line(no_games, tablefmt), tablefmt))
+        parts.append(wrapped(no_games_line(no_games, tablefmt), tablefmt))
     if left_out:
         parts.append(left_out_lines(left_out, tablefmt))
     if decision:
-        parts.append(_wrapped(decision, tablefmt))
+        parts.append(wrapped(decision, tablefmt))
     if unfinished and fmt == "markdown":
-        parts.append(_wrapped(unfinished, tablefmt))
+        parts.append(wrapped(unfinished, tablefmt))
     if with_pairs:
         parts.append(pairs_table(board.pairs, primary, tablefmt))
     if h2h is not None:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from referee.leaderboard.late import at_no_table, joined_late, late_line
+from referee.leaderboard.notes import never_started_line
 from referee.leaderboard.pairs import Pair
-from referee.leaderboard.render import never_started_line
 from referee.leaderboard.rows import HeadToHead, SeatRow, StandingRow
 from referee.leaderboard.stats import Games, by_seat, head_to_head, rating_history, standings
 from referee.match.player import Fault

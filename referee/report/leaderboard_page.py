@@ -5,14 +5,13 @@ accumulated."""
 from __future__ import annotations
 
 from referee.leaderboard.methods import place_note
-from referee.leaderboard.render import (
+from referee.leaderboard.notes import (
     BASELINES_NOTE,
     no_games_line,
-    place_text,
-    rank_text,
     strength_note,
     strength_shown,
 )
+from referee.leaderboard.render import place_text, rank_text
 from referee.leaderboard.rows import Interval, StandingRow
 
 from . import svg

@@ -3,8 +3,9 @@ standings (every pair on pairs.html), the head-to-head grid and the seat bias.""
 
 from __future__ import annotations
 
+from referee.leaderboard.notes import method_note
 from referee.leaderboard.pairs import Pair
-from referee.leaderboard.render import PAIRED, los_text, method_note
+from referee.leaderboard.render import PAIRED, los_text
 
 from . import svg
 from .data import Tournament
